@@ -1,0 +1,236 @@
+// Package api adapts error-returning handlers to net/http: one error writer,
+// one status table, JSON written only after it is fully encoded, and the
+// middleware every entry point shares (request id, panic recovery, logging).
+package api
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"meridian/shared/apierr"
+)
+
+// Func is an HTTP handler that returns an error instead of writing it.
+type Func func(w http.ResponseWriter, r *http.Request) error
+
+func (f Func) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := f(w, r); err != nil {
+		WriteError(w, r, err)
+	}
+}
+
+// status maps apierr.Kind to an HTTP status; a test asserts it covers every kind.
+var status = [...]int{
+	apierr.Internal:     http.StatusInternalServerError,
+	apierr.Invalid:      http.StatusBadRequest,
+	apierr.Unauthorized: http.StatusUnauthorized,
+	apierr.Forbidden:    http.StatusForbidden,
+	apierr.NotFound:     http.StatusNotFound,
+	apierr.TooLarge:     http.StatusRequestEntityTooLarge,
+	apierr.TooMany:      http.StatusTooManyRequests,
+	apierr.Unavailable:  http.StatusServiceUnavailable,
+}
+
+// Status returns the HTTP status of an error kind.
+func Status(k apierr.Kind) int {
+	if int(k) < len(status) && status[k] != 0 {
+		return status[k]
+	}
+	return http.StatusInternalServerError
+}
+
+type errorBody struct {
+	Error   errorDetail `json:"error"`
+	Message string      `json:"message"`
+}
+
+type errorDetail struct {
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	RequestID string `json:"request_id,omitempty"`
+}
+
+// WriteError writes err as the JSON error body. Errors that are not
+// *apierr.Error become 500 "internal error"; their text is logged, never sent.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	e := apierr.As(err)
+	if e == nil {
+		e = &apierr.Error{Kind: apierr.Internal, Code: "internal", Message: "internal error", Err: err}
+	}
+	if e.Kind == apierr.Internal {
+		// Whatever the domain wrote, never leak it.
+		e = &apierr.Error{Kind: apierr.Internal, Code: "internal", Message: "internal error", Err: err}
+	}
+	code := Status(e.Kind)
+	id := RequestID(r.Context())
+	if l := LoggerFrom(r.Context()); code >= 500 {
+		l.Error("request failed", "code", e.Code, "cause", err.Error())
+	}
+	if e.RetryAfter > 0 {
+		secs := int64((e.RetryAfter + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+	}
+	setErrorCode(w, e.Code)
+	WriteJSON(w, code, errorBody{
+		Error:   errorDetail{Code: e.Code, Message: e.Message, RequestID: id},
+		Message: e.Message,
+	})
+}
+
+// WriteJSON encodes v and writes it with the given status. Encoding happens
+// before anything is written, so a failure is a clean 500.
+func WriteJSON(w http.ResponseWriter, code int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		w.Write([]byte(`{"error":{"code":"internal","message":"internal error"},"message":"internal error"}` + "\n"))
+		return
+	}
+	WriteRaw(w, code, "application/json", buf.Bytes())
+}
+
+// WriteRaw writes an already encoded body.
+func WriteRaw(w http.ResponseWriter, code int, contentType string, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(code)
+	w.Write(body)
+}
+
+type ctxKey int
+
+const (
+	requestIDKey ctxKey = iota
+	loggerKey
+)
+
+// RequestID returns the request id stored by the Middleware, or "".
+func RequestID(ctx context.Context) string {
+	s, _ := ctx.Value(requestIDKey).(string)
+	return s
+}
+
+// LoggerFrom returns the request-scoped logger, or slog.Default().
+func LoggerFrom(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
+}
+
+func setErrorCode(w http.ResponseWriter, code string) {
+	if rec, ok := w.(*recorder); ok {
+		rec.code = code
+	}
+}
+
+// recorder remembers the status a handler wrote.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	code   string
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// Options configure Middleware.
+type Options struct {
+	Logger *slog.Logger
+	// RequestID returns the platform's id for r (API Gateway's
+	// requestContext.requestId on Lambda); empty means generate one.
+	RequestID func(r *http.Request) string
+	// Route names the matched route for the log line; defaults to r.Pattern.
+	Route func(r *http.Request) string
+}
+
+// Middleware gives each request an id and a logger, turns panics into 500s
+// with a logged stack, and logs one line per request with request_id, route,
+// status and duration (4xx at Info, 5xx at Error).
+func Middleware(next http.Handler, o Options) http.Handler {
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := ""
+		if o.RequestID != nil {
+			id = o.RequestID(r)
+		}
+		if id == "" {
+			id = newID()
+		}
+		l := logger.With("request_id", id)
+		ctx := context.WithValue(r.Context(), requestIDKey, id)
+		ctx = context.WithValue(ctx, loggerKey, l)
+		r = r.WithContext(ctx)
+		rec := &recorder{ResponseWriter: w}
+		w.Header().Set("X-Request-Id", id)
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				l.Error("panic", "panic", p, "stack", string(stack()))
+				if rec.status == 0 {
+					WriteError(rec, r, errPanic)
+				}
+			}
+			route := r.Pattern
+			if o.Route != nil {
+				route = o.Route(r)
+			}
+			st := rec.status
+			if st == 0 {
+				st = http.StatusOK
+			}
+			level := slog.LevelInfo
+			if st >= 500 {
+				level = slog.LevelError
+			}
+			attrs := []any{"method", r.Method, "route", route, "status", st, "duration_ms", float64(time.Since(start).Microseconds()) / 1000}
+			if rec.code != "" {
+				attrs = append(attrs, "code", rec.code)
+			}
+			l.Log(r.Context(), level, "request", attrs...)
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}
+
+type panicError struct{}
+
+func (panicError) Error() string { return "api: handler panicked" }
+
+var errPanic error = panicError{}
+
+func newID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
