@@ -1,0 +1,180 @@
+package gateway
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"meridian/shared/api"
+	"meridian/shared/apierr"
+)
+
+// Where a request carries its key.
+const (
+	HeaderAPIKey = "X-Api-Key" // canonical form of X-API-Key; REST clients
+	QueryAPIKey  = "api_key"   // tiles and TileJSON (map libraries cannot set headers)
+)
+
+// Response headers on admitted requests whose plan has a monthly quota.
+const (
+	HeaderLimit     = "X-Ratelimit-Limit"     // X-RateLimit-Limit: the monthly quota
+	HeaderRemaining = "X-Ratelimit-Remaining" // X-RateLimit-Remaining: requests left this month
+)
+
+// Caller identifies who made a request; the middleware puts it in the
+// request context for handlers and logs.
+type Caller struct {
+	KeyID   string
+	KeyName string
+	Product Product
+	Plan    string
+}
+
+type callerKey struct{}
+
+// NewContext returns ctx carrying c. The middleware uses it; the AWS entry
+// points can use it with the key id API Gateway reports, so handlers see the
+// same values in both modes.
+func NewContext(ctx context.Context, c Caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, &c)
+}
+
+// CallerFrom returns the Caller the middleware stored in ctx.
+func CallerFrom(ctx context.Context) (Caller, bool) {
+	c, ok := ctx.Value(callerKey{}).(*Caller)
+	if !ok || c == nil {
+		return Caller{}, false
+	}
+	return *c, true
+}
+
+// Middleware enforces keys, plans, rates and quotas on product routes (see
+// ProductOf) and passes public routes and CORS preflights through untouched.
+// Refusals are written with api.WriteError; the checks and their order are in
+// the package documentation.
+func (g *Gateway) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, ok := ProductOf(r.URL.Path)
+		if !ok || r.Method == http.MethodOptions {
+			next.ServeHTTP(w, r)
+			return
+		}
+		gr, err := g.admit(w.Header(), r, p)
+		if err != nil {
+			api.WriteError(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, gr.caller)))
+	})
+}
+
+// admit runs the checks for product p and counts the request when it passes.
+func (g *Gateway) admit(h http.Header, r *http.Request, p Product) (*grant, error) {
+	plain := apiKeyOf(r)
+	if plain == "" {
+		return nil, errMissingKey()
+	}
+	e := g.table.Load().lookup(plain)
+	if e == nil {
+		return nil, errInvalidKey()
+	}
+	gr := e.grants[p]
+	if gr == nil {
+		return nil, apierr.Forbiddenf("product_not_in_plan",
+			"This API key does not include the %s product. Use a key whose plan includes %s, or ask for %s to be added to this key.", p, p, p)
+	}
+	now := g.now()
+	c := gr.slot.counter(g.usage, e.id, p, monthOf(now))
+	quota := gr.plan.MonthlyQuota
+	if gr.limiter != nil && !gr.limiter.AllowN(now, 1) {
+		if quota > 0 {
+			setQuotaHeaders(h, gr, quota-c.n.Load())
+		}
+		return nil, rateLimited(gr, p, now)
+	}
+	n, ok := c.take(quota)
+	if !ok {
+		setQuotaHeaders(h, gr, 0)
+		return nil, quotaExceeded(gr, p, now)
+	}
+	g.usage.markDirty()
+	if quota > 0 {
+		setQuotaHeaders(h, gr, quota-n)
+	}
+	return gr, nil
+}
+
+func errMissingKey() error {
+	return apierr.Unauthorizedf("missing_api_key",
+		"Missing API key. Send your key in the X-API-Key header, or in the api_key query parameter for tiles and TileJSON.")
+}
+
+func errInvalidKey() error {
+	return apierr.Unauthorizedf("invalid_api_key",
+		"Invalid API key: it is unknown or has been revoked. Check that the whole key was sent, or use another key.")
+}
+
+func rateLimited(gr *grant, p Product, now time.Time) error {
+	rps := gr.plan.RatePerSecond
+	wait := time.Duration((1 - gr.limiter.TokensAt(now)) / rps * float64(time.Second))
+	if wait < time.Second {
+		wait = time.Second
+	}
+	secs := int64((wait + time.Second - 1) / time.Second)
+	return apierr.TooManyf("rate_limited", wait,
+		"Rate limit exceeded: the %s plan of this key allows %s requests per second for %s (bursts of %d). Retry after %d s, and space out requests.",
+		gr.plan.Name, strconv.FormatFloat(rps, 'f', -1, 64), p, gr.plan.Burst, secs)
+}
+
+func quotaExceeded(gr *grant, p Product, now time.Time) error {
+	next := (monthOf(now) + 1).start()
+	wait := next.Sub(now)
+	if wait < time.Second {
+		wait = time.Second
+	}
+	return apierr.TooManyf("quota_exceeded", wait,
+		"Monthly quota exceeded: the %s plan of this key allows %d %s requests a month, and all have been used. The quota resets at %s; ask for a plan with a higher quota to continue sooner.",
+		gr.plan.Name, gr.plan.MonthlyQuota, p, next.Format("2006-01-02 15:04 UTC"))
+}
+
+func setQuotaHeaders(h http.Header, gr *grant, remaining int64) {
+	if remaining < 0 {
+		remaining = 0
+	}
+	h[HeaderLimit] = []string{gr.limitHeader}
+	h[HeaderRemaining] = []string{strconv.FormatInt(remaining, 10)}
+}
+
+// apiKeyOf returns the key from the X-API-Key header, else from the api_key
+// query parameter.
+func apiKeyOf(r *http.Request) string {
+	if v := r.Header[HeaderAPIKey]; len(v) > 0 && v[0] != "" {
+		return v[0]
+	}
+	return queryValue(r.URL.RawQuery, QueryAPIKey)
+}
+
+// queryValue returns the first value of name in a raw query without parsing
+// the whole query into a map.
+func queryValue(raw, name string) string {
+	for raw != "" {
+		var kv string
+		kv, raw, _ = strings.Cut(raw, "&")
+		k, v, _ := strings.Cut(kv, "=")
+		if k != name {
+			continue
+		}
+		if strings.ContainsAny(v, "%+") {
+			u, err := url.QueryUnescape(v)
+			if err != nil {
+				return v // malformed: looked up as sent, so it fails as invalid
+			}
+			v = u
+		}
+		return v
+	}
+	return ""
+}
