@@ -1,0 +1,77 @@
+// Package dls is a first-principles model of the Dominion Land Survey
+// (third system): the township grid of Alberta, Saskatchewan, Manitoba and
+// British Columbia's Peace River Block, computed from the survey rules
+// rather than from surveyed corners (docs/survey-geometry.md §1).
+//
+// # Model
+//
+// On the GRS80 ellipsoid (NAD83), with M(φ) the meridian arc and r(φ) the
+// radius of the parallel:
+//
+//   - Township T spans latitudes M⁻¹(M(49°) + (T−1)·H) to the same for T+1,
+//     H = 483 chains (6 sections of 80 ch plus 3 road allowances of 1 ch).
+//   - Range lines are true meridians, measured along the township's
+//     governing base line (the south edge of township 4i+1, i = ⌊(T+1)/4⌋),
+//     W = 486 chains apart there: a range is W / r(φB) radians of longitude,
+//     so range lines jog at every correction line. W ranges count west from
+//     their meridian and end at the next one (the last range is fractional
+//     and clipped there; a range or block wholly past it does not exist);
+//     E ranges (Manitoba) count east.
+//   - Meridians: W1 97.4578917°W, W2 102°W (nominal: the only surveyed point
+//     found on W2, 102°00′06″W at the MB–SK switch corner, is closer to it
+//     than alephcom/dls's unverified 102.0067659), W3 106°W, W4
+//     110.0051061°W (surveyed, 110°00′18.4″; 110° exactly puts W4 townships
+//     ~340 m east), W5 114°W, W6 118°W; W7 122°W only ends the W6 ranges.
+//   - Sections are 80-chain squares with 1-chain road allowances: north–south
+//     beside every section column, on its west side within the township
+//     (survey posts stand on the west limit of N–S allowances at the
+//     north-east corner of every section), east–west on the north side of
+//     sections 7–12, 19–24 and 31–36. Each allowance is counted in the block
+//     beside it, so blocks tile the township. Quarters, halves and LSDs are
+//     1/2 and 1/4 of the 80-chain section; numbering is boustrophedon from
+//     the south-east (§1.5). Every block is a lng/lat rectangle.
+//
+// The tables (township edges, range widths, the divide line) are computed
+// once at package initialisation; Bound, Resolve, Locate and Province are
+// table look-ups and arithmetic, safe for concurrent use.
+//
+// # Accuracy
+//
+// The model is right to tens of metres in typical Alberta townships and
+// wrong by kilometres in Manitoba, where townships of 1871–80 (489-chain
+// first system) and later systems mix. Against the team's ground-truth
+// sample (calibration_internal_test.go; "outside by d" is the distance from
+// the official point to the modelled block, a lower bound on model error):
+//
+//	group                  n   in section  in LSD  max miss section  max miss LSD
+//	AB W4 (AER bottom)    20      90%        45%        44 m            120 m
+//	AB W5 (AER bottom)    26      96%        85%        21 m            107 m
+//	AB W6 (AER bottom)     1     100%       100%         0 m              0 m
+//	BC W6 PRB (BCER)      33      91%        67%        62 m            121 m
+//	MB quarter centroids   6   official centroid to modelled: 0.2–2.1 km
+//
+// LSD-level misses are partly the data (bottom holes and legacy surface
+// locations are not at LSD centres); section-level misses are mostly the
+// model. The larger sample of survey-geometry.md §1.7 gives 89–98% inside
+// the section, worst 83 m. Saskatchewan is not measured (no open ground
+// truth). Resolve reports survey.Block.AccuracyM per area: 100 m for
+// Alberta W5/W6, 200 m for Alberta W4, 150 m for the Peace River Block,
+// 1 km for Saskatchewan W2/W3 (unverified), 4 km for Manitoba and
+// Saskatchewan W1 (see Accuracy). Where an official grid has been ingested,
+// its polygons replace the model's.
+//
+// # Coverage
+//
+// Province applies the boundary rules of survey-geometry.md ("Province
+// boundaries in DLS terms"): the Alberta–Saskatchewan line is the 4th
+// meridian; Manitoba–Saskatchewan the W1 range 29/30 road allowance up to
+// township 78 and the 2nd meridian north of it; E1 ranges end at range 17
+// (16 in townships 43–44) and north of township 44 at the Manitoba–Ontario
+// line and the Hudson Bay coast; E2 exists in townships 79 and up west of
+// the 1st meridian (its real extent is not documented); Alberta–British
+// Columbia is the Rocky Mountain divide (interpolated from a township
+// table, ±1 range, see ABBCBoundary) and 120°W; the Peace River Block is W6
+// townships 77–88 west of 120°W and east of ≈121.94–121.99°W. Blocks that
+// cross a boundary are placed by their centroid. The BC Railway Belt is not
+// supported. Locate answers W1, never E2, where the two overlap.
+package dls

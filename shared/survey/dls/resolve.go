@@ -1,0 +1,101 @@
+package dls
+
+import (
+	"github.com/paulmach/orb"
+
+	"meridian/shared/lld"
+	"meridian/shared/survey"
+)
+
+// Bound returns the model's lng/lat box of a DLS township, section, half
+// section, quarter section or LSD. W ranges are clipped at the next meridian
+// (the last range before it is fractional). It applies no province rules
+// (see Resolve) and returns the zero Bound when l is not a valid DLS
+// location or lies wholly west of the next meridian.
+func Bound(l lld.Location) orb.Bound {
+	b, _ := std.bound(l)
+	return b
+}
+
+// Resolve returns the block the DLS location l names: a counter-clockwise
+// closed lng/lat ring (SW, SE, NE, NW, SW) as an orb.Polygon, its centroid,
+// province, AccuracyM (see Accuracy) and Source survey.SourceModel. ok is
+// false when l is not a valid DLS location or names no block in coverage
+// (the rules of Province). Fields of l its unit does not use are cleared in
+// the returned Location.
+func Resolve(l lld.Location) (b survey.Block, ok bool) { return std.resolve(l) }
+
+func (m *model) resolve(l lld.Location) (survey.Block, bool) {
+	bd, ok := m.bound(l)
+	if !ok {
+		return survey.Block{}, false
+	}
+	c := bd.Center()
+	p, ok := m.province(l, c)
+	if !ok {
+		return survey.Block{}, false
+	}
+	return survey.Block{
+		Location:  canonical(l),
+		Province:  p,
+		Geometry:  polygon(bd),
+		Centroid:  c,
+		AccuracyM: Accuracy(p, l.Meridian),
+		Source:    survey.SourceModel,
+	}, true
+}
+
+// polygonBuf holds a box polygon and its ring in one allocation.
+type polygonBuf struct {
+	pts  [5]orb.Point
+	ring [1]orb.Ring
+}
+
+// polygon returns b as a closed counter-clockwise ring: SW, SE, NE, NW, SW.
+func polygon(b orb.Bound) orb.Polygon {
+	p := &polygonBuf{pts: [5]orb.Point{
+		b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}, b.Min,
+	}}
+	p.ring[0] = p.pts[:]
+	return p.ring[:]
+}
+
+// Expected error of the model's geometry, in metres, by area. They bound the
+// distance between a modelled line and the surveyed one in typical
+// townships; they are not guarantees near lakes, irregular surveys or
+// re-surveyed areas. See the package documentation and
+// calibration_internal_test.go for the measurements behind them.
+const (
+	// Alberta W5 and W6: largest section miss measured 83 m (§1.7), LSD
+	// misses up to ~100 m are partly the data.
+	accuracyABW5W6 = 100
+	// Alberta W4: LSD misses up to 166 m (§1.7); the 4th meridian as
+	// surveyed is only known to ~10 m.
+	accuracyABW4 = 200
+	// BC Peace River Block (W6): legacy surface locations miss their LSD by
+	// up to ~120 m.
+	accuracyPRB = 150
+	// Saskatchewan W2, W3: the same third-system model as Alberta, but never
+	// measured (no open SK ground truth) and W2's surveyed longitude is not
+	// known (102° vs 102.0068° is 450 m): unverified, set at 1 km.
+	accuracySKW2W3 = 1000
+	// Manitoba and Saskatchewan W1: first-system (489-chain) townships
+	// 1871–80 and later systems mixed; one formula misses by 0.1–4 km.
+	accuracyManitoba = 4000
+)
+
+// Accuracy returns the model's AccuracyM for blocks of meridian mer in
+// province p.
+func Accuracy(p survey.Province, mer lld.Meridian) float64 {
+	switch {
+	case p == survey.AB && mer == lld.W4:
+		return accuracyABW4
+	case p == survey.AB:
+		return accuracyABW5W6
+	case p == survey.BC:
+		return accuracyPRB
+	case p == survey.SK && mer != lld.W1:
+		return accuracySKW2W3
+	}
+	return accuracyManitoba
+}

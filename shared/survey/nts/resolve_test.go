@@ -1,0 +1,108 @@
+package nts_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/paulmach/orb"
+
+	"meridian/shared/lld"
+	"meridian/shared/survey"
+	"meridian/shared/survey/nts"
+)
+
+func TestResolve(t *testing.T) {
+	t.Parallel()
+	in := quarterUnit('D', 80, 'H', 92, 'G', 3)
+	in.Township = 9 // not an NTS field: cleared
+	got, ok := nts.Resolve(in)
+	if !ok {
+		t.Fatalf("Resolve(%v) not ok", in)
+	}
+	b := nts.Bound(in)
+	want := survey.Block{
+		Location: quarterUnit('D', 80, 'H', 92, 'G', 3),
+		Province: survey.BC,
+		Geometry: orb.Polygon{orb.Ring{b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}, b.Min}},
+		Centroid: b.Center(),
+		Source:   survey.SourceModel,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Resolve(%v) (-want +got):\n%s", in, diff)
+	}
+	if c := got.Centroid; math.Abs(c[1]-49.147917) > 5e-7 || math.Abs(c[0]+123.115625) > 5e-7 {
+		t.Errorf("centroid = %v, want 49.147917, -123.115625 (§4)", c)
+	}
+}
+
+func TestResolveCoverage(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		l    lld.Location
+		ok   bool
+	}{
+		{"series 82 (southern BC and Alberta)", lld.Location{System: lld.NTS, Unit: lld.Series, Series: 82}, true},
+		{"series 83 (mostly Alberta, partly BC)", lld.Location{System: lld.NTS, Unit: lld.Series, Series: 83}, true},
+		{"map area 83-D (Valemount)", lld.Location{System: lld.NTS, Unit: lld.MapArea, Series: 83, Area: 'D'}, true},
+		{"map area 83-A (Red Deer, Alberta)", lld.Location{System: lld.NTS, Unit: lld.MapArea, Series: 83, Area: 'A'}, false},
+		{"map area 82-I (Lethbridge, Alberta)", lld.Location{System: lld.NTS, Unit: lld.MapArea, Series: 82, Area: 'I'}, false},
+		{"map area 82-J (crosses the divide)", lld.Location{System: lld.NTS, Unit: lld.MapArea, Series: 82, Area: 'J'}, true},
+		{"map area 94-P (Fort Nelson)", lld.Location{System: lld.NTS, Unit: lld.MapArea, Series: 94, Area: 'P'}, true},
+		{"map area 83-M (Alberta, east of 120°W)", lld.Location{System: lld.NTS, Unit: lld.MapArea, Series: 83, Area: 'M'}, false},
+		{"map area 104-N (Atlin)", lld.Location{System: lld.NTS, Unit: lld.MapArea, Series: 104, Area: 'N'}, true},
+		{"map area 114-H (Chichagof Island, Alaska)", lld.Location{System: lld.NTS, Unit: lld.MapArea, Series: 114, Area: 'H'}, false},
+		{"map area 114-I (Alaska and BC's Tatshenshini corner)", lld.Location{System: lld.NTS, Unit: lld.MapArea, Series: 114, Area: 'I'}, true},
+		{"map area 92-B (Victoria)", lld.Location{System: lld.NTS, Unit: lld.MapArea, Series: 92, Area: 'B'}, true},
+		{"sheet 92-A-1 (Washington)", lld.Location{System: lld.NTS, Unit: lld.MapSheet, Series: 92, Area: 'A', Sheet: 1}, false},
+		{"series 94 (north-east BC)", lld.Location{System: lld.NTS, Unit: lld.Series, Series: 94}, true},
+	}
+	for _, tc := range tests {
+		b, ok := nts.Resolve(tc.l)
+		if ok != tc.ok {
+			t.Errorf("%s: Resolve(%v) ok = %v, want %v", tc.name, tc.l, ok, tc.ok)
+		}
+		if ok && (b.Province != survey.BC || b.AccuracyM != 0) {
+			t.Errorf("%s: Resolve(%v) = %v, %v m, want BC, 0 m", tc.name, tc.l, b.Province, b.AccuracyM)
+		}
+	}
+}
+
+// TestNesting: every block lies inside its parent, and the parent's
+// children tile it.
+func TestNesting(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 1))
+	for range 2000 {
+		l := randomLocation(rng)
+		b := nts.Bound(l)
+		for p, ok := l.Parent(); ok; p, ok = p.Parent() {
+			pb := nts.Bound(p)
+			if !pb.Contains(b.Min) || !pb.Contains(b.Max) {
+				t.Fatalf("Bound(%v) = %v is not inside Bound(%v) = %v", l, b, p, pb)
+			}
+		}
+	}
+}
+
+// randomLocation returns a random valid quarter unit, unit, block, sheet,
+// map area or series in a BC series.
+func randomLocation(rng *rand.Rand) lld.Location {
+	series := []uint8{82, 83, 92, 93, 94, 102, 103, 104, 114}
+	l := quarterUnit(byte('A'+rng.IntN(4)), uint8(1+rng.IntN(100)), byte('A'+rng.IntN(12)),
+		series[rng.IntN(len(series))], byte('A'+rng.IntN(16)), uint8(1+rng.IntN(16)))
+	for range rng.IntN(6) {
+		l, _ = l.Parent()
+	}
+	return l
+}
+
+func BenchmarkResolve(b *testing.B) {
+	l := quarterUnit('A', 2, 'F', 93, 'P', 8)
+	b.ReportAllocs()
+	for b.Loop() {
+		nts.Resolve(l)
+	}
+}
