@@ -28,14 +28,15 @@ func (f Func) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // status maps apierr.Kind to an HTTP status; a test asserts it covers every kind.
 var status = [...]int{
-	apierr.Internal:     http.StatusInternalServerError,
-	apierr.Invalid:      http.StatusBadRequest,
-	apierr.Unauthorized: http.StatusUnauthorized,
-	apierr.Forbidden:    http.StatusForbidden,
-	apierr.NotFound:     http.StatusNotFound,
-	apierr.TooLarge:     http.StatusRequestEntityTooLarge,
-	apierr.TooMany:      http.StatusTooManyRequests,
-	apierr.Unavailable:  http.StatusServiceUnavailable,
+	apierr.Internal:         http.StatusInternalServerError,
+	apierr.Invalid:          http.StatusBadRequest,
+	apierr.Unauthorized:     http.StatusUnauthorized,
+	apierr.Forbidden:        http.StatusForbidden,
+	apierr.NotFound:         http.StatusNotFound,
+	apierr.TooLarge:         http.StatusRequestEntityTooLarge,
+	apierr.TooMany:          http.StatusTooManyRequests,
+	apierr.Unavailable:      http.StatusServiceUnavailable,
+	apierr.MethodNotAllowed: http.StatusMethodNotAllowed,
 }
 
 // Status returns the HTTP status of an error kind.

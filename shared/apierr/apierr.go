@@ -14,21 +14,22 @@ type Kind uint8
 
 // Append only: values are logged and asserted in tests.
 const (
-	Internal     Kind = iota // 500; message replaced by "internal error"
-	Invalid                  // 400: malformed or out-of-range input
-	Unauthorized             // 401: missing or unknown key
-	Forbidden                // 403: key without the product, unpublished archive
-	NotFound                 // 404
-	TooLarge                 // 413: batch over its record limit
-	TooMany                  // 429: rate or quota exceeded; RetryAfter set
-	Unavailable              // 503: dependency throttled or down; retryable
+	Internal         Kind = iota // 500; message replaced by "internal error"
+	Invalid                      // 400: malformed or out-of-range input
+	Unauthorized                 // 401: missing or unknown key
+	Forbidden                    // 403: key without the product, unpublished archive
+	NotFound                     // 404
+	TooLarge                     // 413: batch over its record limit
+	TooMany                      // 429: rate or quota exceeded; RetryAfter set
+	Unavailable                  // 503: dependency throttled or down; retryable
+	MethodNotAllowed             // 405: the path exists with other methods
 	numKinds
 )
 
 // NumKinds is the number of kinds, for tables indexed by Kind.
 const NumKinds = int(numKinds)
 
-var kindNames = [...]string{"internal", "invalid", "unauthorized", "forbidden", "not_found", "too_large", "too_many", "unavailable"}
+var kindNames = [...]string{"internal", "invalid", "unauthorized", "forbidden", "not_found", "too_large", "too_many", "unavailable", "method_not_allowed"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {

@@ -1,0 +1,81 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"meridian/shared/apierr"
+)
+
+// Route is one endpoint: its Go 1.22 mux pattern ("GET /search/coordinates"),
+// its handler and its OpenAPI description.
+type Route struct {
+	Pattern string
+	Handler http.Handler
+	Op      Operation
+}
+
+// Method and Path split the pattern.
+func (r Route) Method() string { m, _, _ := strings.Cut(r.Pattern, " "); return m }
+func (r Route) Path() string   { _, p, _ := strings.Cut(r.Pattern, " "); return p }
+
+// Mux is an http.ServeMux that remembers what is mounted on it, so the
+// OpenAPI document can be checked against the routes really served, and that
+// answers unknown paths and methods with the JSON error body.
+type Mux struct {
+	mux      *http.ServeMux
+	routes   []Route
+	patterns []string
+}
+
+// NewMux returns an empty Mux.
+func NewMux() *Mux {
+	m := &Mux{mux: http.NewServeMux()}
+	m.mux.Handle("/", Func(m.notFound))
+	return m
+}
+
+// Mount registers documented routes.
+func (m *Mux) Mount(routes ...Route) {
+	for _, r := range routes {
+		m.Handle(r.Pattern, r.Handler)
+		m.routes = append(m.routes, r)
+	}
+}
+
+// Handle registers an undocumented handler; Patterns still reports it, so a
+// test can tell it is missing from the OpenAPI document.
+func (m *Mux) Handle(pattern string, h http.Handler) {
+	m.mux.Handle(pattern, h)
+	m.patterns = append(m.patterns, pattern)
+}
+
+// Routes returns the documented routes in mount order.
+func (m *Mux) Routes() []Route { return m.routes }
+
+// Patterns returns every pattern mounted, documented or not.
+func (m *Mux) Patterns() []string { return m.patterns }
+
+func (m *Mux) ServeHTTP(w http.ResponseWriter, r *http.Request) { m.mux.ServeHTTP(w, r) }
+
+var probeMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch}
+
+func (m *Mux) notFound(w http.ResponseWriter, r *http.Request) error {
+	var allow []string
+	for _, method := range probeMethods {
+		if method == r.Method {
+			continue
+		}
+		probe := r.Clone(r.Context())
+		probe.Method = method
+		if _, p := m.mux.Handler(probe); p != "/" && p != "" {
+			allow = append(allow, method)
+		}
+	}
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		return &apierr.Error{Kind: apierr.MethodNotAllowed, Code: "method_not_allowed",
+			Message: r.Method + " is not allowed on " + r.URL.Path + ": use " + strings.Join(allow, " or ")}
+	}
+	return apierr.NotFoundf("No route %s %s: see /openapi.json for the routes this server answers", r.Method, r.URL.Path)
+}

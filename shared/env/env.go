@@ -1,0 +1,74 @@
+// Package env reads configuration from environment variables, collecting
+// every missing or invalid variable so a function reports them all at once
+// at cold start.
+package env
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+)
+
+// Reader reads variables through get (os.Getenv in main, a map in tests).
+type Reader struct {
+	get  func(string) string
+	errs []error
+}
+
+// New returns a Reader over get.
+func New(get func(string) string) *Reader { return &Reader{get: get} }
+
+// String returns the variable, or def when it is unset or blank.
+func (r *Reader) String(name, def string) string {
+	if v := strings.TrimSpace(r.get(name)); v != "" {
+		return v
+	}
+	return def
+}
+
+// Required returns the variable and records an error when it is unset.
+func (r *Reader) Required(name, what string) string {
+	v := strings.TrimSpace(r.get(name))
+	if v == "" {
+		r.errs = append(r.errs, fmt.Errorf("%s is required: %s", name, what))
+	}
+	return v
+}
+
+// Int returns the variable as an integer in [lo, hi], or def when unset.
+func (r *Reader) Int(name string, def, lo, hi int) int {
+	s := strings.TrimSpace(r.get(name))
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi {
+		r.errs = append(r.errs, fmt.Errorf("%s=%q: want an integer from %d to %d", name, s, lo, hi))
+		return def
+	}
+	return n
+}
+
+// LogLevel reads debug, info, warn or error (default info).
+func (r *Reader) LogLevel(name string) slog.Level {
+	s := strings.TrimSpace(r.get(name))
+	if s == "" {
+		return slog.LevelInfo
+	}
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		r.errs = append(r.errs, fmt.Errorf("%s=%q: want debug, info, warn or error", name, s))
+		return slog.LevelInfo
+	}
+	return l
+}
+
+// Err returns every problem found, or nil.
+func (r *Reader) Err() error {
+	if len(r.errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("configuration: %w", errors.Join(r.errs...))
+}
