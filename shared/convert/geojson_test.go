@@ -1,0 +1,62 @@
+package convert
+
+import (
+	"encoding/json"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestAppendString(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"", "NW-25-24-1-W5", `quote " and \ backslash`, "tab\tnew\nline\r", "\x00\x1f", "Lot 5, Con 3, Admaston",
+		"smart ‘quotes’ — dash", "\u2028\u2029", "bad \xff utf8", "RL-22-St. Norbert",
+	} {
+		b := appendString(nil, s)
+		var got string
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("appendString(%q) = %s: not JSON: %v", s, b, err)
+		}
+		want := s
+		if !utf8.ValidString(s) {
+			want = string([]rune(s)) // invalid bytes become U+FFFD, as encoding/json does
+		}
+		if got != want {
+			t.Errorf("appendString(%q) decodes to %q, want %q", s, got, want)
+		}
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	f.Add("NW-25-24-1-W5")
+	f.Add("\"\\\x00\xff\u2028")
+	f.Fuzz(func(t *testing.T, s string) {
+		b := appendString(nil, s)
+		var got string
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("appendString(%q) = %s: not JSON: %v", s, b, err)
+		}
+		if utf8.ValidString(s) && got != s {
+			t.Fatalf("appendString(%q) decodes to %q", s, got)
+		}
+	})
+}
+
+func TestAppendCoord(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   float64
+		want string
+	}{
+		{-114.01924, "-114.01924"},
+		{51.0779321234, "51.077932"},
+		{-0.0000001, "0"},
+		{55.3375, "55.3375"},
+		{-120.26875, "-120.26875"},
+	}
+	for _, tc := range tests {
+		if got := string(appendCoord(nil, tc.in)); got != tc.want {
+			t.Errorf("appendCoord(%v) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}

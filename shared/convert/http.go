@@ -1,0 +1,333 @@
+package convert
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/paulmach/orb"
+
+	"meridian/shared/api"
+	"meridian/shared/apierr"
+	"meridian/shared/lld"
+	"meridian/shared/survey"
+)
+
+// Limits of the conversion endpoints.
+const (
+	MaxBatch           = 100     // records per batch request
+	maxBatchBody       = 1 << 20 // bytes; 100 records fit many times over
+	DefaultSuggestions = 3
+	MaxSuggestions     = 10
+	minAutocompleteLen = 2
+)
+
+// Handler serves the conversion endpoints over a Service.
+type Handler struct {
+	svc *Service
+}
+
+// NewHandler returns the HTTP handlers of svc.
+func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+func writeCollection(w http.ResponseWriter, fill func(buf []byte) []byte) {
+	bp := bufPool.Get().(*[]byte)
+	buf := append((*bp)[:0], `{"type":"FeatureCollection","features":[`...)
+	buf = fill(buf)
+	buf = append(buf, '}', '\n')
+	api.WriteRaw(w, http.StatusOK, "application/geo+json", buf)
+	if cap(buf) <= 1<<20 {
+		*bp = buf
+		bufPool.Put(bp)
+	}
+}
+
+// SearchLegalLocation answers GET /search/legal-location?location=...
+func (h *Handler) SearchLegalLocation(w http.ResponseWriter, r *http.Request) error {
+	input, err := requiredParam(r, "location", "a legal land description such as NW-25-24-1-W5")
+	if err != nil {
+		return err
+	}
+	b, err := h.svc.Search(input)
+	if err != nil {
+		return err
+	}
+	writeCollection(w, func(buf []byte) []byte {
+		return append(appendBlockFeatures(buf, &b, input), ']')
+	})
+	return nil
+}
+
+// SearchCoordinates answers GET /search/coordinates?location=lng,lat[&survey_system=][&unit=]
+func (h *Handler) SearchCoordinates(w http.ResponseWriter, r *http.Request) error {
+	input, err := requiredParam(r, "location", "coordinates as lng,lat such as -114.0719,51.0447")
+	if err != nil {
+		return err
+	}
+	pt, err := ParsePoint(input)
+	if err != nil {
+		return err
+	}
+	q, err := reverseOptions(r.URL.Query().Get("survey_system"), r.URL.Query().Get("unit"))
+	if err != nil {
+		return err
+	}
+	q.Point = pt
+	blocks, err := h.svc.Reverse(q)
+	if err != nil {
+		return err
+	}
+	writeCollection(w, func(buf []byte) []byte {
+		for i := range blocks {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendBlockFeatures(buf, &blocks[i], input)
+		}
+		return append(buf, ']')
+	})
+	return nil
+}
+
+// reverseOptions reads survey_system and unit.
+func reverseOptions(system, unit string) (ReverseQuery, error) {
+	var q ReverseQuery
+	if system = strings.TrimSpace(system); system != "" {
+		s, ok := lld.ParseSystem(system)
+		if !ok {
+			return q, apierr.Invalidf("invalid_parameter", "survey_system '%s' is not valid: use DLS, NTS, River Lot or Geographic Township", system)
+		}
+		q.System = s
+	}
+	if unit = strings.TrimSpace(unit); unit != "" {
+		if strings.EqualFold(unit, "all") {
+			q.All = true
+		} else {
+			u, ok := lld.ParseUnit(unit)
+			if !ok {
+				return q, apierr.Invalidf("invalid_parameter", "unit '%s' is not valid: use Township, Section, Quarter Section, LSD (DLS); Series, Map Area, Map Sheet, Block, Unit, Quarter Unit (NTS); River/Parish Lot; Lot, Concession; or all", unit)
+			}
+			q.Unit = u
+		}
+	}
+	return q, CheckReverse(q)
+}
+
+// Autocomplete answers GET /autocomplete/legal-location?location=...[&limit=][&proximity=]
+func (h *Handler) Autocomplete(w http.ResponseWriter, r *http.Request) error {
+	input, err := requiredParam(r, "location", "the start of a legal land description such as NW-25-24")
+	if err != nil {
+		return err
+	}
+	if len([]rune(strings.TrimSpace(input))) < minAutocompleteLen {
+		return apierr.Invalidf("invalid_parameter", "location must be at least %d characters", minAutocompleteLen)
+	}
+	limit := DefaultSuggestions
+	if s := r.URL.Query().Get("limit"); s != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 || n > MaxSuggestions {
+			return apierr.Invalidf("invalid_parameter", "limit '%s' is out of range: limit is an integer from 1 to %d (default %d)", s, MaxSuggestions, DefaultSuggestions)
+		}
+		limit = n
+	}
+	var prox *orb.Point
+	if s := r.URL.Query().Get("proximity"); s != "" {
+		pt, err := ParsePoint(s)
+		if err != nil {
+			return apierr.Invalidf("invalid_coordinates", "proximity: %s", apierr.As(err).Message)
+		}
+		prox = &pt
+	}
+	blocks := h.svc.Autocomplete(input, limit, prox)
+	writeCollection(w, func(buf []byte) []byte {
+		for i := range blocks {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendSuggestion(buf, &blocks[i], input)
+		}
+		return append(buf, ']')
+	})
+	return nil
+}
+
+// BatchError is a record of a batch that failed: the errors foreign member.
+type BatchError struct {
+	Index   int             `json:"index"`
+	Input   json.RawMessage `json:"input"`
+	Code    string          `json:"code"`
+	Message string          `json:"message"`
+}
+
+// BatchLegalLocation answers POST /batch/legal-location with a JSON array of
+// up to 100 legal land descriptions.
+func (h *Handler) BatchLegalLocation(w http.ResponseWriter, r *http.Request) error {
+	var items []json.RawMessage
+	if err := decodeBody(r, &items, "a JSON array of up to 100 legal land descriptions, e.g. [\"NW-25-24-1-W5\",\"10-36-42-3-W5\"]"); err != nil {
+		return err
+	}
+	if items == nil {
+		return apierr.Invalidf("invalid_parameter", "request body is null: send a JSON array of up to 100 legal land descriptions")
+	}
+	if len(items) > MaxBatch {
+		return tooMany(len(items))
+	}
+	blocks := make([]survey.Block, len(items))
+	terms := make([]string, len(items))
+	var errs []BatchError
+	for i, raw := range items {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			errs = append(errs, BatchError{i, raw, "invalid_legal_location", "record is not a string: send each legal land description as a JSON string"})
+			continue
+		}
+		b, err := h.svc.Search(s)
+		if err != nil {
+			e := apierr.As(err)
+			if e == nil {
+				return err
+			}
+			errs = append(errs, BatchError{i, raw, e.Code, e.Message})
+			continue
+		}
+		blocks[i], terms[i] = b, s
+	}
+	return writeBatch(w, blocks, terms, errs)
+}
+
+// batchCoordinatesBody is the body of POST /batch/coordinates.
+type batchCoordinatesBody struct {
+	Coordinates  []json.RawMessage `json:"coordinates"`
+	SurveySystem string            `json:"survey_system"`
+	Unit         string            `json:"unit"`
+}
+
+// BatchCoordinates answers POST /batch/coordinates with
+// {"coordinates": [[lng, lat], ...], "survey_system": ..., "unit": ...}.
+func (h *Handler) BatchCoordinates(w http.ResponseWriter, r *http.Request) error {
+	var body batchCoordinatesBody
+	const want = `a JSON object {"coordinates": [[lng, lat], ...], "survey_system": "DLS", "unit": "Quarter Section"} with up to 100 pairs`
+	if err := decodeBody(r, &body, want); err != nil {
+		return err
+	}
+	if body.Coordinates == nil {
+		return apierr.Invalidf("invalid_parameter", "coordinates is required: %s", want)
+	}
+	if len(body.Coordinates) > MaxBatch {
+		return tooMany(len(body.Coordinates))
+	}
+	q, err := reverseOptions(body.SurveySystem, body.Unit)
+	if err != nil {
+		return err
+	}
+	var (
+		blocks []survey.Block
+		terms  []string
+		errs   []BatchError
+	)
+	for i, raw := range body.Coordinates {
+		var pair []float64
+		if err := json.Unmarshal(raw, &pair); err != nil || len(pair) != 2 {
+			errs = append(errs, BatchError{i, raw, "invalid_coordinates", "record is not a [lng, lat] pair of numbers"})
+			continue
+		}
+		pt, err := PointFrom(pair[0], pair[1])
+		if err == nil {
+			q.Point = pt
+			var got []survey.Block
+			if got, err = h.svc.Reverse(q); err == nil {
+				term := trimFloat(pair[0]) + "," + trimFloat(pair[1])
+				for _, b := range got {
+					blocks = append(blocks, b)
+					terms = append(terms, term)
+				}
+				continue
+			}
+		}
+		e := apierr.As(err)
+		if e == nil {
+			return err
+		}
+		errs = append(errs, BatchError{i, raw, e.Code, e.Message})
+	}
+	return writeBatch(w, blocks, terms, errs)
+}
+
+// writeBatch writes the blocks that resolved (skipping the zero blocks of
+// failed records) and the errors member.
+func writeBatch(w http.ResponseWriter, blocks []survey.Block, terms []string, errs []BatchError) error {
+	errJSON := []byte("[]")
+	if len(errs) > 0 {
+		var err error
+		if errJSON, err = json.Marshal(errs); err != nil {
+			return err
+		}
+	}
+	writeCollection(w, func(buf []byte) []byte {
+		n := 0
+		for i := range blocks {
+			if blocks[i].Location.System == lld.SystemUnknown {
+				continue
+			}
+			if n > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendBlockFeatures(buf, &blocks[i], terms[i])
+			n++
+		}
+		buf = append(buf, `],"errors":`...)
+		return append(buf, errJSON...)
+	})
+	return nil
+}
+
+func tooMany(n int) error {
+	return apierr.TooLargef("batch_too_large", "batch has %d records: at most %d records per request; split it into several requests", n, MaxBatch)
+}
+
+// decodeBody reads a JSON body of at most maxBatchBody bytes into v.
+func decodeBody(r *http.Request, v any, want string) error {
+	data, err := io.ReadAll(io.LimitReader(r.Body, maxBatchBody+1))
+	if err != nil {
+		return apierr.Invalidf("invalid_parameter", "request body could not be read: send %s", want)
+	}
+	if len(data) > maxBatchBody {
+		return apierr.TooLargef("batch_too_large", "request body is larger than %d bytes: send at most %d records per request", maxBatchBody, MaxBatch)
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return apierr.Invalidf("invalid_parameter", "request body is empty: send %s", want)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(v); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return apierr.Invalidf("invalid_parameter", "request body is not valid JSON (at byte %d): send %s", se.Offset, want)
+		case errors.As(err, &te):
+			return apierr.Invalidf("invalid_parameter", "request body has the wrong shape: send %s", want)
+		}
+		return apierr.Invalidf("invalid_parameter", "request body is not valid JSON: send %s", want)
+	}
+	if dec.More() {
+		return apierr.Invalidf("invalid_parameter", "request body has data after the JSON value: send %s", want)
+	}
+	return nil
+}
+
+// requiredParam returns a query parameter that must be present and not blank.
+func requiredParam(r *http.Request, name, what string) (string, error) {
+	v := r.URL.Query().Get(name)
+	if strings.TrimSpace(v) == "" {
+		return "", apierr.Invalidf("invalid_parameter", "%s is required: %s", name, what)
+	}
+	return v, nil
+}

@@ -1,0 +1,153 @@
+package convert
+
+import (
+	"meridian/shared/api"
+)
+
+var featureSchema = map[string]any{
+	"type":     "object",
+	"required": []string{"type", "geometry", "properties"},
+	"properties": map[string]any{
+		"type":     map[string]any{"const": "Feature"},
+		"geometry": map[string]any{"type": "object", "description": "Polygon or MultiPolygon (grid), Point (centroid)"},
+		"properties": map[string]any{
+			"type":     "object",
+			"required": []string{"search_term", "legal_location", "unit", "survey_system"},
+			"properties": map[string]any{
+				"shape":          map[string]any{"enum": []string{"grid", "centroid"}, "description": "absent on autocomplete"},
+				"search_term":    map[string]any{"type": "string", "description": "the caller's input"},
+				"legal_location": map[string]any{"type": "string", "description": "canonical: NW-25-24-1-W5, 10-36-42-3-W5, A-2-F/93-P-8"},
+				"unit":           map[string]any{"type": "string"},
+				"survey_system":  map[string]any{"enum": []string{"DLS", "NTS", "River Lot", "Geographic Township"}},
+				"province":       map[string]any{"type": "string", "description": "full name, e.g. Alberta"},
+				"accuracy_m":     map[string]any{"type": "number", "description": "expected error of the geometry in metres (0 for NTS)"},
+				"source":         map[string]any{"type": "string", "description": "model, or the ingested dataset"},
+			},
+		},
+	},
+}
+
+var featureCollection = map[string]any{
+	"type":        "object",
+	"description": "GeoJSON FeatureCollection: per location a grid feature (Polygon or MultiPolygon) then a centroid feature (Point), with properties shape, search_term, legal_location, unit, survey_system, province, accuracy_m, source",
+	"required":    []string{"type", "features"},
+	"properties": map[string]any{
+		"type":     map[string]any{"const": "FeatureCollection"},
+		"features": map[string]any{"type": "array", "items": featureSchema},
+	},
+}
+
+var batchCollection = map[string]any{
+	"type":        "object",
+	"description": "GeoJSON FeatureCollection in input order, with the records that failed in the errors foreign member",
+	"required":    []string{"type", "features", "errors"},
+	"properties": map[string]any{
+		"type":     map[string]any{"const": "FeatureCollection"},
+		"features": map[string]any{"type": "array", "items": featureSchema},
+		"errors": map[string]any{"type": "array", "items": map[string]any{
+			"type":     "object",
+			"required": []string{"index", "input", "code", "message"},
+			"properties": map[string]any{
+				"index":   map[string]any{"type": "integer"},
+				"input":   map[string]any{},
+				"code":    map[string]any{"type": "string"},
+				"message": map[string]any{"type": "string"},
+			},
+		}},
+	},
+}
+
+var (
+	unitParam = api.Param{Name: "unit", Description: "Township, Section, Quarter Section, LSD (DLS); Series, Map Area, Map Sheet, Block, Unit, Quarter Unit (NTS); River/Parish Lot; Lot, Concession; or all. Omitted: the smallest block containing the point."}
+	sysParam  = api.Param{Name: "survey_system", Description: "DLS, NTS, River Lot or Geographic Township. Omitted: the system covering the point; DLS where DLS and NTS both apply (BC Peace River Block)."}
+)
+
+// SearchRoutes are the routes of the search product.
+func (h *Handler) SearchRoutes() []api.Route {
+	return []api.Route{
+		{
+			Pattern: "GET /search/legal-location",
+			Handler: api.Func(h.SearchLegalLocation),
+			Op: api.Operation{
+				Tag:     "search",
+				Summary: "Legal land description to its block and centre point",
+				Params: []api.Param{{Name: "location", Required: true,
+					Description: "a legal land description: NW-25-24-1-W5, 10-36-42-3-W5, 25-24-1-W5, 100/06-32-048-07W5/00, A-2-F/93-P-8, ..."}},
+				Response: featureCollection,
+				Errors:   []int{400, 404},
+			},
+		},
+		{
+			Pattern: "GET /search/coordinates",
+			Handler: api.Func(h.SearchCoordinates),
+			Op: api.Operation{
+				Tag:     "search",
+				Summary: "Coordinates to the legal land description of the block containing them",
+				Params: []api.Param{
+					{Name: "location", Required: true, Description: "lng,lat (lat,lng is recognised by range; degrees-minutes-seconds with hemispheres also accepted)"},
+					sysParam, unitParam,
+				},
+				Response: featureCollection,
+				Errors:   []int{400, 404},
+			},
+		},
+	}
+}
+
+// AutocompleteRoutes are the routes of the autocomplete product.
+func (h *Handler) AutocompleteRoutes() []api.Route {
+	return []api.Route{{
+		Pattern: "GET /autocomplete/legal-location",
+		Handler: api.Func(h.Autocomplete),
+		Op: api.Operation{
+			Tag:         "autocomplete",
+			Summary:     "Complete a partial legal land description",
+			Description: "Suggestions are centre points, nearest first to proximity when given, otherwise to a fixed default point (Calgary, 51.0447,-114.0719).",
+			Params: []api.Param{
+				{Name: "location", Required: true, Description: "partial or full legal land description, at least 2 characters"},
+				{Name: "limit", Description: "1 to 10, default 3", Schema: map[string]any{"type": "integer", "minimum": 1, "maximum": 10, "default": 3}},
+				{Name: "proximity", Description: "a point as lng,lat (or lat,lng) that ranks suggestions by distance"},
+			},
+			Response: featureCollection,
+			Errors:   []int{400},
+		},
+	}}
+}
+
+// BatchRoutes are the routes of the batch product.
+func (h *Handler) BatchRoutes() []api.Route {
+	return []api.Route{
+		{
+			Pattern: "POST /batch/legal-location",
+			Handler: api.Func(h.BatchLegalLocation),
+			Op: api.Operation{
+				Tag:     "batch",
+				Summary: "Up to 100 legal land descriptions to blocks and centre points",
+				Body: &api.Body{Description: "a JSON array of up to 100 legal land descriptions",
+					Schema: map[string]any{"type": "array", "maxItems": MaxBatch, "items": map[string]any{"type": "string"}}},
+				Response: batchCollection,
+				Errors:   []int{400, 413},
+			},
+		},
+		{
+			Pattern: "POST /batch/coordinates",
+			Handler: api.Func(h.BatchCoordinates),
+			Op: api.Operation{
+				Tag:     "batch",
+				Summary: "Up to 100 coordinate pairs to legal land descriptions",
+				Body: &api.Body{Description: "coordinates as [lng, lat] pairs, with optional survey_system and unit",
+					Schema: map[string]any{
+						"type":     "object",
+						"required": []string{"coordinates"},
+						"properties": map[string]any{
+							"coordinates":   map[string]any{"type": "array", "maxItems": MaxBatch, "items": map[string]any{"type": "array", "items": map[string]any{"type": "number"}, "minItems": 2, "maxItems": 2}},
+							"survey_system": map[string]any{"type": "string"},
+							"unit":          map[string]any{"type": "string"},
+						},
+					}},
+				Response: batchCollection,
+				Errors:   []int{400, 413},
+			},
+		},
+	}
+}
