@@ -1,0 +1,57 @@
+package main
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+
+	"meridian/shared/api/apigw/apigwtest"
+)
+
+const geoJSON = "application/geo+json"
+
+// events are this function's recorded API Gateway requests.
+const events = "../../events/search-*.json"
+
+// wantEvents is the answer to each event, whether it goes through the
+// handler in-process or through the built binary.
+var wantEvents = map[string]apigwtest.Want{
+	"search-legal-location":           {Status: 200, ContentType: geoJSON, Contains: []string{`"shape":"grid"`, `"shape":"centroid"`, `"legal_location":"NW-25-24-1-W5"`, `"province":"Alberta"`, `"unit":"Quarter Section"`}},
+	"search-legal-location-uwi":       {Status: 200, Contains: []string{`"legal_location":"6-32-48-7-W5"`, `"unit":"LSD"`, `"search_term":"100/06-32-048-07W5/00"`}},
+	"search-legal-location-nts":       {Status: 200, Contains: []string{`"legal_location":"A-2-F/93-P-8"`, `"survey_system":"NTS"`, `"accuracy_m":0`}},
+	"search-legal-location-invalid":   {Status: 400, Contains: []string{`"code":"invalid_legal_location"`, `37`}},
+	"search-legal-location-missing":   {Status: 400, Contains: []string{`"code":"invalid_parameter"`}},
+	"search-legal-location-not-found": {Status: 404, Contains: []string{`"code":"not_found"`}},
+	"search-coordinates":              {Status: 200, Contains: []string{`"unit":"LSD"`, `"search_term":"-114.01924,51.077932"`}},
+	"search-coordinates-lat-lng-all":  {Status: 200, Contains: []string{`"unit":"Township"`, `"unit":"Section"`, `"legal_location":"NW-25-24-1-W5"`, `"unit":"LSD"`}},
+	"search-coordinates-quarter":      {Status: 200, Contains: []string{`"legal_location":"NW-25-24-1-W5"`}},
+	"search-coordinates-nts":          {Status: 200, Contains: []string{`"legal_location":"D-80-H/92-G-3"`, `"survey_system":"NTS"`}},
+	"search-coordinates-outside":      {Status: 404, Contains: []string{`"code":"not_found"`}},
+	"search-coordinates-bad-unit":     {Status: 400, Contains: []string{`"code":"invalid_parameter"`, `Acre`}},
+}
+
+// TestReplayEvents runs every events/search-*.json through the real handler.
+func TestReplayEvents(t *testing.T) {
+	t.Parallel()
+	h := newHandler(config{}, slog.New(slog.DiscardHandler))
+	apigwtest.Replay(t, h, events, wantEvents)
+}
+
+func TestLoadConfig(t *testing.T) {
+	t.Parallel()
+	if _, err := loadConfig(func(string) string { return "" }); err != nil {
+		t.Errorf("empty environment: %v", err)
+	}
+	_, err := loadConfig(func(k string) string { return map[string]string{"LOG_LEVEL": "loud"}[k] })
+	if err == nil || !strings.Contains(err.Error(), "LOG_LEVEL") {
+		t.Errorf("bad LOG_LEVEL: err = %v", err)
+	}
+}
+
+// TestBootstrap runs the built function as Lambda would: a process polling
+// the Runtime API, over every event, within its memory.
+func TestBootstrap(t *testing.T) {
+	t.Parallel()
+	rss := apigwtest.CheckBootstrap(t, ".", events, wantEvents)
+	t.Logf("peak RSS of the search function over %s: %.1f MB", events, float64(rss)/(1<<20))
+}
