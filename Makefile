@@ -1,0 +1,69 @@
+# Meridian. `make` lists the targets.
+
+FUNCTIONS   := search autocomplete batch
+LAMBDA_ENV  := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
+LAMBDA_FLAGS := -trimpath -tags lambda.norpc -ldflags='-s -w'
+ADDR        ?= 127.0.0.1:8080
+DATA        ?= $(CURDIR)/.meridian
+BIN         := .build/meridian
+
+# Size budgets of the Lambda bootstraps (bytes, linux/arm64, stripped).
+# Measured 2026-11-21; each budget leaves ~25% headroom so a heavy import
+# (an AWS SDK client, go-pmtiles) shows up as a failure, not a surprise.
+SIZE_BUDGET_search       := 7000000
+SIZE_BUDGET_autocomplete := 7000000
+SIZE_BUDGET_batch        := 7000000
+
+.DEFAULT_GOAL := help
+
+help: ## Show the targets
+	@grep -hE '^[a-z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+run: ## Run the local server with embedded data (ADDR=127.0.0.1:8080); prints base_url= and api_key=
+	@mkdir -p .build
+	@go build -o $(BIN) ./functions/local
+	@$(BIN) serve -addr $(ADDR) -data $(DATA)
+
+test: ## Hermetic tests of everything (what CI runs)
+	go vet ./...
+	go test -shuffle=on -count=1 ./...
+
+test-race: ## Tests with the race detector
+	go test -race -count=1 ./...
+
+bench: ## Benchmarks of the hot paths
+	go test -run='^$$' -bench=. -benchmem -count=1 ./shared/lld ./shared/survey/... ./shared/convert ./shared/gateway
+
+FUZZTIME ?= 30s
+FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/convert:FuzzParsePoint \
+	shared/convert:FuzzAppendString shared/convert:FuzzHandlers shared/survey/dls:FuzzLocate shared/survey/nts:FuzzLocate
+fuzz: ## Fuzz every parser of outside input, FUZZTIME (30s) each
+	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
+	  echo "go test ./$$pkg -fuzz=^$$fn\$$ -fuzztime=$(FUZZTIME)"; \
+	  go test ./$$pkg -run='^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) || exit 1; done
+
+build: $(FUNCTIONS:%=build-%) ## Build every Lambda into .build/<fn>/bootstrap (linux/arm64)
+
+build-%:
+	$(LAMBDA_ENV) go build $(LAMBDA_FLAGS) -o .build/$*/bootstrap ./functions/$*
+
+size: build ## Print each Lambda's size; fail past its budget
+	@fail=0; for f in $(FUNCTIONS); do \
+	  size=$$(stat -c %s .build/$$f/bootstrap); \
+	  budget=$$(make -s --no-print-directory print-budget-$$f); \
+	  status=ok; if [ $$size -gt $$budget ]; then status=OVER; fail=1; fi; \
+	  printf "  %-14s %10d bytes  budget %10d  %s\n" $$f $$size $$budget $$status; \
+	done; exit $$fail
+
+print-budget-%:
+	@echo $(SIZE_BUDGET_$*)
+
+loadtest: ## Requests/s and p99 of search, reverse and batch against a local server on 127.0.0.1
+	@mkdir -p .build
+	@go build -o $(BIN) ./functions/local
+	@$(BIN) loadtest -duration 5s -requests 50000 -c 8
+
+clean: ## Remove build output
+	rm -rf .build
+
+.PHONY: help run test test-race bench fuzz build size loadtest clean

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"meridian/shared/gateway"
+)
+
+// loadtestCommand drives a server with concurrent keep-alive clients and
+// reports requests per second and latency percentiles per scenario. Without
+// -url it starts the local server in-process on a free 127.0.0.1 port with a
+// fresh data directory and an unlimited key.
+func loadtestCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	baseURL := fs.String("url", "", "server base URL (default: start one in-process on 127.0.0.1)")
+	key := fs.String("key", "", "API key (required with -url; it should be on the unlimited plan)")
+	duration := fs.Duration("duration", 5*time.Second, "time per scenario")
+	maxRequests := fs.Int("requests", 100000, "at most this many requests per scenario")
+	conns := fs.Int("c", 8, "concurrent connections")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *baseURL == "" {
+		dir, err := os.MkdirTemp("", "meridian-loadtest-")
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		k, err := gateway.EnsureDemoKey(dir)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		defer srv.Close()
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		hs := &http.Server{Handler: srv.handler}
+		go hs.Serve(ln)
+		defer hs.Close()
+		*baseURL, *key = "http://"+ln.Addr().String(), k
+	} else if *key == "" {
+		fmt.Fprintln(stderr, "meridian loadtest: -key is required with -url")
+		return 2
+	}
+	fmt.Fprintf(stdout, "loadtest %s: %d connections, at most %s or %d requests per scenario\n", *baseURL, *conns, *duration, *maxRequests)
+	fmt.Fprintf(stdout, "%-10s %9s %9s %9s %9s %9s %7s\n", "scenario", "requests", "req/s", "p50", "p99", "max", "errors")
+	failed := false
+	for _, sc := range scenarios() {
+		res := runScenario(*baseURL, *key, sc, *conns, *duration, *maxRequests)
+		fmt.Fprintf(stdout, "%-10s %9d %9.0f %9s %9s %9s %7d\n", sc.name, res.n, res.rps,
+			res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.max.Round(time.Microsecond), res.errors)
+		if res.errors > 0 {
+			fmt.Fprintf(stdout, "  first error: %s\n", res.firstErr)
+			failed = true
+		}
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+type scenario struct {
+	name string
+	// request builds the i-th request.
+	request func(base string, rng *rand.Rand) (*http.Request, error)
+}
+
+var quarters = []string{"NE", "NW", "SE", "SW"}
+
+func randomQuarter(rng *rand.Rand) string {
+	return fmt.Sprintf("%s-%d-%d-%d-W%d", quarters[rng.IntN(4)], 1+rng.IntN(36), 1+rng.IntN(100), 1+rng.IntN(25), 4+rng.IntN(2))
+}
+
+func scenarios() []scenario {
+	return []scenario{
+		{"search", func(base string, rng *rand.Rand) (*http.Request, error) {
+			return http.NewRequest("GET", base+"/search/legal-location?location="+randomQuarter(rng), nil)
+		}},
+		{"reverse", func(base string, rng *rand.Rand) (*http.Request, error) {
+			lng, lat := -119.5+rng.Float64()*9, 49.1+rng.Float64()*9
+			return http.NewRequest("GET", fmt.Sprintf("%s/search/coordinates?location=%.6f,%.6f", base, lng, lat), nil)
+		}},
+		{"batch100", func(base string, rng *rand.Rand) (*http.Request, error) {
+			lls := make([]string, 100)
+			for i := range lls {
+				lls[i] = randomQuarter(rng)
+			}
+			body, _ := json.Marshal(lls)
+			req, err := http.NewRequest("POST", base+"/batch/legal-location", bytes.NewReader(body))
+			if err == nil {
+				req.Header.Set("Content-Type", "application/json")
+			}
+			return req, err
+		}},
+	}
+}
+
+type result struct {
+	n, errors     int
+	rps           float64
+	p50, p99, max time.Duration
+	firstErr      string
+}
+
+func runScenario(base, key string, sc scenario, conns int, d time.Duration, maxRequests int) result {
+	client := &http.Client{
+		Timeout:   10 * time.Second,
+		Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns},
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		lat      []time.Duration
+		errs     int
+		firstErr string
+		issued   = make(chan struct{}, maxRequests)
+	)
+	for range maxRequests {
+		issued <- struct{}{}
+	}
+	close(issued)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), 42))
+			var local []time.Duration
+			localErrs, localFirst := 0, ""
+			for range issued {
+				if ctx.Err() != nil {
+					break
+				}
+				req, err := sc.request(base, rng)
+				if err != nil {
+					localErrs++
+					continue
+				}
+				req.Header.Set("X-API-Key", key)
+				t0 := time.Now()
+				resp, err := client.Do(req)
+				if err == nil {
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+				el := time.Since(t0)
+				switch {
+				case err != nil:
+					if ctx.Err() != nil {
+						break
+					}
+					localErrs++
+					if localFirst == "" {
+						localFirst = err.Error()
+					}
+				case resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNotFound:
+					// 404 is a valid answer for a random point outside the grid.
+					localErrs++
+					if localFirst == "" {
+						localFirst = fmt.Sprintf("%s %s: %s", req.Method, req.URL.Path, resp.Status)
+					}
+				default:
+					local = append(local, el)
+				}
+			}
+			mu.Lock()
+			lat = append(lat, local...)
+			errs += localErrs
+			if firstErr == "" {
+				firstErr = localFirst
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	client.CloseIdleConnections()
+	slices.Sort(lat)
+	r := result{n: len(lat), errors: errs, firstErr: firstErr, rps: float64(len(lat)) / elapsed.Seconds()}
+	if len(lat) > 0 {
+		r.p50 = lat[len(lat)*50/100]
+		r.p99 = lat[len(lat)*99/100]
+		r.max = lat[len(lat)-1]
+	}
+	return r
+}

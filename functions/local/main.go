@@ -1,0 +1,51 @@
+// Command meridian is the local Meridian: every endpoint group on one
+// process with embedded data, and the operator's tools.
+//
+//	meridian [serve]   run the server (the default)
+//	meridian keys      add, list and revoke API keys
+//	meridian convert   convert a CSV of legal land descriptions or coordinates
+//	meridian loadtest  measure requests per second and latency of a server
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `usage: meridian <command> [flags]
+
+commands:
+  serve     run the local server (default)
+  keys      add, list and revoke API keys: meridian keys add|list|revoke
+  convert   convert a CSV of legal land descriptions or coordinates to CSV or GeoJSON
+  loadtest  measure requests per second and p99 latency against a running server
+
+Run 'meridian <command> -h' for the flags of a command.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serveCommand(args, stdout, stderr)
+	case "keys":
+		return keysCommand(args, stdout, stderr)
+	case "convert":
+		return convertCommand(args, stdin, stdout, stderr)
+	case "loadtest":
+		return loadtestCommand(args, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "meridian: unknown command %q\n\n%s", cmd, usage)
+	return 2
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"meridian/shared/gateway"
+)
+
+// defaultDataDir holds keys and usage counts: $MERIDIAN_DATA, else ./.meridian.
+func defaultDataDir() string {
+	if d := os.Getenv("MERIDIAN_DATA"); d != "" {
+		return d
+	}
+	return ".meridian"
+}
+
+func serveCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
+	dataDir := fs.String("data", defaultDataDir(), "directory of keys.json, usage.json and the demo key")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(stderr, "meridian serve: -log-level %q: want debug, info, warn or error\n", *logLevel)
+		return 2
+	}
+	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serve(ctx, *addr, *dataDir, logger, stdout); err != nil {
+		fmt.Fprintf(stderr, "meridian serve: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// serve runs until ctx is done (SIGINT or SIGTERM), then drains requests and
+// flushes the quota counts. It prints base_url=, api_key= and tiles_url=
+// lines on stdout once it listens.
+func serve(ctx context.Context, addr, dataDir string, logger *slog.Logger, stdout io.Writer) error {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return err
+	}
+	key, err := gateway.EnsureDemoKey(dataDir)
+	if err != nil {
+		return fmt.Errorf("demo key: %w", err)
+	}
+	srv, err := newServer(serverConfig{dataDir: dataDir, logger: logger})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	base := "http://" + ln.Addr().String()
+	fmt.Fprintf(stdout, "base_url=%s\napi_key=%s\ntiles_url=%s/tiles\n", base, key, base)
+	if f, ok := stdout.(*os.File); ok {
+		f.Sync()
+	}
+	hs := &http.Server{
+		Handler:           srv.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	logger.Info("listening", "base_url", base, "data", dataDir)
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	case <-ctx.Done():
+		logger.Info("shutting down")
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := hs.Shutdown(sctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keysCommand runs `meridian keys [-data DIR] add|list|revoke|plans ...`.
+func keysCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("keys", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dataDir := fs.String("data", defaultDataDir(), "directory of keys.json")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	return gateway.RunKeysCommand(fs.Args(), *dataDir, stdout, stderr)
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"log/slog"
+	"net/http"
+	"path/filepath"
+
+	"meridian/shared/api"
+	"meridian/shared/convert"
+	"meridian/shared/gateway"
+)
+
+// version is reported in the OpenAPI document.
+const version = "0.1.0"
+
+// server is the local process's handler and what must be closed with it.
+type server struct {
+	handler http.Handler
+	mux     *api.Mux
+	gateway *gateway.Gateway
+}
+
+// serverConfig is what newServer needs; flags fill it in serve.
+type serverConfig struct {
+	dataDir string // keys.json, usage.json, plans.json, demo-key
+	logger  *slog.Logger
+}
+
+// newServer mounts every endpoint group on one mux behind the gateway (keys,
+// rate limits, quotas) and the request middleware.
+func newServer(cfg serverConfig) (*server, error) {
+	plans, err := gateway.LoadPlans(filepath.Join(cfg.dataDir, gateway.PlansFile))
+	if err != nil {
+		return nil, err
+	}
+	gw, err := gateway.New(gateway.Options{
+		KeysPath:  filepath.Join(cfg.dataDir, gateway.KeysFile),
+		UsagePath: filepath.Join(cfg.dataDir, gateway.UsageFile),
+		Plans:     plans,
+		Logger:    cfg.logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	mux := api.NewMux()
+	conv := convert.NewHandler(convert.New())
+	mux.Mount(conv.SearchRoutes()...)
+	mux.Mount(conv.AutocompleteRoutes()...)
+	mux.Mount(conv.BatchRoutes()...)
+	mux.Mount(serviceRoutes(mux)...)
+	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger})
+	return &server{handler: h, mux: mux, gateway: gw}, nil
+}
+
+func (s *server) Close() error { return s.gateway.Close() }
+
+// serviceRoutes are the public routes of the local server itself.
+func serviceRoutes(mux *api.Mux) []api.Route {
+	return []api.Route{
+		{
+			Pattern: "GET /openapi.json",
+			Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
+				doc, err := api.OpenAPI(api.Info{
+					Title:       "Meridian",
+					Version:     version,
+					Description: "Canadian legal land descriptions to coordinates and back, parcel reports and map tiles.",
+				}, mux.Routes())
+				if err != nil {
+					return err
+				}
+				api.WriteRaw(w, http.StatusOK, "application/json", doc)
+				return nil
+			}),
+			Op: api.Operation{Tag: "service", Summary: "This OpenAPI 3.1 document", Public: true},
+		},
+		{
+			Pattern: "GET /healthz",
+			Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
+				api.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+				return nil
+			}),
+			Op: api.Operation{Tag: "service", Summary: "Liveness check", Public: true},
+		},
+	}
+}

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"meridian/shared/gateway"
+)
+
+func newTestServer(t *testing.T) (*server, string) {
+	t.Helper()
+	dir := t.TempDir()
+	key, err := gateway.EnsureDemoKey(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv, key
+}
+
+// Every route the server mounts must be in /openapi.json, and nothing else.
+func TestOpenAPICoversEveryRoute(t *testing.T) {
+	t.Parallel()
+	srv, _ := newTestServer(t)
+	rec := httptest.NewRecorder()
+	srv.handler.ServeHTTP(rec, httptest.NewRequest("GET", "/openapi.json", nil))
+	if rec.Code != 200 {
+		t.Fatalf("GET /openapi.json: %d %s", rec.Code, rec.Body)
+	}
+	var doc struct {
+		OpenAPI string                                `json:"openapi"`
+		Paths   map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.OpenAPI != "3.1.0" {
+		t.Errorf("openapi = %q, want 3.1.0", doc.OpenAPI)
+	}
+	documented := map[string]bool{}
+	for path, ops := range doc.Paths {
+		for method := range ops {
+			documented[strings.ToUpper(method)+" "+path] = true
+		}
+	}
+	patterns := srv.mux.Patterns()
+	if len(patterns) < 7 {
+		t.Fatalf("only %d patterns mounted: %v", len(patterns), patterns)
+	}
+	for _, p := range patterns {
+		if !documented[p] {
+			t.Errorf("route %s is mounted but missing from /openapi.json", p)
+		}
+		delete(documented, p)
+	}
+	for p := range documented {
+		t.Errorf("/openapi.json documents %s, which is not mounted", p)
+	}
+}
+
+func TestServerKeys(t *testing.T) {
+	t.Parallel()
+	srv, demo := newTestServer(t)
+	const search = "/search/legal-location?location=NW-25-24-1-W5"
+	tests := []struct {
+		name, target, key string
+		status            int
+		code              string
+	}{
+		{"public openapi without key", "/openapi.json", "", 200, ""},
+		{"public healthz", "/healthz", "", 200, ""},
+		{"search without key", search, "", 401, "missing_api_key"},
+		{"search with unknown key", search, "mk_nope", 401, "invalid_api_key"},
+		{"search with demo key", search, demo, 200, ""},
+		{"autocomplete with demo key", "/autocomplete/legal-location?location=NW-25", demo, 200, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest("GET", tc.target, nil)
+			if tc.key != "" {
+				req.Header.Set("X-API-Key", tc.key)
+			}
+			rec := httptest.NewRecorder()
+			srv.handler.ServeHTTP(rec, req)
+			if rec.Code != tc.status {
+				t.Fatalf("status %d, want %d: %s", rec.Code, tc.status, rec.Body)
+			}
+			if tc.code != "" && !strings.Contains(rec.Body.String(), `"code":"`+tc.code+`"`) {
+				t.Errorf("body lacks code %s: %s", tc.code, rec.Body)
+			}
+			if rec.Header().Get("X-Request-Id") == "" {
+				t.Error("no X-Request-Id")
+			}
+		})
+	}
+}
+
+// A key holding only search is refused on batch, and the default search
+// plan's rate limit answers 429 with Retry-After.
+func TestServerProductsAndLimits(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	key, _, err := gateway.AddKey(filepath.Join(dir, gateway.KeysFile), "customer", map[gateway.Product]string{gateway.Search: gateway.DefaultPlan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	send := func(method, target, body string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(method, target, strings.NewReader(body))
+		req.Header.Set("X-API-Key", key)
+		rec := httptest.NewRecorder()
+		srv.handler.ServeHTTP(rec, req)
+		return rec
+	}
+	if rec := send("POST", "/batch/legal-location", `["NW-25-24-1-W5"]`); rec.Code != 403 || !strings.Contains(rec.Body.String(), "product_not_in_plan") {
+		t.Errorf("batch with a search-only key: %d %s", rec.Code, rec.Body)
+	}
+	var limited *httptest.ResponseRecorder
+	for range 20 {
+		rec := send("GET", "/search/legal-location?location=NW-25-24-1-W5", "")
+		if rec.Code == 429 {
+			limited = rec
+			break
+		}
+		if rec.Code != 200 {
+			t.Fatalf("search: %d %s", rec.Code, rec.Body)
+		}
+	}
+	if limited == nil {
+		t.Fatal("20 requests at once never hit the 1 request/s limit")
+	}
+	if !strings.Contains(limited.Body.String(), `"code":"rate_limited"`) || limited.Header().Get("Retry-After") == "" {
+		t.Errorf("429 without rate_limited code or Retry-After: %v %s", limited.Header(), limited.Body)
+	}
+}
+
+// serve prints base_url= and api_key= lines, answers on that address, and
+// stops cleanly when its context ends.
+func TestServePrintsURLAndKey(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, "127.0.0.1:0", dir, slog.New(slog.DiscardHandler), pw)
+		pw.Close()
+	}()
+	lines := map[string]string{}
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		k, v, _ := strings.Cut(sc.Text(), "=")
+		lines[k] = v
+		if k == "tiles_url" {
+			break
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	base, key := lines["base_url"], lines["api_key"]
+	if !strings.HasPrefix(base, "http://127.0.0.1:") || !strings.HasPrefix(key, "mk_") || lines["tiles_url"] != base+"/tiles" {
+		t.Fatalf("printed %v", lines)
+	}
+	req, _ := http.NewRequest("GET", base+"/search/legal-location?location=NW-25-24-1-W5", nil)
+	req.Header.Set("X-API-Key", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`"legal_location":"NW-25-24-1-W5"`)) {
+		t.Errorf("search: %d %s", resp.StatusCode, body)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	// The demo key is the same on the next start.
+	again, err := gateway.EnsureDemoKey(dir)
+	if err != nil || again != key {
+		t.Errorf("demo key changed across restarts: %q then %q (%v)", key, again, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, gateway.UsageFile)); err != nil {
+		t.Errorf("usage counts were not flushed on shutdown: %v", err)
+	}
+}
