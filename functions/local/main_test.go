@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRunCommands(t *testing.T) {
+	t.Parallel()
+	var out, errb bytes.Buffer
+	if code := run([]string{"nope"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "unknown command") {
+		t.Errorf("unknown command: exit %d, stderr %q", code, errb.String())
+	}
+	out.Reset()
+	if code := run([]string{"help"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "convert") {
+		t.Errorf("help: exit %d, %q", code, out.String())
+	}
+}
+
+func TestKeysCommand(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if code := run([]string{"keys", "-data", dir, "add", "-name", "ci", "-products", "search,batch"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("keys add: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "mk_") {
+		t.Errorf("keys add did not print the key: %q", out.String())
+	}
+	out.Reset()
+	if code := run([]string{"keys", "-data", dir, "list"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "ci") {
+		t.Errorf("keys list: exit %d: %q %s", code, out.String(), errb.String())
+	}
+	if code := run([]string{"keys", "-data", dir, "revoke", "ci"}, nil, &out, &errb); code != 0 {
+		t.Errorf("keys revoke: exit %d: %s", code, errb.String())
+	}
+}
+
+func TestConvertCommand(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.csv")
+	os.WriteFile(in, []byte("uwi\n100/06-32-048-07W5/00\nnonsense\nNW-25-24-1-W5\n"), 0o644)
+	out := filepath.Join(dir, "out.geojson")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"convert", "-in", in, "-out", out, "-format", "geojson"}, nil, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), `line 3: "nonsense"`) || !strings.Contains(stderr.String(), "converted 2 of 3 rows (1 failed)") {
+		t.Errorf("stderr = %q", stderr.String())
+	}
+	b, _ := os.ReadFile(out)
+	if !bytes.Contains(b, []byte(`"legal_location":"6-32-48-7-W5"`)) || !bytes.Contains(b, []byte(`"legal_location":"NW-25-24-1-W5"`)) {
+		t.Errorf("output lacks the converted rows: %s", b)
+	}
+	// stdin to stdout, CSV, coordinates.
+	stdout.Reset()
+	stderr.Reset()
+	code = run([]string{"convert", "-unit", "Section"}, strings.NewReader("lat,lng\n51.077932,-114.01924\n"), &stdout, &stderr)
+	if code != 0 || !strings.Contains(stdout.String(), ",25-24-1-W5,Section,DLS,AB,") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	if code := run([]string{"convert", "-format", "kml"}, nil, &stdout, &stderr); code != 2 {
+		t.Errorf("bad format: exit %d", code)
+	}
+}
