@@ -135,7 +135,7 @@ func TestOpenAPI(t *testing.T) {
 	mux.Mount(api.Route{
 		Pattern: "GET /things/{id}",
 		Handler: http.NotFoundHandler(),
-		Op: api.Operation{Summary: "A thing", Params: []api.Param{{Name: "id", In: "path"}, {Name: "q"}}, Errors: []int{404}},
+		Op:      api.Operation{Summary: "A thing", Params: []api.Param{{Name: "id", In: "path"}, {Name: "q"}}, Errors: []int{404}},
 	})
 	doc, err := api.OpenAPI(api.Info{Title: "T", Version: "1"}, mux.Routes())
 	if err != nil {

@@ -1,11 +1,6 @@
 package lld_test
 
 import (
-	"encoding/csv"
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +8,7 @@ import (
 
 	"meridian/shared/apierr"
 	"meridian/shared/lld"
+	"meridian/shared/teamdata"
 )
 
 // Location builders, to keep the tables readable.
@@ -470,7 +466,7 @@ func checkError(t *testing.T, fn, in string, err error, want string) {
 // sample, as its sources write them.
 func TestParseGroundTruth(t *testing.T) {
 	t.Parallel()
-	for _, in := range sharedColumn(t, "ground-truth/lld-points-sample.csv", ',', "lld") {
+	for _, in := range teamdata.Column(t, teamdata.GroundTruthFile, ',', "lld") {
 		l, err := lld.Parse(in)
 		if err != nil {
 			t.Errorf("Parse(%q) error: %v", in, err)
@@ -483,60 +479,6 @@ func TestParseGroundTruth(t *testing.T) {
 			t.Errorf("Parse(%q) = %v, %v, want %v", l.String(), back, err, l)
 		}
 	}
-}
-
-// sharedColumn returns the values of one column of a file in the team's
-// shared data beside the repository (../shared from the repository root),
-// read in place. It skips the test when the file is not there.
-func sharedColumn(t *testing.T, rel string, sep rune, column string) []string {
-	t.Helper()
-	rows := sharedRows(t, rel, sep)
-	col := -1
-	for i, h := range rows[0] {
-		if h == column {
-			col = i
-		}
-	}
-	if col < 0 {
-		t.Fatalf("%s has no column %s", rel, column)
-	}
-	var vals []string
-	for _, r := range rows[1:] {
-		vals = append(vals, r[col])
-	}
-	return vals
-}
-
-// sharedRows reads a delimited file of the shared data: the header row
-// first, values trimmed of their fixed-width padding.
-func sharedRows(t *testing.T, rel string, sep rune) [][]string {
-	t.Helper()
-	path := filepath.Join("..", "..", "..", "shared", filepath.FromSlash(rel))
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s is not beside the repository: %v", rel, err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.Comma = sep
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true
-	rows, err := r.ReadAll()
-	if err != nil {
-		t.Fatalf("%s: %v", rel, err)
-	}
-	if len(rows) < 2 {
-		t.Fatalf("%s has no data rows", rel)
-	}
-	for _, row := range rows {
-		for i := range row {
-			row[i] = strings.TrimSpace(row[i])
-		}
-	}
-	return rows
 }
 
 func BenchmarkParse(b *testing.B) {

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"meridian/shared/lld"
+	"meridian/shared/teamdata"
 )
 
 // uwiTests are accepted UWIs with their value and 16-character form.
@@ -112,7 +113,7 @@ func TestParseUWIST37(t *testing.T) {
 	t.Parallel()
 	les := map[string]bool{}
 	// WellList.txt has no header row: every row is a well.
-	for _, row := range sharedRows(t, "samples/aer-st37/WellList_2017-04_excerpt.txt", '\t')[0:] {
+	for _, row := range teamdata.Rows(t, "samples/aer-st37/WellList_2017-04_excerpt.txt", '\t') {
 		if len(row) < 2 {
 			t.Fatalf("short ST37 row %q", row)
 		}
@@ -154,7 +155,7 @@ func pad(v uint8, width int) string {
 func TestParseUWIPetrinex(t *testing.T) {
 	t.Parallel()
 	seen := map[string]bool{}
-	for _, id := range sharedColumn(t, "samples/petrinex/NGL_AB_marketable_gas_volumes_excerpt.csv", ',', "WellID") {
+	for _, id := range teamdata.Column(t, "samples/petrinex/NGL_AB_marketable_gas_volumes_excerpt.csv", ',', "WellID") {
 		if id == "" || seen[id] {
 			continue
 		}

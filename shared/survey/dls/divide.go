@@ -160,17 +160,3 @@ var mbEast = orb.Ring{
 	{-92.75, 57.90}, {-93.10, 58.63}, {-93.21, 58.84}, {-94.13, 58.86}, {-94.79, 59.14},
 	{-94.67, 59.38}, {-94.72, 59.78}, {-94.69, 60.0}, {lngW1, 60.0}, {lngW1, 52.8334},
 }
-
-// ringContains reports whether p is inside ring r (even-odd rule; points on
-// an edge may go either way).
-func ringContains(r orb.Ring, p orb.Point) bool {
-	in := false
-	for i, j := 0, len(r)-1; i < len(r); j, i = i, i+1 {
-		a, b := r[i], r[j]
-		if (a[1] > p[1]) != (b[1] > p[1]) &&
-			p[0] < a[0]+(b[0]-a[0])*(p[1]-a[1])/(b[1]-a[1]) {
-			in = !in
-		}
-	}
-	return in
-}

@@ -64,7 +64,7 @@ func (m *model) province(l lld.Location, c orb.Point) (survey.Province, bool) {
 		case t <= 44:
 			return only(survey.MB, r <= 16)
 		}
-		return only(survey.MB, ringContains(mbEast, c))
+		return only(survey.MB, survey.RingContains(mbEast, c))
 	case lld.E2:
 		return only(survey.MB, t >= 79 && c[0] < m.base[lld.W1])
 	}

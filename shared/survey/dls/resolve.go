@@ -38,26 +38,11 @@ func (m *model) resolve(l lld.Location) (survey.Block, bool) {
 	return survey.Block{
 		Location:  canonical(l),
 		Province:  p,
-		Geometry:  polygon(bd),
+		Geometry:  survey.BoxPolygon(bd),
 		Centroid:  c,
 		AccuracyM: Accuracy(p, l.Meridian),
 		Source:    survey.SourceModel,
 	}, true
-}
-
-// polygonBuf holds a box polygon and its ring in one allocation.
-type polygonBuf struct {
-	pts  [5]orb.Point
-	ring [1]orb.Ring
-}
-
-// polygon returns b as a closed counter-clockwise ring: SW, SE, NE, NW, SW.
-func polygon(b orb.Bound) orb.Polygon {
-	p := &polygonBuf{pts: [5]orb.Point{
-		b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}, b.Min,
-	}}
-	p.ring[0] = p.pts[:]
-	return p.ring[:]
 }
 
 // Expected error of the model's geometry, in metres, by area. They bound the

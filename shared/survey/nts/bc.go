@@ -3,6 +3,7 @@ package nts
 import (
 	"github.com/paulmach/orb"
 
+	"meridian/shared/survey"
 	"meridian/shared/survey/dls"
 )
 
@@ -64,20 +65,7 @@ var bcBound = bcOutline.Bound()
 func InBC(pt orb.Point) bool {
 	// 60°N itself belongs to the Yukon and the Northwest Territories: the
 	// blocks north of it are not British Columbia.
-	return bcBound.Contains(pt) && pt[1] < bcBound.Max[1] && ringContains(bcOutline, pt)
-}
-
-// ringContains reports whether p is inside ring r (even-odd rule).
-func ringContains(r orb.Ring, p orb.Point) bool {
-	in := false
-	for i, j := 0, len(r)-1; i < len(r); j, i = i, i+1 {
-		a, b := r[i], r[j]
-		if (a[1] > p[1]) != (b[1] > p[1]) &&
-			p[0] < a[0]+(b[0]-a[0])*(p[1]-a[1])/(b[1]-a[1]) {
-			in = !in
-		}
-	}
-	return in
+	return bcBound.Contains(pt) && pt[1] < bcBound.Max[1] && survey.RingContains(bcOutline, pt)
 }
 
 // intersectsBC reports whether box b shares any area with the outline
@@ -89,7 +77,7 @@ func intersectsBC(b orb.Bound) bool {
 		return false
 	}
 	for _, p := range [...]orb.Point{b.Center(), b.Min, b.Max, {b.Min[0], b.Max[1]}, {b.Max[0], b.Min[1]}} {
-		if ringContains(bcOutline, p) {
+		if survey.RingContains(bcOutline, p) {
 			return true
 		}
 	}

@@ -1,8 +1,6 @@
 package nts
 
 import (
-	"github.com/paulmach/orb"
-
 	"meridian/shared/lld"
 	"meridian/shared/survey"
 )
@@ -27,24 +25,9 @@ func Resolve(l lld.Location) (survey.Block, bool) {
 	return survey.Block{
 		Location:  loc,
 		Province:  survey.BC,
-		Geometry:  polygon(b),
+		Geometry:  survey.BoxPolygon(b),
 		Centroid:  b.Center(),
 		AccuracyM: 0,
 		Source:    survey.SourceModel,
 	}, true
-}
-
-// polygonBuf holds a box polygon and its ring in one allocation.
-type polygonBuf struct {
-	pts  [5]orb.Point
-	ring [1]orb.Ring
-}
-
-// polygon returns b as a closed counter-clockwise ring: SW, SE, NE, NW, SW.
-func polygon(b orb.Bound) orb.Polygon {
-	p := &polygonBuf{pts: [5]orb.Point{
-		b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}, b.Min,
-	}}
-	p.ring[0] = p.pts[:]
-	return p.ring[:]
 }
