@@ -1,0 +1,44 @@
+// Package gridindex stores official grid datasets (polygons and centroids of
+// townships, sections, quarters, LSDs, river lots, Ontario lots) in one file
+// per dataset that a reader queries by byte ranges: a lookup by legal land
+// description or by point reads a few small ranges, never the whole file,
+// from a local file or from S3.
+//
+// # File layout (version 1, little-endian)
+//
+//	offset 0   header, 96 bytes
+//	           magic "MRDNGIX1"
+//	           u64 metadata offset, u32 metadata length   (JSON, gzip)
+//	           u64 root offset,     u32 root length       (gzip)
+//	           u64 leaves offset,   u64 leaves length     (directory leaves, each gzip)
+//	           u64 pages offset,    u64 pages length      (pages, each gzip)
+//	           u64 record count, u32 group count
+//	           i32 ×4 bounds (min lng, min lat, max lng, max lat) in 1e-7 degrees
+//	           u32 reserved
+//	           metadata, root, leaves, pages follow in that order
+//
+// Records are grouped: a DLS township with its sections, quarters and LSDs;
+// a Manitoba parish with its lots; an Ontario geographic township with its
+// concessions and lots. Each group is one page. Pages are ordered along a
+// Hilbert curve of their centres, so neighbours on the ground are neighbours
+// in the file.
+//
+// The root lists two kinds of directory leaves, each covering up to 256
+// groups: spatial leaves (in page order, with the bounding box of their
+// groups) and key leaves (in group-key order, with their first and last
+// keys). A spatial leaf gives each page's bounding box, offset and length; a
+// key leaf gives each group key's page offset and length.
+//
+// A lookup by legal land description reads the header with the metadata
+// and root (one read of the file's first 16 KiB), one key leaf and one page;
+// a lookup by point reads the spatial leaves and pages whose boxes contain
+// the point (usually one of each). Leaves and decoded pages are cached, so
+// warm lookups read nothing.
+//
+// # Records
+//
+// A page holds its records sorted by key. Each record is its canonical legal
+// location, province, flags, centroid and accuracy, and its geometry: rings
+// of points in 1e-7 degrees (about a centimetre), delta- and
+// zigzag-varint-encoded.
+package gridindex

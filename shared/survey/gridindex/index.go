@@ -1,0 +1,453 @@
+package gridindex
+
+import (
+	"container/list"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
+
+	"meridian/shared/lld"
+)
+
+// RangeReader reads byte ranges of an object: a local file or an S3 object
+// through package blob.
+type RangeReader interface {
+	ReadRange(ctx context.Context, key string, off, n int64) ([]byte, error)
+}
+
+// Options tune an open Index.
+type Options struct {
+	// PageCache is how many decoded pages (groups) stay in memory; default 64.
+	PageCache int
+}
+
+// Index is an open grid index. It is safe for concurrent use.
+type Index struct {
+	rr      RangeReader
+	key     string
+	h       header
+	meta    Meta
+	spatial []spatialRef
+	keys    []keyRef
+
+	mu     sync.Mutex
+	leaves map[uint64]any // decoded leaves by offset: []pageRef (spatial) or []keyEntry
+	pages  *pageCache
+
+	reads atomic.Int64 // range reads issued
+}
+
+type spatialRef struct {
+	bound       orb.Bound
+	off, length uint64
+}
+
+type keyRef struct {
+	first, last string
+	off, length uint64
+}
+
+type pageRef struct {
+	bound       orb.Bound
+	off, length uint64
+	count       int
+}
+
+type keyEntry struct {
+	key         string
+	off, length uint64
+}
+
+// Open reads the header, metadata and root of the index stored under key:
+// one range read when they fit in the first 16 KiB.
+func Open(ctx context.Context, rr RangeReader, key string, opts Options) (*Index, error) {
+	if opts.PageCache <= 0 {
+		opts.PageCache = 64
+	}
+	ix := &Index{rr: rr, key: key, leaves: map[uint64]any{}, pages: newPageCache(opts.PageCache)}
+	first, err := ix.read(ctx, 0, firstRead)
+	if err != nil {
+		return nil, err
+	}
+	if ix.h, err = unmarshalHeader(first); err != nil {
+		return nil, fmt.Errorf("%s: %w", key, err)
+	}
+	section := func(off uint64, n uint32) ([]byte, error) {
+		if end := off + uint64(n); end <= uint64(len(first)) {
+			return first[off:end], nil
+		}
+		return ix.read(ctx, off, int64(n))
+	}
+	metaZ, err := section(ix.h.metaOff, ix.h.metaLen)
+	if err != nil {
+		return nil, err
+	}
+	metaJSON, err := gunzip(metaZ)
+	if err != nil {
+		return nil, fmt.Errorf("%s: metadata: %w", key, err)
+	}
+	if err := json.Unmarshal(metaJSON, &ix.meta); err != nil {
+		return nil, fmt.Errorf("%s: metadata: %w", key, err)
+	}
+	rootZ, err := section(ix.h.rootOff, ix.h.rootLen)
+	if err != nil {
+		return nil, err
+	}
+	root, err := gunzip(rootZ)
+	if err != nil {
+		return nil, fmt.Errorf("%s: root: %w", key, err)
+	}
+	d := decoder{b: root}
+	ix.spatial = make([]spatialRef, d.count(6))
+	for i := range ix.spatial {
+		ix.spatial[i] = spatialRef{bound: d.bound(), off: d.uvarint(), length: d.uvarint()}
+	}
+	ix.keys = make([]keyRef, d.count(4))
+	for i := range ix.keys {
+		ix.keys[i] = keyRef{first: d.str(), last: d.str(), off: d.uvarint(), length: d.uvarint()}
+	}
+	if d.err != nil {
+		return nil, fmt.Errorf("%s: root: %w", key, d.err)
+	}
+	return ix, nil
+}
+
+// Meta describes the dataset.
+func (ix *Index) Meta() Meta { return ix.meta }
+
+// Bound is the extent of every record.
+func (ix *Index) Bound() orb.Bound { return ix.h.bounds }
+
+// Reads is the number of range reads issued so far.
+func (ix *Index) Reads() int64 { return ix.reads.Load() }
+
+func (ix *Index) read(ctx context.Context, off uint64, n int64) ([]byte, error) {
+	if off > maxFileSize || n < 0 || n > maxFileSize {
+		return nil, fmt.Errorf("gridindex: %s: corrupt offset", ix.key)
+	}
+	ix.reads.Add(1)
+	b, err := ix.rr.ReadRange(ctx, ix.key, int64(off), n)
+	if err != nil {
+		return nil, fmt.Errorf("gridindex: read %s: %w", ix.key, err)
+	}
+	return b, nil
+}
+
+// leaf returns a decoded directory leaf, reading it once.
+func (ix *Index) leaf(ctx context.Context, off, length uint64, spatial bool) (any, error) {
+	ix.mu.Lock()
+	v, ok := ix.leaves[off]
+	ix.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	if off > ix.h.leavesLen || length > ix.h.leavesLen-off || length > maxUncompressed {
+		return nil, fmt.Errorf("gridindex: %s: leaf out of range", ix.key)
+	}
+	z, err := ix.read(ctx, ix.h.leavesOff+off, int64(length))
+	if err != nil {
+		return nil, err
+	}
+	raw, err := gunzip(z)
+	if err != nil {
+		return nil, err
+	}
+	d := decoder{b: raw}
+	if spatial {
+		refs := make([]pageRef, d.count(7))
+		for i := range refs {
+			refs[i] = pageRef{bound: d.bound(), off: d.uvarint(), length: d.uvarint(), count: int(d.uvarint())}
+		}
+		v = refs
+	} else {
+		entries := make([]keyEntry, d.count(3))
+		for i := range entries {
+			entries[i] = keyEntry{key: d.str(), off: d.uvarint(), length: d.uvarint()}
+		}
+		v = entries
+	}
+	if d.err != nil {
+		return nil, fmt.Errorf("gridindex: %s: leaf: %w", ix.key, d.err)
+	}
+	ix.mu.Lock()
+	ix.leaves[off] = v
+	ix.mu.Unlock()
+	return v, nil
+}
+
+// page is a decoded group.
+type page struct {
+	recs   []Record // sorted by key
+	keys   []string
+	bounds []orb.Bound
+}
+
+func (ix *Index) page(ctx context.Context, off, length uint64) (*page, error) {
+	if p := ix.pages.get(off); p != nil {
+		return p, nil
+	}
+	if off > ix.h.pagesLen || length > ix.h.pagesLen-off || length > maxUncompressed {
+		return nil, fmt.Errorf("gridindex: %s: page out of range", ix.key)
+	}
+	z, err := ix.read(ctx, ix.h.pagesOff+off, int64(length))
+	if err != nil {
+		return nil, err
+	}
+	raw, err := gunzip(z)
+	if err != nil {
+		return nil, err
+	}
+	d := decoder{b: raw}
+	n := d.count(12)
+	p := &page{recs: make([]Record, 0, n), keys: make([]string, 0, n), bounds: make([]orb.Bound, 0, n)}
+	for range n {
+		r, err := decodeRecord(&d)
+		if err != nil {
+			return nil, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+		}
+		p.recs = append(p.recs, r)
+		p.keys = append(p.keys, r.Location.String())
+		p.bounds = append(p.bounds, recordBound(&r))
+	}
+	ix.pages.put(off, p)
+	return p, nil
+}
+
+// findGroup returns the page of a group key, or false.
+func (ix *Index) findGroup(ctx context.Context, group string) (*page, bool, error) {
+	i := sort.Search(len(ix.keys), func(i int) bool { return ix.keys[i].last >= group })
+	if i == len(ix.keys) || ix.keys[i].first > group {
+		return nil, false, nil
+	}
+	v, err := ix.leaf(ctx, ix.keys[i].off, ix.keys[i].length, false)
+	if err != nil {
+		return nil, false, err
+	}
+	entries := v.([]keyEntry)
+	j := sort.Search(len(entries), func(j int) bool { return entries[j].key >= group })
+	if j == len(entries) || entries[j].key != group {
+		return nil, false, nil
+	}
+	p, err := ix.page(ctx, entries[j].off, entries[j].length)
+	return p, p != nil, err
+}
+
+// HasGroup reports whether the index holds any record of l's group (its
+// DLS township, Manitoba parish or Ontario geographic township).
+func (ix *Index) HasGroup(ctx context.Context, l lld.Location) (bool, error) {
+	g, ok := GroupKey(l)
+	if !ok {
+		return false, nil
+	}
+	_, found, err := ix.findGroup(ctx, g)
+	return found, err
+}
+
+// Lookup returns the record of l.
+func (ix *Index) Lookup(ctx context.Context, l lld.Location) (Record, bool, error) {
+	g, ok := GroupKey(l)
+	if !ok {
+		return Record{}, false, nil
+	}
+	p, found, err := ix.findGroup(ctx, g)
+	if err != nil || !found {
+		return Record{}, false, err
+	}
+	key := l.String()
+	i := sort.SearchStrings(p.keys, key)
+	if i == len(p.keys) || p.keys[i] != key {
+		return Record{}, false, nil
+	}
+	return p.recs[i], true, nil
+}
+
+// Group returns every record of l's group.
+func (ix *Index) Group(ctx context.Context, l lld.Location) ([]Record, error) {
+	g, ok := GroupKey(l)
+	if !ok {
+		return nil, nil
+	}
+	p, found, err := ix.findGroup(ctx, g)
+	if err != nil || !found {
+		return nil, err
+	}
+	return p.recs, nil
+}
+
+// pagesNear calls fn for each page whose box, grown by margin degrees,
+// contains pt.
+func (ix *Index) pagesNear(ctx context.Context, pt orb.Point, margin float64, fn func(*page) error) error {
+	near := func(b orb.Bound) bool {
+		return pt[0] >= b.Min[0]-margin && pt[0] <= b.Max[0]+margin && pt[1] >= b.Min[1]-margin && pt[1] <= b.Max[1]+margin
+	}
+	if !near(ix.h.bounds) {
+		return nil
+	}
+	for _, s := range ix.spatial {
+		if !near(s.bound) {
+			continue
+		}
+		v, err := ix.leaf(ctx, s.off, s.length, true)
+		if err != nil {
+			return err
+		}
+		for _, pr := range v.([]pageRef) {
+			if !near(pr.bound) {
+				continue
+			}
+			p, err := ix.page(ctx, pr.off, pr.length)
+			if err != nil {
+				return err
+			}
+			if err := fn(p); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Containing returns every record whose polygon contains pt, of any unit.
+func (ix *Index) Containing(ctx context.Context, pt orb.Point) ([]Record, error) {
+	var out []Record
+	err := ix.pagesNear(ctx, pt, 0, func(p *page) error {
+		for i := range p.recs {
+			if p.recs[i].Geometry == nil || !p.bounds[i].Contains(pt) {
+				continue
+			}
+			if contains(p.recs[i].Geometry, pt) {
+				out = append(out, p.recs[i])
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Nearest returns the record of unit u whose centroid is nearest pt and no
+// farther than maxM metres: the lookup for datasets that publish centroids
+// only (Manitoba river and parish lots).
+func (ix *Index) Nearest(ctx context.Context, pt orb.Point, u lld.Unit, maxM float64) (Record, float64, bool, error) {
+	const mPerDeg = 111_320.0
+	margin := maxM / (mPerDeg * math.Max(0.2, math.Cos(pt[1]*math.Pi/180)))
+	var (
+		best  Record
+		bestD = math.Inf(1)
+	)
+	err := ix.pagesNear(ctx, pt, margin, func(p *page) error {
+		for i := range p.recs {
+			r := &p.recs[i]
+			if r.Location.Unit != u {
+				continue
+			}
+			if d := distanceM(pt, r.Centroid); d < bestD {
+				best, bestD = *r, d
+			}
+		}
+		return nil
+	})
+	if err != nil || bestD > maxM {
+		return Record{}, 0, false, err
+	}
+	return best, bestD, true, nil
+}
+
+// GroupKeys returns up to limit group keys starting with prefix, in order.
+func (ix *Index) GroupKeys(ctx context.Context, prefix string, limit int) ([]string, error) {
+	var out []string
+	for _, k := range ix.keys {
+		if k.last < prefix || (k.first > prefix && !strings.HasPrefix(k.first, prefix)) {
+			continue
+		}
+		v, err := ix.leaf(ctx, k.off, k.length, false)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range v.([]keyEntry) {
+			if strings.HasPrefix(e.key, prefix) {
+				out = append(out, e.key)
+				if len(out) == limit {
+					return out, nil
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// GroupByKey returns the records of a group key from GroupKeys.
+func (ix *Index) GroupByKey(ctx context.Context, group string) ([]Record, error) {
+	p, found, err := ix.findGroup(ctx, group)
+	if err != nil || !found {
+		return nil, err
+	}
+	return p.recs, nil
+}
+
+func contains(g orb.Geometry, pt orb.Point) bool {
+	switch g := g.(type) {
+	case orb.Polygon:
+		return planar.PolygonContains(g, pt)
+	case orb.MultiPolygon:
+		return planar.MultiPolygonContains(g, pt)
+	}
+	return false
+}
+
+// distanceM is the distance in metres between nearby points (equirectangular).
+func distanceM(a, b orb.Point) float64 {
+	const mPerDeg = 111_320.0
+	dx := (a[0] - b[0]) * math.Cos((a[1]+b[1])/2*math.Pi/180) * mPerDeg
+	dy := (a[1] - b[1]) * 110_574.0
+	return math.Hypot(dx, dy)
+}
+
+// pageCache is an LRU of decoded pages.
+type pageCache struct {
+	mu    sync.Mutex
+	max   int
+	ll    *list.List
+	items map[uint64]*list.Element
+}
+
+type cacheItem struct {
+	off uint64
+	p   *page
+}
+
+func newPageCache(max int) *pageCache {
+	return &pageCache{max: max, ll: list.New(), items: map[uint64]*list.Element{}}
+}
+
+func (c *pageCache) get(off uint64) *page {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.items[off]; ok {
+		c.ll.MoveToFront(e)
+		return e.Value.(*cacheItem).p
+	}
+	return nil
+}
+
+func (c *pageCache) put(off uint64, p *page) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.items[off]; ok {
+		c.ll.MoveToFront(e)
+		return
+	}
+	c.items[off] = c.ll.PushFront(&cacheItem{off, p})
+	for c.ll.Len() > c.max {
+		e := c.ll.Back()
+		c.ll.Remove(e)
+		delete(c.items, e.Value.(*cacheItem).off)
+	}
+}
