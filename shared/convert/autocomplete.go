@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"context"
 	"math"
 	"strconv"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"meridian/shared/apierr"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
 	"meridian/shared/survey/dls"
@@ -23,25 +25,29 @@ import (
 // blocks that complete it are searched best-first, nearest first to
 // proximity, or without proximity to a fixed default point (Calgary), so the
 // order is deterministic. A complete description that resolves comes first.
-func (s *Service) Autocomplete(input string, limit int, proximity *orb.Point) []survey.Block {
+func (s *Service) Autocomplete(ctx context.Context, input string, limit int, proximity *orb.Point) ([]survey.Block, error) {
 	bias := defaultBias
 	if proximity != nil {
 		bias = *proximity
 	}
 	out := make([]survey.Block, 0, limit)
 	if l, err := lld.Parse(input); err == nil {
-		if b, err := s.Resolve(l, input); err == nil {
+		b, err := s.Resolve(ctx, l, input)
+		if e := apierr.As(err); e != nil && e.Kind == apierr.Unavailable {
+			return nil, err
+		}
+		if err == nil {
 			out = append(out, b)
 		}
 	}
 	if len(out) >= limit {
-		return out
+		return out, nil
 	}
 	pats := completionPatterns(input)
 	if len(pats) == 0 {
-		return out
+		return out, nil
 	}
-	return search(pats, bias, limit, out)
+	return s.search(ctx, pats, bias, limit, out)
 }
 
 // defaultBias ranks suggestions when the caller sends no proximity: Calgary,
@@ -499,7 +505,7 @@ func dlsStrip(m lld.Meridian, r int) orb.Bound {
 	return strips.dls[m][r]
 }
 
-func search(pats []pattern, bias orb.Point, limit int, out []survey.Block) []survey.Block {
+func (s *Service) search(ctx context.Context, pats []pattern, bias orb.Point, limit int, out []survey.Block) ([]survey.Block, error) {
 	m := metric{p: bias, kx: math.Cos(bias[1] * math.Pi / 180)}
 	h := make(nodeHeap, 0, 512)
 	for pi := range pats {
@@ -534,16 +540,11 @@ func search(pats []pattern, bias orb.Point, limit int, out []survey.Block) []sur
 		nd := h.pop()
 		p := &pats[nd.pat]
 		if nd.leaf {
-			var (
-				b  survey.Block
-				ok bool
-			)
-			if l := nd.cell.location(p.system); p.system == lld.DLS {
-				b, ok = dls.Resolve(l)
-			} else {
-				b, ok = nts.Resolve(l)
+			b, err := s.Resolve(ctx, nd.cell.location(p.system), "")
+			if e := apierr.As(err); e != nil && e.Kind == apierr.Unavailable {
+				return nil, err
 			}
-			if ok {
+			if err == nil {
 				if k := b.Location.String(); !seen[k] {
 					seen[k] = true
 					out = append(out, b)
@@ -557,7 +558,7 @@ func search(pats []pattern, bias orb.Point, limit int, out []survey.Block) []sur
 			expandNTS(&h, m, nd, p)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // pushChild adds a child; a leaf is keyed by its centroid.

@@ -6,7 +6,11 @@
 package convert
 
 import (
+	"context"
 	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
 
 	"github.com/paulmach/orb"
 
@@ -14,28 +18,65 @@ import (
 	"meridian/shared/lld"
 	"meridian/shared/survey"
 	"meridian/shared/survey/dls"
+	"meridian/shared/survey/gridindex"
 	"meridian/shared/survey/nts"
 )
 
-// Service resolves legal land descriptions and points. It is safe for
+// Service resolves legal land descriptions and points over the computed
+// grid models and the official grid indexes loaded into it. It is safe for
 // concurrent use.
-type Service struct{}
+type Service struct {
+	grids atomic.Pointer[[]*gridindex.Index]
+}
 
-// New returns a Service over the computed grid models.
+// New returns a Service over the computed grid models; SetIndexes adds
+// official data.
 func New() *Service { return &Service{} }
 
+// SetIndexes replaces the official grid indexes consulted before the models,
+// in order of preference. It is safe to call while requests are served.
+func (s *Service) SetIndexes(ix []*gridindex.Index) {
+	ix = slices.Clone(ix)
+	s.grids.Store(&ix)
+}
+
+func (s *Service) indexes() []*gridindex.Index {
+	if p := s.grids.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// hasSystem reports whether any loaded index holds sys.
+func (s *Service) hasSystem(sys lld.System) bool {
+	for _, ix := range s.indexes() {
+		if holdsSystem(ix, sys) {
+			return true
+		}
+	}
+	return false
+}
+
 // Search parses a legal land description and resolves it to its block.
-func (s *Service) Search(input string) (survey.Block, error) {
+func (s *Service) Search(ctx context.Context, input string) (survey.Block, error) {
 	l, err := lld.Parse(input)
 	if err != nil {
 		return survey.Block{}, err
 	}
-	return s.Resolve(l, input)
+	return s.Resolve(ctx, l, input)
 }
 
-// Resolve returns the block l names. input is the caller's text, quoted in
-// the message when l names no block.
-func (s *Service) Resolve(l lld.Location, input string) (survey.Block, error) {
+// Resolve returns the block l names: from an official index where one holds
+// it, else from the model. input is the caller's text, quoted in the
+// message when l names no block.
+func (s *Service) Resolve(ctx context.Context, l lld.Location, input string) (survey.Block, error) {
+	switch l.System {
+	case lld.DLS, lld.RiverLot, lld.GeoTownship:
+		b, ok, err := s.fromIndex(ctx, l)
+		if err != nil || ok {
+			return b, err
+		}
+	}
 	switch l.System {
 	case lld.DLS:
 		if b, ok := dls.Resolve(l); ok {
@@ -48,9 +89,15 @@ func (s *Service) Resolve(l lld.Location, input string) (survey.Block, error) {
 		}
 		return survey.Block{}, apierr.NotFoundf("No legal land location matches '%s': NTS block %s lies outside British Columbia", input, l)
 	case lld.RiverLot:
-		return survey.Block{}, apierr.NotFoundf("No legal land location matches '%s': Manitoba river and parish lots come from the Manitoba Original Survey data, which is not loaded on this server", input)
+		if !s.hasSystem(lld.RiverLot) {
+			return survey.Block{}, apierr.NotFoundf("No legal land location matches '%s': Manitoba river and parish lots come from the Manitoba Original Survey data, which is not loaded on this server", input)
+		}
+		return survey.Block{}, apierr.NotFoundf("No legal land location matches '%s': the Manitoba Original Survey data loaded here has no %s", input, l)
 	case lld.GeoTownship:
-		return survey.Block{}, apierr.NotFoundf("No legal land location matches '%s': Ontario geographic townships come from the Land Information Ontario lot fabric, which is not loaded on this server", input)
+		if !s.hasSystem(lld.GeoTownship) {
+			return survey.Block{}, apierr.NotFoundf("No legal land location matches '%s': Ontario geographic townships come from the Land Information Ontario lot fabric, which is not loaded on this server", input)
+		}
+		return survey.Block{}, apierr.NotFoundf("No legal land location matches '%s': the Ontario lot fabric loaded here has no %s", input, l)
 	}
 	return survey.Block{}, fmt.Errorf("convert: location %+v has no survey system", l)
 }
@@ -102,8 +149,11 @@ func CheckReverse(q ReverseQuery) error {
 
 // Reverse returns the blocks containing q.Point: one block (the requested
 // unit, or the smallest), or with q.All every block of the system from the
-// largest down.
-func (s *Service) Reverse(q ReverseQuery) ([]survey.Block, error) {
+// largest down. Without a system it answers in the system that covers the
+// point: official DLS data, then Ontario lots, then a Manitoba lot whose
+// centroid is within 400 m, then the DLS model (so DLS wins in the Peace
+// River Block), then NTS in BC.
+func (s *Service) Reverse(ctx context.Context, q ReverseQuery) ([]survey.Block, error) {
 	if err := CheckReverse(q); err != nil {
 		return nil, err
 	}
@@ -112,55 +162,130 @@ func (s *Service) Reverse(q ReverseQuery) ([]survey.Block, error) {
 		sys = SystemOfUnit(q.Unit)
 	}
 	if sys == lld.SystemUnknown {
-		// DLS wins where both apply (the Peace River Block): wells and titles
-		// there are described in DLS. survey_system=NTS asks for NTS.
-		if _, ok := dls.Locate(q.Point, lld.Township); ok {
-			sys = lld.DLS
-		} else if nts.InBC(q.Point) {
-			sys = lld.NTS
-		} else {
-			return nil, outside(q.Point)
+		var err error
+		if sys, err = s.systemAt(ctx, q.Point); err != nil {
+			return nil, err
 		}
 	}
-	var units []lld.Unit
-	switch {
-	case q.All && sys == lld.DLS:
-		units = dlsUnits
-	case q.All && sys == lld.NTS:
-		units = ntsUnits
-	case q.Unit != lld.UnitUnknown:
-		units = []lld.Unit{q.Unit}
-	case sys == lld.DLS:
-		units = dlsUnits[len(dlsUnits)-1:]
-	case sys == lld.NTS:
-		units = ntsUnits[len(ntsUnits)-1:]
-	}
 	switch sys {
-	case lld.DLS, lld.NTS:
-	case lld.RiverLot:
-		return nil, apierr.NotFoundf("No Manitoba river or parish lot contains %s: the Manitoba Original Survey data is not loaded on this server", fmtPoint(q.Point))
+	case lld.DLS:
+		return s.reverseDLS(ctx, q)
+	case lld.NTS:
+		return reverseNTS(q)
 	case lld.GeoTownship:
-		return nil, apierr.NotFoundf("No Ontario geographic township contains %s: the Land Information Ontario lot fabric is not loaded on this server", fmtPoint(q.Point))
+		return s.reverseOntario(ctx, q)
+	case lld.RiverLot:
+		b, ok, err := s.nearestLot(ctx, q.Point, maxRiverLotDistanceM)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			if !s.hasSystem(lld.RiverLot) {
+				return nil, apierr.NotFoundf("No Manitoba river or parish lot contains %s: the Manitoba Original Survey data is not loaded on this server", fmtPoint(q.Point))
+			}
+			return nil, apierr.NotFoundf("No Manitoba river or parish lot has its centre within %d m of %s", maxRiverLotDistanceM, fmtPoint(q.Point))
+		}
+		return []survey.Block{b}, nil
+	}
+	return nil, outside(q.Point)
+}
+
+// nearLotM is how close a Manitoba lot centroid must be for a point with no
+// requested system to be answered as a river or parish lot.
+const nearLotM = 400
+
+func (s *Service) systemAt(ctx context.Context, pt orb.Point) (lld.System, error) {
+	if len(s.indexes()) > 0 {
+		if _, any, err := s.dlsFromIndexes(ctx, pt, dlsUnits[:1]); err != nil || any {
+			return lld.DLS, err
+		}
+		if _, ok, err := s.containingIn(ctx, pt, lld.GeoTownship, lld.Township); err != nil || ok {
+			return lld.GeoTownship, err
+		}
+		if _, ok, err := s.containingIn(ctx, pt, lld.GeoTownship, lld.Lot); err != nil || ok {
+			return lld.GeoTownship, err
+		}
+		if _, ok, err := s.nearestLot(ctx, pt, nearLotM); err != nil || ok {
+			return lld.RiverLot, err
+		}
+	}
+	if _, ok := dls.Locate(pt, lld.Township); ok {
+		return lld.DLS, nil
+	}
+	if nts.InBC(pt) {
+		return lld.NTS, nil
+	}
+	return lld.SystemUnknown, nil
+}
+
+func (s *Service) reverseDLS(ctx context.Context, q ReverseQuery) ([]survey.Block, error) {
+	units := []lld.Unit{lld.LSD}
+	if q.All {
+		units = dlsUnits
+	} else if q.Unit != lld.UnitUnknown {
+		units = []lld.Unit{q.Unit}
+	}
+	blocks, _, err := s.dlsFromIndexes(ctx, q.Point, units)
+	if err != nil {
+		return nil, err
+	}
+	for i, u := range units {
+		if blocks[i].Location.System != lld.SystemUnknown {
+			continue
+		}
+		l, ok := dls.Locate(q.Point, u)
+		if ok {
+			blocks[i], ok = dls.Resolve(l)
+		}
+		if !ok {
+			return nil, outsideSystem(q.Point, lld.DLS)
+		}
+	}
+	return blocks, nil
+}
+
+func reverseNTS(q ReverseQuery) ([]survey.Block, error) {
+	units := ntsUnits[len(ntsUnits)-1:]
+	if q.All {
+		units = ntsUnits
+	} else if q.Unit != lld.UnitUnknown {
+		units = []lld.Unit{q.Unit}
 	}
 	blocks := make([]survey.Block, 0, len(units))
 	for _, u := range units {
-		var (
-			b  survey.Block
-			ok bool
-		)
-		if sys == lld.DLS {
-			var l lld.Location
-			if l, ok = dls.Locate(q.Point, u); ok {
-				b, ok = dls.Resolve(l)
-			}
-		} else {
-			var l lld.Location
-			if l, ok = nts.Locate(q.Point, u); ok {
-				b, ok = nts.Resolve(l)
-			}
+		l, ok := nts.Locate(q.Point, u)
+		var b survey.Block
+		if ok {
+			b, ok = nts.Resolve(l)
 		}
 		if !ok {
-			return nil, outsideSystem(q.Point, sys)
+			return nil, outsideSystem(q.Point, lld.NTS)
+		}
+		blocks = append(blocks, b)
+	}
+	return blocks, nil
+}
+
+var ontarioUnits = []lld.Unit{lld.Township, lld.Concession, lld.Lot}
+
+func (s *Service) reverseOntario(ctx context.Context, q ReverseQuery) ([]survey.Block, error) {
+	if !s.hasSystem(lld.GeoTownship) {
+		return nil, apierr.NotFoundf("No Ontario geographic township contains %s: the Land Information Ontario lot fabric is not loaded on this server", fmtPoint(q.Point))
+	}
+	units := []lld.Unit{lld.Lot}
+	if q.All {
+		units = ontarioUnits
+	} else if q.Unit != lld.UnitUnknown {
+		units = []lld.Unit{q.Unit}
+	}
+	blocks := make([]survey.Block, 0, len(units))
+	for _, u := range units {
+		b, ok, err := s.containingIn(ctx, q.Point, lld.GeoTownship, u)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, apierr.NotFoundf("No Ontario %s in the loaded lot fabric contains %s", strings.ToLower(u.String()), fmtPoint(q.Point))
 		}
 		blocks = append(blocks, b)
 	}

@@ -120,7 +120,7 @@ func (s *Service) ConvertCSV(ctx context.Context, r io.Reader, w io.Writer, opts
 			return stats, err
 		}
 		stats.Rows++
-		input, b, cerr := s.convertRow(row, cols, opts.Reverse)
+		input, b, cerr := s.convertRow(ctx, row, cols, opts.Reverse)
 		if cerr != nil {
 			stats.Failed++
 			if opts.Bad != nil {
@@ -219,7 +219,7 @@ func pickColumns(header []string, n int, opts CSVOptions) (columns, error) {
 	return c, errors.New("convert: cannot tell which column to convert: name it with -column (legal land descriptions) or -lng and -lat (coordinates)")
 }
 
-func (s *Service) convertRow(row []string, c columns, q ReverseQuery) (string, survey.Block, error) {
+func (s *Service) convertRow(ctx context.Context, row []string, c columns, q ReverseQuery) (string, survey.Block, error) {
 	field := func(i int) string {
 		if i < len(row) {
 			return row[i]
@@ -228,7 +228,7 @@ func (s *Service) convertRow(row []string, c columns, q ReverseQuery) (string, s
 	}
 	if c.lld >= 0 {
 		input := field(c.lld)
-		b, err := s.Search(input)
+		b, err := s.Search(ctx, input)
 		return input, b, err
 	}
 	lngS, latS := strings.TrimSpace(field(c.lng)), strings.TrimSpace(field(c.lat))
@@ -243,7 +243,7 @@ func (s *Service) convertRow(row []string, c columns, q ReverseQuery) (string, s
 		return input, survey.Block{}, err
 	}
 	q.Point = pt
-	blocks, err := s.Reverse(q)
+	blocks, err := s.Reverse(ctx, q)
 	if err != nil {
 		return input, survey.Block{}, err
 	}

@@ -55,7 +55,7 @@ func (h *Handler) SearchLegalLocation(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	b, err := h.svc.Search(input)
+	b, err := h.svc.Search(r.Context(), input)
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func (h *Handler) SearchCoordinates(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	q.Point = pt
-	blocks, err := h.svc.Reverse(q)
+	blocks, err := h.svc.Reverse(r.Context(), q)
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,10 @@ func (h *Handler) Autocomplete(w http.ResponseWriter, r *http.Request) error {
 		}
 		prox = &pt
 	}
-	blocks := h.svc.Autocomplete(input, limit, prox)
+	blocks, err := h.svc.Autocomplete(r.Context(), input, limit, prox)
+	if err != nil {
+		return err
+	}
 	writeCollection(w, func(buf []byte) []byte {
 		for i := range blocks {
 			if i > 0 {
@@ -188,10 +191,10 @@ func (h *Handler) BatchLegalLocation(w http.ResponseWriter, r *http.Request) err
 			errs = append(errs, BatchError{i, raw, "invalid_legal_location", "record is not a string: send each legal land description as a JSON string"})
 			continue
 		}
-		b, err := h.svc.Search(s)
+		b, err := h.svc.Search(r.Context(), s)
 		if err != nil {
 			e := apierr.As(err)
-			if e == nil {
+			if e == nil || e.Kind == apierr.Unavailable {
 				return err
 			}
 			errs = append(errs, BatchError{i, raw, e.Code, e.Message})
@@ -242,7 +245,7 @@ func (h *Handler) BatchCoordinates(w http.ResponseWriter, r *http.Request) error
 		if err == nil {
 			q.Point = pt
 			var got []survey.Block
-			if got, err = h.svc.Reverse(q); err == nil {
+			if got, err = h.svc.Reverse(r.Context(), q); err == nil {
 				term := trimFloat(pair[0]) + "," + trimFloat(pair[1])
 				for _, b := range got {
 					blocks = append(blocks, b)
@@ -252,7 +255,7 @@ func (h *Handler) BatchCoordinates(w http.ResponseWriter, r *http.Request) error
 			}
 		}
 		e := apierr.As(err)
-		if e == nil {
+		if e == nil || e.Kind == apierr.Unavailable {
 			return err
 		}
 		errs = append(errs, BatchError{i, raw, e.Code, e.Message})

@@ -1,6 +1,7 @@
 package convert_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -656,7 +657,7 @@ func BenchmarkSearch(b *testing.B) {
 	svc := convert.New()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := svc.Search("NW-25-24-1-W5"); err != nil {
+		if _, err := svc.Search(context.Background(), "NW-25-24-1-W5"); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -667,7 +668,7 @@ func BenchmarkReverseAllUnits(b *testing.B) {
 	q := convert.ReverseQuery{Point: orb.Point{-114.01924, 51.077932}, All: true}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := svc.Reverse(q); err != nil {
+		if _, err := svc.Reverse(context.Background(), q); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -680,7 +681,7 @@ func BenchmarkAutocompleteProximity(b *testing.B) {
 		b.Run(in, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if got := svc.Autocomplete(in, 3, &prox); len(got) == 0 {
+				if got, _ := svc.Autocomplete(context.Background(), in, 3, &prox); len(got) == 0 {
 					b.Fatal("no suggestions")
 				}
 			}

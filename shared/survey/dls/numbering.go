@@ -1,6 +1,10 @@
 package dls
 
-import "meridian/shared/lld"
+import (
+	"github.com/paulmach/orb"
+
+	"meridian/shared/lld"
+)
 
 // Numbering (survey-geometry.md §1.5). Sections in a township and LSDs in a
 // section run boustrophedon from the south-east corner: the bottom row east
@@ -144,4 +148,31 @@ func locationAt(mer lld.Meridian, r, t, x, y int, unit lld.Unit) (lld.Location, 
 		return l, cells{x, x + 1, y, y + 1}
 	}
 	return l, cells{x0, x0 + 4, y0, y0 + 4}
+}
+
+// SectionPart returns the part of its section that a quarter section, half
+// section or LSD covers, as a box in the section's unit square (x from the
+// west edge, y from the south edge, both 0 to 1). Official datasets that
+// publish sections or quarters are subdivided with it.
+func SectionPart(l lld.Location) (orb.Bound, bool) {
+	var c cells
+	switch l.Unit {
+	case lld.QuarterSection, lld.HalfSection:
+		var ok bool
+		if c, ok = aliquotCells(l.Aliquot); !ok {
+			return orb.Bound{}, false
+		}
+	case lld.LSD:
+		if l.LSD < 1 || l.LSD > 16 {
+			return orb.Bound{}, false
+		}
+		row, col := snakeCell(int(l.LSD), 4)
+		c = cells{col, col + 1, row, row + 1}
+	default:
+		return orb.Bound{}, false
+	}
+	return orb.Bound{
+		Min: orb.Point{float64(c.x0) / 4, float64(c.y0) / 4},
+		Max: orb.Point{float64(c.x1) / 4, float64(c.y1) / 4},
+	}, true
 }

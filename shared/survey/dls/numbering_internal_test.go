@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/paulmach/orb"
 
 	"meridian/shared/lld"
 )
@@ -126,5 +127,38 @@ func TestLocationAtInvertsCellsOf(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestSectionPart(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		l    lld.Location
+		want orb.Bound
+	}{
+		{lld.Location{System: lld.DLS, Unit: lld.QuarterSection, Aliquot: lld.NE}, orb.Bound{Min: orb.Point{0.5, 0.5}, Max: orb.Point{1, 1}}},
+		{lld.Location{System: lld.DLS, Unit: lld.HalfSection, Aliquot: lld.WestHalf}, orb.Bound{Min: orb.Point{0, 0}, Max: orb.Point{0.5, 1}}},
+		{lld.Location{System: lld.DLS, Unit: lld.LSD, LSD: 1}, orb.Bound{Min: orb.Point{0.75, 0}, Max: orb.Point{1, 0.25}}},
+		{lld.Location{System: lld.DLS, Unit: lld.LSD, LSD: 5}, orb.Bound{Min: orb.Point{0, 0.25}, Max: orb.Point{0.25, 0.5}}},
+		{lld.Location{System: lld.DLS, Unit: lld.LSD, LSD: 16}, orb.Bound{Min: orb.Point{0.75, 0.75}, Max: orb.Point{1, 1}}},
+		{lld.Location{System: lld.DLS, Unit: lld.LSD, LSD: 13}, orb.Bound{Min: orb.Point{0, 0.75}, Max: orb.Point{0.25, 1}}},
+	}
+	for _, tc := range tests {
+		got, ok := SectionPart(tc.l)
+		if !ok || got != tc.want {
+			t.Errorf("SectionPart(%v) = %v, %v, want %v", tc.l, got, ok, tc.want)
+		}
+	}
+	// Every LSD lies inside its quarter.
+	for n := uint8(1); n <= 16; n++ {
+		l := lld.Location{System: lld.DLS, Unit: lld.LSD, LSD: n}
+		lb, _ := SectionPart(l)
+		qb, _ := SectionPart(lld.Location{System: lld.DLS, Unit: lld.QuarterSection, Aliquot: lld.QuarterOfLSD(int(n))})
+		if !qb.Contains(lb.Min) || !qb.Contains(lb.Max) {
+			t.Errorf("LSD %d %v is not inside its quarter %v", n, lb, qb)
+		}
+	}
+	if _, ok := SectionPart(lld.Location{System: lld.DLS, Unit: lld.Section}); ok {
+		t.Error("SectionPart(section) ok")
 	}
 }

@@ -1,0 +1,320 @@
+package convert
+
+import (
+	"context"
+	"math"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
+
+	"meridian/shared/apierr"
+	"meridian/shared/lld"
+	"meridian/shared/survey"
+	"meridian/shared/survey/dls"
+	"meridian/shared/survey/gridindex"
+)
+
+// Official grid data. Where an ingested index covers a location its
+// polygons answer; elsewhere the model does. An index that publishes a
+// coarser unit than asked (Manitoba quarters, asked for an LSD) answers
+// with its block subdivided the way the survey subdivides it.
+
+// subdivisionErrorM is added to a subdivided block's accuracy: LSD and
+// quarter lines drawn by proportion inside an official section or quarter
+// miss the surveyed ones by road allowances and survey error.
+const subdivisionErrorM = 20
+
+// maxRiverLotDistanceM bounds the nearest-centroid answer for lots whose
+// dataset publishes no polygon (Manitoba's Original Survey gives one
+// centroid per lot); a lot is rarely wider than 400 m, but long ones reach
+// farther, so 1 km, as mbquartR errors past.
+const maxRiverLotDistanceM = 1000
+
+// unavailable wraps a failure to read a grid index.
+func unavailable(err error) error {
+	return apierr.Unavailablef(err, "the official grid data could not be read; retry shortly")
+}
+
+func blockFrom(r gridindex.Record, m gridindex.Meta) survey.Block {
+	return survey.Block{
+		Location:  r.Location,
+		Province:  r.Province,
+		Geometry:  r.Geometry,
+		Centroid:  r.Centroid,
+		AccuracyM: r.AccuracyM,
+		Source:    m.Source,
+	}
+}
+
+// fromIndex returns l's block from the first index holding it or an
+// ancestor it can be subdivided from.
+func (s *Service) fromIndex(ctx context.Context, l lld.Location) (survey.Block, bool, error) {
+	for _, ix := range s.indexes() {
+		if !holdsSystem(ix, l.System) {
+			continue
+		}
+		r, ok, err := ix.Lookup(ctx, l)
+		if err != nil {
+			return survey.Block{}, false, unavailable(err)
+		}
+		if ok {
+			return blockFrom(r, ix.Meta()), true, nil
+		}
+		if l.System != lld.DLS {
+			continue
+		}
+		b, ok, err := subdivideFrom(ctx, ix, l)
+		if err != nil || ok {
+			return b, ok, err
+		}
+	}
+	return survey.Block{}, false, nil
+}
+
+func holdsSystem(ix *gridindex.Index, sys lld.System) bool {
+	for _, s := range ix.Meta().Systems {
+		if s == sys.String() {
+			return true
+		}
+	}
+	return false
+}
+
+// subdivideFrom makes a quarter, half or LSD from the index's section (or,
+// for an LSD, its quarter).
+func subdivideFrom(ctx context.Context, ix *gridindex.Index, l lld.Location) (survey.Block, bool, error) {
+	part, ok := dls.SectionPart(l)
+	if !ok {
+		return survey.Block{}, false, nil
+	}
+	parent := l
+	parent.Unit, parent.Aliquot, parent.LSD = lld.Section, lld.AliquotNone, 0
+	if l.Unit == lld.LSD {
+		q := l
+		q.Unit, q.Aliquot, q.LSD = lld.QuarterSection, lld.QuarterOfLSD(int(l.LSD)), 0
+		r, ok, err := ix.Lookup(ctx, q)
+		if err != nil {
+			return survey.Block{}, false, unavailable(err)
+		}
+		if ok {
+			qp, _ := dls.SectionPart(q)
+			return subdivided(r, ix.Meta(), l, relative(part, qp))
+		}
+	}
+	r, ok, err := ix.Lookup(ctx, parent)
+	if err != nil {
+		return survey.Block{}, false, unavailable(err)
+	}
+	if !ok {
+		return survey.Block{}, false, nil
+	}
+	return subdivided(r, ix.Meta(), l, part)
+}
+
+// relative expresses box part (in section units) within box of (also in
+// section units) as a box in of's unit square.
+func relative(part, of orb.Bound) orb.Bound {
+	w, h := of.Max[0]-of.Min[0], of.Max[1]-of.Min[1]
+	return orb.Bound{
+		Min: orb.Point{(part.Min[0] - of.Min[0]) / w, (part.Min[1] - of.Min[1]) / h},
+		Max: orb.Point{(part.Max[0] - of.Min[0]) / w, (part.Max[1] - of.Min[1]) / h},
+	}
+}
+
+func subdivided(r gridindex.Record, m gridindex.Meta, l lld.Location, part orb.Bound) (survey.Block, bool, error) {
+	quad, ok := corners(r.Geometry)
+	if !ok {
+		return survey.Block{}, false, nil
+	}
+	at := func(u, v float64) orb.Point { return bilinear(quad, u, v) }
+	ring := orb.Ring{
+		at(part.Min[0], part.Min[1]), at(part.Max[0], part.Min[1]),
+		at(part.Max[0], part.Max[1]), at(part.Min[0], part.Max[1]),
+		at(part.Min[0], part.Min[1]),
+	}
+	poly := orb.Polygon{ring}
+	c, _ := planar.CentroidArea(poly)
+	return survey.Block{
+		Location:  l,
+		Province:  r.Province,
+		Geometry:  poly,
+		Centroid:  c,
+		AccuracyM: r.AccuracyM + subdivisionErrorM,
+		Source:    m.Source + " (subdivided)",
+	}, true, nil
+}
+
+// corners returns the SW, SE, NE, NW corners of a block polygon: the
+// vertices nearest the corners of its bounding box.
+func corners(g orb.Geometry) ([4]orb.Point, bool) {
+	p, ok := g.(orb.Polygon)
+	if !ok || len(p) == 0 || len(p[0]) < 4 {
+		return [4]orb.Point{}, false
+	}
+	b := p[0].Bound()
+	targets := [4]orb.Point{b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}}
+	var out [4]orb.Point
+	for i, t := range targets {
+		best := math.Inf(1)
+		for _, v := range p[0] {
+			if d := planar.DistanceSquared(v, t); d < best {
+				best, out[i] = d, v
+			}
+		}
+	}
+	return out, true
+}
+
+// bilinear maps (u, v) of the unit square onto the quadrilateral q (SW, SE,
+// NE, NW).
+func bilinear(q [4]orb.Point, u, v float64) orb.Point {
+	w := [4]float64{(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v}
+	var p orb.Point
+	for i := range q {
+		p[0] += w[i] * q[i][0]
+		p[1] += w[i] * q[i][1]
+	}
+	return p
+}
+
+// dlsFromIndexes returns, for each of units, the block containing pt from
+// an index (directly, or subdivided from a coarser block of the same
+// index); blocks no index covers are left zero.
+func (s *Service) dlsFromIndexes(ctx context.Context, pt orb.Point, units []lld.Unit) ([]survey.Block, bool, error) {
+	out := make([]survey.Block, len(units))
+	any := false
+	for _, ix := range s.indexes() {
+		if !holdsSystem(ix, lld.DLS) || !ix.Bound().Contains(pt) {
+			continue
+		}
+		recs, err := ix.Containing(ctx, pt)
+		if err != nil {
+			return nil, false, unavailable(err)
+		}
+		var finest *gridindex.Record
+		byUnit := map[lld.Unit]gridindex.Record{}
+		for i := range recs {
+			r := recs[i]
+			if r.Location.System != lld.DLS {
+				continue
+			}
+			byUnit[r.Location.Unit] = r
+			if finest == nil || dlsDepth(r.Location.Unit) > dlsDepth(finest.Location.Unit) {
+				finest = &recs[i]
+			}
+		}
+		if finest == nil {
+			continue
+		}
+		for i, u := range units {
+			if out[i].Location.System != lld.SystemUnknown {
+				continue
+			}
+			if r, ok := byUnit[u]; ok {
+				out[i] = blockFrom(r, ix.Meta())
+				any = true
+				continue
+			}
+			if b, ok := subdivideAt(*finest, ix.Meta(), u, pt); ok {
+				out[i] = b
+				any = true
+			}
+		}
+	}
+	return out, any, nil
+}
+
+func dlsDepth(u lld.Unit) int {
+	switch u {
+	case lld.Township:
+		return 1
+	case lld.Section:
+		return 2
+	case lld.QuarterSection:
+		return 3
+	case lld.LSD:
+		return 4
+	}
+	return 0
+}
+
+// subdivideAt finds the block of unit u containing pt inside record r (a
+// section or quarter) by subdividing it.
+func subdivideAt(r gridindex.Record, m gridindex.Meta, u lld.Unit, pt orb.Point) (survey.Block, bool) {
+	if dlsDepth(u) <= dlsDepth(r.Location.Unit) || r.Location.Unit == lld.Township {
+		return survey.Block{}, false
+	}
+	base := r.Location
+	var candidates []lld.Location
+	switch u {
+	case lld.QuarterSection:
+		for _, a := range []lld.Aliquot{lld.NE, lld.NW, lld.SW, lld.SE} {
+			l := base
+			l.Unit, l.Aliquot = u, a
+			candidates = append(candidates, l)
+		}
+	case lld.LSD:
+		for n := uint8(1); n <= 16; n++ {
+			l := base
+			l.Unit, l.Aliquot, l.LSD = u, lld.AliquotNone, n
+			if r.Location.Unit == lld.QuarterSection && lld.QuarterOfLSD(int(n)) != base.Aliquot {
+				continue
+			}
+			candidates = append(candidates, l)
+		}
+	}
+	of := orb.Bound{Min: orb.Point{0, 0}, Max: orb.Point{1, 1}}
+	if r.Location.Unit == lld.QuarterSection {
+		of, _ = dls.SectionPart(r.Location)
+	}
+	for _, l := range candidates {
+		part, _ := dls.SectionPart(l)
+		b, ok, _ := subdivided(r, m, l, relative(part, of))
+		if ok && planar.PolygonContains(b.Geometry.(orb.Polygon), pt) {
+			return b, true
+		}
+	}
+	return survey.Block{}, false
+}
+
+// containingIn returns the record of system sys and unit u containing pt
+// from any index (Ontario lots, concessions, townships).
+func (s *Service) containingIn(ctx context.Context, pt orb.Point, sys lld.System, u lld.Unit) (survey.Block, bool, error) {
+	for _, ix := range s.indexes() {
+		if !holdsSystem(ix, sys) || !ix.Bound().Contains(pt) {
+			continue
+		}
+		recs, err := ix.Containing(ctx, pt)
+		if err != nil {
+			return survey.Block{}, false, unavailable(err)
+		}
+		for _, r := range recs {
+			if r.Location.System == sys && r.Location.Unit == u {
+				return blockFrom(r, ix.Meta()), true, nil
+			}
+		}
+	}
+	return survey.Block{}, false, nil
+}
+
+// nearestLot returns the Manitoba lot whose official centroid is nearest pt
+// within maxRiverLotDistanceM.
+func (s *Service) nearestLot(ctx context.Context, pt orb.Point, maxM float64) (survey.Block, bool, error) {
+	var (
+		best  survey.Block
+		bestD = math.Inf(1)
+	)
+	for _, ix := range s.indexes() {
+		if !holdsSystem(ix, lld.RiverLot) {
+			continue
+		}
+		r, d, ok, err := ix.Nearest(ctx, pt, lld.RiverParishLot, maxM)
+		if err != nil {
+			return survey.Block{}, false, unavailable(err)
+		}
+		if ok && d < bestD {
+			best, bestD = blockFrom(r, ix.Meta()), d
+		}
+	}
+	return best, !math.IsInf(bestD, 1), nil
+}

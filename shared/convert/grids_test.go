@@ -1,0 +1,245 @@
+package convert_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
+
+	"meridian/shared/api"
+	"meridian/shared/apierr"
+	"meridian/shared/convert"
+	"meridian/shared/lld"
+	"meridian/shared/survey"
+	"meridian/shared/survey/dls"
+	"meridian/shared/survey/gridindex"
+)
+
+// rangeFile serves an index from memory; fail makes every read fail
+// afterwards, as an unreachable S3 would.
+type rangeFile struct {
+	data []byte
+	fail atomic.Bool
+}
+
+func (f *rangeFile) ReadRange(ctx context.Context, key string, off, n int64) ([]byte, error) {
+	if f.fail.Load() {
+		return nil, errors.New("connection refused")
+	}
+	if off >= int64(len(f.data)) {
+		return nil, nil
+	}
+	return f.data[off:min(off+n, int64(len(f.data)))], nil
+}
+
+func moved(p orb.Polygon, dx, dy float64) orb.Polygon {
+	r := make(orb.Ring, len(p[0]))
+	for i, pt := range p[0] {
+		r[i] = orb.Point{pt[0] + dx, pt[1] + dy}
+	}
+	return orb.Polygon{r}
+}
+
+func parse(t testing.TB, s string) lld.Location {
+	t.Helper()
+	l, err := lld.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// modelRecord is the model's block of s moved by (dx, dy): the test data
+// differs from the model so answers show where they came from.
+func modelRecord(t testing.TB, s string, dx, dy float64) gridindex.Record {
+	t.Helper()
+	b, ok := dls.Resolve(parse(t, s))
+	if !ok {
+		t.Fatalf("model has no %s", s)
+	}
+	return gridindex.Record{Location: b.Location, Province: b.Province, Geometry: moved(b.Geometry.(orb.Polygon), dx, dy), AccuracyM: 5}
+}
+
+func openIndex(t testing.TB, source string, recs []gridindex.Record) (*gridindex.Index, *rangeFile) {
+	t.Helper()
+	w := gridindex.NewWriter(gridindex.Meta{Name: source, Source: source}, gridindex.WriterOptions{TempDir: t.TempDir()})
+	defer w.Close()
+	for _, r := range recs {
+		if err := w.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := w.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	f := &rangeFile{data: buf.Bytes()}
+	ix, err := gridindex.Open(context.Background(), f, source, gridindex.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix, f
+}
+
+// indexedService has: township 24-1-W5 with all its sections and one
+// quarter (NW-25) from "ats-test"; the Manitoba quarter SE-7-5-6-W1 with an
+// official centroid from "mb-test"; two Ontario lots and a river lot.
+func indexedService(t testing.TB) (*convert.Service, *rangeFile) {
+	t.Helper()
+	const dx, dy = 0.0002, -0.0001
+	ab := []gridindex.Record{modelRecord(t, "24-1-W5", dx, dy), modelRecord(t, "NW-25-24-1-W5", dx, dy)}
+	for s := 1; s <= 36; s++ {
+		ab = append(ab, modelRecord(t, lld.Location{System: lld.DLS, Unit: lld.Section, Section: uint8(s), Township: 24, Range: 1, Meridian: lld.W5}.String(), dx, dy))
+	}
+	abIx, abFile := openIndex(t, "ats-test", ab)
+
+	// The official centroid of SE-7-5-6-W1 (ground truth), and the model's
+	// quarter moved onto it as its polygon.
+	official := orb.Point{-98.25626, 49.373292}
+	m, _ := dls.Resolve(parse(t, "SE-7-5-6-W1"))
+	mbQuarter := modelRecord(t, "SE-7-5-6-W1", official[0]-m.Centroid[0], official[1]-m.Centroid[1])
+	mbQuarter.Province = survey.MB
+	mbCentroid := gridindex.Record{Location: mbQuarter.Location, Province: survey.MB, Centroid: official, HasCentroid: true, AccuracyM: 1}
+	adj10 := gridindex.Record{Location: parse(t, "Lot 10 Con 1 Adjala"), Province: survey.ON, Geometry: survey.BoxPolygon(orb.Bound{Min: orb.Point{-79.94, 44.16}, Max: orb.Point{-79.92, 44.18}}), AccuracyM: 2}
+	adj11 := gridindex.Record{Location: parse(t, "Lot 11 Con 1 Adjala"), Province: survey.ON, Geometry: survey.BoxPolygon(orb.Bound{Min: orb.Point{-79.92, 44.16}, Max: orb.Point{-79.90, 44.18}}), AccuracyM: 2}
+	rl := gridindex.Record{Location: parse(t, "RL-22-St. Norbert"), Province: survey.MB, Centroid: orb.Point{-97.1472, 49.7578}, HasCentroid: true, AccuracyM: 1}
+	mbIx, _ := openIndex(t, "mb-test", []gridindex.Record{mbQuarter, mbCentroid, adj10, adj11, rl})
+
+	svc := convert.New()
+	svc.SetIndexes([]*gridindex.Index{abIx, mbIx})
+	return svc, abFile
+}
+
+func TestSearchUsesIndexes(t *testing.T) {
+	t.Parallel()
+	svc, _ := indexedService(t)
+	ctx := context.Background()
+	tests := []struct {
+		in, legal, source, province string
+		geometry                    bool
+	}{
+		{"NW-25-24-1-W5", "NW-25-24-1-W5", "ats-test", "AB", true},
+		{"25-24-1-W5", "25-24-1-W5", "ats-test", "AB", true},
+		{"SE-25-24-1-W5", "SE-25-24-1-W5", "ats-test (subdivided)", "AB", true},
+		{"10-25-24-1-W5", "10-25-24-1-W5", "ats-test (subdivided)", "AB", true},
+		{"12-25-24-1-W5", "12-25-24-1-W5", "ats-test (subdivided)", "AB", true},
+		{"NW-25-25-1-W5", "NW-25-25-1-W5", "model", "AB", true},
+		{"SE-7-5-6W1", "SE-7-5-6-W1", "mb-test", "MB", true},
+		{"1-7-5-6-W1", "1-7-5-6-W1", "mb-test (subdivided)", "MB", true},
+		{"Lot 10, Concession I, Township of Adjala", "Lot 10 Con 1 Adjala", "mb-test", "ON", true},
+		{"River Lot 22, Parish of St Norbert", "RL-22-St. Norbert", "mb-test", "MB", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			b, err := svc.Search(ctx, tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.Location.String() != tc.legal || b.Source != tc.source || b.Province.Code() != tc.province || (b.Geometry != nil) != tc.geometry {
+				t.Errorf("Search(%q) = %s from %q in %s, geometry %v", tc.in, b.Location, b.Source, b.Province.Code(), b.Geometry != nil)
+			}
+			if b.Geometry != nil && !planar.PolygonContains(b.Geometry.(orb.Polygon), b.Centroid) {
+				t.Errorf("centroid %v outside the polygon", b.Centroid)
+			}
+		})
+	}
+	// The official Manitoba centroid answers, not the model's.
+	b, _ := svc.Search(ctx, "SE-7-5-6-W1")
+	if b.Centroid != (orb.Point{-98.25626, 49.373292}) || b.AccuracyM != 5 {
+		t.Errorf("SE-7-5-6-W1 centroid %v accuracy %v, want the official centroid", b.Centroid, b.AccuracyM)
+	}
+	// A subdivided LSD lies in its indexed quarter and is one sixteenth of
+	// the section.
+	lsd, _ := svc.Search(ctx, "12-25-24-1-W5")
+	q, _ := svc.Search(ctx, "NW-25-24-1-W5")
+	sec, _ := svc.Search(ctx, "25-24-1-W5")
+	if !planar.PolygonContains(q.Geometry.(orb.Polygon), lsd.Centroid) {
+		t.Errorf("LSD 12 centroid %v is not in NW-25", lsd.Centroid)
+	}
+	if r := planar.Area(lsd.Geometry) / planar.Area(sec.Geometry); math.Abs(r-1.0/16) > 0.01 {
+		t.Errorf("LSD area is %.4f of the section, want 1/16", r)
+	}
+	for _, in := range []string{"Lot 12 Con 1 Adjala", "RL-99-St. Norbert"} {
+		_, err := svc.Search(ctx, in)
+		if e := apierr.As(err); e == nil || e.Code != "not_found" || !strings.Contains(e.Message, "loaded here has no") {
+			t.Errorf("Search(%q) = %v, want not_found naming the loaded data", in, err)
+		}
+	}
+}
+
+func TestReverseUsesIndexes(t *testing.T) {
+	t.Parallel()
+	svc, _ := indexedService(t)
+	ctx := context.Background()
+	// The middle of NW-25-24-1-W5 as indexed.
+	q, _ := svc.Search(ctx, "NW-25-24-1-W5")
+	pt := q.Centroid
+	blocks, err := svc.Reverse(ctx, convert.ReverseQuery{Point: pt, All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ unit, source string }{{"Township", "ats-test"}, {"Section", "ats-test"}, {"Quarter Section", "ats-test"}, {"LSD", "ats-test (subdivided)"}}
+	for i, b := range blocks {
+		if b.Location.Unit.String() != want[i].unit || b.Source != want[i].source {
+			t.Errorf("block %d = %s %s from %q, want %+v", i, b.Location.Unit, b.Location, b.Source, want[i])
+		}
+		if !planar.PolygonContains(b.Geometry.(orb.Polygon), pt) {
+			t.Errorf("%s does not contain %v", b.Location, pt)
+		}
+	}
+	// Ontario and river lots without a system.
+	for _, tc := range []struct {
+		pt    orb.Point
+		q     convert.ReverseQuery
+		legal string
+	}{
+		{orb.Point{-79.93, 44.17}, convert.ReverseQuery{}, "Lot 10 Con 1 Adjala"},
+		{orb.Point{-79.91, 44.17}, convert.ReverseQuery{System: lld.GeoTownship, Unit: lld.Lot}, "Lot 11 Con 1 Adjala"},
+		{orb.Point{-97.1460, 49.7570}, convert.ReverseQuery{}, "RL-22-St. Norbert"},
+		{orb.Point{-97.1460, 49.7570}, convert.ReverseQuery{Unit: lld.RiverParishLot}, "RL-22-St. Norbert"},
+	} {
+		tc.q.Point = tc.pt
+		got, err := svc.Reverse(ctx, tc.q)
+		if err != nil || len(got) != 1 || got[0].Location.String() != tc.legal {
+			t.Errorf("Reverse(%v) = %v, %v, want %s", tc.q, got, err, tc.legal)
+		}
+	}
+	// Away from every index the model answers.
+	got, err := svc.Reverse(ctx, convert.ReverseQuery{Point: orb.Point{-113.5, 53.5}})
+	if err != nil || got[0].Source != "model" {
+		t.Errorf("Reverse near Edmonton = %v, %v, want the model", got, err)
+	}
+}
+
+func TestIndexUnavailableIs503(t *testing.T) {
+	t.Parallel()
+	svc, f := indexedService(t)
+	f.fail.Store(true)
+	h := convert.NewHandler(svc)
+	mux := api.NewMux()
+	mux.Mount(h.SearchRoutes()...)
+	mux.Mount(h.BatchRoutes()...)
+	for _, req := range []*httptest.ResponseRecorder{
+		serve(mux, "GET", "/search/legal-location?location=NW-24-24-1-W5", ""),
+		serve(mux, "GET", "/search/coordinates?location=-114.02,51.04", ""),
+		serve(mux, "POST", "/batch/legal-location", `["NW-24-24-1-W5"]`),
+	} {
+		if req.Code != 503 || !strings.Contains(req.Body.String(), `"code":"upstream_unavailable"`) {
+			t.Errorf("with the index store down: %d %s, want 503 upstream_unavailable", req.Code, req.Body)
+		}
+	}
+}
+
+func serve(h *api.Mux, method, target, body string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, target, strings.NewReader(body))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
