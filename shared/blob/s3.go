@@ -1,0 +1,318 @@
+package blob
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/aws/smithy-go"
+)
+
+// DefaultS3Timeout bounds each S3 call when S3Options.Timeout is zero.
+const DefaultS3Timeout = 3 * time.Second
+
+// S3API is the part of *s3.Client that S3 uses.
+type S3API interface {
+	GetObject(ctx context.Context, in *s3.GetObjectInput, optFns ...func(*s3.Options)) (*s3.GetObjectOutput, error)
+	HeadObject(ctx context.Context, in *s3.HeadObjectInput, optFns ...func(*s3.Options)) (*s3.HeadObjectOutput, error)
+	PutObject(ctx context.Context, in *s3.PutObjectInput, optFns ...func(*s3.Options)) (*s3.PutObjectOutput, error)
+}
+
+// S3Options configure an S3 store.
+type S3Options struct {
+	// Timeout bounds each ReadRange and Stat call, SDK retries and reading
+	// the body included; DefaultS3Timeout when zero. Put is bounded only by
+	// its context, since uploads can be large.
+	Timeout time.Duration
+}
+
+// S3 is a Store over the objects of an S3 bucket under a key prefix.
+// It is safe for concurrent use.
+type S3 struct {
+	client  S3API
+	bucket  string
+	prefix  string // "" or ending in "/"
+	timeout time.Duration
+}
+
+// NewS3 returns a store over bucket. Key k is stored as object prefix/k;
+// prefix may be empty, and a trailing slash is optional.
+func NewS3(client S3API, bucket, prefix string, opts S3Options) *S3 {
+	if prefix = strings.Trim(prefix, "/"); prefix != "" {
+		prefix += "/"
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultS3Timeout
+	}
+	return &S3{client: client, bucket: bucket, prefix: prefix, timeout: opts.Timeout}
+}
+
+// ReadRange implements Store with one ranged GetObject
+// (Range: bytes=off-(off+n-1)); n == 0 sends a HeadObject to report a
+// missing key.
+func (s *S3) ReadRange(ctx context.Context, key string, off, n int64) ([]byte, error) {
+	if err := checkRead(key, off, n); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		if _, err := s.Stat(ctx, key); err != nil {
+			return nil, err
+		}
+		return []byte{}, nil
+	}
+	rng := fmt.Sprintf("bytes=%d-%d", off, off+n-1)
+	if n >= math.MaxInt64-off {
+		rng = fmt.Sprintf("bytes=%d-", off) // to the end; off+n-1 would overflow an int64
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	out, err := s.client.GetObject(cctx, &s3.GetObjectInput{
+		Bucket: aws.String(s.bucket),
+		Key:    aws.String(s.prefix + key),
+		Range:  aws.String(rng),
+	})
+	if err != nil {
+		if httpStatus(err) == http.StatusRequestedRangeNotSatisfiable {
+			return []byte{}, nil // off is at or past the end
+		}
+		return nil, s.wrap(ctx, "read", key, err)
+	}
+	defer out.Body.Close()
+	data, err := readBody(out, off, n)
+	if err != nil {
+		return nil, s.wrap(ctx, "read", key, err)
+	}
+	return data, nil
+}
+
+// readBody reads the bytes [off, off+n) from a GetObject answer.
+func readBody(out *s3.GetObjectOutput, off, n int64) ([]byte, error) {
+	if out.ContentRange == nil {
+		// The server ignored Range and sent the whole object.
+		all, err := io.ReadAll(io.LimitReader(out.Body, off+min(n, math.MaxInt64-off)))
+		if err != nil {
+			return nil, err
+		}
+		return clip(all, off, n), nil
+	}
+	if total, ok := rangeTotal(*out.ContentRange); ok && off >= total {
+		// Some emulators (s3rver 3.7.1) answer a range on an empty object
+		// with "Content-Range: bytes 0-0/0" and a Content-Length of 1 but
+		// no body; S3 answers 416. Both mean the end.
+		return []byte{}, nil
+	}
+	size := aws.ToInt64(out.ContentLength)
+	if out.ContentLength == nil || size < 0 || size > n {
+		return io.ReadAll(io.LimitReader(out.Body, n))
+	}
+	buf := make([]byte, size)
+	if _, err := io.ReadFull(out.Body, buf); err != nil {
+		return nil, err // a cut connection: io.ErrUnexpectedEOF
+	}
+	return buf, nil
+}
+
+// rangeTotal returns the object size of a Content-Range header such as
+// "bytes 0-99/1000"; ok is false when it is absent or "*".
+func rangeTotal(contentRange string) (total int64, ok bool) {
+	i := strings.LastIndexByte(contentRange, '/')
+	if i < 0 {
+		return 0, false
+	}
+	total, err := strconv.ParseInt(contentRange[i+1:], 10, 64)
+	return total, err == nil && total >= 0
+}
+
+// Stat implements Store with HeadObject.
+func (s *S3) Stat(ctx context.Context, key string) (Info, error) {
+	if err := checkKey(key); err != nil {
+		return Info{}, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	out, err := s.client.HeadObject(cctx, &s3.HeadObjectInput{
+		Bucket: aws.String(s.bucket),
+		Key:    aws.String(s.prefix + key),
+	})
+	if err != nil {
+		return Info{}, s.wrap(ctx, "stat", key, err)
+	}
+	return Info{
+		Size:    aws.ToInt64(out.ContentLength),
+		ETag:    aws.ToString(out.ETag),
+		ModTime: aws.ToTime(out.LastModified),
+	}, nil
+}
+
+// Put uploads the contents of r to key with one PutObject (atomic on S3:
+// readers see the old object or the new one). A reader that is not an
+// io.ReadSeeker is read into memory first, because the SDK needs to rewind
+// the body for signing, checksums and retries.
+func (s *S3) Put(ctx context.Context, key string, r io.Reader) error {
+	if err := checkKey(key); err != nil {
+		return err
+	}
+	body, ok := r.(io.ReadSeeker)
+	if !ok {
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return fmt.Errorf("blob: put %s: %w", key, err)
+		}
+		body = bytes.NewReader(data)
+	}
+	_, err := s.client.PutObject(ctx, &s3.PutObjectInput{
+		Bucket: aws.String(s.bucket),
+		Key:    aws.String(s.prefix + key),
+		Body:   body,
+	})
+	if err != nil {
+		return s.wrap(ctx, "put", key, err)
+	}
+	return nil
+}
+
+// wrap translates an SDK error to the package's sentinels. parent is the
+// caller's context, to tell its cancellation from our own timeout.
+func (s *S3) wrap(parent context.Context, op, key string, err error) error {
+	where := fmt.Sprintf("blob: %s s3://%s/%s%s", op, s.bucket, s.prefix, key)
+	var noKey *types.NoSuchKey
+	var notFound *types.NotFound
+	switch {
+	case errors.As(err, &noKey), errors.As(err, &notFound), httpStatus(err) == http.StatusNotFound:
+		// NoSuchBucket too: to a reader a missing bucket is a missing key.
+		return fmt.Errorf("%s: %w: %w", where, fs.ErrNotExist, err)
+	case errors.Is(parent.Err(), context.Canceled):
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		return fmt.Errorf("%s: %w: %w", where, context.Canceled, err)
+	case unavailable(err):
+		return fmt.Errorf("%s: %w: %w", where, ErrUnavailable, err)
+	}
+	return fmt.Errorf("%s: %w", where, err)
+}
+
+// unavailable reports whether err is throttling, a timeout, a network failure
+// or a server error.
+func unavailable(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return true
+	}
+	if code := httpStatus(err); code == http.StatusTooManyRequests || code >= 500 {
+		return true
+	}
+	// The SDK's own checks for transient failures: connection errors,
+	// 500/502/503/504, throttling codes (SlowDown) and RequestTimeout.
+	if retry.IsErrorRetryables(retry.DefaultRetryables).IsErrorRetryable(err) == aws.TrueTernary {
+		return true
+	}
+	var netErr net.Error
+	return errors.As(err, &netErr)
+}
+
+// httpStatus returns the HTTP status of an SDK response error, or 0.
+func httpStatus(err error) int {
+	var re interface{ HTTPStatusCode() int }
+	if errors.As(err, &re) {
+		return re.HTTPStatusCode()
+	}
+	var ae smithy.APIError
+	if errors.As(err, &ae) && ae.ErrorCode() == "InvalidRange" {
+		return http.StatusRequestedRangeNotSatisfiable
+	}
+	return 0
+}
+
+// maxBackoff caps the wait between two attempts of one S3 call.
+const maxBackoff = 500 * time.Millisecond
+
+// backoff returns the wait before retry attempt (1 for the first retry):
+// uniformly random below min(100 ms * 2^(attempt-1), maxBackoff).
+func backoff(attempt int, _ error) (time.Duration, error) {
+	ceil := maxBackoff
+	if attempt >= 1 && attempt <= 3 {
+		ceil = min(100*time.Millisecond<<(attempt-1), maxBackoff)
+	}
+	return rand.N(ceil), nil
+}
+
+// S3ClientOptions configure NewS3Client.
+type S3ClientOptions struct {
+	// Region; when empty, the SDK's default chain (AWS_REGION, profile),
+	// and us-east-1 if that finds none.
+	Region string
+	// Endpoint is a custom endpoint such as http://127.0.0.1:4569 for an
+	// emulator; empty means AWS.
+	Endpoint string
+	// PathStyle addresses buckets as endpoint/bucket/key (emulators)
+	// instead of bucket.endpoint/key.
+	PathStyle bool
+	// AccessKeyID and SecretAccessKey set static credentials (emulators);
+	// when empty, the SDK's default chain (environment, Lambda role) is used.
+	AccessKeyID, SecretAccessKey string
+	// MaxAttempts is the number of attempts per call, retries included;
+	// 2 when zero.
+	MaxAttempts int
+}
+
+// NewS3Client builds an *s3.Client from config.LoadDefaultConfig for use with
+// NewS3. It keeps SDK retries modest (see the package doc) and validates
+// response checksums only when an operation requires it: ranged GETs cannot
+// be checked against a whole-object checksum anyway, and gofakes3 echoes the
+// whole-object CRC32 on ranged GETs, which fails the SDK's default check.
+// Call it once at cold start, not per request.
+func NewS3Client(ctx context.Context, o S3ClientOptions) (*s3.Client, error) {
+	attempts := o.MaxAttempts
+	if attempts <= 0 {
+		attempts = 2
+	}
+	opts := []func(*config.LoadOptions) error{
+		config.WithResponseChecksumValidation(aws.ResponseChecksumValidationWhenRequired),
+		config.WithRetryer(func() aws.Retryer {
+			return retry.NewStandard(func(so *retry.StandardOptions) {
+				so.MaxAttempts = attempts
+				so.MaxBackoff = maxBackoff
+				// The SDK's backoff counts in whole seconds and, below a
+				// 1 s maximum, always waits the maximum: use full jitter
+				// from 100 ms instead.
+				so.Backoff = retry.BackoffDelayerFunc(backoff)
+			})
+		}),
+	}
+	if o.Region != "" {
+		opts = append(opts, config.WithRegion(o.Region))
+	}
+	if o.AccessKeyID != "" {
+		opts = append(opts, config.WithCredentialsProvider(
+			credentials.NewStaticCredentialsProvider(o.AccessKeyID, o.SecretAccessKey, "")))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("blob: load AWS config: %w", err)
+	}
+	if cfg.Region == "" {
+		cfg.Region = "us-east-1"
+	}
+	return s3.NewFromConfig(cfg, func(so *s3.Options) {
+		if o.Endpoint != "" {
+			so.BaseEndpoint = aws.String(o.Endpoint)
+		}
+		so.UsePathStyle = o.PathStyle
+	}), nil
+}

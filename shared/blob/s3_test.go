@@ -1,0 +1,365 @@
+package blob_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+
+	"meridian/shared/apierr"
+	"meridian/shared/blob"
+	"meridian/shared/blob/blobtest"
+)
+
+const testBucket = "meridian"
+
+// newFakeS3 starts an in-process gofakes3 server with bucket testBucket and
+// returns a real SDK client for it.
+func newFakeS3(tb testing.TB) *s3.Client {
+	tb.Helper()
+	ts := httptest.NewServer(gofakes3.New(s3mem.New()).Server())
+	tb.Cleanup(ts.Close)
+	client := newTestClient(tb, ts.URL, "test", "test")
+	if _, err := client.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String(testBucket)}); err != nil {
+		tb.Fatalf("CreateBucket: %v", err)
+	}
+	return client
+}
+
+func newTestClient(tb testing.TB, endpoint, accessKey, secretKey string) *s3.Client {
+	tb.Helper()
+	client, err := blob.NewS3Client(context.Background(), blob.S3ClientOptions{
+		Region:          "us-east-1",
+		Endpoint:        endpoint,
+		PathStyle:       true,
+		AccessKeyID:     accessKey,
+		SecretAccessKey: secretKey,
+	})
+	if err != nil {
+		tb.Fatalf("NewS3Client: %v", err)
+	}
+	return client
+}
+
+// s3Stores returns a newStore for blobtest.Run that writes under a prefix
+// of its own in bucket and deletes what it wrote when the test ends.
+func s3Stores(client *s3.Client, bucket string) func(t *testing.T, objects map[string][]byte) blob.Store {
+	return func(t *testing.T, objects map[string][]byte) blob.Store {
+		prefix := fmt.Sprintf("blobtest/%s-%d/", strings.ReplaceAll(t.Name(), "/", "_"), time.Now().UnixNano())
+		s := blob.NewS3(client, bucket, prefix, blob.S3Options{})
+		fill(t, s, objects)
+		t.Cleanup(func() {
+			for k := range objects {
+				client.DeleteObject(context.Background(), &s3.DeleteObjectInput{Bucket: aws.String(bucket), Key: aws.String(prefix + k)})
+			}
+		})
+		return s
+	}
+}
+
+func TestS3Contract(t *testing.T) {
+	blobtest.Run(t, s3Stores(newFakeS3(t), testBucket))
+}
+
+// TestS3ContractExternal runs the contract against the S3 emulator at
+// MERIDIAN_S3_ENDPOINT (see the package doc), and is skipped without it.
+func TestS3ContractExternal(t *testing.T) {
+	endpoint := os.Getenv("MERIDIAN_S3_ENDPOINT")
+	if endpoint == "" {
+		t.Skip("MERIDIAN_S3_ENDPOINT is not set; see the package doc to run against s3rver")
+	}
+	client := newTestClient(t, endpoint, envOr("MERIDIAN_S3_ACCESS_KEY", "S3RVER"), envOr("MERIDIAN_S3_SECRET_KEY", "S3RVER"))
+	bucket := envOr("MERIDIAN_S3_BUCKET", "meridian-blobtest")
+	_, err := client.CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String(bucket)})
+	var owned *types.BucketAlreadyOwnedByYou
+	var exists *types.BucketAlreadyExists
+	if err != nil && !errors.As(err, &owned) && !errors.As(err, &exists) {
+		t.Fatalf("CreateBucket(%s) at %s: %v", bucket, endpoint, err)
+	}
+	blobtest.Run(t, s3Stores(client, bucket))
+	t.Run("Put", func(t *testing.T) {
+		prefix := fmt.Sprintf("blobtest/put-%d/", time.Now().UnixNano())
+		t.Cleanup(func() {
+			client.DeleteObject(context.Background(), &s3.DeleteObjectInput{Bucket: aws.String(bucket), Key: aws.String(prefix + "put/a.bin")})
+		})
+		testPut(t, blob.NewS3(client, bucket, prefix, blob.S3Options{}))
+	})
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func TestS3Put(t *testing.T) {
+	testPut(t, blob.NewS3(newFakeS3(t), testBucket, "put-test", blob.S3Options{}))
+}
+
+func TestS3Prefix(t *testing.T) {
+	client := newFakeS3(t)
+	for _, prefix := range []string{"grids", "grids/", "/grids/"} {
+		s := blob.NewS3(client, testBucket, prefix, blob.S3Options{})
+		fill(t, s, map[string][]byte{"ab.idx": []byte(prefix)})
+		out, err := client.HeadObject(t.Context(), &s3.HeadObjectInput{Bucket: aws.String(testBucket), Key: aws.String("grids/ab.idx")})
+		if err != nil || aws.ToInt64(out.ContentLength) != int64(len(prefix)) {
+			t.Errorf("with prefix %q, HeadObject(grids/ab.idx) = %v; want the object just put", prefix, err)
+		}
+	}
+}
+
+// cannedS3 serves every request with the answer fn gives and counts the
+// requests.
+func cannedS3(t *testing.T, fn func(w http.ResponseWriter, r *http.Request)) (*blob.S3, *atomic.Int64) {
+	t.Helper()
+	var calls atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		fn(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	client := newTestClient(t, ts.URL, "test", "test")
+	return blob.NewS3(client, testBucket, "", blob.S3Options{Timeout: 2 * time.Second}), &calls
+}
+
+func s3Error(status int, code string) func(w http.ResponseWriter, r *http.Request) {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(status)
+		if r.Method != http.MethodHead && code != "" {
+			fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>%s</Code><Message>canned</Message><RequestId>1</RequestId></Error>`, code)
+		}
+	}
+}
+
+// TestS3ErrorMapping drives the real SDK client against canned answers and
+// checks how S3 translates them.
+func TestS3ErrorMapping(t *testing.T) {
+	tests := []struct {
+		name            string
+		handler         func(w http.ResponseWriter, r *http.Request)
+		wantNotExist    bool
+		wantUnavailable bool
+		wantCalls       int64 // requests for one ReadRange: 2 means one retry
+		wantData        string
+	}{
+		{name: "NoSuchKey", handler: s3Error(404, "NoSuchKey"), wantNotExist: true, wantCalls: 1},
+		{name: "404 without a body", handler: s3Error(404, ""), wantNotExist: true, wantCalls: 1},
+		{name: "SlowDown", handler: s3Error(503, "SlowDown"), wantUnavailable: true, wantCalls: 2},
+		{name: "429", handler: s3Error(429, "TooManyRequests"), wantUnavailable: true, wantCalls: 1},
+		{name: "500 InternalError", handler: s3Error(500, "InternalError"), wantUnavailable: true, wantCalls: 2},
+		{name: "502 without a body", handler: s3Error(502, ""), wantUnavailable: true, wantCalls: 2},
+		{name: "RequestTimeout", handler: s3Error(400, "RequestTimeout"), wantUnavailable: true, wantCalls: 2},
+		{name: "AccessDenied is neither", handler: s3Error(403, "AccessDenied"), wantCalls: 1},
+		{name: "InvalidRange is the end", handler: s3Error(416, "InvalidRange"), wantCalls: 1, wantData: ""},
+		{
+			name: "body cut short",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Range", "bytes 2-5/1000")
+				w.Header().Set("Content-Length", "4")
+				w.WriteHeader(http.StatusPartialContent)
+				w.Write([]byte("ha"))
+				w.(http.Flusher).Flush()
+				panic(http.ErrAbortHandler) // drop the connection
+			},
+			wantUnavailable: true, wantCalls: 1,
+		},
+		{
+			name: "empty object, s3rver style",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Range", "bytes 0-0/0")
+				w.Header().Set("Content-Length", "1") // and no body
+				w.WriteHeader(http.StatusPartialContent)
+			},
+			wantCalls: 1, wantData: "",
+		},
+		{
+			name: "Range ignored",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				w.Write([]byte("0123456789"))
+			},
+			wantCalls: 1, wantData: "2345",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, calls := cannedS3(t, tc.handler)
+			got, err := s.ReadRange(t.Context(), "k", 2, 4)
+			if errors.Is(err, fs.ErrNotExist) != tc.wantNotExist || errors.Is(err, blob.ErrUnavailable) != tc.wantUnavailable {
+				t.Errorf("ReadRange error = %v; want fs.ErrNotExist %v, ErrUnavailable %v", err, tc.wantNotExist, tc.wantUnavailable)
+			}
+			wantErr := tc.wantNotExist || tc.wantUnavailable || tc.name == "AccessDenied is neither"
+			if (err != nil) != wantErr {
+				t.Errorf("ReadRange error = %v, want error %v", err, wantErr)
+			}
+			if err == nil && string(got) != tc.wantData {
+				t.Errorf("ReadRange = %q, want %q", got, tc.wantData)
+			}
+			if n := calls.Load(); n != tc.wantCalls {
+				t.Errorf("ReadRange made %d requests, want %d", n, tc.wantCalls)
+			}
+		})
+	}
+}
+
+func TestS3StatErrorMapping(t *testing.T) {
+	s, _ := cannedS3(t, s3Error(404, ""))
+	if _, err := s.Stat(t.Context(), "k"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Stat on HEAD 404: error = %v, want fs.ErrNotExist", err)
+	}
+	s, _ = cannedS3(t, s3Error(503, ""))
+	if _, err := s.Stat(t.Context(), "k"); !errors.Is(err, blob.ErrUnavailable) {
+		t.Errorf("Stat on HEAD 503: error = %v, want ErrUnavailable", err)
+	}
+}
+
+// TestS3Unavailable checks that an unreachable or hung store fails fast with
+// ErrUnavailable, and that AsAPIError makes that a 503 upstream_unavailable.
+func TestS3Unavailable(t *testing.T) {
+	const timeout = 500 * time.Millisecond
+
+	// A port that refuses connections: listen, note the address, close.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String()
+	ln.Close()
+
+	// A server that accepts and never answers.
+	release := make(chan struct{})
+	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(hung.Close)
+	t.Cleanup(func() { close(release) }) // runs before hung.Close
+
+	// A server that sends the headers and then stalls in the body.
+	stalled := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Range", "bytes 0-16383/100000")
+		w.Header().Set("Content-Length", "16384")
+		w.WriteHeader(http.StatusPartialContent)
+		w.Write([]byte("a start"))
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(stalled.Close)
+
+	for _, tc := range []struct{ name, endpoint string }{
+		{"connection refused", refused},
+		{"no answer", hung.URL},
+		{"stalled body", stalled.URL},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := blob.NewS3(newTestClient(t, tc.endpoint, "test", "test"), testBucket, "", blob.S3Options{Timeout: timeout})
+			calls := map[string]func() error{
+				"ReadRange": func() error { _, err := s.ReadRange(t.Context(), "grid/ab.idx", 0, 16384); return err },
+				"Stat":      func() error { _, err := s.Stat(t.Context(), "grid/ab.idx"); return err },
+			}
+			for name, call := range calls {
+				if tc.name == "stalled body" && name == "Stat" {
+					continue // HEAD has no body
+				}
+				start := time.Now()
+				err := call()
+				elapsed := time.Since(start)
+				if !errors.Is(err, blob.ErrUnavailable) {
+					t.Errorf("%s error = %v, want ErrUnavailable", name, err)
+				}
+				if elapsed > 2*time.Second {
+					t.Errorf("%s took %v with a %v timeout", name, elapsed, timeout)
+				}
+				e := apierr.As(blob.AsAPIError(err, "the grid index"))
+				if e == nil || e.Kind != apierr.Unavailable || e.Code != "upstream_unavailable" {
+					t.Errorf("AsAPIError(%v) = %v, want a 503 upstream_unavailable", err, e)
+				}
+				t.Logf("%s failed after %v: %v", name, elapsed.Round(time.Millisecond), err)
+			}
+		})
+	}
+}
+
+// TestS3CallerDeadline checks that the caller's own deadline, shorter than
+// the store's timeout, also gives ErrUnavailable (a Lambda near its end).
+func TestS3CallerDeadline(t *testing.T) {
+	release := make(chan struct{})
+	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(hung.Close)
+	t.Cleanup(func() { close(release) })
+	s := blob.NewS3(newTestClient(t, hung.URL, "test", "test"), testBucket, "", blob.S3Options{Timeout: time.Minute})
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := s.ReadRange(ctx, "k", 0, 10)
+	if !errors.Is(err, blob.ErrUnavailable) || time.Since(start) > 2*time.Second {
+		t.Errorf("ReadRange past the caller's deadline = %v after %v, want ErrUnavailable quickly", err, time.Since(start))
+	}
+}
+
+// TestS3CallerCanceled checks that a canceled caller gets context.Canceled,
+// not ErrUnavailable: nothing is wrong with the store.
+func TestS3CallerCanceled(t *testing.T) {
+	started := make(chan struct{})
+	var once sync.Once
+	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		once.Do(func() { close(started) })
+		<-r.Context().Done()
+	}))
+	t.Cleanup(hung.Close)
+	s := blob.NewS3(newTestClient(t, hung.URL, "test", "test"), testBucket, "", blob.S3Options{})
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() {
+		<-started
+		cancel()
+	}()
+	_, err := s.ReadRange(ctx, "k", 0, 10)
+	if !errors.Is(err, context.Canceled) || errors.Is(err, blob.ErrUnavailable) {
+		t.Errorf("ReadRange canceled by the caller: error = %v, want context.Canceled and not ErrUnavailable", err)
+	}
+}
+
+// TestS3RangeHeader checks the Range header sent for a read.
+func TestS3RangeHeader(t *testing.T) {
+	var got atomic.Value
+	s, _ := cannedS3(t, func(w http.ResponseWriter, r *http.Request) {
+		got.Store(r.Header.Get("Range"))
+		w.Header().Set("Content-Range", "bytes 1000-17383/100000")
+		w.WriteHeader(http.StatusPartialContent)
+		w.Write(bytes.Repeat([]byte{7}, 16384))
+	})
+	b, err := s.ReadRange(t.Context(), "k", 1000, 16384)
+	if err != nil || len(b) != 16384 {
+		t.Fatalf("ReadRange = %d bytes, %v", len(b), err)
+	}
+	if got.Load() != "bytes=1000-17383" {
+		t.Errorf("Range = %q, want %q", got.Load(), "bytes=1000-17383")
+	}
+}
