@@ -18,9 +18,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/aws-sdk-go-v2/service/s3/types"
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"meridian/shared/apierr"
 	"meridian/shared/blob"
@@ -31,30 +28,10 @@ const testBucket = "meridian"
 
 // newFakeS3 starts an in-process gofakes3 server with bucket testBucket and
 // returns a real SDK client for it.
-func newFakeS3(tb testing.TB) *s3.Client {
-	tb.Helper()
-	ts := httptest.NewServer(gofakes3.New(s3mem.New()).Server())
-	tb.Cleanup(ts.Close)
-	client := newTestClient(tb, ts.URL, "test", "test")
-	if _, err := client.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String(testBucket)}); err != nil {
-		tb.Fatalf("CreateBucket: %v", err)
-	}
-	return client
-}
+func newFakeS3(tb testing.TB) *s3.Client { return blobtest.FakeS3(tb, testBucket) }
 
 func newTestClient(tb testing.TB, endpoint, accessKey, secretKey string) *s3.Client {
-	tb.Helper()
-	client, err := blob.NewS3Client(context.Background(), blob.S3ClientOptions{
-		Region:          "us-east-1",
-		Endpoint:        endpoint,
-		PathStyle:       true,
-		AccessKeyID:     accessKey,
-		SecretAccessKey: secretKey,
-	})
-	if err != nil {
-		tb.Fatalf("NewS3Client: %v", err)
-	}
-	return client
+	return blobtest.Client(tb, endpoint, accessKey, secretKey)
 }
 
 // s3Stores returns a newStore for blobtest.Run that writes under a prefix
@@ -80,18 +57,8 @@ func TestS3Contract(t *testing.T) {
 // TestS3ContractExternal runs the contract against the S3 emulator at
 // MERIDIAN_S3_ENDPOINT (see the package doc), and is skipped without it.
 func TestS3ContractExternal(t *testing.T) {
-	endpoint := os.Getenv("MERIDIAN_S3_ENDPOINT")
-	if endpoint == "" {
-		t.Skip("MERIDIAN_S3_ENDPOINT is not set; see the package doc to run against s3rver")
-	}
-	client := newTestClient(t, endpoint, envOr("MERIDIAN_S3_ACCESS_KEY", "S3RVER"), envOr("MERIDIAN_S3_SECRET_KEY", "S3RVER"))
 	bucket := envOr("MERIDIAN_S3_BUCKET", "meridian-blobtest")
-	_, err := client.CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String(bucket)})
-	var owned *types.BucketAlreadyOwnedByYou
-	var exists *types.BucketAlreadyExists
-	if err != nil && !errors.As(err, &owned) && !errors.As(err, &exists) {
-		t.Fatalf("CreateBucket(%s) at %s: %v", bucket, endpoint, err)
-	}
+	client := blobtest.ExternalS3(t, bucket)
 	blobtest.Run(t, s3Stores(client, bucket))
 	t.Run("Put", func(t *testing.T) {
 		prefix := fmt.Sprintf("blobtest/put-%d/", time.Now().UnixNano())
