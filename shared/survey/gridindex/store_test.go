@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/paulmach/orb"
 
@@ -64,7 +65,7 @@ func TestOverStores(t *testing.T) {
 // MERIDIAN_S3_ENDPOINT (started by .ci/run); skipped without it.
 func TestOverExternalS3(t *testing.T) {
 	client := blobtest.ExternalS3(t, "meridian-gridindex-test")
-	s := blob.NewS3(client, "meridian-gridindex-test", "", blob.S3Options{})
+	s := blob.NewS3(client, "meridian-gridindex-test", "", blob.S3Options{Timeout: 20 * time.Second})
 	if err := s.Put(context.Background(), indexKey, bytes.NewReader(buildIndex(t, testRecords(t), gridindex.WriterOptions{}))); err != nil {
 		t.Fatal(err)
 	}
