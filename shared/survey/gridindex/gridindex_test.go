@@ -295,13 +295,13 @@ func TestMergeAndDerive(t *testing.T) {
 	polygon := lot(t, "Lot 10 Con 1 Adjala", orb.Point{-79.93, 44.17}, true)
 	derived := 0
 	f := &memFile{data: buildIndex(t, []gridindex.Record{polygon, centroid}, gridindex.WriterOptions{
-		Derive: func(group []gridindex.Record) []gridindex.Record {
+		Derive: func(group []gridindex.Record) ([]gridindex.Record, error) {
 			derived++
 			if len(group) != 1 {
 				t.Errorf("Derive got %d records, want the 2 merged into 1", len(group))
 			}
 			con, _ := lld.Parse("Con 1 Adjala")
-			return []gridindex.Record{{Location: con, Province: survey.ON, Geometry: group[0].Geometry, AccuracyM: 2}}
+			return []gridindex.Record{{Location: con, Province: survey.ON, Geometry: group[0].Geometry, AccuracyM: 2}}, nil
 		},
 	})}
 	ix, _ := gridindex.Open(context.Background(), f, "k", gridindex.Options{})

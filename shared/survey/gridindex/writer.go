@@ -49,8 +49,9 @@ type WriterOptions struct {
 	MemoryLimit int
 	// Derive, when set, is called once per group with its records (sorted
 	// by key, duplicates merged) and may return more records of that group
-	// (Ontario concessions dissolved from their lots).
-	Derive func(group []Record) []Record
+	// (Ontario concessions dissolved from their lots). An error rejects the
+	// whole index.
+	Derive func(group []Record) ([]Record, error)
 }
 
 // Writer builds an index from records added in any order, in bounded
@@ -330,7 +331,10 @@ func (w *Writer) Write(out io.Writer) (Stats, error) {
 	writeGroup := func(key string, recs []Record) error {
 		recs = mergeDuplicates(recs)
 		if w.opts.Derive != nil {
-			extra := w.opts.Derive(recs)
+			extra, err := w.opts.Derive(recs)
+			if err != nil {
+				return fmt.Errorf("gridindex: group %s: %w", key, err)
+			}
 			for i := range extra {
 				if err := Validate(&extra[i]); err != nil {
 					return fmt.Errorf("gridindex: derived record: %w", err)
