@@ -1,0 +1,184 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+
+	"meridian/shared/survey/gridindex"
+)
+
+// GridFormat is an official grid dataset's published format.
+type GridFormat string
+
+const (
+	FormatATS      GridFormat = "ats" // AltaLIS ATS v4.1 coordinate file (ATS_V4_1.SEQ)
+	FormatManitoba GridFormat = "mb"  // Manitoba Original Survey CSV, optionally with MB_QuarterSectionCorners.csv
+	FormatSaskGrid GridFormat = "sk"  // ISC SaskGrid Shapefiles, one per layer
+	FormatOntario  GridFormat = "on"  // LIO Geographic Lot Fabric (Shapefile or GeoJSON), optionally Geographic Township Improved
+)
+
+// GridFormats lists the formats BuildGrid reads.
+var GridFormats = []GridFormat{FormatATS, FormatManitoba, FormatSaskGrid, FormatOntario}
+
+// DefaultMeta describes each format's real dataset: what the index's
+// metadata and the features' source property say.
+func DefaultMeta(f GridFormat) (gridindex.Meta, bool) {
+	switch f {
+	case FormatATS:
+		return gridindex.Meta{Name: "altalis-ats-v4.1", Title: "Alberta Township System v4.1 coordinates (AltaLIS)",
+			Source: "AltaLIS ATS v4.1", License: "Open Government Licence – Alberta", AsOf: "2005-03-31"}, true
+	case FormatManitoba:
+		return gridindex.Meta{Name: "mb-original-survey", Title: "Manitoba Original Survey Legal Descriptions (DataMB)",
+			Source: "Manitoba Original Survey", License: "OpenMB Information and Data Use Licence"}, true
+	case FormatSaskGrid:
+		return gridindex.Meta{Name: "isc-saskgrid", Title: "ISC SaskGrid township system grid",
+			Source: "ISC SaskGrid", License: "ISC terms of use"}, true
+	case FormatOntario:
+		return gridindex.Meta{Name: "lio-geographic-lot-fabric", Title: "Land Information Ontario Geographic Lot Fabric and Geographic Township Improved",
+			Source: "LIO Geographic Lot Fabric", License: "Open Government Licence – Ontario"}, true
+	}
+	return gridindex.Meta{}, false
+}
+
+// GridSource is one dataset to build an index from.
+type GridSource struct {
+	Format GridFormat
+	// FS holds the files: os.DirFS for files on disk, the embedded fixtures
+	// for the default data.
+	FS fs.FS
+	// Files are the dataset's files in FS (slash-separated). For Shapefiles
+	// name the .shp; its .dbf, .prj and .cpg beside it are found by name.
+	// Manitoba: the survey CSV and optionally the corners CSV (a name
+	// containing "corner"). Ontario: the lot fabric and optionally the
+	// townships (a name containing "township").
+	Files []string
+	Meta  gridindex.Meta
+	// TempDir holds the index builder's spill files.
+	TempDir string
+}
+
+// BuildGrid reads every file of src with its format's reader and writes the
+// grid index to out. A problem in any file rejects the whole dataset with an
+// *Error naming the file, the line and the reason; nothing is written to out
+// that a reader could take for an index unless BuildGrid returns nil (write
+// to a temporary file and rename it on success).
+func BuildGrid(ctx context.Context, src GridSource, out io.Writer) (Stats, gridindex.Stats, error) {
+	var st Stats
+	if len(src.Files) == 0 {
+		return st, gridindex.Stats{}, errors.New("ingest: no input files")
+	}
+	opts := gridindex.WriterOptions{TempDir: src.TempDir}
+	if src.Format == FormatOntario {
+		opts.Derive = DeriveOntario
+	}
+	meta := src.Meta
+	meta.Files = nil
+	for _, f := range src.Files {
+		meta.Files = append(meta.Files, path.Base(f))
+	}
+	w := gridindex.NewWriter(meta, opts)
+	defer w.Close()
+	emit := func(r gridindex.Record) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return w.Add(r)
+	}
+	add := func(s Stats) {
+		st.Rows += s.Rows
+		st.Records += s.Records
+		for k, v := range s.Skipped {
+			if st.Skipped == nil {
+				st.Skipped = map[string]int{}
+			}
+			st.Skipped[k] += v
+		}
+	}
+	for _, name := range src.Files {
+		s, err := readGridFile(src, name, emit)
+		add(s)
+		if err != nil {
+			return st, gridindex.Stats{}, err
+		}
+	}
+	ist, err := w.Write(out)
+	return st, ist, err
+}
+
+func readGridFile(src GridSource, name string, emit Emit) (Stats, error) {
+	base := path.Base(name)
+	lower := strings.ToLower(base)
+	open := func(n string) (fs.File, error) {
+		f, err := src.FS.Open(n)
+		if err != nil {
+			return nil, &Error{File: path.Base(n), Reason: err.Error()}
+		}
+		return f, nil
+	}
+	switch src.Format {
+	case FormatATS:
+		f, err := open(name)
+		if err != nil {
+			return Stats{}, err
+		}
+		defer f.Close()
+		return ReadATS(f, base, emit)
+	case FormatManitoba:
+		f, err := open(name)
+		if err != nil {
+			return Stats{}, err
+		}
+		defer f.Close()
+		if strings.Contains(lower, "corner") {
+			return ReadManitobaCorners(f, base, emit)
+		}
+		return ReadManitobaSurvey(f, base, emit)
+	case FormatSaskGrid, FormatOntario:
+		if strings.HasSuffix(lower, ".geojson") || strings.HasSuffix(lower, ".json") {
+			if src.Format != FormatOntario {
+				return Stats{}, &Error{File: base, Reason: "SaskGrid is read from Shapefiles (.shp with .dbf and .prj)"}
+			}
+			f, err := open(name)
+			if err != nil {
+				return Stats{}, err
+			}
+			defer f.Close()
+			if strings.Contains(lower, "township") {
+				return ReadOntarioTownshipsGeoJSON(f, base, emit)
+			}
+			return ReadOntarioLotsGeoJSON(f, base, emit)
+		}
+		if !strings.HasSuffix(lower, ".shp") {
+			return Stats{}, &Error{File: base, Reason: "want a .shp (with its .dbf and .prj beside it) or a .geojson file"}
+		}
+		stem := name[:len(name)-len(".shp")]
+		shpF, err := open(name)
+		if err != nil {
+			return Stats{}, err
+		}
+		defer shpF.Close()
+		dbfF, err := open(stem + ".dbf")
+		if err != nil {
+			return Stats{}, err
+		}
+		defer dbfF.Close()
+		prj, err := fs.ReadFile(src.FS, stem+".prj")
+		if err != nil {
+			return Stats{}, &Error{File: path.Base(stem) + ".prj", Reason: fmt.Sprintf("the projection file is needed to place the coordinates: %v", err)}
+		}
+		switch {
+		case src.Format == FormatSaskGrid:
+			return ReadSaskGrid(shpF, dbfF, string(prj), base, emit)
+		case strings.Contains(lower, "township"):
+			return ReadOntarioTownships(shpF, dbfF, string(prj), base, emit)
+		default:
+			return ReadOntarioLots(shpF, dbfF, string(prj), base, emit)
+		}
+	}
+	return Stats{}, fmt.Errorf("ingest: unknown grid format %q (want ats, mb, sk or on)", src.Format)
+}

@@ -1,0 +1,184 @@
+package proj_test
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/paulmach/orb"
+
+	"meridian/shared/ingest/proj"
+)
+
+// The files in testdata/prj were written by PROJ 9.1.1's projinfo
+// ("projinfo -o WKT1_ESRI EPSG:26913" for esri_26913.prj, WKT1_GDAL for
+// gdal_*, WKT2_2019 for wkt2_*), the same text ArcGIS and GDAL put in .prj
+// files.
+func TestFromWKTFiles(t *testing.T) {
+	t.Parallel()
+	type check struct {
+		lngLat orb.Point
+		x, y   float64 // PROJ 9.1.1 cs2cs
+	}
+	var (
+		csrs13 = &check{orb.Point{-106.25, 49.5}, 409491.638536, 5483791.625756}
+		mtm9   = &check{orb.Point{-79.25, 46.5}, 93728.126415, 5154824.525831}
+		azEast = &check{orb.Point{-110.5, 33.5}, 598388.606777, 909613.452450} // international feet
+	)
+	tests := []struct {
+		file    string
+		name    string
+		epsg    int
+		check   *check
+		wantErr string // substring of the error; empty for success
+	}{
+		{file: "esri_26907.prj", name: "NAD83 / UTM zone 7N", epsg: 26907},
+		{file: "esri_26913.prj", name: "NAD83 / UTM zone 13N", epsg: 26913, check: csrs13},
+		{file: "esri_26922.prj", name: "NAD83 / UTM zone 22N", epsg: 26922},
+		{file: "esri_32613.prj", name: "WGS 84 / UTM zone 13N", epsg: 32613, check: csrs13},
+		{file: "esri_2957.prj", name: "NAD_1983_CSRS_UTM_Zone_13N", check: csrs13},
+		{file: "esri_32187.prj", name: "NAD_1983_MTM_7"},
+		{file: "esri_32189.prj", name: "NAD_1983_MTM_9", check: mtm9},
+		{file: "esri_2222.prj", name: "NAD_1983_StatePlane_Arizona_East_FIPS_0201_Feet_Intl", check: azEast},
+		{file: "esri_3857.prj", name: "WGS 84 / Pseudo-Mercator", epsg: 3857},
+		{file: "esri_102100.prj", name: "WGS 84 / Pseudo-Mercator", epsg: 3857},
+		{file: "esri_102113.prj", name: "WGS 84 / Pseudo-Mercator", epsg: 3857},
+		{file: "esri_4269.prj", name: "NAD83", epsg: 4269},
+		{file: "esri_4326.prj", name: "WGS 84", epsg: 4326},
+		{file: "esri_4617.prj", name: "GCS_North_American_1983_CSRS"},
+		{file: "esri_3347.prj", wantErr: `projection "Lambert_Conformal_Conic" in PROJCS "NAD_1983_Statistics_Canada_Lambert"`},
+		{file: "esri_3978.prj", wantErr: `projection "Lambert_Conformal_Conic"`},
+		{file: "esri_4267.prj", wantErr: `datum "D_North_American_1927"`},
+		{file: "esri_26714.prj", wantErr: `datum "D_North_American_1927"`},
+		{file: "esri_3395.prj", wantErr: `ellipsoidal Mercator "WGS_1984_World_Mercator"`},
+		{file: "gdal_26913.prj", name: "NAD83 / UTM zone 13N", epsg: 26913},
+		{file: "gdal_2957.prj", name: "NAD83(CSRS) / UTM zone 13N", check: csrs13},
+		{file: "gdal_3857.prj", name: "WGS 84 / Pseudo-Mercator", epsg: 3857},
+		{file: "gdal_4269.prj", name: "NAD83", epsg: 4269},
+		{file: "gdal_4326.prj", name: "WGS 84", epsg: 4326},
+		{file: "gdal_3395.prj", wantErr: `ellipsoidal Mercator "WGS 84 / World Mercator"`},
+		{file: "wkt2_26913.prj", name: "NAD83 / UTM zone 13N", epsg: 26913},
+		{file: "wkt2_2957.prj", name: "NAD83(CSRS) / UTM zone 13N", check: csrs13},
+		{file: "wkt2_2222.prj", name: "NAD83 / Arizona East (ft)", check: azEast},
+		{file: "wkt2_3857.prj", name: "WGS 84 / Pseudo-Mercator", epsg: 3857},
+		{file: "wkt2_4326.prj", name: "WGS 84", epsg: 4326},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			t.Parallel()
+			b, err := os.ReadFile(filepath.Join("testdata", "prj", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := proj.FromWKT(string(b))
+			if tc.wantErr != "" {
+				if !errors.Is(err, proj.ErrUnsupported) || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("FromWKT = %v, %v; want ErrUnsupported containing %q", p, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("FromWKT: %v", err)
+			}
+			if p.Name() != tc.name || p.EPSG() != tc.epsg {
+				t.Errorf("FromWKT = %q, EPSG %d; want %q, %d", p.Name(), p.EPSG(), tc.name, tc.epsg)
+			}
+			if c := tc.check; c != nil {
+				x, y, err := p.FromLngLat(c.lngLat)
+				if err != nil || math.Abs(x-c.x) > 1e-3 || math.Abs(y-c.y) > 1e-3 {
+					t.Errorf("FromLngLat(%v) = %.6f, %.6f, %v; want %.6f, %.6f", c.lngLat, x, y, err, c.x, c.y)
+				}
+				got, err := p.ToLngLat(c.x, c.y)
+				if err != nil || math.Abs(got[0]-c.lngLat[0]) > 1e-8 || math.Abs(got[1]-c.lngLat[1]) > 1e-8 {
+					t.Errorf("ToLngLat(%v, %v) = %v, %v; want %v", c.x, c.y, got, err, c.lngLat)
+				}
+			}
+		})
+	}
+}
+
+// WKT pieces for the inline cases.
+const (
+	nad83GeogCS = `GEOGCS["GCS_North_American_1983",DATUM["D_North_American_1983",SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]`
+	wgs84GeogCS = `GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]`
+	zone13Param = `PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",-105.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["Latitude_Of_Origin",0.0],UNIT["Meter",1.0]`
+)
+
+var fromWKTTests = []struct {
+	name    string
+	wkt     string
+	want    string // Name()
+	epsg    int
+	wantErr string // substring; empty for success
+	syntax  bool   // the error is a syntax error, not ErrUnsupported
+}{
+	{name: "UTM by parameters under any name", wkt: `PROJCS["Saskatchewan grid",` + nad83GeogCS + `,` + zone13Param + `]`, want: "NAD83 / UTM zone 13N", epsg: 26913},
+	{name: "UTM by name alone", wkt: `PROJCS["NAD_1983_UTM_Zone_13N",` + nad83GeogCS + `,PROJECTION["Transverse_Mercator"],UNIT["Meter",1.0]]`, want: "NAD83 / UTM zone 13N", epsg: 26913},
+	{name: "OGC name alone", wkt: `PROJCS["NAD83 / UTM zone 14N",` + nad83GeogCS + `,PROJECTION["Transverse_Mercator"],UNIT["metre",1]]`, want: "NAD83 / UTM zone 14N", epsg: 26914},
+	{name: "WGS 84 UTM", wkt: `PROJCS["WGS 84 / UTM zone 13N",` + wgs84GeogCS + `,` + zone13Param + `]`, want: "WGS 84 / UTM zone 13N", epsg: 32613},
+	{name: "authority decides over the name", wkt: `PROJCS["NAD_1983_UTM_Zone_14N",` + nad83GeogCS + `,` + zone13Param + `,AUTHORITY["EPSG","26912"]]`, want: "NAD83 / UTM zone 12N", epsg: 26912},
+	{name: "WKT 2 ID decides", wkt: `GEOGCRS["whatever",DATUM["D_North_American_1983",ELLIPSOID["GRS 1980",6378137,298.257222101]],ID["EPSG",4326]]`, want: "WGS 84", epsg: 4326},
+	{name: "unknown authority code falls back to parameters", wkt: `PROJCS["x",` + nad83GeogCS + `,` + zone13Param + `,AUTHORITY["EPSG","99999"]]`, want: "NAD83 / UTM zone 13N", epsg: 26913},
+	{name: "round brackets", wkt: `GEOGCS("NAD83",DATUM("North_American_Datum_1983",SPHEROID("GRS 1980",6378137,298.257222101)),PRIMEM("Greenwich",0),UNIT("degree",0.0174532925199433))`, want: "NAD83", epsg: 4269},
+	{name: "white space and doubled quotes", wkt: " \n GEOGCS [ \"NAD83 \"\"x\"\"\" , DATUM [ \"NAD83(CSRS)\" , SPHEROID [ \"GRS 1980\" , 6378137 , 298.257222101 ] ] ] \n", want: `NAD83 "x"`},
+	{name: "UTM zone outside 7-22 is a plain TM", wkt: `PROJCS["NAD_1983_UTM_Zone_5N",` + nad83GeogCS + `,PROJECTION["Transverse_Mercator"],PARAMETER["Central_Meridian",-153.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["False_Easting",500000.0],UNIT["Meter",1.0]]`, want: "NAD_1983_UTM_Zone_5N"},
+	{name: "unnamed TM", wkt: `PROJCS["",` + nad83GeogCS + `,PROJECTION["Transverse_Mercator"],PARAMETER["Central_Meridian",-76.5],PARAMETER["Scale_Factor",0.9999],PARAMETER["False_Easting",304800.0],UNIT["Meter",1.0]]`, want: "Transverse Mercator (central meridian -76.5)"},
+	{name: "Popular Visualisation Pseudo Mercator", wkt: `PROJCS["Popular Visualisation CRS / Mercator",GEOGCS["Popular Visualisation CRS",DATUM["Popular_Visualisation_Datum",SPHEROID["Popular Visualisation Sphere",6378137,0]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],PROJECTION["Popular Visualisation Pseudo Mercator"],PARAMETER["latitude_of_origin",0],PARAMETER["central_meridian",0],PARAMETER["scale_factor",1],PARAMETER["false_easting",0],PARAMETER["false_northing",0],UNIT["metre",1]]`,
+		want: "WGS 84 / Pseudo-Mercator", epsg: 3857},
+	{name: "Pseudo Mercator method on WGS 84", wkt: `PROJCS["x",` + wgs84GeogCS + `,PROJECTION["Popular Visualisation Pseudo Mercator"],PARAMETER["central_meridian",0],UNIT["metre",1]]`, want: "WGS 84 / Pseudo-Mercator", epsg: 3857},
+
+	{name: "UTM name disagrees with parameters", wkt: `PROJCS["NAD_1983_UTM_Zone_14N",` + nad83GeogCS + `,` + zone13Param + `]`, wantErr: `names UTM zone 14N but its parameters are central meridian -105`},
+	{name: "TM without central meridian", wkt: `PROJCS["x",` + nad83GeogCS + `,PROJECTION["Transverse_Mercator"],UNIT["Meter",1.0]]`, wantErr: "without central_meridian, scale_factor"},
+	{name: "TM on a sphere", wkt: `PROJCS["x",GEOGCS["s",DATUM["D_WGS_1984",SPHEROID["s",6378137,0]]],` + zone13Param + `]`, wantErr: "on a sphere"},
+	{name: "south orientated TM", wkt: `PROJCS["x",` + nad83GeogCS + `,PROJECTION["Transverse_Mercator_South_Orientated"],UNIT["Meter",1.0]]`, wantErr: `projection "Transverse_Mercator_South_Orientated"`},
+	{name: "auxiliary sphere type 2", wkt: `PROJCS["x",` + wgs84GeogCS + `,PROJECTION["Mercator_Auxiliary_Sphere"],PARAMETER["Auxiliary_Sphere_Type",2.0],UNIT["Meter",1.0]]`, wantErr: "auxiliary sphere type 2"},
+	{name: "shifted Web Mercator", wkt: `PROJCS["x",` + wgs84GeogCS + `,PROJECTION["Mercator_Auxiliary_Sphere"],PARAMETER["False_Easting",100.0],UNIT["Meter",1.0]]`, wantErr: "false easting 100"},
+	{name: "ETRS89", wkt: `GEOGCS["ETRS89",DATUM["European_Terrestrial_Reference_System_1989",SPHEROID["GRS 1980",6378137,298.257222101]]]`, wantErr: `datum "European_Terrestrial_Reference_System_1989"`},
+	{name: "NAD83 name on Clarke 1866", wkt: `GEOGCS["x",DATUM["D_North_American_1983",SPHEROID["Clarke_1866",6378206.4,294.9786982]]]`, wantErr: `spheroid "Clarke_1866"`},
+	{name: "Paris meridian", wkt: `GEOGCS["x",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Paris",2.33722917]]`, wantErr: `prime meridian "Paris"`},
+	{name: "grads", wkt: `GEOGCS["x",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],UNIT["grad",0.015707963267949]]`, wantErr: "not degrees"},
+	{name: "no datum", wkt: `GEOGCS["x"]`, wantErr: "has no DATUM"},
+	{name: "no spheroid", wkt: `GEOGCS["x",DATUM["D_WGS_1984"]]`, wantErr: "has no SPHEROID"},
+	{name: "projected without GEOGCS", wkt: `PROJCS["x",` + zone13Param + `]`, wantErr: "has no GEOGCS"},
+	{name: "compound", wkt: `COMPD_CS["x",` + `PROJCS["x",` + nad83GeogCS + `,` + zone13Param + `],VERT_CS["y"]]`, wantErr: `WKT COMPD_CS["x"]`},
+	{name: "local", wkt: `LOCAL_CS["Site grid"]`, wantErr: `WKT LOCAL_CS["Site grid"]`},
+
+	{name: "empty", wkt: "", wantErr: "want a keyword", syntax: true},
+	{name: "keyword only", wkt: "PROJCS", wantErr: "want [ or (", syntax: true},
+	{name: "unclosed", wkt: `PROJCS["a"`, wantErr: "unclosed PROJCS", syntax: true},
+	{name: "mismatched brackets", wkt: `GEOGCS["a")`, wantErr: "want , or ]", syntax: true},
+	{name: "empty argument", wkt: `GEOGCS["a",]`, wantErr: "unexpected ']'", syntax: true},
+	{name: "trailing text", wkt: `GEOGCS["a"] x`, wantErr: "after the end of GEOGCS", syntax: true},
+	{name: "unterminated quote", wkt: `GEOGCS["a]`, wantErr: "unterminated quoted text", syntax: true},
+	{name: "bad number", wkt: `GEOGCS["a",1e+-]`, wantErr: `bad number "1e+-"`, syntax: true},
+	{name: "too deep", wkt: strings.Repeat("A[", 40) + strings.Repeat("]", 40), wantErr: "nested more than 32 deep", syntax: true},
+	{name: "too long", wkt: `GEOGCS["` + strings.Repeat("x", 70000) + `"]`, wantErr: "more than 65536", syntax: true},
+}
+
+func TestFromWKT(t *testing.T) {
+	t.Parallel()
+	for _, tc := range fromWKTTests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := proj.FromWKT(tc.wkt)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || errors.Is(err, proj.ErrUnsupported) == tc.syntax {
+					t.Fatalf("FromWKT = %v, %v; want error containing %q (syntax error %v)", p, err, tc.wantErr, tc.syntax)
+				}
+				if !strings.HasPrefix(err.Error(), "proj: ") {
+					t.Errorf("error %q does not start with the package name", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("FromWKT: %v", err)
+			}
+			if p.Name() != tc.want || p.EPSG() != tc.epsg {
+				t.Errorf("FromWKT = %q, EPSG %d; want %q, %d", p.Name(), p.EPSG(), tc.want, tc.epsg)
+			}
+		})
+	}
+}
