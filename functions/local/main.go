@@ -3,6 +3,7 @@
 //
 //	meridian [serve]   run the server (the default)
 //	meridian keys      add, list and revoke API keys
+//	meridian ingest    build official grid indexes from the published files
 //	meridian convert   convert a CSV of legal land descriptions or coordinates
 //	meridian loadtest  measure requests per second and latency of a server
 package main
@@ -18,6 +19,7 @@ const usage = `usage: meridian <command> [flags]
 commands:
   serve     run the local server (default)
   keys      add, list and revoke API keys: meridian keys add|list|revoke
+  ingest    build an official grid index: meridian ingest grid -format ats|mb|sk|on FILE...
   convert   convert a CSV of legal land descriptions or coordinates to CSV or GeoJSON
   loadtest  measure requests per second and p99 latency against a running server
 
@@ -38,6 +40,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return serveCommand(args, stdout, stderr)
 	case "keys":
 		return keysCommand(args, stdout, stderr)
+	case "ingest":
+		return ingestCommand(args, stdout, stderr)
 	case "convert":
 		return convertCommand(args, stdin, stdout, stderr)
 	case "loadtest":

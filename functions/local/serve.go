@@ -31,6 +31,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
 	dataDir := fs.String("data", defaultDataDir(), "directory of keys.json, usage.json and the demo key")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	noFixtures := fs.Bool("no-fixtures", false, "do not ingest the embedded fixture grid data into an empty data directory")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -42,7 +43,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, *addr, *dataDir, logger, stdout); err != nil {
+	if err := serve(ctx, serverConfig{dataDir: *dataDir, logger: logger, noFixtures: *noFixtures}, *addr, stdout); err != nil {
 		fmt.Fprintf(stderr, "meridian serve: %v\n", err)
 		return 1
 	}
@@ -52,7 +53,8 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 // serve runs until ctx is done (SIGINT or SIGTERM), then drains requests and
 // flushes the quota counts. It prints base_url=, api_key= and tiles_url=
 // lines on stdout once it listens.
-func serve(ctx context.Context, addr, dataDir string, logger *slog.Logger, stdout io.Writer) error {
+func serve(ctx context.Context, cfg serverConfig, addr string, stdout io.Writer) error {
+	dataDir, logger := cfg.dataDir, cfg.logger
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return err
 	}
@@ -60,11 +62,12 @@ func serve(ctx context.Context, addr, dataDir string, logger *slog.Logger, stdou
 	if err != nil {
 		return fmt.Errorf("demo key: %w", err)
 	}
-	srv, err := newServer(serverConfig{dataDir: dataDir, logger: logger})
+	srv, err := newServer(cfg)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
+	go srv.grids.watch(ctx)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"path/filepath"
@@ -18,17 +19,32 @@ type server struct {
 	handler http.Handler
 	mux     *api.Mux
 	gateway *gateway.Gateway
+	grids   *gridLoader
 }
 
 // serverConfig is what newServer needs; flags fill it in serve.
 type serverConfig struct {
-	dataDir string // keys.json, usage.json, plans.json, demo-key
-	logger  *slog.Logger
+	dataDir    string // keys.json, usage.json, plans.json, demo-key, grid/
+	logger     *slog.Logger
+	noFixtures bool // do not ingest the embedded fixtures into an empty grid directory
 }
 
 // newServer mounts every endpoint group on one mux behind the gateway (keys,
-// rate limits, quotas) and the request middleware.
+// rate limits, quotas) and the request middleware, with the official grid
+// indexes of the data directory loaded (the embedded fixtures ingested
+// first when there are none).
 func newServer(cfg serverConfig) (*server, error) {
+	ctx := context.Background()
+	if !cfg.noFixtures {
+		if err := ensureFixtures(ctx, cfg.dataDir, cfg.logger); err != nil {
+			return nil, err
+		}
+	}
+	svc := convert.New()
+	grids := newGridLoader(cfg.dataDir, svc, cfg.logger)
+	if err := grids.load(ctx); err != nil {
+		return nil, err
+	}
 	plans, err := gateway.LoadPlans(filepath.Join(cfg.dataDir, gateway.PlansFile))
 	if err != nil {
 		return nil, err
@@ -43,13 +59,13 @@ func newServer(cfg serverConfig) (*server, error) {
 		return nil, err
 	}
 	mux := api.NewMux()
-	conv := convert.NewHandler(convert.New())
+	conv := convert.NewHandler(svc)
 	mux.Mount(conv.SearchRoutes()...)
 	mux.Mount(conv.AutocompleteRoutes()...)
 	mux.Mount(conv.BatchRoutes()...)
 	mux.Mount(serviceRoutes(mux)...)
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger})
-	return &server{handler: h, mux: mux, gateway: gw}, nil
+	return &server{handler: h, mux: mux, gateway: gw, grids: grids}, nil
 }
 
 func (s *server) Close() error { return s.gateway.Close() }

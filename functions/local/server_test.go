@@ -162,7 +162,7 @@ func TestServePrintsURLAndKey(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, "127.0.0.1:0", dir, slog.New(slog.DiscardHandler), pw)
+		done <- serve(ctx, serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)}, "127.0.0.1:0", pw)
 		pw.Close()
 	}()
 	lines := map[string]string{}

@@ -1,0 +1,289 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"meridian/shared/blob"
+	"meridian/shared/convert"
+	"meridian/shared/fixture"
+	"meridian/shared/ingest"
+	"meridian/shared/survey/gridindex"
+)
+
+// Grid indexes live in <data>/grid/<name>.mgix. The server opens every one
+// at start and again whenever the directory changes, so an ingest while it
+// runs takes effect within seconds; an index that fails to open is logged
+// and the one served before it stays.
+
+const (
+	gridDir      = "grid"
+	gridExt      = ".mgix"
+	gridPollTime = 2 * time.Second
+)
+
+func gridPath(dataDir string) string { return filepath.Join(dataDir, gridDir) }
+
+// installGrid builds src's index and moves it into the data directory only
+// when it is complete and opens: a bad file leaves the served index alone.
+func installGrid(ctx context.Context, dataDir string, src ingest.GridSource) (ingest.Stats, gridindex.Stats, error) {
+	dir := gridPath(dataDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return ingest.Stats{}, gridindex.Stats{}, err
+	}
+	tmp, err := os.CreateTemp(dir, ".ingest-*"+gridExt)
+	if err != nil {
+		return ingest.Stats{}, gridindex.Stats{}, err
+	}
+	defer os.Remove(tmp.Name())
+	if src.TempDir == "" {
+		src.TempDir = dir
+	}
+	st, ist, err := ingest.BuildGrid(ctx, src, tmp)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return st, ist, err
+	}
+	// Open what was written, as the server will.
+	if _, err := gridindex.Open(ctx, blob.NewDir(dir), filepath.Base(tmp.Name()), gridindex.Options{}); err != nil {
+		return st, ist, fmt.Errorf("the new index does not open: %w", err)
+	}
+	return st, ist, os.Rename(tmp.Name(), filepath.Join(dir, src.Meta.Name+gridExt))
+}
+
+// fixtureSources are the embedded fixture datasets, one per province.
+func fixtureSources() ([]ingest.GridSource, error) {
+	fsys := fixture.Grid()
+	var out []ingest.GridSource
+	for _, ds := range fixture.Datasets() {
+		meta, _ := ingest.DefaultMeta(ds.Format)
+		meta.Name = "fixture-" + meta.Name
+		meta.Title = "Fixture in the format of " + meta.Title
+		meta.Source = "fixture (" + meta.Source + " format)"
+		meta.Fixture = true
+		meta.License = "synthetic test data made by Meridian's generator"
+		meta.AsOf = ""
+		out = append(out, ingest.GridSource{Format: ds.Format, FS: fsys, Files: ds.Files, Meta: meta})
+	}
+	return out, nil
+}
+
+// ensureFixtures ingests the embedded fixtures, through the same code as
+// `meridian ingest grid`, when the data directory has no grid index yet.
+func ensureFixtures(ctx context.Context, dataDir string, logger *slog.Logger) error {
+	names, err := gridNames(dataDir)
+	if err != nil || len(names) > 0 {
+		return err
+	}
+	srcs, err := fixtureSources()
+	if err != nil {
+		return err
+	}
+	for _, src := range srcs {
+		st, ist, err := installGrid(ctx, dataDir, src)
+		if err != nil {
+			return fmt.Errorf("fixture %s: %w", src.Meta.Name, err)
+		}
+		logger.Info("ingested fixture", "index", src.Meta.Name, "rows", st.Rows, "records", ist.Records, "bytes", ist.Bytes)
+	}
+	return nil
+}
+
+// gridNames lists the index files, sorted.
+func gridNames(dataDir string) ([]string, error) {
+	entries, err := os.ReadDir(gridPath(dataDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, gridExt) && !strings.HasPrefix(n, ".") {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// gridLoader keeps the service's indexes in step with the grid directory.
+type gridLoader struct {
+	dataDir string
+	store   blob.Store
+	svc     *convert.Service
+	logger  *slog.Logger
+
+	mu     sync.Mutex
+	stamp  string                      // names, sizes and mtimes last loaded
+	open   map[string]*gridindex.Index // by file name
+	stamps map[string]string
+}
+
+func newGridLoader(dataDir string, svc *convert.Service, logger *slog.Logger) *gridLoader {
+	store := blob.NewCached(blob.NewDir(gridPath(dataDir)), blob.CacheOptions{MaxBytes: 32 << 20})
+	return &gridLoader{dataDir: dataDir, store: store, svc: svc, logger: logger, open: map[string]*gridindex.Index{}, stamps: map[string]string{}}
+}
+
+// load opens new or changed index files and hands the set to the service.
+// Real datasets are consulted before fixtures.
+func (g *gridLoader) load(ctx context.Context) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	names, err := gridNames(g.dataDir)
+	if err != nil {
+		return err
+	}
+	var stamp strings.Builder
+	stamps := map[string]string{}
+	for _, n := range names {
+		fi, err := os.Stat(filepath.Join(gridPath(g.dataDir), n))
+		if err != nil {
+			continue
+		}
+		s := fmt.Sprintf("%s:%d:%d;", n, fi.Size(), fi.ModTime().UnixNano())
+		stamps[n] = s
+		stamp.WriteString(s)
+	}
+	if stamp.String() == g.stamp {
+		return nil
+	}
+	next := map[string]*gridindex.Index{}
+	for _, n := range names {
+		if ix := g.open[n]; ix != nil && g.stamps[n] == stamps[n] {
+			next[n] = ix
+			continue
+		}
+		if c, ok := g.store.(*blob.Cached); ok {
+			c.Invalidate(n)
+		}
+		ix, err := gridindex.Open(ctx, g.store, n, gridindex.Options{})
+		if err != nil {
+			g.logger.Error("grid index does not open; keeping what was served", "file", n, "err", err)
+			if old := g.open[n]; old != nil {
+				next[n] = old
+				stamps[n] = g.stamps[n]
+			}
+			continue
+		}
+		m := ix.Meta()
+		g.logger.Info("grid index loaded", "file", n, "source", m.Source, "records", m.Records, "fixture", m.Fixture)
+		next[n] = ix
+	}
+	list := make([]*gridindex.Index, 0, len(next))
+	for _, n := range names {
+		if ix := next[n]; ix != nil {
+			list = append(list, ix)
+		}
+	}
+	slices.SortStableFunc(list, func(a, b *gridindex.Index) int {
+		switch fa, fb := a.Meta().Fixture, b.Meta().Fixture; {
+		case fa == fb:
+			return 0
+		case fb:
+			return -1
+		}
+		return 1
+	})
+	g.svc.SetIndexes(list)
+	g.open, g.stamps, g.stamp = next, stamps, stamp.String()
+	return nil
+}
+
+// watch reloads on changes until ctx ends.
+func (g *gridLoader) watch(ctx context.Context) {
+	t := time.NewTicker(gridPollTime)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := g.load(ctx); err != nil {
+				g.logger.Error("grid reload", "err", err)
+			}
+		}
+	}
+}
+
+const ingestUsage = `usage: meridian ingest grid -format ats|mb|sk|on [-name NAME] [-data DIR] FILE...
+
+Builds the grid index of an official survey dataset and installs it in
+DIR/grid/NAME.mgix, where the server picks it up within seconds. A problem in
+any file rejects the dataset (file:line: reason) and leaves the index served
+before in place.
+
+  ats  AltaLIS ATS v4.1 coordinate file: ATS_V4_1.SEQ
+  mb   Manitoba Original Survey Legal Descriptions CSV, and optionally
+       MB_QuarterSectionCorners.csv (quarter polygons)
+  sk   ISC SaskGrid Shapefiles (.shp with .dbf and .prj beside it), any layers
+  on   LIO Geographic Lot Fabric (.shp or .geojson), and optionally
+       Geographic Township Improved (a file name containing "township")
+
+flags:
+`
+
+func ingestCommand(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "grid" {
+		fmt.Fprint(stderr, ingestUsage)
+		return 2
+	}
+	fs := flag.NewFlagSet("ingest grid", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, ingestUsage); fs.PrintDefaults() }
+	format := fs.String("format", "", "ats, mb, sk or on")
+	name := fs.String("name", "", "index name (default: the dataset's, e.g. altalis-ats-v4.1)")
+	dataDir := fs.String("data", defaultDataDir(), "data directory")
+	asOf := fs.String("as-of", "", "the dataset's publication date, recorded in the index")
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	meta, ok := ingest.DefaultMeta(ingest.GridFormat(*format))
+	if !ok {
+		fmt.Fprintf(stderr, "meridian ingest grid: -format %q: want ats, mb, sk or on\n", *format)
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "meridian ingest grid: name the dataset's files")
+		return 2
+	}
+	if *name != "" {
+		meta.Name = *name
+	}
+	if *asOf != "" {
+		meta.AsOf = *asOf
+	}
+	var files []string
+	for _, f := range fs.Args() {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "meridian ingest grid: %v\n", err)
+			return 1
+		}
+		files = append(files, strings.TrimPrefix(filepath.ToSlash(abs), "/"))
+	}
+	src := ingest.GridSource{Format: ingest.GridFormat(*format), FS: os.DirFS("/"), Files: files, Meta: meta}
+	start := time.Now()
+	st, ist, err := installGrid(context.Background(), *dataDir, src)
+	if err != nil {
+		fmt.Fprintf(stderr, "meridian ingest grid: rejected, the index served before is unchanged: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: %s -> %d records in %d groups, %d bytes, in %s\n",
+		filepath.Join(gridPath(*dataDir), meta.Name+gridExt), st, ist.Records, ist.Groups, ist.Bytes, time.Since(start).Round(time.Millisecond))
+	return 0
+}
