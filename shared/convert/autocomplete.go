@@ -43,6 +43,12 @@ func (s *Service) Autocomplete(ctx context.Context, input string, limit int, pro
 	if len(out) >= limit {
 		return out, nil
 	}
+	if len(s.indexes()) > 0 {
+		var err error
+		if out, err = s.completeLots(ctx, input, limit, bias, out); err != nil || len(out) >= limit {
+			return out, err
+		}
+	}
 	pats := completionPatterns(input)
 	if len(pats) == 0 {
 		return out, nil
@@ -475,6 +481,8 @@ func (m metric) toBound(b orb.Bound) float64 {
 	return m.toPoint(orb.Point{clamp(m.p[0], b.Min[0], b.Max[0]), clamp(m.p[1], b.Min[1], b.Max[1])})
 }
 
+func cosDeg(d float64) float64 { return math.Cos(d * math.Pi / 180) }
+
 func clamp(v, lo, hi float64) float64 {
 	if v < lo {
 		return lo
@@ -506,7 +514,7 @@ func dlsStrip(m lld.Meridian, r int) orb.Bound {
 }
 
 func (s *Service) search(ctx context.Context, pats []pattern, bias orb.Point, limit int, out []survey.Block) ([]survey.Block, error) {
-	m := metric{p: bias, kx: math.Cos(bias[1] * math.Pi / 180)}
+	m := metric{p: bias, kx: cosDeg(bias[1])}
 	h := make(nodeHeap, 0, 512)
 	for pi := range pats {
 		p := &pats[pi]

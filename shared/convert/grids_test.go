@@ -243,3 +243,32 @@ func serve(h *api.Mux, method, target, body string) *httptest.ResponseRecorder {
 	h.ServeHTTP(rec, req)
 	return rec
 }
+
+func TestAutocompleteLots(t *testing.T) {
+	t.Parallel()
+	svc, _ := indexedService(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"Lot 1 Con 1 Adj", []string{"Lot 11 Con 1 Adjala", "Lot 10 Con 1 Adjala"}}, // nearest the proximity point first
+		{"Lot 11, Concession I, Township of Adjala", []string{"Lot 11 Con 1 Adjala"}},
+		{"Lot 10 Con 1", []string{"Lot 10 Con 1 Adjala"}},
+		{"RL 2 St Nor", []string{"RL-22-St. Norbert"}},
+		{"River Lot 22 Parish of St. N", []string{"RL-22-St. Norbert"}},
+		{"Lot 10 Con 1 Osprey", nil},
+	} {
+		got, err := svc.Autocomplete(ctx, tc.in, 5, &orb.Point{-79.9, 44.2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var legal []string
+		for _, b := range got {
+			legal = append(legal, b.Location.String())
+		}
+		if strings.Join(legal, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("Autocomplete(%q) = %q, want %q", tc.in, legal, tc.want)
+		}
+	}
+}

@@ -73,8 +73,11 @@ func BuildGrid(ctx context.Context, src GridSource, out io.Writer) (Stats, gridi
 		return st, gridindex.Stats{}, errors.New("ingest: no input files")
 	}
 	opts := gridindex.WriterOptions{TempDir: src.TempDir}
-	if src.Format == FormatOntario {
+	switch src.Format {
+	case FormatOntario:
 		opts.Derive = DeriveOntario
+	case FormatManitoba:
+		opts.Derive = DeriveManitoba
 	}
 	meta := src.Meta
 	meta.Files = nil
