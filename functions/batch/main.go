@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 	"meridian/shared/api"
 	"meridian/shared/api/apigw"
 	"meridian/shared/convert"
+	"meridian/shared/gridstore"
+	"meridian/shared/survey/gridindex"
 )
 
 func main() {
@@ -20,12 +23,20 @@ func main() {
 		os.Exit(1)
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: cfg.logLevel}))
-	apigw.Start(newHandler(cfg, logger))
+	grids, err := gridstore.Open(context.Background(), cfg.grid)
+	if err != nil {
+		logger.Error("cold start", "err", err)
+		os.Exit(1)
+	}
+	apigw.Start(newHandler(logger, grids))
 }
 
-// newHandler builds the function's handler once, before lambda.Start.
-func newHandler(cfg config, logger *slog.Logger) http.Handler {
-	h := convert.NewHandler(convert.New())
+// newHandler builds the function's handler once, before lambda.Start, over
+// the official grid indexes (none: the models answer everywhere).
+func newHandler(logger *slog.Logger, grids []*gridindex.Index) http.Handler {
+	svc := convert.New()
+	svc.SetIndexes(grids)
+	h := convert.NewHandler(svc)
 	mux := api.NewMux()
 	mux.Mount(h.BatchRoutes()...)
 	return apigw.Wrap(mux, logger)

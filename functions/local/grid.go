@@ -64,23 +64,6 @@ func installGrid(ctx context.Context, dataDir string, src ingest.GridSource) (in
 	return st, ist, os.Rename(tmp.Name(), filepath.Join(dir, src.Meta.Name+gridExt))
 }
 
-// fixtureSources are the embedded fixture datasets, one per province.
-func fixtureSources() ([]ingest.GridSource, error) {
-	fsys := fixture.Grid()
-	var out []ingest.GridSource
-	for _, ds := range fixture.Datasets() {
-		meta, _ := ingest.DefaultMeta(ds.Format)
-		meta.Name = "fixture-" + meta.Name
-		meta.Title = "Fixture in the format of " + meta.Title
-		meta.Source = "fixture (" + meta.Source + " format)"
-		meta.Fixture = true
-		meta.License = "synthetic test data made by Meridian's generator"
-		meta.AsOf = ""
-		out = append(out, ingest.GridSource{Format: ds.Format, FS: fsys, Files: ds.Files, Meta: meta})
-	}
-	return out, nil
-}
-
 // ensureFixtures ingests the embedded fixtures, through the same code as
 // `meridian ingest grid`, when the data directory has no grid index yet.
 func ensureFixtures(ctx context.Context, dataDir string, logger *slog.Logger) error {
@@ -88,11 +71,7 @@ func ensureFixtures(ctx context.Context, dataDir string, logger *slog.Logger) er
 	if err != nil || len(names) > 0 {
 		return err
 	}
-	srcs, err := fixtureSources()
-	if err != nil {
-		return err
-	}
-	for _, src := range srcs {
+	for _, src := range fixture.Sources() {
 		st, ist, err := installGrid(ctx, dataDir, src)
 		if err != nil {
 			return fmt.Errorf("fixture %s: %w", src.Meta.Name, err)

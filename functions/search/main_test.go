@@ -16,6 +16,10 @@ const events = "../../events/search-*.json"
 // wantEvents is the answer to each event, whether it goes through the
 // handler in-process or through the built binary.
 var wantEvents = map[string]apigwtest.Want{
+	"search-legal-location-ontario":   {Status: 200, Contains: []string{`"legal_location":"Lot 10 Con 1 Adjala"`, `"survey_system":"Geographic Township"`, `"unit":"Lot"`, `"province":"Ontario"`, `"source":"fixture (LIO Geographic Lot Fabric format)"`}},
+	"search-legal-location-river-lot": {Status: 200, Contains: []string{`"legal_location":"RL-22-St. Norbert"`, `"unit":"River/Parish Lot"`, `"geometry":null`, `"source":"fixture (Manitoba Original Survey format)"`}},
+	"search-coordinates-ontario-all":  {Status: 200, Contains: []string{`"legal_location":"Adjala Township"`, `"legal_location":"Con 1 Adjala"`, `"legal_location":"Lot 10 Con 1 Adjala"`}},
+	"search-coordinates-river-lot":    {Status: 200, Contains: []string{`"legal_location":"RL-22-St. Norbert"`, `"survey_system":"River Lot"`}},
 	"search-legal-location":           {Status: 200, ContentType: geoJSON, Contains: []string{`"shape":"grid"`, `"shape":"centroid"`, `"legal_location":"NW-25-24-1-W5"`, `"province":"Alberta"`, `"unit":"Quarter Section"`}},
 	"search-legal-location-uwi":       {Status: 200, Contains: []string{`"legal_location":"6-32-48-7-W5"`, `"unit":"LSD"`, `"search_term":"100/06-32-048-07W5/00"`}},
 	"search-legal-location-nts":       {Status: 200, Contains: []string{`"legal_location":"A-2-F/93-P-8"`, `"survey_system":"NTS"`, `"accuracy_m":0`}},
@@ -33,7 +37,8 @@ var wantEvents = map[string]apigwtest.Want{
 // TestReplayEvents runs every events/search-*.json through the real handler.
 func TestReplayEvents(t *testing.T) {
 	t.Parallel()
-	h := newHandler(config{}, slog.New(slog.DiscardHandler))
+	grids, _ := apigwtest.FixtureGrids(t)
+	h := newHandler(slog.New(slog.DiscardHandler), grids)
 	apigwtest.Replay(t, h, events, wantEvents)
 }
 
@@ -49,9 +54,11 @@ func TestLoadConfig(t *testing.T) {
 }
 
 // TestBootstrap runs the built function as Lambda would: a process polling
-// the Runtime API, over every event, within its memory.
+// the Runtime API, reading the fixture grid indexes from an S3 emulator by
+// range requests, over every event, within its memory.
 func TestBootstrap(t *testing.T) {
 	t.Parallel()
-	rss := apigwtest.CheckBootstrap(t, ".", events, wantEvents)
+	_, env := apigwtest.FixtureGrids(t)
+	rss := apigwtest.CheckBootstrap(t, ".", events, wantEvents, env...)
 	t.Logf("peak RSS of the search function over %s: %.1f MB", events, float64(rss)/(1<<20))
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,18 +104,18 @@ func check(t *testing.T, w Want, resp events.APIGatewayProxyResponse, requestID 
 const MaxLambdaRSS = 256 << 20
 
 // CheckBootstrap builds the function in dir, runs it as the Lambda service
-// would (a separate process polling the Runtime API) over every event
-// matching pattern, checks each answer against want, and checks that a bad
-// environment (LOG_LEVEL=loud) stops it at cold start. It returns the
-// process's peak resident memory.
-func CheckBootstrap(t *testing.T, dir, pattern string, want map[string]Want) int64 {
+// would (a separate process polling the Runtime API, with env added to its
+// environment) over every event matching pattern, checks each answer
+// against want, and checks that a bad environment (LOG_LEVEL=loud) stops it
+// at cold start. It returns the process's peak resident memory.
+func CheckBootstrap(t *testing.T, dir, pattern string, want map[string]Want, env ...string) int64 {
 	t.Helper()
 	bin := BuildBootstrap(t, dir)
 	files, err := filepath.Glob(pattern)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no events match %s: %v", pattern, err)
 	}
-	run := RunBootstrap(t, bin, files)
+	run := RunBootstrap(t, bin, files, env...)
 	if run.InitError != "" {
 		t.Fatalf("cold start failed: %s", run.InitError)
 	}
@@ -137,7 +138,7 @@ func CheckBootstrap(t *testing.T, dir, pattern string, want map[string]Want) int
 	if run.PeakRSS <= 0 || run.PeakRSS > MaxLambdaRSS/4 {
 		t.Errorf("peak RSS %d bytes: want under a quarter of the 256 MB a function gets", run.PeakRSS)
 	}
-	bad := RunBootstrap(t, bin, files[:1], "LOG_LEVEL=loud")
+	bad := RunBootstrap(t, bin, files[:1], append(slices.Clone(env), "LOG_LEVEL=loud")...)
 	if !strings.Contains(bad.InitError, "LOG_LEVEL") {
 		t.Errorf("with LOG_LEVEL=loud the function should stop at cold start naming LOG_LEVEL; got %q", bad.InitError)
 	}

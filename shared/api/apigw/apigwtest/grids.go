@@ -1,0 +1,66 @@
+package apigwtest
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"meridian/shared/blob"
+	"meridian/shared/blob/blobtest"
+	"meridian/shared/fixture"
+	"meridian/shared/survey/gridindex"
+)
+
+var fixtureIndexes = sync.OnceValues(func() (map[string][]byte, error) {
+	return fixture.Indexes(context.Background(), "")
+})
+
+// FixtureGrids returns the fixture grid indexes (built once per test
+// binary, as the local server builds them on first start) opened from
+// memory, for the in-process handler, and the environment that makes a
+// function binary read the same indexes from an in-process S3 emulator
+// through gridstore, for the bootstrap run.
+func FixtureGrids(t testing.TB) ([]*gridindex.Index, []string) {
+	t.Helper()
+	files, err := fixtureIndexes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	mem := blob.NewMem()
+	const bucket = "meridian-grids"
+	client := blobtest.FakeS3(t, bucket)
+	s3 := blob.NewS3(client, bucket, "grid/", blob.S3Options{})
+	var ixs []*gridindex.Index
+	for _, n := range names {
+		if err := mem.Put(ctx, n, bytes.NewReader(files[n])); err != nil {
+			t.Fatal(err)
+		}
+		if err := s3.Put(ctx, n, bytes.NewReader(files[n])); err != nil {
+			t.Fatal(err)
+		}
+		ix, err := gridindex.Open(ctx, mem, n, gridindex.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ixs = append(ixs, ix)
+	}
+	endpoint := client.Options().BaseEndpoint
+	env := []string{
+		"GRID_BUCKET=" + bucket,
+		"GRID_PREFIX=grid/",
+		"GRID_INDEXES=" + strings.Join(names, ","),
+		"AWS_ENDPOINT_URL_S3=" + *endpoint,
+		"AWS_ACCESS_KEY_ID=test",
+		"AWS_SECRET_ACCESS_KEY=test",
+	}
+	return ixs, env
+}
