@@ -3,6 +3,7 @@ package convert
 import (
 	"context"
 	"math"
+	"sort"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
@@ -47,28 +48,40 @@ func blockFrom(r gridindex.Record, m gridindex.Meta) survey.Block {
 }
 
 // fromIndex returns l's block from the first index holding it or an
-// ancestor it can be subdivided from.
+// ancestor it can be subdivided from. Each index is asked once, for l's
+// group (its township, parish or geographic township).
 func (s *Service) fromIndex(ctx context.Context, l lld.Location) (survey.Block, bool, error) {
 	for _, ix := range s.indexes() {
 		if !holdsSystem(ix, l.System) {
 			continue
 		}
-		r, ok, err := ix.Lookup(ctx, l)
+		group, err := ix.Group(ctx, l)
 		if err != nil {
 			return survey.Block{}, false, unavailable(err)
 		}
-		if ok {
-			return blockFrom(r, ix.Meta()), true, nil
-		}
-		if l.System != lld.DLS {
+		if len(group) == 0 {
 			continue
 		}
-		b, ok, err := subdivideFrom(ctx, ix, l)
-		if err != nil || ok {
-			return b, ok, err
+		if r, ok := find(group, l); ok {
+			return blockFrom(r, ix.Meta()), true, nil
+		}
+		if l.System == lld.DLS {
+			if b, ok := subdivideFrom(group, ix.Meta(), l); ok {
+				return b, true, nil
+			}
 		}
 	}
 	return survey.Block{}, false, nil
+}
+
+// find returns l's record in a group (sorted by canonical key).
+func find(group []gridindex.Record, l lld.Location) (gridindex.Record, bool) {
+	key := l.String()
+	i := sort.Search(len(group), func(i int) bool { return group[i].Location.String() >= key })
+	if i < len(group) && group[i].Location == l {
+		return group[i], true
+	}
+	return gridindex.Record{}, false
 }
 
 func holdsSystem(ix *gridindex.Index, sys lld.System) bool {
@@ -80,35 +93,28 @@ func holdsSystem(ix *gridindex.Index, sys lld.System) bool {
 	return false
 }
 
-// subdivideFrom makes a quarter, half or LSD from the index's section (or,
+// subdivideFrom makes a quarter, half or LSD from the group's section (or,
 // for an LSD, its quarter).
-func subdivideFrom(ctx context.Context, ix *gridindex.Index, l lld.Location) (survey.Block, bool, error) {
+func subdivideFrom(group []gridindex.Record, m gridindex.Meta, l lld.Location) (survey.Block, bool) {
 	part, ok := dls.SectionPart(l)
 	if !ok {
-		return survey.Block{}, false, nil
+		return survey.Block{}, false
 	}
-	parent := l
-	parent.Unit, parent.Aliquot, parent.LSD = lld.Section, lld.AliquotNone, 0
 	if l.Unit == lld.LSD {
 		q := l
 		q.Unit, q.Aliquot, q.LSD = lld.QuarterSection, lld.QuarterOfLSD(int(l.LSD)), 0
-		r, ok, err := ix.Lookup(ctx, q)
-		if err != nil {
-			return survey.Block{}, false, unavailable(err)
-		}
-		if ok {
+		if r, ok := find(group, q); ok {
 			qp, _ := dls.SectionPart(q)
-			return subdivided(r, ix.Meta(), l, relative(part, qp))
+			return subdivided(r, m, l, relative(part, qp))
 		}
 	}
-	r, ok, err := ix.Lookup(ctx, parent)
-	if err != nil {
-		return survey.Block{}, false, unavailable(err)
-	}
+	parent := l
+	parent.Unit, parent.Aliquot, parent.LSD = lld.Section, lld.AliquotNone, 0
+	r, ok := find(group, parent)
 	if !ok {
-		return survey.Block{}, false, nil
+		return survey.Block{}, false
 	}
-	return subdivided(r, ix.Meta(), l, part)
+	return subdivided(r, m, l, part)
 }
 
 // relative expresses box part (in section units) within box of (also in
@@ -121,10 +127,10 @@ func relative(part, of orb.Bound) orb.Bound {
 	}
 }
 
-func subdivided(r gridindex.Record, m gridindex.Meta, l lld.Location, part orb.Bound) (survey.Block, bool, error) {
+func subdivided(r gridindex.Record, m gridindex.Meta, l lld.Location, part orb.Bound) (survey.Block, bool) {
 	quad, ok := corners(r.Geometry)
 	if !ok {
-		return survey.Block{}, false, nil
+		return survey.Block{}, false
 	}
 	at := func(u, v float64) orb.Point { return bilinear(quad, u, v) }
 	ring := orb.Ring{
@@ -141,7 +147,7 @@ func subdivided(r gridindex.Record, m gridindex.Meta, l lld.Location, part orb.B
 		Centroid:  c,
 		AccuracyM: r.AccuracyM + subdivisionErrorM,
 		Source:    m.Source + " (subdivided)",
-	}, true, nil
+	}, true
 }
 
 // corners returns the SW, SE, NE, NW corners of a block polygon: the
@@ -269,7 +275,7 @@ func subdivideAt(r gridindex.Record, m gridindex.Meta, u lld.Unit, pt orb.Point)
 	}
 	for _, l := range candidates {
 		part, _ := dls.SectionPart(l)
-		b, ok, _ := subdivided(r, m, l, relative(part, of))
+		b, ok := subdivided(r, m, l, relative(part, of))
 		if ok && planar.PolygonContains(b.Geometry.(orb.Polygon), pt) {
 			return b, true
 		}

@@ -272,3 +272,38 @@ func TestAutocompleteLots(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSearchIndexed resolves through the official indexes: a block
+// an index holds, one it subdivides, and one no index covers (the model
+// answers after each index says no).
+func BenchmarkSearchIndexed(b *testing.B) {
+	svc, _ := indexedService(b)
+	ctx := context.Background()
+	for _, in := range []string{"NW-25-24-1-W5", "10-25-24-1-W5", "NW-25-50-1-W5", "Lot 10 Con 1 Adjala"} {
+		b.Run(in, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := svc.Search(ctx, in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkReverseIndexed(b *testing.B) {
+	svc, _ := indexedService(b)
+	ctx := context.Background()
+	q, _ := svc.Search(ctx, "NW-25-24-1-W5")
+	for name, pt := range map[string]orb.Point{"indexed": q.Centroid, "model": {-113.5, 53.5}, "ontario": {-79.93, 44.17}} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				// All units, except Ontario where the test index has lots only.
+				if _, err := svc.Reverse(ctx, convert.ReverseQuery{Point: pt, All: name != "ontario"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
