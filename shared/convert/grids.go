@@ -51,11 +51,15 @@ func blockFrom(r gridindex.Record, m gridindex.Meta) survey.Block {
 // ancestor it can be subdivided from. Each index is asked once, for l's
 // group (its township, parish or geographic township).
 func (s *Service) fromIndex(ctx context.Context, l lld.Location) (survey.Block, bool, error) {
+	key, ok := gridindex.GroupKey(l)
+	if !ok {
+		return survey.Block{}, false, nil
+	}
 	for _, ix := range s.indexes() {
 		if !holdsSystem(ix, l.System) {
 			continue
 		}
-		group, err := ix.Group(ctx, l)
+		group, err := ix.GroupByKey(ctx, key)
 		if err != nil {
 			return survey.Block{}, false, unavailable(err)
 		}

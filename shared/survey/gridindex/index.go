@@ -38,9 +38,7 @@ type Index struct {
 	spatial []spatialRef
 	keys    []keyRef
 
-	mu     sync.Mutex
-	leaves map[uint64]any // decoded leaves by offset: []pageRef (spatial) or []keyEntry
-	pages  *pageCache
+	pages *pageCache
 
 	reads atomic.Int64 // range reads issued
 }
@@ -48,11 +46,13 @@ type Index struct {
 type spatialRef struct {
 	bound       orb.Bound
 	off, length uint64
+	leaf        atomic.Pointer[[]pageRef] // decoded on first use
 }
 
 type keyRef struct {
 	first, last string
 	off, length uint64
+	leaf        atomic.Pointer[[]keyEntry] // decoded on first use
 }
 
 type pageRef struct {
@@ -72,7 +72,7 @@ func Open(ctx context.Context, rr RangeReader, key string, opts Options) (*Index
 	if opts.PageCache <= 0 {
 		opts.PageCache = 64
 	}
-	ix := &Index{rr: rr, key: key, leaves: map[uint64]any{}, pages: newPageCache(opts.PageCache)}
+	ix := &Index{rr: rr, key: key, pages: newPageCache(opts.PageCache)}
 	first, err := ix.read(ctx, 0, firstRead)
 	if err != nil {
 		return nil, err
@@ -108,11 +108,13 @@ func Open(ctx context.Context, rr RangeReader, key string, opts Options) (*Index
 	d := decoder{b: root}
 	ix.spatial = make([]spatialRef, d.count(6))
 	for i := range ix.spatial {
-		ix.spatial[i] = spatialRef{bound: d.bound(), off: d.uvarint(), length: d.uvarint()}
+		s := &ix.spatial[i]
+		s.bound, s.off, s.length = d.bound(), d.uvarint(), d.uvarint()
 	}
 	ix.keys = make([]keyRef, d.count(4))
 	for i := range ix.keys {
-		ix.keys[i] = keyRef{first: d.str(), last: d.str(), off: d.uvarint(), length: d.uvarint()}
+		k := &ix.keys[i]
+		k.first, k.last, k.off, k.length = d.str(), d.str(), d.uvarint(), d.uvarint()
 	}
 	if d.err != nil {
 		return nil, fmt.Errorf("%s: root: %w", key, d.err)
@@ -141,14 +143,8 @@ func (ix *Index) read(ctx context.Context, off uint64, n int64) ([]byte, error) 
 	return b, nil
 }
 
-// leaf returns a decoded directory leaf, reading it once.
-func (ix *Index) leaf(ctx context.Context, off, length uint64, spatial bool) (any, error) {
-	ix.mu.Lock()
-	v, ok := ix.leaves[off]
-	ix.mu.Unlock()
-	if ok {
-		return v, nil
-	}
+// leafBytes reads and inflates a directory leaf.
+func (ix *Index) leafBytes(ctx context.Context, off, length uint64) (*decoder, error) {
 	if off > ix.h.leavesLen || length > ix.h.leavesLen-off || length > maxUncompressed {
 		return nil, fmt.Errorf("gridindex: %s: leaf out of range", ix.key)
 	}
@@ -160,27 +156,48 @@ func (ix *Index) leaf(ctx context.Context, off, length uint64, spatial bool) (an
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{b: raw}
-	if spatial {
-		refs := make([]pageRef, d.count(7))
-		for i := range refs {
-			refs[i] = pageRef{bound: d.bound(), off: d.uvarint(), length: d.uvarint(), count: int(d.uvarint())}
-		}
-		v = refs
-	} else {
-		entries := make([]keyEntry, d.count(3))
-		for i := range entries {
-			entries[i] = keyEntry{key: d.str(), off: d.uvarint(), length: d.uvarint()}
-		}
-		v = entries
+	return &decoder{b: raw}, nil
+}
+
+// keyLeaf returns the decoded entries of a key leaf, reading it once; the
+// hot path after that is a lock-free load.
+func (ix *Index) keyLeaf(ctx context.Context, k *keyRef) ([]keyEntry, error) {
+	if p := k.leaf.Load(); p != nil {
+		return *p, nil
+	}
+	d, err := ix.leafBytes(ctx, k.off, k.length)
+	if err != nil {
+		return nil, err
+	}
+	entries := make([]keyEntry, d.count(3))
+	for i := range entries {
+		entries[i] = keyEntry{key: d.str(), off: d.uvarint(), length: d.uvarint()}
 	}
 	if d.err != nil {
 		return nil, fmt.Errorf("gridindex: %s: leaf: %w", ix.key, d.err)
 	}
-	ix.mu.Lock()
-	ix.leaves[off] = v
-	ix.mu.Unlock()
-	return v, nil
+	k.leaf.Store(&entries)
+	return entries, nil
+}
+
+// spatialLeaf returns the decoded pages of a spatial leaf, reading it once.
+func (ix *Index) spatialLeaf(ctx context.Context, s *spatialRef) ([]pageRef, error) {
+	if p := s.leaf.Load(); p != nil {
+		return *p, nil
+	}
+	d, err := ix.leafBytes(ctx, s.off, s.length)
+	if err != nil {
+		return nil, err
+	}
+	refs := make([]pageRef, d.count(7))
+	for i := range refs {
+		refs[i] = pageRef{bound: d.bound(), off: d.uvarint(), length: d.uvarint(), count: int(d.uvarint())}
+	}
+	if d.err != nil {
+		return nil, fmt.Errorf("gridindex: %s: leaf: %w", ix.key, d.err)
+	}
+	s.leaf.Store(&refs)
+	return refs, nil
 }
 
 // page is a decoded group.
@@ -227,11 +244,10 @@ func (ix *Index) findGroup(ctx context.Context, group string) (*page, bool, erro
 	if i == len(ix.keys) || ix.keys[i].first > group {
 		return nil, false, nil
 	}
-	v, err := ix.leaf(ctx, ix.keys[i].off, ix.keys[i].length, false)
+	entries, err := ix.keyLeaf(ctx, &ix.keys[i])
 	if err != nil {
 		return nil, false, err
 	}
-	entries := v.([]keyEntry)
 	j := sort.Search(len(entries), func(j int) bool { return entries[j].key >= group })
 	if j == len(entries) || entries[j].key != group {
 		return nil, false, nil
@@ -291,15 +307,16 @@ func (ix *Index) pagesNear(ctx context.Context, pt orb.Point, margin float64, fn
 	if !near(ix.h.bounds) {
 		return nil
 	}
-	for _, s := range ix.spatial {
+	for i := range ix.spatial {
+		s := &ix.spatial[i]
 		if !near(s.bound) {
 			continue
 		}
-		v, err := ix.leaf(ctx, s.off, s.length, true)
+		refs, err := ix.spatialLeaf(ctx, s)
 		if err != nil {
 			return err
 		}
-		for _, pr := range v.([]pageRef) {
+		for _, pr := range refs {
 			if !near(pr.bound) {
 				continue
 			}
@@ -363,15 +380,16 @@ func (ix *Index) Nearest(ctx context.Context, pt orb.Point, u lld.Unit, maxM flo
 // GroupKeys returns up to limit group keys starting with prefix, in order.
 func (ix *Index) GroupKeys(ctx context.Context, prefix string, limit int) ([]string, error) {
 	var out []string
-	for _, k := range ix.keys {
+	for i := range ix.keys {
+		k := &ix.keys[i]
 		if k.last < prefix || (k.first > prefix && !strings.HasPrefix(k.first, prefix)) {
 			continue
 		}
-		v, err := ix.leaf(ctx, k.off, k.length, false)
+		entries, err := ix.keyLeaf(ctx, k)
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range v.([]keyEntry) {
+		for _, e := range entries {
 			if strings.HasPrefix(e.key, prefix) {
 				out = append(out, e.key)
 				if len(out) == limit {
