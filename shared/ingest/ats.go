@@ -11,6 +11,7 @@ import (
 
 	"meridian/shared/lld"
 	"meridian/shared/survey"
+	"meridian/shared/survey/dls"
 	"meridian/shared/survey/gridindex"
 )
 
@@ -578,7 +579,7 @@ func (a *atsReader) emitSection(base lld.Location, s *atsSection, poly orb.Polyg
 		}
 	}
 	for n := 1; n <= 16; n++ {
-		row, col := lsdCell(n)
+		row, col := dls.LSDCell(n)
 		ll := sl
 		ll.Unit, ll.LSD = lld.LSD, uint8(n)
 		if err := a.out.send(gridindex.Record{Location: ll, Province: survey.AB, Geometry: orb.Polygon{s.cell(col, row, 1)}, AccuracyM: atsAccuracyLSD}); err != nil {
@@ -586,28 +587,6 @@ func (a *atsReader) emitSection(base lld.Location, s *atsSection, poly orb.Polyg
 		}
 	}
 	return nil
-}
-
-// lsdCell returns the row (from south) and column (from west) of LSD n
-// (1-16) in its section's 4×4 grid: boustrophedon from the south-east.
-func lsdCell(n int) (row, col int) {
-	k := n - 1
-	row = k / 4
-	if row%2 == 0 {
-		return row, 3 - k%4
-	}
-	return row, k % 4
-}
-
-// sectionCell returns the row (from south) and column (from west) of
-// section s (1-36) in its township: boustrophedon from the south-east.
-func sectionCell(s int) (row, col int) {
-	k := s - 1
-	row = k / 6
-	if row%2 == 0 {
-		return row, 5 - k%6
-	}
-	return row, k % 6
 }
 
 // atsCodes maps each code to the point's offset in the section's lattice,
@@ -623,7 +602,7 @@ var atsCodes = map[string][2]int32{
 // lattice offset) of section s of township (rng, twp) west of meridian
 // mer.
 func atsPointKey(mer, rng, twp, s int, off [2]int32) atsKey {
-	row, col := sectionCell(s)
+	row, col := dls.SectionCell(s)
 	x := int32(2*((rng-1)*6+(5-col))) + off[0]
 	y := int32(2*((twp-1)*6+row)) + off[1]
 	// The north edge of a 4k+2 township is a correction line: its points

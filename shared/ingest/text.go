@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"meridian/shared/ingest/shp"
 )
 
 // parseNumber parses a plain decimal number: optional sign, digits with an
@@ -85,14 +87,6 @@ func isBlank(s string) bool { return strings.Trim(s, " \t") == "" }
 // UTF-8 file.
 const utf8BOM = "\ufeff"
 
-// windows1252 maps the bytes 0x80-0x9F of Windows-1252 to Unicode; 0xA0-0xFF
-// are the same code points as in ISO-8859-1. The five bytes Windows-1252
-// leaves undefined map to the C1 control of the same value, as browsers do.
-var windows1252 = [32]rune{
-	'€', 0x81, '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', 0x8D, 'Ž', 0x8F,
-	0x90, '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', 0x9D, 'ž', 'Ÿ',
-}
-
 // decodeText returns s as UTF-8. Text that is valid UTF-8 is returned as it
 // is; otherwise every byte is read as one Windows-1252 character. Deciding
 // per field (a CSV field, a dBASE value) rather than per file keeps readers
@@ -103,18 +97,5 @@ func decodeText(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
-	var b strings.Builder
-	b.Grow(len(s) + len(s)/2)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c < 0x80:
-			b.WriteByte(c)
-		case c < 0xA0:
-			b.WriteRune(windows1252[c-0x80])
-		default:
-			b.WriteRune(rune(c))
-		}
-	}
-	return b.String()
+	return shp.DecodeWindows1252([]byte(s))
 }

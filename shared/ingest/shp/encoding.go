@@ -98,7 +98,7 @@ func (c codePage) decode(b []byte) (string, error) {
 			return string(b), nil
 		}
 	}
-	return decodeWindows1252(b), nil
+	return DecodeWindows1252(b), nil
 }
 
 // win1252 maps the bytes 0x80–0x9F of Windows-1252 to Unicode; the five
@@ -111,7 +111,8 @@ var win1252 = [32]rune{
 	0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
 }
 
-func decodeWindows1252(b []byte) string {
+// DecodeWindows1252 reads b as Windows-1252 text and returns it as UTF-8.
+func DecodeWindows1252(b []byte) string {
 	var s strings.Builder
 	s.Grow(len(b) + len(b)/2)
 	for _, x := range b {

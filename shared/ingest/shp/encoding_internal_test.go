@@ -73,9 +73,9 @@ func TestWindows1252RoundTrip(t *testing.T) {
 	t.Parallel()
 	for i := range 256 {
 		b := []byte{byte(i)}
-		s := decodeWindows1252(b)
+		s := DecodeWindows1252(b)
 		if !utf8.ValidString(s) {
-			t.Fatalf("decodeWindows1252(0x%02X) = %q, not UTF-8", i, s)
+			t.Fatalf("DecodeWindows1252(0x%02X) = %q, not UTF-8", i, s)
 		}
 		back, err := Windows1252.encode(s)
 		if err != nil || len(back) != 1 || back[0] != byte(i) {

@@ -176,3 +176,11 @@ func SectionPart(l lld.Location) (orb.Bound, bool) {
 		Max: orb.Point{float64(c.x1) / 4, float64(c.y1) / 4},
 	}, true
 }
+
+// SectionCell returns the row (from the south, 0-5) and column (from the
+// west, 0-5) of section s (1-36) in its township.
+func SectionCell(s int) (row, col int) { return snakeCell(s, 6) }
+
+// LSDCell returns the row (from the south, 0-3) and column (from the west,
+// 0-3) of LSD n (1-16) in its section.
+func LSDCell(n int) (row, col int) { return snakeCell(n, 4) }
