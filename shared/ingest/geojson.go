@@ -250,7 +250,7 @@ func geoJSONGeometry(raw json.RawMessage, p proj.Projection) (orb.Geometry, erro
 	case "Polygon":
 		var c [][][]float64
 		if err := json.Unmarshal(g.Coordinates, &c); err != nil {
-			return nil, fmt.Errorf("Polygon coordinates are not an array of rings")
+			return nil, fmt.Errorf("polygon coordinates are not an array of rings")
 		}
 		poly, err := geoJSONPolygon(c, p)
 		if err != nil {
