@@ -2,6 +2,8 @@ package convert
 
 import (
 	"encoding/json"
+	"math"
+	"strconv"
 	"testing"
 	"unicode/utf8"
 )
@@ -58,5 +60,33 @@ func TestAppendCoord(t *testing.T) {
 		if got := string(appendCoord(nil, tc.in)); got != tc.want {
 			t.Errorf("appendCoord(%v) = %s, want %s", tc.in, got, tc.want)
 		}
+	}
+}
+
+// appendCoord agrees with strconv's shortest formatting of the rounded
+// value for any coordinate.
+func FuzzAppendCoord(f *testing.F) {
+	for _, v := range []float64{0, -0.0000004, 0.0000005, -114.01924, 51.077932, 180, -180, 1e-7, 123456.789} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v float64) {
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e9 {
+			return
+		}
+		r := math.Round(v*1e6) / 1e6
+		if r == 0 {
+			r = 0
+		}
+		want := strconv.FormatFloat(r, 'f', -1, 64)
+		if got := string(appendCoord(nil, v)); got != want {
+			t.Fatalf("appendCoord(%v) = %s, want %s", v, got, want)
+		}
+	})
+}
+
+func BenchmarkAppendCoord(b *testing.B) {
+	buf := make([]byte, 0, 64)
+	for b.Loop() {
+		buf = appendCoord(buf[:0], -114.017374)
 	}
 }

@@ -51,11 +51,15 @@ func blockFrom(r gridindex.Record, m gridindex.Meta) survey.Block {
 // ancestor it can be subdivided from. Each index is asked once, for l's
 // group (its township, parish or geographic township).
 func (s *Service) fromIndex(ctx context.Context, l lld.Location) (survey.Block, bool, error) {
+	ixs := s.indexes()
+	if len(ixs) == 0 {
+		return survey.Block{}, false, nil
+	}
 	key, ok := gridindex.GroupKey(l)
 	if !ok {
 		return survey.Block{}, false, nil
 	}
-	for _, ix := range s.indexes() {
+	for _, ix := range ixs {
 		if !holdsSystem(ix, l.System) {
 			continue
 		}
