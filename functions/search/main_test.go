@@ -2,7 +2,6 @@ package main
 
 import (
 	"log/slog"
-	"strings"
 	"testing"
 
 	"meridian/shared/api/apigw/apigwtest"
@@ -40,17 +39,6 @@ func TestReplayEvents(t *testing.T) {
 	grids, _ := apigwtest.FixtureGrids(t)
 	h := newHandler(slog.New(slog.DiscardHandler), grids)
 	apigwtest.Replay(t, h, events, wantEvents)
-}
-
-func TestLoadConfig(t *testing.T) {
-	t.Parallel()
-	if _, err := loadConfig(func(string) string { return "" }); err != nil {
-		t.Errorf("empty environment: %v", err)
-	}
-	_, err := loadConfig(func(k string) string { return map[string]string{"LOG_LEVEL": "loud"}[k] })
-	if err == nil || !strings.Contains(err.Error(), "LOG_LEVEL") {
-		t.Errorf("bad LOG_LEVEL: err = %v", err)
-	}
 }
 
 // TestBootstrap runs the built function as Lambda would: a process polling

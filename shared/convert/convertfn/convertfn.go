@@ -1,0 +1,63 @@
+// Package convertfn is the wiring the conversion Lambdas (search,
+// autocomplete, batch) share: their environment, the official grid indexes
+// on S3, and the handler over the routes of one endpoint group.
+package convertfn
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+
+	"meridian/shared/api"
+	"meridian/shared/api/apigw"
+	"meridian/shared/convert"
+	"meridian/shared/env"
+	"meridian/shared/gridstore"
+	"meridian/shared/survey/gridindex"
+)
+
+// Routes picks a function's endpoint group, e.g. (*convert.Handler).SearchRoutes.
+type Routes func(*convert.Handler) []api.Route
+
+// Config is a conversion function's environment, checked at cold start.
+type Config struct {
+	LogLevel slog.Level       // LOG_LEVEL: debug, info (default), warn, error
+	Grid     gridstore.Config // GRID_BUCKET, GRID_PREFIX, GRID_INDEXES, GRID_CACHE_MIB
+}
+
+// LoadConfig reads Config through getenv, reporting every problem at once.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	r := env.New(getenv)
+	cfg := Config{LogLevel: r.LogLevel("LOG_LEVEL"), Grid: gridstore.ReadConfig(r)}
+	return cfg, r.Err()
+}
+
+// NewHandler builds the handler of routes over the grid indexes (none: the
+// models answer everywhere), once, before lambda.Start.
+func NewHandler(logger *slog.Logger, grids []*gridindex.Index, routes Routes) http.Handler {
+	svc := convert.New()
+	svc.SetIndexes(grids)
+	mux := api.NewMux()
+	mux.Mount(routes(convert.NewHandler(svc))...)
+	return apigw.Wrap(mux, logger)
+}
+
+// Main loads the environment, opens the grid indexes and serves routes on
+// Lambda. A bad environment or an index that does not open stops the cold
+// start with the reason logged.
+func Main(routes Routes) {
+	cfg, err := LoadConfig(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	grids, err := gridstore.Open(context.Background(), cfg.Grid)
+	if err != nil {
+		logger.Error("cold start", "err", err)
+		os.Exit(1)
+	}
+	apigw.Start(NewHandler(logger, grids, routes))
+}
