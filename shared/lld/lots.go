@@ -98,6 +98,13 @@ func parseOntario(t *tokens) (Location, error) {
 			name = "concession"
 		}
 		v, next, err := lotLabel(t, i+1, name)
+		if !isLot && i+2 < t.n {
+			// A broken front concession, spelled out or dotted: "Broken
+			// Front", "B.F.", "B F" are all BF.
+			if w1, w2 := t.text(i+1), t.text(i+2); equalFold(w1, "broken") && equalFold(w2, "front") || equalFold(w1, "b") && equalFold(w2, "f") {
+				v, next, err = "BF", i+3, nil
+			}
+		}
 		if err != nil {
 			return Location{}, err
 		}
