@@ -136,7 +136,7 @@ func relative(part, of orb.Bound) orb.Bound {
 }
 
 func subdivided(r gridindex.Record, m gridindex.Meta, l lld.Location, part orb.Bound) (survey.Block, bool) {
-	quad, ok := corners(r.Geometry)
+	quad, ok := survey.Corners(r.Geometry)
 	if !ok {
 		return survey.Block{}, false
 	}
@@ -156,27 +156,6 @@ func subdivided(r gridindex.Record, m gridindex.Meta, l lld.Location, part orb.B
 		AccuracyM: r.AccuracyM + subdivisionErrorM,
 		Source:    m.Source + " (subdivided)",
 	}, true
-}
-
-// corners returns the SW, SE, NE, NW corners of a block polygon: the
-// vertices nearest the corners of its bounding box.
-func corners(g orb.Geometry) ([4]orb.Point, bool) {
-	p, ok := g.(orb.Polygon)
-	if !ok || len(p) == 0 || len(p[0]) < 4 {
-		return [4]orb.Point{}, false
-	}
-	b := p[0].Bound()
-	targets := [4]orb.Point{b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}}
-	var out [4]orb.Point
-	for i, t := range targets {
-		best := math.Inf(1)
-		for _, v := range p[0] {
-			if d := planar.DistanceSquared(v, t); d < best {
-				best, out[i] = d, v
-			}
-		}
-	}
-	return out, true
 }
 
 // bilinear maps (u, v) of the unit square onto the quadrilateral q (SW, SE,

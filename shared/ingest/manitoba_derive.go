@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/paulmach/orb"
-	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/lld"
 	"meridian/shared/survey"
@@ -53,7 +52,7 @@ func DeriveManitoba(group []gridindex.Record) ([]gridindex.Record, error) {
 		if !ok1 || !ok2 || !ok3 || !ok4 {
 			continue
 		}
-		c := [4]orb.Point{corner(sw, 0), corner(se, 1), corner(ne, 2), corner(nw, 3)}
+		c := [4]orb.Point{cornerOf(sw, 0), cornerOf(se, 1), cornerOf(ne, 2), cornerOf(nw, 3)}
 		sections[s] = c
 		l := base
 		l.Unit, l.Section = lld.Section, s
@@ -66,18 +65,10 @@ func DeriveManitoba(group []gridindex.Record) ([]gridindex.Record, error) {
 	return out, nil
 }
 
-// corner returns the vertex of p nearest its bounding box's corner i (0 SW,
-// 1 SE, 2 NE, 3 NW).
-func corner(p orb.Polygon, i int) orb.Point {
-	b := p[0].Bound()
-	t := [4]orb.Point{b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}}[i]
-	best, bestD := p[0][0], math.Inf(1)
-	for _, v := range p[0] {
-		if d := planar.DistanceSquared(v, t); d < bestD {
-			best, bestD = v, d
-		}
-	}
-	return best
+// cornerOf returns corner i (0 SW, 1 SE, 2 NE, 3 NW) of a quarter polygon.
+func cornerOf(p orb.Polygon, i int) orb.Point {
+	c, _ := survey.Corners(p)
+	return c[i]
 }
 
 func quadRecord(l lld.Location, p survey.Province, c [4]orb.Point, acc float64) gridindex.Record {

@@ -5,7 +5,10 @@
 package survey
 
 import (
+	"math"
+
 	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/lld"
 )
@@ -92,4 +95,25 @@ func RingContains(r orb.Ring, p orb.Point) bool {
 		}
 	}
 	return in
+}
+
+// Corners returns the SW, SE, NE and NW corners of a block polygon: the
+// vertices of its outer ring nearest the corners of its bounding box. ok
+// is false for anything but a polygon with a ring of at least 4 points.
+func Corners(g orb.Geometry) (c [4]orb.Point, ok bool) {
+	p, isPolygon := g.(orb.Polygon)
+	if !isPolygon || len(p) == 0 || len(p[0]) < 4 {
+		return c, false
+	}
+	b := p[0].Bound()
+	targets := [4]orb.Point{b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}}
+	for i, t := range targets {
+		best := math.Inf(1)
+		for _, v := range p[0] {
+			if d := planar.DistanceSquared(v, t); d < best {
+				best, c[i] = d, v
+			}
+		}
+	}
+	return c, true
 }
