@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"runtime"
 	"strings"
@@ -447,4 +448,58 @@ func maxU(a, b uint64) uint64 {
 		return a
 	}
 	return b
+}
+
+// Within yields exactly the records of the unit whose boxes meet the bound.
+func TestWithin(t *testing.T) {
+	t.Parallel()
+	recs := testRecords(t)
+	f := &memFile{data: buildIndex(t, recs, gridindex.WriterOptions{})}
+	ix, _ := gridindex.Open(context.Background(), f, "k", gridindex.Options{})
+	sec, _ := lld.Parse("10-24-1-W5")
+	var secBox orb.Bound
+	for _, r := range recs {
+		if r.Location == sec {
+			secBox = r.Geometry.Bound()
+		}
+	}
+	for _, c := range []struct {
+		b    orb.Bound
+		unit lld.Unit
+	}{
+		{secBox.Pad(-1e-4), lld.LSD},
+		{secBox.Pad(-1e-4), lld.Section},
+		{ix.Bound(), lld.Township},
+		{ix.Bound(), lld.Lot},
+		{orb.Bound{Min: orb.Point{-100, 55}, Max: orb.Point{-99, 56}}, lld.Section},
+	} {
+		want := map[string]bool{}
+		for _, r := range recs {
+			var rb orb.Bound
+			if r.Geometry != nil {
+				rb = r.Geometry.Bound()
+			} else {
+				rb = orb.Bound{Min: r.Centroid, Max: r.Centroid}
+			}
+			if r.Location.Unit == c.unit && rb.Intersects(c.b) {
+				want[r.Location.String()] = true
+			}
+		}
+		got := map[string]bool{}
+		err := ix.Within(context.Background(), c.b, c.unit, func(r *gridindex.Record) error {
+			got[r.Location.String()] = true
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("Within(%v, %v) = %v, want %v", c.b, c.unit, got, want)
+		}
+	}
+	n := 0
+	_ = ix.Within(context.Background(), ix.Bound(), lld.LSD, func(*gridindex.Record) error { n++; return nil })
+	if n != 2*576 {
+		t.Errorf("Within(all, LSD) = %d records, want the 576 LSDs of each of the 2 townships", n)
+	}
 }

@@ -301,15 +301,18 @@ func (ix *Index) Group(ctx context.Context, l lld.Location) ([]Record, error) {
 // pagesNear calls fn for each page whose box, grown by margin degrees,
 // contains pt.
 func (ix *Index) pagesNear(ctx context.Context, pt orb.Point, margin float64, fn func(*page) error) error {
-	near := func(b orb.Bound) bool {
-		return pt[0] >= b.Min[0]-margin && pt[0] <= b.Max[0]+margin && pt[1] >= b.Min[1]-margin && pt[1] <= b.Max[1]+margin
-	}
-	if !near(ix.h.bounds) {
+	b := orb.Bound{Min: orb.Point{pt[0] - margin, pt[1] - margin}, Max: orb.Point{pt[0] + margin, pt[1] + margin}}
+	return ix.pagesIn(ctx, b, fn)
+}
+
+// pagesIn calls fn for each page whose box intersects b (edges included).
+func (ix *Index) pagesIn(ctx context.Context, b orb.Bound, fn func(*page) error) error {
+	if !ix.h.bounds.Intersects(b) {
 		return nil
 	}
 	for i := range ix.spatial {
 		s := &ix.spatial[i]
-		if !near(s.bound) {
+		if !s.bound.Intersects(b) {
 			continue
 		}
 		refs, err := ix.spatialLeaf(ctx, s)
@@ -317,7 +320,7 @@ func (ix *Index) pagesNear(ctx context.Context, pt orb.Point, margin float64, fn
 			return err
 		}
 		for _, pr := range refs {
-			if !near(pr.bound) {
+			if !pr.bound.Intersects(b) {
 				continue
 			}
 			p, err := ix.page(ctx, pr.off, pr.length)
@@ -330,6 +333,25 @@ func (ix *Index) pagesNear(ctx context.Context, pt orb.Point, margin float64, fn
 		}
 	}
 	return nil
+}
+
+// Within calls fn with every record of unit u whose box intersects b, page
+// by page in file order: what a map tile over b draws. Records without a
+// polygon are matched by their centroid. fn must not keep rec past the call
+// unless it copies it.
+func (ix *Index) Within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(rec *Record) error) error {
+	return ix.pagesIn(ctx, b, func(p *page) error {
+		for i := range p.recs {
+			r := &p.recs[i]
+			if r.Location.Unit != u || !p.bounds[i].Intersects(b) {
+				continue
+			}
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // Containing returns every record whose polygon contains pt, of any unit.
