@@ -106,6 +106,9 @@ type gridLoader struct {
 	store   blob.Store
 	svc     *convert.Service
 	logger  *slog.Logger
+	// changed is called after a new set of indexes is handed to the
+	// service (the tile cache drops what it generated from the old).
+	changed func()
 
 	mu     sync.Mutex
 	stamp  string                      // names, sizes and mtimes last loaded
@@ -179,6 +182,9 @@ func (g *gridLoader) load(ctx context.Context) error {
 		return 1
 	})
 	g.svc.SetIndexes(list)
+	if g.changed != nil {
+		g.changed()
+	}
 	g.open, g.stamps, g.stamp = next, stamps, stamp.String()
 	return nil
 }

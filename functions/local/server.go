@@ -9,6 +9,7 @@ import (
 	"meridian/shared/api"
 	"meridian/shared/convert"
 	"meridian/shared/gateway"
+	"meridian/shared/tile"
 )
 
 // version is reported in the OpenAPI document.
@@ -63,6 +64,12 @@ func newServer(cfg serverConfig) (*server, error) {
 	mux.Mount(conv.SearchRoutes()...)
 	mux.Mount(conv.AutocompleteRoutes()...)
 	mux.Mount(conv.BatchRoutes()...)
+	tiles := tile.NewHandler(tile.Options{
+		Generator:   tile.NewGenerator(svc),
+		Attribution: gridAttribution(svc),
+	})
+	grids.changed = tiles.Invalidate
+	mux.Mount(tiles.Routes()...)
 	mux.Mount(serviceRoutes(mux)...)
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger})
 	return &server{handler: h, mux: mux, gateway: gw, grids: grids}, nil

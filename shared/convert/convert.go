@@ -57,6 +57,18 @@ func (s *Service) hasSystem(sys lld.System) bool {
 	return false
 }
 
+// Sources names the datasets of the loaded indexes that hold sys, in order
+// of preference.
+func (s *Service) Sources(sys lld.System) []string {
+	var out []string
+	for _, ix := range s.indexes() {
+		if holdsSystem(ix, sys) {
+			out = append(out, ix.Meta().Source)
+		}
+	}
+	return out
+}
+
 // Search parses a legal land description and resolves it to its block.
 func (s *Service) Search(ctx context.Context, input string) (survey.Block, error) {
 	l, err := lld.Parse(input)

@@ -1,0 +1,190 @@
+package tile
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/encoding/mvt"
+	"github.com/paulmach/orb/geojson"
+	"github.com/paulmach/orb/maptile"
+	"github.com/paulmach/orb/simplify"
+
+	"meridian/shared/convert"
+	"meridian/shared/lld"
+	"meridian/shared/survey"
+)
+
+const (
+	// Extent is the tile's coordinate space (MVT default).
+	Extent = 4096
+	// Buffer is how far, in tile units, geometry reaches past each edge so
+	// that lines and labels meet across tiles without seams (8 pixels of a
+	// 512-pixel tile).
+	Buffer = 64
+)
+
+// Generator makes survey grid and label tiles from the grid models and the
+// official indexes loaded in a conversion service: a tile draws exactly the
+// blocks search answers.
+type Generator struct {
+	svc *convert.Service
+}
+
+// NewGenerator returns a Generator over svc.
+func NewGenerator(svc *convert.Service) *Generator { return &Generator{svc: svc} }
+
+// Tile returns layer l's tile t, MVT gzip-compressed, or nil when the tile
+// has no features (outside the layer's zooms or its region). The bytes
+// depend only on the layer, the tile and the grid data: the same on demand
+// and in an archive.
+func (g *Generator) Tile(ctx context.Context, l Layer, t maptile.Tile) ([]byte, error) {
+	if !l.Survey() || int(t.Z) < l.MinZoom || int(t.Z) > l.MaxZoom {
+		return nil, nil
+	}
+	tb := t.Bound()
+	if !tb.Intersects(l.Bounds) {
+		return nil, nil
+	}
+	pad := Buffer / float64(Extent)
+	query := tb.Pad(0) // copy
+	dx, dy := (tb.Max[0]-tb.Min[0])*pad, (tb.Max[1]-tb.Min[1])*pad
+	query.Min, query.Max = orb.Point{tb.Min[0] - dx, tb.Min[1] - dy}, orb.Point{tb.Max[0] + dx, tb.Max[1] + dy}
+
+	var fs []*geojson.Feature
+	err := g.svc.Blocks(ctx, l.System, l.Unit, query, func(b survey.Block) error {
+		if l.Province != survey.ProvinceNone && b.Province != l.Province {
+			return nil
+		}
+		if b.Geometry == nil {
+			return nil // centroid-only records draw nothing
+		}
+		if l.Kind == Grid {
+			f := geojson.NewFeature(orb.Clone(b.Geometry))
+			f.Properties = geojson.Properties{"id": b.Location.String()}
+			fs = append(fs, f)
+			return nil
+		}
+		pt := LabelPoint(b.Geometry, b.Centroid)
+		if !query.Contains(pt) {
+			return nil
+		}
+		f := geojson.NewFeature(pt)
+		f.Properties = labelProperties(b.Location)
+		if l.Region == "mb" && l.Unit == lld.Section {
+			q, err := g.quarters(ctx, b.Location)
+			if err != nil {
+				return err
+			}
+			f.Properties["quarter_section"] = q
+		}
+		fs = append(fs, f)
+		return nil
+	})
+	if err != nil || len(fs) == 0 {
+		return nil, err
+	}
+	return Encode(l.SourceLayer, fs, t)
+}
+
+// quarters lists the quarter sections of sec that have a block in
+// coverage, in the survey's order SE, SW, NW, NE.
+func (g *Generator) quarters(ctx context.Context, sec lld.Location) (string, error) {
+	var out []string
+	for _, a := range [...]lld.Aliquot{lld.SE, lld.SW, lld.NW, lld.NE} {
+		q := sec
+		q.Unit, q.Aliquot = lld.QuarterSection, a
+		if _, err := g.svc.Resolve(ctx, q, ""); err == nil {
+			out = append(out, a.String())
+		} else if !notFound(err) {
+			return "", err
+		}
+	}
+	return strings.Join(out, ","), nil
+}
+
+// Encode projects features (lng/lat) into tile t as one MVT layer named
+// name, clips them Buffer units past the tile, drops detail and polygons
+// smaller than a tile unit (what cannot be seen), and returns the tile
+// gzip-compressed; nil when nothing is left. It modifies the features'
+// geometry.
+func Encode(name string, fs []*geojson.Feature, t maptile.Tile) ([]byte, error) {
+	layer := &mvt.Layer{Name: name, Version: 2, Extent: Extent, Features: fs}
+	layers := mvt.Layers{layer}
+	layers.ProjectToTile(t)
+	layers.Clip(orb.Bound{Min: orb.Point{-Buffer, -Buffer}, Max: orb.Point{Extent + Buffer, Extent + Buffer}})
+	layers.Simplify(simplify.DouglasPeucker(1.0))
+	layers.RemoveEmpty(1.0, 1.0)
+	if len(layer.Features) == 0 {
+		return nil, nil
+	}
+	raw, err := mvt.Marshal(layers)
+	if err != nil {
+		return nil, err
+	}
+	return Gzip(raw), nil
+}
+
+// gzipWriters are reused: a compressor allocates ~800 KB of tables, more
+// than most tiles.
+var gzipWriters = sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
+
+// Gzip compresses a tile at the default level, with no name or time in
+// the header, so the same tile always has the same bytes.
+func Gzip(raw []byte) []byte {
+	var buf bytes.Buffer
+	buf.Grow(len(raw)/2 + 64)
+	zw := gzipWriters.Get().(*gzip.Writer)
+	zw.Reset(&buf)
+	zw.Write(raw) // writes to a bytes.Buffer cannot fail
+	zw.Close()
+	gzipWriters.Put(zw)
+	return buf.Bytes()
+}
+
+// labelProperties are a label point's properties: the spec's fields per
+// grid.
+func labelProperties(l lld.Location) geojson.Properties {
+	p := geojson.Properties{"id": l.String()}
+	switch l.System {
+	case lld.DLS:
+		p["township"], p["range"], p["meridian"] = int(l.Township), int(l.Range), l.Meridian.String()
+		switch l.Unit {
+		case lld.Township:
+			p["descriptor"] = l.String()
+		case lld.Section:
+			p["section"], p["descriptor"] = int(l.Section), strconv.Itoa(int(l.Section))
+		case lld.QuarterSection:
+			p["section"], p["quarter_section"], p["descriptor"] = int(l.Section), l.Aliquot.String(), l.Aliquot.String()
+		case lld.LSD:
+			p["section"], p["lsd"], p["descriptor"] = int(l.Section), int(l.LSD), strconv.Itoa(int(l.LSD))
+		}
+	case lld.NTS:
+		p["series"], p["area"], p["sheet"] = int(l.Series), string(rune(l.Area)), int(l.Sheet)
+		switch l.Unit {
+		case lld.MapSheet:
+			p["descriptor"] = l.String()
+		case lld.Block:
+			p["block"], p["descriptor"] = string(rune(l.Block)), string(rune(l.Block))
+		case lld.NTSUnit:
+			p["block"], p["unit"], p["descriptor"] = string(rune(l.Block)), int(l.UnitNo), strconv.Itoa(int(l.UnitNo))
+		case lld.QuarterUnit:
+			p["block"], p["unit"], p["qtr"] = string(rune(l.Block)), int(l.UnitNo), string(rune(l.Quarter))
+			p["descriptor"] = string(rune(l.Quarter))
+		}
+	case lld.GeoTownship:
+		switch l.Unit {
+		case lld.Township:
+			p["descriptor"] = l.Place
+		case lld.Concession:
+			p["concession"], p["twp"], p["descriptor"] = l.Concession, l.Place, "Con "+l.Concession
+		case lld.Lot:
+			p["lot"], p["concession"], p["twp"], p["descriptor"] = l.Lot, l.Concession, l.Place, "Lot "+l.Lot
+		}
+	}
+	return p
+}

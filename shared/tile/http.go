@@ -1,0 +1,374 @@
+package tile
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/hex"
+	"hash/fnv"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/paulmach/orb/maptile"
+
+	"meridian/shared/api"
+	"meridian/shared/apierr"
+)
+
+// Archive is a built tile archive of one layer (package archive reads
+// PMTiles); Tile returns the stored, gzip-compressed MVT.
+type Archive interface {
+	Tile(ctx context.Context, z uint8, x, y uint32) (data []byte, ok bool, err error)
+}
+
+// Archives finds the built archive of a layer: (nil, nil) when there is
+// none.
+type Archives interface {
+	Archive(ctx context.Context, l Layer) (Archive, error)
+}
+
+// Options configure a Handler.
+type Options struct {
+	// Generator makes survey grid tiles on demand where no archive is
+	// built; nil: archives only.
+	Generator *Generator
+	// Archives are the built archives; nil: none.
+	Archives Archives
+	// CacheBytes bounds the cache of generated tiles (default 64 MiB).
+	CacheBytes int
+	// PublicURL is {tiles_url} as clients reach it (a CDN), written into
+	// TileJSON; empty: the request's own scheme, host and /tiles.
+	PublicURL string
+	// Attribution returns a layer's attribution (data sources); nil: the
+	// layer's title.
+	Attribution func(Layer) string
+}
+
+// Handler serves tiles and TileJSON under /tiles.
+type Handler struct {
+	o      Options
+	cache  *lru
+	flight flight
+}
+
+// NewHandler returns a Handler.
+func NewHandler(o Options) *Handler {
+	if o.CacheBytes <= 0 {
+		o.CacheBytes = 64 << 20
+	}
+	return &Handler{o: o, cache: newLRU(o.CacheBytes)}
+}
+
+// Invalidate drops the generated tiles cached (the grid data changed).
+func (h *Handler) Invalidate() { h.cache.clear() }
+
+// Cache lifetimes: tiles change only when data is rebuilt; TileJSON carries
+// the caller's key, so shared caches key it by the full URL.
+const (
+	tileCacheControl     = "public, max-age=86400, stale-while-revalidate=604800"
+	tileJSONCacheControl = "public, max-age=300"
+	// ContentType is the registered media type of Mapbox Vector Tiles.
+	ContentType = "application/vnd.mapbox-vector-tile"
+)
+
+// Routes are the maps product's routes.
+func (h *Handler) Routes() []api.Route {
+	key := api.Param{Name: "api_key", Required: true, Description: "your API key for the Maps product (map libraries cannot send headers)"}
+	region := api.Param{Name: "region", In: "path", Required: true, Description: "ab, bc, sk, mb, on (survey grids); ag; energy"}
+	return []api.Route{
+		{
+			Pattern: "GET /tiles/{region}/{layer}",
+			Handler: api.Func(h.serveTileJSON),
+			Op: api.Operation{
+				Tag: "maps", Summary: "TileJSON 3.0.0 of a layer: tile URL with your key, source layer, zooms, fields, bounds",
+				Description: "The path ends in .json: /tiles/ab/sec.json, /tiles/ab/sec-label.json, /tiles/ag/soils.json.",
+				Params:      []api.Param{key, region, {Name: "layer", In: "path", Required: true, Description: "layer name followed by .json (twp.json, qtr-unit-label.json, soils.json)"}},
+				Errors:      []int{403, 404},
+			},
+		},
+		{
+			Pattern: "GET /tiles/{region}/{layer}/{z}/{x}/{y}",
+			Handler: api.Func(h.serveTile),
+			Op: api.Operation{
+				Tag: "maps", Summary: "One MVT tile (gzip when accepted)",
+				Description: "204 No Content for a tile with no features or a zoom outside the layer's range (MapLibre draws nothing there and overzooms past maxzoom). 403 archive_not_published for a layer outside the published list.",
+				Params: []api.Param{key, region,
+					{Name: "layer", In: "path", Required: true, Description: "twp, sec, qtr, lsd, series, block, unit, qtr-unit, con, lot, each also with -label; or an agriculture or energy archive"},
+					{Name: "z", In: "path", Required: true, Schema: map[string]any{"type": "integer", "minimum": 0, "maximum": 22}},
+					{Name: "x", In: "path", Required: true, Schema: map[string]any{"type": "integer", "minimum": 0}},
+					{Name: "y", In: "path", Required: true, Description: "tile row followed by .mvt"}},
+				ContentType: ContentType,
+				Errors:      []int{400, 403, 404, 503},
+			},
+		},
+	}
+}
+
+// layerOf finds the published layer or refuses with 403.
+func layerOf(region, name string) (Layer, error) {
+	l, ok := Lookup(region, name)
+	if !ok {
+		return Layer{}, apierr.Forbiddenf("archive_not_published", "'%s/%s' is not a published tile layer: survey grids are {ab,bc,sk,mb}/{twp,sec,qtr,lsd}, bc/{series,block,unit,qtr-unit} and on/{twp,con,lot}, each also with -label; agriculture and energy archives are under ag/ and energy/", region, name)
+	}
+	return l, nil
+}
+
+func (h *Handler) serveTileJSON(w http.ResponseWriter, r *http.Request) error {
+	name, ok := strings.CutSuffix(r.PathValue("layer"), ".json")
+	if !ok {
+		return apierr.NotFoundf("no such path: TileJSON is at /tiles/{region}/{layer}.json, tiles at /tiles/{region}/{layer}/{z}/{x}/{y}.mvt")
+	}
+	l, err := layerOf(r.PathValue("region"), name)
+	if err != nil {
+		return err
+	}
+	if !l.Survey() {
+		a, err := h.archive(r.Context(), l)
+		if err != nil {
+			return err
+		}
+		if a == nil {
+			return notBuilt(l)
+		}
+	}
+	attribution := l.Title
+	if h.o.Attribution != nil {
+		attribution = h.o.Attribution(l)
+	}
+	doc := TileJSON(l, h.baseURL(r), r.URL.Query().Get("api_key"), attribution)
+	w.Header().Set("Cache-Control", tileJSONCacheControl)
+	api.WriteJSON(w, http.StatusOK, doc)
+	return nil
+}
+
+func notBuilt(l Layer) error {
+	return apierr.NotFoundf("the %s archive is published but not built on this server: run 'meridian build-tiles -layers %s'", l.Path(), l.Path())
+}
+
+// baseURL is {tiles_url} for TileJSON.
+func (h *Handler) baseURL(r *http.Request) string {
+	if h.o.PublicURL != "" {
+		return strings.TrimSuffix(h.o.PublicURL, "/")
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
+		scheme = p
+	}
+	return scheme + "://" + r.Host + "/tiles"
+}
+
+func (h *Handler) archive(ctx context.Context, l Layer) (Archive, error) {
+	if h.o.Archives == nil {
+		return nil, nil
+	}
+	return h.o.Archives.Archive(ctx, l)
+}
+
+// maxZoom bounds the zooms of tile requests (the spec's layers reach 22).
+const maxZoom = 22
+
+func parseTile(zs, xs, ys string) (maptile.Tile, error) {
+	ys, ok := strings.CutSuffix(ys, ".mvt")
+	if !ok {
+		return maptile.Tile{}, apierr.Invalidf("invalid_parameter", "tiles end in .mvt: /tiles/{region}/{layer}/{z}/{x}/{y}.mvt")
+	}
+	z, errZ := strconv.ParseUint(zs, 10, 8)
+	x, errX := strconv.ParseUint(xs, 10, 32)
+	y, errY := strconv.ParseUint(ys, 10, 32)
+	if errZ != nil || errX != nil || errY != nil || z > maxZoom {
+		return maptile.Tile{}, apierr.Invalidf("invalid_parameter", "'%s/%s/%s' is not a tile: z is 0 to %d, x and y whole numbers", zs, xs, ys, maxZoom)
+	}
+	if n := uint64(1) << z; x >= n || y >= n {
+		return maptile.Tile{}, apierr.Invalidf("invalid_parameter", "tile %d/%d/%d does not exist: x and y run 0 to %d at zoom %d", z, x, y, (uint64(1)<<z)-1, z)
+	}
+	return maptile.New(uint32(x), uint32(y), maptile.Zoom(z)), nil
+}
+
+func (h *Handler) serveTile(w http.ResponseWriter, r *http.Request) error {
+	t, err := parseTile(r.PathValue("z"), r.PathValue("x"), r.PathValue("y"))
+	if err != nil {
+		return err
+	}
+	l, err := layerOf(r.PathValue("region"), r.PathValue("layer"))
+	if err != nil {
+		return err
+	}
+	data, err := h.Tile(r.Context(), l, t)
+	if err != nil {
+		return err
+	}
+	writeTile(w, r, data)
+	return nil
+}
+
+// Tile returns layer l's tile t, gzip-compressed, from its archive when one
+// is built, else generated (survey layers) through the cache; nil when the
+// tile is empty.
+func (h *Handler) Tile(ctx context.Context, l Layer, t maptile.Tile) ([]byte, error) {
+	if int(t.Z) < l.MinZoom || int(t.Z) > l.MaxZoom {
+		return nil, nil
+	}
+	a, err := h.archive(ctx, l)
+	if err != nil {
+		return nil, err
+	}
+	if a != nil {
+		data, _, err := a.Tile(ctx, uint8(t.Z), t.X, t.Y)
+		return data, err
+	}
+	if !l.Survey() || h.o.Generator == nil {
+		return nil, notBuilt(l)
+	}
+	key := l.Path() + "/" + strconv.Itoa(int(t.Z)) + "/" + strconv.Itoa(int(t.X)) + "/" + strconv.Itoa(int(t.Y))
+	if data, ok := h.cache.get(key); ok {
+		return data, nil
+	}
+	return h.flight.do(key, func() ([]byte, error) {
+		data, err := h.o.Generator.Tile(ctx, l, t)
+		if err == nil {
+			h.cache.put(key, data)
+		}
+		return data, err
+	})
+}
+
+// writeTile answers 204 for an empty tile, 304 when the client holds it,
+// else the tile, gzip passed through when accepted.
+func writeTile(w http.ResponseWriter, r *http.Request, data []byte) {
+	hd := w.Header()
+	hd.Set("Cache-Control", tileCacheControl)
+	hd.Set("Vary", "Accept-Encoding")
+	if len(data) == 0 {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	etag := ETag(data)
+	hd.Set("ETag", etag)
+	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	hd.Set("Content-Type", ContentType)
+	if acceptsGzip(r) {
+		hd.Set("Content-Encoding", "gzip")
+		hd.Set("Content-Length", strconv.Itoa(len(data)))
+		w.WriteHeader(http.StatusOK)
+		w.Write(data)
+		return
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		api.WriteError(w, r, err)
+		return
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		api.WriteError(w, r, err)
+		return
+	}
+	hd.Set("Content-Length", strconv.Itoa(len(raw)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(raw)
+}
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		coding, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(coding), "gzip") || strings.TrimSpace(coding) == "*" {
+			return strings.ReplaceAll(strings.TrimSpace(q), " ", "") != "q=0"
+		}
+	}
+	return false
+}
+
+// ETag is a tile's entity tag: a hash of its bytes, so a tile has the same
+// tag generated or read from an archive, here or behind a CDN.
+func ETag(data []byte) string {
+	h := fnv.New64a()
+	h.Write(data)
+	return `"` + hex.EncodeToString(h.Sum(nil)) + `"`
+}
+
+// flight runs one generation per key at a time; callers of a key in
+// progress wait for its result.
+type flight struct {
+	mu    sync.Mutex
+	calls map[string]*call
+}
+
+type call struct {
+	done chan struct{}
+	data []byte
+	err  error
+}
+
+func (f *flight) do(key string, fn func() ([]byte, error)) ([]byte, error) {
+	f.mu.Lock()
+	if c, ok := f.calls[key]; ok {
+		f.mu.Unlock()
+		<-c.done
+		return c.data, c.err
+	}
+	if f.calls == nil {
+		f.calls = map[string]*call{}
+	}
+	c := &call{done: make(chan struct{})}
+	f.calls[key] = c
+	f.mu.Unlock()
+	c.data, c.err = fn()
+	close(c.done)
+	f.mu.Lock()
+	delete(f.calls, key)
+	f.mu.Unlock()
+	return c.data, c.err
+}
+
+// TileJSON is the TileJSON 3.0.0 document of layer l, its tile URL under
+// base carrying key.
+func TileJSON(l Layer, base, key, attribution string) map[string]any {
+	tiles := base + "/" + l.Path() + "/{z}/{x}/{y}.mvt"
+	if key != "" {
+		tiles += "?api_key=" + url.QueryEscape(key)
+	}
+	maxZ := min(l.MaxZoom, MaxDataZoom)
+	fields := map[string]string{}
+	for _, f := range l.Fields {
+		fields[f.Name] = f.Description
+	}
+	c := l.Bounds.Center()
+	return map[string]any{
+		"tilejson":    "3.0.0",
+		"name":        l.Path(),
+		"description": l.Title,
+		"attribution": attribution,
+		"scheme":      "xyz",
+		"tiles":       []string{tiles},
+		"minzoom":     l.MinZoom,
+		"maxzoom":     maxZ,
+		"bounds":      []float64{round6(l.Bounds.Min[0]), round6(l.Bounds.Min[1]), round6(l.Bounds.Max[0]), round6(l.Bounds.Max[1])},
+		"center":      []float64{round6(c[0]), round6(c[1]), float64(max(l.MinZoom, min(maxZ, 6)))},
+		"vector_layers": []map[string]any{{
+			"id":          l.SourceLayer,
+			"description": l.Title,
+			"minzoom":     l.MinZoom,
+			"maxzoom":     maxZ,
+			"fields":      fields,
+		}},
+	}
+}
+
+func round6(v float64) float64 { return float64(int64(v*1e6+copysignHalf(v))) / 1e6 }
+
+func copysignHalf(v float64) float64 {
+	if v < 0 {
+		return -0.5
+	}
+	return 0.5
+}
