@@ -1,0 +1,358 @@
+package archive
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/paulmach/orb"
+	"github.com/protomaps/go-pmtiles/pmtiles"
+
+	"meridian/shared/blob"
+)
+
+// Header is what an archive's header says about its tiles.
+type Header struct {
+	MinZoom, MaxZoom uint8     // zooms that hold tiles
+	Bounds           orb.Bound // longitude/latitude extent
+	Center           orb.Point
+	CenterZoom       uint8
+
+	// ContentEncoding is the HTTP Content-Encoding of the bytes Tile
+	// returns: "gzip", or "" for tiles stored uncompressed.
+	ContentEncoding string
+
+	AddressedTiles uint64 // tiles with data
+	TileEntries    uint64 // directory entries
+	TileContents   uint64 // distinct contents
+	Clustered      bool
+}
+
+// FormatError reports an object that is not an archive this package reads:
+// not PMTiles, another spec version, not MVT, an unsupported compression,
+// or truncated or corrupt bytes.
+type FormatError struct {
+	Key    string
+	Reason string
+}
+
+func (e *FormatError) Error() string { return "archive: " + e.Key + ": " + e.Reason }
+
+// Reader reads tiles from an archive in a blob.Store by byte ranges. It is
+// safe for concurrent use. It reads the archive as it was at Open: an
+// object replaced in place needs a new Reader (watch Stat's version tag).
+type Reader struct {
+	store  blob.Store
+	key    string
+	h      pmtiles.HeaderV3
+	header Header
+	root   []pmtiles.EntryV3
+	etag   string
+
+	leaves *leafCache
+	reads  atomic.Int64 // range reads issued
+
+	metaMu   sync.Mutex
+	metaZ    []byte // compressed metadata when it came with the first read
+	meta     *Metadata
+	metaJSON []byte
+}
+
+// Open reads the header and root directory of the archive stored under key:
+// a Stat and one range read of the first 16 KiB. It checks that the object
+// is a PMTiles v3 archive of MVT tiles with gzip or no compression, whole
+// and with a readable root directory, and returns a *FormatError saying what
+// is wrong otherwise.
+//
+// Store failures, a missing key included, are returned as the 503
+// upstream_unavailable error of package apierr (see blob.AsAPIError); a
+// caller for which a missing archive is the client's doing checks
+// errors.Is(err, fs.ErrNotExist) first.
+func Open(ctx context.Context, store blob.Store, key string) (*Reader, error) {
+	r := &Reader{store: store, key: key, leaves: newLeafCache()}
+	info, err := store.Stat(ctx, key)
+	if err != nil {
+		return nil, r.storeError(err)
+	}
+	first, err := r.read(ctx, 0, min(firstRead, info.Size))
+	if err != nil {
+		return nil, err
+	}
+	if err := r.parseHeader(first, info.Size); err != nil {
+		return nil, err
+	}
+	h := &r.h
+	rootZ, err := r.section(ctx, first, h.RootOffset, h.RootLength)
+	if err != nil {
+		return nil, err
+	}
+	if r.root, err = r.directory(rootZ, "root directory"); err != nil {
+		return nil, err
+	}
+	if h.MetadataOffset+h.MetadataLength <= uint64(len(first)) {
+		r.metaZ = first[h.MetadataOffset : h.MetadataOffset+h.MetadataLength]
+	}
+	sum := sha256.New()
+	fmt.Fprintf(sum, "%s\n", info.ETag)
+	sum.Write(first)
+	r.etag = `"` + hex.EncodeToString(sum.Sum(nil)[:12]) + `"`
+	return r, nil
+}
+
+// parseHeader checks and decodes the header at the start of first; size is
+// the object's size.
+func (r *Reader) parseHeader(first []byte, size int64) error {
+	if len(first) < pmtiles.HeaderV3LenBytes && bytes.HasPrefix(first, []byte("PMTiles")) {
+		return r.formatError("truncated: %d bytes, shorter than the %d-byte header", len(first), pmtiles.HeaderV3LenBytes)
+	}
+	if len(first) < pmtiles.HeaderV3LenBytes || string(first[:7]) != "PMTiles" {
+		if len(first) >= 4 && string(first[:2]) == "PM" && first[3] == 0 {
+			return r.formatError("PMTiles spec version %d; only version 3 is supported", first[2])
+		}
+		return r.formatError("not a PMTiles archive (%d bytes starting %q)", size, first[:min(len(first), 8)])
+	}
+	if first[7] != 3 {
+		return r.formatError("PMTiles spec version %d; only version 3 is supported", first[7])
+	}
+	h, err := pmtiles.DeserializeHeader(first[:pmtiles.HeaderV3LenBytes])
+	if err != nil {
+		return r.formatError("header: %v", err)
+	}
+	if h.TileType != pmtiles.Mvt {
+		return r.formatError("tiles are %s, not MVT", tileTypeName(h.TileType))
+	}
+	for _, c := range []struct {
+		what string
+		c    pmtiles.Compression
+	}{{"tile", h.TileCompression}, {"internal", h.InternalCompression}} {
+		if c.c != pmtiles.Gzip && c.c != pmtiles.NoCompression {
+			return r.formatError("%s compression %s is not supported (gzip or none)", c.what, compressionName(c.c))
+		}
+	}
+	if h.MinZoom > h.MaxZoom || h.MaxZoom > maxZoom {
+		return r.formatError("zoom range %d-%d is invalid", h.MinZoom, h.MaxZoom)
+	}
+	for _, s := range []struct {
+		what     string
+		off, len uint64
+		max      uint64
+	}{
+		{"root directory", h.RootOffset, h.RootLength, maxDirectoryBytes},
+		{"metadata", h.MetadataOffset, h.MetadataLength, maxMetadataBytes},
+		{"leaf directories", h.LeafDirectoryOffset, h.LeafDirectoryLength, uint64(size)},
+		{"tile data", h.TileDataOffset, h.TileDataLength, uint64(size)},
+	} {
+		if end := s.off + s.len; end < s.off || end > uint64(size) {
+			return r.formatError("truncated: the %s end at byte %d but the object has %d bytes", s.what, end, size)
+		}
+		if s.len > s.max {
+			return r.formatError("the %s take %d bytes, more than the %d allowed", s.what, s.len, s.max)
+		}
+	}
+	r.h = h
+	encoding := ""
+	if h.TileCompression == pmtiles.Gzip {
+		encoding = "gzip"
+	}
+	r.header = Header{
+		MinZoom:         h.MinZoom,
+		MaxZoom:         h.MaxZoom,
+		Bounds:          orb.Bound{Min: orb.Point{deg(h.MinLonE7), deg(h.MinLatE7)}, Max: orb.Point{deg(h.MaxLonE7), deg(h.MaxLatE7)}},
+		Center:          orb.Point{deg(h.CenterLonE7), deg(h.CenterLatE7)},
+		CenterZoom:      h.CenterZoom,
+		ContentEncoding: encoding,
+		AddressedTiles:  h.AddressedTilesCount,
+		TileEntries:     h.TileEntriesCount,
+		TileContents:    h.TileContentsCount,
+		Clustered:       h.Clustered,
+	}
+	return nil
+}
+
+// Header returns what the archive's header says.
+func (r *Reader) Header() Header { return r.header }
+
+// ETag is a strong HTTP entity tag (quoted) for the archive's content: a
+// hash of the store's version tag and the archive's first 16 KiB.
+func (r *Reader) ETag() string { return r.etag }
+
+// Reads is the number of range reads issued so far, Open's included.
+func (r *Reader) Reads() int64 { return r.reads.Load() }
+
+// Tile returns the stored bytes of tile z/x/y, still compressed as
+// Header().ContentEncoding says, or ok false when the archive has no such
+// tile. A cold lookup reads at most one leaf directory and the tile; leaves
+// stay cached, so a warm one reads only the tile.
+func (r *Reader) Tile(ctx context.Context, z uint8, x, y uint32) (data []byte, ok bool, err error) {
+	if z < r.h.MinZoom || z > r.h.MaxZoom || x >= 1<<z || y >= 1<<z {
+		return nil, false, nil
+	}
+	id := pmtiles.ZxyToID(z, x, y)
+	dir := r.root
+	for range 4 { // the root and up to three levels of leaves, as the spec allows
+		e, found := pmtiles.FindTile(dir, id)
+		if !found {
+			return nil, false, nil
+		}
+		if e.RunLength > 0 {
+			if e.Offset > r.h.TileDataLength || uint64(e.Length) > r.h.TileDataLength-e.Offset {
+				return nil, false, r.formatError("tile %d/%d/%d lies outside the tile data", z, x, y)
+			}
+			data, err := r.read(ctx, r.h.TileDataOffset+e.Offset, int64(e.Length))
+			if err != nil {
+				return nil, false, err
+			}
+			return data, true, nil
+		}
+		if dir, err = r.leaf(ctx, e.Offset, e.Length); err != nil {
+			return nil, false, err
+		}
+	}
+	return nil, false, r.formatError("leaf directories nested too deep")
+}
+
+// leaf returns the decoded leaf directory at off in the leaf section.
+func (r *Reader) leaf(ctx context.Context, off uint64, length uint32) ([]pmtiles.EntryV3, error) {
+	if entries, ok := r.leaves.get(off); ok {
+		return entries, nil
+	}
+	if off > r.h.LeafDirectoryLength || uint64(length) > r.h.LeafDirectoryLength-off {
+		return nil, r.formatError("a leaf directory lies outside the leaf section")
+	}
+	z, err := r.read(ctx, r.h.LeafDirectoryOffset+off, int64(length))
+	if err != nil {
+		return nil, err
+	}
+	entries, err := r.directory(z, "leaf directory")
+	if err != nil {
+		return nil, err
+	}
+	r.leaves.put(off, entries)
+	return entries, nil
+}
+
+// Metadata returns the archive's metadata, with Bounds, Center and the zooms
+// taken from the header. It is read once and cached.
+func (r *Reader) Metadata(ctx context.Context) (Metadata, error) {
+	if err := r.loadMetadata(ctx); err != nil {
+		return Metadata{}, err
+	}
+	return r.meta.clone(), nil
+}
+
+// MetadataJSON returns the archive's metadata JSON as stored (decompressed),
+// for serving it as is. It is read once and cached; do not modify it.
+func (r *Reader) MetadataJSON(ctx context.Context) ([]byte, error) {
+	if err := r.loadMetadata(ctx); err != nil {
+		return nil, err
+	}
+	return r.metaJSON, nil
+}
+
+func (r *Reader) loadMetadata(ctx context.Context) error {
+	r.metaMu.Lock()
+	defer r.metaMu.Unlock()
+	if r.meta != nil {
+		return nil
+	}
+	raw := []byte("{}")
+	if r.h.MetadataLength > 0 {
+		z := r.metaZ
+		if z == nil {
+			var err error
+			if z, err = r.read(ctx, r.h.MetadataOffset, int64(r.h.MetadataLength)); err != nil {
+				return err
+			}
+		}
+		var err error
+		if raw, err = decompress(z, r.h.InternalCompression, maxMetadataBytes); err != nil {
+			return r.formatError("metadata: %v", err)
+		}
+	}
+	m, err := decodeMetadata(raw)
+	if err != nil {
+		return r.formatError("metadata: %v", err)
+	}
+	m.Bounds, m.Center, m.CenterZoom = r.header.Bounds, r.header.Center, r.header.CenterZoom
+	m.MinZoom, m.MaxZoom = r.header.MinZoom, r.header.MaxZoom
+	r.meta, r.metaJSON, r.metaZ = &m, raw, nil
+	return nil
+}
+
+// section returns the bytes at off of length n, from first when they are in
+// it.
+func (r *Reader) section(ctx context.Context, first []byte, off, n uint64) ([]byte, error) {
+	if off+n <= uint64(len(first)) {
+		return first[off : off+n], nil
+	}
+	return r.read(ctx, off, int64(n))
+}
+
+// directory decompresses and decodes a directory.
+func (r *Reader) directory(z []byte, what string) ([]pmtiles.EntryV3, error) {
+	raw, err := decompress(z, r.h.InternalCompression, maxDirectoryBytes)
+	if err != nil {
+		return nil, r.formatError("%s: %v", what, err)
+	}
+	entries, err := decodeDirectory(raw)
+	if err != nil {
+		return nil, r.formatError("%s: %v", what, err)
+	}
+	return entries, nil
+}
+
+// read reads n bytes at off, all of them or an error.
+func (r *Reader) read(ctx context.Context, off uint64, n int64) ([]byte, error) {
+	r.reads.Add(1)
+	b, err := r.store.ReadRange(ctx, r.key, int64(off), n)
+	if err != nil {
+		return nil, r.storeError(err)
+	}
+	if int64(len(b)) != n {
+		return nil, r.formatError("truncated: read %d bytes at %d, want %d (replaced since Open?)", len(b), off, n)
+	}
+	return b, nil
+}
+
+// storeError wraps a store failure as the 503 of package apierr.
+func (r *Reader) storeError(err error) error {
+	return blob.AsAPIError(fmt.Errorf("archive: read %s: %w", r.key, err), "the tile archive")
+}
+
+func (r *Reader) formatError(format string, args ...any) error {
+	return &FormatError{Key: r.key, Reason: fmt.Sprintf(format, args...)}
+}
+
+func deg(e7 int32) float64 { return float64(e7) / 1e7 }
+
+func tileTypeName(t pmtiles.TileType) string {
+	switch t {
+	case pmtiles.Mvt:
+		return "MVT"
+	case pmtiles.Png:
+		return "PNG"
+	case pmtiles.Jpeg:
+		return "JPEG"
+	case pmtiles.Webp:
+		return "WebP"
+	case pmtiles.Avif:
+		return "AVIF"
+	case pmtiles.Mlt:
+		return "MLT"
+	}
+	return fmt.Sprintf("of unknown type %d", t)
+}
+
+func compressionName(c pmtiles.Compression) string {
+	switch c {
+	case pmtiles.Brotli:
+		return "brotli"
+	case pmtiles.Zstd:
+		return "zstd"
+	}
+	return fmt.Sprintf("%d", c)
+}

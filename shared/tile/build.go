@@ -1,0 +1,242 @@
+package tile
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/maptile"
+)
+
+// ID is a tile's position in PMTiles order: every tile of zoom z comes
+// after every tile of lower zooms, and within a zoom tiles follow a Hilbert
+// curve, so tiles near on the map are near in an archive.
+func ID(z uint8, x, y uint32) uint64 {
+	id := (uint64(1)<<(2*z) - 1) / 3 // tiles of zooms 0..z-1
+	for s := uint32(1) << z >> 1; s > 0; s >>= 1 {
+		rx, ry := x&s != 0, y&s != 0
+		q := uint64(0) // quadrant in curve order: (0,0) (0,1) (1,1) (1,0)
+		switch {
+		case rx && ry:
+			q = 2
+		case rx:
+			q = 3
+		case ry:
+			q = 1
+		}
+		id += q * uint64(s) * uint64(s)
+		if !ry { // rotate the lower quadrants so the curve continues
+			if rx {
+				x, y = s-1-x%s, s-1-y%s
+			}
+			x, y = y, x
+		}
+	}
+	return id
+}
+
+// Sink receives a build's tiles in ascending ID order (archive.Writer).
+type Sink interface {
+	Add(z uint8, x, y uint32, data []byte) error
+}
+
+// Source makes a layer's tile (Generator.Tile, or a data layer's builder);
+// nil data means no tile.
+type Source func(ctx context.Context, l Layer, t maptile.Tile) ([]byte, error)
+
+// BuildOptions choose what a build covers and how it runs.
+type BuildOptions struct {
+	MinZoom, MaxZoom int       // default: the layer's, the maximum clipped to MaxDataZoom
+	Bounds           orb.Bound // default: the layer's
+	Workers          int       // default: GOMAXPROCS
+	Progress         io.Writer // a progress line, redrawn; nil: quiet
+}
+
+// BuildStats sums up a build.
+type BuildStats struct {
+	Visited int // tiles over the bounds
+	Tiles   int // of which not empty
+	Bytes   int64
+	Elapsed time.Duration
+}
+
+// Build makes every tile of layer l over the options' bounds and zooms
+// with src, in parallel, and hands them to sink in ID order. Memory is
+// bounded by the tile coordinates of one zoom and the tiles in flight (a
+// few per worker), never by the archive.
+func Build(ctx context.Context, l Layer, src Source, sink Sink, o BuildOptions) (BuildStats, error) {
+	start := time.Now()
+	if o.MinZoom == 0 && o.MaxZoom == 0 {
+		o.MinZoom, o.MaxZoom = l.MinZoom, min(l.MaxZoom, MaxDataZoom)
+	}
+	if o.Bounds.IsZero() {
+		o.Bounds = l.Bounds
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.MinZoom < 0 || o.MaxZoom > maxZoom || o.MinZoom > o.MaxZoom {
+		return BuildStats{}, fmt.Errorf("tile: zooms %d-%d: want 0 <= min <= max <= %d", o.MinZoom, o.MaxZoom, maxZoom)
+	}
+	total := 0
+	for z := o.MinZoom; z <= o.MaxZoom; z++ {
+		total += len(cover(o.Bounds, maptile.Zoom(z)))
+	}
+	p := newProgress(o.Progress, l.Path(), total)
+	var st BuildStats
+	for z := o.MinZoom; z <= o.MaxZoom; z++ {
+		tiles := cover(o.Bounds, maptile.Zoom(z))
+		if err := buildZoom(ctx, l, src, sink, tiles, o.Workers, &st, p); err != nil {
+			return st, err
+		}
+	}
+	st.Elapsed = time.Since(start)
+	p.done(st)
+	return st, nil
+}
+
+// cover returns the tiles of zoom z over b, in ID order.
+func cover(b orb.Bound, z maptile.Zoom) []maptile.Tile {
+	lo, hi := maptile.At(orb.Point{b.Min[0], b.Max[1]}, z), maptile.At(orb.Point{b.Max[0], b.Min[1]}, z)
+	tiles := make([]maptile.Tile, 0, int(hi.X-lo.X+1)*int(hi.Y-lo.Y+1))
+	for x := lo.X; x <= hi.X; x++ {
+		for y := lo.Y; y <= hi.Y; y++ {
+			tiles = append(tiles, maptile.New(x, y, z))
+		}
+	}
+	slices.SortFunc(tiles, func(a, b maptile.Tile) int {
+		ia, ib := ID(uint8(a.Z), a.X, a.Y), ID(uint8(b.Z), b.X, b.Y)
+		switch {
+		case ia < ib:
+			return -1
+		case ia > ib:
+			return 1
+		}
+		return 0
+	})
+	return tiles
+}
+
+// buildZoom generates tiles with workers and writes them in order: each
+// job carries its own result channel and jobs queue for the writer in
+// order, at most 4 per worker ahead of it.
+func buildZoom(ctx context.Context, l Layer, src Source, sink Sink, tiles []maptile.Tile, workers int, st *BuildStats, p *progress) error {
+	type result struct {
+		data []byte
+		err  error
+	}
+	type job struct {
+		t   maptile.Tile
+		out chan result
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan job)
+	order := make(chan job, 4*workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				data, err := src(ctx, l, j.t)
+				j.out <- result{data, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(order)
+		defer close(jobs)
+		for _, t := range tiles {
+			j := job{t: t, out: make(chan result, 1)}
+			select {
+			case order <- j:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var err error
+	for j := range order {
+		r := <-j.out
+		if err != nil {
+			continue // drain
+		}
+		if r.err != nil {
+			err = fmt.Errorf("tile %s %d/%d/%d: %w", l.Path(), j.t.Z, j.t.X, j.t.Y, r.err)
+			cancel()
+			continue
+		}
+		st.Visited++
+		if len(r.data) > 0 {
+			if err = sink.Add(uint8(j.t.Z), j.t.X, j.t.Y, r.data); err != nil {
+				cancel()
+				continue
+			}
+			st.Tiles++
+			st.Bytes += int64(len(r.data))
+		}
+		p.step(st, int(j.t.Z))
+	}
+	wg.Wait()
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// progress redraws one line at most four times a second.
+type progress struct {
+	w     io.Writer
+	name  string
+	total int
+	start time.Time
+	last  time.Time
+}
+
+func newProgress(w io.Writer, name string, total int) *progress {
+	return &progress{w: w, name: name, total: total, start: time.Now()}
+}
+
+func (p *progress) step(st *BuildStats, z int) {
+	if p.w == nil {
+		return
+	}
+	now := time.Now()
+	if now.Sub(p.last) < 250*time.Millisecond && st.Visited != p.total {
+		return
+	}
+	p.last = now
+	el := now.Sub(p.start).Seconds()
+	rate := float64(st.Visited) / max(el, 1e-9)
+	eta := time.Duration(float64(p.total-st.Visited)/max(rate, 1e-9)) * time.Second
+	const width = 30
+	filled := width * st.Visited / max(p.total, 1)
+	bar := make([]byte, width)
+	for i := range bar {
+		bar[i] = '.'
+		if i < filled {
+			bar[i] = '#'
+		}
+	}
+	fmt.Fprintf(p.w, "\r%-14s z%-2d [%s] %3d%% %d/%d tiles  %.0f/s  eta %s   ", p.name, z, bar,
+		100*st.Visited/max(p.total, 1), st.Visited, p.total, rate, eta.Round(time.Second))
+}
+
+func (p *progress) done(st BuildStats) {
+	if p.w == nil {
+		return
+	}
+	fmt.Fprintf(p.w, "\r%-14s %d tiles over the bounds, %d with data, %.1f MB, %s%30s\n", p.name, st.Visited, st.Tiles,
+		float64(st.Bytes)/1e6, st.Elapsed.Round(time.Millisecond), "")
+}
