@@ -4,6 +4,7 @@
 //	meridian [serve]   run the server (the default)
 //	meridian keys      add, list and revoke API keys
 //	meridian ingest    build official grid indexes from the published files
+//	meridian build-tiles  build PMTiles archives of the survey grid layers
 //	meridian convert   convert a CSV of legal land descriptions or coordinates
 //	meridian loadtest  measure requests per second and latency of a server
 package main
@@ -20,6 +21,7 @@ commands:
   serve     run the local server (default)
   keys      add, list and revoke API keys: meridian keys add|list|revoke
   ingest    build an official grid index: meridian ingest grid -format ats|mb|sk|on FILE...
+  build-tiles  build PMTiles archives of survey grid layers: meridian build-tiles ab/twp ab/sec
   convert   convert a CSV of legal land descriptions or coordinates to CSV or GeoJSON
   loadtest  measure requests per second and p99 latency against a running server
 
@@ -42,6 +44,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return keysCommand(args, stdout, stderr)
 	case "ingest":
 		return ingestCommand(args, stdout, stderr)
+	case "build-tiles":
+		return buildTilesCommand(args, stdout, stderr)
 	case "convert":
 		return convertCommand(args, stdin, stdout, stderr)
 	case "loadtest":

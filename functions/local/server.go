@@ -1,15 +1,19 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"time"
 
 	"meridian/shared/api"
+	"meridian/shared/blob"
 	"meridian/shared/convert"
 	"meridian/shared/gateway"
 	"meridian/shared/tile"
+	"meridian/shared/tile/archive"
 )
 
 // version is reported in the OpenAPI document.
@@ -28,6 +32,9 @@ type serverConfig struct {
 	dataDir    string // keys.json, usage.json, plans.json, demo-key, grid/
 	logger     *slog.Logger
 	noFixtures bool // do not ingest the embedded fixtures into an empty grid directory
+	// archiveRecheck is how often the tile archives are looked for again
+	// (default archiveRecheck; negative: on every request).
+	archiveRecheck time.Duration
 }
 
 // newServer mounts every endpoint group on one mux behind the gateway (keys,
@@ -66,6 +73,7 @@ func newServer(cfg serverConfig) (*server, error) {
 	mux.Mount(conv.BatchRoutes()...)
 	tiles := tile.NewHandler(tile.Options{
 		Generator:   tile.NewGenerator(svc),
+		Archives:    archive.NewSet(blob.NewDir(filepath.Join(cfg.dataDir, tilesDir)), cmp.Or(cfg.archiveRecheck, archiveRecheck)),
 		Attribution: gridAttribution(svc),
 	})
 	grids.changed = tiles.Invalidate

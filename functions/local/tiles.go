@@ -2,10 +2,18 @@ package main
 
 import (
 	"strings"
+	"time"
 
 	"meridian/shared/convert"
 	"meridian/shared/lld"
 	"meridian/shared/tile"
+)
+
+// Built archives live in <data>/tiles/<region>/<layer>.pmtiles; the server
+// looks for a new or rebuilt one at most every archiveRecheck.
+const (
+	tilesDir       = "tiles"
+	archiveRecheck = 2 * time.Second
 )
 
 // gridAttribution names where a survey layer's blocks come from: the model

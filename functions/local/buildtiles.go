@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/paulmach/orb"
+
+	"meridian/shared/blob"
+	"meridian/shared/convert"
+	"meridian/shared/tile"
+	"meridian/shared/tile/archive"
+)
+
+const buildTilesUsage = `usage: meridian build-tiles [flags] LAYER...
+
+Builds PMTiles v3 archives of survey grid and label layers (ab/twp,
+ab/sec-label, bc/qtr-unit, on/lot, ...) from the grid models and the official
+indexes in DATA/grid, exactly the tiles the server generates on demand. Each
+archive is written to DATA/tiles/<region>/<layer>.pmtiles (or -out), through a
+temporary file, so a failed build leaves the served archive alone; the server
+serves an archive in place of generating from then on.
+
+  meridian build-tiles ab/twp ab/sec
+  meridian build-tiles -zoom 9-12 -bounds -114.5,50.8,-113.5,51.4 ab/lsd
+
+flags:
+`
+
+func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("build-tiles", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, buildTilesUsage); fs.PrintDefaults() }
+	dataDir := fs.String("data", defaultDataDir(), "data directory (grid indexes in grid/, archives to tiles/)")
+	out := fs.String("out", "", "output directory (default DATA/tiles)")
+	zoom := fs.String("zoom", "", "zooms as MIN-MAX (default: the layer's range, to 14)")
+	bounds := fs.String("bounds", "", "west,south,east,north in degrees (default: the layer's region)")
+	workers := fs.Int("workers", 0, "tiles generated in parallel (default: the number of CPUs)")
+	quiet := fs.Bool("q", false, "no progress bar")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	var layers []tile.Layer
+	for _, p := range fs.Args() {
+		region, name, _ := strings.Cut(p, "/")
+		l, ok := tile.Lookup(region, name)
+		if !ok || !l.Survey() {
+			fmt.Fprintf(stderr, "meridian build-tiles: %q is not a survey grid or label layer (ab/twp, ab/sec-label, bc/qtr-unit, on/lot, ...)\n", p)
+			return 2
+		}
+		layers = append(layers, l)
+	}
+	var opts tile.BuildOptions
+	if *zoom != "" {
+		lo, hi, ok := strings.Cut(*zoom, "-")
+		a, errA := strconv.Atoi(lo)
+		b, errB := strconv.Atoi(hi)
+		if !ok || errA != nil || errB != nil || a < 0 || b > tile.MaxDataZoom || a > b {
+			fmt.Fprintf(stderr, "meridian build-tiles: -zoom %q: want MIN-MAX within 0-%d, e.g. 9-14\n", *zoom, tile.MaxDataZoom)
+			return 2
+		}
+		opts.MinZoom, opts.MaxZoom = a, b
+	}
+	if *bounds != "" {
+		b, err := parseBounds(*bounds)
+		if err != nil {
+			fmt.Fprintf(stderr, "meridian build-tiles: -bounds: %v\n", err)
+			return 2
+		}
+		opts.Bounds = b
+	}
+	opts.Workers = *workers
+	if !*quiet {
+		opts.Progress = stderr
+	}
+	if *out == "" {
+		*out = filepath.Join(*dataDir, tilesDir)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	svc := convert.New()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if err := newGridLoader(*dataDir, svc, logger).load(ctx); err != nil {
+		fmt.Fprintf(stderr, "meridian build-tiles: grid indexes: %v\n", err)
+		return 1
+	}
+	gen := tile.NewGenerator(svc)
+	for _, l := range layers {
+		st, err := buildArchive(ctx, l, gen, *out, gridAttribution(svc)(l), opts)
+		if err != nil {
+			fmt.Fprintf(stderr, "meridian build-tiles: %s: %v\n", l.Path(), err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "%s\t%s\t%d tiles\t%d bytes\t%s\n", l.Path(), filepath.Join(*out, l.Key()), st.Tiles, st.Size, st.Elapsed.Round(1e6))
+	}
+	return 0
+}
+
+// archiveStats is what building one archive did.
+type archiveStats struct {
+	tile.BuildStats
+	Size int64 // archive size
+}
+
+// buildArchive writes layer l's archive under dir through a temporary
+// file renamed into place when complete.
+func buildArchive(ctx context.Context, l tile.Layer, gen *tile.Generator, dir, attribution string, o tile.BuildOptions) (archiveStats, error) {
+	minZ, maxZ := o.MinZoom, o.MaxZoom
+	if minZ == 0 && maxZ == 0 {
+		minZ, maxZ = l.MinZoom, min(l.MaxZoom, tile.MaxDataZoom)
+	}
+	b := o.Bounds
+	if b.IsZero() {
+		b = l.Bounds
+	}
+	fields := map[string]string{}
+	for _, f := range l.Fields {
+		fields[f.Name] = f.Description
+	}
+	meta := archive.Metadata{
+		Name: l.Path(), Description: l.Title, Attribution: attribution,
+		Bounds: b, CenterZoom: uint8(max(minZ, min(maxZ, 10))),
+		MinZoom: uint8(minZ), MaxZoom: uint8(maxZ),
+		VectorLayers: []archive.VectorLayer{{ID: l.SourceLayer, Description: l.Title, MinZoom: uint8(minZ), MaxZoom: uint8(maxZ), Fields: fields}},
+	}
+	path := filepath.Join(dir, l.Key())
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return archiveStats{}, err
+	}
+	w, err := archive.NewWriter(filepath.Dir(path), meta)
+	if err != nil {
+		return archiveStats{}, err
+	}
+	defer w.Close()
+	st, err := tile.Build(ctx, l, gen.Tile, w, tile.BuildOptions{MinZoom: minZ, MaxZoom: maxZ, Bounds: b, Workers: o.Workers, Progress: o.Progress})
+	if err != nil {
+		return archiveStats{BuildStats: st}, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".build-*.pmtiles")
+	if err != nil {
+		return archiveStats{BuildStats: st}, err
+	}
+	defer os.Remove(tmp.Name())
+	ws, err := w.Finish(tmp)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return archiveStats{BuildStats: st}, err
+	}
+	// Open what was written, as the server will, before it replaces anything.
+	if _, err := archive.Open(ctx, blob.NewDir(filepath.Dir(path)), filepath.Base(tmp.Name())); err != nil {
+		return archiveStats{BuildStats: st}, fmt.Errorf("the new archive does not open: %w", err)
+	}
+	return archiveStats{BuildStats: st, Size: ws.Bytes}, os.Rename(tmp.Name(), path)
+}
+
+func parseBounds(s string) (orb.Bound, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 4 {
+		return orb.Bound{}, fmt.Errorf("%q: want west,south,east,north", s)
+	}
+	var v [4]float64
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return orb.Bound{}, fmt.Errorf("%q: %q is not a number", s, p)
+		}
+		v[i] = f
+	}
+	b := orb.Bound{Min: orb.Point{v[0], v[1]}, Max: orb.Point{v[2], v[3]}}
+	if !(b.Min[0] < b.Max[0] && b.Min[1] < b.Max[1]) || b.Min[0] < -180 || b.Max[0] > 180 || b.Min[1] < -85 || b.Max[1] > 85 {
+		return orb.Bound{}, fmt.Errorf("%q: want west < east and south < north, within -180..180 and -85..85", s)
+	}
+	return b, nil
+}

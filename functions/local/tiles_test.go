@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/encoding/mvt"
+	"github.com/paulmach/orb/maptile"
+
+	"meridian/shared/convert"
+	"meridian/shared/gateway"
+	"meridian/shared/tile"
+)
+
+func get(t *testing.T, srv *server, target string, hdr ...string) *httptest.ResponseRecorder {
+	t.Helper()
+	r := httptest.NewRequest("GET", target, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		r.Header.Set(hdr[i], hdr[i+1])
+	}
+	w := httptest.NewRecorder()
+	srv.handler.ServeHTTP(w, r)
+	return w
+}
+
+func tilePath(l string, t maptile.Tile, key string) string {
+	return fmt.Sprintf("/tiles/%s/%d/%d/%d.mvt?api_key=%s", l, t.Z, t.X, t.Y, key)
+}
+
+// Tiles go through the gateway as the maps product, and Ontario's come from
+// the ingested fixture lot fabric.
+func TestServerTiles(t *testing.T) {
+	t.Parallel()
+	srv, key := newTestServer(t)
+	adjala := maptile.At(orb.Point{-79.93, 44.17}, 13)
+	if w := get(t, srv, tilePath("on/lot", adjala, "")); w.Code != 401 {
+		t.Errorf("no key: %d %s", w.Code, w.Body)
+	}
+	if w := get(t, srv, "/tiles/ab/twp.json?api_key=mk_nope"); w.Code != 401 {
+		t.Errorf("unknown key: %d", w.Code)
+	}
+	w := get(t, srv, tilePath("on/lot", adjala, key), "Accept-Encoding", "gzip")
+	if w.Code != 200 {
+		t.Fatalf("Adjala lots: %d %s", w.Code, w.Body)
+	}
+	ls, err := mvt.UnmarshalGzipped(w.Body.Bytes())
+	if err != nil || len(ls) != 1 || ls[0].Name != "on_lot" {
+		t.Fatalf("Adjala lots tile: %v %v", ls, err)
+	}
+	found := false
+	for _, f := range ls[0].Features {
+		found = found || f.Properties["id"] == "Lot 10 Con 1 Adjala"
+	}
+	if !found {
+		t.Errorf("Lot 10 Con 1 Adjala is not in its tile (%d lots)", len(ls[0].Features))
+	}
+	w = get(t, srv, "/tiles/on/lot-label.json?api_key="+key)
+	if w.Code != 200 || !strings.Contains(w.Body.String(), `"id":"on_lot_label"`) || !strings.Contains(w.Body.String(), "api_key="+key) {
+		t.Errorf("TileJSON: %d %s", w.Code, w.Body)
+	}
+}
+
+// A built archive is served in place of generating, byte for byte what
+// generating gives, and only what it holds.
+func TestServerServesBuiltArchive(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	key, err := gateway.EnsureDemoKey(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	l, _ := tile.Lookup("ab", "qtr")
+	calgary := orb.Point{-114.0719, 51.0447}
+	inside, outside := maptile.At(calgary, 12), maptile.At(orb.Point{-113.0, 52.5}, 12)
+
+	before := get(t, srv, tilePath("ab/qtr", inside, key), "Accept-Encoding", "gzip")
+	if before.Code != 200 || get(t, srv, tilePath("ab/qtr", outside, key)).Code != 200 {
+		t.Fatalf("generated tiles: %d", before.Code)
+	}
+	svc := convert.New()
+	if err := newGridLoader(dir, svc, srv.grids.logger).load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	b := inside.Bound().Pad(0.01)
+	st, err := buildArchive(context.Background(), l, tile.NewGenerator(svc), filepath.Join(dir, tilesDir), "test", tile.BuildOptions{MinZoom: 11, MaxZoom: 13, Bounds: b})
+	if err != nil || st.Tiles == 0 {
+		t.Fatalf("buildArchive: %+v %v", st, err)
+	}
+	after := get(t, srv, tilePath("ab/qtr", inside, key), "Accept-Encoding", "gzip")
+	if after.Code != 200 || after.Body.String() != before.Body.String() || after.Header().Get("ETag") != before.Header().Get("ETag") {
+		t.Errorf("archive tile differs from the generated one: %d, %d vs %d bytes", after.Code, after.Body.Len(), before.Body.Len())
+	}
+	if w := get(t, srv, tilePath("ab/qtr", outside, key)); w.Code != 204 {
+		t.Errorf("a tile outside the archive's bounds: %d, want 204 (served from the archive, not generated)", w.Code)
+	}
+}
