@@ -15,15 +15,30 @@ SIZE_BUDGET_search       := 12500000
 SIZE_BUDGET_autocomplete := 12500000
 SIZE_BUDGET_batch        := 12500000
 
+WEB         := functions/local/web
+WEB_VENDOR  := $(WEB)/static/vendor
+MAPLIBRE    := $(WEB)/node_modules/maplibre-gl
+
 .DEFAULT_GOAL := help
 
 help: ## Show the targets
 	@grep -hE '^[a-z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
-run: ## Run the local server with embedded data (ADDR=127.0.0.1:8080); prints base_url= and api_key=
+run: web ## Run the local server with embedded data (ADDR=127.0.0.1:8080); prints base_url= and api_key=
 	@mkdir -p .build
 	@go build -o $(BIN) ./functions/local
 	@$(BIN) serve -addr $(ADDR) -data $(DATA)
+
+web: $(WEB_VENDOR)/maplibre-gl.mjs ## MapLibre GL JS from npm (npm ci) into the map page's static/vendor/, which go build embeds
+
+$(WEB_VENDOR)/maplibre-gl.mjs: $(WEB)/package.json $(WEB)/package-lock.json
+	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+	mkdir -p $(WEB_VENDOR)
+	cp $(MAPLIBRE)/LICENSE.txt $(WEB_VENDOR)/maplibre-gl-LICENSE.txt
+	cp $(MAPLIBRE)/dist/maplibre-gl.css $(MAPLIBRE)/dist/maplibre-gl-worker.mjs $(MAPLIBRE)/dist/maplibre-gl.mjs $(WEB_VENDOR)/
+
+test-browser: web ## The map page in headless Chromium; screenshots in .build/screenshots
+	MERIDIAN_BROWSER_TEST=1 MERIDIAN_SCREENSHOT_DIR=$(CURDIR)/.build/screenshots go test -count=1 -run Browser -v ./functions/local/
 
 test: ## Hermetic tests of everything (what CI runs)
 	go vet ./...
@@ -69,6 +84,6 @@ loadtest: ## Requests/s and p99 of search, reverse and batch against a local ser
 	@$(BIN) loadtest -duration 5s -requests 50000 -c 8
 
 clean: ## Remove build output
-	rm -rf .build
+	rm -rf .build $(WEB)/node_modules $(WEB_VENDOR)
 
-.PHONY: help run test test-race bench fuzz build size loadtest clean
+.PHONY: help run web test-browser test test-race bench fuzz build size loadtest clean

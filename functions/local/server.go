@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"path/filepath"
@@ -53,6 +54,12 @@ func newServer(cfg serverConfig) (*server, error) {
 	if err := grids.load(ctx); err != nil {
 		return nil, err
 	}
+	// The map page calls the API with the demo key; it must be in the keys
+	// file before the gateway loads it.
+	demoKey, err := gateway.EnsureDemoKey(cfg.dataDir)
+	if err != nil {
+		return nil, fmt.Errorf("demo key: %w", err)
+	}
 	plans, err := gateway.LoadPlans(filepath.Join(cfg.dataDir, gateway.PlansFile))
 	if err != nil {
 		return nil, err
@@ -74,10 +81,11 @@ func newServer(cfg serverConfig) (*server, error) {
 	tiles := tile.NewHandler(tile.Options{
 		Generator:   tile.NewGenerator(svc),
 		Archives:    archive.NewSet(blob.NewDir(filepath.Join(cfg.dataDir, tilesDir)), cmp.Or(cfg.archiveRecheck, archiveRecheck)),
-		Attribution: gridAttribution(svc),
+		Attribution: tile.Attribution(svc),
 	})
 	grids.changed = tiles.Invalidate
 	mux.Mount(tiles.Routes()...)
+	mux.Mount(webRoutes(demoKey, mapLayersOf(tile.Layers()))...)
 	mux.Mount(serviceRoutes(mux)...)
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger})
 	return &server{handler: h, mux: mux, gateway: gw, grids: grids}, nil

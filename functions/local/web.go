@@ -1,0 +1,237 @@
+package main
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"path"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"meridian/shared/api"
+	"meridian/shared/apierr"
+	"meridian/shared/lld"
+	"meridian/shared/tile"
+)
+
+// webFiles is the map page. web/static holds our own HTML, CSS and JS and,
+// once `make web` has run, MapLibre GL JS in web/static/vendor/ (gitignored:
+// third-party code is installed from npm, not committed). Embedding the
+// directory rather than the vendor files keeps a plain checkout compiling;
+// the page then says to run `make web`.
+//
+//go:embed web/static
+var webFiles embed.FS
+
+// mapVendorFile is the MapLibre GL JS module the page imports.
+const mapVendorFile = "vendor/maplibre-gl.mjs"
+
+// mapLayer is one survey grid of the map page: a line layer from the tiles
+// at {tiles_url}/{region}/{grid}.json and, when Label is set, a label layer
+// from {tiles_url}/{region}/{grid}-label.json (source layer SourceLayer+"_label").
+// The page groups the layer switcher by Group, in the order given, and
+// expects the layers of a group to come coarse to fine.
+type mapLayer struct {
+	ID          string `json:"id"`           // unique, used in MapLibre source and layer ids: "ab-twp"
+	Title       string `json:"title"`        // switcher label: "Townships"
+	Group       string `json:"group"`        // switcher heading: "DLS Alberta"
+	Region      string `json:"region"`       // "ab"
+	Grid        string `json:"grid"`         // "twp"
+	SourceLayer string `json:"source_layer"` // layer name inside the tiles: "ab_twp"
+	Label       bool   `json:"label"`        // the grid's -label layer is published
+	MinZoom     int    `json:"min_zoom"`     // zoom range of its tiles
+	MaxZoom     int    `json:"max_zoom"`
+}
+
+// mapConfig is the body of GET /map/config.json.
+type mapConfig struct {
+	APIKey   string     `json:"api_key"`
+	TilesURL string     `json:"tiles_url"`
+	Layers   []mapLayer `json:"layers"`
+}
+
+// mapLayersOf picks the page's layers out of the tile catalog
+// (tile.Layers()): one per survey grid layer, labelled when the grid's
+// -label layer is published, grouped "DLS Alberta" ... "DLS Manitoba",
+// "NTS British Columbia", "Ontario", and coarse to fine within a group.
+func mapLayersOf(catalog []tile.Layer) []mapLayer {
+	labelled := map[string]bool{}
+	var grids []tile.Layer
+	for _, l := range catalog {
+		switch l.Kind {
+		case tile.Grid:
+			grids = append(grids, l)
+		case tile.Label:
+			labelled[l.Region+"/"+strings.TrimSuffix(l.Name, "-label")] = true
+		}
+	}
+	// lld orders systems DLS, NTS, ..., Ontario and each system's units
+	// coarse to fine.
+	slices.SortStableFunc(grids, func(a, b tile.Layer) int {
+		return cmp.Or(cmp.Compare(a.System, b.System), cmp.Compare(a.Province, b.Province), cmp.Compare(a.Unit, b.Unit))
+	})
+	layers := make([]mapLayer, 0, len(grids))
+	for _, l := range grids {
+		group := l.Province.Name()
+		switch l.System {
+		case lld.DLS, lld.NTS:
+			group = l.System.String() + " " + group
+		}
+		layers = append(layers, mapLayer{
+			ID:          l.Region + "-" + l.Name,
+			Title:       shortTitle(l.Title),
+			Group:       group,
+			Region:      l.Region,
+			Grid:        l.Name,
+			SourceLayer: l.SourceLayer,
+			Label:       labelled[l.Path()],
+			MinZoom:     l.MinZoom,
+			MaxZoom:     l.MaxZoom,
+		})
+	}
+	return layers
+}
+
+// shortTitle drops what the group heading already says from a catalog
+// title: "DLS quarter sections" becomes "Quarter sections".
+func shortTitle(title string) string {
+	for _, prefix := range []string{"DLS ", "NTS ", "Ontario "} {
+		title = strings.TrimPrefix(title, prefix)
+	}
+	r, n := utf8.DecodeRuneInString(title)
+	if n == 0 {
+		return title
+	}
+	return string(unicode.ToUpper(r)) + title[n:]
+}
+
+// webAsset is one embedded file, ready to serve.
+type webAsset struct {
+	body        []byte
+	contentType string
+	etag        string
+}
+
+var webContentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".mjs":  "text/javascript; charset=utf-8",
+	".json": "application/json",
+	".svg":  "image/svg+xml",
+	".png":  "image/png",
+	".txt":  "text/plain; charset=utf-8",
+}
+
+// webRoutes serves the map page at /, its files under /static/ and its
+// configuration at /map/config.json. The configuration hands out demoKey,
+// the local server's demo key, so the page can call the keyed endpoints:
+// acceptable for the local server (listening on 127.0.0.1 by default), and
+// the reason these routes exist only there.
+func webRoutes(demoKey string, layers []mapLayer) []api.Route {
+	assets := loadWebAssets()
+	if layers == nil {
+		layers = []mapLayer{}
+	}
+	cfg := mapConfig{APIKey: demoKey, TilesURL: "/tiles", Layers: layers}
+	return []api.Route{
+		{
+			// {$}: only / itself; other unknown paths keep the JSON 404.
+			Pattern: "GET /{$}",
+			Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
+				serveWebAsset(w, r, assets["index.html"])
+				return nil
+			}),
+			Op: api.Operation{Tag: "map", Summary: "Map page of the survey grids with a search box",
+				ContentType: "text/html", Response: map[string]any{"type": "string"}, Public: true},
+		},
+		{
+			Pattern: "GET /static/",
+			Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
+				name := strings.TrimPrefix(r.URL.Path, "/static/")
+				a, ok := assets[name]
+				if !ok {
+					if strings.HasPrefix(name, "vendor/") {
+						return apierr.NotFoundf("%s is not in this build: run `make web`, then rebuild", r.URL.Path)
+					}
+					return apierr.NotFoundf("No file %s", r.URL.Path)
+				}
+				serveWebAsset(w, r, a)
+				return nil
+			}),
+			Op: api.Operation{Tag: "map", Summary: "Scripts and styles of the map page",
+				ContentType: "text/javascript", Response: map[string]any{"type": "string"},
+				Errors: []int{404}, Public: true},
+		},
+		{
+			Pattern: "GET /map/config.json",
+			Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
+				w.Header().Set("Cache-Control", "no-store")
+				api.WriteJSON(w, http.StatusOK, cfg)
+				return nil
+			}),
+			Op: api.Operation{Tag: "map", Summary: "Configuration of the map page: the demo key, the tiles URL and the survey grid layers",
+				Response: map[string]any{
+					"type":     "object",
+					"required": []string{"api_key", "tiles_url", "layers"},
+					"properties": map[string]any{
+						"api_key":   map[string]any{"type": "string"},
+						"tiles_url": map[string]any{"type": "string"},
+						"layers":    map[string]any{"type": "array", "items": map[string]any{"type": "object"}},
+					},
+				},
+				Public: true},
+		},
+	}
+}
+
+// loadWebAssets reads every embedded file of web/static, keyed by its path
+// below it ("app.js", "vendor/maplibre-gl.mjs").
+func loadWebAssets() map[string]webAsset {
+	root, err := fs.Sub(webFiles, "web/static")
+	if err != nil {
+		panic(err) // the pattern is a constant; go:embed guarantees the directory
+	}
+	assets := map[string]webAsset{}
+	err = fs.WalkDir(root, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		body, err := fs.ReadFile(root, name)
+		if err != nil {
+			return err
+		}
+		ct, ok := webContentTypes[path.Ext(name)]
+		if !ok {
+			ct = "application/octet-stream"
+		}
+		sum := sha256.Sum256(body)
+		assets[name] = webAsset{body: body, contentType: ct, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+		return nil
+	})
+	if err != nil {
+		panic(fmt.Sprintf("web: read embedded files: %v", err)) // embedded files cannot fail to read
+	}
+	return assets
+}
+
+// serveWebAsset writes a with an ETag. Cache-Control: no-cache lets the
+// browser keep the file but makes it ask again each time, so a rebuilt
+// binary's page is never stale and an unchanged file costs a 304.
+func serveWebAsset(w http.ResponseWriter, r *http.Request, a webAsset) {
+	h := w.Header()
+	h.Set("Cache-Control", "no-cache")
+	h.Set("ETag", a.etag)
+	h.Set("X-Content-Type-Options", "nosniff")
+	if r.Header.Get("If-None-Match") == a.etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	api.WriteRaw(w, http.StatusOK, a.contentType, a.body)
+}
