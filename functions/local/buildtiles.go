@@ -98,7 +98,7 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	gen := tile.NewGenerator(svc)
 	for _, l := range layers {
-		st, err := buildArchive(ctx, l, gen, *out, gridAttribution(svc)(l), opts)
+		st, err := buildArchive(ctx, l, gen, *out, tile.Attribution(svc)(l), opts)
 		if err != nil {
 			fmt.Fprintf(stderr, "meridian build-tiles: %s: %v\n", l.Path(), err)
 			return 1

@@ -107,6 +107,29 @@ func (g *Generator) quarters(ctx context.Context, sec lld.Location) (string, err
 	return strings.Join(out, ","), nil
 }
 
+// Attribution returns a layer's attribution: where its blocks come from
+// (the model everywhere, official data where svc has it loaded); a data
+// layer's title.
+func Attribution(svc *convert.Service) func(Layer) string {
+	return func(l Layer) string {
+		var base string
+		switch l.System {
+		case lld.DLS:
+			base = "DLS grid computed from the survey rules (Meridian model)"
+		case lld.NTS:
+			base = "NTS grid computed exactly (Meridian)"
+		case lld.GeoTownship:
+			base = "Ontario geographic townships"
+		default:
+			return l.Title
+		}
+		if src := svc.Sources(l.System); len(src) > 0 {
+			base += "; official data: " + strings.Join(src, ", ")
+		}
+		return base
+	}
+}
+
 // Encode projects features (lng/lat) into tile t as one MVT layer named
 // name, clips them Buffer units past the tile, drops detail and polygons
 // smaller than a tile unit (what cannot be seen), and returns the tile
