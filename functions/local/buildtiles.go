@@ -18,6 +18,7 @@ import (
 	"meridian/shared/convert"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
+	"meridian/shared/tile/archive/writer"
 )
 
 const buildTilesUsage = `usage: meridian build-tiles [flags] LAYER...
@@ -139,7 +140,7 @@ func buildArchive(ctx context.Context, l tile.Layer, gen *tile.Generator, dir, a
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return archiveStats{}, err
 	}
-	w, err := archive.NewWriter(filepath.Dir(path), meta)
+	w, err := writer.New(filepath.Dir(path), meta)
 	if err != nil {
 		return archiveStats{}, err
 	}

@@ -1,6 +1,6 @@
-// Package archive writes and reads PMTiles version 3 archives of
-// gzip-compressed Mapbox Vector Tiles, the single-file tile format the tiles
-// endpoints serve from a local directory or S3.
+// Package archive reads PMTiles version 3 archives of gzip-compressed Mapbox
+// Vector Tiles, the single-file tile format the tiles endpoints serve from a
+// local directory or S3. Package archive/writer writes them.
 //
 // # Why PMTiles v3, and how we use it
 //
@@ -17,7 +17,7 @@
 //   - Tiles are MVT, stored gzip-compressed exactly as HTTP sends them
 //     (Content-Encoding: gzip), so serving a tile never recompresses it.
 //   - Directories and the metadata JSON are gzip-compressed too.
-//   - The archive is clustered: the [Writer] takes tiles in ascending
+//   - The archive is clustered: the writer takes tiles in ascending
 //     PMTiles tile-ID order (zoom by zoom, each zoom along a Hilbert curve),
 //     so neighbouring tiles are neighbours in the file and a client panning a
 //     map reads nearby bytes.
@@ -25,13 +25,13 @@
 //     identical tiles share one directory entry with a run length. Runs never
 //     cross a zoom level, which keeps the header's zoom range exact.
 //
-// The writer streams tile data to a temporary file and keeps only a directory
-// entry per tile and a 16-byte hash per distinct content, so building an
-// archive takes memory proportional to the tile count, never to the data.
-//
-// Only this package imports go-pmtiles (its dependency graph is large), and
-// it uses only the format primitives: tile IDs, header and metadata
-// serialization, directory building. Directories are decoded here, with
-// bounds checks, because the archive bytes come from storage we do not
-// fully trust.
+// This package does not import go-pmtiles, whose dependency graph (cloud
+// storage SDKs, gRPC, Prometheus: about 800 packages) would triple the size
+// of the tiles Lambda. The read path is small and written here: the 127-byte
+// header, the varint directories, the binary search for a tile's entry and
+// the tile ID (package tile's [tile.ID]). Directories are decoded with bounds
+// checks, because the archive bytes come from storage we do not fully trust.
+// Only package archive/writer, which the Lambdas do not link, uses
+// go-pmtiles, for its directory building and header serialization; the
+// tests check our reading against go-pmtiles as an oracle.
 package archive

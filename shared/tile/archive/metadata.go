@@ -22,8 +22,9 @@ type Metadata struct {
 	Center     orb.Point // default view; the middle of Bounds when zero
 	CenterZoom uint8     // default zoom; clamped into the tiles' zoom range
 
-	// MinZoom and MaxZoom bound the zooms a Writer accepts. A Reader reports
-	// the zooms the archive actually holds tiles at.
+	// MinZoom and MaxZoom bound the zooms a writer accepts (package
+	// archive/writer). A Reader reports the zooms the archive actually holds
+	// tiles at.
 	MinZoom, MaxZoom uint8
 
 	VectorLayers []VectorLayer
@@ -63,38 +64,18 @@ type metadataJSON struct {
 
 var reservedKeys = map[string]bool{"name": true, "description": true, "attribution": true, "vector_layers": true}
 
-// validate checks what a Writer needs of m.
-func (m *Metadata) validate() error {
-	b := m.Bounds
-	if !(b.Min[0] >= -180 && b.Min[0] < b.Max[0] && b.Max[0] <= 180 && b.Min[1] >= -90 && b.Min[1] < b.Max[1] && b.Max[1] <= 90) {
-		return fmt.Errorf("archive: metadata bounds %v are not a longitude/latitude box with an area", b)
-	}
-	if m.MinZoom > m.MaxZoom || m.MaxZoom > maxZoom {
-		return fmt.Errorf("archive: metadata zooms %d-%d: want min <= max <= %d", m.MinZoom, m.MaxZoom, maxZoom)
-	}
-	if len(m.VectorLayers) == 0 {
-		return fmt.Errorf("archive: metadata has no vector layers (MVT archives must list them)")
-	}
-	seen := map[string]bool{}
-	for _, l := range m.VectorLayers {
-		if l.ID == "" || seen[l.ID] {
-			return fmt.Errorf("archive: vector layer id %q is empty or repeated", l.ID)
-		}
-		seen[l.ID] = true
-	}
-	for k := range m.Extra {
-		if reservedKeys[k] {
-			return fmt.Errorf("archive: extra metadata key %q is reserved for a Metadata field", k)
-		}
-	}
-	return nil
-}
-
-// jsonMap returns the metadata JSON as the map pmtiles.SerializeMetadata
-// takes.
-func (m *Metadata) jsonMap() map[string]any {
+// JSON returns the metadata JSON an archive stores for m: the keys of Extra,
+// "generator" ("meridian" unless Extra sets it), "name", "description",
+// "attribution" and "vector_layers", each layer with a "fields" object even
+// when it has no fields. Bounds, Center and the zooms are not in it; they go
+// into the archive's header. An Extra key that one of Metadata's fields
+// owns is an error.
+func (m Metadata) JSON() ([]byte, error) {
 	out := map[string]any{"generator": "meridian"}
 	for k, v := range m.Extra {
+		if reservedKeys[k] {
+			return nil, fmt.Errorf("archive: extra metadata key %q is reserved for a Metadata field", k)
+		}
 		out[k] = v
 	}
 	out["name"] = m.Name
@@ -109,7 +90,7 @@ func (m *Metadata) jsonMap() map[string]any {
 		layers[i] = vectorLayerJSON{ID: l.ID, Description: l.Description, MinZoom: l.MinZoom, MaxZoom: l.MaxZoom, Fields: fields}
 	}
 	out["vector_layers"] = layers
-	return out
+	return json.Marshal(out)
 }
 
 // decodeMetadata parses metadata JSON into the fields of m it carries.

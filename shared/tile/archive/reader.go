@@ -10,10 +10,17 @@ import (
 	"sync/atomic"
 
 	"github.com/paulmach/orb"
-	"github.com/protomaps/go-pmtiles/pmtiles"
 
 	"meridian/shared/blob"
+	"meridian/shared/tile"
 )
+
+// maxZoom is the deepest zoom a tile ID can address in 64 bits.
+const maxZoom = 31
+
+// firstRead is how many bytes Open reads: the spec puts the header and the
+// root directory in the first 16 KiB.
+const firstRead = 16 << 10
 
 // Header is what an archive's header says about its tiles.
 type Header struct {
@@ -48,9 +55,9 @@ func (e *FormatError) Error() string { return "archive: " + e.Key + ": " + e.Rea
 type Reader struct {
 	store  blob.Store
 	key    string
-	h      pmtiles.HeaderV3
+	h      v3Header
 	header Header
-	root   []pmtiles.EntryV3
+	root   []entry
 	etag   string
 
 	leaves *leafCache
@@ -86,15 +93,15 @@ func Open(ctx context.Context, store blob.Store, key string) (*Reader, error) {
 		return nil, err
 	}
 	h := &r.h
-	rootZ, err := r.section(ctx, first, h.RootOffset, h.RootLength)
+	rootZ, err := r.section(ctx, first, h.rootOff, h.rootLen)
 	if err != nil {
 		return nil, err
 	}
 	if r.root, err = r.directory(rootZ, "root directory"); err != nil {
 		return nil, err
 	}
-	if h.MetadataOffset+h.MetadataLength <= uint64(len(first)) {
-		r.metaZ = first[h.MetadataOffset : h.MetadataOffset+h.MetadataLength]
+	if h.metaOff+h.metaLen <= uint64(len(first)) {
+		r.metaZ = first[h.metaOff : h.metaOff+h.metaLen]
 	}
 	sum := sha256.New()
 	fmt.Fprintf(sum, "%s\n", info.ETag)
@@ -106,10 +113,10 @@ func Open(ctx context.Context, store blob.Store, key string) (*Reader, error) {
 // parseHeader checks and decodes the header at the start of first; size is
 // the object's size.
 func (r *Reader) parseHeader(first []byte, size int64) error {
-	if len(first) < pmtiles.HeaderV3LenBytes && bytes.HasPrefix(first, []byte("PMTiles")) {
-		return r.formatError("truncated: %d bytes, shorter than the %d-byte header", len(first), pmtiles.HeaderV3LenBytes)
+	if len(first) < headerLen && bytes.HasPrefix(first, []byte("PMTiles")) {
+		return r.formatError("truncated: %d bytes, shorter than the %d-byte header", len(first), headerLen)
 	}
-	if len(first) < pmtiles.HeaderV3LenBytes || string(first[:7]) != "PMTiles" {
+	if len(first) < headerLen || string(first[:7]) != "PMTiles" {
 		if len(first) >= 4 && string(first[:2]) == "PM" && first[3] == 0 {
 			return r.formatError("PMTiles spec version %d; only version 3 is supported", first[2])
 		}
@@ -118,33 +125,30 @@ func (r *Reader) parseHeader(first []byte, size int64) error {
 	if first[7] != 3 {
 		return r.formatError("PMTiles spec version %d; only version 3 is supported", first[7])
 	}
-	h, err := pmtiles.DeserializeHeader(first[:pmtiles.HeaderV3LenBytes])
-	if err != nil {
-		return r.formatError("header: %v", err)
-	}
-	if h.TileType != pmtiles.Mvt {
-		return r.formatError("tiles are %s, not MVT", tileTypeName(h.TileType))
+	h := decodeHeader((*[headerLen]byte)(first))
+	if h.tileType != mvtTile {
+		return r.formatError("tiles are %s, not MVT", h.tileType)
 	}
 	for _, c := range []struct {
 		what string
-		c    pmtiles.Compression
-	}{{"tile", h.TileCompression}, {"internal", h.InternalCompression}} {
-		if c.c != pmtiles.Gzip && c.c != pmtiles.NoCompression {
-			return r.formatError("%s compression %s is not supported (gzip or none)", c.what, compressionName(c.c))
+		c    compression
+	}{{"tile", h.tileCompression}, {"internal", h.internalCompression}} {
+		if c.c != gzipCompression && c.c != noCompression {
+			return r.formatError("%s compression %s is not supported (gzip or none)", c.what, c.c)
 		}
 	}
-	if h.MinZoom > h.MaxZoom || h.MaxZoom > maxZoom {
-		return r.formatError("zoom range %d-%d is invalid", h.MinZoom, h.MaxZoom)
+	if h.minZoom > h.maxZoom || h.maxZoom > maxZoom {
+		return r.formatError("zoom range %d-%d is invalid", h.minZoom, h.maxZoom)
 	}
 	for _, s := range []struct {
 		what     string
 		off, len uint64
 		max      uint64
 	}{
-		{"root directory", h.RootOffset, h.RootLength, maxDirectoryBytes},
-		{"metadata", h.MetadataOffset, h.MetadataLength, maxMetadataBytes},
-		{"leaf directories", h.LeafDirectoryOffset, h.LeafDirectoryLength, uint64(size)},
-		{"tile data", h.TileDataOffset, h.TileDataLength, uint64(size)},
+		{"root directory", h.rootOff, h.rootLen, maxDirectoryBytes},
+		{"metadata", h.metaOff, h.metaLen, maxMetadataBytes},
+		{"leaf directories", h.leafOff, h.leafLen, uint64(size)},
+		{"tile data", h.dataOff, h.dataLen, uint64(size)},
 	} {
 		if end := s.off + s.len; end < s.off || end > uint64(size) {
 			return r.formatError("truncated: the %s end at byte %d but the object has %d bytes", s.what, end, size)
@@ -155,20 +159,20 @@ func (r *Reader) parseHeader(first []byte, size int64) error {
 	}
 	r.h = h
 	encoding := ""
-	if h.TileCompression == pmtiles.Gzip {
+	if h.tileCompression == gzipCompression {
 		encoding = "gzip"
 	}
 	r.header = Header{
-		MinZoom:         h.MinZoom,
-		MaxZoom:         h.MaxZoom,
-		Bounds:          orb.Bound{Min: orb.Point{deg(h.MinLonE7), deg(h.MinLatE7)}, Max: orb.Point{deg(h.MaxLonE7), deg(h.MaxLatE7)}},
-		Center:          orb.Point{deg(h.CenterLonE7), deg(h.CenterLatE7)},
-		CenterZoom:      h.CenterZoom,
+		MinZoom:         h.minZoom,
+		MaxZoom:         h.maxZoom,
+		Bounds:          orb.Bound{Min: orb.Point{deg(h.minLonE7), deg(h.minLatE7)}, Max: orb.Point{deg(h.maxLonE7), deg(h.maxLatE7)}},
+		Center:          orb.Point{deg(h.centerLonE7), deg(h.centerLatE7)},
+		CenterZoom:      h.centerZoom,
 		ContentEncoding: encoding,
-		AddressedTiles:  h.AddressedTilesCount,
-		TileEntries:     h.TileEntriesCount,
-		TileContents:    h.TileContentsCount,
-		Clustered:       h.Clustered,
+		AddressedTiles:  h.addressedTiles,
+		TileEntries:     h.tileEntries,
+		TileContents:    h.tileContents,
+		Clustered:       h.clustered,
 	}
 	return nil
 }
@@ -188,27 +192,27 @@ func (r *Reader) Reads() int64 { return r.reads.Load() }
 // tile. A cold lookup reads at most one leaf directory and the tile; leaves
 // stay cached, so a warm one reads only the tile.
 func (r *Reader) Tile(ctx context.Context, z uint8, x, y uint32) (data []byte, ok bool, err error) {
-	if z < r.h.MinZoom || z > r.h.MaxZoom || x >= 1<<z || y >= 1<<z {
+	if z < r.h.minZoom || z > r.h.maxZoom || x >= 1<<z || y >= 1<<z {
 		return nil, false, nil
 	}
-	id := pmtiles.ZxyToID(z, x, y)
+	id := tile.ID(z, x, y)
 	dir := r.root
 	for range 4 { // the root and up to three levels of leaves, as the spec allows
-		e, found := pmtiles.FindTile(dir, id)
+		e, found := findTile(dir, id)
 		if !found {
 			return nil, false, nil
 		}
-		if e.RunLength > 0 {
-			if e.Offset > r.h.TileDataLength || uint64(e.Length) > r.h.TileDataLength-e.Offset {
+		if e.runLength > 0 {
+			if e.offset > r.h.dataLen || uint64(e.length) > r.h.dataLen-e.offset {
 				return nil, false, r.formatError("tile %d/%d/%d lies outside the tile data", z, x, y)
 			}
-			data, err := r.read(ctx, r.h.TileDataOffset+e.Offset, int64(e.Length))
+			data, err := r.read(ctx, r.h.dataOff+e.offset, int64(e.length))
 			if err != nil {
 				return nil, false, err
 			}
 			return data, true, nil
 		}
-		if dir, err = r.leaf(ctx, e.Offset, e.Length); err != nil {
+		if dir, err = r.leaf(ctx, e.offset, e.length); err != nil {
 			return nil, false, err
 		}
 	}
@@ -216,14 +220,14 @@ func (r *Reader) Tile(ctx context.Context, z uint8, x, y uint32) (data []byte, o
 }
 
 // leaf returns the decoded leaf directory at off in the leaf section.
-func (r *Reader) leaf(ctx context.Context, off uint64, length uint32) ([]pmtiles.EntryV3, error) {
+func (r *Reader) leaf(ctx context.Context, off uint64, length uint32) ([]entry, error) {
 	if entries, ok := r.leaves.get(off); ok {
 		return entries, nil
 	}
-	if off > r.h.LeafDirectoryLength || uint64(length) > r.h.LeafDirectoryLength-off {
+	if off > r.h.leafLen || uint64(length) > r.h.leafLen-off {
 		return nil, r.formatError("a leaf directory lies outside the leaf section")
 	}
-	z, err := r.read(ctx, r.h.LeafDirectoryOffset+off, int64(length))
+	z, err := r.read(ctx, r.h.leafOff+off, int64(length))
 	if err != nil {
 		return nil, err
 	}
@@ -260,16 +264,16 @@ func (r *Reader) loadMetadata(ctx context.Context) error {
 		return nil
 	}
 	raw := []byte("{}")
-	if r.h.MetadataLength > 0 {
+	if r.h.metaLen > 0 {
 		z := r.metaZ
 		if z == nil {
 			var err error
-			if z, err = r.read(ctx, r.h.MetadataOffset, int64(r.h.MetadataLength)); err != nil {
+			if z, err = r.read(ctx, r.h.metaOff, int64(r.h.metaLen)); err != nil {
 				return err
 			}
 		}
 		var err error
-		if raw, err = decompress(z, r.h.InternalCompression, maxMetadataBytes); err != nil {
+		if raw, err = decompress(z, r.h.internalCompression, maxMetadataBytes); err != nil {
 			return r.formatError("metadata: %v", err)
 		}
 	}
@@ -293,8 +297,8 @@ func (r *Reader) section(ctx context.Context, first []byte, off, n uint64) ([]by
 }
 
 // directory decompresses and decodes a directory.
-func (r *Reader) directory(z []byte, what string) ([]pmtiles.EntryV3, error) {
-	raw, err := decompress(z, r.h.InternalCompression, maxDirectoryBytes)
+func (r *Reader) directory(z []byte, what string) ([]entry, error) {
+	raw, err := decompress(z, r.h.internalCompression, maxDirectoryBytes)
 	if err != nil {
 		return nil, r.formatError("%s: %v", what, err)
 	}
@@ -328,31 +332,3 @@ func (r *Reader) formatError(format string, args ...any) error {
 }
 
 func deg(e7 int32) float64 { return float64(e7) / 1e7 }
-
-func tileTypeName(t pmtiles.TileType) string {
-	switch t {
-	case pmtiles.Mvt:
-		return "MVT"
-	case pmtiles.Png:
-		return "PNG"
-	case pmtiles.Jpeg:
-		return "JPEG"
-	case pmtiles.Webp:
-		return "WebP"
-	case pmtiles.Avif:
-		return "AVIF"
-	case pmtiles.Mlt:
-		return "MLT"
-	}
-	return fmt.Sprintf("of unknown type %d", t)
-}
-
-func compressionName(c pmtiles.Compression) string {
-	switch c {
-	case pmtiles.Brotli:
-		return "brotli"
-	case pmtiles.Zstd:
-		return "zstd"
-	}
-	return fmt.Sprintf("%d", c)
-}
