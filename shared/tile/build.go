@@ -168,7 +168,15 @@ func buildZoom(ctx context.Context, l Layer, src Source, sink Sink, tiles []mapt
 	}()
 	var err error
 	for j := range order {
-		r := <-j.out
+		var r result
+		select {
+		case r = <-j.out:
+		case <-ctx.Done(): // j may never reach a worker
+			if err == nil {
+				err = ctx.Err()
+			}
+			continue
+		}
 		if err != nil {
 			continue // drain
 		}
