@@ -1,6 +1,6 @@
 # Meridian. `make` lists the targets.
 
-FUNCTIONS   := search autocomplete batch
+FUNCTIONS   := search autocomplete batch tiles
 LAMBDA_ENV  := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 LAMBDA_FLAGS := -trimpath -tags lambda.norpc -ldflags='-s -w'
 ADDR        ?= 127.0.0.1:8080
@@ -14,6 +14,9 @@ BIN         := .build/meridian
 SIZE_BUDGET_search       := 12500000
 SIZE_BUDGET_autocomplete := 12500000
 SIZE_BUDGET_batch        := 12500000
+# The tiles function measured 11.3 MB: it reads PMTiles with our own reader,
+# so go-pmtiles (34-44 MB in a Lambda) stays out of it.
+SIZE_BUDGET_tiles        := 14000000
 
 WEB         := functions/local/web
 WEB_VENDOR  := $(WEB)/static/vendor
@@ -24,7 +27,8 @@ MAPLIBRE    := $(WEB)/node_modules/maplibre-gl
 help: ## Show the targets
 	@grep -hE '^[a-z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
-run: web ## Run the local server with embedded data (ADDR=127.0.0.1:8080); prints base_url= and api_key=
+run: ## Run the local server with embedded data (ADDR=127.0.0.1:8080); prints base_url= and api_key=
+	@$(MAKE) --no-print-directory web || echo "make web failed (no npm?): the API and tiles work; the map page at / says what is missing" >&2
 	@mkdir -p .build
 	@go build -o $(BIN) ./functions/local
 	@$(BIN) serve -addr $(ADDR) -data $(DATA)
@@ -32,10 +36,11 @@ run: web ## Run the local server with embedded data (ADDR=127.0.0.1:8080); print
 web: $(WEB_VENDOR)/maplibre-gl.mjs ## MapLibre GL JS from npm (npm ci) into the map page's static/vendor/, which go build embeds
 
 $(WEB_VENDOR)/maplibre-gl.mjs: $(WEB)/package.json $(WEB)/package-lock.json
-	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
-	mkdir -p $(WEB_VENDOR)
-	cp $(MAPLIBRE)/LICENSE.txt $(WEB_VENDOR)/maplibre-gl-LICENSE.txt
-	cp $(MAPLIBRE)/dist/maplibre-gl.css $(MAPLIBRE)/dist/maplibre-gl-worker.mjs $(MAPLIBRE)/dist/maplibre-gl.mjs $(WEB_VENDOR)/
+	@echo "make web: MapLibre GL JS from npm into $(WEB_VENDOR)"
+	@cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+	@mkdir -p $(WEB_VENDOR)
+	@cp $(MAPLIBRE)/LICENSE.txt $(WEB_VENDOR)/maplibre-gl-LICENSE.txt
+	@cp $(MAPLIBRE)/dist/maplibre-gl.css $(MAPLIBRE)/dist/maplibre-gl-worker.mjs $(MAPLIBRE)/dist/maplibre-gl.mjs $(WEB_VENDOR)/
 
 test-browser: web ## The map page in headless Chromium; screenshots in .build/screenshots
 	MERIDIAN_BROWSER_TEST=1 MERIDIAN_SCREENSHOT_DIR=$(CURDIR)/.build/screenshots go test -count=1 -run Browser -v ./functions/local/
@@ -48,7 +53,7 @@ test-race: ## Tests with the race detector
 	go test -race -count=1 ./...
 
 bench: ## Benchmarks of the hot paths
-	go test -run='^$$' -bench=. -benchmem -count=1 ./shared/lld ./shared/survey/... ./shared/convert ./shared/gateway ./shared/ingest/... ./shared/blob
+	go test -run='^$$' -bench=. -benchmem -count=1 ./shared/lld ./shared/survey/... ./shared/convert ./shared/gateway ./shared/ingest/... ./shared/blob ./shared/tile/...
 
 FUZZTIME ?= 30s
 FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/convert:FuzzParsePoint \
@@ -56,7 +61,9 @@ FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/convert:Fuzz
 	shared/ingest:FuzzReadATS shared/ingest:FuzzReadManitobaSurvey shared/ingest:FuzzReadManitobaCorners \
 	shared/ingest:FuzzReadSaskGrid shared/ingest:FuzzReadOntarioLots shared/ingest:FuzzReadOntarioLotsGeoJSON \
 	shared/ingest:FuzzDissolve shared/ingest/shp:FuzzReader shared/ingest/proj:FuzzFromWKT \
-	shared/survey/gridindex:FuzzOpen shared/blob:FuzzCachedReadRange
+	shared/survey/gridindex:FuzzOpen shared/blob:FuzzCachedReadRange \
+	shared/tile:FuzzTileRequest shared/tile/archive:FuzzOpen shared/tile/archive:FuzzDecodeHeader \
+	shared/tile/archive:FuzzDecodeDirectory shared/tile/archive:FuzzFindTile
 fuzz: ## Fuzz every parser of outside input, FUZZTIME (30s) each
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "go test ./$$pkg -fuzz=^$$fn\$$ -fuzztime=$(FUZZTIME)"; \

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -35,6 +36,21 @@ func (r *Reader) Required(name, what string) string {
 		r.errs = append(r.errs, fmt.Errorf("%s is required: %s", name, what))
 	}
 	return v
+}
+
+// URL returns the variable, an absolute http or https URL without a
+// trailing slash, or def when unset; anything else is recorded as an error.
+func (r *Reader) URL(name, def string) string {
+	s := strings.TrimSpace(r.get(name))
+	if s == "" {
+		return def
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		r.errs = append(r.errs, fmt.Errorf("%s=%q: want an absolute URL such as https://tiles.example.com/tiles", name, s))
+		return def
+	}
+	return strings.TrimSuffix(s, "/")
 }
 
 // Int returns the variable as an integer in [lo, hi], or def when unset.

@@ -39,3 +39,20 @@ func TestReaderCollectsEveryProblem(t *testing.T) {
 		t.Errorf("valid environment: %v", ok.Err())
 	}
 }
+
+func TestURL(t *testing.T) {
+	t.Parallel()
+	vars := map[string]string{"GOOD": "https://cdn.example.com/tiles/", "BAD": "cdn.example.com", "FTP": "ftp://x/y"}
+	r := env.New(func(k string) string { return vars[k] })
+	if got := r.URL("GOOD", ""); got != "https://cdn.example.com/tiles" {
+		t.Errorf("GOOD = %q", got)
+	}
+	if got := r.URL("UNSET", "d"); got != "d" {
+		t.Errorf("UNSET = %q", got)
+	}
+	r.URL("BAD", "")
+	r.URL("FTP", "")
+	if err := r.Err(); err == nil || !strings.Contains(err.Error(), "BAD") || !strings.Contains(err.Error(), "FTP") {
+		t.Errorf("Err = %v, want both bad URLs named", err)
+	}
+}

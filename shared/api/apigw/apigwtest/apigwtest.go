@@ -23,6 +23,8 @@ type Want struct {
 	ContentType string   // checked when set
 	Contains    []string // substrings of the body
 	Binary      bool     // the body is base64 (tiles)
+	// Check, when set, inspects the headers and the (decoded) body.
+	Check func(h map[string][]string, body []byte) error
 }
 
 // Replay runs every event file matching pattern through h as the Lambda
@@ -81,7 +83,11 @@ func check(t *testing.T, w Want, resp events.APIGatewayProxyResponse, requestID 
 	if resp.IsBase64Encoded != w.Binary {
 		t.Errorf("IsBase64Encoded = %v, want %v", resp.IsBase64Encoded, w.Binary)
 	}
-	if !w.Binary && !json.Valid([]byte(body)) {
+	if resp.StatusCode == http.StatusNoContent {
+		if body != "" {
+			t.Errorf("204 with a body: %.300s", body)
+		}
+	} else if !w.Binary && !json.Valid([]byte(body)) {
 		t.Errorf("body is not JSON: %.300s", body)
 	}
 	if w.ContentType != "" {
@@ -95,6 +101,11 @@ func check(t *testing.T, w Want, resp events.APIGatewayProxyResponse, requestID 
 	for _, s := range w.Contains {
 		if !strings.Contains(body, s) {
 			t.Errorf("body lacks %s:\n%.500s", s, body)
+		}
+	}
+	if w.Check != nil {
+		if err := w.Check(resp.MultiValueHeaders, []byte(body)); err != nil {
+			t.Error(err)
 		}
 	}
 }

@@ -1,0 +1,96 @@
+// Command tiles is the maps Lambda: survey grid, agriculture and energy
+// tiles and their TileJSON under /tiles, behind an API Gateway REST API
+// whose usage plan holds the maps product and CloudFront.
+//
+// Archives are read from S3 by range requests (TILES_BUCKET); survey grid
+// tiles that have no archive are generated on demand from the models and
+// the official grid indexes (GRID_BUCKET), exactly as the local server does.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"time"
+
+	"meridian/shared/api"
+	"meridian/shared/api/apigw"
+	"meridian/shared/blob"
+	"meridian/shared/convert"
+	"meridian/shared/env"
+	"meridian/shared/gridstore"
+	"meridian/shared/survey/gridindex"
+	"meridian/shared/tile"
+	"meridian/shared/tile/archive"
+)
+
+// config is the function's environment, checked at cold start.
+type config struct {
+	LogLevel  slog.Level
+	Grid      gridstore.Config // GRID_BUCKET, GRID_PREFIX, GRID_INDEXES, GRID_CACHE_MIB
+	Bucket    string           // TILES_BUCKET: archives; empty: survey grids on demand only
+	Prefix    string           // TILES_PREFIX: key prefix of the archives, default "tiles/"
+	PublicURL string           // PUBLIC_TILES_URL: {tiles_url} as clients reach it (CloudFront), for TileJSON
+	CacheMiB  int              // TILE_CACHE_MIB: generated tiles and archive blocks kept in memory, default 64
+	Recheck   time.Duration    // ARCHIVE_RECHECK_SECONDS: how often an archive is looked for again, default 300
+}
+
+func loadConfig(getenv func(string) string) (config, error) {
+	r := env.New(getenv)
+	c := config{
+		LogLevel:  r.LogLevel("LOG_LEVEL"),
+		Grid:      gridstore.ReadConfig(r),
+		Bucket:    r.String("TILES_BUCKET", ""),
+		Prefix:    r.String("TILES_PREFIX", "tiles/"),
+		PublicURL: r.URL("PUBLIC_TILES_URL", ""),
+		CacheMiB:  r.Int("TILE_CACHE_MIB", 64, 8, 512),
+		Recheck:   time.Duration(r.Int("ARCHIVE_RECHECK_SECONDS", 300, 1, 86400)) * time.Second,
+	}
+	return c, r.Err()
+}
+
+// newHandler builds the function's handler over the grid indexes and the
+// archive store (nil: no archives).
+func newHandler(logger *slog.Logger, c config, grids []*gridindex.Index, archives blob.Store) http.Handler {
+	svc := convert.New()
+	svc.SetIndexes(grids)
+	o := tile.Options{
+		Generator:   tile.NewGenerator(svc),
+		CacheBytes:  c.CacheMiB << 20 / 2,
+		PublicURL:   c.PublicURL,
+		Attribution: tile.Attribution(svc),
+	}
+	if archives != nil {
+		o.Archives = archive.NewSet(archives, c.Recheck)
+	}
+	mux := api.NewMux()
+	mux.Mount(tile.NewHandler(o).Routes()...)
+	return apigw.Wrap(mux, logger)
+}
+
+func main() {
+	c, err := loadConfig(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: c.LogLevel}))
+	ctx := context.Background()
+	grids, err := gridstore.Open(ctx, c.Grid)
+	if err != nil {
+		logger.Error("cold start", "err", err)
+		os.Exit(1)
+	}
+	var store blob.Store
+	if c.Bucket != "" {
+		client, err := blob.NewS3Client(ctx, blob.S3ClientOptions{Region: c.Grid.Region, Endpoint: c.Grid.Endpoint, PathStyle: c.Grid.Endpoint != ""})
+		if err != nil {
+			logger.Error("cold start", "err", err)
+			os.Exit(1)
+		}
+		store = blob.NewCached(blob.NewS3(client, c.Bucket, c.Prefix, blob.S3Options{}), blob.CacheOptions{MaxBytes: int64(c.CacheMiB) << 20 / 2})
+	}
+	apigw.Start(newHandler(logger, c, grids, store))
+}
