@@ -12,7 +12,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,8 +33,19 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 	duration := fs.Duration("duration", 5*time.Second, "time per scenario")
 	maxRequests := fs.Int("requests", 100000, "at most this many requests per scenario")
 	conns := fs.Int("c", 8, "concurrent connections")
+	archivePath := fs.String("archive", "", "a PMTiles archive from build-tiles: adds a tiles scenario reading random tiles it holds")
+	only := fs.String("scenarios", "", "comma-separated scenarios to run (default: all)")
+	pmtilesURL := fs.String("pmtiles", "", "with -archive: base URL of `pmtiles serve` on the archive's directory, for a side-by-side scenario")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	var tiles *tileSample
+	if *archivePath != "" {
+		var err error
+		if tiles, err = sampleArchive(*archivePath, 4096); err != nil {
+			fmt.Fprintf(stderr, "meridian loadtest: -archive: %v\n", err)
+			return 1
+		}
 	}
 	if *baseURL == "" {
 		dir, err := os.MkdirTemp("", "meridian-loadtest-")
@@ -41,6 +54,12 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer os.RemoveAll(dir)
+		if tiles != nil { // serve the archive from the in-process server's data directory
+			if err := placeArchive(*archivePath, filepath.Join(dir, tilesDir, filepath.FromSlash(tiles.layer)+".pmtiles")); err != nil {
+				fmt.Fprintln(stderr, err)
+				return 1
+			}
+		}
 		k, err := gateway.EnsureDemoKey(dir)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
@@ -68,7 +87,15 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "loadtest %s: %d connections, at most %s or %d requests per scenario\n", *baseURL, *conns, *duration, *maxRequests)
 	fmt.Fprintf(stdout, "%-10s %9s %9s %9s %9s %9s %7s\n", "scenario", "requests", "req/s", "p50", "p99", "max", "errors")
 	failed := false
-	for _, sc := range scenarios() {
+	all := scenarios()
+	if tiles != nil {
+		all = append(all, tiles.scenarios(*pmtilesURL)...)
+	}
+	if *only != "" {
+		want := strings.Split(*only, ",")
+		all = slices.DeleteFunc(all, func(sc scenario) bool { return !slices.Contains(want, sc.name) })
+	}
+	for _, sc := range all {
 		res := runScenario(*baseURL, *key, sc, *conns, *duration, *maxRequests)
 		fmt.Fprintf(stdout, "%-10s %9d %9.0f %9s %9s %9s %7d\n", sc.name, res.n, res.rps,
 			res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.max.Round(time.Microsecond), res.errors)
@@ -128,8 +155,10 @@ type result struct {
 
 func runScenario(base, key string, sc scenario, conns int, d time.Duration, maxRequests int) result {
 	client := &http.Client{
-		Timeout:   10 * time.Second,
-		Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns},
+		Timeout: 10 * time.Second,
+		// No transparent gunzip: tiles are read as served (gzip passed
+		// through), the same work for every server compared.
+		Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns, DisableCompression: true},
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()

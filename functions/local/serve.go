@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -32,6 +33,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	dataDir := fs.String("data", defaultDataDir(), "directory of keys.json, usage.json and the demo key")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	noFixtures := fs.Bool("no-fixtures", false, "do not ingest the embedded fixture grid data into an empty data directory")
+	pprofAddr := fs.String("pprof", "", "serve Go's profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:6060; off by default")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -41,6 +43,14 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if *pprofAddr != "" {
+		go func() {
+			mux := http.NewServeMux()
+			mux.HandleFunc("/debug/pprof/", pprof.Index)
+			mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+			logger.Error("pprof listener", "err", http.ListenAndServe(*pprofAddr, mux))
+		}()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := serve(ctx, serverConfig{dataDir: *dataDir, logger: logger, noFixtures: *noFixtures}, *addr, stdout); err != nil {

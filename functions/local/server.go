@@ -80,7 +80,7 @@ func newServer(cfg serverConfig) (*server, error) {
 	mux.Mount(conv.BatchRoutes()...)
 	tiles := tile.NewHandler(tile.Options{
 		Generator:   tile.NewGenerator(svc),
-		Archives:    archive.NewSet(blob.NewDir(filepath.Join(cfg.dataDir, tilesDir)), cmp.Or(cfg.archiveRecheck, archiveRecheck)),
+		Archives:    archive.NewSet(blob.NewCached(blob.NewDir(filepath.Join(cfg.dataDir, tilesDir)), blob.CacheOptions{BlockSize: 16 << 10, MaxBytes: 32 << 20}), cmp.Or(cfg.archiveRecheck, archiveRecheck)),
 		Attribution: tile.Attribution(svc),
 	})
 	grids.changed = tiles.Invalidate

@@ -105,3 +105,39 @@ func TestServerServesBuiltArchive(t *testing.T) {
 		t.Errorf("a tile outside the archive's bounds: %d, want 204 (served from the archive, not generated)", w.Code)
 	}
 }
+
+// BenchmarkServeArchiveTile is one tile read from a built archive through
+// the whole local stack: gateway, middleware, mux, archive set, reader.
+func BenchmarkServeArchiveTile(b *testing.B) {
+	dir := b.TempDir()
+	key, _ := gateway.EnsureDemoKey(dir)
+	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	svc := convert.New()
+	l, _ := tile.Lookup("ab", "sec")
+	calgary := maptile.At(orb.Point{-114.0719, 51.0447}, 12)
+	if _, err := buildArchive(context.Background(), l, tile.NewGenerator(svc), filepath.Join(dir, tilesDir), "bench", tile.BuildOptions{MinZoom: 12, MaxZoom: 14, Bounds: calgary.Bound()}); err != nil {
+		b.Fatal(err)
+	}
+	var targets []string
+	for _, c := range calgary.Children() {
+		for _, g := range c.Children() {
+			targets = append(targets, tilePath("ab/sec", g, key))
+		}
+	}
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		r := httptest.NewRequest("GET", targets[i%len(targets)], nil)
+		r.Header.Set("Accept-Encoding", "gzip")
+		w := httptest.NewRecorder()
+		srv.handler.ServeHTTP(w, r)
+		if w.Code != 200 {
+			b.Fatalf("%s: %d %s", targets[i%len(targets)], w.Code, w.Body)
+		}
+		i++
+	}
+}

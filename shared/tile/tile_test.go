@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
@@ -376,4 +377,25 @@ func BenchmarkGenerate(b *testing.B) {
 			b.ReportMetric(float64(n), "bytes/tile")
 		})
 	}
+}
+
+// Whatever the path, a tile request is answered without a 500.
+func FuzzTileRequest(f *testing.F) {
+	h := tile.NewHandler(tile.Options{Generator: tile.NewGenerator(convert.New())})
+	mux := api.NewMux()
+	mux.Mount(h.Routes()...)
+	for _, s := range []string{"ab/sec/12/750/1370.mvt", "ab/sec.json", "bc/qtr-unit/9/80/170.mvt", "x/y/z/1/2.mvt", "ab/sec/99/1/1.mvt", "ag/soils/7/1/1.mvt"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		r, err := http.NewRequest("GET", "http://x/tiles/"+p, nil)
+		if err != nil {
+			return
+		}
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, r)
+		if w.Code >= 500 {
+			t.Fatalf("%s: %d %s", p, w.Code, w.Body)
+		}
+	})
 }
