@@ -90,7 +90,19 @@ loadtest: ## Requests/s and p99 of search, reverse and batch against a local ser
 	@go build -o $(BIN) ./functions/local
 	@$(BIN) loadtest -duration 5s -requests 50000 -c 8
 
+TILES_LAYER ?= ab/sec
+bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' own) on the same archive, side by side
+	@mkdir -p .build
+	@go build -o $(BIN) ./functions/local
+	@go build -o .build/pmtiles github.com/protomaps/go-pmtiles
+	@test -f $(DATA)/tiles/$(TILES_LAYER).pmtiles || $(BIN) build-tiles -data $(DATA) $(TILES_LAYER)
+	@$(BIN) serve -addr 127.0.0.1:8092 -data $(DATA) -log-level error > .build/bench-serve.out 2>&1 & s=$$!; \
+	 .build/pmtiles serve $(DATA)/tiles/$(dir $(TILES_LAYER)) --port 8093 > .build/bench-pmtiles.out 2>&1 & p=$$!; \
+	 sleep 2; key=$$(sed -n 's/^api_key=//p' .build/bench-serve.out); \
+	 $(BIN) loadtest -url http://127.0.0.1:8092 -key $$key -archive $(DATA)/tiles/$(TILES_LAYER).pmtiles \
+	   -pmtiles http://127.0.0.1:8093 -scenarios tiles,pmtiles -duration 5s; st=$$?; kill $$s $$p; exit $$st
+
 clean: ## Remove build output
 	rm -rf .build $(WEB)/node_modules $(WEB_VENDOR)
 
-.PHONY: help run web test-browser test test-race bench fuzz build size loadtest clean
+.PHONY: help run web test-browser bench-tiles test test-race bench fuzz build size loadtest clean

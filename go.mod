@@ -132,3 +132,5 @@ require (
 	modernc.org/sqlite v1.44.3 // indirect
 	zombiezen.com/go/sqlite v1.1.2 // indirect
 )
+
+tool github.com/protomaps/go-pmtiles
