@@ -146,7 +146,10 @@ func (h *Handler) serveTileJSON(w http.ResponseWriter, r *http.Request) error {
 }
 
 func notBuilt(l Layer) error {
-	return apierr.NotFoundf("the %s archive is published but not built on this server: run 'meridian build-tiles -layers %s'", l.Path(), l.Path())
+	if l.Survey() {
+		return apierr.NotFoundf("the %s archive is published but not built on this server: run 'meridian build-tiles %s'", l.Path(), l.Path())
+	}
+	return apierr.NotFoundf("the %s archive is published but not built on this server: agriculture and energy archives are built from the report data", l.Path())
 }
 
 // baseURL is {tiles_url} for TileJSON.
