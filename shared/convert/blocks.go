@@ -68,8 +68,20 @@ func (s *Service) dlsBlocks(ctx context.Context, u lld.Unit, b orb.Bound, fn fun
 				return err
 			}
 		}
-		for i := range per {
+		perSection := per / 36 // blocks of u in a section (0 for townships)
+		for i := 0; i < per; i++ {
 			l := childOf(twp, u, i)
+			// Skip a whole section's quarters or LSDs when the model's
+			// section misses b (official blocks are within metres of it;
+			// the caller's b already carries a tile's buffer).
+			if perSection > 1 && i%perSection == 0 && !held {
+				sec := l
+				sec.Unit, sec.Aliquot, sec.LSD = lld.Section, 0, 0
+				if !dls.Bound(sec).Intersects(b) {
+					i += perSection - 1
+					continue
+				}
+			}
 			var blk survey.Block
 			if held {
 				var err error
