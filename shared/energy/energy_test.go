@@ -125,3 +125,27 @@ func TestRollUp(t *testing.T) {
 		t.Errorf("A267 %+v", r["A267"])
 	}
 }
+
+func TestKeysSortAsTheListsDo(t *testing.T) {
+	t.Parallel()
+	if !(energy.PipeSK(3.5, "b") < energy.PipeSK(0.1, "a") && energy.PipeSK(0.1, "a") < energy.PipeSK(0, "a")) {
+		t.Error("pipelines: higher H2S first")
+	}
+	if !(energy.WellSK(energy.Orphan, "z") < energy.WellSK(energy.Active, "a")) {
+		t.Error("wells: orphan first")
+	}
+	if !(energy.TenureSK("2027-01-01", "9") < energy.TenureSK("2030-01-01", "1") && energy.TenureSK("2030-01-01", "1") < energy.TenureSK("", "0")) {
+		t.Error("tenure: soonest first, perpetual last")
+	}
+	if !(energy.OperatorsSK(12, "B") < energy.OperatorsSK(3, "A")) || !(energy.FootprintSK(40, "x") < energy.FootprintSK(7, "a")) {
+		t.Error("operators and footprints: most first")
+	}
+	for in, want := range map[string]string{"Cenovus Energy Inc.": "cenovus-energy-inc", "  CHEVRON CANADA LIMITED ": "chevron-canada-limited", "Secure Energy (Drilling) Ltd": "secure-energy-drilling-ltd"} {
+		if got := energy.Slug(in); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if energy.Squash("Cenovus Energy Inc.") != "cenovusenergyinc" {
+		t.Error("Squash")
+	}
+}

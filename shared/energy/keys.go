@@ -1,0 +1,119 @@
+package energy
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode"
+)
+
+// Keys of the energy dataset in the report store (package kv): one table,
+// every read an exact partition key (PK) plus a sort-key (SK) prefix or
+// range, items written once per access pattern. The SK order is the list's
+// default order, so a first page is one Query; other sorts of a parcel's
+// rows (tens) sort in memory after reading the partition.
+//
+//	access pattern                              PK                       SK
+//	wells on an LSD, by status                  LSD#<lsd>                WELL#<rank>#<uwi>
+//	pipeline segments crossing an LSD, H2S desc LSD#<lsd>                PIPE#<inverted h2s>#<segment>
+//	facilities on an LSD, by status             LSD#<lsd>                FAC#<rank>#<facility id>
+//	dispositions over an LSD, soonest expiry    LSD#<lsd>                TEN#<expiry|9999-12-31>#<id>
+//	an LSD's 12-month production                LSD#<lsd>                PROD
+//	one well's 12-month production              LSD#<lsd>                PRODWELL#<uwi>
+//	a quarter's LSD summaries (tile roll-ups)   QS#<quarter>             LSD#<lsd>
+//	operator by BA code                         OP#<ba>                  INFO
+//	operator by slug or squashed name           OPNAME#<slug|squash>     BA
+//	operator's wells, by UWI                    OP#<ba>                  WELL#<uwi>
+//	operator's dispositions, by expiry          OP#<ba>                  DISP#<expiry|9999-12-31>#<id>
+//	operator's footprint, most wells first      OP#<ba>                  LSD#<inverted total>#<lsd>
+//	operators, most orphan wells first          OPERATORS                <inverted orphans>#<ba>
+//	disposition detail                          DISP#<id>                INFO
+//	pipeline licence detail, its segments       PIPELINE#<licence>       SEG#<line>#<segment>
+//	tenure expiring in a window, soonest first  EXPIRING                 <expiry YYYY-MM-DD>#<id>  (SK range today..today+window)
+//
+// Expiry state and urgency depend on the day of the request, so they are
+// never stored in a key: expiry dates are, and the reader splits expired
+// from expiring at read time. Perpetual dispositions have no EXPIRING item.
+const (
+	SKInfo       = "INFO"
+	SKProduction = "PROD"
+	PKOperators  = "OPERATORS"
+	PKExpiring   = "EXPIRING"
+	noExpiry     = "9999-12-31"
+)
+
+// LSDKey and the others build partition keys from canonical legal
+// locations and identifiers.
+func LSDKey(lsd string) string           { return "LSD#" + lsd }
+func QuarterKey(quarter string) string   { return "QS#" + quarter }
+func OperatorKey(ba string) string       { return "OP#" + strings.ToUpper(ba) }
+func OperatorNameKey(name string) string { return "OPNAME#" + name }
+func DispositionKey(id string) string    { return "DISP#" + id }
+func PipelineKey(licence string) string  { return "PIPELINE#" + licence }
+
+// WellSK sorts a parcel's wells by status (orphan first), then UWI.
+func WellSK(b Bucket, uwi string) string { return fmt.Sprintf("WELL#%d#%s", b.Rank(), uwi) }
+
+// PipeSK sorts segments by H2S, highest first: the safety-first default.
+func PipeSK(h2s float64, segment string) string {
+	return fmt.Sprintf("PIPE#%s#%s", Inverted(h2s, 1000), segment)
+}
+
+// FacilitySK sorts facilities by a status rank, then id.
+func FacilitySK(rank int, id string) string { return fmt.Sprintf("FAC#%d#%s", rank, id) }
+
+// TenureSK sorts a parcel's dispositions by expiry date (YYYY-MM-DD; ""
+// for perpetual or undated, which sort last).
+func TenureSK(expiry, id string) string { return "TEN#" + dateOrLast(expiry) + "#" + id }
+
+// OperatorDispositionSK sorts an operator's dispositions by expiry.
+func OperatorDispositionSK(expiry, id string) string { return "DISP#" + dateOrLast(expiry) + "#" + id }
+
+// OperatorsSK sorts operators by orphan wells, most first, then BA code.
+func OperatorsSK(orphans int, ba string) string {
+	return Inverted(float64(orphans), 1) + "#" + strings.ToUpper(ba)
+}
+
+// FootprintSK sorts an operator's LSDs by total wells, most first.
+func FootprintSK(total int, lsd string) string {
+	return "LSD#" + Inverted(float64(total), 1) + "#" + lsd
+}
+
+func dateOrLast(d string) string {
+	if d == "" {
+		return noExpiry
+	}
+	return d
+}
+
+// Inverted encodes v ≥ 0 (scaled and rounded to an integer) so that
+// larger values sort first as strings: 12 digits of 999999999999 - v.
+func Inverted(v float64, scale float64) string {
+	n := int64(math.Round(math.Max(0, v) * scale))
+	const top = 999_999_999_999
+	return fmt.Sprintf("%012d", top-min(n, top))
+}
+
+// Slug is an operator's kebab-case name: "Cenovus Energy Inc." →
+// "cenovus-energy-inc".
+func Slug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	return b.String()
+}
+
+// Squash is an operator's name with only letters and digits, lower case:
+// "Cenovus Energy Inc." → "cenovusenergyinc"; what a caller who typed the
+// name without spaces or punctuation sends.
+func Squash(name string) string { return strings.ReplaceAll(Slug(name), "-", "") }
