@@ -234,7 +234,9 @@ func (h *Handler) Tile(ctx context.Context, l Layer, t maptile.Tile) ([]byte, er
 		return data, nil
 	}
 	return h.flight.do(key, func() ([]byte, error) {
-		data, err := h.o.Generator.Tile(ctx, l, t)
+		// Others may wait for this tile: a caller that hangs up must not
+		// cancel it for them.
+		data, err := h.o.Generator.Tile(context.WithoutCancel(ctx), l, t)
 		if err == nil {
 			h.cache.put(key, data)
 		}
