@@ -1,0 +1,35 @@
+// Package energy reads the public energy datasets behind the energy report
+// in their published formats, and writes demo files in the same formats.
+//
+// Every reader streams: it takes an io.Reader (io.ReaderAt for XLSX),
+// calls a callback once per record and keeps memory bounded by the longest
+// record, whatever the file size. A bad file is rejected whole: the reader
+// stops at the first problem and returns an *ingest.Error naming the file,
+// the line (the feature's line for GeoJSON, the record number for
+// shapefiles, the sheet row for XLSX) and the reason; the caller discards
+// what it was given. An error returned by the callback stops the reader and
+// is returned unchanged.
+//
+//	dataset                                  reader                     sample
+//	AER ST37 WellList.txt (18 or 24 cols)    ReadWellList               real (2017, 18 cols)
+//	AER ST104A BA code list (CSV)            ReadBACodes                real (2 of 4 cols)
+//	AER Pipelines (GeoJSON or shapefile)     ReadPipelinesGeoJSON,      real (1 segment)
+//	                                         ReadPipelinesShapefile
+//	Petrinex Conventional Volumetrics        ReadVolumetrics            real
+//	Petrinex NGL and Marketable Gas          ReadNGLVolumes             real
+//	Petrinex Facility Infrastructure         ReadFacilities             real (8 of 39 cols)
+//	Petrinex Well Infrastructure             ReadPetrinexWells          none: documented columns
+//	Orphan Well Association inventory XLSX   ReadOrphanInventory        none: documented columns
+//	Crown PNG/mineral dispositions AB/SK/MB  ReadDispositionsCSV,       none: our own layout
+//	                                         ReadDispositionsGeoJSON
+//
+// Formats, traps and codes are those of docs/data-sources.md §0-§8. Values
+// keep their published meaning: dates are time.Time (UTC midnight; the zero
+// time when the source has none), months "YYYY-MM" strings, numbers float64
+// or int, codes strings with their leading zeros, legal land descriptions
+// lld.Location. Petrinex numbers are Amount values, which keep "***"
+// (confidential, not zero) apart from 0 and from an empty cell.
+//
+// GenerateDemo and WriteDemo produce a deterministic set of demo files in
+// these formats for the demo townships (see demo.go).
+package energy
