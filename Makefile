@@ -1,6 +1,6 @@
 # Meridian. `make` lists the targets.
 
-FUNCTIONS   := search autocomplete batch tiles
+FUNCTIONS   := search autocomplete batch tiles authorizer
 LAMBDA_ENV  := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 LAMBDA_FLAGS := -trimpath -tags lambda.norpc -ldflags='-s -w'
 ADDR        ?= 127.0.0.1:8080
@@ -17,6 +17,8 @@ SIZE_BUDGET_batch        := 12500000
 # The tiles function measured 11.3 MB: it reads PMTiles with our own reader,
 # so go-pmtiles (34-44 MB in a Lambda) stays out of it.
 SIZE_BUDGET_tiles        := 14000000
+# The key authorizer measured 5.9 MB (aws-lambda-go only, no AWS SDK).
+SIZE_BUDGET_authorizer   := 7500000
 
 WEB         := functions/local/web
 WEB_VENDOR  := $(WEB)/static/vendor
@@ -90,6 +92,26 @@ loadtest: ## Requests/s and p99 of search, reverse and batch against a local ser
 	@go build -o $(BIN) ./functions/local
 	@$(BIN) loadtest -duration 5s -requests 50000 -c 8
 
+# AWS deployment (infra/, its own Go module): the aws-cdk CLI from npm, pinned.
+CDK_CLI_VERSION := 2.1148.1
+CDK_PREFIX      := $(CURDIR)/.build/cdk
+CDK             := npx --prefix $(CDK_PREFIX) --no-install cdk
+CDK_ENV         := CDK_DISABLE_CLI_TELEMETRY=true JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=20
+CDK_ARGS        ?=
+
+cdk-cli: ## The aws-cdk CLI (npm, pinned) into .build/cdk
+	@test "$$($(CDK) --version 2>/dev/null | cut -d' ' -f1)" = "$(CDK_CLI_VERSION)" || \
+	  npm install --prefix $(CDK_PREFIX) --save-exact --no-audit --no-fund --loglevel=error aws-cdk@$(CDK_CLI_VERSION)
+
+test-infra: ## CDK assertions on the AWS stack (infra/ module; needs Node, no account)
+	cd infra && $(CDK_ENV) go test -count=1 ./...
+
+synth: build cdk-cli ## Synthesize the AWS stack offline into infra/cdk.out (no account)
+	cd infra && AWS_EC2_METADATA_DISABLED=true $(CDK_ENV) $(CDK) synth --no-notices -q $(CDK_ARGS)
+
+deploy: build cdk-cli ## Deploy stack Meridian with your AWS credentials (CDK_ARGS='-c gridIndexes=...')
+	cd infra && $(CDK_ENV) $(CDK) deploy Meridian $(CDK_ARGS)
+
 TILES_LAYER ?= ab/sec
 bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' own) on the same archive, side by side
 	@mkdir -p .build
@@ -103,6 +125,6 @@ bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' ow
 	   -pmtiles http://127.0.0.1:8093 -scenarios tiles,pmtiles -duration 5s; st=$$?; kill $$s $$p; exit $$st
 
 clean: ## Remove build output
-	rm -rf .build $(WEB)/node_modules $(WEB_VENDOR)
+	rm -rf .build infra/cdk.out $(WEB)/node_modules $(WEB_VENDOR)
 
-.PHONY: help run web test-browser bench-tiles test test-race bench fuzz build size loadtest clean
+.PHONY: help run web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest clean

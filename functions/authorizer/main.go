@@ -1,0 +1,39 @@
+// Command authorizer is the REQUEST Lambda authorizer of every product's API
+// Gateway REST API. It finds the caller's key (X-API-Key header or api_key
+// query parameter, as the local gateway does) and returns it as the usage
+// identifier key, so API Gateway checks the key and applies its usage plan:
+// rate, burst and monthly quota. See authorizer for what callers see.
+//
+// Environment: LOG_LEVEL (debug, info, warn, error; default info).
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"meridian/shared/env"
+)
+
+// config is the function's environment, checked at cold start.
+type config struct {
+	LogLevel slog.Level // LOG_LEVEL
+}
+
+func loadConfig(getenv func(string) string) (config, error) {
+	r := env.New(getenv)
+	c := config{LogLevel: r.LogLevel("LOG_LEVEL")}
+	return c, r.Err()
+}
+
+func main() {
+	c, err := loadConfig(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: c.LogLevel}))
+	lambda.Start(newHandler(logger))
+}

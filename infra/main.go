@@ -1,0 +1,112 @@
+// Command infra is Meridian's AWS deployment, a CDK app in Go: stack
+// Meridian with one Lambda and REST API per product, the key authorizer,
+// usage plans from meridian/shared/gateway, the data bucket, the report
+// table and CloudFront in front of the tiles (see NewStack).
+//
+// `cdk synth` (make synth) runs it offline; `cdk deploy` (make deploy) needs
+// an account that has been through `cdk bootstrap`. Context values (-c
+// name=value), each with an environment fallback:
+//
+//	account      AWS account; CDK_DEFAULT_ACCOUNT, else 123456789012 (offline synth only)
+//	region       AWS region; CDK_DEFAULT_REGION, else ca-central-1
+//	assets       directory of <function>/bootstrap; ../.build (what make build writes)
+//	gridIndexes  comma-separated grid index files under grid/ in the data bucket
+//	             (GRID_INDEXES); empty: the functions answer from the survey models
+//	plans        a plans.json overlaying gateway.DefaultPlans (same file and format
+//	             as the local server's)
+//	logLevel     LOG_LEVEL of every function; info
+//
+// The account and region are explicit so synth never looks anything up.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/jsii-runtime-go"
+
+	"meridian/shared/gateway"
+)
+
+// Offline defaults: the AWS documentation's example account, and the
+// Canadian region.
+const (
+	defaultAccount = "123456789012"
+	defaultRegion  = "ca-central-1"
+	defaultAssets  = "../.build"
+)
+
+// appContext is CDK context the app always sets, in tests too:
+// CloudFormation's own checks (circular dependencies, invalid properties)
+// fail synth instead of printing warnings.
+func appContext() *map[string]any {
+	return &map[string]any{"@aws-cdk/core:validateAgainstDefaultRules": true}
+}
+
+func main() {
+	defer jsii.Close()
+	app := awscdk.NewApp(&awscdk.AppProps{Context: appContext()})
+	props, err := propsFrom(func(name string) string {
+		if v, ok := app.Node().TryGetContext(jsii.String(name)).(string); ok {
+			return v
+		}
+		return ""
+	}, os.Getenv)
+	if err == nil {
+		_, err = NewStack(app, "Meridian", props)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	app.Synth(nil)
+}
+
+// propsFrom reads the stack's settings from CDK context, then the
+// environment, then the offline defaults.
+func propsFrom(context, getenv func(string) string) (StackProps, error) {
+	pick := func(ctx, env, def string) string {
+		if v := strings.TrimSpace(context(ctx)); v != "" {
+			return v
+		}
+		if env != "" {
+			if v := strings.TrimSpace(getenv(env)); v != "" {
+				return v
+			}
+		}
+		return def
+	}
+	assets, err := filepath.Abs(pick("assets", "", defaultAssets))
+	if err != nil {
+		return StackProps{}, fmt.Errorf("infra: assets: %w", err)
+	}
+	p := StackProps{
+		StackProps: awscdk.StackProps{
+			Env: &awscdk.Environment{
+				Account: jsii.String(pick("account", "CDK_DEFAULT_ACCOUNT", defaultAccount)),
+				Region:  jsii.String(pick("region", "CDK_DEFAULT_REGION", defaultRegion)),
+			},
+			Description:        jsii.String("Meridian: legal land locations, reports and map tiles (infra/, CDK in Go)"),
+			AnalyticsReporting: jsii.Bool(false),
+		},
+		AssetRoot: assets,
+		LogLevel:  pick("logLevel", "", "info"),
+	}
+	for _, name := range strings.Split(pick("gridIndexes", "", ""), ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			p.GridIndexes = append(p.GridIndexes, name)
+		}
+	}
+	if path := pick("plans", "", ""); path != "" {
+		if _, err := os.Stat(path); err != nil {
+			return StackProps{}, fmt.Errorf("infra: plans: %w", err)
+		}
+		if p.Plans, err = gateway.LoadPlans(path); err != nil {
+			return StackProps{}, err
+		}
+	}
+	return p, nil
+}

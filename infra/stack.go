@@ -1,0 +1,446 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigateway"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfront"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfrontorigins"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+
+	"meridian/shared/gateway"
+)
+
+// Deployment constants the functions and the tests share.
+const (
+	StageName   = "v1"
+	GridPrefix  = "grid/"  // GRID_PREFIX: grid index files in the data bucket
+	TilesPrefix = "tiles/" // TILES_PREFIX: PMTiles archives in the data bucket
+
+	// MVTMediaType is the media type of tiles (shared/tile.ContentType).
+	MVTMediaType = "application/vnd.mapbox-vector-tile"
+
+	// Tile cache lifetimes at CloudFront, matching the tiles' own
+	// Cache-Control (public, max-age=86400, stale-while-revalidate=604800;
+	// TestTileCacheControl reads it from shared/tile): a day by default and
+	// at most, so CloudFront never keeps a tile longer than a browser would;
+	// TileJSON's max-age=300 and errors' shorter lives are honoured (min 0).
+	TileTTLSeconds = 86400
+
+	functionMemoryMB   = 256
+	authorizerMemoryMB = 128
+)
+
+// StackProps configure the Meridian stack.
+type StackProps struct {
+	awscdk.StackProps
+	// AssetRoot holds <function>/bootstrap for every function (`make build`
+	// writes .build/); each must exist at synth time.
+	AssetRoot string
+	// Products to deploy; Products() when nil.
+	Products []Product
+	// Plans gives each product its usage plans; gateway.DefaultPlans() when
+	// nil. Every deployed product needs at least one plan.
+	Plans gateway.Plans
+	// GridIndexes are the grid index files under grid/ in the data bucket
+	// (GRID_INDEXES). Empty: the functions get no GRID_BUCKET and answer
+	// from the survey models alone, so a new deployment starts before any
+	// data is published; every listed file must be in the bucket, or the
+	// functions stop at cold start.
+	GridIndexes []string
+	// LogLevel is every function's LOG_LEVEL; "info" when empty.
+	LogLevel string
+}
+
+// Stack is the synthesized stack and the handles tests look at.
+type Stack struct {
+	awscdk.Stack
+	Functions    map[string]awslambda.Function // by function directory, authorizer included
+	APIs         map[gateway.Product]awsapigateway.RestApi
+	Bucket       awss3.Bucket
+	Table        awsdynamodb.Table
+	Distribution awscloudfront.Distribution
+}
+
+// NewStack defines the whole deployment: per product a Lambda and a REST
+// API (stage v1) with the key authorizer and usage plans; the data bucket;
+// the report table; CloudFront before the maps API.
+//
+// PUBLIC_TILES_URL needs the distribution's domain, and the distribution
+// needs the maps API. Taking the API's stage URL (api.url) would close a
+// cycle: distribution → stage → deployment → methods → tiles function →
+// distribution. The origin is therefore built from the RestApi id alone
+// ({id}.execute-api.{region}.{suffix} with origin path /v1), which depends
+// on nothing, and the tiles function reads the distribution's domain:
+// one deploy, no post-deploy step. A cycle fails synth (appContext turns
+// CDK's CloudFormation checks into errors) and TestNoDependencyCycle.
+func NewStack(scope constructs.Construct, id string, props StackProps) (*Stack, error) {
+	if props.Products == nil {
+		props.Products = Products()
+	}
+	if props.Plans == nil {
+		props.Plans = gateway.DefaultPlans()
+	}
+	if props.LogLevel == "" {
+		props.LogLevel = "info"
+	}
+	if err := checkProps(props); err != nil {
+		return nil, err
+	}
+	stack := awscdk.NewStack(scope, jsii.String(id), &props.StackProps)
+	awscdk.Tags_Of(stack).Add(jsii.String("project"), jsii.String("meridian"), nil)
+	s := &Stack{
+		Stack:     stack,
+		Functions: map[string]awslambda.Function{},
+		APIs:      map[gateway.Product]awsapigateway.RestApi{},
+	}
+
+	s.Bucket = awss3.NewBucket(stack, jsii.String("DataBucket"), &awss3.BucketProps{
+		BlockPublicAccess: awss3.BlockPublicAccess_BLOCK_ALL(),
+		Encryption:        awss3.BucketEncryption_S3_MANAGED,
+		EnforceSSL:        jsii.Bool(true),
+		ObjectOwnership:   awss3.ObjectOwnership_BUCKET_OWNER_ENFORCED,
+		RemovalPolicy:     awscdk.RemovalPolicy_RETAIN,
+	})
+	s.Table = awsdynamodb.NewTable(stack, jsii.String("ReportsTable"), &awsdynamodb.TableProps{
+		PartitionKey: &awsdynamodb.Attribute{Name: jsii.String("pk"), Type: awsdynamodb.AttributeType_STRING},
+		SortKey:      &awsdynamodb.Attribute{Name: jsii.String("sk"), Type: awsdynamodb.AttributeType_STRING},
+		BillingMode:  awsdynamodb.BillingMode_PAY_PER_REQUEST,
+		PointInTimeRecoverySpecification: &awsdynamodb.PointInTimeRecoverySpecification{
+			PointInTimeRecoveryEnabled: jsii.Bool(true),
+		},
+		// The AWS managed KMS key (aws/dynamodb): visible in the template
+		// and in CloudTrail, no key policy to keep, and readers need no KMS
+		// grant. DynamoDB's default (a key it owns) would encrypt as well,
+		// silently.
+		Encryption:         awsdynamodb.TableEncryption_AWS_MANAGED,
+		DeletionProtection: jsii.Bool(true),
+		RemovalPolicy:      awscdk.RemovalPolicy_RETAIN,
+	})
+
+	authorizer := s.function(props, AuthorizerFunction, authorizerMemoryMB, 3, nil)
+
+	for _, p := range props.Products {
+		env := map[string]string{}
+		if p.Grid && len(props.GridIndexes) > 0 {
+			env["GRID_BUCKET"] = *s.Bucket.BucketName()
+			env["GRID_PREFIX"] = GridPrefix
+			env["GRID_INDEXES"] = strings.Join(props.GridIndexes, ",")
+		}
+		if p.Tiles {
+			env["TILES_BUCKET"] = *s.Bucket.BucketName()
+			env["TILES_PREFIX"] = TilesPrefix
+		}
+		if p.Reports {
+			env["REPORTS_TABLE"] = *s.Table.TableName()
+		}
+		fn := s.function(props, p.Function, functionMemoryMB, p.TimeoutSeconds, env)
+		s.grant(fn, p)
+		api := s.restAPI(p, fn, authorizer, props.Plans[p.Product])
+		s.APIs[p.Product] = api
+		awscdk.NewCfnOutput(stack, jsii.String(title(p.Product.String())+"ApiUrl"), &awscdk.CfnOutputProps{
+			Description: jsii.String(fmt.Sprintf("Base URL of the %s product (API Gateway, stage %s)", p.Product, StageName)),
+			Value:       api.UrlForPath(jsii.String("/" + p.Base)),
+		})
+		if p.Tiles {
+			s.Distribution = s.tilesDistribution(api)
+			fn.AddEnvironment(jsii.String("PUBLIC_TILES_URL"), s.tilesURL(), nil)
+			awscdk.NewCfnOutput(stack, jsii.String("TilesUrl"), &awscdk.CfnOutputProps{
+				Description: jsii.String("{tiles_url} for map clients: CloudFront in front of the maps API; add ?api_key=<key>"),
+				Value:       s.tilesURL(),
+			})
+			awscdk.NewCfnOutput(stack, jsii.String("TilesDistributionId"), &awscdk.CfnOutputProps{
+				Description: jsii.String("CloudFront distribution of the tiles, for invalidations after publishing archives"),
+				Value:       s.Distribution.DistributionId(),
+			})
+		}
+	}
+
+	awscdk.NewCfnOutput(stack, jsii.String("DataBucketName"), &awscdk.CfnOutputProps{
+		Description: jsii.String("S3 bucket of grid indexes (" + GridPrefix + ") and PMTiles archives (" + TilesPrefix + ")"),
+		Value:       s.Bucket.BucketName(),
+	})
+	awscdk.NewCfnOutput(stack, jsii.String("ReportsTableName"), &awscdk.CfnOutputProps{
+		Description: jsii.String("DynamoDB table of the report data (single-table design, pk/sk)"),
+		Value:       s.Table.TableName(),
+	})
+	return s, nil
+}
+
+// planName is what a plan name may look like in construct ids and usage
+// plan names.
+var planName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+func checkProps(props StackProps) error {
+	var errs []error
+	if err := props.Plans.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	seen := map[gateway.Product]bool{}
+	for _, p := range props.Products {
+		if seen[p.Product] {
+			errs = append(errs, fmt.Errorf("infra: product %s is listed twice", p.Product))
+		}
+		seen[p.Product] = true
+		if got, ok := gateway.ProductOf("/" + p.Base); !ok || got != p.Product {
+			errs = append(errs, fmt.Errorf("infra: base path /%s does not belong to product %s", p.Base, p.Product))
+		}
+		if len(props.Plans[p.Product]) == 0 {
+			errs = append(errs, fmt.Errorf("infra: product %s has no usage plan", p.Product))
+		}
+		for _, pl := range props.Plans[p.Product] {
+			if !planName.MatchString(pl.Name) {
+				errs = append(errs, fmt.Errorf("infra: plan name %q of %s: want 1-64 letters, digits, - or _", pl.Name, p.Product))
+			}
+		}
+	}
+	for _, name := range props.GridIndexes {
+		if name == "" || strings.ContainsAny(name, ", /") {
+			errs = append(errs, fmt.Errorf("infra: grid index %q: want a file name under %s", name, GridPrefix))
+		}
+	}
+	fns := []string{AuthorizerFunction}
+	for _, p := range props.Products {
+		fns = append(fns, p.Function)
+	}
+	for _, fn := range fns {
+		if _, err := os.Stat(filepath.Join(props.AssetRoot, fn, "bootstrap")); err != nil {
+			errs = append(errs, fmt.Errorf("infra: %s: build the functions first (make build): %w", fn, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// function defines one Lambda: provided.al2023 on arm64, the bootstrap
+// from the asset root, its own log group and a role that may write only
+// there (no managed policies: AWSLambdaBasicExecutionRole allows every log
+// group in the account).
+func (s *Stack) function(props StackProps, dir string, memoryMB, timeoutSeconds float64, env map[string]string) awslambda.Function {
+	cid := title(dir) + "Function"
+	logs := awslogs.NewLogGroup(s.Stack, jsii.String(cid+"Logs"), &awslogs.LogGroupProps{
+		Retention:     awslogs.RetentionDays_ONE_MONTH,
+		RemovalPolicy: awscdk.RemovalPolicy_DESTROY,
+	})
+	role := awsiam.NewRole(s.Stack, jsii.String(cid+"Role"), &awsiam.RoleProps{
+		AssumedBy:   awsiam.NewServicePrincipal(jsii.String("lambda.amazonaws.com"), nil),
+		Description: jsii.String("Meridian " + dir + " function"),
+	})
+	role.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Actions:   jsii.Strings("logs:CreateLogStream", "logs:PutLogEvents"),
+		Resources: jsii.Strings(*logs.LogGroupArn()),
+	}))
+	vars := map[string]*string{"LOG_LEVEL": jsii.String(props.LogLevel)}
+	for k, v := range env {
+		vars[k] = jsii.String(v)
+	}
+	fn := awslambda.NewFunction(s.Stack, jsii.String(cid), &awslambda.FunctionProps{
+		Description:  jsii.String("Meridian " + dir + " (functions/" + dir + ")"),
+		Runtime:      awslambda.Runtime_PROVIDED_AL2023(),
+		Architecture: awslambda.Architecture_ARM_64(),
+		Handler:      jsii.String("bootstrap"),
+		Code:         awslambda.Code_FromAsset(jsii.String(filepath.Join(props.AssetRoot, dir)), nil),
+		MemorySize:   jsii.Number(memoryMB),
+		Timeout:      awscdk.Duration_Seconds(jsii.Number(timeoutSeconds)),
+		Environment:  &vars,
+		Role:         role,
+		LogGroup:     logs,
+	})
+	s.Functions[dir] = fn
+	return fn
+}
+
+// grant gives a product's function read access to exactly the data it
+// reads: named actions, resources of this stack only.
+func (s *Stack) grant(fn awslambda.Function, p Product) {
+	allow := func(actions []string, resources ...string) {
+		fn.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+			Actions:   jsii.Strings(actions...),
+			Resources: jsii.Strings(resources...),
+		}))
+	}
+	if p.Grid {
+		allow([]string{"s3:GetObject"}, *s.Bucket.ArnForObjects(jsii.String(GridPrefix + "*")))
+	}
+	if p.Tiles {
+		allow([]string{"s3:GetObject"}, *s.Bucket.ArnForObjects(jsii.String(TilesPrefix + "*")))
+		// An archive that is not there must read as absent (S3 answers 404
+		// only to callers that may list the bucket; 403 otherwise), so the
+		// function answers 404 or generates the survey tile on demand
+		// instead of failing. Listing shows key names of this bucket only.
+		allow([]string{"s3:ListBucket"}, *s.Bucket.BucketArn())
+	}
+	if p.Reports {
+		allow([]string{"dynamodb:GetItem", "dynamodb:Query"}, *s.Table.TableArn())
+	}
+}
+
+// restAPI defines product p's REST API: stage v1, /<base> and
+// /<base>/{proxy+} proxied to fn (ANY method) behind the key authorizer,
+// API keys taken from the authorizer, and one usage plan per plan.
+func (s *Stack) restAPI(p Product, fn, authorizerFn awslambda.Function, plans []gateway.Plan) awsapigateway.RestApi {
+	name := title(p.Product.String())
+	o := &awsapigateway.RestApiProps{
+		RestApiName:      jsii.String("meridian-" + p.Product.String()),
+		Description:      jsii.String(fmt.Sprintf("Meridian %s product: /%s/...", p.Product, p.Base)),
+		ApiKeySourceType: awsapigateway.ApiKeySourceType_AUTHORIZER,
+		CloudWatchRole:   jsii.Bool(false),
+		EndpointTypes:    &[]awsapigateway.EndpointType{awsapigateway.EndpointType_REGIONAL},
+		DeployOptions: &awsapigateway.StageOptions{
+			StageName:   jsii.String(StageName),
+			Description: jsii.String("Meridian " + p.Product.String()),
+		},
+	}
+	if p.Tiles {
+		// The tiles function answers MVT, gzip-compressed or not, and the
+		// adapter base64-encodes any body that is not UTF-8. API Gateway
+		// turns such a body back into bytes only when the media type
+		// matches binaryMediaTypes, which for Lambda proxy integrations it
+		// takes from the request's Accept header. Map clients send
+		// Accept: */* (or nothing through CloudFront, which forwards only the
+		// cache key's headers), so the MVT type alone would leave tiles as
+		// base64 text: */* makes every base64 body binary. Text answers
+		// (TileJSON, errors) are not base64 and pass unchanged. The maps
+		// API takes no request bodies, so nothing is lost on the way in.
+		o.BinaryMediaTypes = jsii.Strings(MVTMediaType, "*/*")
+	} else {
+		// GeoJSON answers (batch: up to 100 locations) compress well;
+		// tiles are compressed already, and CloudFront compresses TileJSON.
+		o.MinCompressionSize = awscdk.Size_Kibibytes(jsii.Number(1))
+	}
+	api := awsapigateway.NewRestApi(s.Stack, jsii.String(name+"Api"), o)
+	// Its own URL output would repeat <Product>ApiUrl without the base path.
+	api.Node().TryRemoveChild(jsii.String("Endpoint"))
+
+	// Result caching is off: a key may come from the header or the query,
+	// and a caching REQUEST authorizer refuses (401) any request lacking one
+	// of its identity sources. Without caching API Gateway calls the
+	// authorizer on every request and needs no identity source.
+	auth := awsapigateway.NewRequestAuthorizer(api, jsii.String("KeyAuthorizer"), &awsapigateway.RequestAuthorizerProps{
+		AuthorizerName:  jsii.String("meridian-key"),
+		Handler:         authorizerFn,
+		IdentitySources: &[]*string{},
+		ResultsCacheTtl: awscdk.Duration_Seconds(jsii.Number(0)),
+	})
+	auth.Node().DefaultChild().(awscdk.CfnResource).AddPropertyDeletionOverride(jsii.String("IdentitySource"))
+
+	integration := awsapigateway.NewLambdaIntegration(fn, &awsapigateway.LambdaIntegrationOptions{
+		Proxy:           jsii.Bool(true),
+		AllowTestInvoke: jsii.Bool(false),
+	})
+	method := &awsapigateway.MethodOptions{
+		AuthorizationType: awsapigateway.AuthorizationType_CUSTOM,
+		Authorizer:        auth,
+		ApiKeyRequired:    jsii.Bool(true),
+	}
+	base := api.Root().AddResource(jsii.String(p.Base), nil)
+	base.AddMethod(jsii.String("ANY"), integration, method)
+	base.AddProxy(&awsapigateway.ProxyResourceOptions{
+		AnyMethod:            jsii.Bool(true),
+		DefaultIntegration:   integration,
+		DefaultMethodOptions: method,
+	})
+	addErrorResponses(api, p)
+
+	for _, pl := range plans {
+		up := &awsapigateway.UsagePlanProps{
+			Name:        jsii.String("meridian-" + p.Product.String() + "-" + pl.Name),
+			Description: jsii.String(planDescription(p.Product, pl)),
+			ApiStages: &[]*awsapigateway.UsagePlanPerApiStage{{
+				Api:   api,
+				Stage: api.DeploymentStage(),
+			}},
+		}
+		if pl.RatePerSecond > 0 {
+			up.Throttle = &awsapigateway.ThrottleSettings{
+				RateLimit:  jsii.Number(pl.RatePerSecond),
+				BurstLimit: jsii.Number(pl.Burst),
+			}
+		}
+		if pl.MonthlyQuota > 0 {
+			up.Quota = &awsapigateway.QuotaSettings{
+				Limit:  jsii.Number(pl.MonthlyQuota),
+				Period: awsapigateway.Period_MONTH,
+			}
+		}
+		cid := name + title(pl.Name) + "UsagePlan"
+		plan := api.AddUsagePlan(jsii.String(cid), up)
+		awscdk.NewCfnOutput(s.Stack, jsii.String(strings.NewReplacer("-", "", "_", "").Replace(cid)+"Id"), &awscdk.CfnOutputProps{
+			Description: jsii.String("Usage plan " + *up.Name + ": attach keys with aws apigateway create-usage-plan-key"),
+			Value:       plan.UsagePlanId(),
+		})
+	}
+	return api
+}
+
+// planDescription says a plan's limits in words.
+func planDescription(p gateway.Product, pl gateway.Plan) string {
+	rate, quota := "no rate limit", "no monthly quota"
+	if pl.RatePerSecond > 0 {
+		rate = "rate " + strconv.FormatFloat(pl.RatePerSecond, 'f', -1, 64) + "/s, burst " + strconv.Itoa(pl.Burst)
+	}
+	if pl.MonthlyQuota > 0 {
+		quota = "quota " + strconv.FormatInt(pl.MonthlyQuota, 10) + "/month"
+	}
+	return fmt.Sprintf("Meridian %s, %s plan: %s, %s (meridian/shared/gateway)", p, pl.Name, rate, quota)
+}
+
+// tilesDistribution puts CloudFront in front of the maps API. The cache key
+// holds the api_key query parameter and the X-API-Key header (both forms
+// work, as locally), so a cached tile is served only to the key that
+// fetched it; they are forwarded to the origin with it, and nothing else
+// is (no Host: API Gateway needs its own). Compression is on and
+// Accept-Encoding normalised into the key, so gzip and identity answers are
+// cached apart. Cache hits never reach API Gateway: they are neither
+// counted against the quota nor throttled, and a revoked key keeps getting
+// cached tiles for up to a day.
+func (s *Stack) tilesDistribution(api awsapigateway.RestApi) awscloudfront.Distribution {
+	policy := awscloudfront.NewCachePolicy(s.Stack, jsii.String("TilesCachePolicy"), &awscloudfront.CachePolicyProps{
+		Comment:                    jsii.String("Meridian tiles: per key, gzip/br apart, lifetimes of the tiles' Cache-Control"),
+		QueryStringBehavior:        awscloudfront.CacheQueryStringBehavior_AllowList(jsii.String(gateway.QueryAPIKey)),
+		HeaderBehavior:             awscloudfront.CacheHeaderBehavior_AllowList(jsii.String("X-API-Key")),
+		CookieBehavior:             awscloudfront.CacheCookieBehavior_None(),
+		EnableAcceptEncodingGzip:   jsii.Bool(true),
+		EnableAcceptEncodingBrotli: jsii.Bool(true),
+		MinTtl:                     awscdk.Duration_Seconds(jsii.Number(0)),
+		DefaultTtl:                 awscdk.Duration_Seconds(jsii.Number(TileTTLSeconds)),
+		MaxTtl:                     awscdk.Duration_Seconds(jsii.Number(TileTTLSeconds)),
+	})
+	domain := awscdk.Fn_Join(jsii.String(""), jsii.Strings(
+		*api.RestApiId(), ".execute-api.", *s.Region(), ".", *awscdk.Aws_URL_SUFFIX()))
+	origin := awscloudfrontorigins.NewHttpOrigin(domain, &awscloudfrontorigins.HttpOriginProps{
+		OriginPath:         jsii.String("/" + StageName),
+		ProtocolPolicy:     awscloudfront.OriginProtocolPolicy_HTTPS_ONLY,
+		OriginSslProtocols: &[]awscloudfront.OriginSslPolicy{awscloudfront.OriginSslPolicy_TLS_V1_2},
+	})
+	return awscloudfront.NewDistribution(s.Stack, jsii.String("TilesDistribution"), &awscloudfront.DistributionProps{
+		Comment:     jsii.String("Meridian tiles and TileJSON (maps API)"),
+		PriceClass:  awscloudfront.PriceClass_PRICE_CLASS_100,
+		HttpVersion: awscloudfront.HttpVersion_HTTP2_AND_3,
+		DefaultBehavior: &awscloudfront.BehaviorOptions{
+			Origin:               origin,
+			CachePolicy:          policy,
+			Compress:             jsii.Bool(true),
+			AllowedMethods:       awscloudfront.AllowedMethods_ALLOW_GET_HEAD(),
+			CachedMethods:        awscloudfront.CachedMethods_CACHE_GET_HEAD(),
+			ViewerProtocolPolicy: awscloudfront.ViewerProtocolPolicy_REDIRECT_TO_HTTPS,
+		},
+	})
+}
+
+// tilesURL is {tiles_url} as clients reach it: https://<distribution>/tiles.
+func (s *Stack) tilesURL() *string {
+	return awscdk.Fn_Join(jsii.String(""), jsii.Strings("https://", *s.Distribution.DistributionDomainName(), "/tiles"))
+}
