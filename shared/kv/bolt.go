@@ -1,0 +1,309 @@
+package kv
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"meridian/shared/apierr"
+)
+
+// DefaultBoltTimeout is how long OpenBolt waits for the file lock when
+// BoltOptions.Timeout is zero.
+const DefaultBoltTimeout = time.Second
+
+// bucketName is the one bucket of a Bolt file.
+var bucketName = []byte("items")
+
+// BoltOptions configure OpenBolt.
+type BoltOptions struct {
+	// Timeout bounds the wait for the file lock: another process (or
+	// handle) holding the file open for writing makes OpenBolt fail after
+	// it with an Unavailable error. DefaultBoltTimeout when zero.
+	Timeout time.Duration
+	// ReadOnly opens the file with a shared lock: several read-only
+	// handles can be open at once, and writes fail. The file must exist.
+	ReadOnly bool
+	// NoSync skips fsync after each write transaction: faster bulk loads
+	// that a crash can corrupt. For throwaway files only.
+	NoSync bool
+}
+
+// Bolt is a Store in one bbolt file: one bucket whose keys are
+// PK + 0x00 + SK, so that a partition's items are contiguous and in SK
+// order, and a query is a cursor seek. Put and Delete are one transaction
+// per call. It is safe for concurrent use.
+type Bolt struct {
+	db   *bolt.DB
+	path string
+}
+
+// OpenBolt opens (or, unless read-only, creates) the store file at path.
+// bbolt locks the file for the life of the handle; a file locked by another
+// process fails after opts.Timeout with an error that maps to 503.
+func OpenBolt(path string, opts BoltOptions) (*Bolt, error) {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultBoltTimeout
+	}
+	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: timeout, ReadOnly: opts.ReadOnly, NoSync: opts.NoSync})
+	if err != nil {
+		cause := fmt.Errorf("kv: open %s: %w: %w", path, ErrUnavailable, err)
+		if errors.Is(err, bolterrors.ErrTimeout) {
+			cause = fmt.Errorf("kv: open %s: file locked by another process for %v: %w: %w", path, timeout, ErrUnavailable, err)
+		}
+		return nil, apierr.Unavailablef(cause, readMessage)
+	}
+	b := &Bolt{db: db, path: path}
+	if !opts.ReadOnly {
+		err = db.Update(func(tx *bolt.Tx) error {
+			_, err := tx.CreateBucketIfNotExists(bucketName)
+			return err
+		})
+		if err != nil {
+			db.Close()
+			return nil, b.wrap(nil, "create bucket", err)
+		}
+	}
+	return b, nil
+}
+
+// boltKey returns PK + 0x00 + SK.
+func boltKey(pk, sk string) []byte {
+	k := make([]byte, 0, len(pk)+1+len(sk))
+	k = append(k, pk...)
+	k = append(k, 0)
+	return append(k, sk...)
+}
+
+// splitBoltKey returns the PK and SK of a key.
+func splitBoltKey(k []byte) Key {
+	i := bytes.IndexByte(k, 0)
+	if i < 0 {
+		return Key{PK: string(k)}
+	}
+	return Key{PK: string(k[:i]), SK: string(k[i+1:])}
+}
+
+// wrap turns a bbolt error into the package's errors.
+func (b *Bolt) wrap(ctx context.Context, op string, err error) error {
+	if ctx != nil && canceled(ctx) && errors.Is(err, context.Canceled) {
+		return fmt.Errorf("kv: %s %s: %w", op, b.path, err)
+	}
+	msg := readMessage
+	if op == "put" || op == "delete" {
+		msg = writeMessage
+	}
+	return apierr.Unavailablef(fmt.Errorf("kv: %s %s: %w: %w", op, b.path, ErrUnavailable, err), msg)
+}
+
+// view runs fn in a read transaction on the bucket; a read-only file
+// without the bucket reads as empty.
+func (b *Bolt) view(ctx context.Context, op string, fn func(bk *bolt.Bucket) error) error {
+	if err := ctx.Err(); err != nil {
+		return b.wrap(ctx, op, err)
+	}
+	err := b.db.View(func(tx *bolt.Tx) error {
+		bk := tx.Bucket(bucketName)
+		if bk == nil {
+			return nil
+		}
+		return fn(bk)
+	})
+	if err != nil {
+		return b.wrap(ctx, op, err)
+	}
+	return nil
+}
+
+// Get implements Store.
+func (b *Bolt) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
+	if err := checkKey(pk, sk); err != nil {
+		return Item{}, false, err
+	}
+	var it Item
+	var ok bool
+	err := b.view(ctx, "get", func(bk *bolt.Bucket) error {
+		if v := bk.Get(boltKey(pk, sk)); v != nil {
+			it, ok = Item{PK: pk, SK: sk, Data: cloneData(v)}, true
+		}
+		return nil
+	})
+	return it, ok, err
+}
+
+// Query implements Store.
+func (b *Bolt) Query(ctx context.Context, q Query) (Page, error) {
+	limit, err := checkQuery(q)
+	if err != nil {
+		return Page{}, err
+	}
+	bd, _, empty := queryBounds(q)
+	if empty {
+		return Page{}, nil
+	}
+	var page Page
+	err = b.view(ctx, "query", func(bk *bolt.Bucket) error {
+		page = boltQuery(bk.Cursor(), q.PK, bd, q.Reverse, limit)
+		return nil
+	})
+	return page, err
+}
+
+// boltQuery reads up to limit items of pk within bd, plus one to tell
+// whether more follow.
+func boltQuery(c *bolt.Cursor, pk string, bd bounds, reverse bool, limit int) Page {
+	part := boltKey(pk, "") // pk + 0x00: every key of the partition starts with it
+	var k, v []byte
+	if !reverse {
+		seek := boltKey(pk, bd.lo) // the partition's start when there is no lower bound
+		k, v = c.Seek(seek)
+		if bd.loExcl && bytes.Equal(k, seek) {
+			k, v = c.Next()
+		}
+	} else {
+		// Position on the last key at or below the upper bound.
+		var seek []byte
+		if bd.hasHi {
+			seek = boltKey(pk, bd.hi)
+		} else {
+			seek = append([]byte(pk), 1) // just past the partition
+		}
+		k, v = c.Seek(seek)
+		switch {
+		case k == nil:
+			k, v = c.Last()
+		case bytes.Compare(k, seek) > 0 || !bd.hasHi || bd.hiExcl:
+			// Past the bound, or exactly on an exclusive bound.
+			k, v = c.Prev()
+		}
+	}
+	var page Page
+	for ; k != nil && bytes.HasPrefix(k, part); k, v = step(c, reverse) {
+		sk := string(k[len(part):])
+		if !bd.aboveLo(sk) || !bd.belowHi(sk) {
+			break
+		}
+		if len(page.Items) == limit {
+			page.Next = page.Items[limit-1].SK
+			break
+		}
+		page.Items = append(page.Items, Item{PK: pk, SK: sk, Data: cloneData(v)})
+	}
+	return page
+}
+
+func step(c *bolt.Cursor, reverse bool) ([]byte, []byte) {
+	if reverse {
+		return c.Prev()
+	}
+	return c.Next()
+}
+
+// Put implements Store: one transaction, all items or none.
+func (b *Bolt) Put(ctx context.Context, items []Item) error {
+	if err := checkItems(items); err != nil {
+		return err
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return b.wrap(ctx, "put", err)
+	}
+	err := b.db.Update(func(tx *bolt.Tx) error {
+		bk := tx.Bucket(bucketName)
+		for _, it := range items {
+			data := it.Data
+			if data == nil {
+				data = []byte{} // bbolt stores nil as empty anyway; be explicit
+			}
+			if err := bk.Put(boltKey(it.PK, it.SK), data); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return b.wrap(ctx, "put", err)
+	}
+	return nil
+}
+
+// Delete implements Store: one transaction, all keys or none.
+func (b *Bolt) Delete(ctx context.Context, keys []Key) error {
+	if err := checkKeys(keys); err != nil {
+		return err
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return b.wrap(ctx, "delete", err)
+	}
+	err := b.db.Update(func(tx *bolt.Tx) error {
+		bk := tx.Bucket(bucketName)
+		for _, k := range keys {
+			if err := bk.Delete(boltKey(k.PK, k.SK)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return b.wrap(ctx, "delete", err)
+	}
+	return nil
+}
+
+// ScanKeys implements Store: a prefix seek, one read transaction per batch,
+// with no transaction open while fn runs (fn may write).
+func (b *Bolt) ScanKeys(ctx context.Context, pkPrefix string, fn func([]Key) error) error {
+	if err := checkPrefix(pkPrefix); err != nil {
+		return err
+	}
+	prefix := []byte(pkPrefix)
+	from, resume := prefix, false
+	for {
+		var batch []Key
+		var last []byte
+		err := b.view(ctx, "scan", func(bk *bolt.Bucket) error {
+			c := bk.Cursor()
+			k, _ := c.Seek(from)
+			if resume && bytes.Equal(k, from) {
+				k, _ = c.Next() // the previous batch's last key
+			}
+			for ; k != nil && bytes.HasPrefix(k, prefix) && len(batch) < scanBatch; k, _ = c.Next() {
+				batch = append(batch, splitBoltKey(k))
+				last = k
+			}
+			if last != nil {
+				last = bytes.Clone(last)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := fn(batch); err != nil {
+			return err
+		}
+		from, resume = last, true
+	}
+}
+
+// Close implements Store: it closes the file and releases its lock.
+func (b *Bolt) Close() error {
+	if err := b.db.Close(); err != nil {
+		return fmt.Errorf("kv: close %s: %w", b.path, err)
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package kv_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"meridian/shared/apierr"
+	"meridian/shared/kv"
+	"meridian/shared/kv/kvtest"
+)
+
+func openBolt(t testing.TB, path string, opts kv.BoltOptions) *kv.Bolt {
+	t.Helper()
+	s, err := kv.OpenBolt(path, opts)
+	if err != nil {
+		t.Fatalf("OpenBolt(%s): %v", path, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestBoltContract(t *testing.T) {
+	kvtest.Run(t, func(t *testing.T) kv.Store {
+		return openBolt(t, filepath.Join(t.TempDir(), "reports.db"), kv.BoltOptions{})
+	})
+}
+
+// checkUnavailable checks that err is the 503 of package apierr with a
+// cause wrapping kv.ErrUnavailable.
+func checkUnavailable(t *testing.T, what string, err error) {
+	t.Helper()
+	if e := apierr.As(err); e == nil || e.Kind != apierr.Unavailable || e.Code != "upstream_unavailable" || !errors.Is(err, kv.ErrUnavailable) {
+		t.Errorf("%s = %v; want an apierr Unavailable error wrapping kv.ErrUnavailable", what, err)
+	}
+}
+
+// TestBoltLocked: a file held open by another handle (here in the same
+// process; bbolt's flock works per open file) fails fast with a 503.
+func TestBoltLocked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "reports.db")
+	openBolt(t, path, kv.BoltOptions{})
+	for _, readOnly := range []bool{false, true} {
+		start := time.Now()
+		s, err := kv.OpenBolt(path, kv.BoltOptions{Timeout: 100 * time.Millisecond, ReadOnly: readOnly})
+		if elapsed := time.Since(start); elapsed > 2*time.Second {
+			t.Errorf("OpenBolt of a locked file (read-only %v) took %v", readOnly, elapsed)
+		}
+		if err == nil {
+			s.Close()
+			t.Fatalf("OpenBolt of a locked file (read-only %v) succeeded", readOnly)
+		}
+		checkUnavailable(t, "OpenBolt(locked file)", err)
+	}
+}
+
+func TestBoltNotADatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "reports.db")
+	if err := os.WriteFile(path, []byte("this is not a bbolt file, it is a CSV\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := kv.OpenBolt(path, kv.BoltOptions{})
+	checkUnavailable(t, "OpenBolt(not a database)", err)
+}
+
+func TestBoltReopenReadOnly(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "reports.db")
+	s, err := kv.OpenBolt(path, kv.BoltOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kv.Publish(ctx, s, kv.DatasetInfo{Name: "wells", Source: "AER"}, func(w *kv.Writer) error {
+		return w.Put("LSD#1", "W1", map[string]int{"depth": 1200})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Several read-only handles share the file.
+	r1 := openBolt(t, path, kv.BoltOptions{ReadOnly: true})
+	r2 := openBolt(t, path, kv.BoltOptions{ReadOnly: true})
+	for _, r := range []*kv.Bolt{r1, r2} {
+		d, ok, err := kv.Open(ctx, r, "wells")
+		if err != nil || !ok {
+			t.Fatalf("Open after reopening = %v, %v", ok, err)
+		}
+		it, ok, err := d.Get(ctx, "LSD#1", "W1")
+		if err != nil || !ok || string(it.Data) != `{"depth":1200}` {
+			t.Errorf("Get after reopening = %q, %v, %v", it.Data, ok, err)
+		}
+	}
+	if err := r1.Put(ctx, []kv.Item{{PK: "a", SK: "b"}}); err == nil {
+		t.Errorf("Put on a read-only store succeeded")
+	}
+	// A read-only handle keeps writers out.
+	_, err = kv.OpenBolt(path, kv.BoltOptions{Timeout: 50 * time.Millisecond})
+	checkUnavailable(t, "OpenBolt(file open read-only elsewhere)", err)
+}
+
+func TestBoltReadOnlyMissingFile(t *testing.T) {
+	_, err := kv.OpenBolt(filepath.Join(t.TempDir(), "missing.db"), kv.BoltOptions{ReadOnly: true})
+	checkUnavailable(t, "OpenBolt(missing file, read-only)", err)
+}

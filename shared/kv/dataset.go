@@ -1,0 +1,357 @@
+package kv
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"meridian/shared/apierr"
+)
+
+// Reserved partition keys: the dataset pointers, and the last version
+// handed out per dataset. Dataset items never collide with them: their
+// partition keys contain '@'.
+const (
+	DatasetPK     = "DATASET"
+	lastVersionPK = "DATASET#LAST"
+)
+
+// MaxDatasetNameBytes bounds a dataset name.
+const MaxDatasetNameBytes = 200
+
+// Version numbers the ingests of a dataset: 1, 2, 3, ...
+type Version int64
+
+// DatasetInfo describes a dataset for meta.sources: what the caller of
+// Publish knows about it.
+type DatasetInfo struct {
+	// Name identifies the dataset in the store, e.g. "ab-wells"; no '@',
+	// '#' or NUL.
+	Name string `json:"name"`
+	// Source names the publisher and its dataset, e.g. "Alberta Energy
+	// Regulator, ST37 well list".
+	Source string `json:"source"`
+	// FileDate is the date of the source files.
+	FileDate time.Time `json:"file_date,omitzero"`
+	// Demo marks data made by the project's generator, not a publisher.
+	Demo bool `json:"demo,omitempty"`
+	// Counts holds the caller's record counts, e.g. {"wells": 1200}.
+	Counts map[string]int `json:"counts,omitempty"`
+}
+
+// Dataset is a published version of a dataset, for reading. Its Get and
+// Query take the caller's un-namespaced partition keys.
+type Dataset struct {
+	Info      DatasetInfo
+	Version   Version
+	Published time.Time // when the version became visible
+	Items     int       // items written by the version
+
+	s      Store
+	prefix string // "<name>@<version>#"
+}
+
+// pointer is the data of a dataset pointer item.
+type pointer struct {
+	DatasetInfo
+	Version   Version   `json:"version"`
+	Published time.Time `json:"published"`
+	Items     int       `json:"items"`
+}
+
+// lastVersion is the data of a DATASET#LAST item.
+type lastVersion struct {
+	Version Version `json:"version"`
+}
+
+// versionPrefix returns the partition key prefix of a version's items.
+func versionPrefix(name string, v Version) string {
+	return name + "@" + strconv.FormatInt(int64(v), 10) + "#"
+}
+
+func checkName(name string) error {
+	if name == "" || len(name) > MaxDatasetNameBytes || !utf8.ValidString(name) || strings.ContainsAny(name, "@#\x00") {
+		return invalidf("invalid dataset name %q (non-empty UTF-8 of at most %d bytes without '@', '#' or NUL)", name, MaxDatasetNameBytes)
+	}
+	return nil
+}
+
+// Open returns the published version of dataset name, or ok == false if it
+// was never published. It reads the pointer once: keep the Dataset for the
+// length of a request, not longer.
+func Open(ctx context.Context, s Store, name string) (Dataset, bool, error) {
+	if err := checkName(name); err != nil {
+		return Dataset{}, false, err
+	}
+	it, ok, err := s.Get(ctx, DatasetPK, name)
+	if err != nil || !ok {
+		return Dataset{}, false, err
+	}
+	d, err := decodePointer(s, it)
+	if err != nil {
+		return Dataset{}, false, err
+	}
+	return d, true, nil
+}
+
+func decodePointer(s Store, it Item) (Dataset, error) {
+	var p pointer
+	if err := json.Unmarshal(it.Data, &p); err != nil || p.Name != it.SK || p.Version <= 0 {
+		if err == nil {
+			err = fmt.Errorf("name %q, version %d", p.Name, p.Version)
+		}
+		return Dataset{}, apierr.Unavailablef(fmt.Errorf("kv: dataset pointer %q is corrupt: %w: %w", it.SK, ErrUnavailable, err), readMessage)
+	}
+	return Dataset{
+		Info:      p.DatasetInfo,
+		Version:   p.Version,
+		Published: p.Published,
+		Items:     p.Items,
+		s:         s,
+		prefix:    versionPrefix(p.Name, p.Version),
+	}, nil
+}
+
+// Datasets returns every published dataset, by name.
+func Datasets(ctx context.Context, s Store) ([]Dataset, error) {
+	var out []Dataset
+	q := Query{PK: DatasetPK}
+	for {
+		page, err := s.Query(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range page.Items {
+			d, err := decodePointer(s, it)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, d)
+		}
+		if page.Next == "" {
+			return out, nil
+		}
+		q.After = page.Next
+	}
+}
+
+func (d Dataset) check() error {
+	if d.s == nil {
+		return errors.New("kv: Dataset not opened (use kv.Open or kv.Datasets)")
+	}
+	return nil
+}
+
+// Get returns the item of the dataset's version with key (pk, sk).
+func (d Dataset) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
+	if err := d.check(); err != nil {
+		return Item{}, false, err
+	}
+	if err := checkPK(pk); err != nil {
+		return Item{}, false, err
+	}
+	it, ok, err := d.s.Get(ctx, d.prefix+pk, sk)
+	if ok {
+		it.PK = pk
+	}
+	return it, ok, err
+}
+
+// Query runs q on the dataset's version; q.PK and the items' PKs are
+// un-namespaced.
+func (d Dataset) Query(ctx context.Context, q Query) (Page, error) {
+	if err := d.check(); err != nil {
+		return Page{}, err
+	}
+	if err := checkPK(q.PK); err != nil {
+		return Page{}, err
+	}
+	pk := q.PK
+	q.PK = d.prefix + pk
+	page, err := d.s.Query(ctx, q)
+	for i := range page.Items {
+		page.Items[i].PK = pk
+	}
+	return page, err
+}
+
+// writerBuffer is the number of items a Writer buffers before a Put.
+const writerBuffer = 1000
+
+// Writer writes the items of a dataset version being published. It is not
+// safe for concurrent use.
+type Writer struct {
+	ctx    context.Context
+	s      Store
+	prefix string
+	buf    []Item
+	n      int
+	err    error // sticky: the first store error
+}
+
+// Put JSON-encodes v and writes it as the item (pk, sk) of the version.
+func (w *Writer) Put(pk, sk string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("kv: encode item %q/%q: %w", pk, sk, err)
+	}
+	return w.PutRaw(pk, sk, data)
+}
+
+// PutRaw writes data as the item (pk, sk) of the version. The Writer keeps
+// data until it is written: do not modify it.
+func (w *Writer) PutRaw(pk, sk string, data []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	if err := checkPK(pk); err != nil {
+		return err
+	}
+	it := Item{PK: w.prefix + pk, SK: sk, Data: data}
+	if err := checkItem(it); err != nil {
+		return err
+	}
+	w.buf = append(w.buf, it)
+	w.n++
+	if len(w.buf) >= writerBuffer {
+		return w.flush()
+	}
+	return nil
+}
+
+// Len returns the number of items written so far (a key written twice
+// counts twice).
+func (w *Writer) Len() int { return w.n }
+
+func (w *Writer) flush() error {
+	if w.err != nil || len(w.buf) == 0 {
+		return w.err
+	}
+	if err := w.s.Put(w.ctx, w.buf); err != nil {
+		w.err = err
+		return err
+	}
+	w.buf = w.buf[:0]
+	return nil
+}
+
+// cleanupTimeout bounds the best-effort deletes Publish makes after a
+// failure, which run even when the caller's context is done.
+const cleanupTimeout = 2 * time.Minute
+
+// Publish writes a new version of dataset ds.Name with write and makes it
+// the version readers see, atomically: see the package doc. It returns the
+// new version.
+//
+// If write returns an error, or the store fails, the previous version stays
+// served, what the new version wrote is deleted (best effort), and the
+// error is returned. If the new version was published but deleting older
+// versions failed, Publish returns the new version and an error: the data
+// served is right, and the next Publish deletes the leftovers.
+func Publish(ctx context.Context, s Store, ds DatasetInfo, write func(w *Writer) error) (Version, error) {
+	if err := checkName(ds.Name); err != nil {
+		return 0, err
+	}
+	name := ds.Name
+	v, err := reserveVersion(ctx, s, name)
+	if err != nil {
+		return 0, fmt.Errorf("kv: publish %s: %w", name, err)
+	}
+	prefix := versionPrefix(name, v)
+	w := &Writer{ctx: ctx, s: s, prefix: prefix}
+	err = write(w)
+	if err == nil {
+		err = w.flush() // also reports a store error the callback ignored
+	}
+	if err != nil {
+		err = fmt.Errorf("kv: publish %s version %d: %w", name, v, err)
+		return 0, errors.Join(err, deleteItems(ctx, s, prefix, ""))
+	}
+	p := pointer{DatasetInfo: ds, Version: v, Published: time.Now().UTC(), Items: w.n}
+	data, err := json.Marshal(p)
+	if err != nil {
+		return 0, fmt.Errorf("kv: publish %s: encode pointer: %w", name, err)
+	}
+	if err := s.Put(ctx, []Item{{PK: DatasetPK, SK: name, Data: data}}); err != nil {
+		err = fmt.Errorf("kv: publish %s version %d: write pointer: %w", name, v, err)
+		// The write may have happened anyway (a timeout after the server
+		// applied it): only delete the new items if the pointer is known
+		// not to name them.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		cur, ok, rerr := Open(cctx, s, name)
+		switch {
+		case rerr != nil:
+			return 0, errors.Join(err, fmt.Errorf("kv: publish %s version %d: pointer unknown, new items kept for the next Publish to delete: %w", name, v, rerr))
+		case ok && cur.Version == v:
+			// Published after all.
+		default:
+			return 0, errors.Join(err, deleteItems(ctx, s, prefix, ""))
+		}
+	}
+	if err := deleteItems(ctx, s, name+"@", prefix); err != nil {
+		return v, fmt.Errorf("kv: publish %s version %d: published, but older versions remain: %w", name, v, err)
+	}
+	return v, nil
+}
+
+// reserveVersion returns the next version of dataset name, one above both
+// the published one and the last one handed out, and records it as handed
+// out, so that leftovers of a failed Publish are never read as part of a
+// later version.
+func reserveVersion(ctx context.Context, s Store, name string) (Version, error) {
+	var last Version
+	cur, ok, err := Open(ctx, s, name)
+	if err != nil {
+		return 0, err
+	}
+	if ok {
+		last = cur.Version
+	}
+	it, ok, err := s.Get(ctx, lastVersionPK, name)
+	if err != nil {
+		return 0, err
+	}
+	if ok {
+		var lv lastVersion
+		if err := json.Unmarshal(it.Data, &lv); err != nil {
+			return 0, fmt.Errorf("kv: last version of %s is corrupt: %w", name, err)
+		}
+		last = max(last, lv.Version)
+	}
+	next := last + 1
+	data, _ := json.Marshal(lastVersion{Version: next})
+	if err := s.Put(ctx, []Item{{PK: lastVersionPK, SK: name, Data: data}}); err != nil {
+		return 0, err
+	}
+	return next, nil
+}
+
+// deleteItems deletes the items whose PK begins with prefix, except those
+// under keep (when not empty). It goes on after the caller's context is
+// done, for cleanupTimeout at most.
+func deleteItems(ctx context.Context, s Store, prefix, keep string) error {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	err := s.ScanKeys(cctx, prefix, func(keys []Key) error {
+		del := keys[:0:0]
+		for _, k := range keys {
+			if keep == "" || !strings.HasPrefix(k.PK, keep) {
+				del = append(del, k)
+			}
+		}
+		if len(del) == 0 {
+			return nil
+		}
+		return s.Delete(cctx, del)
+	})
+	if err != nil {
+		return fmt.Errorf("kv: delete items under %s: %w", prefix, err)
+	}
+	return nil
+}

@@ -1,0 +1,537 @@
+package kv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+
+	"meridian/shared/apierr"
+)
+
+// Attribute names of the DynamoDB table: pk and sk are strings (S), data is
+// binary (B) and absent when empty.
+const (
+	attrPK   = "pk"
+	attrSK   = "sk"
+	attrData = "data"
+)
+
+// batchSize is DynamoDB's limit of requests in one BatchWriteItem.
+const batchSize = 25
+
+// Defaults of DynamoOptions.
+const (
+	DefaultDynamoTimeout      = 3 * time.Second
+	DefaultWriteConcurrency   = 4
+	DefaultBatchWriteAttempts = 8
+)
+
+// DynamoAPI is the part of *dynamodb.Client that Dynamo uses.
+type DynamoAPI interface {
+	GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
+	Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
+	Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
+	BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error)
+}
+
+// DynamoOptions configure a Dynamo store.
+type DynamoOptions struct {
+	// Timeout bounds each SDK call, its retries included, so that a hung
+	// or unreachable endpoint fails fast with a 503 instead of holding a
+	// Lambda until its deadline. DefaultDynamoTimeout when zero.
+	Timeout time.Duration
+	// ConsistentRead makes Get and Query strongly consistent (twice the
+	// read cost). Without it a reader may, for about a second after a
+	// Publish, see the new dataset pointer before all of its items.
+	ConsistentRead bool
+	// WriteConcurrency is the number of BatchWriteItem calls Put and Delete
+	// run at once; DefaultWriteConcurrency when zero.
+	WriteConcurrency int
+	// BatchWriteAttempts bounds the attempts at writing a batch's
+	// UnprocessedItems (throttled partitions), with exponential backoff and
+	// full jitter between them (50 ms doubling, at most 2 s);
+	// DefaultBatchWriteAttempts when zero.
+	BatchWriteAttempts int
+}
+
+// Dynamo is a Store in one DynamoDB table whose key is pk (HASH, S) and sk
+// (RANGE, S), with the record in the binary attribute data; see CreateTable.
+// It is safe for concurrent use.
+type Dynamo struct {
+	client DynamoAPI
+	table  string
+	opts   DynamoOptions
+}
+
+// NewDynamo returns a store over table. Build client once, at cold start
+// (NewDynamoClient configures modest retries).
+func NewDynamo(client DynamoAPI, table string, opts DynamoOptions) *Dynamo {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultDynamoTimeout
+	}
+	if opts.WriteConcurrency <= 0 {
+		opts.WriteConcurrency = DefaultWriteConcurrency
+	}
+	if opts.BatchWriteAttempts <= 0 {
+		opts.BatchWriteAttempts = DefaultBatchWriteAttempts
+	}
+	return &Dynamo{client: client, table: table, opts: opts}
+}
+
+func attrS(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+
+func dynamoKey(pk, sk string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{attrPK: attrS(pk), attrSK: attrS(sk)}
+}
+
+// decodeItem reads an item of the table; data may be absent.
+func decodeItem(av map[string]types.AttributeValue) (Item, error) {
+	pk, ok1 := av[attrPK].(*types.AttributeValueMemberS)
+	sk, ok2 := av[attrSK].(*types.AttributeValueMemberS)
+	if !ok1 || !ok2 {
+		return Item{}, fmt.Errorf("kv: dynamodb item without string pk and sk: %v", av)
+	}
+	it := Item{PK: pk.Value, SK: sk.Value}
+	switch d := av[attrData].(type) {
+	case nil:
+	case *types.AttributeValueMemberB:
+		it.Data = cloneData(d.Value)
+	default:
+		return Item{}, fmt.Errorf("kv: dynamodb item %q/%q: data is %T, not binary", it.PK, it.SK, d)
+	}
+	return it, nil
+}
+
+func encodeItem(it Item) map[string]types.AttributeValue {
+	av := dynamoKey(it.PK, it.SK)
+	if len(it.Data) > 0 {
+		av[attrData] = &types.AttributeValueMemberB{Value: it.Data}
+	}
+	return av
+}
+
+// wrap translates an SDK error. parent is the caller's context, to tell
+// its cancellation from our own timeout.
+func (d *Dynamo) wrap(parent context.Context, op string, err error) error {
+	where := fmt.Sprintf("kv: dynamodb %s %s", op, d.table)
+	if canceled(parent) {
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		return fmt.Errorf("%s: %w: %w", where, context.Canceled, err)
+	}
+	var ae smithy.APIError
+	if errors.As(err, &ae) && ae.ErrorCode() == "ValidationException" {
+		// A request this package should not have sent: a bug, not an outage.
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	msg := readMessage
+	if op == "put" || op == "delete" {
+		msg = writeMessage
+	}
+	return apierr.Unavailablef(fmt.Errorf("%s: %w: %w", where, ErrUnavailable, err), msg)
+}
+
+// Get implements Store with GetItem.
+func (d *Dynamo) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
+	if err := checkKey(pk, sk); err != nil {
+		return Item{}, false, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
+	defer cancel()
+	out, err := d.client.GetItem(cctx, &dynamodb.GetItemInput{
+		TableName:      aws.String(d.table),
+		Key:            dynamoKey(pk, sk),
+		ConsistentRead: aws.Bool(d.opts.ConsistentRead),
+	})
+	if err != nil {
+		return Item{}, false, d.wrap(ctx, "get", err)
+	}
+	if len(out.Item) == 0 {
+		return Item{}, false, nil
+	}
+	it, err := decodeItem(out.Item)
+	if err != nil {
+		return Item{}, false, d.wrap(ctx, "get", err)
+	}
+	return it, true, nil
+}
+
+// keyCondition returns the key condition of q (its cursor aside) and the
+// attribute names and values it uses.
+func keyCondition(q Query) (string, map[string]string, map[string]types.AttributeValue) {
+	names := map[string]string{"#pk": attrPK, "#sk": attrSK}
+	vals := map[string]types.AttributeValue{":pk": attrS(q.PK)}
+	cond := "#pk = :pk"
+	switch {
+	case q.SKFrom != "" && q.SKTo != "":
+		cond += " AND #sk BETWEEN :from AND :to"
+		vals[":from"], vals[":to"] = attrS(q.SKFrom), attrS(q.SKTo)
+	case q.SKFrom != "":
+		cond += " AND #sk >= :from"
+		vals[":from"] = attrS(q.SKFrom)
+	case q.SKTo != "":
+		cond += " AND #sk <= :to"
+		vals[":to"] = attrS(q.SKTo)
+	case q.SKPrefix != "":
+		cond += " AND begins_with(#sk, :prefix)"
+		vals[":prefix"] = attrS(q.SKPrefix)
+	default:
+		delete(names, "#sk") // DynamoDB refuses names an expression does not use
+	}
+	return cond, names, vals
+}
+
+// Query implements Store with Query calls on the table's key: as many as
+// DynamoDB's 1 MB pages need to fill the page, plus one item to tell
+// whether more follow. The cursor becomes the ExclusiveStartKey (DynamoDB
+// and dynoxide accept one that names no item; the minidyn emulator answers
+// nothing for it, which is why cursors are the SKs of returned items).
+func (d *Dynamo) Query(ctx context.Context, q Query) (Page, error) {
+	limit, err := checkQuery(q)
+	if err != nil {
+		return Page{}, err
+	}
+	_, afterUsed, empty := queryBounds(q)
+	if empty {
+		return Page{}, nil
+	}
+	cond, names, vals := keyCondition(q)
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(d.table),
+		KeyConditionExpression:    aws.String(cond),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: vals,
+		ScanIndexForward:          aws.Bool(!q.Reverse),
+		ConsistentRead:            aws.Bool(d.opts.ConsistentRead),
+	}
+	if afterUsed {
+		in.ExclusiveStartKey = dynamoKey(q.PK, q.After)
+	}
+	var items []Item
+	for {
+		in.Limit = aws.Int32(int32(limit + 1 - len(items)))
+		cctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
+		out, err := d.client.Query(cctx, in)
+		cancel()
+		if err != nil {
+			return Page{}, d.wrap(ctx, "query", err)
+		}
+		for _, av := range out.Items {
+			it, err := decodeItem(av)
+			if err != nil {
+				return Page{}, d.wrap(ctx, "query", err)
+			}
+			items = append(items, it)
+		}
+		if len(items) > limit || len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	var page Page
+	if len(items) > limit {
+		items = items[:limit]
+		page.Next = items[limit-1].SK
+	}
+	page.Items = items
+	return page, nil
+}
+
+// Put implements Store with BatchWriteItem calls of 25 items, several at
+// once (WriteConcurrency), retrying UnprocessedItems. It is not atomic: on
+// an error some batches may have been written.
+func (d *Dynamo) Put(ctx context.Context, items []Item) error {
+	if err := checkItems(items); err != nil {
+		return err
+	}
+	items = dedupeItems(items) // DynamoDB refuses a batch with a key twice
+	reqs := make([]types.WriteRequest, len(items))
+	for i, it := range items {
+		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: encodeItem(it)}}
+	}
+	return d.batchWrite(ctx, "put", reqs)
+}
+
+// Delete implements Store like Put.
+func (d *Dynamo) Delete(ctx context.Context, keys []Key) error {
+	if err := checkKeys(keys); err != nil {
+		return err
+	}
+	keys = dedupeKeys(keys)
+	reqs := make([]types.WriteRequest, len(keys))
+	for i, k := range keys {
+		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: dynamoKey(k.PK, k.SK)}}
+	}
+	return d.batchWrite(ctx, "delete", reqs)
+}
+
+// batchWrite sends reqs in batches of 25, up to WriteConcurrency at once;
+// the first error stops the others.
+func (d *Dynamo) batchWrite(ctx context.Context, op string, reqs []types.WriteRequest) error {
+	if len(reqs) == 0 {
+		return nil
+	}
+	if len(reqs) <= batchSize {
+		return d.writeBatch(ctx, op, reqs)
+	}
+	wctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		first error
+	)
+	sem := make(chan struct{}, d.opts.WriteConcurrency)
+	for start := 0; start < len(reqs); start += batchSize {
+		batch := reqs[start:min(start+batchSize, len(reqs))]
+		select {
+		case sem <- struct{}{}:
+		case <-wctx.Done():
+		}
+		if wctx.Err() != nil {
+			break
+		}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if err := d.writeBatch(wctx, op, batch); err != nil {
+				once.Do(func() { first = err; cancel(err) })
+			}
+		})
+	}
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	if err := ctx.Err(); err != nil {
+		return d.wrap(ctx, op, err)
+	}
+	return nil
+}
+
+// writeBatch writes up to 25 requests with one BatchWriteItem, then retries
+// the UnprocessedItems with backoff, BatchWriteAttempts times in all.
+func (d *Dynamo) writeBatch(ctx context.Context, op string, reqs []types.WriteRequest) error {
+	for attempt := 1; ; attempt++ {
+		cctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
+		out, err := d.client.BatchWriteItem(cctx, &dynamodb.BatchWriteItemInput{
+			RequestItems: map[string][]types.WriteRequest{d.table: reqs},
+		})
+		cancel()
+		if err != nil {
+			return d.wrap(ctx, op, err)
+		}
+		reqs = out.UnprocessedItems[d.table]
+		if len(reqs) == 0 {
+			return nil
+		}
+		if attempt == d.opts.BatchWriteAttempts {
+			return d.wrap(ctx, op, fmt.Errorf("%d of a batch's items still unprocessed after %d attempts (throttled)", len(reqs), attempt))
+		}
+		t := time.NewTimer(batchBackoff(attempt))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return d.wrap(ctx, op, ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
+// batchBackoff returns the wait after a batch's attempt (1 for the first):
+// full jitter below min(50 ms * 2^(attempt-1), 2 s).
+func batchBackoff(attempt int) time.Duration {
+	const base, ceil = 50 * time.Millisecond, 2 * time.Second
+	limit := ceil
+	if attempt < 7 {
+		limit = min(base<<(attempt-1), ceil)
+	}
+	return rand.N(limit) + time.Millisecond
+}
+
+// ScanKeys implements Store with a paginated, strongly consistent Scan of
+// the whole table, filtered by begins_with(pk, :prefix) and projecting the
+// keys only. It reads (and is billed for) every item of the table:
+// ingest-time only.
+func (d *Dynamo) ScanKeys(ctx context.Context, pkPrefix string, fn func([]Key) error) error {
+	if err := checkPrefix(pkPrefix); err != nil {
+		return err
+	}
+	in := &dynamodb.ScanInput{
+		TableName:                aws.String(d.table),
+		ProjectionExpression:     aws.String("#pk, #sk"),
+		ExpressionAttributeNames: map[string]string{"#pk": attrPK, "#sk": attrSK},
+		ConsistentRead:           aws.Bool(true),
+	}
+	if pkPrefix != "" {
+		in.FilterExpression = aws.String("begins_with(#pk, :prefix)")
+		in.ExpressionAttributeValues = map[string]types.AttributeValue{":prefix": attrS(pkPrefix)}
+	}
+	for {
+		cctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
+		out, err := d.client.Scan(cctx, in)
+		cancel()
+		if err != nil {
+			return d.wrap(ctx, "scan", err)
+		}
+		keys := make([]Key, 0, len(out.Items))
+		for _, av := range out.Items {
+			it, err := decodeItem(av)
+			if err != nil {
+				return d.wrap(ctx, "scan", err)
+			}
+			keys = append(keys, Key{it.PK, it.SK})
+		}
+		if len(keys) > 0 {
+			if err := fn(keys); err != nil {
+				return err
+			}
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			return nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// Close implements Store; the client needs no closing.
+func (d *Dynamo) Close() error { return nil }
+
+// TableAPI is the part of *dynamodb.Client that CreateTable uses.
+type TableAPI interface {
+	CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error)
+	DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error)
+}
+
+// CreateTable creates the table of a Dynamo store (pk HASH S, sk RANGE S,
+// on-demand billing) unless it exists, and waits until it is ACTIVE,
+// polling DescribeTable: no SDK waiter, because the minidyn emulator
+// reports an empty status (taken as ready). On AWS the table is normally
+// made by the CDK stack; this is for emulators, tests and first set-up.
+// Without a deadline on ctx it gives up after 5 minutes.
+func CreateTable(ctx context.Context, client TableAPI, table string) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 5*time.Minute)
+		defer cancel()
+	}
+	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:   aws.String(table),
+		BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String(attrPK), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(attrSK), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String(attrPK), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String(attrSK), KeyType: types.KeyTypeRange},
+		},
+	})
+	var inUse *types.ResourceInUseException
+	if err != nil && !errors.As(err, &inUse) {
+		return apierr.Unavailablef(fmt.Errorf("kv: create table %s: %w: %w", table, ErrUnavailable, err), writeMessage)
+	}
+	wait := 20 * time.Millisecond
+	for {
+		out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+		if err != nil {
+			return apierr.Unavailablef(fmt.Errorf("kv: describe table %s: %w: %w", table, ErrUnavailable, err), writeMessage)
+		}
+		if s := out.Table.TableStatus; s == types.TableStatusActive || s == "" {
+			return nil
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return apierr.Unavailablef(fmt.Errorf("kv: table %s not active: %w: %w", table, ErrUnavailable, ctx.Err()), writeMessage)
+		case <-t.C:
+		}
+		wait = min(2*wait, time.Second)
+	}
+}
+
+// DynamoClientOptions configure NewDynamoClient.
+type DynamoClientOptions struct {
+	// Region; when empty, the SDK's default chain (AWS_REGION, profile),
+	// and us-east-1 if that finds none.
+	Region string
+	// Endpoint is a custom endpoint such as http://127.0.0.1:8100 for an
+	// emulator; empty means AWS.
+	Endpoint string
+	// AccessKeyID and SecretAccessKey set static credentials (emulators);
+	// when empty, the SDK's default chain (environment, Lambda role).
+	AccessKeyID, SecretAccessKey string
+	// MaxAttempts is the number of attempts per call, retries included;
+	// 3 when zero.
+	MaxAttempts int
+	// DisableResponseChecksum skips the CRC32 check of responses, for
+	// emulators that send none or a wrong one (minidyn).
+	DisableResponseChecksum bool
+}
+
+// maxRetryBackoff caps the SDK's wait between two attempts of one call.
+const maxRetryBackoff = 500 * time.Millisecond
+
+// retryBackoff is full jitter below min(50 ms * 2^(attempt-1), 500 ms):
+// the SDK's own backoff counts whole seconds and, below a 1 s maximum,
+// always waits the maximum.
+func retryBackoff(attempt int, _ error) (time.Duration, error) {
+	ceil := maxRetryBackoff
+	if attempt >= 1 && attempt <= 4 {
+		ceil = min(50*time.Millisecond<<(attempt-1), maxRetryBackoff)
+	}
+	return rand.N(ceil), nil
+}
+
+// NewDynamoClient builds a *dynamodb.Client for NewDynamo with modest
+// retries: 3 attempts per call (throttling, 5xx and network errors), full
+// jitter between them, and the SDK's client-side retry quota that stops
+// retrying during a long outage. Together with DynamoOptions.Timeout this
+// bounds how long a failing call can take. Call it once, at cold start.
+func NewDynamoClient(ctx context.Context, o DynamoClientOptions) (*dynamodb.Client, error) {
+	attempts := o.MaxAttempts
+	if attempts <= 0 {
+		attempts = 3
+	}
+	opts := []func(*config.LoadOptions) error{
+		config.WithRetryer(func() aws.Retryer {
+			return retry.NewStandard(func(so *retry.StandardOptions) {
+				so.MaxAttempts = attempts
+				so.MaxBackoff = maxRetryBackoff
+				so.Backoff = retry.BackoffDelayerFunc(retryBackoff)
+			})
+		}),
+	}
+	if o.Region != "" {
+		opts = append(opts, config.WithRegion(o.Region))
+	}
+	if o.AccessKeyID != "" {
+		opts = append(opts, config.WithCredentialsProvider(
+			credentials.NewStaticCredentialsProvider(o.AccessKeyID, o.SecretAccessKey, "")))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("kv: load AWS config: %w", err)
+	}
+	if cfg.Region == "" {
+		cfg.Region = "us-east-1"
+	}
+	return dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
+		if o.Endpoint != "" {
+			do.BaseEndpoint = aws.String(o.Endpoint)
+		}
+		do.DisableValidateResponseChecksum = o.DisableResponseChecksum
+	}), nil
+}
