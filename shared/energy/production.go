@@ -26,11 +26,13 @@ type Volume struct {
 
 // Production is a trailing-window roll-up of volumes.
 type Production struct {
-	WindowMonths       int
-	LastProducingMonth string // YYYY-MM of the latest month with a positive volume; "" when none
-	Oil, Gas           float64
-	Condensate, Water  float64
-	ConfidentialMonths int // product-months withheld as confidential
+	WindowMonths       int     `json:"window_months"`
+	LastProducingMonth string  `json:"last_producing_month,omitempty"` // YYYY-MM of the latest month with a positive volume; "" when none
+	Oil                float64 `json:"oil_m3"`
+	Gas                float64 `json:"gas_e3m3"`
+	Condensate         float64 `json:"condensate_m3"`
+	Water              float64 `json:"water_m3"`
+	ConfidentialMonths int     `json:"confidential_months,omitempty"` // product-months withheld as confidential
 }
 
 // gasToOilM3 converts gas (e3m3) to oil-equivalent m³ at the customary six
@@ -127,7 +129,12 @@ func monthsBefore(m string, k int) string {
 // Liability is an operator's well counts by bucket (the public stand-in
 // for the confidential Licensee Capability Assessment: data-sources §4.2).
 type Liability struct {
-	Total, Active, Suspended, Abandoned, Orphan, ReclamationCertified int
+	Total                int `json:"total"`
+	Active               int `json:"active"`
+	Suspended            int `json:"suspended"`
+	Abandoned            int `json:"abandoned"`
+	Orphan               int `json:"orphan"`
+	ReclamationCertified int `json:"reclamation_certified"`
 }
 
 // Count adds one well of bucket b.
