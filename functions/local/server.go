@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/convert"
 	"meridian/shared/gateway"
+	"meridian/shared/kv"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
 )
@@ -26,6 +28,7 @@ type server struct {
 	mux     *api.Mux
 	gateway *gateway.Gateway
 	grids   *gridLoader
+	reports *kv.Bolt
 }
 
 // serverConfig is what newServer needs; flags fill it in serve.
@@ -60,8 +63,19 @@ func newServer(cfg serverConfig) (*server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo key: %w", err)
 	}
+	reports, err := openReports(cfg.dataDir)
+	if err != nil {
+		return nil, err
+	}
+	if !cfg.noFixtures {
+		if err := ensureDemoReports(ctx, reports, svc, cfg.logger); err != nil {
+			reports.Close()
+			return nil, err
+		}
+	}
 	plans, err := gateway.LoadPlans(filepath.Join(cfg.dataDir, gateway.PlansFile))
 	if err != nil {
+		reports.Close()
 		return nil, err
 	}
 	gw, err := gateway.New(gateway.Options{
@@ -71,6 +85,7 @@ func newServer(cfg serverConfig) (*server, error) {
 		Logger:    cfg.logger,
 	})
 	if err != nil {
+		reports.Close()
 		return nil, err
 	}
 	mux := api.NewMux()
@@ -88,10 +103,10 @@ func newServer(cfg serverConfig) (*server, error) {
 	mux.Mount(webRoutes(demoKey, mapLayersOf(tile.Layers()))...)
 	mux.Mount(serviceRoutes(mux)...)
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger})
-	return &server{handler: h, mux: mux, gateway: gw, grids: grids}, nil
+	return &server{handler: h, mux: mux, gateway: gw, grids: grids, reports: reports}, nil
 }
 
-func (s *server) Close() error { return s.gateway.Close() }
+func (s *server) Close() error { return errors.Join(s.gateway.Close(), s.reports.Close()) }
 
 // serviceRoutes are the public routes of the local server itself.
 func serviceRoutes(mux *api.Mux) []api.Route {

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"meridian/shared/convert"
+	"meridian/shared/energy"
+	"meridian/shared/ingest"
+	srcenergy "meridian/shared/ingest/energy"
+	"meridian/shared/kv"
+)
+
+// The report store is one bbolt file, <data>/reports.db, holding every
+// report dataset (package kv). The server keeps it open; bbolt locks it, so
+// `meridian ingest energy|ag` runs while the server is stopped (it says so
+// when the file is in use) — an ingest never changes what a running server
+// serves behind its back.
+const reportsFile = "reports.db"
+
+func reportsPath(dataDir string) string { return filepath.Join(dataDir, reportsFile) }
+
+func openReports(dataDir string) (*kv.Bolt, error) {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, err
+	}
+	b, err := kv.OpenBolt(reportsPath(dataDir), kv.BoltOptions{Timeout: time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("report store %s: %w (is a server running on this data directory? stop it first)", reportsPath(dataDir), err)
+	}
+	return b, nil
+}
+
+// ensureDemoReports ingests the demo datasets, generated in the published
+// formats and read by the same code as real files, when the store has none
+// of a domain yet.
+func ensureDemoReports(ctx context.Context, store kv.Store, svc *convert.Service, logger *slog.Logger) error {
+	if _, ok, err := kv.Open(ctx, store, energy.Dataset); err != nil || ok {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "meridian-demo-energy-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if err := srcenergy.WriteDemo(dir); err != nil {
+		return err
+	}
+	files, err := energy.Classify(dir)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	sum, err := energy.Ingest(ctx, store, svc, files, energy.Options{Now: srcenergy.DemoAsOf(), Demo: true})
+	if err != nil {
+		return fmt.Errorf("demo energy data: %w", err)
+	}
+	logger.Info("ingested demo energy data", "items", sum.Items, "wells", sum.Read["wells_st37"]+sum.Read["wells_petrinex"],
+		"duration_ms", time.Since(start).Milliseconds())
+	return nil
+}
+
+const ingestReportsUsage = `usage: meridian ingest energy [-data DIR] [-now YYYY-MM-DD] [-demo] DIR
+
+Reads every published energy file in DIR, recognised by the publishers' file
+names (WellList*.txt, ST104A*BusinessAssociate*.csv, Well Infrastructure*.csv,
+Facility Infrastructure*.csv, Vol_YYYY-MM-PP.csv, Pipelines*.geojson|.shp,
+*Inventory*.xlsx, Crown_Dispositions*.geojson|.csv), derives the report rows
+and publishes them to DATA/reports.db as one dataset, all at once: a problem
+in any file rejects the ingest (file:line: reason) and the data served before
+stays. Run it while the server is stopped. -demo writes the demo files to DIR
+first.
+
+flags:
+`
+
+func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ingest energy", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, ingestReportsUsage); fs.PrintDefaults() }
+	dataDir := fs.String("data", defaultDataDir(), "data directory")
+	nowFlag := fs.String("now", "", "the day expiry states are computed for (default today)")
+	demo := fs.Bool("demo", false, "write the demo files into DIR first, and mark the data as demo data")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	dir := fs.Arg(0)
+	opts := energy.Options{Demo: *demo, Progress: stderr}
+	if *nowFlag != "" {
+		t, err := time.Parse("2006-01-02", *nowFlag)
+		if err != nil {
+			fmt.Fprintf(stderr, "meridian ingest energy: -now %q: want YYYY-MM-DD\n", *nowFlag)
+			return 2
+		}
+		opts.Now = t
+	}
+	if *demo {
+		if err := srcenergy.WriteDemo(dir); err != nil {
+			fmt.Fprintf(stderr, "meridian ingest energy: %v\n", err)
+			return 1
+		}
+		if opts.Now.IsZero() {
+			opts.Now = srcenergy.DemoAsOf()
+		}
+	}
+	files, err := energy.Classify(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "meridian ingest energy: %v\n", err)
+		return 1
+	}
+	for _, f := range files.Unrecognised {
+		fmt.Fprintf(stderr, "skipped: %s (not a file name this ingest knows)\n", filepath.Base(f))
+	}
+	ctx := context.Background()
+	store, err := openReports(*dataDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "meridian ingest energy: %v\n", err)
+		return 1
+	}
+	defer store.Close()
+	svc := convert.New()
+	if err := newGridLoader(*dataDir, svc, slog.New(slog.DiscardHandler)).load(ctx); err != nil {
+		fmt.Fprintf(stderr, "meridian ingest energy: grid indexes: %v\n", err)
+		return 1
+	}
+	start := time.Now()
+	sum, err := energy.Ingest(ctx, store, svc, files, opts)
+	if err != nil {
+		var ie *ingest.Error
+		if errors.As(err, &ie) {
+			fmt.Fprintf(stderr, "meridian ingest energy: rejected: %v\nthe energy data served before is unchanged\n", ie)
+		} else {
+			fmt.Fprintf(stderr, "meridian ingest energy: %v\n", err)
+		}
+		return 1
+	}
+	fmt.Fprintf(stdout, "energy dataset version %d: %d items in %s\n", sum.Version, sum.Items, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "read:    %s\n", counts(sum.Read))
+	if len(sum.Skipped) > 0 {
+		fmt.Fprintf(stdout, "skipped: %s\n", counts(sum.Skipped))
+	}
+	return 0
+}
+
+func counts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
