@@ -1,0 +1,287 @@
+package ag_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
+
+	"meridian/shared/ingest/ag"
+	"meridian/shared/lld"
+	"meridian/shared/survey/dls"
+)
+
+// demoPath is a demo dataset written once for the tests.
+var demoPath string
+
+func TestMain(m *testing.M) {
+	d, err := os.MkdirTemp("", "agdemo")
+	if err == nil {
+		err = ag.WriteDemo(d)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "write demo:", err)
+		os.Exit(1)
+	}
+	demoPath = d
+	code := m.Run()
+	os.RemoveAll(d)
+	os.Exit(code)
+}
+
+func openDemo(t *testing.T, name string) ag.Source {
+	t.Helper()
+	f, err := ag.Open(filepath.Join(demoPath, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f.Source
+}
+
+func TestWriteDemoDeterministic(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	if err := ag.WriteDemo(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := ag.WriteDemo(b); err != nil {
+		t.Fatal(err)
+	}
+	ea, _ := os.ReadDir(a)
+	eb, _ := os.ReadDir(b)
+	if len(ea) != len(eb) || len(ea) != 47 {
+		t.Fatalf("files: %d and %d, want 47", len(ea), len(eb))
+	}
+	for i, e := range ea {
+		if e.Name() != eb[i].Name() {
+			t.Fatalf("file %d: %s vs %s", i, e.Name(), eb[i].Name())
+		}
+		x, _ := os.ReadFile(filepath.Join(a, e.Name()))
+		y, _ := os.ReadFile(filepath.Join(b, e.Name()))
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two runs", e.Name())
+		}
+	}
+}
+
+func TestDemoCounts(t *testing.T) {
+	t.Parallel()
+	// ACI legend: the whole legend, the same as the real one.
+	if got := collect(t, ag.ReadCropLegend, openDemo(t, ag.DemoCropLegend)); len(got) != 72 {
+		t.Errorf("legend classes = %d, want 72", len(got))
+	}
+	// Crops: 11 townships × 144 quarters, less 24 quarters (50-20-W3
+	// sections 19-24), × 5 years.
+	crops := collect(t, ag.ReadCropSummaries, openDemo(t, ag.DemoCropSummaries))
+	if len(crops) != (11*144-24)*5 {
+		t.Errorf("crop quarter-years = %d, want %d", len(crops), (11*144-24)*5)
+	}
+	if n := countShares(crops); n != 17006 {
+		t.Errorf("crop rows = %d, want 17006", n)
+	}
+	// Land use: 10 townships (not 10-9-W1), 2 vintages.
+	lu := collect(t, ag.ReadLandUse, openDemo(t, ag.DemoLandUse))
+	if len(lu) != 10*144*2 {
+		t.Errorf("land use quarter-years = %d, want %d", len(lu), 10*144*2)
+	}
+	if n := countShares(lu); n != 6523 {
+		t.Errorf("land use rows = %d, want 6523", n)
+	}
+	slc := collect(t, ag.ReadSLCPolygons, openDemo(t, ag.DemoSLCPolygons))
+	polys := collect(t, ag.ReadPolygonComponents, openDemo(t, ag.DemoSLCComponents))
+	names := collect(t, ag.ReadSoilNames, openDemo(t, ag.DemoSoilNames))
+	layers := collect(t, ag.ReadSoilLayers, openDemo(t, ag.DemoSoilLayers))
+	agrasid := collect(t, ag.ReadAGRASIDLSRS, openDemo(t, ag.DemoAGRASIDLSRS))
+	slcLSRS := collect(t, ag.ReadSLCLSRS, openDemo(t, ag.DemoSLCLSRS))
+	cli := collect(t, ag.ReadCLI, openDemo(t, ag.DemoCLI))
+	water := collect(t, ag.ReadWaterBodies, openDemo(t, ag.DemoWaterBodies))
+	streams := collect(t, ag.ReadWatercourses, openDemo(t, ag.DemoWatercourses))
+	munis := collect(t, ag.ReadMunicipalities, openDemo(t, ag.DemoMunicipalities))
+	crown := collect(t, ag.ReadCrownLand, openDemo(t, ag.DemoCrownLand))
+	pastures := collect(t, ag.ReadPastures, openDemo(t, ag.DemoPastures))
+	var drought [][]ag.DroughtArea
+	for _, f := range ag.DemoDrought() {
+		drought = append(drought, collect(t, ag.ReadDrought, openDemo(t, f)))
+	}
+	components := 0
+	for _, p := range polys {
+		components += len(p.Components)
+	}
+	wetlands := 0
+	for _, w := range water {
+		if w.IsWetland() {
+			wetlands++
+		}
+	}
+	for _, c := range []struct {
+		what      string
+		got, want int
+	}{
+		{"SLC polygons", len(slc), 12},
+		{"SLC polygons with components", len(polys), 12},
+		{"SLC components", components, 31},
+		{"soil names", len(names), 21},
+		{"soil layers", len(layers), 63},
+		{"AGRASID quarters", len(agrasid), 5*144 - 24},
+		{"SLC LSRS rows", len(slcLSRS), 5},
+		{"CLI polygons", len(cli), 10},
+		{"water bodies", len(water), 16},
+		{"wetlands", wetlands, 8},
+		{"watercourses", len(streams), 7},
+		{"municipalities", len(munis), 9},
+		{"Crown land quarters", len(crown), 39},
+		{"pastures", len(pastures), 2},
+		{"drought 2025-06", len(drought[0]), 1},
+		{"drought 2025-07", len(drought[1]), 2},
+		{"drought 2025-08", len(drought[2]), 5},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.what, c.got, c.want)
+		}
+	}
+	for i, month := range []string{"2025-06", "2025-07", "2025-08"} {
+		for _, a := range drought[i] {
+			if a.Month != month {
+				t.Errorf("%s: area month %s", ag.DemoDrought()[i], a.Month)
+			}
+		}
+	}
+}
+
+func countShares(qs []ag.QuarterYear) int {
+	n := 0
+	for _, q := range qs {
+		n += len(q.Classes)
+	}
+	return n
+}
+
+// TestDemoCoverage checks what the demo README promises: each report
+// section is present for some quarters and absent for others.
+func TestDemoCoverage(t *testing.T) {
+	t.Parallel()
+	loc := func(s string) lld.Location {
+		l, err := lld.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	center := func(s string) orb.Point { return dls.Bound(loc(s)).Center() }
+	inAny := func(p orb.Point, gs ...orb.Geometry) bool {
+		for _, g := range gs {
+			switch g := g.(type) {
+			case orb.Polygon:
+				if planar.PolygonContains(g, p) {
+					return true
+				}
+			case orb.MultiPolygon:
+				if planar.MultiPolygonContains(g, p) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+
+	// Soil: north of section 18 in 14-26-W1 has no SLC polygon.
+	var slcGeoms []orb.Geometry
+	for _, p := range collect(t, ag.ReadSLCPolygons, openDemo(t, ag.DemoSLCPolygons)) {
+		slcGeoms = append(slcGeoms, p.Geometry)
+	}
+	if !inAny(center("SW-1-14-26-W1"), slcGeoms...) || inAny(center("NE-36-14-26-W1"), slcGeoms...) {
+		t.Error("SLC: want SW-1-14-26-W1 covered and NE-36-14-26-W1 not")
+	}
+	for _, twp := range ag.DemoTownships() {
+		if twp != "14-26-W1" && !inAny(center("NE-36-"+twp), slcGeoms...) {
+			t.Errorf("SLC: NE-36-%s is not covered", twp)
+		}
+	}
+
+	// Drought, current month: a hole at NE-18-38-5-W3.
+	var dGeoms []orb.Geometry
+	for _, a := range collect(t, ag.ReadDrought, openDemo(t, ag.DemoDrought()[2])) {
+		dGeoms = append(dGeoms, a.Geometry)
+	}
+	if inAny(center("NE-18-38-5-W3"), dGeoms...) || !inAny(center("NW-18-38-5-W3"), dGeoms...) || inAny(center("NE-1-10-9-W1"), dGeoms...) {
+		t.Error("drought 2025-08: want NE-18-38-5-W3 and 10-9-W1 outside, NW-18-38-5-W3 inside")
+	}
+
+	// LSRS: no SLC row for 50-20-W3's polygon 990009, an unrated quarter.
+	var lsrsPolys []int
+	for _, p := range collect(t, ag.ReadSLCLSRS, openDemo(t, ag.DemoSLCLSRS)) {
+		lsrsPolys = append(lsrsPolys, p.PolyID)
+	}
+	if slices.Contains(lsrsPolys, 990009) || !slices.Contains(lsrsPolys, 990008) {
+		t.Errorf("SLC LSRS polygons = %v: want 990008 and not 990009", lsrsPolys)
+	}
+	unrated := 0
+	for _, q := range collect(t, ag.ReadAGRASIDLSRS, openDemo(t, ag.DemoAGRASIDLSRS)) {
+		if !q.Rating.Rated() {
+			unrated++
+			if q.Location.String() != "NE-36-10-15-W4" {
+				t.Errorf("unrated quarter %s", q.Location)
+			}
+		}
+		if !planar.PolygonContains(q.Geometry.(orb.Polygon), dls.Bound(q.Location).Center()) {
+			t.Errorf("%s: polygon does not hold the quarter", q.Location)
+		}
+	}
+	if unrated != 1 {
+		t.Errorf("unrated AGRASID quarters = %d, want 1", unrated)
+	}
+
+	// Cropping: five years with a rotation for a cropped quarter; none for
+	// 50-20-W3 sections 19-24.
+	byQuarter := map[lld.Location][]ag.QuarterYear{}
+	for _, q := range collect(t, ag.ReadCropSummaries, openDemo(t, ag.DemoCropSummaries)) {
+		byQuarter[q.Location] = append(byQuarter[q.Location], q)
+	}
+	if _, ok := byQuarter[loc("NE-20-50-20-W3")]; ok {
+		t.Error("crops: NE-20-50-20-W3 should have no data")
+	}
+	crop := 0
+	for l, ys := range byQuarter {
+		c, err := ag.Summarize(ys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.YearsCovered() != 5 {
+			t.Errorf("%s: %d years", l, c.YearsCovered())
+		}
+		if c.Dominant.Category.IsCrop() && c.Dominant.Category != ag.Forage {
+			crop++
+		}
+	}
+	if crop < 1000 {
+		t.Errorf("quarters with an annual crop dominant = %d, want most of them", crop)
+	}
+	// Municipalities: none over 50-20-W3.
+	var mGeoms []orb.Geometry
+	for _, m := range collect(t, ag.ReadMunicipalities, openDemo(t, ag.DemoMunicipalities)) {
+		mGeoms = append(mGeoms, m.Geometry)
+		if m.Province == "" || m.Type == "" {
+			t.Errorf("municipality %+v", m)
+		}
+	}
+	if inAny(center("NE-1-50-20-W3"), mGeoms...) || !inAny(center("NE-1-24-1-W5"), mGeoms...) {
+		t.Error("municipalities: want 50-20-W3 uncovered, 24-1-W5 covered")
+	}
+}
+
+// TestDemoLegendIsReal checks the demo legend (written from the Go table)
+// against the real legend in the shared samples.
+func TestDemoLegendIsReal(t *testing.T) {
+	t.Parallel()
+	real := collect(t, ag.ReadCropLegend, sample(t, "aafc-aci/aci_class_legend.csv"))
+	demo := collect(t, ag.ReadCropLegend, openDemo(t, ag.DemoCropLegend))
+	if diff := cmp.Diff(real, demo); diff != "" {
+		t.Errorf("demo legend differs from the real one (-real +demo):\n%s", diff)
+	}
+}

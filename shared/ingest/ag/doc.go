@@ -1,0 +1,69 @@
+// Package ag reads the public datasets behind the agriculture report
+// (GET /ag/report) in their published formats, streaming, and writes a
+// demo dataset in the same formats.
+//
+// # Readers
+//
+// Every reader takes a Source (a CSV, DBF, GeoJSON or shapefile input;
+// Open picks the format from a file name) and calls fn once per record in
+// file order, holding one record (or one small group) at a time, so memory
+// does not grow with the file. A bad file is rejected whole: the reader
+// stops at the first problem and returns an *ingest.Error naming the file,
+// the line (CSV and GeoJSON: the 1-based line where the record starts;
+// DBF and shapefile: the record number, 0 for the header) and the reason.
+// Records already passed to fn belong to the rejected file and must be
+// discarded by the caller. Errors returned by fn stop the reader and come
+// back unchanged. Column and property names are matched without regard to
+// case; columns a reader does not use are ignored.
+//
+//	dataset (docs/data-sources.md)      reader                  formats
+//	SLC v3.2 component table (§12)      ReadComponents,         DBF, CSV
+//	                                    ReadPolygonComponents
+//	SLC soil names, soil layers (§12)   ReadSoilNames,          DBF, CSV
+//	                                    ReadSoilLayers
+//	SLC polygons (PAT) (§12)            ReadSLCPolygons         shapefile, DBF, CSV
+//	ACI class legend (§10)              ReadCropLegend          CSV
+//	ACI per-quarter summaries (§10)     ReadCropSummaries       CSV (Meridian's layout, zonal.go)
+//	Land Use per-quarter summaries (§11) ReadLandUse            CSV (Meridian's layout, zonal.go)
+//	AGRASID quarter LSRS (§14)          ReadAGRASIDLSRS         shapefile, DBF, CSV
+//	SK/MB LSRS by SLC polygon (§14)     ReadSLCLSRS             CSV, DBF (Meridian's layout)
+//	CLI capability (§13)                ReadCLI                 shapefile, GeoJSON, DBF, CSV
+//	Canadian Drought Monitor (§15)      ReadDrought             shapefile, GeoJSON
+//	NHN / CanVec hydro (§16)            ReadWaterBodies,        shapefile, GeoJSON
+//	                                    ReadWatercourses
+//	Municipal boundaries (§17)          ReadMunicipalities      shapefile, GeoJSON
+//	SK Crown land, pastures (§18)       ReadCrownLand,          shapefile, GeoJSON
+//	                                    ReadPastures
+//
+// DBF tables on their own (the SLC CMP, SNT and SLT tables) are read with
+// package shp's reader. Shapefile coordinates are converted from the .prj's
+// system by package proj; without a .prj, and in GeoJSON without a legacy
+// crs member, they must be longitude and latitude. Geometries come back in
+// NAD83 longitude and latitude, polygons with the outer ring
+// counter-clockwise and holes clockwise.
+//
+// Where docs/data-sources.md gives only expected attributes (CLI field
+// names, NHN codes, municipal layouts, SK Crown land and pastures, the SK/MB
+// LSRS table) each reader's documentation states the layout it follows;
+// such choices and unverified codes are marked ⚠.
+//
+// # Code tables and report values
+//
+// The code tables carry labels: SLC soil orders, great groups, subgroup
+// prefixes, drainage, kind, slope, stoniness and surface form (Classify
+// gives "O.BLC" = "Orthic Black Chernozem"); ACI classes with Meridian's
+// crop categories (CropClasses); Land Use classes with their IPCC groups
+// (LandUseClasses); LSRS and CLI subclasses (LSRSLimitation,
+// CLILimitation); drought classes (DroughtClass.Label); census subdivision
+// types (CSDType). Helpers turn records into what the report shows:
+// Dominant and DescribeSoil (soil), Summarize (cropping), DescribeLandUse
+// (land_use), Rating.Score and CLIPolygon.Score (productivity, the class
+// bands of ScoreRange).
+//
+// # Demo data
+//
+// WriteDemo writes a small invented dataset for eleven townships of AB, SK
+// and MB in exactly these formats, deterministically, with each report
+// section present for some quarters and absent for others (see the README
+// it writes).
+package ag

@@ -1,0 +1,189 @@
+package ag_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"meridian/shared/ingest"
+	"meridian/shared/ingest/ag"
+	"meridian/shared/teamdata"
+)
+
+// The fuzz targets feed each reader arbitrary bytes as CSV, DBF, GeoJSON
+// or a shapefile (.shp and .dbf) and check that it never panics and either
+// reads records or returns an *ingest.Error naming the file, with a line
+// (1 or more for the text formats; 0 is a binary file's header) and a
+// reason. Seeds come from the shared samples (when present), the demo
+// dataset and the rejection tests.
+//
+//	go test ./shared/ingest/ag -run='^$' -fuzz=FuzzReadComponents -fuzztime=15s -fuzzminimizetime=200x
+//
+// (Without -fuzzminimizetime a short run spends most of its time minimising
+// the first new input it finds: up to 60 s each by default.)
+
+// sampleSeed returns up to n lines of a shared sample file, or nil when
+// the shared directory is absent.
+func sampleSeed(rel string, n int) []byte {
+	dir, err := teamdata.Dir()
+	if err != nil {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "samples", filepath.FromSlash(rel)))
+	if err != nil {
+		return nil
+	}
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	return bytes.Join(lines[:min(n, len(lines))], nil)
+}
+
+// demoSeed returns a demo file (and, for a shapefile, its .dbf).
+func demoSeed(name string) (a, b []byte) {
+	a, _ = os.ReadFile(filepath.Join(demoPath, name))
+	if strings.HasSuffix(name, ".shp") {
+		b, _ = os.ReadFile(filepath.Join(demoPath, strings.TrimSuffix(name, ".shp")+".dbf"))
+	}
+	return a, b
+}
+
+// fuzzRead runs read over fuzzed sources.
+func fuzzRead[T any](f *testing.F, name string, read func(ag.Source, func(T) error) error, csvSeeds []string, files ...string) {
+	for _, s := range csvSeeds {
+		f.Add(uint8(0), []byte(s), []byte(nil))
+	}
+	for _, file := range files {
+		a, b := demoSeed(file)
+		switch {
+		case strings.HasSuffix(file, ".shp"):
+			f.Add(uint8(3), a, b)
+			f.Add(uint8(1), b, []byte(nil))
+		case strings.HasSuffix(file, ".dbf"):
+			f.Add(uint8(1), a, []byte(nil))
+		case strings.HasSuffix(file, ".geojson"):
+			f.Add(uint8(2), a, []byte(nil))
+		default:
+			f.Add(uint8(0), a, []byte(nil))
+		}
+	}
+	f.Fuzz(func(t *testing.T, k uint8, a, b []byte) {
+		src := fuzzSource(name, k, a, b)
+		n := 0
+		err := read(src, func(T) error { n++; return nil })
+		checkFuzzError(t, err, name)
+		if err != nil && (src.Format == ag.CSV || src.Format == ag.GeoJSON) {
+			if ie := err.(*ingest.Error); ie.Line < 1 {
+				t.Fatalf("%v: a text file's error needs a line", err)
+			}
+		}
+	})
+}
+
+func textSeeds(rel string, extra ...string) []string {
+	var s []string
+	if b := sampleSeed(rel, 25); b != nil {
+		s = append(s, string(b))
+	}
+	return append(s, extra...)
+}
+
+func FuzzReadComponents(f *testing.F) {
+	var seeds []string
+	for _, tc := range componentErrorTests {
+		seeds = append(seeds, tc.in)
+	}
+	fuzzRead(f, "cmp", ag.ReadComponents, textSeeds(slcCMP, seeds...), ag.DemoSLCComponents)
+}
+
+func FuzzReadPolygonComponents(f *testing.F) {
+	var seeds []string
+	for _, tc := range componentErrorTests {
+		seeds = append(seeds, tc.in)
+	}
+	fuzzRead(f, "cmp", ag.ReadPolygonComponents, textSeeds(slcCMP, seeds...), ag.DemoSLCComponents)
+}
+
+func FuzzReadSoilNames(f *testing.F) {
+	fuzzRead(f, "snt", ag.ReadSoilNames, textSeeds(slcSNT), ag.DemoSoilNames)
+}
+
+func FuzzReadSoilLayers(f *testing.F) {
+	fuzzRead(f, "slt", ag.ReadSoilLayers, textSeeds(slcSLT), ag.DemoSoilLayers)
+}
+
+func FuzzReadSLCPolygons(f *testing.F) {
+	fuzzRead(f, "pat", ag.ReadSLCPolygons, textSeeds(slcPAT), ag.DemoSLCPolygons)
+}
+
+func FuzzReadCropLegend(f *testing.F) {
+	fuzzRead(f, "legend", ag.ReadCropLegend, textSeeds("aafc-aci/aci_class_legend.csv"), ag.DemoCropLegend)
+}
+
+func FuzzReadCropSummaries(f *testing.F) {
+	a, _ := demoSeed(ag.DemoCropSummaries)
+	head := string(bytes.Join(bytes.SplitAfter(a, []byte("\n"))[:30], nil))
+	fuzzRead(f, "crops", ag.ReadCropSummaries, []string{head, zonalHeader + "NW-25-24-1-W5,2023,153,612,84.30\nNW-25-24-1-W5,2023,146,114,15.70\n"})
+}
+
+func FuzzReadLandUse(f *testing.F) {
+	a, _ := demoSeed(ag.DemoLandUse)
+	head := string(bytes.Join(bytes.SplitAfter(a, []byte("\n"))[:30], nil))
+	fuzzRead(f, "landuse", ag.ReadLandUse, []string{head})
+}
+
+func FuzzReadAGRASIDLSRS(f *testing.F) {
+	fuzzRead(f, "agrasid", ag.ReadAGRASIDLSRS, []string{agrasidHeader + "1001,5,1,24,25,NW,2H(3M)\n1002,W4,15,10,36,ne,\n"}, ag.DemoAGRASIDLSRS)
+}
+
+func FuzzReadSLCLSRS(f *testing.F) {
+	fuzzRead(f, "slc_lsrs", ag.ReadSLCLSRS, nil, ag.DemoSLCLSRS)
+}
+
+func FuzzParseRating(f *testing.F) {
+	for _, tc := range ratingTests {
+		f.Add(tc.in)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ag.ParseRating(s)
+		if err != nil {
+			return
+		}
+		// The canonical form reads back to the same rating.
+		r2, err := ag.ParseRating(r.String())
+		if err != nil || r2.String() != r.String() {
+			t.Fatalf("ParseRating(%q) = %q, which reads back as %q, %v", s, r, r2, err)
+		}
+		if score, ok := r.Score(); ok != r.Rated() || score < 0 || score > 100 {
+			t.Fatalf("ParseRating(%q).Score() = %d, %v", s, score, ok)
+		}
+	})
+}
+
+func FuzzReadCLI(f *testing.F) {
+	fuzzRead(f, "cli", ag.ReadCLI, []string{cliHeader + "3,6,T,,4,4,W,,,,,\n2,,m,,,,,,,,,\n"}, ag.DemoCLI)
+}
+
+func FuzzReadDrought(f *testing.F) {
+	fuzzRead(f, "cdm_2025-07", ag.ReadDrought, nil, ag.DemoDrought()...)
+}
+
+func FuzzReadWaterBodies(f *testing.F) {
+	fuzzRead(f, "water", ag.ReadWaterBodies, nil, ag.DemoWaterBodies, ag.DemoWatercourses)
+}
+
+func FuzzReadWatercourses(f *testing.F) {
+	fuzzRead(f, "water", ag.ReadWatercourses, nil, ag.DemoWatercourses, ag.DemoWaterBodies)
+}
+
+func FuzzReadMunicipalities(f *testing.F) {
+	fuzzRead(f, "munis", ag.ReadMunicipalities, nil, ag.DemoMunicipalities)
+}
+
+func FuzzReadCrownLand(f *testing.F) {
+	fuzzRead(f, "crown", ag.ReadCrownLand, nil, ag.DemoCrownLand)
+}
+
+func FuzzReadPastures(f *testing.F) {
+	fuzzRead(f, "pastures", ag.ReadPastures, nil, ag.DemoPastures, ag.DemoCrownLand)
+}

@@ -1,0 +1,143 @@
+package ag
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/paulmach/orb"
+
+	"meridian/shared/lld"
+)
+
+// LSRSQuarter is an Alberta quarter section's dominant LSRS rating, from
+// AGRASID 4.1's DominantAGRASID_LSRSforQuarterSections.
+type LSRSQuarter struct {
+	ParcelID string       // PARCEL_ID as written
+	Location lld.Location // the quarter section, from M, RGE, TWP, SEC and QS
+	Rating   Rating       // Dom_LSRS; the zero Rating when the quarter is not rated
+	Geometry orb.Geometry // the quarter's polygon when read from the shapefile
+}
+
+// ReadAGRASIDLSRS streams AGRASID 4.1's
+// DominantAGRASID_LSRSforQuarterSections (shapefile, its .dbf, or a CSV
+// export) to fn. Columns: PARCEL_ID, M (meridian, 4 to 6 or W4 to W6),
+// RGE, TWP, SEC, QS (NE, NW, SE, SW) and Dom_LSRS (a rating ParseRating
+// reads; empty or 0 when not rated).
+func ReadAGRASIDLSRS(src Source, fn func(LSRSQuarter) error) error {
+	t, err := src.open()
+	if err != nil {
+		return err
+	}
+	if err := t.need("PARCEL_ID", "M", "RGE", "TWP", "SEC", "QS", "DOM_LSRS"); err != nil {
+		return err
+	}
+	return each(t, func(r *row) error {
+		q := LSRSQuarter{ParcelID: r.get("PARCEL_ID")}
+		loc, why := quarterFromParts(r.get("M"), r.get("RGE"), r.get("TWP"), r.get("SEC"), r.get("QS"), 4, 6)
+		if why != "" {
+			return t.errorf(r.line, "%s", why)
+		}
+		q.Location = loc
+		if q.Rating, err = ParseRating(r.get("DOM_LSRS")); err != nil {
+			return t.errorf(r.line, "Dom_LSRS: %v", strings.TrimPrefix(err.Error(), "ag: "))
+		}
+		if t.spatial {
+			g, why := polygonal(r.geom)
+			if why != "" {
+				return t.errorf(r.line, "%s: %s", loc, why)
+			}
+			q.Geometry = g
+		}
+		return fn(q)
+	})
+}
+
+// quarterFromParts builds a DLS quarter section from its parts, with the
+// meridian between minM and maxM.
+func quarterFromParts(m, rge, twp, sec, qs string, minM, maxM int) (lld.Location, string) {
+	mn, err := parseInt(strings.TrimPrefix(strings.ToUpper(m), "W"), minM, maxM)
+	if err != nil {
+		return lld.Location{}, fmt.Sprintf("M (meridian): %v", err)
+	}
+	parts := []struct {
+		name   string
+		v      string
+		lo, hi int
+	}{{"RGE", rge, 1, 34}, {"TWP", twp, 1, 126}, {"SEC", sec, 1, 36}}
+	n := make([]int, 3)
+	for i, p := range parts {
+		if n[i], err = parseInt(p.v, p.lo, p.hi); err != nil {
+			return lld.Location{}, fmt.Sprintf("%s: %v", p.name, err)
+		}
+	}
+	q := strings.ToUpper(qs)
+	switch q {
+	case "NE", "NW", "SE", "SW":
+	default:
+		return lld.Location{}, fmt.Sprintf("QS %q: want NE, NW, SE or SW", qs)
+	}
+	s := fmt.Sprintf("%s-%d-%d-%d-W%d", q, n[2], n[1], n[0], mn)
+	loc, err := lld.Parse(s)
+	if err != nil {
+		return lld.Location{}, fmt.Sprintf("%s is not a quarter section: %v", s, err)
+	}
+	return loc, ""
+}
+
+// LSRSPolygon is the LSRS rating of an SLC v3.2 polygon, the source for
+// Saskatchewan and Manitoba.
+type LSRSPolygon struct {
+	PolyID   int
+	Province string // SK or MB
+	Crop     string // the crop rated: SSSG (spring-seeded small grains) unless the file says otherwise
+	Rating   Rating
+}
+
+// ReadSLCLSRS streams LSRS ratings by SLC polygon (Saskatchewan and
+// Manitoba) to fn. AAFC publishes these ratings per SLC v3.2 polygon ⚠
+// (the published field names are not verified); Meridian's layout, CSV or
+// DBF, is:
+//
+//	POLY_ID,PROVINCE,CROP,RATING
+//	647012,SK,SSSG,2A 7:3 4W
+//
+// POLY_ID joins the SLC polygons; PROVINCE is SK or MB; CROP is optional
+// (SSSG when absent or empty); RATING is a rating ParseRating reads. A
+// polygon appears once per crop (checked for consecutive rows only).
+func ReadSLCLSRS(src Source, fn func(LSRSPolygon) error) error {
+	t, err := src.open()
+	if err != nil {
+		return err
+	}
+	if err := t.need("POLY_ID", "PROVINCE", "RATING"); err != nil {
+		return err
+	}
+	var prev LSRSPolygon
+	return each(t, func(r *row) error {
+		var p LSRSPolygon
+		var err error
+		if p.PolyID, err = parseInt(r.get("POLY_ID"), 1, math.MaxInt32); err != nil {
+			return t.errorf(r.line, "POLY_ID: %v", err)
+		}
+		p.Province = strings.ToUpper(r.get("PROVINCE"))
+		if p.Province != "SK" && p.Province != "MB" {
+			return t.errorf(r.line, "PROVINCE %q: want SK or MB", r.get("PROVINCE"))
+		}
+		p.Crop = strings.ToUpper(r.get("CROP"))
+		if p.Crop == "" {
+			p.Crop = "SSSG"
+		}
+		if !isCode(p.Crop, 12) {
+			return t.errorf(r.line, "CROP %q: want a crop code such as SSSG", p.Crop)
+		}
+		if p.Rating, err = ParseRating(r.get("RATING")); err != nil {
+			return t.errorf(r.line, "RATING: %v", strings.TrimPrefix(err.Error(), "ag: "))
+		}
+		if p.PolyID == prev.PolyID && p.Crop == prev.Crop {
+			return t.errorf(r.line, "polygon %d has a second %s rating", p.PolyID, p.Crop)
+		}
+		prev = p
+		return fn(p)
+	})
+}
