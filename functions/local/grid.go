@@ -206,7 +206,7 @@ func (g *gridLoader) watch(ctx context.Context) {
 }
 
 const ingestUsage = `usage: meridian ingest grid -format ats|mb|sk|on [-name NAME] [-data DIR] FILE...
-       meridian ingest energy [-data DIR] [-demo] DIR   (see meridian ingest energy -h)
+       meridian ingest energy|ag [-data DIR] [-demo] DIR   (see meridian ingest energy -h)
 
 Builds the grid index of an official survey dataset and installs it in
 DIR/grid/NAME.mgix, where the server picks it up within seconds. A problem in
@@ -226,6 +226,9 @@ flags:
 func ingestCommand(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "energy" {
 		return ingestEnergyCommand(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "ag" {
+		return ingestAgCommand(args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "grid" {
 		fmt.Fprint(stderr, ingestUsage)

@@ -21,6 +21,7 @@ commands:
   serve     run the local server (default)
   keys      add, list and revoke API keys: meridian keys add|list|revoke
   ingest    build an official grid index: meridian ingest grid -format ats|mb|sk|on FILE...
+            or load report data: meridian ingest energy|ag [-demo] DIR
   build-tiles  build PMTiles archives of survey grid layers: meridian build-tiles ab/twp ab/sec
   convert   convert a CSV of legal land descriptions or coordinates to CSV or GeoJSON
   loadtest  measure requests per second and p99 latency against a running server

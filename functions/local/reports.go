@@ -13,9 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"meridian/shared/agri"
 	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/ingest"
+	srcag "meridian/shared/ingest/ag"
 	srcenergy "meridian/shared/ingest/energy"
 	"meridian/shared/kv"
 )
@@ -44,6 +46,38 @@ func openReports(dataDir string) (*kv.Bolt, error) {
 // formats and read by the same code as real files, when the store has none
 // of a domain yet.
 func ensureDemoReports(ctx context.Context, store kv.Store, svc *convert.Service, logger *slog.Logger) error {
+	if err := ensureDemoEnergy(ctx, store, svc, logger); err != nil {
+		return err
+	}
+	return ensureDemoAg(ctx, store, svc, logger)
+}
+
+func ensureDemoAg(ctx context.Context, store kv.Store, svc *convert.Service, logger *slog.Logger) error {
+	if _, ok, err := kv.Open(ctx, store, agri.Dataset); err != nil || ok {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "meridian-demo-ag-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if err := srcag.WriteDemo(dir); err != nil {
+		return err
+	}
+	files, err := agri.Classify(dir)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	sum, err := agri.Ingest(ctx, store, svc, files, agri.Options{Demo: true})
+	if err != nil {
+		return fmt.Errorf("demo agriculture data: %w", err)
+	}
+	logger.Info("ingested demo agriculture data", "items", sum.Items, "quarters", sum.Quarters, "duration_ms", time.Since(start).Milliseconds())
+	return nil
+}
+
+func ensureDemoEnergy(ctx context.Context, store kv.Store, svc *convert.Service, logger *slog.Logger) error {
 	if _, ok, err := kv.Open(ctx, store, energy.Dataset); err != nil || ok {
 		return err
 	}
@@ -70,11 +104,15 @@ func ensureDemoReports(ctx context.Context, store kv.Store, svc *convert.Service
 }
 
 const ingestReportsUsage = `usage: meridian ingest energy [-data DIR] [-now YYYY-MM-DD] [-demo] DIR
+       meridian ingest ag [-data DIR] [-demo] DIR
 
 Reads every published energy file in DIR, recognised by the publishers' file
 names (WellList*.txt, ST104A*BusinessAssociate*.csv, Well Infrastructure*.csv,
 Facility Infrastructure*.csv, Vol_YYYY-MM-PP.csv, Pipelines*.geojson|.shp,
-*Inventory*.xlsx, Crown_Dispositions*.geojson|.csv), derives the report rows
+*Inventory*.xlsx, Crown_Dispositions*.geojson|.csv) — or, for ag, the
+agriculture files (aci_*, landuse_quarter_summary*, ca_all_slc*, soil_name*,
+DominantAGRASID_LSRS*, slc_lsrs*, cli_*, cdm_YYYY-MM*, waterbody*,
+watercourse*, municipalities*, sk_ag_crown_land*, sk_pastures*) — derives the report rows
 and publishes them to DATA/reports.db as one dataset, all at once: a problem
 in any file rejects the ingest (file:line: reason) and the data served before
 stays. Run it while the server is stopped. -demo writes the demo files to DIR
@@ -166,4 +204,61 @@ func counts(m map[string]int) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ingest ag", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, ingestReportsUsage); fs.PrintDefaults() }
+	dataDir := fs.String("data", defaultDataDir(), "data directory")
+	demo := fs.Bool("demo", false, "write the demo files into DIR first, and mark the data as demo data")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	dir := fs.Arg(0)
+	if *demo {
+		if err := srcag.WriteDemo(dir); err != nil {
+			fmt.Fprintf(stderr, "meridian ingest ag: %v\n", err)
+			return 1
+		}
+	}
+	files, err := agri.Classify(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "meridian ingest ag: %v\n", err)
+		return 1
+	}
+	for _, f := range files.Unrecognised {
+		fmt.Fprintf(stderr, "skipped: %s (not a file name this ingest knows)\n", filepath.Base(f))
+	}
+	ctx := context.Background()
+	store, err := openReports(*dataDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "meridian ingest ag: %v\n", err)
+		return 1
+	}
+	defer store.Close()
+	svc := convert.New()
+	if err := newGridLoader(*dataDir, svc, slog.New(slog.DiscardHandler)).load(ctx); err != nil {
+		fmt.Fprintf(stderr, "meridian ingest ag: grid indexes: %v\n", err)
+		return 1
+	}
+	start := time.Now()
+	sum, err := agri.Ingest(ctx, store, svc, files, agri.Options{Demo: *demo, Progress: stderr})
+	if err != nil {
+		var ie *ingest.Error
+		if errors.As(err, &ie) {
+			fmt.Fprintf(stderr, "meridian ingest ag: rejected: %v\nthe agriculture data served before is unchanged\n", ie)
+		} else {
+			fmt.Fprintf(stderr, "meridian ingest ag: %v\n", err)
+		}
+		return 1
+	}
+	fmt.Fprintf(stdout, "ag dataset version %d: %d quarters, %d items in %s\n", sum.Version, sum.Quarters, sum.Items, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "read:     %s\n", counts(sum.Read))
+	fmt.Fprintf(stdout, "sections: %s\n", counts(sum.Sections))
+	return 0
 }

@@ -1,0 +1,911 @@
+// Package agri builds the agriculture report's data: each quarter
+// section's sections (cropping, land use, productivity, soil, drought,
+// wetlands, hydrology, municipality, provincial detail) derived from the
+// published datasets that package meridian/shared/ingest/ag reads, and
+// published to the report store (package kv) as one dataset.
+//
+// Keys, one partition per quarter section, one item per report section,
+// so an include projection reads only the sections it names:
+//
+//	PK                  SK               item
+//	QS#<quarter>        CROPPING         dominant crop, rotation, diversity, years covered
+//	QS#<quarter>        LAND_USE         dominant class and breakdown (latest vintage)
+//	QS#<quarter>        LSRS, CLI        score, class, limiter
+//	QS#<quarter>        SOIL             classification, drainage, slope (dominant SLC component)
+//	QS#<quarter>        DROUGHT          class, severity label, month (latest assessment)
+//	QS#<quarter>        WETLANDS         wetlands within the search radius
+//	QS#<quarter>        HYDROLOGY        nearest watercourse and water body
+//	QS#<quarter>        MUNICIPALITY     name and type
+//	QS#<quarter>        PROVINCIAL       crown land, soils, pastures (SK; soils for MB)
+//	SOURCES             <section>        dataset name and date (meta.sources)
+//
+// A section the data does not cover has no item: the report says so in
+// meta.unavailable.
+package agri
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
+
+	"meridian/shared/convert"
+	src "meridian/shared/ingest/ag"
+	"meridian/shared/kv"
+	"meridian/shared/lld"
+	"meridian/shared/survey"
+)
+
+// Dataset is the report store dataset of the agriculture data.
+const Dataset = "ag"
+
+// PKSources holds one item per report section naming its dataset and date.
+const PKSources = "SOURCES"
+
+// Section sort keys.
+const (
+	SKCropping     = "CROPPING"
+	SKLandUse      = "LAND_USE"
+	SKLSRS         = "LSRS"
+	SKCLI          = "CLI"
+	SKSoil         = "SOIL"
+	SKDrought      = "DROUGHT"
+	SKWetlands     = "WETLANDS"
+	SKHydrology    = "HYDROLOGY"
+	SKMunicipality = "MUNICIPALITY"
+	SKProvincial   = "PROVINCIAL"
+)
+
+// SearchRadiusM is how far hydrology and wetlands look from a quarter's
+// edge.
+const SearchRadiusM = 500
+
+// QuarterKey is a quarter section's partition key.
+func QuarterKey(quarter string) string { return "QS#" + quarter }
+
+// Files are the agriculture files of one ingest, by kind; Classify sorts a
+// directory's files into them by name.
+type Files struct {
+	CropLegend, CropSummaries, LandUse    string
+	SLCPolygons, SLCComponents, SoilNames string
+	AGRASIDLSRS, SLCLSRS, CLI             string
+	Drought                               []string // cdm_YYYY-MM.*: the latest month is read
+	WaterBodies, Watercourses             []string
+	Municipalities, CrownLand, Pastures   string
+	Unrecognised                          []string
+}
+
+// Classify sorts the files of dir by the publishers' (and the documented
+// per-quarter summaries') names.
+func Classify(dir string) (Files, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return Files{}, err
+	}
+	var f Files
+	for _, e := range entries {
+		n, p := e.Name(), filepath.Join(dir, e.Name())
+		ext := strings.ToLower(filepath.Ext(n))
+		data := ext == ".csv" || ext == ".shp" || ext == ".geojson" || ext == ".dbf"
+		if e.IsDir() || !data {
+			continue // .shx, .prj, .cpg, README
+		}
+		switch l := strings.ToLower(n); {
+		case strings.HasPrefix(l, "aci_class_legend"):
+			f.CropLegend = p
+		case strings.HasPrefix(l, "aci_quarter_summary"):
+			f.CropSummaries = p
+		case strings.HasPrefix(l, "landuse_quarter_summary"):
+			f.LandUse = p
+		case strings.HasPrefix(l, "ca_all_slc") && strings.Contains(l, "_cmp"):
+			f.SLCComponents = p
+		case strings.HasPrefix(l, "ca_all_slc") && ext == ".shp":
+			f.SLCPolygons = p
+		case strings.HasPrefix(l, "ca_all_slc"): // the polygons' .dbf
+		case strings.HasPrefix(l, "soil_name"):
+			f.SoilNames = p
+		case strings.HasPrefix(l, "soil_layer"): // layers: not in the report
+		case strings.HasPrefix(l, "dominantagrasid_lsrs") && ext == ".shp":
+			f.AGRASIDLSRS = p
+		case strings.HasPrefix(l, "dominantagrasid_lsrs"):
+		case strings.HasPrefix(l, "slc_lsrs"):
+			f.SLCLSRS = p
+		case strings.HasPrefix(l, "cli_") && (ext == ".shp" || ext == ".geojson"):
+			f.CLI = p
+		case strings.HasPrefix(l, "cli_"):
+		case strings.HasPrefix(l, "cdm_") && (ext == ".shp" || ext == ".geojson"):
+			f.Drought = append(f.Drought, p)
+		case strings.HasPrefix(l, "cdm_"):
+		case strings.HasPrefix(l, "waterbody") && (ext == ".shp" || ext == ".geojson"):
+			f.WaterBodies = append(f.WaterBodies, p)
+		case strings.HasPrefix(l, "watercourse") && (ext == ".shp" || ext == ".geojson"):
+			f.Watercourses = append(f.Watercourses, p)
+		case strings.HasPrefix(l, "waterbody"), strings.HasPrefix(l, "watercourse"):
+		case strings.HasPrefix(l, "municipalities") && (ext == ".shp" || ext == ".geojson"):
+			f.Municipalities = p
+		case strings.HasPrefix(l, "sk_ag_crown_land") && (ext == ".shp" || ext == ".geojson"):
+			f.CrownLand = p
+		case strings.HasPrefix(l, "sk_pastures") && (ext == ".shp" || ext == ".geojson"):
+			f.Pastures = p
+		case strings.HasPrefix(l, "municipalities"), strings.HasPrefix(l, "sk_ag_crown_land"), strings.HasPrefix(l, "sk_pastures"):
+		default:
+			f.Unrecognised = append(f.Unrecognised, p)
+		}
+	}
+	sort.Strings(f.Drought)
+	return f, nil
+}
+
+// Options tune an ingest.
+type Options struct {
+	Demo     bool
+	Progress io.Writer
+}
+
+// Summary says what an ingest read and wrote.
+type Summary struct {
+	Version  kv.Version
+	Read     map[string]int
+	Quarters int
+	Sections map[string]int // quarters with each section
+	Items    int
+}
+
+// Ingest reads files, derives every quarter's report sections and
+// publishes them as the ag dataset of store, atomically: a bad file is
+// rejected (an *ingest.Error naming file, line and reason) and the data
+// served before stays. Polygon layers are held in memory while quarters
+// are placed in them (the prairie provinces' SLC, CLI and boundaries are
+// tens of megabytes); per-quarter tables are streamed.
+func Ingest(ctx context.Context, store kv.Store, svc *convert.Service, files Files, o Options) (Summary, error) {
+	in := &ingester{ctx: ctx, svc: svc, f: files, o: o,
+		sum:      Summary{Read: map[string]int{}, Sections: map[string]int{}},
+		quarters: map[string]*quarter{}, sources: map[string]source{}}
+	info := kv.DatasetInfo{Name: Dataset, Source: "agriculture: AAFC crop inventory, land use, SLC v3.2, CLI, drought monitor; AGRASID; NHN; municipal boundaries; SK Crown land", Demo: o.Demo}
+	v, err := kv.Publish(ctx, store, info, in.run)
+	in.sum.Version = v
+	return in.sum, err
+}
+
+type quarter struct {
+	loc      lld.Location
+	province survey.Province
+	geom     orb.Geometry
+	centroid orb.Point
+	sections map[string]any
+}
+
+type source struct {
+	Name string `json:"name"`
+	AsOf string `json:"as_of"`
+	Demo bool   `json:"demo,omitempty"`
+}
+
+type ingester struct {
+	ctx      context.Context
+	svc      *convert.Service
+	f        Files
+	o        Options
+	sum      Summary
+	quarters map[string]*quarter
+	sources  map[string]source
+}
+
+func (in *ingester) progress(format string, args ...any) {
+	if in.o.Progress != nil {
+		fmt.Fprintf(in.o.Progress, format+"\n", args...)
+	}
+}
+
+// read opens path and runs a reader over it; "" means no such file.
+func read[T any](path string, reader func(src.Source, func(T) error) error, fn func(T) error) error {
+	if path == "" {
+		return nil
+	}
+	f, err := src.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return reader(f.Source, fn)
+}
+
+func (in *ingester) source(section, name, path string) {
+	if path == "" {
+		return
+	}
+	if in.o.Demo {
+		name = src.DemoSource + ": " + name
+	}
+	in.sources[section] = source{Name: name, AsOf: fileDate(path), Demo: in.o.Demo}
+}
+
+// fileDate finds the last year-month or year in a file name; else the
+// file's modification day.
+func fileDate(path string) string {
+	n := filepath.Base(path)
+	best := ""
+	for i := 0; i+4 <= len(n); i++ {
+		if i+7 <= len(n) {
+			if t, err := time.Parse("2006-01", n[i:i+7]); err == nil {
+				best = t.Format("2006-01")
+				continue
+			}
+		}
+		if t, err := time.Parse("2006", n[i:i+4]); err == nil && t.Year() > 1900 && (i+4 == len(n) || n[i+4] < '0' || n[i+4] > '9') && (i == 0 || n[i-1] < '0' || n[i-1] > '9') {
+			if best == "" || len(best) == 4 {
+				best = t.Format("2006")
+			}
+		}
+	}
+	if best != "" {
+		return best
+	}
+	if fi, err := os.Stat(path); err == nil {
+		return fi.ModTime().UTC().Format("2006-01-02")
+	}
+	return ""
+}
+
+// q returns the quarter of l (a quarter section), placing it on the grid
+// the first time; nil when it is outside the grid or not in AB, SK or MB.
+func (in *ingester) q(l lld.Location) *quarter {
+	k := l.String()
+	if q, ok := in.quarters[k]; ok {
+		return q
+	}
+	b, err := in.svc.Resolve(in.ctx, l, k)
+	if err != nil || (b.Province != survey.AB && b.Province != survey.SK && b.Province != survey.MB) {
+		in.quarters[k] = nil
+		return nil
+	}
+	q := &quarter{loc: l, province: b.Province, geom: b.Geometry, centroid: b.Centroid, sections: map[string]any{}}
+	in.quarters[k] = q
+	return q
+}
+
+func (in *ingester) run(w *kv.Writer) error {
+	steps := []func() error{in.readCrops, in.readLandUse, in.readLSRS, in.readCrownLand, in.readSpatial}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	keys := make([]string, 0, len(in.quarters))
+	for k, q := range in.quarters {
+		if q != nil {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		q := in.quarters[k]
+		names := make([]string, 0, len(q.sections))
+		for s := range q.sections {
+			names = append(names, s)
+		}
+		sort.Strings(names)
+		for _, s := range names {
+			if err := w.Put(QuarterKey(k), s, q.sections[s]); err != nil {
+				return err
+			}
+			in.sum.Sections[s]++
+		}
+	}
+	for section, s := range in.sources {
+		if err := w.Put(PKSources, section, s); err != nil {
+			return err
+		}
+	}
+	in.sum.Quarters, in.sum.Items = len(keys), w.Len()
+	return nil
+}
+
+// Cropping is the report's cropping section.
+type Cropping struct {
+	Dominant       Crop    `json:"dominant"`
+	Rotation       string  `json:"rotation"`
+	DiversityIndex float64 `json:"diversity_index"`
+	YearsCovered   int     `json:"years_covered"`
+}
+
+// Crop names a crop inventory class.
+type Crop struct {
+	Code     string `json:"code"`
+	Name     string `json:"name"`
+	Category string `json:"category"`
+}
+
+func (in *ingester) readCrops() error {
+	byQuarter := map[string][]src.QuarterYear{}
+	err := read(in.f.CropSummaries, src.ReadCropSummaries, func(y src.QuarterYear) error {
+		in.sum.Read["crop_quarter_years"]++
+		k := y.Location.String()
+		byQuarter[k] = append(byQuarter[k], y)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for k, years := range byQuarter {
+		q := in.q(years[0].Location)
+		if q == nil {
+			continue
+		}
+		c, err := src.Summarize(years)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", filepath.Base(in.f.CropSummaries), k, err)
+		}
+		q.sections[SKCropping] = Cropping{
+			Dominant:       Crop{Code: fmt.Sprint(c.Dominant.Code), Name: c.Dominant.Label, Category: c.Dominant.Category.String()},
+			Rotation:       c.Rotation,
+			DiversityIndex: c.DiversityIndex,
+			YearsCovered:   c.YearsCovered(),
+		}
+	}
+	in.source("cropping", "AAFC Annual Crop Inventory, per-quarter majority", in.f.CropSummaries)
+	return nil
+}
+
+// LandUse is the report's land-use section.
+type LandUse struct {
+	Dominant  LandUseClass   `json:"dominant"`
+	Breakdown []LandUseShare `json:"breakdown"`
+	Year      int            `json:"year"`
+}
+
+// LandUseClass is a land-use class with its IPCC group.
+type LandUseClass struct {
+	Code  string `json:"code"`
+	Label string `json:"label"`
+	IPCC  string `json:"ipcc_class"`
+}
+
+// LandUseShare is a class's share of a quarter.
+type LandUseShare struct {
+	LandUseClass
+	Pct float64 `json:"pct"`
+}
+
+func (in *ingester) readLandUse() error {
+	latest := map[string]src.QuarterYear{}
+	err := read(in.f.LandUse, src.ReadLandUse, func(y src.QuarterYear) error {
+		in.sum.Read["land_use_quarter_years"]++
+		if k := y.Location.String(); y.Year > latest[k].Year {
+			latest[k] = y
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, y := range latest {
+		q := in.q(y.Location)
+		if q == nil {
+			continue
+		}
+		lu, err := src.DescribeLandUse(y)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", filepath.Base(in.f.LandUse), y.Location, err)
+		}
+		cls := func(c src.LandUseClass) LandUseClass {
+			return LandUseClass{Code: fmt.Sprint(c.Code), Label: c.Label, IPCC: c.IPCC}
+		}
+		out := LandUse{Dominant: cls(lu.Dominant), Year: lu.Year}
+		for _, b := range lu.Breakdown {
+			out.Breakdown = append(out.Breakdown, LandUseShare{LandUseClass: cls(b.LandUseClass), Pct: b.Pct})
+		}
+		q.sections[SKLandUse] = out
+	}
+	in.source("land_use", "AAFC Land Use, per-quarter shares", in.f.LandUse)
+	return nil
+}
+
+// Productivity is one rating of the productivity section.
+type Productivity struct {
+	Score   float64 `json:"score"`
+	Class   string  `json:"class"`
+	Limiter *string `json:"limiter"`
+}
+
+func ratingOf(r src.Rating) (Productivity, bool) {
+	score, ok := r.Score()
+	if !ok {
+		return Productivity{}, false
+	}
+	p := Productivity{Score: float64(score), Class: fmt.Sprint(r.Class())}
+	if l, ok := r.Limiter(); ok {
+		s := l.String()
+		p.Limiter = &s
+	}
+	return p, true
+}
+
+func (in *ingester) readLSRS() error {
+	err := read(in.f.AGRASIDLSRS, src.ReadAGRASIDLSRS, func(r src.LSRSQuarter) error {
+		in.sum.Read["lsrs_quarters"]++
+		if q := in.q(r.Location); q != nil {
+			if p, ok := ratingOf(r.Rating); ok {
+				q.sections[SKLSRS] = p
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	in.source("lsrs", "Alberta AGRASID 4.1 dominant LSRS by quarter section; SLC LSRS (SK, MB)", in.f.AGRASIDLSRS)
+	return nil
+}
+
+// CrownLand is an item of provincial_detail.crown_land.
+type CrownLand struct {
+	LeaseType   string `json:"lease_type"`
+	Status      string `json:"status"`
+	Disposition string `json:"disposition,omitempty"`
+}
+
+// Provincial is the provincial_detail section.
+type Provincial struct {
+	CrownLand []CrownLand      `json:"crown_land"`
+	Soils     []ProvincialSoil `json:"soils"`
+	Pastures  []Pasture        `json:"pastures"`
+}
+
+// ProvincialSoil is a soil component of the quarter's SLC polygon.
+type ProvincialSoil struct {
+	Name     string `json:"name"`
+	Percent  int    `json:"percent"`
+	Subgroup string `json:"subgroup"`
+}
+
+// Pasture is an item of provincial_detail.pastures.
+type Pasture struct {
+	Name    string `json:"name"`
+	Program string `json:"program"`
+}
+
+func (in *ingester) provincial(q *quarter) *Provincial {
+	p, _ := q.sections[SKProvincial].(*Provincial)
+	if p == nil {
+		p = &Provincial{CrownLand: []CrownLand{}, Soils: []ProvincialSoil{}, Pastures: []Pasture{}}
+		q.sections[SKProvincial] = p
+	}
+	return p
+}
+
+func (in *ingester) readCrownLand() error {
+	err := read(in.f.CrownLand, src.ReadCrownLand, func(c src.CrownLand) error {
+		in.sum.Read["sk_crown_land"]++
+		if q := in.q(c.Location); q != nil && q.province == survey.SK {
+			p := in.provincial(q)
+			p.CrownLand = append(p.CrownLand, CrownLand{LeaseType: c.LeaseType, Status: c.Status, Disposition: c.Disposition})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	in.source("provincial_detail", "Saskatchewan agricultural Crown land and provincial pastures", in.f.CrownLand)
+	return nil
+}
+
+// Soil is the report's soil section.
+type Soil struct {
+	Classification struct {
+		Order        string `json:"order"`
+		GreatGroup   string `json:"great_group"`
+		SubgroupCode string `json:"subgroup_code"`
+	} `json:"classification"`
+	DrainageClass string `json:"drainage_class"`
+	SlopeClass    string `json:"slope_class"`
+	SoilName      string `json:"soil_name"`
+	PolyID        int    `json:"slc_poly_id"`
+}
+
+// Drought is the report's drought section.
+type Drought struct {
+	Class         string `json:"class"`
+	SeverityLabel string `json:"severity_label"`
+	AsOf          string `json:"as_of"`
+}
+
+// Water is a watercourse or water body of the hydrology section.
+type Water struct {
+	Name        *string  `json:"name"`
+	DistanceM   *float64 `json:"distance_m"`
+	IsOnParcel  bool     `json:"is_on_parcel"`
+	OnParcelPct *float64 `json:"on_parcel_pct,omitempty"`
+}
+
+// Hydrology is the report's hydrology section.
+type Hydrology struct {
+	Watercourse   Water   `json:"watercourse"`
+	WaterBody     Water   `json:"water_body"`
+	SearchRadiusM float64 `json:"search_radius_m"`
+}
+
+// Wetlands is the report's wetlands section.
+type Wetlands struct {
+	Count       int      `json:"count"`
+	OnParcel    bool     `json:"on_parcel"`
+	OnParcelPct float64  `json:"on_parcel_pct"`
+	NearestM    *float64 `json:"nearest_m"`
+}
+
+// Municipality is the parcel_context section's municipality.
+type Municipality struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// readSpatial loads the polygon and line layers and places every quarter
+// known so far in them.
+func (in *ingester) readSpatial() error {
+	var slc []src.SLCPolygon
+	if err := read(in.f.SLCPolygons, src.ReadSLCPolygons, func(p src.SLCPolygon) error { slc = append(slc, p); return nil }); err != nil {
+		return err
+	}
+	names := map[string]src.SoilName{}
+	if err := read(in.f.SoilNames, src.ReadSoilNames, func(n src.SoilName) error { names[n.SoilID] = n; return nil }); err != nil {
+		return err
+	}
+	comps := map[int][]src.Component{}
+	if err := read(in.f.SLCComponents, src.ReadPolygonComponents, func(p src.PolygonSoils) error { comps[p.PolyID] = p.Components; return nil }); err != nil {
+		return err
+	}
+	slcLSRS := map[int]src.Rating{}
+	if err := read(in.f.SLCLSRS, src.ReadSLCLSRS, func(p src.LSRSPolygon) error { slcLSRS[p.PolyID] = p.Rating; return nil }); err != nil {
+		return err
+	}
+	var cli []src.CLIPolygon
+	if err := read(in.f.CLI, src.ReadCLI, func(p src.CLIPolygon) error { cli = append(cli, p); return nil }); err != nil {
+		return err
+	}
+	var drought []src.DroughtArea
+	month := ""
+	if n := len(in.f.Drought); n > 0 {
+		latest := in.f.Drought[n-1]
+		if err := read(latest, src.ReadDrought, func(d src.DroughtArea) error { drought = append(drought, d); month = d.Month; return nil }); err != nil {
+			return err
+		}
+		in.source("drought", "Canadian Drought Monitor", latest)
+	}
+	var bodies, courses []src.WaterFeature
+	for _, p := range in.f.WaterBodies {
+		if err := read(p, src.ReadWaterBodies, func(w src.WaterFeature) error { bodies = append(bodies, w); return nil }); err != nil {
+			return err
+		}
+		in.source("hydrology", "National Hydro Network", p)
+		in.source("wetlands", "National Hydro Network wetlands", p)
+	}
+	for _, p := range in.f.Watercourses {
+		if err := read(p, src.ReadWatercourses, func(w src.WaterFeature) error { courses = append(courses, w); return nil }); err != nil {
+			return err
+		}
+	}
+	var munis []src.Municipality
+	if err := read(in.f.Municipalities, src.ReadMunicipalities, func(m src.Municipality) error { munis = append(munis, m); return nil }); err != nil {
+		return err
+	}
+	var pastures []src.Pasture
+	if err := read(in.f.Pastures, src.ReadPastures, func(p src.Pasture) error { pastures = append(pastures, p); return nil }); err != nil {
+		return err
+	}
+	in.sum.Read["slc_polygons"], in.sum.Read["cli_polygons"], in.sum.Read["drought_areas"] = len(slc), len(cli), len(drought)
+	in.sum.Read["water_bodies"], in.sum.Read["watercourses"], in.sum.Read["municipalities"] = len(bodies), len(courses), len(munis)
+	in.source("soil", "AAFC Soil Landscapes of Canada v3.2", in.f.SLCPolygons)
+	in.source("cli", "Canada Land Inventory, soil capability for agriculture", in.f.CLI)
+	in.source("parcel_context", "Municipal boundaries", in.f.Municipalities)
+	in.progress("placing %d quarters in %d soil, %d CLI, %d drought polygons", len(in.quarters), len(slc), len(cli), len(drought))
+
+	for _, q := range in.quarters {
+		if q == nil {
+			continue
+		}
+		c := q.centroid
+		for _, p := range slc {
+			if !containsPoint(p.Geometry, c) {
+				continue
+			}
+			if dom, ok := src.Dominant(comps[p.PolyID]); ok {
+				if n, ok := names[dom.SoilID]; ok {
+					if s, err := src.DescribeSoil(dom, n); err == nil {
+						var out Soil
+						out.Classification.Order, out.Classification.GreatGroup = s.Order, s.GreatGroup
+						out.Classification.SubgroupCode = s.Subgroup
+						out.DrainageClass, out.SlopeClass, out.SoilName, out.PolyID = s.Drainage, s.Slope.Range, s.Name, p.PolyID
+						q.sections[SKSoil] = out
+					}
+				}
+			}
+			if _, has := q.sections[SKLSRS]; !has && q.province != survey.AB {
+				if r, ok := slcLSRS[p.PolyID]; ok {
+					if pr, ok := ratingOf(r); ok {
+						q.sections[SKLSRS] = pr
+					}
+				}
+			}
+			if q.province != survey.AB {
+				prov := in.provincial(q)
+				for _, cmp := range comps[p.PolyID] {
+					if n, ok := names[cmp.SoilID]; ok {
+						prov.Soils = append(prov.Soils, ProvincialSoil{Name: n.Name, Percent: cmp.Percent, Subgroup: src.Classify(n).Subgroup})
+					}
+				}
+			}
+			break
+		}
+		for _, p := range cli {
+			if containsPoint(p.Geometry, c) {
+				if score, ok := p.Score(); ok {
+					prim, _ := p.Primary()
+					out := Productivity{Score: float64(score), Class: prim.Class}
+					if l, ok := p.Limiter(); ok {
+						s := l.String()
+						out.Limiter = &s
+					}
+					q.sections[SKCLI] = out
+				}
+				break
+			}
+		}
+		worst := -1
+		for _, d := range drought {
+			if int(d.Class) > worst && containsPoint(d.Geometry, c) {
+				worst = int(d.Class)
+			}
+		}
+		if worst >= 0 {
+			cls := src.DroughtClass(worst)
+			q.sections[SKDrought] = Drought{Class: cls.String(), SeverityLabel: cls.Label(), AsOf: month}
+		}
+		for _, m := range munis {
+			if containsPoint(m.Geometry, c) {
+				q.sections[SKMunicipality] = Municipality{Name: m.Name, Type: m.Type}
+				break
+			}
+		}
+		if q.province == survey.SK {
+			for _, p := range pastures {
+				if containsPoint(p.Geometry, c) {
+					pr := in.provincial(q)
+					pr.Pastures = append(pr.Pastures, Pasture{Name: p.Name, Program: p.Program})
+				}
+			}
+		}
+		if len(bodies)+len(courses) > 0 {
+			in.hydrology(q, bodies, courses)
+		}
+	}
+	if q := in.f.Pastures; q != "" {
+		in.source("provincial_detail", "Saskatchewan agricultural Crown land and provincial pastures", q)
+	}
+	return nil
+}
+
+// hydrology finds the nearest watercourse and water body (non-wetland)
+// within SearchRadiusM of the quarter, and the wetlands there. Distances are
+// from the quarter's edge (0 when on it), in a local plane around the
+// quarter; the on-parcel share of a water body is sampled on a 20×20 grid
+// of the quarter.
+func (in *ingester) hydrology(q *quarter, bodies, courses []src.WaterFeature) {
+	toM := localPlane(q.centroid)
+	parcel := toM.geometry(q.geom)
+	h := Hydrology{SearchRadiusM: SearchRadiusM}
+	wet := Wetlands{}
+	nearest := func(fs []src.WaterFeature, wetland bool, into *Water) {
+		best := math.Inf(1)
+		var bestF *src.WaterFeature
+		for i := range fs {
+			f := &fs[i]
+			if f.IsWetland() != wetland {
+				continue
+			}
+			d := distance(parcel, toM.geometry(f.Geometry))
+			if d > SearchRadiusM {
+				continue
+			}
+			if wetland {
+				wet.Count++
+				if wet.NearestM == nil || d < *wet.NearestM {
+					dd := math.Round(d)
+					wet.NearestM = &dd
+				}
+				if d == 0 {
+					wet.OnParcel = true
+					wet.OnParcelPct += sampledShare(q.geom, f.Geometry)
+				}
+				continue
+			}
+			if d < best {
+				best, bestF = d, f
+			}
+		}
+		if bestF != nil && into != nil {
+			dd := math.Round(best)
+			into.DistanceM, into.IsOnParcel = &dd, best == 0
+			if bestF.Name != "" {
+				n := bestF.Name
+				into.Name = &n
+			}
+			if into == &h.WaterBody {
+				pct := sampledShare(q.geom, bestF.Geometry)
+				into.OnParcelPct = &pct
+			}
+		}
+	}
+	nearest(courses, false, &h.Watercourse)
+	nearest(bodies, false, &h.WaterBody)
+	nearest(bodies, true, nil)
+	q.sections[SKHydrology] = h
+	wet.OnParcelPct = math.Min(100, math.Round(wet.OnParcelPct*10)/10)
+	q.sections[SKWetlands] = wet
+}
+
+// plane maps lng/lat near an origin to metres.
+type plane struct{ lng0, lat0, kx, ky float64 }
+
+func localPlane(o orb.Point) plane {
+	return plane{o[0], o[1], 111_320 * math.Cos(o[1]*math.Pi/180), 110_574}
+}
+
+func (p plane) point(pt orb.Point) orb.Point {
+	return orb.Point{(pt[0] - p.lng0) * p.kx, (pt[1] - p.lat0) * p.ky}
+}
+
+func (p plane) geometry(g orb.Geometry) orb.Geometry {
+	switch g := g.(type) {
+	case orb.Point:
+		return p.point(g)
+	case orb.LineString:
+		out := make(orb.LineString, len(g))
+		for i, pt := range g {
+			out[i] = p.point(pt)
+		}
+		return out
+	case orb.MultiLineString:
+		out := make(orb.MultiLineString, len(g))
+		for i, l := range g {
+			out[i] = p.geometry(l).(orb.LineString)
+		}
+		return out
+	case orb.Ring:
+		return orb.Ring(p.geometry(orb.LineString(g)).(orb.LineString))
+	case orb.Polygon:
+		out := make(orb.Polygon, len(g))
+		for i, r := range g {
+			out[i] = p.geometry(r).(orb.Ring)
+		}
+		return out
+	case orb.MultiPolygon:
+		out := make(orb.MultiPolygon, len(g))
+		for i, poly := range g {
+			out[i] = p.geometry(poly).(orb.Polygon)
+		}
+		return out
+	}
+	return nil
+}
+
+// distance is the least distance between a parcel polygon and a feature
+// (0 when they meet), in the plane's metres.
+func distance(parcel, f orb.Geometry) float64 {
+	if parcel == nil || f == nil {
+		return math.Inf(1)
+	}
+	var pts []orb.Point
+	collect(f, &pts)
+	best := math.Inf(1)
+	for _, pt := range pts {
+		if containsPoint(parcel, pt) {
+			return 0
+		}
+		best = math.Min(best, planar.DistanceFrom(boundary(parcel), pt))
+	}
+	var ppts []orb.Point
+	collect(parcel, &ppts)
+	for _, pt := range ppts {
+		if containsPoint(f, pt) {
+			return 0
+		}
+		if d := planar.DistanceFrom(f, pt); d < best {
+			best = d
+		}
+	}
+	return best
+}
+
+func boundary(g orb.Geometry) orb.Geometry {
+	switch g := g.(type) {
+	case orb.Polygon:
+		return orb.MultiLineString{orb.LineString(g[0])}
+	case orb.MultiPolygon:
+		var out orb.MultiLineString
+		for _, p := range g {
+			out = append(out, orb.LineString(p[0]))
+		}
+		return out
+	}
+	return g
+}
+
+func collect(g orb.Geometry, out *[]orb.Point) {
+	switch g := g.(type) {
+	case orb.Point:
+		*out = append(*out, g)
+	case orb.LineString:
+		*out = append(*out, g...)
+	case orb.MultiLineString:
+		for _, l := range g {
+			*out = append(*out, l...)
+		}
+	case orb.Ring:
+		*out = append(*out, g...)
+	case orb.Polygon:
+		for _, r := range g {
+			*out = append(*out, r...)
+		}
+	case orb.MultiPolygon:
+		for _, p := range g {
+			collect(p, out)
+		}
+	}
+}
+
+// containsPoint reports whether a polygon or multipolygon holds pt.
+func containsPoint(g orb.Geometry, pt orb.Point) bool {
+	switch g := g.(type) {
+	case orb.Polygon:
+		if len(g) == 0 || !g.Bound().Contains(pt) || !survey.RingContains(g[0], pt) {
+			return false
+		}
+		for _, h := range g[1:] {
+			if survey.RingContains(h, pt) {
+				return false
+			}
+		}
+		return true
+	case orb.MultiPolygon:
+		for _, p := range g {
+			if containsPoint(p, pt) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sampledShare is the percentage of a 20×20 grid of points over the
+// parcel's box, inside the parcel, that also lie in f (a polygon).
+func sampledShare(parcel, f orb.Geometry) float64 {
+	if parcel == nil || f == nil || f.Dimensions() != 2 {
+		return 0
+	}
+	b := parcel.Bound()
+	in, all := 0, 0
+	for i := range 20 {
+		for j := range 20 {
+			pt := orb.Point{b.Min[0] + (float64(i)+0.5)/20*(b.Max[0]-b.Min[0]), b.Min[1] + (float64(j)+0.5)/20*(b.Max[1]-b.Min[1])}
+			if !containsPoint(parcel, pt) {
+				continue
+			}
+			all++
+			if containsPoint(f, pt) {
+				in++
+			}
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return math.Round(float64(in)/float64(all)*1000) / 10
+}
