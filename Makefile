@@ -47,6 +47,12 @@ $(WEB_VENDOR)/maplibre-gl.mjs: $(WEB)/package.json $(WEB)/package-lock.json
 test-browser: web ## The map page in headless Chromium; screenshots in .build/screenshots
 	MERIDIAN_BROWSER_TEST=1 MERIDIAN_SCREENSHOT_DIR=$(CURDIR)/.build/screenshots go test -count=1 -run Browser -v ./functions/local/
 
+data: ## Write the demo report files to .build/demo/{energy,ag} and ingest them into DATA (the server does it on first start)
+	@mkdir -p .build
+	@go build -o $(BIN) ./functions/local
+	@$(BIN) ingest energy -data $(DATA) -demo .build/demo/energy
+	@$(BIN) ingest ag -data $(DATA) -demo .build/demo/ag
+
 test: ## Hermetic tests of everything (what CI runs)
 	go vet ./...
 	go test -shuffle=on -count=1 ./...
@@ -55,7 +61,7 @@ test-race: ## Tests with the race detector
 	go test -race -count=1 ./...
 
 bench: ## Benchmarks of the hot paths
-	go test -run='^$$' -bench=. -benchmem -count=1 ./shared/lld ./shared/survey/... ./shared/convert ./shared/gateway ./shared/ingest/... ./shared/blob ./shared/tile/...
+	go test -run='^$$' -bench=. -benchmem -count=1 ./shared/lld ./shared/survey/... ./shared/convert ./shared/gateway ./shared/ingest/... ./shared/blob ./shared/tile/... ./shared/kv
 
 FUZZTIME ?= 30s
 FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/convert:FuzzParsePoint \
@@ -65,7 +71,22 @@ FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/convert:Fuzz
 	shared/ingest:FuzzDissolve shared/ingest/shp:FuzzReader shared/ingest/proj:FuzzFromWKT \
 	shared/survey/gridindex:FuzzOpen shared/blob:FuzzCachedReadRange \
 	shared/tile:FuzzTileRequest shared/tile/archive:FuzzOpen shared/tile/archive:FuzzDecodeHeader \
-	shared/tile/archive:FuzzDecodeDirectory shared/tile/archive:FuzzFindTile
+	shared/tile/archive:FuzzDecodeDirectory shared/tile/archive:FuzzFindTile \
+	shared/ingest/energy:FuzzReadBACodes shared/ingest/energy:FuzzReadOrphanInventory \
+	shared/ingest/energy:FuzzReadVolumetrics shared/ingest/energy:FuzzReadNGLVolumes \
+	shared/ingest/energy:FuzzReadFacilities shared/ingest/energy:FuzzReadPipelinesGeoJSON \
+	shared/ingest/energy:FuzzReadWellList shared/ingest/energy:FuzzReadDispositionsCSV \
+	shared/ingest/energy:FuzzReadDispositionsGeoJSON shared/ingest/energy:FuzzUWI \
+	shared/ingest/energy:FuzzReadPetrinexWells \
+	shared/ingest/ag:FuzzReadComponents shared/ingest/ag:FuzzReadPolygonComponents \
+	shared/ingest/ag:FuzzReadSoilNames shared/ingest/ag:FuzzReadSoilLayers \
+	shared/ingest/ag:FuzzReadSLCPolygons shared/ingest/ag:FuzzReadCropLegend \
+	shared/ingest/ag:FuzzReadCropSummaries shared/ingest/ag:FuzzReadLandUse \
+	shared/ingest/ag:FuzzReadAGRASIDLSRS shared/ingest/ag:FuzzReadSLCLSRS \
+	shared/ingest/ag:FuzzParseRating shared/ingest/ag:FuzzReadCLI shared/ingest/ag:FuzzReadDrought \
+	shared/ingest/ag:FuzzReadWaterBodies shared/ingest/ag:FuzzReadWatercourses \
+	shared/ingest/ag:FuzzReadMunicipalities shared/ingest/ag:FuzzReadCrownLand \
+	shared/ingest/ag:FuzzReadPastures
 fuzz: ## Fuzz every parser of outside input, FUZZTIME (30s) each
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "go test ./$$pkg -fuzz=^$$fn\$$ -fuzztime=$(FUZZTIME)"; \
@@ -127,4 +148,4 @@ bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' ow
 clean: ## Remove build output
 	rm -rf .build infra/cdk.out $(WEB)/node_modules $(WEB_VENDOR)
 
-.PHONY: help run web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest clean
+.PHONY: help run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest clean
