@@ -5,6 +5,7 @@
 //	meridian keys      add, list and revoke API keys
 //	meridian ingest    build official grid indexes from the published files
 //	meridian build-tiles  build PMTiles archives of the survey grid layers
+//	meridian publish   copy the data into an AWS deployment's bucket and table
 //	meridian convert   convert a CSV of legal land descriptions or coordinates
 //	meridian loadtest  measure requests per second and latency of a server
 package main
@@ -23,6 +24,7 @@ commands:
   ingest    build an official grid index: meridian ingest grid -format ats|mb|sk|on FILE...
             or load report data: meridian ingest energy|ag [-demo] DIR
   build-tiles  build PMTiles archives of survey grid layers: meridian build-tiles ab/twp ab/sec
+  publish   copy grid indexes, tile archives and report data into an AWS deployment
   convert   convert a CSV of legal land descriptions or coordinates to CSV or GeoJSON
   loadtest  measure requests per second and p99 latency against a running server
 
@@ -47,6 +49,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ingestCommand(args, stdout, stderr)
 	case "build-tiles":
 		return buildTilesCommand(args, stdout, stderr)
+	case "publish":
+		return publishCommand(args, stdout, stderr)
 	case "convert":
 		return convertCommand(args, stdin, stdout, stderr)
 	case "loadtest":
