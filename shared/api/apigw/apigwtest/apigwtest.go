@@ -7,10 +7,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
@@ -129,6 +131,11 @@ func CheckBootstrap(t *testing.T, dir, pattern string, want map[string]Want, env
 	run := RunBootstrap(t, bin, files, env...)
 	if run.InitError != "" {
 		t.Fatalf("cold start failed: %s", run.InitError)
+	}
+	if fi, err := os.Stat(bin); err == nil {
+		abs, _ := filepath.Abs(dir)
+		t.Logf("cold start of %s (%.1f MB, this machine's build): init %s, first answer %s", filepath.Base(abs), float64(fi.Size())/1e6,
+			run.Init.Round(time.Millisecond), run.FirstAnswer.Round(time.Millisecond))
 	}
 	if len(run.Invocations) != len(files) {
 		t.Fatalf("%d answers for %d events", len(run.Invocations), len(files))

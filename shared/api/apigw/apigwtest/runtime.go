@@ -33,6 +33,10 @@ type Run struct {
 	Invocations []Invocation
 	PeakRSS     int64 // bytes, VmHWM of the function process
 	InitError   string
+	// Init is the time from starting the process to its first poll for
+	// work (the cold start: package init and the function's own set-up),
+	// and FirstAnswer to its answer to the first event.
+	Init, FirstAnswer time.Duration
 }
 
 // BuildBootstrap compiles the function in dir (a main package) for this
@@ -84,6 +88,7 @@ func RunBootstrap(t *testing.T, bin string, eventFiles []string, env ...string) 
 	var stderr bytes.Buffer
 	cmd.Stdout = io.Discard
 	cmd.Stderr = &stderr
+	rt.start = time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +112,7 @@ func RunBootstrap(t *testing.T, bin string, eventFiles []string, env ...string) 
 		t.Fatalf("function did not finish %d events in 60 s; stderr:\n%s", len(eventFiles), stderr.String())
 	}
 	rt.mu.Lock()
-	run.Invocations = rt.results
+	run.Invocations, run.Init, run.FirstAnswer = rt.results, rt.firstPoll, rt.firstAnswer
 	rt.mu.Unlock()
 	return run
 }
@@ -136,6 +141,9 @@ type fakeRuntime struct {
 	done    chan struct{}
 	initErr chan string
 	closed  bool
+
+	start                  time.Time
+	firstPoll, firstAnswer time.Duration
 }
 
 const runtimePrefix = "/2018-06-01/runtime/"
@@ -148,6 +156,9 @@ func (f *fakeRuntime) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		i := f.next
 		f.next++
+		if f.firstPoll == 0 {
+			f.firstPoll = time.Since(f.start)
+		}
 		f.mu.Unlock()
 		if i >= len(f.events) {
 			// No more work: hold the poll, as the real service does while idle.
@@ -183,6 +194,9 @@ func (f *fakeRuntime) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			inv.Error = "response is not an API Gateway proxy response: " + err.Error()
 		}
 		f.mu.Lock()
+		if f.firstAnswer == 0 {
+			f.firstAnswer = time.Since(f.start)
+		}
 		f.results = append(f.results, inv)
 		finished := len(f.results) == len(f.events) && !f.closed
 		if finished {
