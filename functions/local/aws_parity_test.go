@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/paulmach/orb"
+	minidyn "github.com/truora/minidyn/server"
+
+	"meridian/shared/api"
+	"meridian/shared/api/apigw"
+	"meridian/shared/blob"
+	"meridian/shared/blob/blobtest"
+	"meridian/shared/convert"
+	"meridian/shared/convert/convertfn"
+	"meridian/shared/gateway"
+	"meridian/shared/kv"
+	"meridian/shared/survey/gridindex"
+	"meridian/shared/tile"
+	"meridian/shared/tile/archive"
+)
+
+// awsHandlers are the Lambdas' handlers as their main.go builds them, over
+// a data bucket: the search function's and the tiles function's.
+// cached puts the block cache the functions use in front of S3; without it
+// every lookup reaches S3 (the fault test needs that).
+func awsHandlers(t *testing.T, s3c blob.S3API, bucket string, indexes []string, cached bool) (search, tiles http.Handler) {
+	t.Helper()
+	ctx := context.Background()
+	var grid blob.Store = blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
+	if cached {
+		grid = blob.NewCached(grid, blob.CacheOptions{})
+	}
+	var grids []*gridindex.Index
+	for _, n := range indexes {
+		ix, err := gridindex.Open(ctx, grid, n, gridindex.Options{})
+		if err != nil {
+			t.Fatalf("open %s from S3: %v", n, err)
+		}
+		grids = append(grids, ix)
+	}
+	logger := slog.New(slog.DiscardHandler)
+	search = convertfn.NewHandler(logger, grids, (*convert.Handler).SearchRoutes)
+	svc := convert.New()
+	svc.SetIndexes(grids)
+	th := tile.NewHandler(tile.Options{
+		Generator:   tile.NewGenerator(svc),
+		Archives:    archive.NewSet(blob.NewS3(s3c, bucket, "tiles/", blob.S3Options{}), -1),
+		Attribution: tile.Attribution(svc),
+	})
+	mux := api.NewMux()
+	mux.Mount(th.Routes()...)
+	return search, apigw.Wrap(mux, logger)
+}
+
+// localRequest turns a recorded API Gateway event into the same request to
+// the local server, with the local demo key in place of the event's.
+func localRequest(t *testing.T, ev events.APIGatewayProxyRequest, key string) *http.Request {
+	t.Helper()
+	q := url.Values{}
+	for k, v := range ev.QueryStringParameters {
+		q.Set(k, v)
+	}
+	if q.Has("api_key") {
+		q.Set("api_key", key)
+	}
+	r := httptest.NewRequest(ev.HTTPMethod, ev.Path+"?"+q.Encode(), strings.NewReader(ev.Body))
+	for k, v := range ev.Headers {
+		r.Header.Set(k, v)
+	}
+	if r.Header.Get("X-API-Key") != "" || !q.Has("api_key") {
+		r.Header.Set("X-API-Key", key)
+	}
+	r.Host = ev.Headers["Host"]
+	return r
+}
+
+// emulators are the S3 and DynamoDB the test publishes into: the external
+// emulator processes CI starts (MERIDIAN_S3_ENDPOINT, s3rver's keys;
+// MERIDIAN_DYNAMODB_ENDPOINT) when set, else in-process gofakes3 and
+// minidyn. s3Key is the access key (and secret) of the S3 emulator.
+func emulators(t *testing.T) (bucket string, s3c *s3.Client, s3Endpoint, s3Key, ddbEndpoint string) {
+	bucket = fmt.Sprintf("meridian-data-%d", time.Now().UnixNano()%1e9)
+	if ep := os.Getenv("MERIDIAN_S3_ENDPOINT"); ep != "" {
+		s3c, s3Endpoint, s3Key = blobtest.ExternalS3(t, bucket), ep, "S3RVER"
+	} else {
+		s3c = blobtest.FakeS3(t, bucket)
+		s3Endpoint, s3Key = *s3c.Options().BaseEndpoint, "test"
+	}
+	if ddbEndpoint = os.Getenv("MERIDIAN_DYNAMODB_ENDPOINT"); ddbEndpoint == "" {
+		ddb := httptest.NewServer(minidyn.NewServer())
+		t.Cleanup(ddb.Close)
+		ddbEndpoint = ddb.URL
+	}
+	return bucket, s3c, s3Endpoint, s3Key, ddbEndpoint
+}
+
+// The Lambdas, reading what `meridian publish` put in S3 and DynamoDB
+// emulators, answer recorded requests byte for byte as the local server
+// does from its data directory.
+func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	key, _ := gateway.EnsureDemoKey(dir)
+	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	twp, _ := tile.Lookup("ab", "twp")
+	b := orb.Bound{Min: orb.Point{-114.5, 50.8}, Max: orb.Point{-113.5, 51.3}}
+	if _, err := buildArchive(ctx, twp, tile.NewGenerator(srv.grids.svc), filepath.Join(dir, tilesDir), "test", tile.BuildOptions{MinZoom: 10, MaxZoom: 10, Bounds: b}); err != nil {
+		t.Fatal(err)
+	}
+	cases := []string{"search-legal-location", "search-legal-location-ontario", "search-coordinates", "search-legal-location-not-found",
+		"tiles-tilejson", "tiles-sec", "tiles-twp-archive", "tiles-empty", "tiles-not-published"}
+	local := map[string]*httptest.ResponseRecorder{}
+	for _, name := range cases {
+		ev, err := apigw.ReadEvent(filepath.Join("..", "..", "events", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := httptest.NewRecorder()
+		srv.handler.ServeHTTP(w, localRequest(t, ev, key))
+		local[name] = w
+	}
+	srv.Close()
+
+	bucket, s3c, s3Endpoint, s3Key, ddbEndpoint := emulators(t)
+	dc, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddbEndpoint, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := fmt.Sprintf("reports-%d", time.Now().UnixNano())
+	if err := kv.CreateTable(ctx, dc, table); err != nil {
+		t.Fatal(err)
+	}
+	o := publishOptions{dataDir: dir, bucket: bucket, table: table, s3Endpoint: s3Endpoint, dynamoEndpoint: ddbEndpoint,
+		region: "us-east-1", accessKey: s3Key, secretKey: s3Key, progress: io.Discard}
+	if err := publish(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	remote := kv.NewDynamo(dc, table, kv.DynamoOptions{})
+	if ds, ok, err := kv.Open(ctx, remote, "energy"); err != nil || !ok || ds.Items == 0 {
+		t.Errorf("energy dataset in DynamoDB: %+v %v %v", ds, ok, err)
+	}
+	names, _ := gridNames(dir)
+	search, tiles := awsHandlers(t, s3c, bucket, names, true)
+
+	for _, name := range cases {
+		ev, _ := apigw.ReadEvent(filepath.Join("..", "..", "events", name+".json"))
+		h := search
+		if strings.HasPrefix(name, "tiles-") {
+			h = tiles
+		}
+		resp, err := apigw.Invoke(ctx, h, ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := []byte(resp.Body)
+		if resp.IsBase64Encoded {
+			body, _ = base64.StdEncoding.DecodeString(resp.Body)
+		}
+		want := local[name]
+		// What differs by design: the key written into TileJSON, and the
+		// request id in error bodies.
+		got := strings.ReplaceAll(string(body), "mk_example_maps", key)
+		wantBody := want.Body.String()
+		if i := strings.Index(wantBody, `"request_id":"`); i >= 0 {
+			wantBody = wantBody[:i]
+			got = got[:min(len(got), i)]
+		}
+		if resp.StatusCode != want.Code || got != wantBody {
+			t.Errorf("%s: Lambda %d %d bytes, local server %d %d bytes\nlambda: %.200q\nlocal:  %.200q", name, resp.StatusCode, len(body), want.Code, want.Body.Len(), got, wantBody)
+		}
+	}
+}
+
+// With the S3 emulator failing, a search that needs an index page answers
+// 503 upstream_unavailable; once it is back, the same search succeeds.
+func TestAWSSearchWhenS3Fails(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	gateway.EnsureDemoKey(dir)
+	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Close()
+	const bucket = "meridian-data"
+	s3c := blobtest.FakeS3(t, bucket)
+	store := blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
+	names, _ := gridNames(dir)
+	for _, n := range names {
+		data, _ := os.ReadFile(filepath.Join(gridPath(dir), n))
+		if err := store.Put(ctx, n, bytes.NewReader(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A proxy that fails every request while down is set.
+	target, _ := url.Parse(*s3c.Options().BaseEndpoint)
+	var down atomic.Bool
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			http.Error(w, "InternalError", http.StatusInternalServerError)
+			return
+		}
+		httputil.NewSingleHostReverseProxy(target).ServeHTTP(w, r)
+	}))
+	t.Cleanup(proxy.Close)
+	client := blobtest.Client(t, proxy.URL, "test", "test")
+	search, _ := awsHandlers(t, client, bucket, names, false)
+
+	ev, _ := apigw.ReadEvent(filepath.Join("..", "..", "events", "search-legal-location.json"))
+	down.Store(true)
+	resp, err := apigw.Invoke(ctx, search, ev)
+	if err != nil || resp.StatusCode != 503 || !strings.Contains(resp.Body, `"code":"upstream_unavailable"`) {
+		t.Fatalf("S3 down: %d %s %v", resp.StatusCode, resp.Body, err)
+	}
+	down.Store(false)
+	resp, err = apigw.Invoke(ctx, search, ev)
+	if err != nil || resp.StatusCode != 200 || !strings.Contains(resp.Body, `"legal_location":"NW-25-24-1-W5"`) {
+		t.Fatalf("S3 back: %d %.200s %v", resp.StatusCode, resp.Body, err)
+	}
+}
