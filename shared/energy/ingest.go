@@ -555,8 +555,9 @@ func FacilityCategory(typ string) string {
 	return "other"
 }
 
-// facilityRank orders facilities for the default status sort.
-func facilityRank(status string) int {
+// FacilityRank orders facility statuses for the default status sort:
+// active, suspended, abandoned, then the rest.
+func FacilityRank(status string) int {
 	switch strings.ToUpper(strings.TrimSpace(status)) {
 	case "ACTIVE":
 		return 0
@@ -591,7 +592,7 @@ func (in *ingester) readFacilities() error {
 					s.Categories = append(s.Categories, row.Category)
 					sort.Strings(s.Categories)
 				}
-				return in.w.Put(LSDKey(f.Location.String()), FacilitySK(facilityRank(f.OperationalStatus), f.ID), row)
+				return in.w.Put(LSDKey(f.Location.String()), FacilitySK(FacilityRank(f.OperationalStatus), f.ID), row)
 			})
 		})
 		if err != nil {
@@ -933,7 +934,7 @@ func (in *ingester) writeRollups() error {
 		}
 		r.ActiveWells, r.AbandonedWells, r.OrphanWells = r.Liability.Active, r.Liability.Abandoned, r.Liability.Orphan
 		r.ReclamationCertifiedWells, r.RefreshedAt, r.FootprintTotal = r.Liability.ReclamationCertified, refreshed, len(op.footprint)
-		if err := in.w.Put(OperatorKey(ba), SKInfo, operatorInfo{OperatorRow: *r, Liability: r.Liability,
+		if err := in.w.Put(OperatorKey(ba), SKInfo, OperatorInfo{OperatorRow: *r, Liability: r.Liability,
 			PNG: r.PNGDispositions, Mineral: r.MineralDispositions, AreaHa: r.TotalAreaHa, In: r.TransfersIn, Out: r.TransfersOut, Footprint: r.FootprintTotal}); err != nil {
 			return err
 		}
@@ -962,9 +963,9 @@ func (in *ingester) writeRollups() error {
 	return nil
 }
 
-// operatorInfo is the OP#<ba> INFO item: the operator row with the summary
+// OperatorInfo is the OP#<ba> INFO item: the operator row with the summary
 // view's counts.
-type operatorInfo struct {
+type OperatorInfo struct {
 	OperatorRow
 	Liability Liability `json:"liability"`
 	PNG       int       `json:"png_dispositions"`

@@ -1,0 +1,291 @@
+// Package energyapi serves the energy endpoints (GET /energy/...) from the
+// energy dataset of the report store: the parcel report, the parcel lists
+// (wells, pipelines, facilities, tenure), the operators and the
+// cross-parcel views (expiring tenure, disposition and pipeline licence
+// detail). Every read is one of the access patterns of package energy's
+// keys; a parcel's rows are few, so other sorts and filters run in memory
+// after reading the partition. Expiry states are recomputed with the
+// handler's clock, never taken from the store.
+package energyapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"meridian/shared/apierr"
+	"meridian/shared/convert"
+	"meridian/shared/energy"
+	"meridian/shared/kv"
+	"meridian/shared/lld"
+	"meridian/shared/survey"
+)
+
+// Paging limits of every list endpoint.
+const (
+	DefaultPerPage = 50
+	MaxPerPage     = 200
+	MaxWindowDays  = 3650
+	// DefaultExpiringDays is the window of GET /energy/tenure/expiring.
+	DefaultExpiringDays = 365
+)
+
+// Handler serves the energy endpoints.
+type Handler struct {
+	store kv.Store
+	svc   *convert.Service
+	now   func() time.Time
+}
+
+// NewHandler returns the energy handlers over store; svc locates parcels,
+// now is the clock expiry states are computed with (time.Now when nil).
+func NewHandler(store kv.Store, svc *convert.Service, now func() time.Time) *Handler {
+	if now == nil {
+		now = time.Now
+	}
+	return &Handler{store: store, svc: svc, now: now}
+}
+
+// open returns the published energy dataset.
+func (h *Handler) open(ctx context.Context) (kv.Dataset, error) {
+	ds, ok, err := kv.Open(ctx, h.store, energy.Dataset)
+	if err != nil {
+		return ds, err
+	}
+	if !ok {
+		return ds, apierr.Unavailablef(nil, "energy data is not loaded yet")
+	}
+	return ds, nil
+}
+
+// queryAll reads every item of q, page after page.
+func queryAll(ctx context.Context, ds kv.Dataset, q kv.Query) ([]kv.Item, error) {
+	var out []kv.Item
+	q.Limit = kv.MaxLimit
+	for {
+		p, err := ds.Query(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p.Items...)
+		if p.Next == "" {
+			return out, nil
+		}
+		q.After = p.Next
+	}
+}
+
+// decodeAll decodes the JSON of items into rows of T.
+func decodeAll[T any](items []kv.Item) ([]T, error) {
+	out := make([]T, len(items))
+	for i, it := range items {
+		if err := json.Unmarshal(it.Data, &out[i]); err != nil {
+			return nil, fmt.Errorf("energyapi: decode %s %s: %w", it.PK, it.SK, err)
+		}
+	}
+	return out, nil
+}
+
+// parcel is a located LSD.
+type parcel struct {
+	input    string
+	lsd      string
+	province string
+	block    survey.Block
+}
+
+// parcelParam reads and locates the legal_location parameter: an LSD in
+// AB, SK or MB.
+func (h *Handler) parcelParam(ctx context.Context, r *http.Request) (parcel, error) {
+	input := strings.TrimSpace(r.URL.Query().Get("legal_location"))
+	if input == "" {
+		return parcel{}, apierr.Invalidf("invalid_parameter", "legal_location is required: an LSD such as 10-36-42-3-W5")
+	}
+	l, err := lld.Parse(input)
+	if err != nil {
+		return parcel{}, err
+	}
+	if l.System == lld.NTS {
+		return parcel{}, apierr.Invalidf("bc_not_supported", "'%s' is in British Columbia: energy data covers AB, SK and MB", input)
+	}
+	if l.System != lld.DLS || l.Unit != lld.LSD {
+		return parcel{}, apierr.Invalidf("invalid_legal_location", "'%s' is not an LSD: energy reports need an LSD such as 10-36-42-3-W5", input)
+	}
+	b, err := h.svc.Resolve(ctx, l, input)
+	if err != nil {
+		return parcel{}, err
+	}
+	prov := b.Province.Code()
+	if prov == "BC" {
+		return parcel{}, apierr.Invalidf("bc_not_supported", "'%s' is in British Columbia: energy data covers AB, SK and MB", input)
+	}
+	return parcel{input: input, lsd: l.String(), province: prov, block: b}, nil
+}
+
+// paging is a list request's page, size, sort and direction.
+type paging struct {
+	Page    int
+	PerPage int
+	Sort    string
+	Desc    bool
+}
+
+// pagingParams reads page, per_page, sort and dir. sorts maps each sort to
+// whether its default direction is descending; def is the default sort.
+func pagingParams(r *http.Request, sorts map[string]bool, def string) (paging, error) {
+	q := r.URL.Query()
+	p := paging{Page: 1, PerPage: DefaultPerPage, Sort: def}
+	var err error
+	if p.Page, err = intParam(q, "page", 1, math.MaxInt32, 1); err != nil {
+		return p, err
+	}
+	if p.PerPage, err = intParam(q, "per_page", 1, MaxPerPage, DefaultPerPage); err != nil {
+		return p, err
+	}
+	if s := strings.ToLower(strings.TrimSpace(q.Get("sort"))); s != "" {
+		if _, ok := sorts[s]; !ok {
+			return p, apierr.Invalidf("invalid_parameter", "sort '%s' is not valid: use %s", q.Get("sort"), choices(sorts))
+		}
+		p.Sort = s
+	}
+	p.Desc = sorts[p.Sort]
+	switch d := strings.ToLower(strings.TrimSpace(q.Get("dir"))); d {
+	case "":
+	case "asc":
+		p.Desc = false
+	case "desc":
+		p.Desc = true
+	default:
+		return p, apierr.Invalidf("invalid_parameter", "dir '%s' is not valid: use asc or desc", q.Get("dir"))
+	}
+	return p, nil
+}
+
+func (p paging) dir() string {
+	if p.Desc {
+		return "desc"
+	}
+	return "asc"
+}
+
+// choices lists the keys of a set in a stable order, for messages.
+func choices[V any](m map[string]V) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, ", ")
+}
+
+// intParam reads an optional integer parameter in [lo, hi].
+func intParam(q url.Values, name string, lo, hi, def int) (int, error) {
+	s := strings.TrimSpace(q.Get(name))
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi {
+		if hi == math.MaxInt32 {
+			return 0, apierr.Invalidf("invalid_parameter", "%s '%s' is out of range: %s is an integer of at least %d", name, q.Get(name), name, lo)
+		}
+		return 0, apierr.Invalidf("invalid_parameter", "%s '%s' is out of range: %s is an integer from %d to %d", name, q.Get(name), name, lo, hi)
+	}
+	return n, nil
+}
+
+// optInt reads an optional integer parameter in [lo, hi]: nil when absent.
+func optInt(q url.Values, name string, lo, hi int) (*int, error) {
+	if strings.TrimSpace(q.Get(name)) == "" {
+		return nil, nil
+	}
+	n, err := intParam(q, name, lo, hi, 0)
+	if err != nil {
+		return nil, err
+	}
+	return &n, nil
+}
+
+// enumParam reads an optional parameter that takes one of values (case
+// insensitive); "" when absent.
+func enumParam(q url.Values, name string, values ...string) (string, error) {
+	s := strings.ToLower(strings.TrimSpace(q.Get(name)))
+	if s == "" {
+		return "", nil
+	}
+	for _, v := range values {
+		if s == v {
+			return s, nil
+		}
+	}
+	return "", apierr.Invalidf("invalid_parameter", "%s '%s' is not valid: use %s", name, q.Get(name), strings.Join(values, ", "))
+}
+
+// echo is a filter's value in meta: null when unused.
+func echo(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func echoInt(n *int) any {
+	if n == nil {
+		return nil
+	}
+	return *n
+}
+
+// pageOf returns the rows of page p (empty past the end).
+func pageOf[T any](rows []T, p paging) []T {
+	start := (p.Page - 1) * p.PerPage
+	if start >= len(rows) || start < 0 {
+		return []T{}
+	}
+	return rows[start:min(start+p.PerPage, len(rows))]
+}
+
+// listMeta is the meta of a paged list: total, page, per_page, sort, dir
+// and the filters' echo.
+func listMeta(total int, p paging, filters map[string]any) map[string]any {
+	m := map[string]any{"total": total, "page": p.Page, "per_page": p.PerPage, "sort": p.Sort, "dir": p.dir()}
+	for k, v := range filters {
+		m[k] = v
+	}
+	return m
+}
+
+// containsFold reports whether s contains sub, ignoring case.
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+func partyName(p energy.Party) string {
+	if p.Name == nil {
+		return ""
+	}
+	return *p.Name
+}
+
+// withExpiry recomputes a tenure row's expiry state and days on now's day.
+func withExpiry(t energy.TenureRow, now time.Time) energy.TenureRow {
+	perpetual := t.ExpiryState == string(energy.Perpetual)
+	var exp time.Time
+	if t.ExpiryDate != nil {
+		exp, _ = time.Parse("2006-01-02", *t.ExpiryDate)
+	}
+	state, days, ok := energy.Expiry(exp, perpetual, now)
+	t.ExpiryState, t.DaysToExpiry = string(state), nil
+	if ok {
+		d := days
+		t.DaysToExpiry = &d
+	}
+	return t
+}

@@ -1,0 +1,326 @@
+package energyapi
+
+import (
+	"cmp"
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"meridian/shared/api"
+	"meridian/shared/energy"
+	"meridian/shared/kv"
+)
+
+// Sorts of the parcel lists, each with whether it defaults to descending:
+// magnitudes (depth, length, H2S, area) default to descending, identifiers,
+// states and dates to ascending.
+var (
+	wellSorts     = map[string]bool{"id": false, "status": false, "operator": false, "depth": true}
+	pipelineSorts = map[string]bool{"id": false, "length": true, "h2s": true}
+	facilitySorts = map[string]bool{"id": false, "name": false, "status": false}
+	tenureSorts   = map[string]bool{"expiry": false, "urgency": false, "area": true, "id": false}
+	wellStatuses  = []string{string(energy.Active), string(energy.Suspended), string(energy.Abandoned),
+		string(energy.Orphan), string(energy.ReclamationCertified), string(energy.Unknown)}
+	tenureKinds = []string{"png", "mineral", "all"}
+)
+
+// parcelList is the envelope of the parcel lists.
+type parcelList[T any] struct {
+	LegalLocation string         `json:"legal_location"`
+	Province      string         `json:"province"`
+	Rows          []T            `json:"rows"`
+	Meta          map[string]any `json:"meta"`
+}
+
+// loadWells reads an LSD's wells in the stored order (status, then UWI).
+func loadWells(ctx context.Context, ds kv.Dataset, lsd string) ([]energy.WellRow, error) {
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: "WELL#"})
+	if err != nil {
+		return nil, err
+	}
+	rows, err := decodeAll[energy.WellRow](items)
+	for i := range rows {
+		rows[i].LSD, rows[i].StatusDate = "", "" // stored for the operator views only
+	}
+	return rows, err
+}
+
+func wellCmp(sort string) func(a, b energy.WellRow) int {
+	return func(a, b energy.WellRow) int {
+		var c int
+		switch sort {
+		case "status":
+			c = cmp.Compare(a.Status.Rank(), b.Status.Rank())
+		case "operator":
+			c = foldCmp(partyName(a.Operator), partyName(b.Operator))
+		case "depth":
+			c = cmp.Compare(a.TotalDepthM, b.TotalDepthM)
+		}
+		if c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	}
+}
+
+// Wells answers GET /energy/wells.
+func (h *Handler) Wells(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	pc, err := h.parcelParam(ctx, r)
+	if err != nil {
+		return err
+	}
+	p, err := pagingParams(r, wellSorts, "status")
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	status, err := enumParam(q, "status", wellStatuses...)
+	if err != nil {
+		return err
+	}
+	operator := strings.TrimSpace(q.Get("operator"))
+	ds, err := h.open(ctx)
+	if err != nil {
+		return err
+	}
+	rows, err := loadWells(ctx, ds, pc.lsd)
+	if err != nil {
+		return err
+	}
+	out := rows[:0]
+	for _, row := range rows {
+		if (status == "" || string(row.Status) == status) && (operator == "" || containsFold(partyName(row.Operator), operator)) {
+			out = append(out, row)
+		}
+	}
+	sortRows(out, wellCmp(p.Sort), p.Desc)
+	api.WriteJSON(w, http.StatusOK, parcelList[energy.WellRow]{pc.input, pc.province, pageOf(out, p),
+		listMeta(len(out), p, map[string]any{"status": echo(status), "operator": echo(operator)})})
+	return nil
+}
+
+// loadPipelines reads the segments crossing an LSD, H2S first.
+func loadPipelines(ctx context.Context, ds kv.Dataset, lsd string) ([]energy.PipelineRow, error) {
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: "PIPE#"})
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll[energy.PipelineRow](items)
+}
+
+func pipelineCmp(sort string) func(a, b energy.PipelineRow) int {
+	return func(a, b energy.PipelineRow) int {
+		var c int
+		switch sort {
+		case "length":
+			c = ptrCmp(a.LengthMOnParcel, b.LengthMOnParcel)
+		case "h2s":
+			c = ptrCmp(a.H2SPct, b.H2SPct)
+		}
+		if c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	}
+}
+
+// Pipelines answers GET /energy/pipelines.
+func (h *Handler) Pipelines(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	pc, err := h.parcelParam(ctx, r)
+	if err != nil {
+		return err
+	}
+	p, err := pagingParams(r, pipelineSorts, "h2s")
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	substance, status, operator := strings.TrimSpace(q.Get("substance")), strings.TrimSpace(q.Get("status")), strings.TrimSpace(q.Get("operator"))
+	ds, err := h.open(ctx)
+	if err != nil {
+		return err
+	}
+	rows, err := loadPipelines(ctx, ds, pc.lsd)
+	if err != nil {
+		return err
+	}
+	out := rows[:0]
+	for _, row := range rows {
+		if (substance == "" || containsFold(row.Substance, substance)) &&
+			(status == "" || strings.EqualFold(row.Status, status) || strings.EqualFold(row.SegmentStatusRaw, status)) &&
+			(operator == "" || containsFold(partyName(row.Operator), operator)) {
+			out = append(out, row)
+		}
+	}
+	sortRows(out, pipelineCmp(p.Sort), p.Desc)
+	api.WriteJSON(w, http.StatusOK, parcelList[energy.PipelineRow]{pc.input, pc.province, pageOf(out, p),
+		listMeta(len(out), p, map[string]any{"substance": echo(substance), "status": echo(status), "operator": echo(operator)})})
+	return nil
+}
+
+// loadFacilities reads an LSD's facilities, by status.
+func loadFacilities(ctx context.Context, ds kv.Dataset, lsd string) ([]energy.FacilityRow, error) {
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: "FAC#"})
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll[energy.FacilityRow](items)
+}
+
+func facilityCmp(sort string) func(a, b energy.FacilityRow) int {
+	return func(a, b energy.FacilityRow) int {
+		var c int
+		switch sort {
+		case "name":
+			c = foldCmp(a.FacilityName, b.FacilityName)
+		case "status":
+			c = cmp.Compare(energy.FacilityRank(a.FacilityStatusRaw), energy.FacilityRank(b.FacilityStatusRaw))
+		}
+		if c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	}
+}
+
+// Facilities answers GET /energy/facilities.
+func (h *Handler) Facilities(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	pc, err := h.parcelParam(ctx, r)
+	if err != nil {
+		return err
+	}
+	p, err := pagingParams(r, facilitySorts, "status")
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	category, status, operator := strings.TrimSpace(q.Get("category")), strings.TrimSpace(q.Get("status")), strings.TrimSpace(q.Get("operator"))
+	ds, err := h.open(ctx)
+	if err != nil {
+		return err
+	}
+	rows, err := loadFacilities(ctx, ds, pc.lsd)
+	if err != nil {
+		return err
+	}
+	out := rows[:0]
+	for _, row := range rows {
+		if (category == "" || strings.EqualFold(row.Category, category)) &&
+			(status == "" || strings.EqualFold(row.Status, status)) &&
+			(operator == "" || containsFold(partyName(row.Operator), operator)) {
+			out = append(out, row)
+		}
+	}
+	sortRows(out, facilityCmp(p.Sort), p.Desc)
+	api.WriteJSON(w, http.StatusOK, parcelList[energy.FacilityRow]{pc.input, pc.province, pageOf(out, p),
+		listMeta(len(out), p, map[string]any{"category": echo(category), "status": echo(status), "operator": echo(operator)})})
+	return nil
+}
+
+// loadTenure reads the dispositions over an LSD with their expiry
+// recomputed on now's day.
+func loadTenure(ctx context.Context, ds kv.Dataset, lsd string, now time.Time) ([]energy.TenureRow, error) {
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: "TEN#"})
+	if err != nil {
+		return nil, err
+	}
+	rows, err := decodeAll[energy.TenureRow](items)
+	for i := range rows {
+		rows[i] = withExpiry(rows[i], now)
+	}
+	return rows, err
+}
+
+// expiryKey is a row's expiry date for sorting: undated and perpetual last.
+func expiryKey(t energy.TenureRow) string {
+	if t.ExpiryDate == nil {
+		return "9999-12-31"
+	}
+	return *t.ExpiryDate
+}
+
+func tenureCmp(sort string) func(a, b energy.TenureRow) int {
+	return func(a, b energy.TenureRow) int {
+		var c int
+		switch sort {
+		case "urgency":
+			c = cmp.Compare(energy.Urgency(energy.ExpiryState(a.ExpiryState)), energy.Urgency(energy.ExpiryState(b.ExpiryState)))
+			if c == 0 {
+				c = cmp.Compare(expiryKey(a), expiryKey(b))
+			}
+		case "expiry", "days":
+			c = cmp.Compare(expiryKey(a), expiryKey(b))
+		case "area":
+			c = ptrCmp(a.AreaHa, b.AreaHa)
+		case "operator":
+			c = foldCmp(partyName(a.Holder), partyName(b.Holder))
+		case "type":
+			c = foldCmp(a.DispositionType, b.DispositionType)
+		case "status":
+			c = foldCmp(a.Status, b.Status)
+		}
+		if c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	}
+}
+
+// tenureKind matches a row against tenure_kind ("" and "all" match all).
+func tenureKind(t energy.TenureRow, kind string) bool {
+	return kind == "" || kind == "all" || t.TenureKind == kind
+}
+
+// withinDays reports whether a row expires within n days (perpetual and
+// undated dispositions never do; expired ones are past the window).
+func withinDays(t energy.TenureRow, n *int) bool {
+	return n == nil || (t.DaysToExpiry != nil && *t.DaysToExpiry >= 0 && *t.DaysToExpiry <= *n)
+}
+
+// Tenure answers GET /energy/tenure.
+func (h *Handler) Tenure(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	pc, err := h.parcelParam(ctx, r)
+	if err != nil {
+		return err
+	}
+	p, err := pagingParams(r, tenureSorts, "urgency")
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	kind, err := enumParam(q, "tenure_kind", tenureKinds...)
+	if err != nil {
+		return err
+	}
+	within, err := optInt(q, "expires_within_days", 1, MaxWindowDays)
+	if err != nil {
+		return err
+	}
+	status, operator := strings.TrimSpace(q.Get("status")), strings.TrimSpace(q.Get("operator"))
+	ds, err := h.open(ctx)
+	if err != nil {
+		return err
+	}
+	rows, err := loadTenure(ctx, ds, pc.lsd, h.now())
+	if err != nil {
+		return err
+	}
+	out := rows[:0]
+	for _, row := range rows {
+		if tenureKind(row, kind) && withinDays(row, within) &&
+			(status == "" || strings.EqualFold(row.Status, status)) &&
+			(operator == "" || containsFold(partyName(row.Holder), operator)) {
+			out = append(out, row)
+		}
+	}
+	sortRows(out, tenureCmp(p.Sort), p.Desc)
+	api.WriteJSON(w, http.StatusOK, parcelList[energy.TenureRow]{pc.input, pc.province, pageOf(out, p),
+		listMeta(len(out), p, map[string]any{"tenure_kind": echo(kind), "status": echo(status), "operator": echo(operator),
+			"expires_within_days": echoInt(within)})})
+	return nil
+}

@@ -1,0 +1,404 @@
+package energyapi
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"meridian/shared/api"
+	"meridian/shared/apierr"
+	"meridian/shared/energy"
+	"meridian/shared/kv"
+)
+
+// Sorts of the operator endpoints (true: descending by default).
+var (
+	operatorSorts    = map[string]bool{"orphan": true, "active": true, "abandoned": true, "name": false, "dispositions": true}
+	opDispSorts      = map[string]bool{"expiry": false, "days": false, "area": true, "id": false, "type": false, "status": false}
+	opWellSorts      = map[string]bool{"uwi": false, "status": false, "licence": false, "lsd": false}
+	opLSDSorts       = map[string]bool{"total": true, "lsd": false, "active": true, "orphan": true}
+	operatorViews    = []string{"summary", "dispositions", "wells", "lsds"}
+	summaryTopRows   = 5
+	summaryFootprint = 10
+)
+
+// mineralWords are the mineral categories the type filter recognises; any
+// other type is a PNG disposition type.
+var mineralWords = []string{"metallic", "industrial", "coal", "potash", "salt", "oil sands", "quarry", "ammonite", "mineral"}
+
+func (h *Handler) operatorInfo(ctx context.Context, ds kv.Dataset, ba string) (energy.OperatorInfo, bool, error) {
+	var info energy.OperatorInfo
+	it, ok, err := ds.Get(ctx, energy.OperatorKey(ba), energy.SKInfo)
+	if err != nil || !ok {
+		return info, ok, err
+	}
+	return info, true, json.Unmarshal(it.Data, &info)
+}
+
+// findOperator resolves a BA code, display name, kebab slug or squashed
+// name to the operator's INFO item.
+func (h *Handler) findOperator(ctx context.Context, ds kv.Dataset, name string) (energy.OperatorInfo, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > 200 {
+		return energy.OperatorInfo{}, apierr.Invalidf("invalid_parameter", "operator name must be 1 to 200 characters")
+	}
+	if !strings.ContainsAny(name, " #") {
+		if info, ok, err := h.operatorInfo(ctx, ds, name); err != nil || ok {
+			return info, err
+		}
+	}
+	for _, key := range []string{energy.Slug(name), energy.Squash(name)} {
+		if key == "" {
+			continue
+		}
+		p, err := ds.Query(ctx, kv.Query{PK: energy.OperatorNameKey(key), Limit: 1})
+		if err != nil {
+			return energy.OperatorInfo{}, err
+		}
+		if len(p.Items) == 0 {
+			continue
+		}
+		var ref struct {
+			BA string `json:"ba_code"`
+		}
+		if err := json.Unmarshal(p.Items[0].Data, &ref); err != nil {
+			return energy.OperatorInfo{}, err
+		}
+		if info, ok, err := h.operatorInfo(ctx, ds, ref.BA); err != nil || ok {
+			return info, err
+		}
+	}
+	return energy.OperatorInfo{}, apierr.NotFoundf("no operator '%s': use a BA code, name or slug from GET /energy/operators", name)
+}
+
+func operatorCmp(sort string) func(a, b energy.OperatorRow) int {
+	return func(a, b energy.OperatorRow) int {
+		var c int
+		switch sort {
+		case "orphan":
+			c = cmp.Compare(a.OrphanWells, b.OrphanWells)
+		case "active":
+			c = cmp.Compare(a.ActiveWells, b.ActiveWells)
+		case "abandoned":
+			c = cmp.Compare(a.AbandonedWells, b.AbandonedWells)
+		case "dispositions":
+			c = cmp.Compare(a.DispositionsCount, b.DispositionsCount)
+		case "name":
+			c = foldCmp(a.Name, b.Name)
+		}
+		if c != 0 {
+			return c
+		}
+		return cmp.Compare(b.BACode, a.BACode) // ties: BA code ascending in the default descending order
+	}
+}
+
+type list[T any] struct {
+	Rows []T            `json:"rows"`
+	Meta map[string]any `json:"meta"`
+}
+
+// Operators answers GET /energy/operators.
+func (h *Handler) Operators(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	p, err := pagingParams(r, operatorSorts, "orphan")
+	if err != nil {
+		return err
+	}
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	ds, err := h.open(ctx)
+	if err != nil {
+		return err
+	}
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.PKOperators})
+	if err != nil {
+		return err
+	}
+	rows, err := decodeAll[energy.OperatorRow](items)
+	if err != nil {
+		return err
+	}
+	out := rows[:0]
+	for _, row := range rows {
+		if q == "" || containsFold(row.Name, q) || containsFold(row.BACode, q) {
+			out = append(out, row)
+		}
+	}
+	sortRows(out, operatorCmp(p.Sort), p.Desc)
+	api.WriteJSON(w, http.StatusOK, list[energy.OperatorRow]{pageOf(out, p), listMeta(len(out), p, map[string]any{"q": echo(q)})})
+	return nil
+}
+
+type operatorSummary struct {
+	BACode    string `json:"ba_code"`
+	Name      string `json:"name"`
+	Slug      string `json:"slug"`
+	Liability struct {
+		Total                int `json:"total_wells"`
+		Active               int `json:"active_wells"`
+		Suspended            int `json:"suspended_wells"`
+		Abandoned            int `json:"abandoned_wells"`
+		Orphan               int `json:"orphan_wells"`
+		ReclamationCertified int `json:"reclamation_certified_wells"`
+	} `json:"liability"`
+	Transfers struct {
+		In  int `json:"in"`
+		Out int `json:"out"`
+	} `json:"transfers"`
+	Tenure struct {
+		PNG             int                `json:"png_dispositions"`
+		Mineral         int                `json:"mineral_dispositions"`
+		Total           int                `json:"total_dispositions"`
+		AreaHa          float64            `json:"total_area_ha"`
+		TransferPending int                `json:"transfer_pending"`
+		ExpiringSoon    int                `json:"expiring_soon"`
+		Top             []energy.TenureRow `json:"top"`
+	} `json:"tenure"`
+	Footprint      []energy.FootprintRow `json:"footprint"`
+	FootprintTotal int                   `json:"footprint_total"`
+	RefreshedAt    string                `json:"refreshed_at"`
+}
+
+type operatorView[T any] struct {
+	BACode string         `json:"ba_code"`
+	Name   string         `json:"name"`
+	Slug   string         `json:"slug"`
+	View   string         `json:"view"`
+	Rows   []T            `json:"rows"`
+	Meta   map[string]any `json:"meta"`
+}
+
+// Operator answers GET /energy/operators/{name}.
+func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	q := r.URL.Query()
+	view, err := enumParam(q, "view", operatorViews...)
+	if err != nil {
+		return err
+	}
+	if view == "" {
+		view = "summary"
+	}
+	// Validate every parameter before reading.
+	var p paging
+	switch view {
+	case "dispositions":
+		p, err = pagingParams(r, opDispSorts, "expiry")
+	case "wells":
+		p, err = pagingParams(r, opWellSorts, "uwi")
+	case "lsds":
+		p, err = pagingParams(r, opLSDSorts, "total")
+	}
+	if err != nil {
+		return err
+	}
+	ds, err := h.open(ctx)
+	if err != nil {
+		return err
+	}
+	info, err := h.findOperator(ctx, ds, r.PathValue("name"))
+	if err != nil {
+		return err
+	}
+	pk := energy.OperatorKey(info.BACode)
+	switch view {
+	case "dispositions":
+		return h.operatorDispositions(w, r, ds, info, p)
+	case "wells":
+		return h.operatorWells(w, r, ds, info, p)
+	case "lsds":
+		return h.operatorLSDs(w, r, ds, info, p)
+	}
+	disps, err := h.loadOperatorDispositions(ctx, ds, pk)
+	if err != nil {
+		return err
+	}
+	fpItems, err := ds.Query(ctx, kv.Query{PK: pk, SKPrefix: "LSD#", Limit: summaryFootprint})
+	if err != nil {
+		return err
+	}
+	fp, err := decodeAll[energy.FootprintRow](fpItems.Items)
+	if err != nil {
+		return err
+	}
+	var s operatorSummary
+	s.BACode, s.Name, s.Slug, s.RefreshedAt = info.BACode, info.Name, info.Slug, info.RefreshedAt
+	l := info.Liability
+	s.Liability.Total, s.Liability.Active, s.Liability.Suspended = l.Total, l.Active, l.Suspended
+	s.Liability.Abandoned, s.Liability.Orphan, s.Liability.ReclamationCertified = l.Abandoned, l.Orphan, l.ReclamationCertified
+	s.Transfers.In, s.Transfers.Out = info.In, info.Out
+	s.Tenure.PNG, s.Tenure.Mineral, s.Tenure.Total, s.Tenure.AreaHa = info.PNG, info.Mineral, info.PNG+info.Mineral, round(info.AreaHa, 2)
+	for _, d := range disps {
+		if d.IsTransferPending {
+			s.Tenure.TransferPending++
+		}
+		if expiring(d) {
+			s.Tenure.ExpiringSoon++
+		}
+	}
+	sortRows(disps, tenureCmp("urgency"), false)
+	s.Tenure.Top = disps[:min(len(disps), summaryTopRows)]
+	s.Footprint, s.FootprintTotal = fp, info.Footprint
+	api.WriteJSON(w, http.StatusOK, s)
+	return nil
+}
+
+// expiring is the derived status "expiring": within the 24-month window.
+func expiring(t energy.TenureRow) bool {
+	return t.ExpiryState == string(energy.ExpiringSoon) || t.ExpiryState == string(energy.ExpiresToday)
+}
+
+func (h *Handler) loadOperatorDispositions(ctx context.Context, ds kv.Dataset, pk string) ([]energy.TenureRow, error) {
+	items, err := queryAll(ctx, ds, kv.Query{PK: pk, SKPrefix: "DISP#"})
+	if err != nil {
+		return nil, err
+	}
+	rows, err := decodeAll[energy.TenureRow](items)
+	now := h.now()
+	for i := range rows {
+		rows[i] = withExpiry(rows[i], now)
+	}
+	return rows, err
+}
+
+// typeMatch applies the type filter: a mineral category filters the
+// mineral registry, any other value the PNG disposition types.
+func typeMatch(t energy.TenureRow, typ string) bool {
+	if typ == "" {
+		return true
+	}
+	lt := strings.ToLower(typ)
+	for _, m := range mineralWords {
+		if strings.HasPrefix(lt, m) || strings.HasPrefix(m, lt) {
+			return t.TenureKind == "mineral" && t.MineralCategory != nil && containsFold(*t.MineralCategory, typ)
+		}
+	}
+	return t.TenureKind == "png" && (containsFold(t.DispositionType, typ) || containsFold(t.DispositionTypeRaw, typ))
+}
+
+func (h *Handler) operatorDispositions(w http.ResponseWriter, r *http.Request, ds kv.Dataset, info energy.OperatorInfo, p paging) error {
+	q := r.URL.Query()
+	kind, err := enumParam(q, "tenure_kind", tenureKinds...)
+	if err != nil {
+		return err
+	}
+	within, err := optInt(q, "expires_within_days", 1, MaxWindowDays)
+	if err != nil {
+		return err
+	}
+	typ, status, search := strings.TrimSpace(q.Get("type")), strings.TrimSpace(q.Get("status")), strings.TrimSpace(q.Get("q"))
+	rows, err := h.loadOperatorDispositions(r.Context(), ds, energy.OperatorKey(info.BACode))
+	if err != nil {
+		return err
+	}
+	out := rows[:0]
+	for _, t := range rows {
+		if !tenureKind(t, kind) || !withinDays(t, within) || !typeMatch(t, typ) {
+			continue
+		}
+		switch {
+		case status == "":
+		case strings.EqualFold(status, "expired"):
+			if t.ExpiryState != string(energy.Expired) {
+				continue
+			}
+		case strings.EqualFold(status, "expiring"):
+			if !expiring(t) {
+				continue
+			}
+		case !strings.EqualFold(t.Status, status):
+			continue
+		}
+		if search != "" && !containsFold(t.DispositionNumber, search) && !containsFold(t.DispositionType, search) && !containsFold(t.DispositionTypeRaw, search) {
+			continue
+		}
+		out = append(out, t)
+	}
+	sortRows(out, tenureCmp(p.Sort), p.Desc)
+	api.WriteJSON(w, http.StatusOK, operatorView[energy.TenureRow]{info.BACode, info.Name, info.Slug, "dispositions", pageOf(out, p),
+		listMeta(len(out), p, map[string]any{"tenure_kind": echo(kind), "type": echo(typ), "status": echo(status), "q": echo(search),
+			"expires_within_days": echoInt(within)})})
+	return nil
+}
+
+func (h *Handler) operatorWells(w http.ResponseWriter, r *http.Request, ds kv.Dataset, info energy.OperatorInfo, p paging) error {
+	q := r.URL.Query()
+	status, err := enumParam(q, "status", wellStatuses...)
+	if err != nil {
+		return err
+	}
+	search := strings.TrimSpace(q.Get("q"))
+	items, err := queryAll(r.Context(), ds, kv.Query{PK: energy.OperatorKey(info.BACode), SKPrefix: "WELL#"})
+	if err != nil {
+		return err
+	}
+	rows, err := decodeAll[energy.WellRow](items)
+	if err != nil {
+		return err
+	}
+	out := rows[:0]
+	for _, row := range rows {
+		if (status == "" || string(row.Status) == status) &&
+			(search == "" || containsFold(row.UWI, search) || containsFold(row.LicenceNumber, search)) {
+			out = append(out, row)
+		}
+	}
+	sortRows(out, func(a, b energy.WellRow) int {
+		var c int
+		switch p.Sort {
+		case "status":
+			c = cmp.Compare(a.Status.Rank(), b.Status.Rank())
+		case "licence":
+			c = cmp.Compare(a.LicenceNumber, b.LicenceNumber)
+		case "lsd":
+			c = cmp.Compare(a.LSD, b.LSD)
+		}
+		if c != 0 {
+			return c
+		}
+		return cmp.Compare(a.UWI, b.UWI)
+	}, p.Desc)
+	api.WriteJSON(w, http.StatusOK, operatorView[energy.WellRow]{info.BACode, info.Name, info.Slug, "wells", pageOf(out, p),
+		listMeta(len(out), p, map[string]any{"status": echo(status), "q": echo(search)})})
+	return nil
+}
+
+func (h *Handler) operatorLSDs(w http.ResponseWriter, r *http.Request, ds kv.Dataset, info energy.OperatorInfo, p paging) error {
+	search := strings.TrimSpace(r.URL.Query().Get("q"))
+	items, err := queryAll(r.Context(), ds, kv.Query{PK: energy.OperatorKey(info.BACode), SKPrefix: "LSD#"})
+	if err != nil {
+		return err
+	}
+	rows, err := decodeAll[energy.FootprintRow](items)
+	if err != nil {
+		return err
+	}
+	out := rows[:0]
+	for _, row := range rows {
+		if search == "" || containsFold(row.LegalLocation, search) {
+			out = append(out, row)
+		}
+	}
+	sortRows(out, func(a, b energy.FootprintRow) int {
+		var c int
+		switch p.Sort {
+		case "total":
+			c = cmp.Compare(a.TotalWells, b.TotalWells)
+		case "active":
+			c = cmp.Compare(a.ActiveWells, b.ActiveWells)
+		case "orphan":
+			c = cmp.Compare(a.OrphanWells, b.OrphanWells)
+		case "lsd":
+			return cmp.Compare(a.LegalLocation, b.LegalLocation)
+		}
+		if c != 0 {
+			return c
+		}
+		return cmp.Compare(b.LegalLocation, a.LegalLocation) // ties by LSD ascending in the default descending order
+	}, p.Desc)
+	api.WriteJSON(w, http.StatusOK, operatorView[energy.FootprintRow]{info.BACode, info.Name, info.Slug, "lsds", pageOf(out, p),
+		listMeta(len(out), p, map[string]any{"q": echo(search)})})
+	return nil
+}
