@@ -47,6 +47,7 @@ func Products() []Product {
 		{Product: gateway.Autocomplete, Function: "autocomplete", Base: "autocomplete", TimeoutSeconds: 10, Grid: true},
 		{Product: gateway.Batch, Function: "batch", Base: "batch", TimeoutSeconds: 20, Grid: true},
 		{Product: gateway.Maps, Function: "tiles", Base: "tiles", TimeoutSeconds: 20, Grid: true, Tiles: true},
+		{Product: gateway.Ag, Function: "ag", Base: "ag", TimeoutSeconds: 10, Reports: true},
 	}
 }
 

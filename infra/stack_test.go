@@ -64,11 +64,8 @@ var variants struct {
 	plainErr, withDataErr error
 }
 
-// testProducts is the deployed table plus an agriculture entry, as the
-// lead will add it, so its grant and environment are tested now.
-func testProducts() []Product {
-	return append(Products(), Product{Product: gateway.Ag, Function: "ag", Base: "ag", TimeoutSeconds: 10, Reports: true})
-}
+// testProducts is the deployed product table.
+func testProducts() []Product { return Products() }
 
 // stacks synthesizes, once per test binary, the stack as `make synth` does
 // with no data yet (plain), and with grid indexes and the agriculture
@@ -880,8 +877,9 @@ func TestNoDependencyCycle(t *testing.T) {
 func TestOutputs(t *testing.T) {
 	plain, _ := stacks(t)
 	outputs, _ := plain.doc["Outputs"].(map[string]any)
-	want := []string{"SearchApiUrl", "AutocompleteApiUrl", "BatchApiUrl", "MapsApiUrl", "TilesUrl", "TilesDistributionId", "DataBucketName", "ReportsTableName"}
+	want := []string{"TilesUrl", "TilesDistributionId", "DataBucketName", "ReportsTableName"}
 	for _, p := range plain.products {
+		want = append(want, title(p.Product.String())+"ApiUrl")
 		for _, pl := range gateway.DefaultPlans()[p.Product] {
 			want = append(want, title(p.Product.String())+title(pl.Name)+"UsagePlanId")
 		}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"meridian/shared/agri"
+	"meridian/shared/api/apigw/apigwtest"
+	"meridian/shared/convert"
+	srcag "meridian/shared/ingest/ag"
+	"meridian/shared/kv"
+)
+
+// events are this function's recorded API Gateway requests.
+const events = "../../events/ag-*.json"
+
+var wantEvents = map[string]apigwtest.Want{
+	"ag-report": {Status: 200, ContentType: "application/json", Contains: []string{`"legal_location":"NE-25-10-14-W2"`, `"grain":"quarter_section"`,
+		`"province":"SK"`, `"unavailable":[]`, `"pastures":[{"name":"Souris Valley Community Pasture"`, `"geometry":null`, `"units":{"area":"ha","distance":"m"}`}},
+	"ag-report-lsd-include": {Status: 200, Contains: []string{`"legal_location":"10-25-24-1-W5"`, `"resolved_legal_location":"NE-25-24-1-W5"`, `"grain":"lsd"`,
+		`"geometry":{"type":"Polygon"`, `"soil":{`, `"drought":{`}},
+	"ag-report-ab":          {Status: 200, Contains: []string{`"provincial_detail":null`, `{"section":"provincial_detail","reason":"not_published_in_province"}`}},
+	"ag-report-unavailable": {Status: 200, Contains: []string{`"productivity":null`, `{"section":"cropping","reason":"no_data"}`}},
+	"ag-report-bc":          {Status: 400, Contains: []string{`"code":"bc_not_supported"`, `BC locations are not yet supported`}},
+	"ag-report-nts":         {Status: 400, Contains: []string{`"code":"bc_not_supported"`}},
+	"ag-report-section":     {Status: 400, Contains: []string{`"code":"invalid_legal_location"`, `Not a quarter section or LSD`}},
+	"ag-report-bad-include": {Status: 400, Contains: []string{`"code":"invalid_parameter"`, `weather`}},
+	"ag-report-not-found":   {Status: 404, Contains: []string{`"code":"not_found"`, `No agriculture data`}},
+	"ag-report-missing":     {Status: 400, Contains: []string{`"code":"invalid_parameter"`, `legal_location`}},
+}
+
+// demoStore is an in-memory report store holding the demo agriculture data.
+func demoStore(t *testing.T) kv.Store {
+	t.Helper()
+	dir := t.TempDir()
+	if err := srcag.WriteDemo(dir); err != nil {
+		t.Fatal(err)
+	}
+	files, err := agri.Classify(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := kv.NewMem()
+	if _, err := agri.Ingest(context.Background(), store, convert.New(), files, agri.Options{Demo: true}); err != nil {
+		t.Fatal(err)
+	}
+	return store
+}
+
+// TestReplayEvents runs every events/ag-*.json through the real handler.
+func TestReplayEvents(t *testing.T) {
+	t.Parallel()
+	h := newHandler(slog.New(slog.DiscardHandler), demoStore(t))
+	apigwtest.Replay(t, h, events, wantEvents)
+}
+
+func TestLoadConfig(t *testing.T) {
+	t.Parallel()
+	_, err := loadConfig(func(k string) string { return map[string]string{"LOG_LEVEL": "loud"}[k] })
+	for _, name := range []string{"LOG_LEVEL", "REPORTS_TABLE"} {
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("error %v does not name %s", err, name)
+		}
+	}
+	c, err := loadConfig(func(k string) string { return map[string]string{"REPORTS_TABLE": "reports"}[k] })
+	if err != nil || c.Table != "reports" || c.LogLevel != slog.LevelInfo {
+		t.Errorf("loadConfig = %+v, %v", c, err)
+	}
+}
