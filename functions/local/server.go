@@ -10,9 +10,11 @@ import (
 	"path/filepath"
 	"time"
 
+	"meridian/shared/agri/agapi"
 	"meridian/shared/api"
 	"meridian/shared/blob"
 	"meridian/shared/convert"
+	"meridian/shared/energy/energyapi"
 	"meridian/shared/gateway"
 	"meridian/shared/kv"
 	"meridian/shared/tile"
@@ -100,6 +102,8 @@ func newServer(cfg serverConfig) (*server, error) {
 	})
 	grids.changed = tiles.Invalidate
 	mux.Mount(tiles.Routes()...)
+	mux.Mount(agapi.NewHandler(reports, svc).Routes()...)
+	mux.Mount(energyapi.NewHandler(reports, svc, time.Now).Routes()...)
 	mux.Mount(webRoutes(demoKey, mapLayersOf(tile.Layers()))...)
 	mux.Mount(serviceRoutes(mux)...)
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger})
