@@ -69,7 +69,7 @@ func ensureDemoAg(ctx context.Context, store kv.Store, svc *convert.Service, log
 		return err
 	}
 	start := time.Now()
-	sum, err := agri.Ingest(ctx, store, svc, files, agri.Options{Demo: true})
+	sum, err := agri.Ingest(ctx, store, svc, files, agri.Options{Demo: true, AsOf: srcenergy.DemoAsOf()})
 	if err != nil {
 		return fmt.Errorf("demo agriculture data: %w", err)
 	}

@@ -147,6 +147,7 @@ func Classify(dir string) (Files, error) {
 // Options tune an ingest.
 type Options struct {
 	Demo     bool
+	AsOf     time.Time // the date of files whose names carry none; default today
 	Progress io.Writer
 }
 
@@ -166,6 +167,9 @@ type Summary struct {
 // are placed in them (the prairie provinces' SLC, CLI and boundaries are
 // tens of megabytes); per-quarter tables are streamed.
 func Ingest(ctx context.Context, store kv.Store, svc *convert.Service, files Files, o Options) (Summary, error) {
+	if o.AsOf.IsZero() {
+		o.AsOf = time.Now()
+	}
 	in := &ingester{ctx: ctx, svc: svc, f: files, o: o,
 		sum:      Summary{Read: map[string]int{}, Sections: map[string]int{}},
 		quarters: map[string]*quarter{}, sources: map[string]source{}}
@@ -225,11 +229,15 @@ func (in *ingester) source(section, name, path string) {
 	if in.o.Demo {
 		name = src.DemoSource + ": " + name
 	}
-	in.sources[section] = source{Name: name, AsOf: fileDate(path), Demo: in.o.Demo}
+	asOf := fileDate(path)
+	if asOf == "" {
+		asOf = in.o.AsOf.Format("2006-01-02")
+	}
+	in.sources[section] = source{Name: name, AsOf: asOf, Demo: in.o.Demo}
 }
 
-// fileDate finds the last year-month or year in a file name; else the
-// file's modification day.
+// fileDate finds the last year-month or year in a file name; "" when there
+// is none.
 func fileDate(path string) string {
 	n := filepath.Base(path)
 	best := ""
@@ -246,13 +254,7 @@ func fileDate(path string) string {
 			}
 		}
 	}
-	if best != "" {
-		return best
-	}
-	if fi, err := os.Stat(path); err == nil {
-		return fi.ModTime().UTC().Format("2006-01-02")
-	}
-	return ""
+	return best
 }
 
 // q returns the quarter of l (a quarter section), placing it on the grid

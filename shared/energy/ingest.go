@@ -195,14 +195,21 @@ func withFile(path string, fn func(r io.Reader, name string) error) error {
 }
 
 func (in *ingester) source(section, name, path string) {
-	s := Source{Name: name, AsOf: fileDate(path), Demo: in.o.Demo}
+	asOf := fileDate(path)
+	if asOf == "" {
+		asOf = in.o.Now.Format("2006-01-02") // an undated file: the day of the ingest
+	}
+	if in.o.Demo {
+		name = "Meridian demo data (invented): " + name
+	}
+	s := Source{Name: name, AsOf: asOf, Demo: in.o.Demo}
 	if old, ok := in.sources[section]; !ok || s.AsOf > old.AsOf {
 		in.sources[section] = s
 	}
 }
 
-// fileDate finds a YYYY-MM-DD or YYYY-MM in a file name; else the file's
-// modification day.
+// fileDate finds a YYYY-MM-DD or YYYY-MM in a file name; "" when there is
+// none.
 func fileDate(path string) string {
 	n := filepath.Base(path)
 	for i := 0; i+7 <= len(n); i++ {
@@ -212,9 +219,6 @@ func fileDate(path string) string {
 		if t, err := time.Parse("2006-01", safeSlice(n, i, 7)); err == nil {
 			return t.Format("2006-01")
 		}
-	}
-	if fi, err := os.Stat(path); err == nil {
-		return fi.ModTime().UTC().Format("2006-01-02")
 	}
 	return ""
 }

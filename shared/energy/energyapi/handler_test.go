@@ -187,7 +187,7 @@ func TestReportDemo(t *testing.T) {
 		{[]any{"facilities", "rows", 0, "id"}, "ABBT0905005"},
 		{[]any{"alternative_energy"}, nil},
 		{[]any{"meta", "unavailable", 0, "section"}, "alternative_energy"},
-		{[]any{"meta", "sources", "production", "name"}, "Petrinex conventional volumetrics"},
+		{[]any{"meta", "sources", "production", "name"}, "Meridian demo data (invented): Petrinex conventional volumetrics"},
 		{[]any{"units", "gas"}, "e3m3"},
 		{[]any{"parcel", "geometry", "type"}, "Polygon"},
 	}
