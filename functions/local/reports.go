@@ -162,33 +162,47 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 	for _, f := range files.Unrecognised {
 		fmt.Fprintf(stderr, "skipped: %s (not a file name this ingest knows)\n", filepath.Base(f))
 	}
-	ctx := context.Background()
-	store, err := openReports(*dataDir)
-	if err != nil {
-		fmt.Fprintf(stderr, "meridian ingest energy: %v\n", err)
-		return 1
-	}
-	defer store.Close()
-	svc := convert.New()
-	if err := newGridLoader(*dataDir, svc, slog.New(slog.DiscardHandler)).load(ctx); err != nil {
-		fmt.Fprintf(stderr, "meridian ingest energy: grid indexes: %v\n", err)
-		return 1
-	}
+	var sum energy.Summary
 	start := time.Now()
-	sum, err := energy.Ingest(ctx, store, svc, files, opts)
-	if err != nil {
-		var ie *ingest.Error
-		if errors.As(err, &ie) {
-			fmt.Fprintf(stderr, "meridian ingest energy: rejected: %v\nthe energy data served before is unchanged\n", ie)
-		} else {
-			fmt.Fprintf(stderr, "meridian ingest energy: %v\n", err)
-		}
-		return 1
+	code := runReportIngest("energy", *dataDir, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) (err error) {
+		sum, err = energy.Ingest(ctx, store, svc, files, opts)
+		return err
+	})
+	if code != 0 {
+		return code
 	}
 	fmt.Fprintf(stdout, "energy dataset version %d: %d items in %s\n", sum.Version, sum.Items, time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "read:    %s\n", counts(sum.Read))
 	if len(sum.Skipped) > 0 {
 		fmt.Fprintf(stdout, "skipped: %s\n", counts(sum.Skipped))
+	}
+	return 0
+}
+
+// runReportIngest opens the report store and the grid indexes of dataDir
+// and runs an ingest over them, saying what went wrong: a rejected file
+// leaves the data served before in place.
+func runReportIngest(domain, dataDir string, stderr io.Writer, run func(context.Context, kv.Store, *convert.Service) error) int {
+	ctx := context.Background()
+	store, err := openReports(dataDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "meridian ingest %s: %v\n", domain, err)
+		return 1
+	}
+	defer store.Close()
+	svc := convert.New()
+	if err := newGridLoader(dataDir, svc, slog.New(slog.DiscardHandler)).load(ctx); err != nil {
+		fmt.Fprintf(stderr, "meridian ingest %s: grid indexes: %v\n", domain, err)
+		return 1
+	}
+	if err := run(ctx, store, svc); err != nil {
+		var ie *ingest.Error
+		if errors.As(err, &ie) {
+			fmt.Fprintf(stderr, "meridian ingest %s: rejected: %v\nthe %s data served before is unchanged\n", domain, ie, domain)
+		} else {
+			fmt.Fprintf(stderr, "meridian ingest %s: %v\n", domain, err)
+		}
+		return 1
 	}
 	return 0
 }
@@ -234,28 +248,14 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	for _, f := range files.Unrecognised {
 		fmt.Fprintf(stderr, "skipped: %s (not a file name this ingest knows)\n", filepath.Base(f))
 	}
-	ctx := context.Background()
-	store, err := openReports(*dataDir)
-	if err != nil {
-		fmt.Fprintf(stderr, "meridian ingest ag: %v\n", err)
-		return 1
-	}
-	defer store.Close()
-	svc := convert.New()
-	if err := newGridLoader(*dataDir, svc, slog.New(slog.DiscardHandler)).load(ctx); err != nil {
-		fmt.Fprintf(stderr, "meridian ingest ag: grid indexes: %v\n", err)
-		return 1
-	}
+	var sum agri.Summary
 	start := time.Now()
-	sum, err := agri.Ingest(ctx, store, svc, files, agri.Options{Demo: *demo, Progress: stderr})
-	if err != nil {
-		var ie *ingest.Error
-		if errors.As(err, &ie) {
-			fmt.Fprintf(stderr, "meridian ingest ag: rejected: %v\nthe agriculture data served before is unchanged\n", ie)
-		} else {
-			fmt.Fprintf(stderr, "meridian ingest ag: %v\n", err)
-		}
-		return 1
+	code := runReportIngest("ag", *dataDir, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) (err error) {
+		sum, err = agri.Ingest(ctx, store, svc, files, agri.Options{Demo: *demo, Progress: stderr})
+		return err
+	})
+	if code != 0 {
+		return code
 	}
 	fmt.Fprintf(stdout, "ag dataset version %d: %d quarters, %d items in %s\n", sum.Version, sum.Quarters, sum.Items, time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "read:     %s\n", counts(sum.Read))
