@@ -33,14 +33,9 @@ type Product struct {
 }
 
 // Products is what the stack deploys, in output order. The table is
-// explicit: a product joins when its function exists, with one line. The
-// agriculture and energy functions are not written yet; when they land, add
-//
-//	{Product: gateway.Ag, Function: "ag", Base: "ag", TimeoutSeconds: 10, Reports: true},
-//	{Product: gateway.Energy, Function: "energy", Base: "energy", TimeoutSeconds: 10, Reports: true},
-//
-// and their names to FUNCTIONS in the Makefile. TestProductTable fails
-// while a product's function directory exists without its line here.
+// explicit: a product joins when its function exists, with one line here
+// and its name in FUNCTIONS in the Makefile. TestProductTable fails while a
+// product's function directory exists without its line here.
 func Products() []Product {
 	return []Product{
 		{Product: gateway.Search, Function: "search", Base: "search", TimeoutSeconds: 10, Grid: true},
@@ -48,6 +43,7 @@ func Products() []Product {
 		{Product: gateway.Batch, Function: "batch", Base: "batch", TimeoutSeconds: 20, Grid: true},
 		{Product: gateway.Maps, Function: "tiles", Base: "tiles", TimeoutSeconds: 20, Grid: true, Tiles: true},
 		{Product: gateway.Ag, Function: "ag", Base: "ag", TimeoutSeconds: 10, Reports: true},
+		{Product: gateway.Energy, Function: "energy", Base: "energy", TimeoutSeconds: 10, Reports: true},
 	}
 }
 

@@ -760,6 +760,7 @@ func TestGrants(t *testing.T) {
 		"batch":            append(slices.Clone(logs), "s3:GetObject grid/*"),
 		"tiles":            append(slices.Clone(logs), "s3:GetObject grid/*", "s3:GetObject tiles/*", "s3:ListBucket bucket"),
 		"ag":               append(slices.Clone(logs), "dynamodb:GetItem table", "dynamodb:Query table"),
+		"energy":           append(slices.Clone(logs), "dynamodb:GetItem table", "dynamodb:Query table"),
 	}
 	roles := map[string]string{} // role logical id -> function dir
 	for dir := range want {
