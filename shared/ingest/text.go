@@ -8,12 +8,15 @@ import (
 	"meridian/shared/ingest/shp"
 )
 
-// parseNumber parses a plain decimal number: optional sign, digits with an
-// optional fraction, optional exponent ("-114.0000000", "5.5e6"). Unlike
-// strconv.ParseFloat it refuses NaN, Inf, hexadecimal and underscores,
-// which no survey file writes and which would only hide a broken column.
-func parseNumber(s string) (float64, bool) {
-	s = strings.TrimSpace(s)
+// parseNumber is ParseNumber of s without surrounding spaces.
+func parseNumber(s string) (float64, bool) { return ParseNumber(strings.TrimSpace(s)) }
+
+// ParseNumber parses a plain decimal number: optional sign, digits with an
+// optional fraction, optional exponent ("-114.0000000", "5.5e6"), and
+// nothing else (no spaces). Unlike strconv.ParseFloat it refuses NaN, Inf,
+// hexadecimal and underscores, which no published file writes and which
+// would only hide a broken column.
+func ParseNumber(s string) (float64, bool) {
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		i++

@@ -97,46 +97,9 @@ func atoi(s string) (int, bool) {
 	return n, true
 }
 
-// parseNumber parses a plain decimal number: optional sign, digits with an
-// optional fraction, optional exponent. Unlike strconv.ParseFloat it refuses
-// NaN, Inf, hexadecimal and underscores, which no published file writes.
-func parseNumber(s string) (float64, bool) {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	digits := 0
-	for i < len(s) && isDigit(s[i]) {
-		i, digits = i+1, digits+1
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && isDigit(s[i]) {
-			i, digits = i+1, digits+1
-		}
-	}
-	if digits == 0 {
-		return 0, false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		exp := 0
-		for i < len(s) && isDigit(s[i]) {
-			i, exp = i+1, exp+1
-		}
-		if exp == 0 {
-			return 0, false
-		}
-	}
-	if i != len(s) {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	return f, err == nil
-}
+// parseNumber parses a plain decimal number (ingest.ParseNumber: no
+// spaces, NaN, Inf, hexadecimal or underscores).
+func parseNumber(s string) (float64, bool) { return ingest.ParseNumber(s) }
 
 // parseAmount reads a numeric cell: "" is Empty, "***" Confidential.
 func parseAmount(s string) (Amount, error) {
