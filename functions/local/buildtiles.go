@@ -11,21 +11,27 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/paulmach/orb"
 
 	"meridian/shared/blob"
 	"meridian/shared/convert"
+	"meridian/shared/kv"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
 	"meridian/shared/tile/archive/writer"
+	"meridian/shared/tile/datalayers"
 )
 
 const buildTilesUsage = `usage: meridian build-tiles [flags] LAYER...
 
 Builds PMTiles v3 archives of survey grid and label layers (ab/twp,
 ab/sec-label, bc/qtr-unit, on/lot, ...) from the grid models and the official
-indexes in DATA/grid, exactly the tiles the server generates on demand. Each
+indexes in DATA/grid, exactly the tiles the server generates on demand; and
+of the agriculture and energy data layers (energy/og_activity_lsd,
+ag/lsrs_productivity_twp, ...) from the report store DATA/reports.db, over
+the data's extent (run it with the server stopped). Each
 archive is written to DATA/tiles/<region>/<layer>.pmtiles (or -out), through a
 temporary file, so a failed build leaves the served archive alone; the server
 serves an archive in place of generating from then on.
@@ -57,8 +63,8 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 	for _, p := range fs.Args() {
 		region, name, _ := strings.Cut(p, "/")
 		l, ok := tile.Lookup(region, name)
-		if !ok || !l.Survey() {
-			fmt.Fprintf(stderr, "meridian build-tiles: %q is not a survey grid or label layer (ab/twp, ab/sec-label, bc/qtr-unit, on/lot, ...)\n", p)
+		if !ok || !(l.Survey() || datalayers.Supported(l)) {
+			fmt.Fprintf(stderr, "meridian build-tiles: %q is not a survey grid or label layer (ab/twp, ab/sec-label, bc/qtr-unit, on/lot, ...) nor a data layer built from the report store (%s)\n", p, strings.Join(dataLayerPaths(), ", "))
 			return 2
 		}
 		layers = append(layers, l)
@@ -98,8 +104,34 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	gen := tile.NewGenerator(svc)
+	var data *datalayers.Source
 	for _, l := range layers {
-		st, err := buildArchive(ctx, l, gen, *out, tile.Attribution(svc)(l), opts)
+		src, o := tile.Source(gen.Tile), opts
+		if l.Kind == tile.Data {
+			if data == nil {
+				store, err := kv.OpenBolt(reportsPath(*dataDir), kv.BoltOptions{ReadOnly: true, Timeout: time.Second})
+				if err != nil {
+					fmt.Fprintf(stderr, "meridian build-tiles: report store: %v (stop the server first)\n", err)
+					return 1
+				}
+				defer store.Close()
+				data = datalayers.New(store, svc)
+			}
+			src = data.Tile
+			if o.Bounds.IsZero() {
+				b, err := data.Bounds(ctx)
+				if err != nil {
+					fmt.Fprintf(stderr, "meridian build-tiles: %s: %v\n", l.Path(), err)
+					return 1
+				}
+				if b.IsZero() {
+					fmt.Fprintf(stderr, "meridian build-tiles: %s: the report store has no data for it\n", l.Path())
+					continue
+				}
+				o.Bounds = b
+			}
+		}
+		st, err := buildArchive(ctx, l, src, *out, tile.Attribution(svc)(l), o)
 		if err != nil {
 			fmt.Fprintf(stderr, "meridian build-tiles: %s: %v\n", l.Path(), err)
 			return 1
@@ -117,7 +149,7 @@ type archiveStats struct {
 
 // buildArchive writes layer l's archive under dir through a temporary
 // file renamed into place when complete.
-func buildArchive(ctx context.Context, l tile.Layer, gen *tile.Generator, dir, attribution string, o tile.BuildOptions) (archiveStats, error) {
+func buildArchive(ctx context.Context, l tile.Layer, src tile.Source, dir, attribution string, o tile.BuildOptions) (archiveStats, error) {
 	minZ, maxZ := o.MinZoom, o.MaxZoom
 	if minZ == 0 && maxZ == 0 {
 		minZ, maxZ = l.MinZoom, min(l.MaxZoom, tile.MaxDataZoom)
@@ -145,7 +177,7 @@ func buildArchive(ctx context.Context, l tile.Layer, gen *tile.Generator, dir, a
 		return archiveStats{}, err
 	}
 	defer w.Close()
-	st, err := tile.Build(ctx, l, gen.Tile, w, tile.BuildOptions{MinZoom: minZ, MaxZoom: maxZ, Bounds: b, Workers: o.Workers, Progress: o.Progress})
+	st, err := tile.Build(ctx, l, src, w, tile.BuildOptions{MinZoom: minZ, MaxZoom: maxZ, Bounds: b, Workers: o.Workers, Progress: o.Progress})
 	if err != nil {
 		return archiveStats{BuildStats: st}, err
 	}
@@ -186,4 +218,15 @@ func parseBounds(s string) (orb.Bound, error) {
 		return orb.Bound{}, fmt.Errorf("%q: want west < east and south < north, within -180..180 and -85..85", s)
 	}
 	return b, nil
+}
+
+// dataLayerPaths lists the data layers build-tiles makes.
+func dataLayerPaths() []string {
+	var out []string
+	for _, l := range tile.Layers() {
+		if datalayers.Supported(l) {
+			out = append(out, l.Path())
+		}
+	}
+	return out
 }

@@ -93,7 +93,7 @@ func TestServerServesBuiltArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := inside.Bound().Pad(0.01)
-	st, err := buildArchive(context.Background(), l, tile.NewGenerator(svc), filepath.Join(dir, tilesDir), "test", tile.BuildOptions{MinZoom: 11, MaxZoom: 13, Bounds: b})
+	st, err := buildArchive(context.Background(), l, tile.NewGenerator(svc).Tile, filepath.Join(dir, tilesDir), "test", tile.BuildOptions{MinZoom: 11, MaxZoom: 13, Bounds: b})
 	if err != nil || st.Tiles == 0 {
 		t.Fatalf("buildArchive: %+v %v", st, err)
 	}
@@ -119,7 +119,7 @@ func BenchmarkServeArchiveTile(b *testing.B) {
 	svc := convert.New()
 	l, _ := tile.Lookup("ab", "sec")
 	calgary := maptile.At(orb.Point{-114.0719, 51.0447}, 12)
-	if _, err := buildArchive(context.Background(), l, tile.NewGenerator(svc), filepath.Join(dir, tilesDir), "bench", tile.BuildOptions{MinZoom: 12, MaxZoom: 14, Bounds: calgary.Bound()}); err != nil {
+	if _, err := buildArchive(context.Background(), l, tile.NewGenerator(svc).Tile, filepath.Join(dir, tilesDir), "bench", tile.BuildOptions{MinZoom: 12, MaxZoom: 14, Bounds: calgary.Bound()}); err != nil {
 		b.Fatal(err)
 	}
 	var targets []string
@@ -139,5 +139,34 @@ func BenchmarkServeArchiveTile(b *testing.B) {
 			b.Fatalf("%s: %d %s", targets[i%len(targets)], w.Code, w.Body)
 		}
 		i++
+	}
+}
+
+// build-tiles makes a data layer's archive from the report store, and the
+// server serves it where it answered 404 before.
+func TestBuildDataLayer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	key, _ := gateway.EnsureDemoKey(dir)
+	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := get(t, srv, "/tiles/energy/og_activity_twp.json?api_key="+key); w.Code != 404 {
+		t.Fatalf("before the build: %d", w.Code)
+	}
+	srv.Close()
+	var out, errOut strings.Builder
+	if code := run([]string{"build-tiles", "-data", dir, "-q", "energy/og_activity_twp"}, nil, &out, &errOut); code != 0 {
+		t.Fatalf("build-tiles: %d %s", code, errOut.String())
+	}
+	srv, err = newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	w := get(t, srv, "/tiles/energy/og_activity_twp.json?api_key="+key)
+	if w.Code != 200 || !strings.Contains(w.Body.String(), `"wells_orphan"`) {
+		t.Errorf("after the build: %d %s", w.Code, w.Body)
 	}
 }

@@ -202,10 +202,10 @@ var catalog = func() map[string]Layer {
 	grids("bc", lld.NTS, survey.BC, boundsBC, ntsGrids)
 	grids("on", lld.GeoTownship, survey.ON, boundsON, onGrids)
 	for _, d := range agArchives {
-		add(Layer{Region: "ag", Name: d.name, Title: d.title, SourceLayer: d.source, MinZoom: d.min, MaxZoom: d.max, Kind: Data, Bounds: boundsAg})
+		add(Layer{Region: "ag", Name: d.name, Title: d.title, SourceLayer: d.source, MinZoom: d.min, MaxZoom: d.max, Kind: Data, Bounds: boundsAg, Fields: dataFields[d.name]})
 	}
 	for _, d := range energyArchives {
-		add(Layer{Region: "energy", Name: d.name, Title: d.title, SourceLayer: d.source, MinZoom: d.min, MaxZoom: d.max, Kind: Data, Bounds: boundsNRG})
+		add(Layer{Region: "energy", Name: d.name, Title: d.title, SourceLayer: d.source, MinZoom: d.min, MaxZoom: d.max, Kind: Data, Bounds: boundsNRG, Fields: dataFields[d.name]})
 	}
 	return m
 }()

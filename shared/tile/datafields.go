@@ -1,0 +1,113 @@
+package tile
+
+// The feature properties of each data archive package datalayers builds,
+// by archive name, for TileJSON vector_layers; archives not in dataFields
+// are not built yet and publish no fields.
+var (
+	fID    = Field{Name: "id", Description: "the block's legal land description (canonical)"}
+	fLSDs  = Field{Name: "lsds", Description: "LSDs of the block with data"}
+	fQtrs  = Field{Name: "quarters", Description: "quarter sections of the block with data"}
+	wellFs = []Field{
+		{Name: "wells_total", Description: "wells, every status"},
+		{Name: "wells_active", Description: "active wells"},
+		{Name: "wells_suspended", Description: "suspended wells"},
+		{Name: "wells_abandoned", Description: "abandoned wells"},
+		{Name: "wells_orphan", Description: "orphan wells"},
+		{Name: "wells_reclamation_certified", Description: "reclamation-certified wells"},
+		{Name: "facilities", Description: "facilities"},
+		{Name: "pipeline_segments", Description: "pipeline segments crossing"},
+	}
+	prodFs = []Field{
+		{Name: "oil_m3", Description: "oil, trailing 12 months (m³)"},
+		{Name: "gas_e3m3", Description: "gas, trailing 12 months (10³ m³)"},
+		{Name: "condensate_m3", Description: "condensate, trailing 12 months (m³)"},
+		{Name: "water_m3", Description: "water, trailing 12 months (m³)"},
+		{Name: "producing_wells", Description: "wells with production in the window"},
+		{Name: "last_producing_month", Description: "latest month with a positive volume (YYYY-MM)"},
+	}
+	cropFs = []Field{
+		{Name: "dominant_crop", Description: "dominant crop name (roll-ups: the most common of the quarters')"},
+		{Name: "dominant_crop_code", Description: "dominant crop inventory code"},
+		{Name: "crop_category", Description: "dominant crop category"},
+	}
+	cropQSFs = []Field{
+		{Name: "rotation", Description: "crop rotation"},
+		{Name: "diversity_index", Description: "crop diversity index"},
+		{Name: "years_covered", Description: "years of crop inventory covered"},
+	}
+	lsrsFs = []Field{
+		{Name: "lsrs_score", Description: "LSRS rating score (roll-ups: area-weighted mean of the quarters')"},
+		{Name: "lsrs_class", Description: "LSRS class (roll-ups: the class of the largest area)"},
+	}
+	lsrsQSFs = []Field{
+		{Name: "lsrs_limiter", Description: "LSRS limiting factor, absent when none"},
+		{Name: "cli_class", Description: "Canada Land Inventory class"},
+	}
+	soilF    = Field{Name: "soil_order", Description: "soil order of the dominant SLC component (roll-ups: of the largest area)"}
+	rollAgFs = []Field{fQtrs, {Name: "area_ha", Description: "area of the quarters with data (ha)"}}
+	tenureFs = []Field{
+		{Name: "disposition_id", Description: "the disposition over the LSD expiring soonest"},
+		{Name: "dispositions", Description: "dispositions over the LSD"},
+		{Name: "holder", Description: "its holder's name"},
+		{Name: "holder_ba_code", Description: "its holder's business associate code, when known"},
+		{Name: "disposition_type", Description: "its type (lease, licence, permit, ...)"},
+		{Name: "status", Description: "its status"},
+		{Name: "expiry_date", Description: "its expiry date (YYYY-MM-DD), absent when perpetual or undated"},
+		{Name: "perpetual", Description: "whether it is continued indefinitely"},
+	}
+	facFs = []Field{
+		{Name: "id", Description: "facility id"},
+		{Name: "name", Description: "facility name"},
+		{Name: "category", Description: "facility category"},
+		{Name: "sub_type", Description: "Petrinex facility subtype"},
+		{Name: "status", Description: "facility status"},
+		{Name: "operator", Description: "operator name"},
+		{Name: "licence_number", Description: "licence number"},
+		{Name: "lsd", Description: "the LSD the facility is on"},
+	}
+	facLabelFs = []Field{
+		{Name: "id", Description: "facility id"},
+		{Name: "label", Description: "the text to draw: the facility name, else its id"},
+		{Name: "category", Description: "facility category"},
+	}
+	minLabelFs = []Field{
+		{Name: "disposition_id", Description: "disposition id"},
+		{Name: "label", Description: "the text to draw: the disposition number"},
+		{Name: "holder", Description: "holder name"},
+		{Name: "expiry_date", Description: "expiry date (YYYY-MM-DD), absent when perpetual or undated"},
+	}
+)
+
+func catFields(parts ...[]Field) []Field {
+	var out []Field
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+func one(f Field) []Field { return []Field{f} }
+
+// dataFields is the property list of every data archive that is built.
+var dataFields = map[string][]Field{
+	"og_activity_lsd":         catFields(one(fID), wellFs),
+	"og_activity_sec":         catFields(one(fID), one(fLSDs), wellFs),
+	"og_activity_twp":         catFields(one(fID), one(fLSDs), wellFs),
+	"lsd_production_12mo":     catFields(one(fID), prodFs),
+	"lsd_production_12mo_sec": catFields(one(fID), one(fLSDs), prodFs),
+	"lsd_production_12mo_twp": catFields(one(fID), one(fLSDs), prodFs),
+	"ag_summary_qs":           catFields(one(fID), cropFs, lsrsFs, one(soilF), []Field{{Name: "cli_class", Description: "Canada Land Inventory class"}, {Name: "land_use", Description: "dominant land use"}, {Name: "drought_class", Description: "latest drought class"}}),
+	"ag_summary_sec":          catFields(one(fID), rollAgFs, cropFs, lsrsFs, one(soilF)),
+	"ag_summary_twp":          catFields(one(fID), rollAgFs, cropFs, lsrsFs, one(soilF)),
+	"aafc_crop_summary":       catFields(one(fID), cropFs, cropQSFs),
+	"aafc_crop_summary_sec":   catFields(one(fID), rollAgFs, cropFs),
+	"aafc_crop_summary_twp":   catFields(one(fID), rollAgFs, cropFs),
+	"lsrs_productivity":       catFields(one(fID), lsrsFs, lsrsQSFs, one(soilF)),
+	"lsrs_productivity_sec":   catFields(one(fID), rollAgFs, lsrsFs, one(soilF)),
+	"lsrs_productivity_twp":   catFields(one(fID), rollAgFs, lsrsFs, one(soilF)),
+	"facilities":              facFs,
+	"facilities_labels":       facLabelFs,
+	"petroleum_tenure":        catFields(one(fID), tenureFs),
+	"mineral_tenure":          catFields(one(fID), tenureFs),
+	"mineral_tenure_labels":   minLabelFs,
+}

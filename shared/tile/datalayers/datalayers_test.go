@@ -1,0 +1,451 @@
+package datalayers
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"math"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/encoding/mvt"
+	"github.com/paulmach/orb/geo"
+	"github.com/paulmach/orb/maptile"
+
+	"meridian/shared/agri"
+	"meridian/shared/convert"
+	"meridian/shared/energy"
+	agsrc "meridian/shared/ingest/ag"
+	energysrc "meridian/shared/ingest/energy"
+	"meridian/shared/kv"
+	"meridian/shared/lld"
+	"meridian/shared/tile"
+)
+
+var (
+	demoOnce  sync.Once
+	demoStore kv.Store
+	demoSvc   *convert.Service
+	demoErr   error
+)
+
+// demo is a store holding the demo energy and ag datasets, ingested once.
+func demo(t testing.TB) (kv.Store, *convert.Service) {
+	t.Helper()
+	demoOnce.Do(func() {
+		ctx := context.Background()
+		demoStore, demoSvc = kv.NewMem(), convert.New()
+		dir := t.TempDir()
+		if demoErr = energysrc.WriteDemo(dir + "/energy"); demoErr != nil {
+			return
+		}
+		ef, err := energy.Classify(dir + "/energy")
+		if demoErr = err; err != nil {
+			return
+		}
+		if _, demoErr = energy.Ingest(ctx, demoStore, demoSvc, ef, energy.Options{Now: energysrc.DemoAsOf(), Demo: true}); demoErr != nil {
+			return
+		}
+		if demoErr = agsrc.WriteDemo(dir + "/ag"); demoErr != nil {
+			return
+		}
+		af, err := agri.Classify(dir + "/ag")
+		if demoErr = err; err != nil {
+			return
+		}
+		_, demoErr = agri.Ingest(ctx, demoStore, demoSvc, af, agri.Options{Demo: true})
+	})
+	if demoErr != nil {
+		t.Fatal(demoErr)
+	}
+	return demoStore, demoSvc
+}
+
+func layer(t testing.TB, name string) tile.Layer {
+	for _, region := range []string{"energy", "ag"} {
+		if l, ok := tile.Lookup(region, name); ok {
+			return l
+		}
+	}
+	t.Fatalf("no layer %s", name)
+	return tile.Layer{}
+}
+
+// zoomOf is a zoom inside the layer's band.
+func zoomOf(l tile.Layer) maptile.Zoom {
+	switch {
+	case l.MaxZoom <= 6:
+		return 5
+	case l.MaxZoom <= 9:
+		return 8
+	default:
+		return maptile.Zoom(max(l.MinZoom, 12))
+	}
+}
+
+// decode returns the features of tile t of layer l, checking the source
+// layer name and that every property is documented.
+func decode(t *testing.T, s *Source, l tile.Layer, tl maptile.Tile) []map[string]any {
+	t.Helper()
+	data, err := s.Tile(context.Background(), l, tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data == nil {
+		return nil
+	}
+	layers, err := mvt.UnmarshalGzipped(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(layers) != 1 || layers[0].Name != l.SourceLayer {
+		t.Fatalf("%s %v: layers %v, want one named %s", l.Name, tl, layers, l.SourceLayer)
+	}
+	doc := map[string]bool{}
+	for _, f := range Fields(l.Name) {
+		doc[f.Name] = true
+	}
+	var out []map[string]any
+	for _, f := range layers[0].Features {
+		for k := range f.Properties {
+			if !doc[k] {
+				t.Errorf("%s: property %q not in Fields", l.Name, k)
+			}
+		}
+		out = append(out, f.Properties)
+	}
+	return out
+}
+
+// featureTile returns a tile of l's band over the centre of the feature
+// the source holds at index i, with that feature's id.
+func featureTile(t *testing.T, s *Source, l tile.Layer, i int) (maptile.Tile, map[string]any) {
+	t.Helper()
+	if err := s.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	d := s.layers[l.Name]
+	if d == nil || len(d.feats) <= i {
+		t.Fatalf("%s: no feature %d in the demo data", l.Name, i)
+	}
+	f := d.feats[i]
+	c := f.bound.Center()
+	if pt, ok := f.geom.(orb.Point); ok {
+		c = pt
+	}
+	return maptile.At(c, zoomOf(l)), f.props
+}
+
+func TestEveryArchiveDecodes(t *testing.T) {
+	store, svc := demo(t)
+	s := New(store, svc)
+	names := Names()
+	if len(names) != 20 {
+		t.Errorf("%d archives built, want 20: %v", len(names), names)
+	}
+	for _, name := range names {
+		l := layer(t, name)
+		if !Supported(l) || len(Fields(name)) == 0 {
+			t.Errorf("%s not supported", name)
+		}
+		tl, want := featureTile(t, s, l, 0)
+		got := decode(t, s, l, tl)
+		if len(got) == 0 {
+			t.Errorf("%s %v: no features", name, tl)
+			continue
+		}
+		key := "id"
+		if _, ok := want["id"]; !ok {
+			key = "disposition_id"
+		}
+		found := false
+		for _, p := range got {
+			if p[key] == want[key] {
+				found = true
+				for k, v := range want {
+					if !equal(p[k], v) {
+						t.Errorf("%s %v: %s = %v, want %v", name, want[key], k, p[k], v)
+					}
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s %v: feature %v missing", name, tl, want[key])
+		}
+	}
+}
+
+func equal(a, b any) bool {
+	x, xok := num(a)
+	y, yok := num(b)
+	if xok && yok {
+		return math.Abs(x-y) < 1e-6
+	}
+	return a == b
+}
+
+func num(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case uint64:
+		return float64(n), true
+	case float32:
+		return float64(n), true
+	}
+	return 0, false
+}
+
+func TestEmptyAreaAndZooms(t *testing.T) {
+	store, svc := demo(t)
+	s := New(store, svc)
+	ctx := context.Background()
+	for _, name := range Names() {
+		l := layer(t, name)
+		// Hudson Bay at the band's zoom: no data.
+		tl := maptile.At(orb.Point{-86.0, 59.0}, zoomOf(l))
+		if data, err := s.Tile(ctx, l, tl); err != nil || data != nil {
+			t.Errorf("%s %v: %d bytes, %v; want nil", name, tl, len(data), err)
+		}
+		// A zoom outside the band.
+		if l.MinZoom > 0 {
+			tl, _ := featureTile(t, s, l, 0)
+			tl = maptile.At(tl.Center(), maptile.Zoom(l.MinZoom-1))
+			if data, err := s.Tile(ctx, l, tl); err != nil || data != nil {
+				t.Errorf("%s %v outside zooms: %d bytes, %v", name, tl, len(data), err)
+			}
+		}
+	}
+	// A store with no datasets: every tile nil.
+	empty := New(kv.NewMem(), svc)
+	l := layer(t, "og_activity_twp")
+	if data, err := empty.Tile(ctx, l, maptile.New(0, 0, 0)); err != nil || data != nil {
+		t.Errorf("empty store: %d bytes, %v", len(data), err)
+	}
+}
+
+// children lists the LSDs or quarters of a township or section id.
+func children(t *testing.T, id string, unit lld.Unit) []string {
+	loc, err := lld.Parse(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secs := []uint8{loc.Section}
+	if loc.Unit == lld.Township {
+		secs = nil
+		for s := uint8(1); s <= 36; s++ {
+			secs = append(secs, s)
+		}
+	}
+	var out []string
+	for _, s := range secs {
+		c := loc
+		c.Unit, c.Section = unit, s
+		if unit == lld.LSD {
+			for n := uint8(1); n <= 16; n++ {
+				c.LSD = n
+				out = append(out, c.String())
+			}
+		} else {
+			for _, a := range []lld.Aliquot{lld.SE, lld.SW, lld.NW, lld.NE} {
+				c.Aliquot = a
+				out = append(out, c.String())
+			}
+		}
+	}
+	return out
+}
+
+// rolledUp decodes the roll-up tile over the source's feature i of layer
+// name and returns the feature with that id.
+func rolledUp(t *testing.T, s *Source, name string, i int) (string, map[string]any) {
+	l := layer(t, name)
+	tl, want := featureTile(t, s, l, i)
+	id := want["id"].(string)
+	for _, p := range decode(t, s, l, tl) {
+		if p["id"] == id {
+			return id, p
+		}
+	}
+	t.Fatalf("%s: %s not in tile %v", name, id, tl)
+	return "", nil
+}
+
+// Energy roll-ups: a section's and a township's values are the sums over
+// their LSDs, read from the store here.
+func TestEnergyRollups(t *testing.T) {
+	store, svc := demo(t)
+	s := New(store, svc)
+	ctx := context.Background()
+	ds, _, err := kv.Open(ctx, store, energy.Dataset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"og_activity_twp", "og_activity_sec", "lsd_production_12mo_twp", "lsd_production_12mo_sec"} {
+		if err := s.Load(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for i := range min(3, len(s.layers[name].feats)) {
+			id, got := rolledUp(t, s, name, i)
+			want := map[string]float64{}
+			lsds := 0
+			for _, lsd := range children(t, id, lld.LSD) {
+				it, ok, err := ds.Get(ctx, energy.LSDKey(lsd), energy.SKProduction)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ok {
+					continue
+				}
+				var sum energy.LSDSummary
+				json.Unmarshal(it.Data, &sum)
+				if name[:3] == "og_" {
+					if sum.Wells.Total == 0 {
+						continue
+					}
+					want["wells_total"] += float64(sum.Wells.Total)
+					want["wells_active"] += float64(sum.Wells.Active)
+					want["wells_suspended"] += float64(sum.Wells.Suspended)
+					want["wells_abandoned"] += float64(sum.Wells.Abandoned)
+					want["wells_orphan"] += float64(sum.Wells.Orphan)
+					want["wells_reclamation_certified"] += float64(sum.Wells.ReclamationCertified)
+					want["facilities"] += float64(sum.Facilities)
+					want["pipeline_segments"] += float64(sum.Segments)
+				} else {
+					p := sum.Production
+					if sum.ProducingWells == 0 && p.Oil == 0 && p.Gas == 0 && p.Condensate == 0 && p.Water == 0 {
+						continue
+					}
+					want["oil_m3"] += p.Oil
+					want["gas_e3m3"] += p.Gas
+					want["condensate_m3"] += p.Condensate
+					want["water_m3"] += p.Water
+					want["producing_wells"] += float64(sum.ProducingWells)
+				}
+				lsds++
+			}
+			want["lsds"] = float64(lsds)
+			if lsds == 0 {
+				t.Fatalf("%s %s: no LSDs in the store", name, id)
+			}
+			for k, v := range want {
+				g, _ := num(got[k])
+				if math.Abs(g-v) > 0.051 { // volumes are rounded to 0.1
+					t.Errorf("%s %s: %s = %v, want %v", name, id, k, got[k], v)
+				}
+			}
+		}
+	}
+}
+
+// Ag roll-ups: the area-weighted mean LSRS score and most common crop over
+// the quarters of a section or township, read from the store here.
+func TestAgRollups(t *testing.T) {
+	store, svc := demo(t)
+	s := New(store, svc)
+	ctx := context.Background()
+	ds, _, err := kv.Open(ctx, store, agri.Dataset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"lsrs_productivity_twp", "lsrs_productivity_sec", "aafc_crop_summary_twp", "aafc_crop_summary_sec"} {
+		for i := range min(3, len(s.layers[name].feats)) {
+			id, got := rolledUp(t, s, name, i)
+			var sumW, sumA float64
+			crops := map[string]int{}
+			quarters := 0
+			for _, q := range children(t, id, lld.QuarterSection) {
+				var sk string
+				if name[:4] == "lsrs" {
+					sk = agri.SKLSRS
+				} else {
+					sk = agri.SKCropping
+				}
+				it, ok, err := ds.Get(ctx, agri.QuarterKey(q), sk)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ok {
+					continue
+				}
+				quarters++
+				if sk == agri.SKLSRS {
+					var p agri.Productivity
+					json.Unmarshal(it.Data, &p)
+					loc, _ := lld.Parse(q)
+					b, err := svc.Resolve(ctx, loc, q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					a := geo.Area(b.Geometry)
+					sumW += p.Score * a
+					sumA += a
+				} else {
+					var c agri.Cropping
+					json.Unmarshal(it.Data, &c)
+					crops[c.Dominant.Code]++
+				}
+			}
+			if quarters == 0 {
+				t.Fatalf("%s %s: no quarters in the store", name, id)
+			}
+			if g, _ := num(got["quarters"]); int(g) != quarters {
+				t.Errorf("%s %s: quarters %v, want %d", name, id, got["quarters"], quarters)
+			}
+			if sumA > 0 {
+				if g, _ := num(got["lsrs_score"]); math.Abs(g-sumW/sumA) > 0.006 {
+					t.Errorf("%s %s: lsrs_score %v, want %.3f", name, id, got["lsrs_score"], sumW/sumA)
+				}
+			}
+			if len(crops) > 0 {
+				best, _ := modeInt(crops)
+				if got["dominant_crop_code"] != best || crops[best] == 0 {
+					t.Errorf("%s %s: crop %v, want %s (%v)", name, id, got["dominant_crop_code"], best, crops)
+				}
+			}
+		}
+	}
+}
+
+type discard struct{ n int }
+
+func (d *discard) Add(z uint8, x, y uint32, data []byte) error { d.n++; return nil }
+
+// TestBuildTimes builds every archive over the demo data's bounds (the
+// data extent) to the band's zooms, up to MaxDataZoom, and logs the time.
+func TestBuildTimes(t *testing.T) {
+	if os.Getenv("MERIDIAN_DATALAYERS_BUILD") == "" {
+		t.Skip("builds every archive (~20 s): set MERIDIAN_DATALAYERS_BUILD=1")
+	}
+	store, svc := demo(t)
+	s := New(store, svc)
+	ctx := context.Background()
+	start := time.Now()
+	b, err := s.Bounds(ctx)
+	if err != nil || b.IsZero() {
+		t.Fatalf("bounds %v %v", b, err)
+	}
+	t.Logf("load: %v, bounds %v", time.Since(start), b)
+	for _, name := range Names() {
+		l := layer(t, name)
+		var sink discard
+		st, err := tile.Build(ctx, l, s.Tile, &sink, tile.BuildOptions{Bounds: b, Progress: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Tiles == 0 {
+			t.Errorf("%s: no tiles", name)
+		}
+		t.Logf("%-24s z%d-%d visited %8d tiles %6d bytes %8d in %v", name, l.MinZoom, min(l.MaxZoom, tile.MaxDataZoom), st.Visited, st.Tiles, st.Bytes, st.Elapsed.Round(time.Millisecond))
+	}
+}

@@ -1,0 +1,268 @@
+package datalayers
+
+import (
+	"strings"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/geojson"
+
+	"meridian/shared/energy"
+	"meridian/shared/kv"
+	"meridian/shared/tile"
+)
+
+// energySums is what a block's LSDs add up to.
+type energySums struct {
+	lsds      int
+	wells     energy.Liability
+	fac, segs int
+	prod      energy.Production
+	producing int
+}
+
+func (a *energySums) add(s energy.LSDSummary) {
+	a.lsds++
+	a.wells.Total += s.Wells.Total
+	a.wells.Active += s.Wells.Active
+	a.wells.Suspended += s.Wells.Suspended
+	a.wells.Abandoned += s.Wells.Abandoned
+	a.wells.Orphan += s.Wells.Orphan
+	a.wells.ReclamationCertified += s.Wells.ReclamationCertified
+	a.fac += s.Facilities
+	a.segs += s.Segments
+	a.prod.Oil += s.Production.Oil
+	a.prod.Gas += s.Production.Gas
+	a.prod.Condensate += s.Production.Condensate
+	a.prod.Water += s.Production.Water
+	a.prod.LastProducingMonth = max(a.prod.LastProducingMonth, s.Production.LastProducingMonth)
+	a.producing += s.ProducingWells
+}
+
+func (a *energySums) wellProps(rollup bool) geojson.Properties {
+	p := geojson.Properties{
+		"wells_total": a.wells.Total, "wells_active": a.wells.Active, "wells_suspended": a.wells.Suspended,
+		"wells_abandoned": a.wells.Abandoned, "wells_orphan": a.wells.Orphan,
+		"wells_reclamation_certified": a.wells.ReclamationCertified, "facilities": a.fac, "pipeline_segments": a.segs,
+	}
+	if rollup {
+		p["lsds"] = a.lsds
+	}
+	return p
+}
+
+func (a *energySums) prodProps(rollup bool) geojson.Properties {
+	p := geojson.Properties{
+		"oil_m3": round(a.prod.Oil), "gas_e3m3": round(a.prod.Gas), "condensate_m3": round(a.prod.Condensate),
+		"water_m3": round(a.prod.Water), "producing_wells": a.producing,
+	}
+	if a.prod.LastProducingMonth != "" {
+		p["last_producing_month"] = a.prod.LastProducingMonth
+	}
+	if rollup {
+		p["lsds"] = a.lsds
+	}
+	return p
+}
+
+func hasWells(s energy.LSDSummary) bool { return s.Wells.Total > 0 }
+
+func hasProduction(s energy.LSDSummary) bool {
+	p := s.Production
+	return s.ProducingWells > 0 || p.Oil != 0 || p.Gas != 0 || p.Condensate != 0 || p.Water != 0
+}
+
+// rollup sums the LSDs keep selects into sections and townships, in
+// order of first appearance (sorted keys: deterministic).
+type rollup struct {
+	order []string
+	sums  map[string]*energySums
+}
+
+func (r *rollup) add(id string, s energy.LSDSummary) {
+	if r.sums == nil {
+		r.sums = map[string]*energySums{}
+	}
+	a := r.sums[id]
+	if a == nil {
+		a = &energySums{}
+		r.sums[id] = a
+		r.order = append(r.order, id)
+	}
+	a.add(s)
+}
+
+func (ld *loader) loadEnergy(store kv.Store) error {
+	ds, keys, ok, err := datasetKeys(ld.ctx, store, energy.Dataset, "LSD#")
+	if err != nil || !ok {
+		return err
+	}
+	var wSec, wTwp, pSec, pTwp rollup
+	facSeen := map[string]bool{}
+	type tenureLSD struct {
+		first *energy.TenureRow
+		n     int
+	}
+	tenure := map[string]map[string]*tenureLSD{"png": {}, "mineral": {}} // kind → LSD
+	var tenureOrder []string
+	labels := map[string]bool{}
+	for _, k := range keys {
+		lsd := strings.TrimPrefix(k.PK, "LSD#")
+		switch {
+		case k.SK == energy.SKProduction:
+			var s energy.LSDSummary
+			if ok, err := getJSON(ld.ctx, ds, k, &s); err != nil || !ok {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			sec, twp, err := parents(lsd)
+			if err != nil {
+				return err
+			}
+			var one energySums
+			one.add(s)
+			if hasWells(s) {
+				if err := ld.addBlock("og_activity_lsd", lsd, one.wellProps(false)); err != nil {
+					return err
+				}
+				wSec.add(sec, s)
+				wTwp.add(twp, s)
+			}
+			if hasProduction(s) {
+				if err := ld.addBlock("lsd_production_12mo", lsd, one.prodProps(false)); err != nil {
+					return err
+				}
+				pSec.add(sec, s)
+				pTwp.add(twp, s)
+			}
+		case strings.HasPrefix(k.SK, "FAC#"):
+			var f energy.FacilityRow
+			if ok, err := getJSON(ld.ctx, ds, k, &f); err != nil || !ok || facSeen[f.ID] {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			facSeen[f.ID] = true
+			pt := orb.Point{f.Location.Lng, f.Location.Lat}
+			if pt == (orb.Point{}) {
+				continue
+			}
+			p := geojson.Properties{"id": f.ID, "name": f.FacilityName, "category": f.Category, "sub_type": f.SubType,
+				"status": f.Status, "licence_number": f.LicenceNumber, "lsd": lsd}
+			if f.Operator.Name != nil {
+				p["operator"] = *f.Operator.Name
+			}
+			ld.add("facilities", pt, p)
+			label := f.FacilityName
+			if label == "" {
+				label = f.ID
+			}
+			ld.add("facilities_labels", pt, geojson.Properties{"id": f.ID, "label": label, "category": f.Category})
+		case strings.HasPrefix(k.SK, "TEN#"):
+			var r energy.TenureRow
+			if ok, err := getJSON(ld.ctx, ds, k, &r); err != nil || !ok {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			byLSD := tenure[r.TenureKind]
+			if byLSD == nil {
+				continue
+			}
+			t := byLSD[lsd]
+			if t == nil {
+				t = &tenureLSD{first: &r} // SK order: soonest expiry first
+				byLSD[lsd] = t
+				tenureOrder = append(tenureOrder, r.TenureKind+" "+lsd)
+			}
+			t.n++
+			if r.TenureKind == "mineral" && !labels[r.ID] {
+				labels[r.ID] = true
+				if err := ld.addMineralLabel(lsd, r); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, b := range []struct {
+		layer string
+		r     *rollup
+		props func(*energySums) geojson.Properties
+	}{
+		{"og_activity_sec", &wSec, func(a *energySums) geojson.Properties { return a.wellProps(true) }},
+		{"og_activity_twp", &wTwp, func(a *energySums) geojson.Properties { return a.wellProps(true) }},
+		{"lsd_production_12mo_sec", &pSec, func(a *energySums) geojson.Properties { return a.prodProps(true) }},
+		{"lsd_production_12mo_twp", &pTwp, func(a *energySums) geojson.Properties { return a.prodProps(true) }},
+	} {
+		for _, id := range b.r.order {
+			if err := ld.addBlock(b.layer, id, b.props(b.r.sums[id])); err != nil {
+				return err
+			}
+		}
+	}
+	for _, kl := range tenureOrder {
+		kind, lsd, _ := strings.Cut(kl, " ")
+		t := tenure[kind][lsd]
+		layer := "petroleum_tenure"
+		if kind == "mineral" {
+			layer = "mineral_tenure"
+		}
+		p := tenureProps(*t.first)
+		p["dispositions"] = t.n
+		if err := ld.addBlock(layer, lsd, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func tenureProps(r energy.TenureRow) geojson.Properties {
+	p := geojson.Properties{"disposition_id": r.ID, "disposition_type": r.DispositionType, "status": r.Status, "perpetual": r.Perpetual}
+	if r.Holder.Name != nil {
+		p["holder"] = *r.Holder.Name
+	}
+	if r.Holder.BACode != nil {
+		p["holder_ba_code"] = *r.Holder.BACode
+	}
+	if r.ExpiryDate != nil {
+		p["expiry_date"] = *r.ExpiryDate
+	}
+	return p
+}
+
+// addMineralLabel adds a disposition's label point: its centroid when the
+// store has one, else where the first LSD it covers reads well.
+func (ld *loader) addMineralLabel(lsd string, r energy.TenureRow) error {
+	var pt orb.Point
+	if r.Centroid != nil {
+		pt = orb.Point{r.Centroid.Lng, r.Centroid.Lat}
+	} else {
+		g, err := ld.blockOf(lsd)
+		if err != nil {
+			return err
+		}
+		if g == nil {
+			return nil
+		}
+		pt = tile.LabelPoint(g, g.Bound().Center())
+	}
+	p := geojson.Properties{"disposition_id": r.ID, "label": r.DispositionNumber}
+	if r.Holder.Name != nil {
+		p["holder"] = *r.Holder.Name
+	}
+	if r.ExpiryDate != nil {
+		p["expiry_date"] = *r.ExpiryDate
+	}
+	ld.add("mineral_tenure_labels", pt, p)
+	return nil
+}
+
+func round(v float64) float64 {
+	if v < 0 {
+		return -round(-v)
+	}
+	return float64(int64(v*10+0.5)) / 10
+}

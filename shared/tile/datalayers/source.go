@@ -1,0 +1,294 @@
+// Package datalayers makes the tiles of the agriculture and energy data
+// archives from the report store: LSD, quarter, section and township
+// polygons carrying the store's per-LSD and per-quarter summaries (section
+// and township roll-ups summed or aggregated over them), facility points
+// and tenure polygons.
+//
+// A Source loads what its archives draw once, on its first tile: the keys
+// of the energy and ag datasets (kv.Store.ScanKeys, build time only), their
+// items, and the blocks they sit on. Tiles then cost a lookup in a grid of
+// zoom-10 cells, so a build visits the empty tiles of a province quickly.
+package datalayers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/geojson"
+	"github.com/paulmach/orb/maptile"
+
+	"meridian/shared/convert"
+	"meridian/shared/kv"
+	"meridian/shared/lld"
+	"meridian/shared/tile"
+)
+
+// gridZoom is the zoom of the cells features are indexed by.
+const gridZoom = 10
+
+// feature is one feature of a layer, lng/lat.
+type feature struct {
+	geom  orb.Geometry
+	bound orb.Bound
+	props geojson.Properties
+}
+
+// layerData is the features of one archive and their cell index.
+type layerData struct {
+	feats []feature
+	cells map[maptile.Tile][]int32
+}
+
+func newLayerData(fs []feature) *layerData {
+	d := &layerData{feats: fs, cells: map[maptile.Tile][]int32{}}
+	for i, f := range fs {
+		for _, c := range cover(pad(f.bound, gridZoom), gridZoom) {
+			d.cells[c] = append(d.cells[c], int32(i))
+		}
+	}
+	return d
+}
+
+// cover lists the tiles of zoom z over b.
+func cover(b orb.Bound, z maptile.Zoom) []maptile.Tile {
+	lo := maptile.At(orb.Point{b.Min[0], b.Max[1]}, z)
+	hi := maptile.At(orb.Point{b.Max[0], b.Min[1]}, z)
+	var out []maptile.Tile
+	for x := lo.X; x <= hi.X; x++ {
+		for y := lo.Y; y <= hi.Y; y++ {
+			out = append(out, maptile.New(x, y, z))
+		}
+	}
+	return out
+}
+
+// pad widens a bound by the tile buffer of a zoom-z tile, so a feature
+// whose geometry reaches into a tile's buffer is drawn there.
+func pad(b orb.Bound, z maptile.Zoom) orb.Bound {
+	w := 360.0 / float64(uint64(1)<<z) * tile.Buffer / tile.Extent
+	return orb.Bound{Min: orb.Point{b.Min[0] - w, b.Min[1] - w}, Max: orb.Point{b.Max[0] + w, b.Max[1] + w}}
+}
+
+// candidates returns the indexes of the features that may reach tile t.
+func (d *layerData) candidates(t maptile.Tile) []int32 {
+	switch {
+	case t.Z >= gridZoom:
+		return d.cells[maptile.New(t.X>>(t.Z-gridZoom), t.Y>>(t.Z-gridZoom), gridZoom)]
+	case gridZoom-t.Z <= 5 && len(d.cells) > 1<<(2*(gridZoom-t.Z)):
+		var out []int32
+		seen := map[int32]bool{}
+		s := uint32(1) << (gridZoom - t.Z)
+		for x := t.X * s; x < (t.X+1)*s; x++ {
+			for y := t.Y * s; y < (t.Y+1)*s; y++ {
+				for _, i := range d.cells[maptile.New(x, y, gridZoom)] {
+					if !seen[i] {
+						seen[i] = true
+						out = append(out, i)
+					}
+				}
+			}
+		}
+		sort.Slice(out, func(a, b int) bool { return out[a] < out[b] })
+		return out
+	default:
+		out := make([]int32, len(d.feats))
+		for i := range out {
+			out[i] = int32(i)
+		}
+		return out
+	}
+}
+
+// Source makes the data archives' tiles from a report store.
+type Source struct {
+	store kv.Store
+	svc   *convert.Service
+
+	once   sync.Once
+	err    error
+	layers map[string]*layerData
+	extent orb.Bound
+}
+
+// New returns a Source over store, its blocks resolved by svc. Nothing is
+// read until the first tile (or Load).
+func New(store kv.Store, svc *convert.Service) *Source { return &Source{store: store, svc: svc} }
+
+// Func returns s as a tile.Source.
+func (s *Source) Func() tile.Source { return s.Tile }
+
+// Load reads the store (once; later calls return the first's error).
+func (s *Source) Load(ctx context.Context) error {
+	s.once.Do(func() { s.err = s.load(ctx) })
+	return s.err
+}
+
+// Bounds is the extent of the data drawn (lng/lat), zero when there is
+// none: a build's BuildOptions.Bounds.
+func (s *Source) Bounds(ctx context.Context) (orb.Bound, error) {
+	if err := s.Load(ctx); err != nil {
+		return orb.Bound{}, err
+	}
+	return s.extent, nil
+}
+
+// Tile returns layer l's tile t, MVT gzip-compressed, or nil when it has
+// no features (outside the layer's zooms, no data there, or a layer this
+// package does not build).
+func (s *Source) Tile(ctx context.Context, l tile.Layer, t maptile.Tile) ([]byte, error) {
+	if !Supported(l) || int(t.Z) < l.MinZoom || int(t.Z) > l.MaxZoom {
+		return nil, nil
+	}
+	if err := s.Load(ctx); err != nil {
+		return nil, err
+	}
+	d := s.layers[l.Name]
+	if d == nil || len(d.feats) == 0 {
+		return nil, nil
+	}
+	q := pad(t.Bound(), t.Z)
+	var fs []*geojson.Feature
+	for _, i := range d.candidates(t) {
+		f := d.feats[i]
+		if !f.bound.Intersects(q) {
+			continue
+		}
+		g := geojson.NewFeature(orb.Clone(f.geom))
+		g.Properties = f.props.Clone()
+		fs = append(fs, g)
+	}
+	if len(fs) == 0 {
+		return nil, nil
+	}
+	return tile.Encode(l.SourceLayer, fs, t)
+}
+
+// loader holds what load reads.
+type loader struct {
+	ctx    context.Context
+	svc    *convert.Service
+	blocks map[string]orb.Geometry
+	layers map[string][]feature
+	extent orb.Bound
+	any    bool
+}
+
+// geometry resolves a block once.
+func (ld *loader) geometry(loc lld.Location) (orb.Geometry, error) {
+	k := loc.String()
+	if g, ok := ld.blocks[k]; ok {
+		return g, nil
+	}
+	b, err := ld.svc.Resolve(ld.ctx, loc, k)
+	if err != nil {
+		return nil, fmt.Errorf("datalayers: resolve %s: %w", k, err)
+	}
+	ld.blocks[k] = b.Geometry
+	return b.Geometry, nil
+}
+
+func (ld *loader) add(layer string, g orb.Geometry, props geojson.Properties) {
+	if g == nil {
+		return
+	}
+	b := g.Bound()
+	ld.layers[layer] = append(ld.layers[layer], feature{geom: g, bound: b, props: props})
+	if !ld.any {
+		ld.extent, ld.any = b, true
+	} else {
+		ld.extent = ld.extent.Union(b)
+	}
+}
+
+// addBlock adds the polygon of the block named id.
+func (ld *loader) addBlock(layer, id string, props geojson.Properties) error {
+	loc, err := lld.Parse(id)
+	if err != nil {
+		return fmt.Errorf("datalayers: %s: %w", id, err)
+	}
+	g, err := ld.geometry(loc)
+	if err != nil {
+		return err
+	}
+	props["id"] = id
+	ld.add(layer, g, props)
+	return nil
+}
+
+func (s *Source) load(ctx context.Context) error {
+	ld := &loader{ctx: ctx, svc: s.svc, blocks: map[string]orb.Geometry{}, layers: map[string][]feature{}}
+	if err := ld.loadEnergy(s.store); err != nil {
+		return err
+	}
+	if err := ld.loadAg(s.store); err != nil {
+		return err
+	}
+	s.layers = map[string]*layerData{}
+	for name, fs := range ld.layers {
+		s.layers[name] = newLayerData(fs)
+	}
+	s.extent = ld.extent
+	return nil
+}
+
+// datasetKeys opens a dataset and lists the keys under pkPrefix (un-
+// namespaced), sorted.
+func datasetKeys(ctx context.Context, store kv.Store, name, pkPrefix string) (kv.Dataset, []kv.Key, bool, error) {
+	ds, ok, err := kv.Open(ctx, store, name)
+	if err != nil || !ok {
+		return ds, nil, false, err
+	}
+	ns := name + "@" + strconv.FormatInt(int64(ds.Version), 10) + "#"
+	var keys []kv.Key
+	err = store.ScanKeys(ctx, ns+pkPrefix, func(ks []kv.Key) error {
+		for _, k := range ks {
+			keys = append(keys, kv.Key{PK: strings.TrimPrefix(k.PK, ns), SK: k.SK})
+		}
+		return nil
+	})
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].PK != keys[j].PK {
+			return keys[i].PK < keys[j].PK
+		}
+		return keys[i].SK < keys[j].SK
+	})
+	return ds, keys, true, err
+}
+
+func getJSON(ctx context.Context, ds kv.Dataset, k kv.Key, v any) (bool, error) {
+	it, ok, err := ds.Get(ctx, k.PK, k.SK)
+	if err != nil || !ok {
+		return false, err
+	}
+	if err := json.Unmarshal(it.Data, v); err != nil {
+		return false, fmt.Errorf("datalayers: %s %s: %w", k.PK, k.SK, err)
+	}
+	return true, nil
+}
+
+// parents returns the section and township of a DLS LSD or quarter.
+func parents(id string) (sec, twp string, err error) {
+	loc, err := lld.Parse(id)
+	if err != nil {
+		return "", "", fmt.Errorf("datalayers: %s: %w", id, err)
+	}
+	loc.Unit, loc.Aliquot, loc.LSD = lld.Section, 0, 0
+	sec = loc.String()
+	loc.Unit, loc.Section = lld.Township, 0
+	return sec, loc.String(), nil
+}
+
+// blockOf resolves the block named id.
+func (ld *loader) blockOf(id string) (orb.Geometry, error) {
+	loc, err := lld.Parse(id)
+	if err != nil {
+		return nil, fmt.Errorf("datalayers: %s: %w", id, err)
+	}
+	return ld.geometry(loc)
+}
