@@ -42,8 +42,8 @@ func Products() []Product {
 		{Product: gateway.Autocomplete, Function: "autocomplete", Base: "autocomplete", TimeoutSeconds: 10, Grid: true},
 		{Product: gateway.Batch, Function: "batch", Base: "batch", TimeoutSeconds: 20, Grid: true},
 		{Product: gateway.Maps, Function: "tiles", Base: "tiles", TimeoutSeconds: 20, Grid: true, Tiles: true},
-		{Product: gateway.Ag, Function: "ag", Base: "ag", TimeoutSeconds: 10, Reports: true},
-		{Product: gateway.Energy, Function: "energy", Base: "energy", TimeoutSeconds: 10, Reports: true},
+		{Product: gateway.Ag, Function: "ag", Base: "ag", TimeoutSeconds: 10, Grid: true, Reports: true},
+		{Product: gateway.Energy, Function: "energy", Base: "energy", TimeoutSeconds: 10, Grid: true, Reports: true},
 	}
 }
 

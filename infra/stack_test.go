@@ -250,7 +250,8 @@ func TestEnvironment(t *testing.T) {
 		{withData, "search", []string{"GRID_BUCKET", "GRID_INDEXES", "GRID_PREFIX", "LOG_LEVEL"}},
 		{withData, "autocomplete", []string{"GRID_BUCKET", "GRID_INDEXES", "GRID_PREFIX", "LOG_LEVEL"}},
 		{withData, "tiles", []string{"GRID_BUCKET", "GRID_INDEXES", "GRID_PREFIX", "LOG_LEVEL", "PUBLIC_TILES_URL", "TILES_BUCKET", "TILES_PREFIX"}},
-		{withData, "ag", []string{"LOG_LEVEL", "REPORTS_TABLE"}},
+		{withData, "ag", []string{"GRID_BUCKET", "GRID_INDEXES", "GRID_PREFIX", "LOG_LEVEL", "REPORTS_TABLE"}},
+		{withData, "energy", []string{"GRID_BUCKET", "GRID_INDEXES", "GRID_PREFIX", "LOG_LEVEL", "REPORTS_TABLE"}},
 	}
 	for _, tc := range tests {
 		if diff := cmp.Diff(tc.want, tc.s.envNames(t, tc.dir)); diff != "" {
@@ -759,8 +760,8 @@ func TestGrants(t *testing.T) {
 		"autocomplete":     append(slices.Clone(logs), "s3:GetObject grid/*"),
 		"batch":            append(slices.Clone(logs), "s3:GetObject grid/*"),
 		"tiles":            append(slices.Clone(logs), "s3:GetObject grid/*", "s3:GetObject tiles/*", "s3:ListBucket bucket"),
-		"ag":               append(slices.Clone(logs), "dynamodb:GetItem table", "dynamodb:Query table"),
-		"energy":           append(slices.Clone(logs), "dynamodb:GetItem table", "dynamodb:Query table"),
+		"ag":               append(slices.Clone(logs), "s3:GetObject grid/*", "dynamodb:GetItem table", "dynamodb:Query table"),
+		"energy":           append(slices.Clone(logs), "s3:GetObject grid/*", "dynamodb:GetItem table", "dynamodb:Query table"),
 	}
 	roles := map[string]string{} // role logical id -> function dir
 	for dir := range want {

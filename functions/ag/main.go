@@ -1,59 +1,33 @@
 // Command ag is the agriculture Lambda: GET /ag/report, behind an API
 // Gateway REST API whose usage plan holds the agriculture product. It reads
 // the agriculture dataset of the report store, a DynamoDB table
-// (REPORTS_TABLE), and places quarter sections with the survey models (the
-// same grid the ingest placed them with).
+// (REPORTS_TABLE), and places quarter sections on the official grid
+// indexes (GRID_BUCKET) and the survey models, as search does.
+// Environment: see reportfn.Config.
 package main
 
 import (
-	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 
 	"meridian/shared/agri/agapi"
 	"meridian/shared/api"
-	"meridian/shared/api/apigw"
 	"meridian/shared/convert"
-	"meridian/shared/env"
 	"meridian/shared/kv"
+	"meridian/shared/reportfn"
 )
 
-// config is the function's environment, checked at cold start.
-type config struct {
-	LogLevel slog.Level // LOG_LEVEL: debug, info (default), warn, error
-	Table    string     // REPORTS_TABLE: the report store's DynamoDB table
+func routes(store kv.Store, svc *convert.Service) []api.Route {
+	return agapi.NewHandler(store, svc).Routes()
 }
 
-func loadConfig(getenv func(string) string) (config, error) {
-	r := env.New(getenv)
-	c := config{
-		LogLevel: r.LogLevel("LOG_LEVEL"),
-		Table:    r.Required("REPORTS_TABLE", "the DynamoDB table of the report store"),
-	}
-	return c, r.Err()
-}
+func main() { reportfn.Main(routes) }
 
-// newHandler builds the function's handler over the report store, once,
-// before the Lambda starts; tests pass an in-memory store.
+// newHandler is the function's handler over a store without grid indexes,
+// for tests.
 func newHandler(logger *slog.Logger, store kv.Store) http.Handler {
-	mux := api.NewMux()
-	mux.Mount(agapi.NewHandler(store, convert.New()).Routes()...)
-	return apigw.Wrap(mux, logger)
+	return reportfn.NewHandler(logger, store, nil, routes)
 }
 
-func main() {
-	c, err := loadConfig(os.Getenv)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: c.LogLevel}))
-	client, err := kv.NewDynamoClient(context.Background(), kv.DynamoClientOptions{})
-	if err != nil {
-		logger.Error("cold start", "err", err)
-		os.Exit(1)
-	}
-	apigw.Start(newHandler(logger, kv.NewDynamo(client, c.Table, kv.DynamoOptions{})))
-}
+// loadConfig is reportfn.LoadConfig, for tests.
+var loadConfig = reportfn.LoadConfig

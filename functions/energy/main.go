@@ -1,63 +1,39 @@
-// Command energy is the energy Lambda: GET /energy/report and the energy
-// lists and details (wells, pipelines, facilities, tenure, operators,
-// expiring dispositions), behind an API Gateway REST API whose usage plan
-// holds the energy product. It reads the energy dataset of the report store,
-// a DynamoDB table (REPORTS_TABLE), and places LSDs with the survey models
-// (the same grid the ingest placed them with).
+// Command energy is the energy Lambda: the /energy routes (parcel report,
+// wells, pipelines, facilities, tenure, operators, expiring tenure,
+// disposition and pipeline licence detail), behind an API Gateway REST API
+// whose usage plan holds the energy product. It reads the energy dataset of
+// the report store, a DynamoDB table (REPORTS_TABLE), and places parcels on
+// the official grid indexes (GRID_BUCKET) and the survey models, as search
+// does. Environment: see reportfn.Config.
 package main
 
 import (
-	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 	"time"
 
 	"meridian/shared/api"
-	"meridian/shared/api/apigw"
 	"meridian/shared/convert"
 	"meridian/shared/energy/energyapi"
-	"meridian/shared/env"
 	"meridian/shared/kv"
+	"meridian/shared/reportfn"
 )
 
-// config is the function's environment, checked at cold start.
-type config struct {
-	LogLevel slog.Level // LOG_LEVEL: debug, info (default), warn, error
-	Table    string     // REPORTS_TABLE: the report store's DynamoDB table
-}
-
-func loadConfig(getenv func(string) string) (config, error) {
-	r := env.New(getenv)
-	c := config{
-		LogLevel: r.LogLevel("LOG_LEVEL"),
-		Table:    r.Required("REPORTS_TABLE", "the DynamoDB table of the report store"),
+// routesAt mounts the energy routes with a clock: days to expiry are
+// counted from now().
+func routesAt(now func() time.Time) reportfn.Routes {
+	return func(store kv.Store, svc *convert.Service) []api.Route {
+		return energyapi.NewHandler(store, svc, now).Routes()
 	}
-	return c, r.Err()
 }
 
-// newHandler builds the function's handler over the report store, once,
-// before the Lambda starts. now is the clock days to expiry are counted
-// from: time.Now in the Lambda; tests pass an in-memory store and a fixed
-// clock.
+func main() { reportfn.Main(routesAt(time.Now)) }
+
+// newHandler is the function's handler over a store without grid indexes
+// and with a clock, for tests.
 func newHandler(logger *slog.Logger, store kv.Store, now func() time.Time) http.Handler {
-	mux := api.NewMux()
-	mux.Mount(energyapi.NewHandler(store, convert.New(), now).Routes()...)
-	return apigw.Wrap(mux, logger)
+	return reportfn.NewHandler(logger, store, nil, routesAt(now))
 }
 
-func main() {
-	c, err := loadConfig(os.Getenv)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: c.LogLevel}))
-	client, err := kv.NewDynamoClient(context.Background(), kv.DynamoClientOptions{})
-	if err != nil {
-		logger.Error("cold start", "err", err)
-		os.Exit(1)
-	}
-	apigw.Start(newHandler(logger, kv.NewDynamo(client, c.Table, kv.DynamoOptions{}), time.Now))
-}
+// loadConfig is reportfn.LoadConfig, for tests.
+var loadConfig = reportfn.LoadConfig

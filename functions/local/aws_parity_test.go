@@ -23,14 +23,17 @@ import (
 	"github.com/paulmach/orb"
 	minidyn "github.com/truora/minidyn/server"
 
+	"meridian/shared/agri/agapi"
 	"meridian/shared/api"
 	"meridian/shared/api/apigw"
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
 	"meridian/shared/convert"
 	"meridian/shared/convert/convertfn"
+	"meridian/shared/energy/energyapi"
 	"meridian/shared/gateway"
 	"meridian/shared/kv"
+	"meridian/shared/reportfn"
 	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
@@ -40,14 +43,13 @@ import (
 // a data bucket: the search function's and the tiles function's.
 // cached puts the block cache the functions use in front of S3; without it
 // every lookup reaches S3 (the fault test needs that).
-func awsHandlers(t *testing.T, s3c blob.S3API, bucket string, indexes []string, cached bool) (search, tiles http.Handler) {
+func awsHandlers(t *testing.T, s3c blob.S3API, bucket string, indexes []string, cached bool) (search, tiles http.Handler, grids []*gridindex.Index) {
 	t.Helper()
 	ctx := context.Background()
 	var grid blob.Store = blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
 	if cached {
 		grid = blob.NewCached(grid, blob.CacheOptions{})
 	}
-	var grids []*gridindex.Index
 	for _, n := range indexes {
 		ix, err := gridindex.Open(ctx, grid, n, gridindex.Options{})
 		if err != nil {
@@ -66,7 +68,7 @@ func awsHandlers(t *testing.T, s3c blob.S3API, bucket string, indexes []string, 
 	})
 	mux := api.NewMux()
 	mux.Mount(th.Routes()...)
-	return search, apigw.Wrap(mux, logger)
+	return search, apigw.Wrap(mux, logger), grids
 }
 
 // localRequest turns a recorded API Gateway event into the same request to
@@ -129,7 +131,8 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := []string{"search-legal-location", "search-legal-location-ontario", "search-coordinates", "search-legal-location-not-found",
-		"tiles-tilejson", "tiles-sec", "tiles-twp-archive", "tiles-empty", "tiles-not-published"}
+		"tiles-tilejson", "tiles-sec", "tiles-twp-archive", "tiles-empty", "tiles-not-published",
+		"energy-report", "energy-wells", "energy-tenure", "energy-operators", "ag-report", "ag-report-lsd-include"}
 	local := map[string]*httptest.ResponseRecorder{}
 	for _, name := range cases {
 		ev, err := apigw.ReadEvent(filepath.Join("..", "..", "events", name+".json"))
@@ -161,13 +164,29 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 		t.Errorf("energy dataset in DynamoDB: %+v %v %v", ds, ok, err)
 	}
 	names, _ := gridNames(dir)
-	search, tiles := awsHandlers(t, s3c, bucket, names, true)
+	search, tiles, grids := awsHandlers(t, s3c, bucket, names, true)
+	// The report functions as functions/energy and functions/ag build them:
+	// over the DynamoDB table and the grid indexes on S3.
+	logger := slog.New(slog.DiscardHandler)
+	reports := map[string]http.Handler{
+		"energy-": reportfn.NewHandler(logger, remote, grids, func(s kv.Store, svc *convert.Service) []api.Route {
+			return energyapi.NewHandler(s, svc, time.Now).Routes()
+		}),
+		"ag-": reportfn.NewHandler(logger, remote, grids, func(s kv.Store, svc *convert.Service) []api.Route {
+			return agapi.NewHandler(s, svc).Routes()
+		}),
+	}
 
 	for _, name := range cases {
 		ev, _ := apigw.ReadEvent(filepath.Join("..", "..", "events", name+".json"))
 		h := search
 		if strings.HasPrefix(name, "tiles-") {
 			h = tiles
+		}
+		for prefix, rh := range reports {
+			if strings.HasPrefix(name, prefix) {
+				h = rh
+			}
 		}
 		resp, err := apigw.Invoke(ctx, h, ev)
 		if err != nil {
@@ -226,7 +245,7 @@ func TestAWSSearchWhenS3Fails(t *testing.T) {
 	}))
 	t.Cleanup(proxy.Close)
 	client := blobtest.Client(t, proxy.URL, "test", "test")
-	search, _ := awsHandlers(t, client, bucket, names, false)
+	search, _, _ := awsHandlers(t, client, bucket, names, false)
 
 	ev, _ := apigw.ReadEvent(filepath.Join("..", "..", "events", "search-legal-location.json"))
 	down.Store(true)

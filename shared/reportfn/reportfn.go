@@ -1,0 +1,78 @@
+// Package reportfn is the wiring the report Lambdas (ag, energy) share:
+// their environment, the report store on DynamoDB, the official grid
+// indexes on S3 (so a report's parcel is the block search answers), and
+// the handler over the routes of one endpoint group.
+package reportfn
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+
+	"meridian/shared/api"
+	"meridian/shared/api/apigw"
+	"meridian/shared/convert"
+	"meridian/shared/env"
+	"meridian/shared/gridstore"
+	"meridian/shared/kv"
+	"meridian/shared/survey/gridindex"
+)
+
+// Config is a report function's environment, checked at cold start.
+type Config struct {
+	LogLevel slog.Level       // LOG_LEVEL: debug, info (default), warn, error
+	Table    string           // REPORTS_TABLE: the report store's DynamoDB table
+	Grid     gridstore.Config // GRID_BUCKET, GRID_PREFIX, GRID_INDEXES, GRID_CACHE_MIB
+}
+
+// LoadConfig reads Config through getenv, reporting every problem at once.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	r := env.New(getenv)
+	c := Config{
+		LogLevel: r.LogLevel("LOG_LEVEL"),
+		Table:    r.Required("REPORTS_TABLE", "the DynamoDB table of the report store"),
+		Grid:     gridstore.ReadConfig(r),
+	}
+	return c, r.Err()
+}
+
+// Routes picks a function's endpoint group over the store and a
+// conversion service.
+type Routes func(store kv.Store, svc *convert.Service) []api.Route
+
+// NewHandler builds the handler of routes over the store and the grid
+// indexes (none: the survey models place parcels), once, before
+// lambda.Start.
+func NewHandler(logger *slog.Logger, store kv.Store, grids []*gridindex.Index, routes Routes) http.Handler {
+	svc := convert.New()
+	svc.SetIndexes(grids)
+	mux := api.NewMux()
+	mux.Mount(routes(store, svc)...)
+	return apigw.Wrap(mux, logger)
+}
+
+// Main loads the environment, connects to the table, opens the grid indexes
+// and serves routes on Lambda. A bad environment or an index that does not
+// open stops the cold start with the reason logged.
+func Main(routes Routes) {
+	c, err := LoadConfig(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: c.LogLevel}))
+	ctx := context.Background()
+	client, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{})
+	if err != nil {
+		logger.Error("cold start", "err", err)
+		os.Exit(1)
+	}
+	grids, err := gridstore.Open(ctx, c.Grid)
+	if err != nil {
+		logger.Error("cold start", "err", err)
+		os.Exit(1)
+	}
+	apigw.Start(NewHandler(logger, kv.NewDynamo(client, c.Table, kv.DynamoOptions{}), grids, routes))
+}
