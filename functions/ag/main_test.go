@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	minidyn "github.com/truora/minidyn/server"
 
 	"meridian/shared/agri"
 	"meridian/shared/api/apigw/apigwtest"
@@ -68,4 +71,31 @@ func TestLoadConfig(t *testing.T) {
 	if err != nil || c.Table != "reports" || c.LogLevel != slog.LevelInfo {
 		t.Errorf("loadConfig = %+v, %v", c, err)
 	}
+}
+
+// TestBootstrap runs the built function as Lambda would, against a DynamoDB
+// emulator holding the demo data, over every event.
+func TestBootstrap(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ddb := httptest.NewServer(minidyn.NewServer())
+	t.Cleanup(ddb.Close)
+	client, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kv.CreateTable(ctx, client, "reports"); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := srcag.WriteDemo(dir); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := agri.Classify(dir)
+	if _, err := agri.Ingest(ctx, kv.NewDynamo(client, "reports", kv.DynamoOptions{}), convert.New(), files, agri.Options{Demo: true}); err != nil {
+		t.Fatal(err)
+	}
+	rss := apigwtest.CheckBootstrap(t, ".", events, wantEvents,
+		"REPORTS_TABLE=reports", "AWS_ENDPOINT_URL_DYNAMODB="+ddb.URL, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test")
+	t.Logf("peak RSS of the ag function: %.1f MB", float64(rss)/(1<<20))
 }

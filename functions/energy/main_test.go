@@ -4,9 +4,13 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/truora/minidyn/server"
 
 	"meridian/shared/api/apigw/apigwtest"
 	"meridian/shared/convert"
@@ -118,3 +122,33 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("loadConfig = %+v, %v", c, err)
 	}
 }
+
+// TestBootstrap runs the built function as Lambda would, against a DynamoDB
+// emulator holding the demo data, over the events whose answers do not
+// depend on the day (the binary counts days from the real clock).
+func TestBootstrap(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ddb := httptest.NewServer(minidynServer())
+	t.Cleanup(ddb.Close)
+	client, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kv.CreateTable(ctx, client, "reports"); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := srcenergy.WriteDemo(dir); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := energy.Classify(dir)
+	if _, err := energy.Ingest(ctx, kv.NewDynamo(client, "reports", kv.DynamoOptions{}), convert.New(), files, energy.Options{Now: srcenergy.DemoAsOf(), Demo: true}); err != nil {
+		t.Fatal(err)
+	}
+	rss := apigwtest.CheckBootstrap(t, ".", "../../events/energy-wells*.json", wantEvents,
+		"REPORTS_TABLE=reports", "AWS_ENDPOINT_URL_DYNAMODB="+ddb.URL, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test")
+	t.Logf("peak RSS of the energy function: %.1f MB", float64(rss)/(1<<20))
+}
+
+func minidynServer() http.Handler { return server.NewServer() }
