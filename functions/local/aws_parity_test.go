@@ -259,3 +259,54 @@ func TestAWSSearchWhenS3Fails(t *testing.T) {
 		t.Fatalf("S3 back: %d %.200s %v", resp.StatusCode, resp.Body, err)
 	}
 }
+
+// With DynamoDB failing, an energy report answers 503 upstream_unavailable
+// within the function's time; once it is back, the same request succeeds.
+func TestAWSReportWhenDynamoDBFails(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ddb := httptest.NewServer(minidyn.NewServer())
+	t.Cleanup(ddb.Close)
+	target, _ := url.Parse(ddb.URL)
+	var down atomic.Bool
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			http.Error(w, `{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"down"}`, http.StatusInternalServerError)
+			return
+		}
+		httputil.NewSingleHostReverseProxy(target).ServeHTTP(w, r)
+	}))
+	t.Cleanup(proxy.Close)
+	client, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: proxy.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kv.CreateTable(ctx, client, "reports"); err != nil {
+		t.Fatal(err)
+	}
+	store := kv.NewDynamo(client, "reports", kv.DynamoOptions{})
+	if err := ensureDemoEnergy(ctx, store, convert.New(), slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	h := reportfn.NewHandler(slog.New(slog.DiscardHandler), store, nil, func(s kv.Store, svc *convert.Service) []api.Route {
+		return energyapi.NewHandler(s, svc, time.Now).Routes()
+	})
+	ev, _ := apigw.ReadEvent(filepath.Join("..", "..", "events", "energy-wells.json"))
+
+	down.Store(true)
+	start := time.Now()
+	resp, err := apigw.Invoke(ctx, h, ev)
+	took := time.Since(start)
+	if err != nil || resp.StatusCode != 503 || !strings.Contains(resp.Body, `"code":"upstream_unavailable"`) {
+		t.Fatalf("DynamoDB down: %d %s %v", resp.StatusCode, resp.Body, err)
+	}
+	if took > 10*time.Second { // the function's timeout in the stack
+		t.Errorf("the 503 took %s", took)
+	}
+	down.Store(false)
+	resp, err = apigw.Invoke(ctx, h, ev)
+	if err != nil || resp.StatusCode != 200 || !strings.Contains(resp.Body, `"uwi":"02/09-10-060-22W5/0"`) {
+		t.Fatalf("DynamoDB back: %d %.200s %v", resp.StatusCode, resp.Body, err)
+	}
+	t.Logf("503 after %s while DynamoDB failed", took.Round(time.Millisecond))
+}
