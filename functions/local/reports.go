@@ -53,53 +53,48 @@ func ensureDemoReports(ctx context.Context, store kv.Store, svc *convert.Service
 }
 
 func ensureDemoAg(ctx context.Context, store kv.Store, svc *convert.Service, logger *slog.Logger) error {
-	if _, ok, err := kv.Open(ctx, store, agri.Dataset); err != nil || ok {
-		return err
-	}
-	dir, err := os.MkdirTemp("", "meridian-demo-ag-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	if err := srcag.WriteDemo(dir); err != nil {
-		return err
-	}
-	files, err := agri.Classify(dir)
-	if err != nil {
-		return err
-	}
-	start := time.Now()
-	sum, err := agri.Ingest(ctx, store, svc, files, agri.Options{Demo: true, AsOf: srcenergy.DemoAsOf()})
-	if err != nil {
-		return fmt.Errorf("demo agriculture data: %w", err)
-	}
-	logger.Info("ingested demo agriculture data", "items", sum.Items, "quarters", sum.Quarters, "duration_ms", time.Since(start).Milliseconds())
-	return nil
+	return ensureDemo(ctx, store, agri.Dataset, srcag.WriteDemo, logger, func(dir string) ([]any, error) {
+		files, err := agri.Classify(dir)
+		if err != nil {
+			return nil, err
+		}
+		sum, err := agri.Ingest(ctx, store, svc, files, agri.Options{Demo: true, AsOf: srcenergy.DemoAsOf()})
+		return []any{"items", sum.Items, "quarters", sum.Quarters}, err
+	})
 }
 
 func ensureDemoEnergy(ctx context.Context, store kv.Store, svc *convert.Service, logger *slog.Logger) error {
-	if _, ok, err := kv.Open(ctx, store, energy.Dataset); err != nil || ok {
+	return ensureDemo(ctx, store, energy.Dataset, srcenergy.WriteDemo, logger, func(dir string) ([]any, error) {
+		files, err := energy.Classify(dir)
+		if err != nil {
+			return nil, err
+		}
+		sum, err := energy.Ingest(ctx, store, svc, files, energy.Options{Now: srcenergy.DemoAsOf(), Demo: true})
+		return []any{"items", sum.Items, "wells", sum.Read["wells_st37"] + sum.Read["wells_petrinex"]}, err
+	})
+}
+
+// ensureDemo writes a domain's demo files to a temporary directory and
+// ingests them with ingestDir, unless the store has the dataset already;
+// ingestDir returns what to log.
+func ensureDemo(ctx context.Context, store kv.Store, dataset string, write func(dir string) error, logger *slog.Logger, ingestDir func(dir string) ([]any, error)) error {
+	if _, ok, err := kv.Open(ctx, store, dataset); err != nil || ok {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "meridian-demo-energy-")
+	dir, err := os.MkdirTemp("", "meridian-demo-"+dataset+"-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	if err := srcenergy.WriteDemo(dir); err != nil {
-		return err
-	}
-	files, err := energy.Classify(dir)
-	if err != nil {
+	if err := write(dir); err != nil {
 		return err
 	}
 	start := time.Now()
-	sum, err := energy.Ingest(ctx, store, svc, files, energy.Options{Now: srcenergy.DemoAsOf(), Demo: true})
+	attrs, err := ingestDir(dir)
 	if err != nil {
-		return fmt.Errorf("demo energy data: %w", err)
+		return fmt.Errorf("demo %s data: %w", dataset, err)
 	}
-	logger.Info("ingested demo energy data", "items", sum.Items, "wells", sum.Read["wells_st37"]+sum.Read["wells_petrinex"],
-		"duration_ms", time.Since(start).Milliseconds())
+	logger.Info("ingested demo "+dataset+" data", append(attrs, "duration_ms", time.Since(start).Milliseconds())...)
 	return nil
 }
 
