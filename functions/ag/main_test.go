@@ -3,17 +3,15 @@ package main
 import (
 	"context"
 	"log/slog"
-	"net/http/httptest"
 	"strings"
 	"testing"
-
-	minidyn "github.com/truora/minidyn/server"
 
 	"meridian/shared/agri"
 	"meridian/shared/api/apigw/apigwtest"
 	"meridian/shared/convert"
 	srcag "meridian/shared/ingest/ag"
 	"meridian/shared/kv"
+	"meridian/shared/kv/kvtest"
 )
 
 // events are this function's recorded API Gateway requests.
@@ -78,15 +76,7 @@ func TestLoadConfig(t *testing.T) {
 func TestBootstrap(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	ddb := httptest.NewServer(minidyn.NewServer())
-	t.Cleanup(ddb.Close)
-	client, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := kv.CreateTable(ctx, client, "reports"); err != nil {
-		t.Fatal(err)
-	}
+	client, endpoint := kvtest.Minidyn(t, "reports")
 	dir := t.TempDir()
 	if err := srcag.WriteDemo(dir); err != nil {
 		t.Fatal(err)
@@ -96,6 +86,6 @@ func TestBootstrap(t *testing.T) {
 		t.Fatal(err)
 	}
 	rss := apigwtest.CheckBootstrap(t, ".", events, wantEvents,
-		"REPORTS_TABLE=reports", "AWS_ENDPOINT_URL_DYNAMODB="+ddb.URL, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test")
+		"REPORTS_TABLE=reports", "AWS_ENDPOINT_URL_DYNAMODB="+endpoint, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test")
 	t.Logf("peak RSS of the ag function: %.1f MB", float64(rss)/(1<<20))
 }

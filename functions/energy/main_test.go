@@ -4,19 +4,16 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/truora/minidyn/server"
 
 	"meridian/shared/api/apigw/apigwtest"
 	"meridian/shared/convert"
 	"meridian/shared/energy"
 	srcenergy "meridian/shared/ingest/energy"
 	"meridian/shared/kv"
+	"meridian/shared/kv/kvtest"
 )
 
 // events are this function's recorded API Gateway requests.
@@ -129,15 +126,7 @@ func TestLoadConfig(t *testing.T) {
 func TestBootstrap(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	ddb := httptest.NewServer(minidynServer())
-	t.Cleanup(ddb.Close)
-	client, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := kv.CreateTable(ctx, client, "reports"); err != nil {
-		t.Fatal(err)
-	}
+	client, endpoint := kvtest.Minidyn(t, "reports")
 	dir := t.TempDir()
 	if err := srcenergy.WriteDemo(dir); err != nil {
 		t.Fatal(err)
@@ -147,8 +136,6 @@ func TestBootstrap(t *testing.T) {
 		t.Fatal(err)
 	}
 	rss := apigwtest.CheckBootstrap(t, ".", "../../events/energy-wells*.json", wantEvents,
-		"REPORTS_TABLE=reports", "AWS_ENDPOINT_URL_DYNAMODB="+ddb.URL, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test")
+		"REPORTS_TABLE=reports", "AWS_ENDPOINT_URL_DYNAMODB="+endpoint, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test")
 	t.Logf("peak RSS of the energy function: %.1f MB", float64(rss)/(1<<20))
 }
-
-func minidynServer() http.Handler { return server.NewServer() }
