@@ -18,8 +18,6 @@ import (
 // errUnauthorized is the one error API Gateway turns into a 401 (its
 // UNAUTHORIZED gateway response): the message must be exactly
 // "Unauthorized", so it breaks the package-prefix rule for error strings.
-//
-//lint:ignore ST1005 API Gateway matches this exact message.
 var errUnauthorized = errors.New("Unauthorized")
 
 // authorizer answers API Gateway REQUEST authorizer calls for every

@@ -67,7 +67,7 @@ func OpenBolt(path string, opts BoltOptions) (*Bolt, error) {
 		})
 		if err != nil {
 			db.Close()
-			return nil, b.wrap(nil, "create bucket", err)
+			return nil, b.wrap(context.Background(), "create bucket", err)
 		}
 	}
 	return b, nil
@@ -92,7 +92,7 @@ func splitBoltKey(k []byte) Key {
 
 // wrap turns a bbolt error into the package's errors.
 func (b *Bolt) wrap(ctx context.Context, op string, err error) error {
-	if ctx != nil && canceled(ctx) && errors.Is(err, context.Canceled) {
+	if canceled(ctx) && errors.Is(err, context.Canceled) {
 		return fmt.Errorf("kv: %s %s: %w", op, b.path, err)
 	}
 	msg := readMessage

@@ -105,7 +105,7 @@ func decodeMetadata(raw []byte) (Metadata, error) {
 	}
 	m := Metadata{Name: known.Name, Description: known.Description, Attribution: known.Attribution}
 	for _, l := range known.VectorLayers {
-		m.VectorLayers = append(m.VectorLayers, VectorLayer{ID: l.ID, Description: l.Description, MinZoom: l.MinZoom, MaxZoom: l.MaxZoom, Fields: l.Fields})
+		m.VectorLayers = append(m.VectorLayers, VectorLayer(l))
 	}
 	for k, v := range all {
 		if s, ok := v.(string); ok && !reservedKeys[k] {
