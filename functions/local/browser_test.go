@@ -19,6 +19,10 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/paulmach/orb"
+
+	"meridian/shared/tile"
+	"meridian/shared/tile/datalayers"
 )
 
 // Where the browser test looks at the map: over Calgary, around NW-25-24-1-W5.
@@ -51,6 +55,18 @@ func TestBrowserMapPage(t *testing.T) {
 	// Not parallel: on a small machine the browser wants the CPU to itself.
 
 	srv, key := newTestServer(t)
+	// One energy and one agriculture archive around the view, built from
+	// the demo report data as build-tiles does.
+	data := datalayers.New(srv.reports, srv.grids.svc)
+	view := orb.Bound{Min: orb.Point{-114.4, 50.9}, Max: orb.Point{-113.7, 51.25}}
+	for _, path := range []string{"energy/og_activity_lsd", "ag/lsrs_productivity"} {
+		region, name, _ := strings.Cut(path, "/")
+		l, _ := tile.Lookup(region, name)
+		if _, err := buildArchive(context.Background(), l, data.Tile, filepath.Join(srv.grids.dataDir, tilesDir), "test",
+			tile.BuildOptions{MinZoom: 9, MaxZoom: 12, Bounds: view}); err != nil {
+			t.Fatalf("build %s: %v", path, err)
+		}
+	}
 	requests := &syncList[request]{}
 	ts := httptest.NewServer(recordRequests(requests, srv.handler))
 	t.Cleanup(ts.Close)
@@ -122,6 +138,25 @@ func TestBrowserMapPage(t *testing.T) {
 		t.Errorf("at %s: %d grid line features and %d labels drawn, want some of both", browserTestView, gridLines, labels)
 	}
 	checkScreenshot(t, bctx, "map-grid.png", 0.02)
+
+	// The energy and agriculture layers built, turned on from the switcher.
+	step("show the data layers", chromedp.Evaluate[chromedp.Void](`(() => {
+		for (const label of document.querySelectorAll('#layer-list label')) {
+			if (['Well activity, LSD', 'Productivity, quarter section'].includes(label.textContent)) label.querySelector('input').click();
+		}
+	})()`))
+	waitIdle("wait for the data layers to draw")
+	for _, prefix := range []string{"/tiles/energy/og_activity_lsd/", "/tiles/ag/lsrs_productivity/"} {
+		if got := requests.matching(func(r request) bool { return strings.HasPrefix(r.path, prefix) && r.status == 200 }); len(got) == 0 {
+			t.Errorf("no %s tile answered 200; requests:\n%s", prefix, requests)
+		}
+	}
+	for _, id := range []string{"energy-og_activity_lsd-data", "ag-lsrs_productivity-data"} {
+		if n := eval("count "+id, fmt.Sprintf(`meridianMap.queryRenderedFeatures({layers: [%q]}).length`, id)); n == 0 {
+			t.Errorf("%s: nothing drawn", id)
+		}
+	}
+	checkScreenshot(t, bctx, "map-data.png", 0.02)
 
 	step("type a search and see it suggested", chromedp.SendKeys(chromedp.ID("search-input"), "NW-25-24-1-W5"),
 		chromedp.Poll[chromedp.Void](`document.querySelector('#suggestions li')?.textContent.startsWith('NW-25-24-1-W5')`,

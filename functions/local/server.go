@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -104,7 +105,13 @@ func newServer(cfg serverConfig) (*server, error) {
 	mux.Mount(tiles.Routes()...)
 	mux.Mount(agapi.NewHandler(reports, svc).Routes()...)
 	mux.Mount(energyapi.NewHandler(reports, svc, time.Now).Routes()...)
-	mux.Mount(webRoutes(demoKey, mapLayersOf(tile.Layers()))...)
+	tilesRoot := filepath.Join(cfg.dataDir, tilesDir)
+	mux.Mount(webRoutes(demoKey, mapLayersOf(tile.Layers()), func() []mapLayer {
+		return dataMapLayers(tile.Layers(), func(l tile.Layer) bool {
+			_, err := os.Stat(filepath.Join(tilesRoot, filepath.FromSlash(l.Key())))
+			return err == nil
+		})
+	})...)
 	mux.Mount(serviceRoutes(mux)...)
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger})
 	return &server{handler: h, mux: mux, gateway: gw, grids: grids, reports: reports}, nil

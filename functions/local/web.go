@@ -47,6 +47,33 @@ type mapLayer struct {
 	Label       bool   `json:"label"`        // the grid's -label layer is published
 	MinZoom     int    `json:"min_zoom"`     // zoom range of its tiles
 	MaxZoom     int    `json:"max_zoom"`
+	// Kind is "data" for an agriculture or energy archive (Grid is then the
+	// archive name), drawn as Geometry "polygon" (a fill) or "point"; ""
+	// for a survey grid.
+	Kind     string `json:"kind,omitempty"`
+	Geometry string `json:"geometry,omitempty"`
+}
+
+// dataMapLayers lists the agriculture and energy archives of the catalog
+// that built reports as built (their archive exists), for the page's
+// "Energy data" and "Agriculture data" groups, off by default.
+func dataMapLayers(catalog []tile.Layer, built func(tile.Layer) bool) []mapLayer {
+	var out []mapLayer
+	for _, l := range catalog {
+		if l.Kind != tile.Data || !built(l) {
+			continue
+		}
+		group, geom := "Energy data", "polygon"
+		if l.Region == "ag" {
+			group = "Agriculture data"
+		}
+		if strings.Contains(l.Name, "facilities") || strings.HasSuffix(l.Name, "_labels") {
+			geom = "point"
+		}
+		out = append(out, mapLayer{ID: l.Region + "-" + l.Name, Title: l.Title, Group: group, Region: l.Region, Grid: l.Name,
+			SourceLayer: l.SourceLayer, MinZoom: l.MinZoom, MaxZoom: min(l.MaxZoom, tile.MaxDataZoom), Kind: "data", Geometry: geom})
+	}
+	return out
 }
 
 // mapConfig is the body of GET /map/config.json.
@@ -134,12 +161,21 @@ var webContentTypes = map[string]string{
 // the local server's demo key, so the page can call the keyed endpoints:
 // acceptable for the local server (listening on 127.0.0.1 by default), and
 // the reason these routes exist only there.
-func webRoutes(demoKey string, layers []mapLayer) []api.Route {
+//
+// dataLayers, when set, is asked on each request for the data archives
+// built so far, listed after the survey grids.
+func webRoutes(demoKey string, layers []mapLayer, dataLayers ...func() []mapLayer) []api.Route {
 	assets := loadWebAssets()
 	if layers == nil {
 		layers = []mapLayer{}
 	}
-	cfg := mapConfig{APIKey: demoKey, TilesURL: "/tiles", Layers: layers}
+	config := func() mapConfig {
+		cfg := mapConfig{APIKey: demoKey, TilesURL: "/tiles", Layers: layers}
+		for _, more := range dataLayers {
+			cfg.Layers = append(slices.Clone(cfg.Layers), more()...)
+		}
+		return cfg
+	}
 	return []api.Route{
 		{
 			// {$}: only / itself; other unknown paths keep the JSON 404.
@@ -173,7 +209,7 @@ func webRoutes(demoKey string, layers []mapLayer) []api.Route {
 			Pattern: "GET /map/config.json",
 			Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
 				w.Header().Set("Cache-Control", "no-store")
-				api.WriteJSON(w, http.StatusOK, cfg)
+				api.WriteJSON(w, http.StatusOK, config())
 				return nil
 			}),
 			Op: api.Operation{Tag: "map", Summary: "Configuration of the map page: the demo key, the tiles URL and the survey grid layers",

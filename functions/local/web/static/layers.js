@@ -1,7 +1,8 @@
 // The layer switcher: one collapsible row per group of the config (DLS by
-// province, NTS, Ontario) whose checkbox shows or hides the whole group, and
-// inside it one checkbox per survey grid for its lines and labels. A grid
-// not drawn at the current zoom is greyed out.
+// province, NTS, Ontario, then the energy and agriculture data built) whose
+// checkbox shows or hides the whole group, and inside it one checkbox per
+// layer: a survey grid's lines and labels, or a data archive (off at
+// first). A layer not drawn at the current zoom is greyed out.
 import { groupColours, linesFrom, mapLayerIDs } from './style.js';
 
 export function initLayerList(map, layers, container) {
@@ -10,7 +11,7 @@ export function initLayerList(map, layers, container) {
   for (const l of layers) {
     if (!groups.has(l.group)) groups.set(l.group, addGroup(container, l.group, colours.get(l.group)));
     const g = groups.get(l.group);
-    const box = checkbox();
+    const box = checkbox(l.kind !== 'data'); // data layers start hidden
     const label = document.createElement('label');
     label.title = `Drawn from zoom ${linesFrom(l)}`;
     label.append(box, l.title);
@@ -22,6 +23,7 @@ export function initLayerList(map, layers, container) {
     });
   }
   for (const g of groups.values()) {
+    syncGroupBox(g);
     g.box.addEventListener('change', () => {
       for (const r of g.rows) {
         r.box.checked = g.box.checked;
@@ -44,10 +46,10 @@ export function initLayerList(map, layers, container) {
   grey();
 }
 
-function checkbox() {
+function checkbox(checked = true) {
   const box = document.createElement('input');
   box.type = 'checkbox';
-  box.checked = true;
+  box.checked = checked;
   return box;
 }
 

@@ -1,7 +1,8 @@
 // The MapLibre style of the map page, built from /map/config.json: a plain
-// background (nothing is fetched from the internet), then for each survey
-// grid a line layer and, where the grid has one, a label layer, then the
-// search result on top.
+// background (nothing is fetched from the internet), the agriculture and
+// energy archives built so far (fills and points, hidden until chosen), then
+// for each survey grid a line layer and, where the grid has one, a label
+// layer, then the search result on top.
 //
 // Labels are ordinary symbol layers. The style has no "glyphs" URL, so
 // MapLibre (5.11 and later) draws the text with the browser's own fonts
@@ -31,6 +32,7 @@ export function linesFrom(l) {
 
 // mapLayerIDs returns the MapLibre layer ids drawn for config layer l.
 export function mapLayerIDs(l) {
+  if (l.kind === 'data') return [`${l.id}-data`];
   return l.label ? [`${l.id}-lines`, `${l.id}-labels`] : [`${l.id}-lines`];
 }
 
@@ -53,7 +55,17 @@ export function buildStyle(cfg, origin) {
   const sources = { result: { type: 'geojson', data: EMPTY } };
   const lines = [];
   const labels = [];
+  const data = []; // agriculture and energy archives, under the grids, off until chosen
   for (const l of cfg.layers) {
+    if (l.kind === 'data') {
+      sources[l.id] = { type: 'vector', url: tileJSON(l.region, l.grid) };
+      const colour = colours.get(l.group);
+      const common = { id: `${l.id}-data`, source: l.id, 'source-layer': l.source_layer, layout: { visibility: 'none' } };
+      data.push(l.geometry === 'point'
+        ? { ...common, type: 'circle', paint: { 'circle-color': colour, 'circle-radius': 4, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1 } }
+        : { ...common, type: 'fill', paint: { 'fill-color': colour, 'fill-opacity': 0.35, 'fill-outline-color': colour } });
+      continue;
+    }
     const r = rank.get(l.group) ?? 0;
     rank.set(l.group, r + 1);
     const colour = colours.get(l.group);
@@ -98,6 +110,7 @@ export function buildStyle(cfg, origin) {
     sources,
     layers: [
       { id: 'background', type: 'background', paint: { 'background-color': BACKGROUND } },
+      ...data,
       ...lines,
       {
         id: 'result-fill', type: 'fill', source: 'result',
