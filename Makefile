@@ -54,6 +54,7 @@ test-browser: web ## The map page in headless Chromium; screenshots in .build/sc
 DATA_LAYERS = energy/og_activity_lsd energy/og_activity_sec energy/og_activity_twp \
 	energy/lsd_production_12mo energy/lsd_production_12mo_sec energy/lsd_production_12mo_twp \
 	energy/facilities energy/facilities_labels energy/petroleum_tenure energy/mineral_tenure energy/mineral_tenure_labels \
+	energy/pipelines ag/soils ag/sk_ag_crown_land ag/sk_ag_crown_land_labels ag/sk_pastures ag/sk_pastures_labels \
 	ag/ag_summary_qs ag/ag_summary_sec ag/ag_summary_twp ag/aafc_crop_summary ag/aafc_crop_summary_sec \
 	ag/aafc_crop_summary_twp ag/lsrs_productivity ag/lsrs_productivity_sec ag/lsrs_productivity_twp
 

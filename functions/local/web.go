@@ -48,7 +48,7 @@ type mapLayer struct {
 	MinZoom     int    `json:"min_zoom"`     // zoom range of its tiles
 	MaxZoom     int    `json:"max_zoom"`
 	// Kind is "data" for an agriculture or energy archive (Grid is then the
-	// archive name), drawn as Geometry "polygon" (a fill) or "point"; ""
+	// archive name), drawn as Geometry "polygon" (a fill), "line" or "point"; ""
 	// for a survey grid.
 	Kind     string `json:"kind,omitempty"`
 	Geometry string `json:"geometry,omitempty"`
@@ -67,7 +67,10 @@ func dataMapLayers(catalog []tile.Layer, built func(tile.Layer) bool) []mapLayer
 		if l.Region == "ag" {
 			group = "Agriculture data"
 		}
-		if strings.Contains(l.Name, "facilities") || strings.HasSuffix(l.Name, "_labels") {
+		switch {
+		case l.Name == "pipelines":
+			geom = "line"
+		case strings.Contains(l.Name, "facilities") || strings.HasSuffix(l.Name, "_labels"):
 			geom = "point"
 		}
 		out = append(out, mapLayer{ID: l.Region + "-" + l.Name, Title: l.Title, Group: group, Region: l.Region, Grid: l.Name,

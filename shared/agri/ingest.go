@@ -17,6 +17,9 @@
 //	QS#<quarter>        HYDROLOGY        nearest watercourse and water body
 //	QS#<quarter>        MUNICIPALITY     name and type
 //	QS#<quarter>        PROVINCIAL       crown land, soils, pastures (SK; soils for MB)
+//	SLC                 <poly id>        an SLC polygon with its dominant soil (soils map layer)
+//	SK_CROWN            <lld>            an SK agricultural Crown land parcel (map layer)
+//	SK_PASTURE          <name>           an SK provincial pasture (map layer)
 //	SOURCES             <section>        dataset name and date (meta.sources)
 //
 // A section the data does not cover has no item: the report says so in
@@ -49,6 +52,29 @@ const Dataset = "ag"
 
 // PKSources holds one item per report section naming its dataset and date.
 const PKSources = "SOURCES"
+
+// Partitions of the polygon map layers.
+const (
+	PKSLC       = "SLC"
+	PKSKCrown   = "SK_CROWN"
+	PKSKPasture = "SK_PASTURE"
+)
+
+// Area is a polygon of a map layer with its properties.
+type Area struct {
+	Polygons   orb.MultiPolygon  `json:"polygons"`
+	Properties map[string]string `json:"properties"`
+}
+
+func multiPolygon(g orb.Geometry) orb.MultiPolygon {
+	switch g := g.(type) {
+	case orb.Polygon:
+		return orb.MultiPolygon{g}
+	case orb.MultiPolygon:
+		return g
+	}
+	return nil
+}
 
 // Section sort keys.
 const (
@@ -187,6 +213,17 @@ type quarter struct {
 	sections map[string]any
 }
 
+type areaItem struct {
+	pk, sk string
+	area   Area
+}
+
+func (in *ingester) area(pk, sk string, g orb.Geometry, props map[string]string) {
+	if mp := multiPolygon(g); len(mp) > 0 {
+		in.areas = append(in.areas, areaItem{pk, sk, Area{Polygons: mp, Properties: props}})
+	}
+}
+
 type source struct {
 	Name string `json:"name"`
 	AsOf string `json:"as_of"`
@@ -194,6 +231,7 @@ type source struct {
 }
 
 type ingester struct {
+	areas    []areaItem // map layer polygons, written with the quarters
 	ctx      context.Context
 	svc      *convert.Service
 	f        Files
@@ -300,6 +338,11 @@ func (in *ingester) run(w *kv.Writer) error {
 				return err
 			}
 			in.sum.Sections[s]++
+		}
+	}
+	for _, a := range in.areas {
+		if err := w.Put(a.pk, a.sk, a.area); err != nil {
+			return err
 		}
 	}
 	for section, s := range in.sources {
@@ -487,6 +530,7 @@ func (in *ingester) provincial(q *quarter) *Provincial {
 func (in *ingester) readCrownLand() error {
 	err := read(in.f.CrownLand, src.ReadCrownLand, func(c src.CrownLand) error {
 		in.sum.Read["sk_crown_land"]++
+		in.area(PKSKCrown, c.Location.String(), c.Geometry, map[string]string{"lld": c.Location.String(), "lease_type": c.LeaseType, "status": c.Status, "disposition": c.Disposition})
 		if q := in.q(c.Location); q != nil && q.province == survey.SK {
 			p := in.provincial(q)
 			p.CrownLand = append(p.CrownLand, CrownLand{LeaseType: c.LeaseType, Status: c.Status, Disposition: c.Disposition})
@@ -608,6 +652,20 @@ func (in *ingester) readSpatial() error {
 	in.source("cli", "Canada Land Inventory, soil capability for agriculture", in.f.CLI)
 	in.source("parcel_context", "Municipal boundaries", in.f.Municipalities)
 	in.progress("placing %d quarters in %d soil, %d CLI, %d drought polygons", len(in.quarters), len(slc), len(cli), len(drought))
+	for _, p := range slc {
+		props := map[string]string{"poly_id": fmt.Sprint(p.PolyID)}
+		if dom, ok := src.Dominant(comps[p.PolyID]); ok {
+			if n, ok := names[dom.SoilID]; ok {
+				if s, err := src.DescribeSoil(dom, n); err == nil {
+					props["soil_name"], props["soil_order"], props["great_group"], props["subgroup"], props["drainage"] = s.Name, s.Order, s.GreatGroup, s.Subgroup, s.Drainage
+				}
+			}
+		}
+		in.area(PKSLC, fmt.Sprintf("%08d", p.PolyID), p.Geometry, props)
+	}
+	for _, p := range pastures {
+		in.area(PKSKPasture, p.Name, p.Geometry, map[string]string{"name": p.Name, "program": p.Program})
+	}
 
 	for _, q := range in.quarters {
 		if q == nil {

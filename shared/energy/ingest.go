@@ -688,6 +688,13 @@ func (in *ingester) addPipeline(pl src.Pipeline) error {
 	if err := in.w.Put(PipelineKey(pl.Licence), "SEG#"+pl.LineNo+"#"+pl.SegmentID, row); err != nil {
 		return err
 	}
+	if lines := asLines(pl.Geometry); len(lines) > 0 {
+		g := PipelineGeometry{Licence: pl.Licence, LineNo: pl.LineNo, SegmentID: pl.SegmentID, Status: row.Status,
+			Substance: substance, H2SPct: row.H2SPct, Lines: lines}
+		if err := in.w.Put(PipelineKey(pl.Licence), SKPipelineGeometry+pl.LineNo+"#"+pl.SegmentID, g); err != nil {
+			return err
+		}
+	}
 	// The LSDs the segment crosses, with its length on each.
 	crossings := map[string]float64{}
 	mids := map[string]orb.Point{}
@@ -731,6 +738,32 @@ func (in *ingester) addPipeline(pl src.Pipeline) error {
 		if err := in.w.Put(LSDKey(lsdKey), PipeSK(h2s, pl.SegmentID), r); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// SKPipelineGeometry starts the sort keys of a licence's segment lines
+// (PIPELINE#<licence>, GEOM#<line>#<segment>): what the pipelines map layer
+// draws.
+const SKPipelineGeometry = "GEOM#"
+
+// PipelineGeometry is a segment's line as published, for the map layer.
+type PipelineGeometry struct {
+	Licence   string              `json:"licence_number"`
+	LineNo    string              `json:"line_number"`
+	SegmentID string              `json:"segment_id"`
+	Status    string              `json:"status"`
+	Substance string              `json:"substance"`
+	H2SPct    *float64            `json:"h2s_pct"`
+	Lines     orb.MultiLineString `json:"lines"`
+}
+
+func asLines(g orb.Geometry) orb.MultiLineString {
+	switch g := g.(type) {
+	case orb.LineString:
+		return orb.MultiLineString{g}
+	case orb.MultiLineString:
+		return g
 	}
 	return nil
 }

@@ -143,8 +143,8 @@ func TestEveryArchiveDecodes(t *testing.T) {
 	store, svc := demo(t)
 	s := New(store, svc)
 	names := Names()
-	if len(names) != 20 {
-		t.Errorf("%d archives built, want 20: %v", len(names), names)
+	if len(names) != 26 {
+		t.Errorf("%d archives built, want 26: %v", len(names), names)
 	}
 	for _, name := range names {
 		l := layer(t, name)

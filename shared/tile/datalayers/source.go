@@ -229,6 +229,12 @@ func (s *Source) load(ctx context.Context) error {
 	if err := ld.loadAg(s.store); err != nil {
 		return err
 	}
+	if err := ld.loadPipelines(s.store); err != nil {
+		return err
+	}
+	if err := ld.loadAreas(s.store); err != nil {
+		return err
+	}
 	s.layers = map[string]*layerData{}
 	for name, fs := range ld.layers {
 		s.layers[name] = newLayerData(fs)

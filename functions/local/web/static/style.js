@@ -61,9 +61,12 @@ export function buildStyle(cfg, origin) {
       sources[l.id] = { type: 'vector', url: tileJSON(l.region, l.grid) };
       const colour = colours.get(l.group);
       const common = { id: `${l.id}-data`, source: l.id, 'source-layer': l.source_layer, layout: { visibility: 'none' } };
-      data.push(l.geometry === 'point'
-        ? { ...common, type: 'circle', paint: { 'circle-color': colour, 'circle-radius': 4, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1 } }
-        : { ...common, type: 'fill', paint: { 'fill-color': colour, 'fill-opacity': 0.35, 'fill-outline-color': colour } });
+      const paint = {
+        point: { type: 'circle', paint: { 'circle-color': colour, 'circle-radius': 4, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1 } },
+        line: { type: 'line', paint: { 'line-color': colour, 'line-width': 2 } },
+        polygon: { type: 'fill', paint: { 'fill-color': colour, 'fill-opacity': 0.35, 'fill-outline-color': colour } },
+      }[l.geometry] ?? { type: 'fill', paint: { 'fill-color': colour, 'fill-opacity': 0.35 } };
+      data.push({ ...common, ...paint });
       continue;
     }
     const r = rank.get(l.group) ?? 0;
