@@ -28,6 +28,3 @@ func main() { reportfn.Main(routes) }
 func newHandler(logger *slog.Logger, store kv.Store) http.Handler {
 	return reportfn.NewHandler(logger, store, nil, routes)
 }
-
-// loadConfig is reportfn.LoadConfig, for tests.
-var loadConfig = reportfn.LoadConfig

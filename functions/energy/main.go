@@ -34,6 +34,3 @@ func main() { reportfn.Main(routesAt(time.Now)) }
 func newHandler(logger *slog.Logger, store kv.Store, now func() time.Time) http.Handler {
 	return reportfn.NewHandler(logger, store, nil, routesAt(now))
 }
-
-// loadConfig is reportfn.LoadConfig, for tests.
-var loadConfig = reportfn.LoadConfig

@@ -106,20 +106,6 @@ func TestReplayEvents(t *testing.T) {
 	apigwtest.Replay(t, h, events, wantEvents)
 }
 
-func TestLoadConfig(t *testing.T) {
-	t.Parallel()
-	_, err := loadConfig(func(k string) string { return map[string]string{"LOG_LEVEL": "loud"}[k] })
-	for _, name := range []string{"LOG_LEVEL", "REPORTS_TABLE"} {
-		if err == nil || !strings.Contains(err.Error(), name) {
-			t.Errorf("error %v does not name %s", err, name)
-		}
-	}
-	c, err := loadConfig(func(k string) string { return map[string]string{"REPORTS_TABLE": "reports"}[k] })
-	if err != nil || c.Table != "reports" || c.LogLevel != slog.LevelInfo {
-		t.Errorf("loadConfig = %+v, %v", c, err)
-	}
-}
-
 // TestBootstrap runs the built function as Lambda would, against a DynamoDB
 // emulator holding the demo data, over the events whose answers do not
 // depend on the day (the binary counts days from the real clock).
