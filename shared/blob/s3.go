@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"strconv"
@@ -18,10 +17,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
+
+	"meridian/shared/awsconf"
 )
 
 // DefaultS3Timeout bounds each S3 call when S3Options.Timeout is zero.
@@ -239,19 +239,6 @@ func httpStatus(err error) int {
 	return 0
 }
 
-// maxBackoff caps the wait between two attempts of one S3 call.
-const maxBackoff = 500 * time.Millisecond
-
-// backoff returns the wait before retry attempt (1 for the first retry):
-// uniformly random below min(100 ms * 2^(attempt-1), maxBackoff).
-func backoff(attempt int, _ error) (time.Duration, error) {
-	ceil := maxBackoff
-	if attempt >= 1 && attempt <= 3 {
-		ceil = min(100*time.Millisecond<<(attempt-1), maxBackoff)
-	}
-	return rand.N(ceil), nil
-}
-
 // S3ClientOptions configure NewS3Client.
 type S3ClientOptions struct {
 	// Region; when empty, the SDK's default chain (AWS_REGION, profile),
@@ -282,32 +269,11 @@ func NewS3Client(ctx context.Context, o S3ClientOptions) (*s3.Client, error) {
 	if attempts <= 0 {
 		attempts = 2
 	}
-	opts := []func(*config.LoadOptions) error{
-		config.WithResponseChecksumValidation(aws.ResponseChecksumValidationWhenRequired),
-		config.WithRetryer(func() aws.Retryer {
-			return retry.NewStandard(func(so *retry.StandardOptions) {
-				so.MaxAttempts = attempts
-				so.MaxBackoff = maxBackoff
-				// The SDK's backoff counts in whole seconds and, below a
-				// 1 s maximum, always waits the maximum: use full jitter
-				// from 100 ms instead.
-				so.Backoff = retry.BackoffDelayerFunc(backoff)
-			})
-		}),
-	}
-	if o.Region != "" {
-		opts = append(opts, config.WithRegion(o.Region))
-	}
-	if o.AccessKeyID != "" {
-		opts = append(opts, config.WithCredentialsProvider(
-			credentials.NewStaticCredentialsProvider(o.AccessKeyID, o.SecretAccessKey, "")))
-	}
-	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	cfg, err := awsconf.Load(ctx, awsconf.Options{Region: o.Region, AccessKeyID: o.AccessKeyID, SecretAccessKey: o.SecretAccessKey,
+		MaxAttempts: attempts, BaseBackoff: 100 * time.Millisecond},
+		config.WithResponseChecksumValidation(aws.ResponseChecksumValidationWhenRequired))
 	if err != nil {
-		return nil, fmt.Errorf("blob: load AWS config: %w", err)
-	}
-	if cfg.Region == "" {
-		cfg.Region = "us-east-1"
+		return nil, fmt.Errorf("blob: %w", err)
 	}
 	return s3.NewFromConfig(cfg, func(so *s3.Options) {
 		if o.Endpoint != "" {

@@ -9,14 +9,12 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
 	"meridian/shared/apierr"
+	"meridian/shared/awsconf"
 )
 
 // Attribute names of the DynamoDB table: pk and sk are strings (S), data is
@@ -481,20 +479,6 @@ type DynamoClientOptions struct {
 	DisableResponseChecksum bool
 }
 
-// maxRetryBackoff caps the SDK's wait between two attempts of one call.
-const maxRetryBackoff = 500 * time.Millisecond
-
-// retryBackoff is full jitter below min(50 ms * 2^(attempt-1), 500 ms):
-// the SDK's own backoff counts whole seconds and, below a 1 s maximum,
-// always waits the maximum.
-func retryBackoff(attempt int, _ error) (time.Duration, error) {
-	ceil := maxRetryBackoff
-	if attempt >= 1 && attempt <= 4 {
-		ceil = min(50*time.Millisecond<<(attempt-1), maxRetryBackoff)
-	}
-	return rand.N(ceil), nil
-}
-
 // NewDynamoClient builds a *dynamodb.Client for NewDynamo with modest
 // retries: 3 attempts per call (throttling, 5xx and network errors), full
 // jitter between them, and the SDK's client-side retry quota that stops
@@ -505,28 +489,10 @@ func NewDynamoClient(ctx context.Context, o DynamoClientOptions) (*dynamodb.Clie
 	if attempts <= 0 {
 		attempts = 3
 	}
-	opts := []func(*config.LoadOptions) error{
-		config.WithRetryer(func() aws.Retryer {
-			return retry.NewStandard(func(so *retry.StandardOptions) {
-				so.MaxAttempts = attempts
-				so.MaxBackoff = maxRetryBackoff
-				so.Backoff = retry.BackoffDelayerFunc(retryBackoff)
-			})
-		}),
-	}
-	if o.Region != "" {
-		opts = append(opts, config.WithRegion(o.Region))
-	}
-	if o.AccessKeyID != "" {
-		opts = append(opts, config.WithCredentialsProvider(
-			credentials.NewStaticCredentialsProvider(o.AccessKeyID, o.SecretAccessKey, "")))
-	}
-	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	cfg, err := awsconf.Load(ctx, awsconf.Options{Region: o.Region, AccessKeyID: o.AccessKeyID, SecretAccessKey: o.SecretAccessKey,
+		MaxAttempts: attempts, BaseBackoff: 50 * time.Millisecond})
 	if err != nil {
-		return nil, fmt.Errorf("kv: load AWS config: %w", err)
-	}
-	if cfg.Region == "" {
-		cfg.Region = "us-east-1"
+		return nil, fmt.Errorf("kv: %w", err)
 	}
 	return dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
 		if o.Endpoint != "" {

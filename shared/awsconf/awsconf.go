@@ -1,0 +1,81 @@
+// Package awsconf loads the AWS SDK configuration the project's clients
+// (S3 in package blob, DynamoDB in package kv) share: the SDK's default
+// chain, static credentials for emulators, a region when nothing names one,
+// and modest retries with full-jitter backoff, so a failing dependency
+// answers within a Lambda's time.
+package awsconf
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+)
+
+// MaxBackoff caps the wait between two attempts of one call.
+const MaxBackoff = 500 * time.Millisecond
+
+// Options say how to load the configuration.
+type Options struct {
+	// Region; when empty, the SDK's default chain, and us-east-1 if that
+	// finds none.
+	Region string
+	// AccessKeyID and SecretAccessKey set static credentials (emulators);
+	// when empty, the SDK's default chain (environment, Lambda role).
+	AccessKeyID, SecretAccessKey string
+	// MaxAttempts is the number of attempts per call, retries included.
+	MaxAttempts int
+	// BaseBackoff is the first retry's wait ceiling; it doubles per retry up
+	// to MaxBackoff.
+	BaseBackoff time.Duration
+}
+
+// Load returns the configuration o describes, with extra load options.
+func Load(ctx context.Context, o Options, extra ...func(*config.LoadOptions) error) (aws.Config, error) {
+	opts := append([]func(*config.LoadOptions) error{
+		config.WithRetryer(func() aws.Retryer {
+			return retry.NewStandard(func(so *retry.StandardOptions) {
+				so.MaxAttempts = o.MaxAttempts
+				so.MaxBackoff = MaxBackoff
+				// The SDK's backoff counts in whole seconds and, below a 1 s
+				// maximum, always waits the maximum: full jitter instead.
+				so.Backoff = retry.BackoffDelayerFunc(func(attempt int, _ error) (time.Duration, error) {
+					return Backoff(o.BaseBackoff, attempt), nil
+				})
+			})
+		}),
+	}, extra...)
+	if o.Region != "" {
+		opts = append(opts, config.WithRegion(o.Region))
+	}
+	if o.AccessKeyID != "" {
+		opts = append(opts, config.WithCredentialsProvider(
+			credentials.NewStaticCredentialsProvider(o.AccessKeyID, o.SecretAccessKey, "")))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return aws.Config{}, fmt.Errorf("load AWS config: %w", err)
+	}
+	if cfg.Region == "" {
+		cfg.Region = "us-east-1"
+	}
+	return cfg, nil
+}
+
+// Backoff is the wait before retry attempt (1 for the first retry):
+// uniformly random below min(base·2^(attempt-1), MaxBackoff).
+func Backoff(base time.Duration, attempt int) time.Duration {
+	ceil := MaxBackoff
+	if attempt >= 1 && attempt <= 16 {
+		ceil = min(base<<(attempt-1), MaxBackoff)
+	}
+	if ceil <= 0 {
+		return 0
+	}
+	return rand.N(ceil)
+}
