@@ -118,17 +118,18 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 				data = datalayers.New(store, svc)
 			}
 			src = data.Tile
+			do, ok, err := data.BuildOptions(ctx, l)
+			if err != nil {
+				fmt.Fprintf(stderr, "meridian build-tiles: %s: %v\n", l.Path(), err)
+				return 1
+			}
+			if !ok {
+				fmt.Fprintf(stderr, "meridian build-tiles: %s: the report store has no data for it\n", l.Path())
+				continue
+			}
+			o.Tiles = do.Tiles
 			if o.Bounds.IsZero() {
-				b, err := data.Bounds(ctx)
-				if err != nil {
-					fmt.Fprintf(stderr, "meridian build-tiles: %s: %v\n", l.Path(), err)
-					return 1
-				}
-				if b.IsZero() {
-					fmt.Fprintf(stderr, "meridian build-tiles: %s: the report store has no data for it\n", l.Path())
-					continue
-				}
-				o.Bounds = b
+				o.Bounds = do.Bounds
 			}
 		}
 		st, err := buildArchive(ctx, l, src, *out, tile.Attribution(svc)(l), o)
@@ -177,7 +178,7 @@ func buildArchive(ctx context.Context, l tile.Layer, src tile.Source, dir, attri
 		return archiveStats{}, err
 	}
 	defer w.Close()
-	st, err := tile.Build(ctx, l, src, w, tile.BuildOptions{MinZoom: minZ, MaxZoom: maxZ, Bounds: b, Workers: o.Workers, Progress: o.Progress})
+	st, err := tile.Build(ctx, l, src, w, tile.BuildOptions{MinZoom: minZ, MaxZoom: maxZ, Bounds: b, Workers: o.Workers, Progress: o.Progress, Tiles: o.Tiles})
 	if err != nil {
 		return archiveStats{BuildStats: st}, err
 	}

@@ -20,6 +20,8 @@ import (
 	srcag "meridian/shared/ingest/ag"
 	srcenergy "meridian/shared/ingest/energy"
 	"meridian/shared/kv"
+	"meridian/shared/tile"
+	"meridian/shared/tile/datalayers"
 )
 
 // The report store is one bbolt file, <data>/reports.db, holding every
@@ -256,4 +258,41 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "read:     %s\n", counts(sum.Read))
 	fmt.Fprintf(stdout, "sections: %s\n", counts(sum.Sections))
 	return 0
+}
+
+// ensureDataArchives builds the archive of every agriculture and energy
+// data layer that has data in the report store and no archive under dir
+// yet (the first start, or a layer new to this version), as `meridian
+// build-tiles` would. Archives already there are left alone: rebuild them
+// with build-tiles after an ingest.
+func ensureDataArchives(ctx context.Context, store kv.Store, svc *convert.Service, dir string, logger *slog.Logger) error {
+	start := time.Now()
+	data := datalayers.New(store, svc)
+	attribution := tile.Attribution(svc)
+	built, tiles := 0, 0
+	for _, l := range tile.Layers() {
+		if !datalayers.Supported(l) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(l.Key()))); err == nil {
+			continue
+		}
+		o, ok, err := data.BuildOptions(ctx, l)
+		if err != nil {
+			return fmt.Errorf("data archive %s: %w", l.Path(), err)
+		}
+		if !ok {
+			continue
+		}
+		st, err := buildArchive(ctx, l, data.Tile, dir, attribution(l), o)
+		if err != nil {
+			return fmt.Errorf("data archive %s: %w", l.Path(), err)
+		}
+		built++
+		tiles += st.Tiles
+	}
+	if built > 0 {
+		logger.Info("data tile archives built", "archives", built, "tiles", tiles, "dir", dir, "elapsed", time.Since(start).Round(time.Millisecond).String())
+	}
+	return nil
 }

@@ -75,6 +75,10 @@ func newServer(cfg serverConfig) (*server, error) {
 			reports.Close()
 			return nil, err
 		}
+		if err := ensureDataArchives(ctx, reports, svc, filepath.Join(cfg.dataDir, tilesDir), cfg.logger); err != nil {
+			reports.Close()
+			return nil, err
+		}
 	}
 	plans, err := gateway.LoadPlans(filepath.Join(cfg.dataDir, gateway.PlansFile))
 	if err != nil {

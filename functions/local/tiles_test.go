@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/encoding/mvt"
@@ -16,6 +18,7 @@ import (
 	"meridian/shared/convert"
 	"meridian/shared/gateway"
 	"meridian/shared/tile"
+	"meridian/shared/tile/datalayers"
 )
 
 func get(t *testing.T, srv *server, target string, hdr ...string) *httptest.ResponseRecorder {
@@ -142,31 +145,60 @@ func BenchmarkServeArchiveTile(b *testing.B) {
 	}
 }
 
-// build-tiles makes a data layer's archive from the report store, and the
-// server serves it where it answered 404 before.
+// The first start builds every data layer's archive from the demo report
+// data, a later start leaves them alone, and build-tiles makes one again
+// from the report store where it was removed (and the server answered 404).
 func TestBuildDataLayer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	key, _ := gateway.EnsureDemoKey(dir)
-	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
+	cfg := serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1}
+	srv, err := newServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	archives, _ := filepath.Glob(filepath.Join(dir, tilesDir, "*", "*.pmtiles"))
+	if len(archives) != len(datalayers.Names()) {
+		t.Errorf("first start built %d archives, want every data layer's (%d): %v", len(archives), len(datalayers.Names()), archives)
+	}
+	path := filepath.Join(dir, tilesDir, "energy", "og_activity_twp.pmtiles")
+	if w := get(t, srv, "/tiles/energy/og_activity_twp.json?api_key="+key); w.Code != 200 || !strings.Contains(w.Body.String(), `"wells_orphan"`) {
+		t.Fatalf("after the first start: %d %s", w.Code, w.Body)
+	}
+	srv.Close()
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if srv, err = newServer(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || !fi.ModTime().Equal(old) {
+		t.Errorf("the second start rebuilt %s (%v)", path, err)
+	}
+	srv.Close()
+
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	cfg.noFixtures = true // no demo ingest, no archive built at start
+	if srv, err = newServer(cfg); err != nil {
+		t.Fatal(err)
+	}
 	if w := get(t, srv, "/tiles/energy/og_activity_twp.json?api_key="+key); w.Code != 404 {
-		t.Fatalf("before the build: %d", w.Code)
+		t.Fatalf("archive removed: %d", w.Code)
 	}
 	srv.Close()
 	var out, errOut strings.Builder
 	if code := run([]string{"build-tiles", "-data", dir, "-q", "energy/og_activity_twp"}, nil, &out, &errOut); code != 0 {
 		t.Fatalf("build-tiles: %d %s", code, errOut.String())
 	}
-	srv, err = newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
-	if err != nil {
+	if srv, err = newServer(cfg); err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Close()
 	w := get(t, srv, "/tiles/energy/og_activity_twp.json?api_key="+key)
 	if w.Code != 200 || !strings.Contains(w.Body.String(), `"wells_orphan"`) {
-		t.Errorf("after the build: %d %s", w.Code, w.Body)
+		t.Errorf("after build-tiles: %d %s", w.Code, w.Body)
 	}
 }

@@ -55,6 +55,14 @@ type BuildOptions struct {
 	Bounds           orb.Bound // default: the layer's
 	Workers          int       // default: GOMAXPROCS
 	Progress         io.Writer // a progress line, redrawn; nil: quiet
+
+	// Tiles, when set, lists the tiles of zoom z that may have features
+	// (any order, duplicates allowed); the others are known to be empty
+	// and are not visited. Those over Bounds are visited, and those whose
+	// buffer reaches over it. Sparse data covers a few hundred tiles of the
+	// hundreds of thousands over its bounds. Default: every tile over
+	// Bounds.
+	Tiles func(z maptile.Zoom) []maptile.Tile
 }
 
 // BuildStats sums up a build.
@@ -83,14 +91,24 @@ func Build(ctx context.Context, l Layer, src Source, sink Sink, o BuildOptions) 
 	if o.MinZoom < 0 || o.MaxZoom > maxZoom || o.MinZoom > o.MaxZoom {
 		return BuildStats{}, fmt.Errorf("tile: zooms %d-%d: want 0 <= min <= max <= %d", o.MinZoom, o.MaxZoom, maxZoom)
 	}
+	zoom := func(z int) []maptile.Tile {
+		if o.Tiles == nil {
+			return cover(o.Bounds, maptile.Zoom(z))
+		}
+		return within(o.Tiles(maptile.Zoom(z)), o.Bounds, maptile.Zoom(z))
+	}
 	total := 0
 	for z := o.MinZoom; z <= o.MaxZoom; z++ {
-		total += len(cover(o.Bounds, maptile.Zoom(z)))
+		if o.Tiles == nil {
+			total += coverCount(o.Bounds, maptile.Zoom(z))
+		} else {
+			total += len(zoom(z))
+		}
 	}
 	p := newProgress(o.Progress, l.Path(), total)
 	var st BuildStats
 	for z := o.MinZoom; z <= o.MaxZoom; z++ {
-		tiles := cover(o.Bounds, maptile.Zoom(z))
+		tiles := zoom(z)
 		if err := buildZoom(ctx, l, src, sink, tiles, o.Workers, &st, p); err != nil {
 			return st, err
 		}
@@ -100,15 +118,44 @@ func Build(ctx context.Context, l Layer, src Source, sink Sink, o BuildOptions) 
 	return st, nil
 }
 
+// coverRange returns the corner tiles of zoom z over b.
+func coverRange(b orb.Bound, z maptile.Zoom) (lo, hi maptile.Tile) {
+	return maptile.At(orb.Point{b.Min[0], b.Max[1]}, z), maptile.At(orb.Point{b.Max[0], b.Min[1]}, z)
+}
+
+func coverCount(b orb.Bound, z maptile.Zoom) int {
+	lo, hi := coverRange(b, z)
+	return int(hi.X-lo.X+1) * int(hi.Y-lo.Y+1)
+}
+
 // cover returns the tiles of zoom z over b, in ID order.
 func cover(b orb.Bound, z maptile.Zoom) []maptile.Tile {
-	lo, hi := maptile.At(orb.Point{b.Min[0], b.Max[1]}, z), maptile.At(orb.Point{b.Max[0], b.Min[1]}, z)
-	tiles := make([]maptile.Tile, 0, int(hi.X-lo.X+1)*int(hi.Y-lo.Y+1))
+	lo, hi := coverRange(b, z)
+	tiles := make([]maptile.Tile, 0, coverCount(b, z))
 	for x := lo.X; x <= hi.X; x++ {
 		for y := lo.Y; y <= hi.Y; y++ {
 			tiles = append(tiles, maptile.New(x, y, z))
 		}
 	}
+	sortByID(tiles)
+	return tiles
+}
+
+// within returns the distinct tiles of ts that are of zoom z and over b or
+// with their buffer over it, in ID order.
+func within(ts []maptile.Tile, b orb.Bound, z maptile.Zoom) []maptile.Tile {
+	lo, hi := coverRange(b.Pad(360/float64(uint64(1)<<z)*Buffer/Extent), z)
+	out := make([]maptile.Tile, 0, len(ts))
+	for _, t := range ts {
+		if t.Z == z && t.X >= lo.X && t.X <= hi.X && t.Y >= lo.Y && t.Y <= hi.Y {
+			out = append(out, t)
+		}
+	}
+	sortByID(out)
+	return slices.Compact(out)
+}
+
+func sortByID(tiles []maptile.Tile) {
 	slices.SortFunc(tiles, func(a, b maptile.Tile) int {
 		ia, ib := ID(uint8(a.Z), a.X, a.Y), ID(uint8(b.Z), b.X, b.Y)
 		switch {
@@ -119,7 +166,6 @@ func cover(b orb.Bound, z maptile.Zoom) []maptile.Tile {
 		}
 		return 0
 	})
-	return tiles
 }
 
 // buildZoom generates tiles with workers and writes them in order: each

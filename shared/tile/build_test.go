@@ -119,3 +119,41 @@ func TestBuild(t *testing.T) {
 		t.Error("zooms 12-3 accepted")
 	}
 }
+
+// With BuildOptions.Tiles a build visits only the tiles listed, once each,
+// in ID order, and only those over the bounds and of the zoom asked.
+func TestBuildListedTiles(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	g := tile.NewGenerator(convert.New())
+	l := layer(t, "ab/sec")
+	b := orb.Bound{Min: orb.Point{-114.3, 50.9}, Max: orb.Point{-113.9, 51.2}}
+	inside := maptile.At(orb.Point{-114.1, 51.0}, 12)
+	far := maptile.At(orb.Point{-110.1, 53.0}, 12)
+	var visited []maptile.Tile
+	src := func(ctx context.Context, l tile.Layer, t maptile.Tile) ([]byte, error) {
+		visited = append(visited, t)
+		return g.Tile(ctx, l, t)
+	}
+	list := func(z maptile.Zoom) []maptile.Tile {
+		if z != 12 {
+			return []maptile.Tile{inside} // the wrong zoom: ignored
+		}
+		return []maptile.Tile{inside, far, inside, maptile.New(inside.X+1, inside.Y, 12)}
+	}
+	s := &sink{}
+	st, err := tile.Build(ctx, l, src, s, tile.BuildOptions{MinZoom: 11, MaxZoom: 13, Bounds: b, Workers: 1, Tiles: list})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []maptile.Tile{inside, maptile.New(inside.X+1, inside.Y, 12)}
+	if tile.ID(12, want[1].X, want[1].Y) < tile.ID(12, want[0].X, want[0].Y) {
+		want[0], want[1] = want[1], want[0]
+	}
+	if len(visited) != 2 || visited[0] != want[0] || visited[1] != want[1] || st.Visited != 2 {
+		t.Fatalf("visited %v (stats %+v), want %v", visited, st, want)
+	}
+	if st.Tiles != 2 || len(s.ids) != 2 {
+		t.Errorf("built %d tiles, sink has %d; want the 2 listed", st.Tiles, len(s.ids))
+	}
+}

@@ -3,9 +3,7 @@ package datalayers
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"math"
-	"os"
 	"sync"
 	"testing"
 	"time"
@@ -421,31 +419,90 @@ type discard struct{ n int }
 
 func (d *discard) Add(z uint8, x, y uint32, data []byte) error { d.n++; return nil }
 
-// TestBuildTimes builds every archive over the demo data's bounds (the
-// data extent) to the band's zooms, up to MaxDataZoom, and logs the time.
+// TestBuildTimes builds every archive over its data (Source.BuildOptions)
+// and logs the time: `go test -run BuildTimes -v`.
 func TestBuildTimes(t *testing.T) {
-	if os.Getenv("MERIDIAN_DATALAYERS_BUILD") == "" {
-		t.Skip("builds every archive (~20 s): set MERIDIAN_DATALAYERS_BUILD=1")
-	}
 	store, svc := demo(t)
 	s := New(store, svc)
 	ctx := context.Background()
 	start := time.Now()
-	b, err := s.Bounds(ctx)
-	if err != nil || b.IsZero() {
-		t.Fatalf("bounds %v %v", b, err)
+	if err := s.Load(ctx); err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("load: %v, bounds %v", time.Since(start), b)
+	t.Logf("load: %v", time.Since(start))
 	for _, name := range Names() {
 		l := layer(t, name)
+		o, ok, err := s.BuildOptions(ctx, l)
+		if err != nil || !ok {
+			t.Fatalf("%s: no data (%v)", name, err)
+		}
 		var sink discard
-		st, err := tile.Build(ctx, l, s.Tile, &sink, tile.BuildOptions{Bounds: b, Progress: io.Discard})
+		st, err := tile.Build(ctx, l, s.Tile, &sink, o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Tiles == 0 {
-			t.Errorf("%s: no tiles", name)
+		if st.Tiles == 0 || sink.n != st.Tiles {
+			t.Errorf("%s: %d tiles, sink got %d", name, st.Tiles, sink.n)
 		}
-		t.Logf("%-24s z%d-%d visited %8d tiles %6d bytes %8d in %v", name, l.MinZoom, min(l.MaxZoom, tile.MaxDataZoom), st.Visited, st.Tiles, st.Bytes, st.Elapsed.Round(time.Millisecond))
+		t.Logf("%-24s z%d-%d visited %6d tiles %6d bytes %8d in %v", name, l.MinZoom, min(l.MaxZoom, tile.MaxDataZoom), st.Visited, st.Tiles, st.Bytes, st.Elapsed.Round(time.Millisecond))
+	}
+}
+
+// TestTilesListsEveryTileWithData checks Source.Tiles, which lets a build
+// skip empty tiles: no tile it leaves out has features. Every tile over
+// the data's bounds is checked up to zoom 12; at 13 and 14 (hundreds of
+// thousands of tiles) the ring of tiles around those listed, where a
+// feature reaching past its tile would show.
+func TestTilesListsEveryTileWithData(t *testing.T) {
+	store, svc := demo(t)
+	s := New(store, svc)
+	ctx := context.Background()
+	b, err := s.Bounds(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range Names() {
+		l := layer(t, name)
+		listedWithData := 0
+		for z := maptile.Zoom(l.MinZoom); int(z) <= min(l.MaxZoom, tile.MaxDataZoom); z++ {
+			listed := map[maptile.Tile]bool{}
+			for _, tl := range s.Tiles(l, z) {
+				listed[tl] = true
+			}
+			var others []maptile.Tile
+			if z <= 12 {
+				others = cover(b, z)
+			} else {
+				for tl := range listed {
+					for dx := -1; dx <= 1; dx++ {
+						for dy := -1; dy <= 1; dy++ {
+							others = append(others, maptile.New(uint32(int(tl.X)+dx), uint32(int(tl.Y)+dy), z))
+						}
+					}
+				}
+			}
+			for _, tl := range others {
+				if listed[tl] {
+					continue
+				}
+				data, err := s.Tile(ctx, l, tl)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if data != nil {
+					t.Errorf("%s: tile %d/%d/%d has features but Tiles leaves it out", name, tl.Z, tl.X, tl.Y)
+				}
+			}
+			for tl := range listed {
+				if data, err := s.Tile(ctx, l, tl); err != nil {
+					t.Fatal(err)
+				} else if data != nil {
+					listedWithData++
+				}
+			}
+		}
+		if listedWithData == 0 {
+			t.Errorf("%s: no listed tile has data", name)
+		}
 	}
 }

@@ -43,11 +43,17 @@ type feature struct {
 type layerData struct {
 	feats []feature
 	cells map[maptile.Tile][]int32
+	bound orb.Bound // of every feature
 }
 
 func newLayerData(fs []feature) *layerData {
 	d := &layerData{feats: fs, cells: map[maptile.Tile][]int32{}}
 	for i, f := range fs {
+		if i == 0 {
+			d.bound = f.bound
+		} else {
+			d.bound = d.bound.Union(f.bound)
+		}
 		for _, c := range cover(pad(f.bound, gridZoom), gridZoom) {
 			d.cells[c] = append(d.cells[c], int32(i))
 		}
@@ -130,12 +136,61 @@ func (s *Source) Load(ctx context.Context) error {
 }
 
 // Bounds is the extent of the data drawn (lng/lat), zero when there is
-// none: a build's BuildOptions.Bounds.
+// none.
 func (s *Source) Bounds(ctx context.Context) (orb.Bound, error) {
 	if err := s.Load(ctx); err != nil {
 		return orb.Bound{}, err
 	}
 	return s.extent, nil
+}
+
+// LayerBounds is the extent of layer l's features (lng/lat), zero when it
+// has none: its build's BuildOptions.Bounds.
+func (s *Source) LayerBounds(ctx context.Context, l tile.Layer) (orb.Bound, error) {
+	if err := s.Load(ctx); err != nil {
+		return orb.Bound{}, err
+	}
+	if d := s.layers[l.Name]; d != nil && Supported(l) {
+		return d.bound, nil
+	}
+	return orb.Bound{}, nil
+}
+
+// BuildOptions returns the options that build layer l's archive over its
+// data only: its bounds and the tiles its features reach (Tiles); ok is
+// false when the layer has no data.
+func (s *Source) BuildOptions(ctx context.Context, l tile.Layer) (o tile.BuildOptions, ok bool, err error) {
+	b, err := s.LayerBounds(ctx, l)
+	if err != nil || b.IsZero() {
+		return o, false, err
+	}
+	o.Bounds = b
+	o.Tiles = func(z maptile.Zoom) []maptile.Tile { return s.Tiles(l, z) }
+	return o, true, nil
+}
+
+// Tiles returns the tiles of layer l at zoom z that may hold features
+// (those its features' bounds reach, with the tile buffer): a build's
+// BuildOptions.Tiles, so the build skips the empty tiles of a sparse
+// layer. Call Load first; nil before, and for a layer without data.
+func (s *Source) Tiles(l tile.Layer, z maptile.Zoom) []maptile.Tile {
+	d := s.layers[l.Name]
+	if d == nil {
+		return nil
+	}
+	seen := map[maptile.Tile]bool{}
+	var out []maptile.Tile
+	for _, f := range d.feats {
+		// A little past the buffer, so a feature touching a tile's
+		// padded edge exactly is not lost to rounding.
+		for _, t := range cover(pad(f.bound, z).Pad(1e-9), z) {
+			if !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
 
 // Tile returns layer l's tile t, MVT gzip-compressed, or nil when it has
