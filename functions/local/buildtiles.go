@@ -106,7 +106,7 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 	gen := tile.NewGenerator(svc)
 	var data *datalayers.Source
 	for _, l := range layers {
-		src, o := tile.Source(gen.Tile), opts
+		src, o, attribution := tile.Source(gen.Tile), opts, tile.Attribution(svc)(l)
 		if l.Kind == tile.Data {
 			if data == nil {
 				store, err := kv.OpenBolt(reportsPath(*dataDir), kv.BoltOptions{ReadOnly: true, Timeout: time.Second})
@@ -131,8 +131,12 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 			if o.Bounds.IsZero() {
 				o.Bounds = do.Bounds
 			}
+			if attribution, err = data.Attribution(ctx, l); err != nil {
+				fmt.Fprintf(stderr, "meridian build-tiles: %s: %v\n", l.Path(), err)
+				return 1
+			}
 		}
-		st, err := buildArchive(ctx, l, src, *out, tile.Attribution(svc)(l), o)
+		st, err := buildArchive(ctx, l, src, *out, attribution, o)
 		if err != nil {
 			fmt.Fprintf(stderr, "meridian build-tiles: %s: %v\n", l.Path(), err)
 			return 1

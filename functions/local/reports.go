@@ -268,7 +268,6 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 func ensureDataArchives(ctx context.Context, store kv.Store, svc *convert.Service, dir string, logger *slog.Logger) error {
 	start := time.Now()
 	data := datalayers.New(store, svc)
-	attribution := tile.Attribution(svc)
 	built, tiles := 0, 0
 	for _, l := range tile.Layers() {
 		if !datalayers.Supported(l) {
@@ -284,7 +283,11 @@ func ensureDataArchives(ctx context.Context, store kv.Store, svc *convert.Servic
 		if !ok {
 			continue
 		}
-		st, err := buildArchive(ctx, l, data.Tile, dir, attribution(l), o)
+		attribution, err := data.Attribution(ctx, l)
+		if err != nil {
+			return fmt.Errorf("data archive %s: %w", l.Path(), err)
+		}
+		st, err := buildArchive(ctx, l, data.Tile, dir, attribution, o)
 		if err != nil {
 			return fmt.Errorf("data archive %s: %w", l.Path(), err)
 		}

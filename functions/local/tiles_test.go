@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
@@ -162,8 +163,24 @@ func TestBuildDataLayer(t *testing.T) {
 		t.Errorf("first start built %d archives, want every data layer's (%d): %v", len(archives), len(datalayers.Names()), archives)
 	}
 	path := filepath.Join(dir, tilesDir, "energy", "og_activity_twp.pmtiles")
-	if w := get(t, srv, "/tiles/energy/og_activity_twp.json?api_key="+key); w.Code != 200 || !strings.Contains(w.Body.String(), `"wells_orphan"`) {
+	w := get(t, srv, "/tiles/energy/og_activity_twp.json?api_key="+key)
+	if w.Code != 200 || !strings.Contains(w.Body.String(), `"wells_orphan"`) {
 		t.Fatalf("after the first start: %d %s", w.Code, w.Body)
+	}
+	// The TileJSON carries the archive's extent and the data's sources.
+	var doc struct {
+		Attribution string    `json:"attribution"`
+		Bounds      []float64 `json:"bounds"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(doc.Attribution, "Demo data") || !strings.Contains(doc.Attribution, "AER ST37") {
+		t.Errorf("attribution %q: want the demo energy dataset's sources", doc.Attribution)
+	}
+	if l, _ := tile.Lookup("energy", "og_activity_twp"); len(doc.Bounds) != 4 || doc.Bounds[0] <= l.Bounds.Min[0] || doc.Bounds[1] <= l.Bounds.Min[1] ||
+		doc.Bounds[2] >= l.Bounds.Max[0] || doc.Bounds[3] >= l.Bounds.Max[1] {
+		t.Errorf("bounds %v: want the demo townships', not the region's", doc.Bounds)
 	}
 	srv.Close()
 	old := time.Now().Add(-time.Hour)
@@ -197,7 +214,7 @@ func TestBuildDataLayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	w := get(t, srv, "/tiles/energy/og_activity_twp.json?api_key="+key)
+	w = get(t, srv, "/tiles/energy/og_activity_twp.json?api_key="+key)
 	if w.Code != 200 || !strings.Contains(w.Body.String(), `"wells_orphan"`) {
 		t.Errorf("after build-tiles: %d %s", w.Code, w.Body)
 	}

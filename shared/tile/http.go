@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/maptile"
 
 	"meridian/shared/api"
@@ -23,6 +24,18 @@ import (
 // PMTiles); Tile returns the stored, gzip-compressed MVT.
 type Archive interface {
 	Tile(ctx context.Context, z uint8, x, y uint32) (data []byte, ok bool, err error)
+}
+
+// ArchiveInfo is what a layer's TileJSON takes from its built archive.
+type ArchiveInfo struct {
+	Bounds      orb.Bound // the data's extent; zero: the layer's region
+	Attribution string    // the data's sources; "": the handler's Attribution
+}
+
+// A Describer is an Archive that says what it holds (package archive's
+// readers do, from the archive's header and metadata).
+type Describer interface {
+	Info(ctx context.Context) (ArchiveInfo, error)
 }
 
 // Archives finds the built archive of a layer: (nil, nil) when there is
@@ -126,6 +139,11 @@ func (h *Handler) serveTileJSON(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	attribution := l.Title
+	if h.o.Attribution != nil {
+		attribution = h.o.Attribution(l)
+	}
+	var info ArchiveInfo
 	if !l.Survey() {
 		a, err := h.archive(r.Context(), l)
 		if err != nil {
@@ -134,12 +152,16 @@ func (h *Handler) serveTileJSON(w http.ResponseWriter, r *http.Request) error {
 		if a == nil {
 			return notBuilt(l)
 		}
+		if d, ok := a.(Describer); ok {
+			if info, err = d.Info(r.Context()); err != nil {
+				return err
+			}
+		}
 	}
-	attribution := l.Title
-	if h.o.Attribution != nil {
-		attribution = h.o.Attribution(l)
+	if info.Attribution != "" {
+		attribution = info.Attribution
 	}
-	doc := TileJSON(l, h.baseURL(r), r.URL.Query().Get("api_key"), attribution)
+	doc := TileJSON(l, h.baseURL(r), r.URL.Query().Get("api_key"), attribution, info.Bounds)
 	w.Header().Set("Cache-Control", tileJSONCacheControl)
 	api.WriteJSON(w, http.StatusOK, doc)
 	return nil
@@ -336,8 +358,11 @@ func (f *flight) do(key string, fn func() ([]byte, error)) ([]byte, error) {
 }
 
 // TileJSON is the TileJSON 3.0.0 document of layer l, its tile URL under
-// base carrying key.
-func TileJSON(l Layer, base, key, attribution string) map[string]any {
+// base carrying key, over bounds (zero: the layer's region).
+func TileJSON(l Layer, base, key, attribution string, bounds orb.Bound) map[string]any {
+	if bounds.IsZero() {
+		bounds = l.Bounds
+	}
 	tiles := base + "/" + l.Path() + "/{z}/{x}/{y}.mvt"
 	if key != "" {
 		tiles += "?api_key=" + url.QueryEscape(key)
@@ -347,7 +372,7 @@ func TileJSON(l Layer, base, key, attribution string) map[string]any {
 	for _, f := range l.Fields {
 		fields[f.Name] = f.Description
 	}
-	c := l.Bounds.Center()
+	c := bounds.Center()
 	return map[string]any{
 		"tilejson":    "3.0.0",
 		"name":        l.Path(),
@@ -357,7 +382,7 @@ func TileJSON(l Layer, base, key, attribution string) map[string]any {
 		"tiles":       []string{tiles},
 		"minzoom":     l.MinZoom,
 		"maxzoom":     maxZ,
-		"bounds":      []float64{round6(l.Bounds.Min[0]), round6(l.Bounds.Min[1]), round6(l.Bounds.Max[0]), round6(l.Bounds.Max[1])},
+		"bounds":      []float64{round6(bounds.Min[0]), round6(bounds.Min[1]), round6(bounds.Max[0]), round6(bounds.Max[1])},
 		"center":      []float64{round6(c[0]), round6(c[1]), float64(max(l.MinZoom, min(maxZ, 6)))},
 		"vector_layers": []map[string]any{{
 			"id":          l.SourceLayer,

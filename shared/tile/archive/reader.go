@@ -332,3 +332,13 @@ func (r *Reader) formatError(format string, args ...any) error {
 }
 
 func deg(e7 int32) float64 { return float64(e7) / 1e7 }
+
+// Info returns the extent and attribution recorded in the archive, for the
+// layer's TileJSON (tile.Describer).
+func (r *Reader) Info(ctx context.Context) (tile.ArchiveInfo, error) {
+	m, err := r.Metadata(ctx)
+	if err != nil {
+		return tile.ArchiveInfo{}, err
+	}
+	return tile.ArchiveInfo{Bounds: m.Bounds, Attribution: m.Attribution}, nil
+}

@@ -18,12 +18,15 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
 	"github.com/paulmach/orb/maptile"
 
+	"meridian/shared/agri"
 	"meridian/shared/convert"
+	"meridian/shared/energy"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
 	"meridian/shared/tile"
@@ -352,4 +355,26 @@ func (ld *loader) blockOf(id string) (orb.Geometry, error) {
 		return nil, fmt.Errorf("datalayers: %s: %w", id, err)
 	}
 	return ld.geometry(loc)
+}
+
+// Attribution names the data behind layer l's archive: its dataset's
+// sources and file date, and says so when the dataset is the generated
+// demo data. "" when the store has no such dataset.
+func (s *Source) Attribution(ctx context.Context, l tile.Layer) (string, error) {
+	name := agri.Dataset
+	if l.Region == "energy" {
+		name = energy.Dataset
+	}
+	ds, ok, err := kv.Open(ctx, s.store, name)
+	if err != nil || !ok {
+		return "", err
+	}
+	a := ds.Info.Source
+	if !ds.Info.FileDate.IsZero() {
+		a += " (files of " + ds.Info.FileDate.Format(time.DateOnly) + ")"
+	}
+	if ds.Info.Demo {
+		a = "Demo data, invented by Meridian in the published formats, not real: " + a
+	}
+	return a, nil
 }
