@@ -35,7 +35,7 @@ func stores(tb testing.TB, data []byte) map[string]blob.Store {
 	ctx := context.Background()
 	dir := blob.NewDir(tb.TempDir())
 	mem := blob.NewMem()
-	s3 := blob.NewS3(blobtest.FakeS3(tb, "meridian"), "meridian", "", blob.S3Options{})
+	s3 := blob.NewS3(blobtest.FakeS3(tb, "meridian"), "meridian", "", blob.S3Options{Timeout: 30 * time.Second}) // the emulator is slow on a loaded machine
 	out := map[string]blob.Store{"dir": dir, "mem": mem, "s3 (gofakes3)": s3}
 	for name, s := range out {
 		if err := s.(putter).Put(ctx, archiveKey, bytes.NewReader(data)); err != nil {
