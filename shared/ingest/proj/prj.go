@@ -20,6 +20,15 @@ import (
 //     unit; UTM zones 7N–22N come back as their EPSG projection, and a
 //     name such as "NAD_1983_UTM_Zone_13N" or "NAD83 / UTM zone 13N" must
 //     agree with the parameters;
+//   - Albers Equal Area Conic (PROJECTION["Albers_Conic_Equal_Area"],
+//     ESRI's "Albers", WKT 2's METHOD["Albers Equal Area"]) on GRS 1980 or
+//     WGS 84, by its two standard parallels, latitude and longitude of
+//     false origin (latitude_of_center or latitude_of_origin,
+//     longitude_of_center or central_meridian) and false easting and
+//     northing, in any linear unit; the British Columbia Albers in metres
+//     comes back as EPSG:3005 on NAD83 and EPSG:3153 on NAD83(CSRS). All
+//     four angles are required: software disagrees on a missing second
+//     standard parallel (ArcGIS takes the first, PROJ the equator);
 //   - Web Mercator: "WGS_1984_Web_Mercator_Auxiliary_Sphere"
 //     (Mercator_Auxiliary_Sphere), "Popular Visualisation Pseudo Mercator",
 //     "WGS 84 / Pseudo-Mercator" and a Mercator on the 6378137 m sphere.
@@ -81,6 +90,7 @@ type geodetic struct {
 	name  string // the CRS name as written
 	datum datumKind
 	plain bool // NAD83 or WGS 84 itself, not a realisation such as CSRS
+	csrs  bool // NAD83(CSRS), any of its realisations
 	ell   ellipsoid
 	// angle is radians per angular unit.
 	angle float64
@@ -125,6 +135,7 @@ func geodeticFromWKT(n *wktNode) (geodetic, error) {
 	case strings.Contains(dn, "northamerican1983") || strings.Contains(dn, "northamericandatum1983") || strings.Contains(dn, "nad83"):
 		g.datum = datumNAD83
 		g.plain = slices.Contains([]string{"dnorthamerican1983", "northamericandatum1983", "northamerican1983", "nad83"}, dn)
+		g.csrs = strings.Contains(dn, "csrs") || strings.Contains(dn, "canadianspatialreferencesystem")
 	case strings.Contains(dn, "wgs1984") || strings.Contains(dn, "wgs84") || strings.Contains(dn, "worldgeodeticsystem1984"),
 		strings.Contains(dn, "popularvisualisation"): // EPSG:6055, WGS 84 on the Web Mercator sphere
 		g.datum = datumWGS84
@@ -181,6 +192,7 @@ const (
 	paramFE
 	paramFN
 	paramStdParallel
+	paramStdParallel2
 	paramAuxSphere
 	numParams
 )
@@ -191,14 +203,22 @@ var paramNames = map[string]tmParam{
 	"centralmeridian":                paramLon0,
 	"longitudeofnaturalorigin":       paramLon0,
 	"longitudeoforigin":              paramLon0,
+	"longitudeofcenter":              paramLon0,
+	"longitudeoffalseorigin":         paramLon0,
 	"latitudeoforigin":               paramLat0,
 	"latitudeofnaturalorigin":        paramLat0,
+	"latitudeofcenter":               paramLat0,
+	"latitudeoffalseorigin":          paramLat0,
 	"scalefactor":                    paramK0,
 	"scalefactoratnaturalorigin":     paramK0,
 	"falseeasting":                   paramFE,
+	"eastingatfalseorigin":           paramFE,
 	"falsenorthing":                  paramFN,
+	"northingatfalseorigin":          paramFN,
 	"standardparallel1":              paramStdParallel,
 	"latitudeof1ststandardparallel":  paramStdParallel,
+	"standardparallel2":              paramStdParallel2,
+	"latitudeof2ndstandardparallel":  paramStdParallel2,
 	"auxiliaryspheretype":            paramAuxSphere,
 	"auxiliaryspheretypeparameterid": paramAuxSphere,
 }
@@ -256,7 +276,7 @@ func projectedFromWKT(root *wktNode) (Projection, error) {
 		// WKT 2 gives each value its own unit; WKT 1 uses the GEOGCS
 		// angular unit and the PROJCS linear unit.
 		switch k {
-		case paramLon0, paramLat0, paramStdParallel:
+		case paramLon0, paramLat0, paramStdParallel, paramStdParallel2:
 			f := pr.geo.angle
 			if u := p.child("ANGLEUNIT", "UNIT"); u != nil {
 				f, _ = u.number(1)
@@ -275,6 +295,8 @@ func projectedFromWKT(root *wktNode) (Projection, error) {
 	switch normName(pr.method) {
 	case "transversemercator", "gausskruger":
 		return pr.transverseMercator()
+	case "albersconicequalarea", "albersequalarea", "albers":
+		return pr.albers()
 	case "mercatorauxiliarysphere", "popularvisualisationpseudomercator", "popularvisualizationpseudomercator", "pseudomercator":
 		return pr.webMercator()
 	case "mercator", "mercator1sp", "mercatorvarianta":
@@ -368,6 +390,55 @@ func (pr *projected) transverseMercator() (Projection, error) {
 		p.name = fmt.Sprintf("Transverse Mercator (central meridian %v)", p.lon0)
 	}
 	return newTransverseMercator(p), nil
+}
+
+func (pr *projected) albers() (Projection, error) {
+	if pr.geo.ell.invF == 0 {
+		return nil, fmt.Errorf("%w: PROJCS %q: Albers Equal Area on a sphere", ErrUnsupported, pr.name)
+	}
+	var missing []string
+	for _, m := range []struct {
+		k    tmParam
+		name string
+	}{
+		{paramStdParallel, "standard_parallel_1"},
+		{paramStdParallel2, "standard_parallel_2"},
+		{paramLat0, "latitude_of_center"},
+		{paramLon0, "longitude_of_center"},
+	} {
+		if !pr.has[m.k] {
+			missing = append(missing, m.name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%w: PROJCS %q: Albers Equal Area without %s", ErrUnsupported, pr.name, strings.Join(missing, ", "))
+	}
+	p := albersParams{
+		name: pr.name, ell: pr.geo.ell, units: pr.units,
+		lat0: pr.params[paramLat0], lon0: pr.params[paramLon0],
+		lat1: pr.params[paramStdParallel], lat2: pr.params[paramStdParallel2],
+		fe: pr.param(paramFE, 0), fn: pr.param(paramFN, 0),
+	}
+	bc := bcAlbersParams("", 0)
+	isBC := near(p.lat0, bc.lat0, 1e-9) && near(p.lon0, bc.lon0, 1e-9) &&
+		(near(p.lat1, bc.lat1, 1e-9) && near(p.lat2, bc.lat2, 1e-9) || near(p.lat1, bc.lat2, 1e-9) && near(p.lat2, bc.lat1, 1e-9)) &&
+		near(p.fe*pr.units, bc.fe, 1e-12) && p.fn == 0
+	if isBC && pr.units == 1 && pr.geo.ell == grs80 && pr.geo.datum == datumNAD83 {
+		switch {
+		case pr.geo.plain:
+			return FromEPSG(EPSGBCAlbers)
+		case pr.geo.csrs:
+			return FromEPSG(EPSGBCAlbersCSRS)
+		}
+	}
+	if p.name == "" {
+		p.name = fmt.Sprintf("Albers Equal Area (standard parallels %v and %v, central meridian %v)", p.lat1, p.lat2, p.lon0)
+	}
+	a, err := newAlbers(p)
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 // near reports whether a and b agree to rel relative to the larger of |b|

@@ -2,6 +2,7 @@ package proj_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -27,6 +28,8 @@ func TestFromWKTFiles(t *testing.T) {
 		csrs13 = &check{orb.Point{-106.25, 49.5}, 409491.638536, 5483791.625756}
 		mtm9   = &check{orb.Point{-79.25, 46.5}, 93728.126415, 5154824.525831}
 		azEast = &check{orb.Point{-110.5, 33.5}, 598388.606777, 909613.452450} // international feet
+		bcAlb  = &check{orb.Point{-122.75, 53.9}, 1212981.170007, 993339.799444}
+		canAlb = &check{orb.Point{-79.4, 43.7}, 1347967.180390, 568734.936323} // ESRI:102001
 	)
 	tests := []struct {
 		file    string
@@ -44,6 +47,10 @@ func TestFromWKTFiles(t *testing.T) {
 		{file: "esri_32189.prj", name: "NAD_1983_MTM_9", check: mtm9},
 		{file: "esri_2222.prj", name: "NAD_1983_StatePlane_Arizona_East_FIPS_0201_Feet_Intl", check: azEast},
 		{file: "esri_3857.prj", name: "WGS 84 / Pseudo-Mercator", epsg: 3857},
+		{file: "esri_3005.prj", name: "NAD83 / BC Albers", epsg: 3005, check: bcAlb},
+		{file: "esri_3153.prj", name: "NAD83(CSRS) / BC Albers", epsg: 3153, check: bcAlb},
+		{file: "esri_102001.prj", name: "Canada_Albers_Equal_Area_Conic", check: canAlb},
+		{file: "esri_2964.prj", wantErr: `datum "D_North_American_1927"`},
 		{file: "esri_102100.prj", name: "WGS 84 / Pseudo-Mercator", epsg: 3857},
 		{file: "esri_102113.prj", name: "WGS 84 / Pseudo-Mercator", epsg: 3857},
 		{file: "esri_4269.prj", name: "NAD83", epsg: 4269},
@@ -57,6 +64,8 @@ func TestFromWKTFiles(t *testing.T) {
 		{file: "gdal_26913.prj", name: "NAD83 / UTM zone 13N", epsg: 26913},
 		{file: "gdal_2957.prj", name: "NAD83(CSRS) / UTM zone 13N", check: csrs13},
 		{file: "gdal_3857.prj", name: "WGS 84 / Pseudo-Mercator", epsg: 3857},
+		{file: "gdal_3005.prj", name: "NAD83 / BC Albers", epsg: 3005, check: bcAlb},
+		{file: "gdal_3153.prj", name: "NAD83(CSRS) / BC Albers", epsg: 3153, check: bcAlb},
 		{file: "gdal_4269.prj", name: "NAD83", epsg: 4269},
 		{file: "gdal_4326.prj", name: "WGS 84", epsg: 4326},
 		{file: "gdal_3395.prj", wantErr: `ellipsoidal Mercator "WGS 84 / World Mercator"`},
@@ -64,6 +73,8 @@ func TestFromWKTFiles(t *testing.T) {
 		{file: "wkt2_2957.prj", name: "NAD83(CSRS) / UTM zone 13N", check: csrs13},
 		{file: "wkt2_2222.prj", name: "NAD83 / Arizona East (ft)", check: azEast},
 		{file: "wkt2_3857.prj", name: "WGS 84 / Pseudo-Mercator", epsg: 3857},
+		{file: "wkt2_3005.prj", name: "NAD83 / BC Albers", epsg: 3005, check: bcAlb},
+		{file: "wkt2_3153.prj", name: "NAD83(CSRS) / BC Albers", epsg: 3153, check: bcAlb},
 		{file: "wkt2_4326.prj", name: "WGS 84", epsg: 4326},
 	}
 	for _, tc := range tests {
@@ -105,6 +116,18 @@ const (
 	nad83GeogCS = `GEOGCS["GCS_North_American_1983",DATUM["D_North_American_1983",SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]`
 	wgs84GeogCS = `GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]`
 	zone13Param = `PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",-105.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["Latitude_Of_Origin",0.0],UNIT["Meter",1.0]`
+	// As ArcGIS writes BC Albers (NAD_1983_BC_Environment_Albers).
+	bcAlbersParam = `PROJECTION["Albers"],PARAMETER["False_Easting",1000000.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",-126.0],PARAMETER["Standard_Parallel_1",50.0],PARAMETER["Standard_Parallel_2",58.5],PARAMETER["Latitude_Of_Origin",45.0],UNIT["Meter",1.0]`
+	// BC Albers on WGS 84 as GeoTools' AlbersEqualArea.txt test script
+	// writes it (its ArcGIS 8.3 points are in testdata/albers_arcgis.csv).
+	geoToolsBCAlbers = `PROJCS["BC Albers", GEOGCS["WGS84", DATUM["WGS84", SPHEROID["WGS84", 6378137.0, 298.257223563]], PRIMEM["Greenwich", 0.0], UNIT["degree",0.017453292519943295], AXIS["Longitude",EAST], AXIS["Latitude",NORTH]], PROJECTION["Albers"], PARAMETER["central_meridian", -126.0], PARAMETER["latitude_of_origin", 45.0], PARAMETER["false_easting", 1000000.0], PARAMETER["false_northing", 0.0], UNIT["metre",1.0], PARAMETER["standard_parallel_1", 50.0], PARAMETER["standard_parallel_2", 58.5], AXIS["x",EAST], AXIS["y",NORTH]]`
+	// WKT 2 of NAD83(CSRS) / BC Albers without its IDs, so that FromWKT
+	// reads the parameters; %s is the easting at false origin.
+	wkt2BCAlbersCSRS = `PROJCRS["NAD83(CSRS) / BC Albers",BASEGEOGCRS["NAD83(CSRS)",DATUM["NAD83 Canadian Spatial Reference System",ELLIPSOID["GRS 1980",6378137,298.257222101,LENGTHUNIT["metre",1]]],PRIMEM["Greenwich",0,ANGLEUNIT["degree",0.0174532925199433]]],` +
+		`CONVERSION["British Columbia Albers",METHOD["Albers Equal Area"],PARAMETER["Latitude of false origin",45,ANGLEUNIT["degree",0.0174532925199433]],PARAMETER["Longitude of false origin",-126,ANGLEUNIT["degree",0.0174532925199433]],` +
+		`PARAMETER["Latitude of 1st standard parallel",50,ANGLEUNIT["degree",0.0174532925199433]],PARAMETER["Latitude of 2nd standard parallel",58.5,ANGLEUNIT["degree",0.0174532925199433]],` +
+		`PARAMETER["Easting at false origin",%s],PARAMETER["Northing at false origin",0,LENGTHUNIT["metre",1]]],` +
+		`CS[Cartesian,2],AXIS["(E)",east,ORDER[1],LENGTHUNIT["metre",1]],AXIS["(N)",north,ORDER[2],LENGTHUNIT["metre",1]]]`
 )
 
 var fromWKTTests = []struct {
@@ -130,12 +153,37 @@ var fromWKTTests = []struct {
 		want: "WGS 84 / Pseudo-Mercator", epsg: 3857},
 	{name: "Pseudo Mercator method on WGS 84", wkt: `PROJCS["x",` + wgs84GeogCS + `,PROJECTION["Popular Visualisation Pseudo Mercator"],PARAMETER["central_meridian",0],UNIT["metre",1]]`, want: "WGS 84 / Pseudo-Mercator", epsg: 3857},
 
+	{name: "BC Albers as ArcGIS writes it", wkt: `PROJCS["NAD_1983_BC_Environment_Albers",` + nad83GeogCS + `,` + bcAlbersParam + `]`, want: "NAD83 / BC Albers", epsg: 3005},
+	{name: "BC Albers OGC WKT 1 without authority", wkt: `PROJCS["NAD83 / BC Albers",GEOGCS["NAD83",DATUM["North_American_Datum_1983",SPHEROID["GRS 1980",6378137,298.257222101]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],PROJECTION["Albers_Conic_Equal_Area"],PARAMETER["latitude_of_center",45],PARAMETER["longitude_of_center",-126],PARAMETER["standard_parallel_1",50],PARAMETER["standard_parallel_2",58.5],PARAMETER["false_easting",1000000],PARAMETER["false_northing",0],UNIT["metre",1]]`,
+		want: "NAD83 / BC Albers", epsg: 3005},
+	{name: "BC Albers WKT 2 without IDs", wkt: fmt.Sprintf(wkt2BCAlbersCSRS, `1000000,LENGTHUNIT["metre",1]`), want: "NAD83(CSRS) / BC Albers", epsg: 3153},
+	{name: "BC Albers WKT 2 easting in kilometres", wkt: fmt.Sprintf(wkt2BCAlbersCSRS, `1000,LENGTHUNIT["kilometre",1000]`), want: "NAD83(CSRS) / BC Albers", epsg: 3153},
+	{name: "BC Albers standard parallels swapped", wkt: `PROJCS["x",` + nad83GeogCS + `,PROJECTION["Albers"],PARAMETER["False_Easting",1000000.0],PARAMETER["Central_Meridian",-126.0],PARAMETER["Standard_Parallel_1",58.5],PARAMETER["Standard_Parallel_2",50.0],PARAMETER["Latitude_Of_Origin",45.0],UNIT["Meter",1.0]]`,
+		want: "NAD83 / BC Albers", epsg: 3005},
+	{name: "BC Albers on WGS 84 has no EPSG code", wkt: geoToolsBCAlbers, want: "BC Albers"},
+	{name: "BC Albers on NAD83 HARN has no EPSG code", wkt: `PROJCS["x",GEOGCS["GCS_North_American_1983_HARN",DATUM["D_North_American_1983_HARN",SPHEROID["GRS_1980",6378137.0,298.257222101]]],` + bcAlbersParam + `]`, want: "x"},
+	{name: "BC Albers in feet has no EPSG code", wkt: `PROJCS["BC Albers (ft)",` + nad83GeogCS + `,PROJECTION["Albers"],PARAMETER["False_Easting",3280839.895013123],PARAMETER["Central_Meridian",-126.0],PARAMETER["Standard_Parallel_1",50.0],PARAMETER["Standard_Parallel_2",58.5],PARAMETER["Latitude_Of_Origin",45.0],UNIT["Foot",0.3048]]`,
+		want: "BC Albers (ft)"},
+	{name: "unnamed Albers", wkt: `PROJCS["",` + nad83GeogCS + `,PROJECTION["Albers"],PARAMETER["Central_Meridian",-96.0],PARAMETER["Standard_Parallel_1",50.0],PARAMETER["Standard_Parallel_2",70.0],PARAMETER["Latitude_Of_Origin",40.0],UNIT["Meter",1.0]]`,
+		want: "Albers Equal Area (standard parallels 50 and 70, central meridian -96)"},
+
 	{name: "UTM name disagrees with parameters", wkt: `PROJCS["NAD_1983_UTM_Zone_14N",` + nad83GeogCS + `,` + zone13Param + `]`, wantErr: `names UTM zone 14N but its parameters are central meridian -105`},
 	{name: "TM without central meridian", wkt: `PROJCS["x",` + nad83GeogCS + `,PROJECTION["Transverse_Mercator"],UNIT["Meter",1.0]]`, wantErr: "without central_meridian, scale_factor"},
 	{name: "TM on a sphere", wkt: `PROJCS["x",GEOGCS["s",DATUM["D_WGS_1984",SPHEROID["s",6378137,0]]],` + zone13Param + `]`, wantErr: "on a sphere"},
 	{name: "south orientated TM", wkt: `PROJCS["x",` + nad83GeogCS + `,PROJECTION["Transverse_Mercator_South_Orientated"],UNIT["Meter",1.0]]`, wantErr: `projection "Transverse_Mercator_South_Orientated"`},
 	{name: "auxiliary sphere type 2", wkt: `PROJCS["x",` + wgs84GeogCS + `,PROJECTION["Mercator_Auxiliary_Sphere"],PARAMETER["Auxiliary_Sphere_Type",2.0],UNIT["Meter",1.0]]`, wantErr: "auxiliary sphere type 2"},
 	{name: "shifted Web Mercator", wkt: `PROJCS["x",` + wgs84GeogCS + `,PROJECTION["Mercator_Auxiliary_Sphere"],PARAMETER["False_Easting",100.0],UNIT["Meter",1.0]]`, wantErr: "false easting 100"},
+	{name: "Albers with one standard parallel (GeoTools)", wkt: `PROJCS["Albers", GEOGCS["WGS84", DATUM["WGS84", SPHEROID["WGS84", 6378137.0, 298.257223563]], PRIMEM["Greenwich", 0.0], UNIT["degree",0.017453292519943295]], PROJECTION["Albers_Conic_Equal_Area"], PARAMETER["central_meridian", 142.0], PARAMETER["latitude_of_origin", 42.0], PARAMETER["false_easting", 0.0], PARAMETER["false_northing", 0.0], UNIT["metre",1.0], PARAMETER["standard_parallel_1", 57.0]]`,
+		wantErr: "Albers Equal Area without standard_parallel_2"},
+	{name: "Albers without central meridian", wkt: `PROJCS["x",` + nad83GeogCS + `,PROJECTION["Albers"],PARAMETER["Standard_Parallel_1",50.0],PARAMETER["Standard_Parallel_2",58.5],PARAMETER["Latitude_Of_Origin",45.0],UNIT["Meter",1.0]]`,
+		wantErr: "without longitude_of_center"},
+	{name: "Albers with parallels symmetric about the equator", wkt: `PROJCS["x",` + nad83GeogCS + `,PROJECTION["Albers"],PARAMETER["Central_Meridian",-96.0],PARAMETER["Standard_Parallel_1",30.0],PARAMETER["Standard_Parallel_2",-30.0],PARAMETER["Latitude_Of_Origin",0.0],UNIT["Meter",1.0]]`,
+		wantErr: "symmetric about the equator"},
+	{name: "Albers origin beyond the pole", wkt: `PROJCS["x",` + nad83GeogCS + `,PROJECTION["Albers"],PARAMETER["Central_Meridian",-96.0],PARAMETER["Standard_Parallel_1",50.0],PARAMETER["Standard_Parallel_2",70.0],PARAMETER["Latitude_Of_Origin",95.0],UNIT["Meter",1.0]]`,
+		wantErr: "latitude 95 out of range"},
+	{name: "Albers on NAD27", wkt: `PROJCS["NAD_1927_Albers",GEOGCS["GCS_North_American_1927",DATUM["D_North_American_1927",SPHEROID["Clarke_1866",6378206.4,294.9786982]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],` + bcAlbersParam + `]`,
+		wantErr: `datum "D_North_American_1927"`},
+	{name: "Albers on a sphere", wkt: `PROJCS["x",GEOGCS["s",DATUM["D_WGS_1984",SPHEROID["s",6378137,0]]],` + bcAlbersParam + `]`, wantErr: "Albers Equal Area on a sphere"},
 	{name: "ETRS89", wkt: `GEOGCS["ETRS89",DATUM["European_Terrestrial_Reference_System_1989",SPHEROID["GRS 1980",6378137,298.257222101]]]`, wantErr: `datum "European_Terrestrial_Reference_System_1989"`},
 	{name: "NAD83 name on Clarke 1866", wkt: `GEOGCS["x",DATUM["D_North_American_1983",SPHEROID["Clarke_1866",6378206.4,294.9786982]]]`, wantErr: `spheroid "Clarke_1866"`},
 	{name: "Paris meridian", wkt: `GEOGCS["x",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Paris",2.33722917]]`, wantErr: `prime meridian "Paris"`},

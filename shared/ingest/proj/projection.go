@@ -15,7 +15,7 @@ type Projection interface {
 	// Name is the system's name, such as "NAD83 / UTM zone 13N".
 	Name() string
 	// EPSG is the system's EPSG code, or 0 when it has none (a Transverse
-	// Mercator known only by its WKT parameters).
+	// Mercator or Albers known only by its WKT parameters).
 	EPSG() int
 	// ToLngLat converts x, y (easting, northing in the system's units, or
 	// longitude, latitude for a geographic system) to orb.Point{lng, lat}.
@@ -38,6 +38,8 @@ const (
 	EPSGNAD83        = 4269
 	EPSGWGS84        = 4326
 	EPSGWebMercator  = 3857
+	EPSGBCAlbers     = 3005  // NAD83 / BC Albers
+	EPSGBCAlbersCSRS = 3153  // NAD83(CSRS) / BC Albers
 	epsgNAD83UTMBase = 26900 // + zone
 	epsgWGS84UTMBase = 32600 // + zone
 )
@@ -49,7 +51,8 @@ const (
 )
 
 // FromEPSG returns the projection of an EPSG code: 4269 (NAD83), 4326
-// (WGS 84), 3857 (Web Mercator), 26907–26922 (NAD83 / UTM zones 7N–22N) or
+// (WGS 84), 3857 (Web Mercator), 3005 (NAD83 / BC Albers), 3153
+// (NAD83(CSRS) / BC Albers), 26907–26922 (NAD83 / UTM zones 7N–22N) or
 // 32607–32622 (WGS 84 / UTM zones 7N–22N).
 func FromEPSG(code int) (Projection, error) {
 	switch {
@@ -59,6 +62,10 @@ func FromEPSG(code int) (Projection, error) {
 		return geographic{name: "WGS 84", epsg: code}, nil
 	case code == EPSGWebMercator:
 		return webMercator{}, nil
+	case code == EPSGBCAlbers:
+		return bcAlbers("NAD83 / BC Albers", code)
+	case code == EPSGBCAlbersCSRS:
+		return bcAlbers("NAD83(CSRS) / BC Albers", code)
 	case code >= epsgNAD83UTMBase+MinUTMZone && code <= epsgNAD83UTMBase+MaxUTMZone:
 		return utm(code-epsgNAD83UTMBase, grs80, "NAD83"), nil
 	case code >= epsgWGS84UTMBase+MinUTMZone && code <= epsgWGS84UTMBase+MaxUTMZone:

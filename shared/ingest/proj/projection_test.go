@@ -19,6 +19,8 @@ func TestFromEPSG(t *testing.T) {
 		{4269, "NAD83"},
 		{4326, "WGS 84"},
 		{3857, "WGS 84 / Pseudo-Mercator"},
+		{3005, "NAD83 / BC Albers"},
+		{3153, "NAD83(CSRS) / BC Albers"},
 		{26907, "NAD83 / UTM zone 7N"},
 		{26913, "NAD83 / UTM zone 13N"},
 		{26922, "NAD83 / UTM zone 22N"},

@@ -185,7 +185,8 @@ func readReference(t testing.TB) []referenceRow {
 
 // TestReference compares both directions with PROJ 9.1.1 over zones 7–22
 // (and EPSG:3857), from 41.7°N to 83°N and up to 6° from the central
-// meridian: 3° beyond each zone.
+// meridian: 3° beyond each zone; and over BC Albers (EPSG:3005, 3153) from
+// 42°N to 70°N and 145°W to 100°W.
 func TestReference(t *testing.T) {
 	t.Parallel()
 	const tolM = 1e-3         // metres
