@@ -4,6 +4,10 @@
 //
 // # Readers
 //
+// The readers cover the Prairie datasets of the agriculture report (AB,
+// SK, MB) and two British Columbia layers, the Agricultural Land Reserve
+// and the Freshwater Atlas wetlands.
+//
 // Every reader takes a Source (a CSV, DBF, GeoJSON or shapefile input;
 // Open picks the format from a file name) and calls fn once per record in
 // file order, holding one record (or one small group) at a time, so memory
@@ -34,6 +38,8 @@
 //	Municipal boundaries (§17)          ReadMunicipalities      shapefile, GeoJSON
 //	SK Crown land, pastures (§18)       ReadCrownLand,          shapefile, GeoJSON
 //	                                    ReadPastures
+//	BC Agricultural Land Reserve (§19)  ReadALR                 shapefile, GeoJSON
+//	BC Freshwater Atlas wetlands (§20)  ReadFWAWetlands         shapefile, GeoJSON
 //
 // DBF tables on their own (the SLC CMP, SNT and SLT tables) are read with
 // package shp's reader. Shapefile coordinates are converted from the .prj's
@@ -44,8 +50,9 @@
 //
 // Where docs/data-sources.md gives only expected attributes (CLI field
 // names, NHN codes, municipal layouts, SK Crown land and pastures, the SK/MB
-// LSRS table) each reader's documentation states the layout it follows;
-// such choices and unverified codes are marked ⚠.
+// LSRS table, the BC ALR and FWA wetland columns) each reader's
+// documentation states the layout it follows; such choices and unverified
+// codes are marked ⚠.
 //
 // # Code tables and report values
 //

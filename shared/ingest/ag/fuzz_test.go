@@ -187,3 +187,34 @@ func FuzzReadCrownLand(f *testing.F) {
 func FuzzReadPastures(f *testing.F) {
 	fuzzRead(f, "pastures", ag.ReadPastures, nil, ag.DemoPastures, ag.DemoCrownLand)
 }
+
+// bcSeeds adds the BC readers' seeds: the rejection tests (GeoJSON or
+// CSV) and a good shapefile, also as its .dbf alone.
+func bcSeeds(f *testing.F, tests []bcErrorTest, s, d []byte) {
+	for _, tc := range tests {
+		k := uint8(2)
+		if strings.HasSuffix(tc.file, ".csv") {
+			k = 0
+		}
+		f.Add(k, []byte(tc.in), []byte(nil))
+	}
+	f.Add(uint8(3), s, d)
+	f.Add(uint8(1), d, []byte(nil))
+}
+
+func FuzzReadALR(f *testing.F) {
+	s, _, d := alrShapefile(f)
+	bcSeeds(f, alrErrorTests, s, d)
+	good := fc(feature(`"ALR_POLY_ID":4021,"STATUS":"ALR","FEATURE_AREA_SQM":125000.5`, bcBox), feature(`"ALR_POLY_I":"4022.0","AREA_HA":3.5`, bcBox))
+	f.Add(uint8(2), []byte(good), []byte(nil))
+	fuzzRead(f, "alr", ag.ReadALR, nil)
+}
+
+func FuzzReadFWAWetlands(f *testing.F) {
+	s, _, d := wetlandShapefile(f)
+	bcSeeds(f, wetlandErrorTests, s, d)
+	good := fc(feature(`"WATERBODY_POLY_ID":700012345,"WATERBODY_TYPE":"W","AREA_HA":1.25,"GNIS_NAME_1":"Cranberry Marsh","WATERSHED_GROUP_CODE":"PCEA"`, bcBox),
+		feature(`"WATERBODY_":"700012346","WATERSHED_":"BULK","FEATURE_AR":5000`, bcBox))
+	f.Add(uint8(2), []byte(good), []byte(nil))
+	fuzzRead(f, "wetlands", ag.ReadFWAWetlands, nil)
+}
