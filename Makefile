@@ -56,7 +56,8 @@ DATA_LAYERS = energy/og_activity_lsd energy/og_activity_sec energy/og_activity_t
 	energy/facilities energy/facilities_labels energy/petroleum_tenure energy/mineral_tenure energy/mineral_tenure_labels \
 	energy/pipelines ag/soils ag/sk_ag_crown_land ag/sk_ag_crown_land_labels ag/sk_pastures ag/sk_pastures_labels \
 	ag/ag_summary_qs ag/ag_summary_sec ag/ag_summary_twp ag/aafc_crop_summary ag/aafc_crop_summary_sec \
-	ag/aafc_crop_summary_twp ag/lsrs_productivity ag/lsrs_productivity_sec ag/lsrs_productivity_twp
+	ag/aafc_crop_summary_twp ag/lsrs_productivity ag/lsrs_productivity_sec ag/lsrs_productivity_twp \
+	ag/bc_ag_capability ag/bc_alr ag/bc_alr_labels ag/bc_fwa_wetlands
 
 data: ## Write the demo report files to .build/demo/{energy,ag}, ingest them into DATA and build the data tile archives (stop the server first)
 	@mkdir -p .build

@@ -20,6 +20,9 @@
 //	SLC                 <poly id>        an SLC polygon with its dominant soil (soils map layer)
 //	SK_CROWN            <lld>            an SK agricultural Crown land parcel (map layer)
 //	SK_PASTURE          <name>           an SK provincial pasture (map layer)
+//	BC_CAPABILITY       <seq>            a BC agricultural capability polygon (map layer)
+//	BC_ALR              <id>             a BC Agricultural Land Reserve polygon (map layer)
+//	BC_WETLAND          <id>             a BC Freshwater Atlas wetland (map layer)
 //	SOURCES             <section>        dataset name and date (meta.sources)
 //
 // A section the data does not cover has no item: the report says so in
@@ -58,12 +61,18 @@ const (
 	PKSLC       = "SLC"
 	PKSKCrown   = "SK_CROWN"
 	PKSKPasture = "SK_PASTURE"
+
+	// British Columbia: map layers only (the report is AB, SK and MB).
+	PKBCCapability = "BC_CAPABILITY"
+	PKBCALR        = "BC_ALR"
+	PKBCWetland    = "BC_WETLAND"
 )
 
 // Area is a polygon of a map layer with its properties.
 type Area struct {
-	Polygons   orb.MultiPolygon  `json:"polygons"`
-	Properties map[string]string `json:"properties"`
+	Polygons   orb.MultiPolygon   `json:"polygons"`
+	Properties map[string]string  `json:"properties"`
+	Numbers    map[string]float64 `json:"numbers,omitempty"` // numeric properties
 }
 
 func multiPolygon(g orb.Geometry) orb.MultiPolygon {
@@ -106,6 +115,7 @@ type Files struct {
 	Drought                               []string // cdm_YYYY-MM.*: the latest month is read
 	WaterBodies, Watercourses             []string
 	Municipalities, CrownLand, Pastures   string
+	BCCapability, ALR, FWAWetlands        string // British Columbia map layers
 	Unrecognised                          []string
 }
 
@@ -161,13 +171,31 @@ func Classify(dir string) (Files, error) {
 			f.CrownLand = p
 		case strings.HasPrefix(l, "sk_pastures") && (ext == ".shp" || ext == ".geojson"):
 			f.Pastures = p
-		case strings.HasPrefix(l, "municipalities"), strings.HasPrefix(l, "sk_ag_crown_land"), strings.HasPrefix(l, "sk_pastures"):
+		case strings.HasPrefix(l, "bc_ag_capability") && (ext == ".shp" || ext == ".geojson"):
+			f.BCCapability = p
+		case bcALR(l) && (ext == ".shp" || ext == ".geojson"):
+			f.ALR = p
+		case strings.HasPrefix(l, "fwa_wetlands") && (ext == ".shp" || ext == ".geojson"):
+			f.FWAWetlands = p
+		case strings.HasPrefix(l, "municipalities"), strings.HasPrefix(l, "sk_ag_crown_land"), strings.HasPrefix(l, "sk_pastures"),
+			strings.HasPrefix(l, "bc_ag_capability"), bcALR(l), strings.HasPrefix(l, "fwa_wetlands"):
 		default:
 			f.Unrecognised = append(f.Unrecognised, p)
 		}
 	}
 	sort.Strings(f.Drought)
 	return f, nil
+}
+
+// bcALR reports whether a (lower-case) file name is the ALR polygons': the
+// BC Geographic Warehouse's OATS_ALR_POLYS, ALC_ALR_POLYGONS or bc_alr.
+func bcALR(name string) bool {
+	for _, p := range []string{"oats_alr_polys", "alc_alr_polygons", "bc_alr"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Options tune an ingest.
@@ -199,7 +227,7 @@ func Ingest(ctx context.Context, store kv.Store, svc *convert.Service, files Fil
 	in := &ingester{ctx: ctx, svc: svc, f: files, o: o,
 		sum:      Summary{Read: map[string]int{}, Sections: map[string]int{}},
 		quarters: map[string]*quarter{}, sources: map[string]source{}}
-	info := kv.DatasetInfo{Name: Dataset, Source: "agriculture: AAFC crop inventory, land use, SLC v3.2, CLI, drought monitor; AGRASID; NHN; municipal boundaries; SK Crown land", Demo: o.Demo}
+	info := kv.DatasetInfo{Name: Dataset, Source: "agriculture: AAFC crop inventory, land use, SLC v3.2, CLI, drought monitor; AGRASID; NHN; municipal boundaries; SK Crown land; BC ALR, Freshwater Atlas wetlands, BC agricultural capability", Demo: o.Demo}
 	v, err := kv.Publish(ctx, store, info, in.run)
 	in.sum.Version = v
 	return in.sum, err
@@ -344,6 +372,9 @@ func (in *ingester) run(w *kv.Writer) error {
 		if err := w.Put(a.pk, a.sk, a.area); err != nil {
 			return err
 		}
+	}
+	if err := in.readBC(w); err != nil {
+		return err
 	}
 	for section, s := range in.sources {
 		if err := w.Put(PKSources, section, s); err != nil {
@@ -968,4 +999,67 @@ func sampledShare(parcel, f orb.Geometry) float64 {
 		return 0
 	}
 	return math.Round(float64(in)/float64(all)*1000) / 10
+}
+
+// readBC streams the British Columbia map layers (agricultural capability,
+// the Agricultural Land Reserve, Freshwater Atlas wetlands) to w, one
+// polygon at a time: province-wide they are hundreds of thousands of
+// polygons, and no report section reads them.
+func (in *ingester) readBC(w *kv.Writer) error {
+	n := 0
+	err := read(in.f.BCCapability, src.ReadCLI, func(p src.CLIPolygon) error {
+		n++
+		mp := multiPolygon(p.Geometry)
+		a, ok := p.Primary()
+		if len(mp) == 0 || !ok {
+			return nil // land the inventory does not rate: nothing to draw
+		}
+		props := map[string]string{"class": a.Class, "capability": capability(p)}
+		props["class_description"], _ = src.CLIClass(a.Class)
+		if l, ok := p.Limiter(); ok {
+			props["limitation"], props["limitation_description"] = l.Code, l.Label
+		}
+		var nums map[string]float64
+		if score, ok := p.Score(); ok {
+			nums = map[string]float64{"score": float64(score)}
+		}
+		return w.Put(PKBCCapability, fmt.Sprintf("%08d", n), Area{Polygons: mp, Properties: props, Numbers: nums})
+	})
+	if err != nil {
+		return err
+	}
+	in.sum.Read["bc_capability_polygons"] = n
+	n = 0
+	err = read(in.f.ALR, src.ReadALR, func(a src.ALRPolygon) error {
+		n++
+		if mp := multiPolygon(a.Geometry); len(mp) > 0 {
+			return w.Put(PKBCALR, a.ID, Area{Polygons: mp, Properties: map[string]string{"alr_poly_id": a.ID, "status": a.Status},
+				Numbers: map[string]float64{"area_ha": a.AreaHa}})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	in.sum.Read["bc_alr_polygons"] = n
+	n = 0
+	err = read(in.f.FWAWetlands, src.ReadFWAWetlands, func(wl src.Wetland) error {
+		n++
+		if mp := multiPolygon(wl.Geometry); len(mp) > 0 {
+			return w.Put(PKBCWetland, wl.ID, Area{Polygons: mp, Properties: map[string]string{"waterbody_poly_id": wl.ID, "name": wl.Name, "watershed_group": wl.WatershedGroup},
+				Numbers: map[string]float64{"area_ha": wl.AreaHa}})
+		}
+		return nil
+	})
+	in.sum.Read["bc_fwa_wetlands"] = n
+	return err
+}
+
+// capability is a CLI polygon's rating as the maps print it: "4^6W 5^4ST".
+func capability(p src.CLIPolygon) string {
+	parts := make([]string, len(p.Components))
+	for i, c := range p.Components {
+		parts[i] = c.String()
+	}
+	return strings.Join(parts, " ")
 }

@@ -142,3 +142,66 @@ func TestIngestRejectsBadFile(t *testing.T) {
 		t.Errorf("served version %d, want %d", ds.Version, first.Version)
 	}
 }
+
+// The BC map layers are stored polygon by polygon with their properties,
+// and a bad BC file rejects the ingest whole like any other.
+func TestIngestBCLayers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := kv.NewMem()
+	dir := demoDir(t)
+	sum, err := ingestDir(t, store, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, _, _ := kv.Open(ctx, store, agri.Dataset)
+	for _, c := range []struct {
+		pk, read string
+		want     int
+		check    func(agri.Area) bool
+	}{
+		{agri.PKBCCapability, "bc_capability_polygons", 8, func(a agri.Area) bool {
+			return a.Properties["class"] != "" && a.Properties["capability"] != "" && a.Properties["class_description"] != ""
+		}},
+		{agri.PKBCALR, "bc_alr_polygons", 4, func(a agri.Area) bool { return a.Properties["status"] == "ALR" && a.Numbers["area_ha"] > 1000 }},
+		{agri.PKBCWetland, "bc_fwa_wetlands", 12, func(a agri.Area) bool { return a.Properties["watershed_group"] != "" && a.Numbers["area_ha"] > 0 }},
+	} {
+		page, err := ds.Query(ctx, kv.Query{PK: c.pk})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Read[c.read] != c.want || len(page.Items) != c.want {
+			t.Errorf("%s: read %d, stored %d, want %d", c.pk, sum.Read[c.read], len(page.Items), c.want)
+		}
+		for _, it := range page.Items {
+			var a agri.Area
+			if err := json.Unmarshal(it.Data, &a); err != nil || len(a.Polygons) == 0 || !c.check(a) {
+				t.Errorf("%s %s: %+v %v", c.pk, it.SK, a.Properties, err)
+			}
+			if b := a.Polygons.Bound(); b.Min[0] < -121.5 || b.Max[0] > -120 || b.Min[1] < 56 || b.Max[1] > 56.6 {
+				t.Errorf("%s %s: bound %v, want near Fort St. John (BC Albers read back)", c.pk, it.SK, b)
+			}
+		}
+	}
+
+	// A lake in the wetlands file: rejected at its line, nothing changes.
+	matches, _ := filepath.Glob(filepath.Join(dir, "FWA_WETLANDS_POLY.*"))
+	for _, m := range matches {
+		os.Remove(m)
+	}
+	bad := `{"type":"FeatureCollection","features":[
+{"type":"Feature","properties":{"WATERBODY_POLY_ID":1,"WATERBODY_TYPE":"W"},"geometry":{"type":"Polygon","coordinates":[[[-120.8,56.2],[-120.79,56.2],[-120.79,56.21],[-120.8,56.2]]]}},
+{"type":"Feature","properties":{"WATERBODY_POLY_ID":2,"WATERBODY_TYPE":"L"},"geometry":{"type":"Polygon","coordinates":[[[-120.8,56.2],[-120.79,56.2],[-120.79,56.21],[-120.8,56.2]]]}}
+]}`
+	if err := os.WriteFile(filepath.Join(dir, "fwa_wetlands.geojson"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ingestDir(t, store, dir)
+	var ie *ingest.Error
+	if !errors.As(err, &ie) || ie.File != "fwa_wetlands.geojson" || ie.Line != 3 {
+		t.Fatalf("lake in the wetlands: %v", err)
+	}
+	if after, _, _ := kv.Open(ctx, store, agri.Dataset); after.Version != sum.Version {
+		t.Errorf("served version %d, want %d", after.Version, sum.Version)
+	}
+}

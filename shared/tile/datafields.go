@@ -141,4 +141,27 @@ var dataFields = map[string][]Field{
 		{Name: "program", Description: "pasture program"},
 	},
 	"sk_pastures_labels": {{Name: "id", Description: "pasture name"}, {Name: "label", Description: "the text to draw"}},
+	"bc_ag_capability": {
+		{Name: "id", Description: "polygon sequence number in the source file"},
+		{Name: "capability", Description: "the rating as maps print it, components A to C: class, tenths after ^, subclass letters (\"4^6W 5^4T\")"},
+		{Name: "class", Description: "component A's class, 1 (no significant limitations) to 7, or O (organic)"},
+		{Name: "class_description", Description: "what the class means"},
+		{Name: "limitation", Description: "component A's first subclass letter (C climate, W excess water, T topography, ...), absent when none"},
+		{Name: "limitation_description", Description: "what the subclass means, absent when none"},
+		{Name: "score", Description: "productivity score 0-100 on the LSRS class bands, absent for organic soils"},
+	},
+	"bc_alr": {
+		{Name: "id", Description: "ALR polygon id"},
+		{Name: "alr_poly_id", Description: "ALR polygon id"},
+		{Name: "status", Description: "ALR status as published"},
+		{Name: "area_ha", Description: "published area (ha), 0 when not published"},
+	},
+	"bc_alr_labels": {{Name: "id", Description: "ALR polygon id"}, {Name: "label", Description: "the text to draw: status and area"}},
+	"bc_fwa_wetlands": {
+		{Name: "id", Description: "Freshwater Atlas waterbody polygon id"},
+		{Name: "waterbody_poly_id", Description: "Freshwater Atlas waterbody polygon id"},
+		{Name: "name", Description: "gazetted name, empty when unnamed"},
+		{Name: "watershed_group", Description: "watershed group code"},
+		{Name: "area_ha", Description: "area (ha), 0 when not published"},
+	},
 }

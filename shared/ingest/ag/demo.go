@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,7 +13,9 @@ import (
 	"strings"
 
 	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
 
+	"meridian/shared/ingest/proj"
 	"meridian/shared/ingest/shp"
 	"meridian/shared/lld"
 	"meridian/shared/survey/dls"
@@ -54,6 +57,12 @@ const (
 	DemoMunicipalities = "municipalities.geojson"
 	DemoCrownLand      = "sk_ag_crown_land.shp"
 	DemoPastures       = "sk_pastures.geojson"
+
+	// British Columbia map layers, in BC Albers (EPSG:3005) as DataBC
+	// publishes them, around Fort St. John in the Peace River Block.
+	DemoBCCapability = "bc_ag_capability.shp"
+	DemoALR          = "OATS_ALR_POLYS.shp"
+	DemoFWAWetlands  = "FWA_WETLANDS_POLY.shp"
 )
 
 // demoDrought are the Canadian Drought Monitor releases of the demo,
@@ -80,6 +89,7 @@ func WriteDemo(dir string) error {
 	for _, step := range []func() error{
 		d.readme, d.cropLegend, d.crops, d.landUse, d.slc, d.lsrs, d.cli,
 		d.drought, d.hydro, d.municipalities, d.crownLand, d.pastures,
+		d.bcCapability, d.alr, d.fwaWetlands,
 	} {
 		if err := step(); err != nil {
 			return fmt.Errorf("ag: demo: %w", err)
@@ -178,14 +188,41 @@ func (r *demoRand) float() float64 { return float64(r.next()>>11) / (1 << 53) }
 
 const nad83WKT = `GEOGCS["GCS_North_American_1983",DATUM["D_North_American_1983",SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]`
 
-// shapefile writes name (.shp) with its .shx, .dbf, .prj and .cpg.
+// bcAlbersWKT is the .prj of NAD83 / BC Albers (EPSG:3005) as ArcGIS
+// writes it.
+const bcAlbersWKT = `PROJCS["NAD_1983_BC_Environment_Albers",GEOGCS["GCS_North_American_1983",DATUM["D_North_American_1983",SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Albers"],PARAMETER["False_Easting",1000000.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",-126.0],PARAMETER["Standard_Parallel_1",50.0],PARAMETER["Standard_Parallel_2",58.5],PARAMETER["Latitude_Of_Origin",45.0],UNIT["Meter",1.0]]`
+
+// shapefile writes name (.shp) with its .shx, .dbf, .prj and .cpg, in
+// NAD83 longitude and latitude.
 func (d *demo) shapefile(name string, t shp.ShapeType, fields []shp.Field, rec func(add func(orb.Geometry, ...string) error) error) error {
+	return d.projectedShapefile(name, nil, t, fields, rec)
+}
+
+// projectedShapefile writes a shapefile whose coordinates are converted
+// from longitude and latitude by p, with p's .prj; nil p: NAD83 longitude
+// and latitude. Only BC Albers is written this way.
+func (d *demo) projectedShapefile(name string, p proj.Projection, t shp.ShapeType, fields []shp.Field, rec func(add func(orb.Geometry, ...string) error) error) error {
+	prj := nad83WKT
+	if p != nil {
+		if p.EPSG() != proj.EPSGBCAlbers {
+			return fmt.Errorf("%s: no .prj for %s", name, p.Name())
+		}
+		prj = bcAlbersWKT
+	}
 	var s, x, b shp.Buffer
 	w, err := shp.NewWriter(&s, &x, &b, t, fields, shp.WriterOptions{Encoding: shp.UTF8})
 	if err != nil {
 		return err
 	}
-	if err := rec(func(g orb.Geometry, attrs ...string) error { return w.Write(g, attrs) }); err != nil {
+	if err := rec(func(g orb.Geometry, attrs ...string) error {
+		if p != nil {
+			var err error
+			if g, err = project(g, p); err != nil {
+				return err
+			}
+		}
+		return w.Write(g, attrs)
+	}); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if err := w.Close(); err != nil {
@@ -195,7 +232,7 @@ func (d *demo) shapefile(name string, t shp.ShapeType, fields []shp.Field, rec f
 	files := []struct {
 		ext string
 		b   []byte
-	}{{".shp", s.Bytes()}, {".shx", x.Bytes()}, {".dbf", b.Bytes()}, {".prj", []byte(nad83WKT)}, {".cpg", []byte(shp.UTF8.CPG())}}
+	}{{".shp", s.Bytes()}, {".shx", x.Bytes()}, {".dbf", b.Bytes()}, {".prj", []byte(prj)}, {".cpg", []byte(shp.UTF8.CPG())}}
 	if t == shp.Null {
 		files = files[2:3] // a table on its own
 	}
@@ -340,13 +377,18 @@ Every value in these files is invented for demonstration and testing
 of the real datasets (AAFC Annual Crop Inventory and Land Use per-quarter
 summaries, Soil Landscapes of Canada v3.2, AGRASID LSRS, Canada Land
 Inventory, Canadian Drought Monitor, NHN/CanVec hydro, municipal
-boundaries, Saskatchewan Crown land and pastures), but soil names,
+boundaries, Saskatchewan Crown land and pastures, BC agricultural capability,
+the BC Agricultural Land Reserve and Freshwater Atlas wetlands), but soil names,
 municipality names, water names, ratings and crops are made up. SLC polygon
 ids 990001-990012 (ecodistrict 990) do not exist in the real SLC.
-Municipalities carry DEMO=Y.
+Municipalities carry DEMO=Y; BC wetland names end in "(demo)", and ALR
+polygon ids 40211-40214 and wetland ids 700101-700112 are invented.
 
 Townships: AB 24-1-W5, 25-1-W5, 50-26-W4, 48-7-W5, 10-15-W4; SK 10-14-W2,
 38-5-W3, 50-20-W3; MB 5-6-W1, 10-9-W1, 14-26-W1 (all 144 quarters each).
+BC map layers only (the report does not cover BC), in BC Albers
+(EPSG:3005) as DataBC publishes them: 83-18-W6 and 84-19-W6 near Fort
+St. John.
 
 What is deliberately missing, so that every report section is absent
 somewhere:
@@ -935,4 +977,141 @@ func (d *demo) pastures() error {
 	g.add(demoSections("10-14-W2", demoRange(25, 36)...).ToPolygon(), prop{"PASTURE", "Souris Valley Community Pasture"}, prop{"PROGRAM", "Saskatchewan Pastures Program"})
 	g.add(demoSections("38-5-W3", demoRange(31, 36)...).ToPolygon(), prop{"PASTURE", "Goose Lake Pasture"}, prop{"PROGRAM", "Former PFRA"})
 	return d.write(DemoPastures, g.bytes())
+}
+
+// --- British Columbia: capability, ALR, wetlands (map layers only) ---
+
+// demoBCTownships are the Peace River Block townships of the BC layers.
+var demoBCTownships = []string{"83-18-W6", "84-19-W6"}
+
+// project converts a lng/lat polygon to p's coordinates.
+func project(g orb.Geometry, p proj.Projection) (orb.Geometry, error) {
+	poly, ok := g.(orb.Polygon)
+	if !ok {
+		return nil, fmt.Errorf("project: %T", g)
+	}
+	out := make(orb.Polygon, len(poly))
+	for i, r := range poly {
+		out[i] = make(orb.Ring, len(r))
+		for j, pt := range r {
+			x, y, err := p.FromLngLat(pt)
+			if err != nil {
+				return nil, err
+			}
+			out[i][j] = orb.Point{x, y}
+		}
+	}
+	return out, nil
+}
+
+func bcAlbers() proj.Projection {
+	p, err := proj.FromEPSG(proj.EPSGBCAlbers)
+	if err != nil {
+		panic(err) // a constant code
+	}
+	return p
+}
+
+// densify adds points along a polygon's edges, n per edge, so that its
+// straight lng/lat edges stay where they were once projected.
+func densify(b orb.Bound, n int) orb.Polygon {
+	corners := b.ToRing()
+	var r orb.Ring
+	for i := 0; i+1 < len(corners); i++ {
+		a, c := corners[i], corners[i+1]
+		for k := range n {
+			f := float64(k) / float64(n)
+			r = append(r, orb.Point{a[0] + (c[0]-a[0])*f, a[1] + (c[1]-a[1])*f})
+		}
+	}
+	return orb.Polygon{append(r, r[0])}
+}
+
+// bcCapability writes capability polygons in the CLI layout over blocks of
+// nine sections, classes 2 to 5 with climate (C) and other limitations.
+func (d *demo) bcCapability() error {
+	var fields []shp.Field
+	for _, x := range []string{"A", "B", "C"} {
+		fields = append(fields, cField("Class_"+x, 1), nField("Percent_"+x, 2, 0), cField("Subclas_"+x+"1", 1), cField("Subclas_"+x+"2", 1))
+	}
+	ratings := [][12]string{
+		{"2", "10", "C", "", "", "", "", "", "", "", "", ""},
+		{"3", "7", "C", "", "4", "3", "W", "", "", "", "", ""},
+		{"3", "", "C", "T", "", "", "", "", "", "", "", ""},
+		{"4", "6", "W", "", "5", "4", "T", "", "", "", "", ""},
+		{"5", "8", "T", "", "O", "2", "", "", "", "", "", ""},
+	}
+	return d.projectedShapefile(DemoBCCapability, bcAlbers(), shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
+		for _, twp := range demoBCTownships {
+			// sections 1-36 run in rows of six; blocks of 3x3 sections
+			for i, block := range [][]int{{1, 2, 3, 10, 11, 12, 13, 14, 15}, {4, 5, 6, 7, 8, 9, 16, 17, 18},
+				{19, 20, 21, 28, 29, 30, 31, 32, 33}, {22, 23, 24, 25, 26, 27, 34, 35, 36}} {
+				r := newDemoRand(fmt.Sprintf("bc capability %s %d", twp, i))
+				if err := add(densify(demoSections(twp, block...), 8), ratings[r.intn(len(ratings))][:]...); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// alr writes Agricultural Land Reserve polygons: most of each township but
+// a strip along a river valley, with the Warehouse's columns cut to ten
+// characters as a shapefile download has them.
+func (d *demo) alr() error {
+	fields := []shp.Field{nField("ALR_POLY_I", 10, 0), cField("STATUS", 10), nField("FEATURE_AR", 16, 1)}
+	p := bcAlbers()
+	return d.projectedShapefile(DemoALR, p, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
+		id := 40210
+		for _, twp := range demoBCTownships {
+			for _, secs := range [][]int{demoRange(1, 18), demoRange(25, 36)} {
+				id++
+				poly := densify(demoSections(twp, secs...), 12)
+				xy, err := project(poly, p)
+				if err != nil {
+					return err
+				}
+				area := math.Abs(planar.Area(xy))
+				if err := add(poly, fmt.Sprint(id), "ALR", fmt.Sprintf("%.1f", area)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// fwaWetlands writes small wetland polygons (octagons) scattered over the
+// townships, a few named.
+func (d *demo) fwaWetlands() error {
+	fields := []shp.Field{nField("WATERBODY_", 10, 0), cField("WATERBOD_1", 1), nField("AREA_HA", 12, 4), cField("GNIS_NAME_", 40), cField("WATERSHED_", 4)}
+	p := bcAlbers()
+	names := []string{"Cecil Marsh (demo)", "", "", "Boundary Slough (demo)", "", ""}
+	return d.projectedShapefile(DemoFWAWetlands, p, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
+		id := 700100
+		for _, twp := range demoBCTownships {
+			b := demoBound(twp)
+			r := newDemoRand("fwa " + twp)
+			for i := range 6 {
+				c := orb.Point{b.Min[0] + (0.1+0.8*r.float())*(b.Max[0]-b.Min[0]), b.Min[1] + (0.1+0.8*r.float())*(b.Max[1]-b.Min[1])}
+				rx, ry := 0.002+0.004*r.float(), 0.001+0.002*r.float()
+				var ring orb.Ring
+				for k := range 8 {
+					a := float64(k) * math.Pi / 4
+					ring = append(ring, orb.Point{c[0] + rx*math.Cos(a), c[1] + ry*math.Sin(a)})
+				}
+				poly := orb.Polygon{append(ring, ring[0])}
+				xy, err := project(poly, p)
+				if err != nil {
+					return err
+				}
+				id++
+				if err := add(poly, fmt.Sprint(id), "W", fmt.Sprintf("%.4f", math.Abs(planar.Area(xy))/1e4), names[i], "LPCE"); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 }

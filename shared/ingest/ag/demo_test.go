@@ -3,6 +3,7 @@ package ag_test
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/geo"
 	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/ingest/ag"
@@ -55,8 +57,8 @@ func TestWriteDemoDeterministic(t *testing.T) {
 	}
 	ea, _ := os.ReadDir(a)
 	eb, _ := os.ReadDir(b)
-	if len(ea) != len(eb) || len(ea) != 47 {
-		t.Fatalf("files: %d and %d, want 47", len(ea), len(eb))
+	if len(ea) != len(eb) || len(ea) != 62 {
+		t.Fatalf("files: %d and %d, want 62", len(ea), len(eb))
 	}
 	for i, e := range ea {
 		if e.Name() != eb[i].Name() {
@@ -105,6 +107,9 @@ func TestDemoCounts(t *testing.T) {
 	munis := collect(t, ag.ReadMunicipalities, openDemo(t, ag.DemoMunicipalities))
 	crown := collect(t, ag.ReadCrownLand, openDemo(t, ag.DemoCrownLand))
 	pastures := collect(t, ag.ReadPastures, openDemo(t, ag.DemoPastures))
+	bcCapability := collect(t, ag.ReadCLI, openDemo(t, ag.DemoBCCapability))
+	alr := collect(t, ag.ReadALR, openDemo(t, ag.DemoALR))
+	fwa := collect(t, ag.ReadFWAWetlands, openDemo(t, ag.DemoFWAWetlands))
 	var drought [][]ag.DroughtArea
 	for _, f := range ag.DemoDrought() {
 		drought = append(drought, collect(t, ag.ReadDrought, openDemo(t, f)))
@@ -137,6 +142,9 @@ func TestDemoCounts(t *testing.T) {
 		{"municipalities", len(munis), 9},
 		{"Crown land quarters", len(crown), 39},
 		{"pastures", len(pastures), 2},
+		{"BC capability polygons", len(bcCapability), 8},
+		{"ALR polygons", len(alr), 4},
+		{"FWA wetlands", len(fwa), 12},
 		{"drought 2025-06", len(drought[0]), 1},
 		{"drought 2025-07", len(drought[1]), 2},
 		{"drought 2025-08", len(drought[2]), 5},
@@ -150,6 +158,49 @@ func TestDemoCounts(t *testing.T) {
 			if a.Month != month {
 				t.Errorf("%s: area month %s", ag.DemoDrought()[i], a.Month)
 			}
+		}
+	}
+}
+
+// The BC layers are written in BC Albers and read back, through their
+// .prj, onto the longitude and latitude they were drawn at: the ALR
+// polygons on their sections' corners, their published area (square
+// metres on the Albers plane, an equal-area projection) on the ellipsoid's.
+func TestDemoBCLayers(t *testing.T) {
+	t.Parallel()
+	alr := collect(t, ag.ReadALR, openDemo(t, ag.DemoALR))
+	want := []string{"6-83-18-W6", "36-83-18-W6", "6-84-19-W6", "36-84-19-W6"} // SW and NE corners
+	for i, a := range alr {
+		if a.Status != "ALR" || a.ID == "" {
+			t.Errorf("ALR polygon %d: %+v", i, a)
+		}
+		corner, err := lld.Parse(want[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := dls.Bound(corner)
+		b := a.Geometry.Bound()
+		pt := b.Min
+		if i%2 == 1 {
+			pt = b.Max
+		}
+		cp := c.Min
+		if i%2 == 1 {
+			cp = c.Max
+		}
+		if math.Abs(pt[0]-cp[0]) > 1e-7 || math.Abs(pt[1]-cp[1]) > 1e-7 {
+			t.Errorf("ALR %s: corner %v, want section %s's %v", a.ID, pt, want[i], cp)
+		}
+		// The area the file gives against the polygon's area on the
+		// ellipsoid (GRS 80; orb's geo.Area is spherical, good to 0.5 %).
+		if got := geo.Area(a.Geometry) / 1e4; math.Abs(got-a.AreaHa) > 0.005*a.AreaHa {
+			t.Errorf("ALR %s: %.1f ha on the sphere, file says %.1f ha", a.ID, got, a.AreaHa)
+		}
+	}
+	for _, w := range collect(t, ag.ReadFWAWetlands, openDemo(t, ag.DemoFWAWetlands)) {
+		b := w.Geometry.Bound()
+		if w.Type != "W" || w.WatershedGroup == "" || b.Min[0] < -121.5 || b.Max[0] > -119.5 || b.Min[1] < 56 || b.Max[1] > 56.6 {
+			t.Errorf("wetland %s: type %q group %q bound %v, want a W near Fort St. John", w.ID, w.Type, w.WatershedGroup, b)
 		}
 	}
 }

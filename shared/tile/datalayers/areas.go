@@ -1,6 +1,8 @@
 package datalayers
 
 import (
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/paulmach/orb/geojson"
@@ -40,12 +42,22 @@ func (ld *loader) loadPipelines(store kv.Store) error {
 }
 
 // loadAreas adds the ag dataset's polygon layers (SLC soils, SK Crown land
-// and pastures) and the label points of the latter two.
+// and pastures, the BC layers) and the label points of those that have
+// label archives.
 func (ld *loader) loadAreas(store kv.Store) error {
-	for _, set := range []struct{ pk, layer, labels, labelProp string }{
-		{agri.PKSLC, "soils", "", ""},
-		{agri.PKSKCrown, "sk_ag_crown_land", "sk_ag_crown_land_labels", "lld"},
-		{agri.PKSKPasture, "sk_pastures", "sk_pastures_labels", "name"},
+	prop := func(name string) func(agri.Area) string {
+		return func(a agri.Area) string { return a.Properties[name] }
+	}
+	for _, set := range []struct {
+		pk, layer, labels string
+		label             func(agri.Area) string
+	}{
+		{agri.PKSLC, "soils", "", nil},
+		{agri.PKSKCrown, "sk_ag_crown_land", "sk_ag_crown_land_labels", prop("lld")},
+		{agri.PKSKPasture, "sk_pastures", "sk_pastures_labels", prop("name")},
+		{agri.PKBCCapability, "bc_ag_capability", "", nil},
+		{agri.PKBCALR, "bc_alr", "bc_alr_labels", alrLabel},
+		{agri.PKBCWetland, "bc_fwa_wetlands", "", nil},
 	} {
 		ds, keys, ok, err := datasetKeys(ld.ctx, store, agri.Dataset, set.pk)
 		if err != nil || !ok {
@@ -66,12 +78,28 @@ func (ld *loader) loadAreas(store kv.Store) error {
 			for name, v := range a.Properties {
 				props[name] = v
 			}
+			for name, v := range a.Numbers {
+				props[name] = v
+			}
 			ld.add(set.layer, a.Polygons, props)
 			if set.labels != "" {
-				label := geojson.Properties{"id": k.SK, "label": a.Properties[set.labelProp]}
+				label := geojson.Properties{"id": k.SK, "label": set.label(a)}
 				ld.add(set.labels, tile.LabelPoint(a.Polygons, a.Polygons.Bound().Center()), label)
 			}
 		}
 	}
 	return nil
+}
+
+// alrLabel is an ALR polygon's label: its status and area, "ALR 1,254 ha".
+func alrLabel(a agri.Area) string {
+	ha, ok := a.Numbers["area_ha"]
+	if !ok || ha <= 0 {
+		return a.Properties["status"]
+	}
+	n := strconv.FormatFloat(math.Round(ha), 'f', 0, 64)
+	for i := len(n) - 3; i > 0; i -= 3 {
+		n = n[:i] + "," + n[i:]
+	}
+	return a.Properties["status"] + " " + n + " ha"
 }
