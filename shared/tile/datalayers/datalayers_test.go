@@ -512,3 +512,15 @@ func TestTilesListsEveryTileWithData(t *testing.T) {
 		}
 	}
 }
+
+func TestALRLabel(t *testing.T) {
+	for _, c := range []struct {
+		ha   float64
+		want string
+	}{{4758.82084, "ALR 4,759 ha"}, {12.4, "ALR 12 ha"}, {999.6, "ALR 1,000 ha"}, {1234567, "ALR 1,234,567 ha"}, {0, "ALR"}} {
+		a := agri.Area{Properties: map[string]string{"status": "ALR"}, Numbers: map[string]float64{"area_ha": c.ha}}
+		if got := alrLabel(a); got != c.want {
+			t.Errorf("alrLabel(%v ha) = %q, want %q", c.ha, got, c.want)
+		}
+	}
+}
