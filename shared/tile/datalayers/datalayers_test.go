@@ -524,3 +524,34 @@ func TestALRLabel(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBuild builds each archive over the demo data, as build-tiles
+// and the first start do (the store loaded once, outside the timing).
+func BenchmarkBuild(b *testing.B) {
+	store, svc := demo(b)
+	s := New(store, svc)
+	ctx := context.Background()
+	if err := s.Load(ctx); err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range Names() {
+		l := layer(b, name)
+		o, ok, err := s.BuildOptions(ctx, l)
+		if err != nil || !ok {
+			b.Fatalf("%s: no data (%v)", name, err)
+		}
+		o.Workers = 1
+		b.Run(name, func(b *testing.B) {
+			tiles := 0
+			for b.Loop() {
+				var sink discard
+				st, err := tile.Build(ctx, l, s.Tile, &sink, o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				tiles = st.Tiles
+			}
+			b.ReportMetric(float64(tiles), "tiles")
+		})
+	}
+}
