@@ -51,20 +51,12 @@ $(WEB_VENDOR)/maplibre-gl.mjs: $(WEB)/package.json $(WEB)/package-lock.json
 test-browser: web ## The map page in headless Chromium; screenshots in .build/screenshots
 	MERIDIAN_BROWSER_TEST=1 MERIDIAN_SCREENSHOT_DIR=$(CURDIR)/.build/screenshots go test -count=1 -run Browser -v ./functions/local/
 
-DATA_LAYERS = energy/og_activity_lsd energy/og_activity_sec energy/og_activity_twp \
-	energy/lsd_production_12mo energy/lsd_production_12mo_sec energy/lsd_production_12mo_twp \
-	energy/facilities energy/facilities_labels energy/petroleum_tenure energy/mineral_tenure energy/mineral_tenure_labels \
-	energy/pipelines ag/soils ag/sk_ag_crown_land ag/sk_ag_crown_land_labels ag/sk_pastures ag/sk_pastures_labels \
-	ag/ag_summary_qs ag/ag_summary_sec ag/ag_summary_twp ag/aafc_crop_summary ag/aafc_crop_summary_sec \
-	ag/aafc_crop_summary_twp ag/lsrs_productivity ag/lsrs_productivity_sec ag/lsrs_productivity_twp \
-	ag/bc_ag_capability ag/bc_alr ag/bc_alr_labels ag/bc_fwa_wetlands
 
-data: ## Write the demo report files to .build/demo/{energy,ag}, ingest them into DATA and build the data tile archives (stop the server first)
+data: ## Write the demo report files to .build/demo/{energy,ag}, ingest them into DATA (which rebuilds the data tile archives; stop the server first)
 	@mkdir -p .build
 	@go build -o $(BIN) ./functions/local
 	@$(BIN) ingest energy -data $(DATA) -demo .build/demo/energy
 	@$(BIN) ingest ag -data $(DATA) -demo .build/demo/ag
-	@$(BIN) build-tiles -data $(DATA) -q $(DATA_LAYERS)
 
 test: ## Hermetic tests of everything (what CI runs)
 	go vet ./...

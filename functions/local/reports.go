@@ -100,8 +100,8 @@ func ensureDemo(ctx context.Context, store kv.Store, dataset string, write func(
 	return nil
 }
 
-const ingestReportsUsage = `usage: meridian ingest energy [-data DIR] [-now YYYY-MM-DD] [-demo] DIR
-       meridian ingest ag [-data DIR] [-demo] DIR
+const ingestReportsUsage = `usage: meridian ingest energy [-data DIR] [-now YYYY-MM-DD] [-demo] [-tiles=false] DIR
+       meridian ingest ag [-data DIR] [-demo] [-tiles=false] DIR
 
 Reads every published energy file in DIR, recognised by the publishers' file
 names (WellList*.txt, ST104A*BusinessAssociate*.csv, Well Infrastructure*.csv,
@@ -109,11 +109,14 @@ Facility Infrastructure*.csv, Vol_YYYY-MM-PP.csv, Pipelines*.geojson|.shp,
 *Inventory*.xlsx, Crown_Dispositions*.geojson|.csv) — or, for ag, the
 agriculture files (aci_*, landuse_quarter_summary*, ca_all_slc*, soil_name*,
 DominantAGRASID_LSRS*, slc_lsrs*, cli_*, cdm_YYYY-MM*, waterbody*,
-watercourse*, municipalities*, sk_ag_crown_land*, sk_pastures*) — derives the report rows
-and publishes them to DATA/reports.db as one dataset, all at once: a problem
-in any file rejects the ingest (file:line: reason) and the data served before
-stays. Run it while the server is stopped. -demo writes the demo files to DIR
-first.
+watercourse*, municipalities*, sk_ag_crown_land*, sk_pastures*,
+bc_ag_capability*, OATS_ALR_POLYS*|ALC_ALR_POLYGONS*|bc_alr*,
+FWA_WETLANDS*) — derives the report rows and publishes them to
+DATA/reports.db as one dataset, all at once: a problem in any file rejects
+the ingest (file:line: reason) and the data served before stays. Then it
+rebuilds the domain's tile archives in DATA/tiles/energy or DATA/tiles/ag
+from the published data (-tiles=false: leave them). Run it while the server
+is stopped. -demo writes the demo files to DIR first.
 
 flags:
 `
@@ -125,6 +128,7 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 	dataDir := fs.String("data", defaultDataDir(), "data directory")
 	nowFlag := fs.String("now", "", "the day expiry states are computed for (default today)")
 	demo := fs.Bool("demo", false, "write the demo files into DIR first, and mark the data as demo data")
+	tiles := fs.Bool("tiles", true, "rebuild the energy tile archives (DATA/tiles/energy) from the new data")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -161,25 +165,25 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	var sum energy.Summary
 	start := time.Now()
-	code := runReportIngest("energy", *dataDir, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) (err error) {
-		sum, err = energy.Ingest(ctx, store, svc, files, opts)
-		return err
+	return runReportIngest("energy", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) (err error) {
+		if sum, err = energy.Ingest(ctx, store, svc, files, opts); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "energy dataset version %d: %d items in %s\n", sum.Version, sum.Items, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(stdout, "read:    %s\n", counts(sum.Read))
+		if len(sum.Skipped) > 0 {
+			fmt.Fprintf(stdout, "skipped: %s\n", counts(sum.Skipped))
+		}
+		return nil
 	})
-	if code != 0 {
-		return code
-	}
-	fmt.Fprintf(stdout, "energy dataset version %d: %d items in %s\n", sum.Version, sum.Items, time.Since(start).Round(time.Millisecond))
-	fmt.Fprintf(stdout, "read:    %s\n", counts(sum.Read))
-	if len(sum.Skipped) > 0 {
-		fmt.Fprintf(stdout, "skipped: %s\n", counts(sum.Skipped))
-	}
-	return 0
 }
 
 // runReportIngest opens the report store and the grid indexes of dataDir
 // and runs an ingest over them, saying what went wrong: a rejected file
-// leaves the data served before in place.
-func runReportIngest(domain, dataDir string, stderr io.Writer, run func(context.Context, kv.Store, *convert.Service) error) int {
+// leaves the data served before in place. run prints its summary; then,
+// with tiles, the domain's data archives are rebuilt from what was
+// published.
+func runReportIngest(domain, dataDir string, tiles bool, stdout, stderr io.Writer, run func(context.Context, kv.Store, *convert.Service) error) int {
 	ctx := context.Background()
 	store, err := openReports(dataDir)
 	if err != nil {
@@ -200,6 +204,15 @@ func runReportIngest(domain, dataDir string, stderr io.Writer, run func(context.
 			fmt.Fprintf(stderr, "meridian ingest %s: %v\n", domain, err)
 		}
 		return 1
+	}
+	if tiles {
+		start := time.Now()
+		built, n, err := buildDataArchives(ctx, store, svc, filepath.Join(dataDir, tilesDir), domain, false)
+		if err != nil {
+			fmt.Fprintf(stderr, "meridian ingest %s: the data is published, but the tile archives were not rebuilt: %v\n", domain, err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "%s tile archives: %d rebuilt, %d tiles, in %s\n", domain, built, n, time.Since(start).Round(time.Millisecond))
 	}
 	return 0
 }
@@ -223,6 +236,7 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, ingestReportsUsage); fs.PrintDefaults() }
 	dataDir := fs.String("data", defaultDataDir(), "data directory")
 	demo := fs.Bool("demo", false, "write the demo files into DIR first, and mark the data as demo data")
+	tiles := fs.Bool("tiles", true, "rebuild the agriculture tile archives (DATA/tiles/ag) from the new data")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -247,55 +261,65 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	var sum agri.Summary
 	start := time.Now()
-	code := runReportIngest("ag", *dataDir, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) (err error) {
-		sum, err = agri.Ingest(ctx, store, svc, files, agri.Options{Demo: *demo, Progress: stderr})
-		return err
+	return runReportIngest("ag", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) (err error) {
+		if sum, err = agri.Ingest(ctx, store, svc, files, agri.Options{Demo: *demo, Progress: stderr}); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "ag dataset version %d: %d quarters, %d items in %s\n", sum.Version, sum.Quarters, sum.Items, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(stdout, "read:     %s\n", counts(sum.Read))
+		fmt.Fprintf(stdout, "sections: %s\n", counts(sum.Sections))
+		return nil
 	})
-	if code != 0 {
-		return code
-	}
-	fmt.Fprintf(stdout, "ag dataset version %d: %d quarters, %d items in %s\n", sum.Version, sum.Quarters, sum.Items, time.Since(start).Round(time.Millisecond))
-	fmt.Fprintf(stdout, "read:     %s\n", counts(sum.Read))
-	fmt.Fprintf(stdout, "sections: %s\n", counts(sum.Sections))
-	return 0
 }
 
 // ensureDataArchives builds the archive of every agriculture and energy
 // data layer that has data in the report store and no archive under dir
 // yet (the first start, or a layer new to this version), as `meridian
-// build-tiles` would. Archives already there are left alone: rebuild them
-// with build-tiles after an ingest.
+// build-tiles` would. Archives already there are left alone: an ingest
+// rebuilds its domain's.
 func ensureDataArchives(ctx context.Context, store kv.Store, svc *convert.Service, dir string, logger *slog.Logger) error {
 	start := time.Now()
+	built, tiles, err := buildDataArchives(ctx, store, svc, dir, "", true)
+	if built > 0 {
+		logger.Info("data tile archives built", "archives", built, "tiles", tiles, "dir", dir, "elapsed", time.Since(start).Round(time.Millisecond).String())
+	}
+	return err
+}
+
+// buildDataArchives builds the data archives of region ("ag", "energy";
+// "" both) from store into dir: all of them, or with onlyMissing those not
+// there yet. A layer the store has no data for loses its archive, so the
+// server answers 404 rather than tiles of data no longer published.
+func buildDataArchives(ctx context.Context, store kv.Store, svc *convert.Service, dir, region string, onlyMissing bool) (built, tiles int, err error) {
 	data := datalayers.New(store, svc)
-	built, tiles := 0, 0
 	for _, l := range tile.Layers() {
-		if !datalayers.Supported(l) {
+		if !datalayers.Supported(l) || region != "" && l.Region != region {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(l.Key()))); err == nil {
+		path := filepath.Join(dir, filepath.FromSlash(l.Key()))
+		if _, err := os.Stat(path); err == nil && onlyMissing {
 			continue
 		}
 		o, ok, err := data.BuildOptions(ctx, l)
 		if err != nil {
-			return fmt.Errorf("data archive %s: %w", l.Path(), err)
+			return built, tiles, fmt.Errorf("data archive %s: %w", l.Path(), err)
 		}
 		if !ok {
+			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return built, tiles, err
+			}
 			continue
 		}
 		attribution, err := data.Attribution(ctx, l)
 		if err != nil {
-			return fmt.Errorf("data archive %s: %w", l.Path(), err)
+			return built, tiles, fmt.Errorf("data archive %s: %w", l.Path(), err)
 		}
 		st, err := buildArchive(ctx, l, data.Tile, dir, attribution, o)
 		if err != nil {
-			return fmt.Errorf("data archive %s: %w", l.Path(), err)
+			return built, tiles, fmt.Errorf("data archive %s: %w", l.Path(), err)
 		}
 		built++
 		tiles += st.Tiles
 	}
-	if built > 0 {
-		logger.Info("data tile archives built", "archives", built, "tiles", tiles, "dir", dir, "elapsed", time.Since(start).Round(time.Millisecond).String())
-	}
-	return nil
+	return built, tiles, nil
 }

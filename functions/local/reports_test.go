@@ -1,0 +1,89 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	srcag "meridian/shared/ingest/ag"
+)
+
+// `meridian ingest ag|energy` publishes the dataset and rebuilds that
+// domain's tile archives from it (not the other domain's), removes the
+// archive of a layer left without data, and leaves them all with
+// -tiles=false; a rejected file changes neither data nor archives.
+func TestIngestReportsRebuildsArchives(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	demo := filepath.Join(dir, "demo")
+	ingestCmd := func(want int, args ...string) string {
+		t.Helper()
+		var stdout, stderr strings.Builder
+		if code := run(append([]string{"ingest"}, args...), nil, &stdout, &stderr); code != want {
+			t.Fatalf("ingest %v: exit %d, want %d\n%s%s", args, code, want, stdout.String(), stderr.String())
+		}
+		return stdout.String() + stderr.String()
+	}
+	archives := func(region string) map[string]time.Time {
+		out := map[string]time.Time{}
+		paths, _ := filepath.Glob(filepath.Join(dir, tilesDir, region, "*.pmtiles"))
+		for _, p := range paths {
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[filepath.Base(p)] = fi.ModTime()
+		}
+		return out
+	}
+
+	out := ingestCmd(0, "energy", "-data", dir, "-demo", filepath.Join(demo, "energy"))
+	if n := len(archives("energy")); n != 12 || !strings.Contains(out, "energy tile archives: 12 rebuilt") {
+		t.Fatalf("after ingest energy: %d energy archives\n%s", n, out)
+	}
+	if n := len(archives("ag")); n != 0 {
+		t.Errorf("ingest energy built %d ag archives", n)
+	}
+	ingestCmd(0, "ag", "-data", dir, "-demo", filepath.Join(demo, "ag"))
+	ag := archives("ag")
+	if len(ag) != 18 {
+		t.Fatalf("after ingest ag: %d ag archives, want 18", len(ag))
+	}
+
+	// Without the BC files the BC archives go; with -tiles=false nothing moves.
+	old := time.Now().Add(-time.Hour)
+	for name := range ag {
+		os.Chtimes(filepath.Join(dir, tilesDir, "ag", name), old, old)
+	}
+	for _, f := range []string{srcag.DemoALR, srcag.DemoFWAWetlands, srcag.DemoBCCapability} {
+		base := strings.TrimSuffix(f, ".shp")
+		for _, ext := range []string{".shp", ".shx", ".dbf", ".prj", ".cpg"} {
+			os.Remove(filepath.Join(demo, "ag", base+ext))
+		}
+	}
+	ingestCmd(0, "ag", "-data", dir, "-tiles=false", filepath.Join(demo, "ag"))
+	if got := archives("ag"); len(got) != 18 || !got["bc_alr.pmtiles"].Equal(old) {
+		t.Errorf("-tiles=false changed the archives: %v", got)
+	}
+	ingestCmd(0, "ag", "-data", dir, filepath.Join(demo, "ag"))
+	got := archives("ag")
+	if len(got) != 14 || !got["bc_alr.pmtiles"].IsZero() || got["soils.pmtiles"].Equal(old) {
+		t.Errorf("without the BC files: %d ag archives %v, want 14 rebuilt, no bc_*", len(got), got)
+	}
+
+	// A rejected file: the archives stay as they are.
+	for name := range got {
+		os.Chtimes(filepath.Join(dir, tilesDir, "ag", name), old, old)
+	}
+	bad := filepath.Join(demo, "ag", srcag.DemoCropSummaries)
+	data, _ := os.ReadFile(bad)
+	os.WriteFile(bad, append(data, "NW-25-24-1-W5,2025,notanumber,1,100\n"...), 0o644)
+	if out := ingestCmd(1, "ag", "-data", dir, filepath.Join(demo, "ag")); !strings.Contains(out, "rejected") {
+		t.Errorf("bad file: %s", out)
+	}
+	if after := archives("ag"); len(after) != 14 || !after["soils.pmtiles"].Equal(old) {
+		t.Errorf("a rejected ingest touched the archives: %v", after)
+	}
+}
