@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -252,13 +253,14 @@ const cleanupTimeout = 2 * time.Minute
 // served, what the new version wrote is deleted (best effort), and the
 // error is returned. If the new version was published but deleting older
 // versions failed, Publish returns the new version and an error: the data
-// served is right, and the next Publish deletes the leftovers.
+// served is right, and the next Publish deletes the leftovers. The version
+// replaced stays in the store until the next Publish (see the package doc).
 func Publish(ctx context.Context, s Store, ds DatasetInfo, write func(w *Writer) error) (Version, error) {
 	if err := checkName(ds.Name); err != nil {
 		return 0, err
 	}
 	name := ds.Name
-	v, err := reserveVersion(ctx, s, name)
+	v, prev, err := reserveVersion(ctx, s, name)
 	if err != nil {
 		return 0, fmt.Errorf("kv: publish %s: %w", name, err)
 	}
@@ -270,7 +272,7 @@ func Publish(ctx context.Context, s Store, ds DatasetInfo, write func(w *Writer)
 	}
 	if err != nil {
 		err = fmt.Errorf("kv: publish %s version %d: %w", name, v, err)
-		return 0, errors.Join(err, deleteItems(ctx, s, prefix, ""))
+		return 0, errors.Join(err, deleteItems(ctx, s, prefix))
 	}
 	p := pointer{DatasetInfo: ds, Version: v, Published: time.Now().UTC(), Items: w.n}
 	data, err := json.Marshal(p)
@@ -291,10 +293,17 @@ func Publish(ctx context.Context, s Store, ds DatasetInfo, write func(w *Writer)
 		case ok && cur.Version == v:
 			// Published after all.
 		default:
-			return 0, errors.Join(err, deleteItems(ctx, s, prefix, ""))
+			return 0, errors.Join(err, deleteItems(ctx, s, prefix))
 		}
 	}
-	if err := deleteItems(ctx, s, name+"@", prefix); err != nil {
+	// The version served until now stays, for readers that opened it just
+	// before the flip (a request in flight, a Lambda's cached pointer); the
+	// next Publish deletes it.
+	keep := []string{prefix}
+	if prev > 0 {
+		keep = append(keep, versionPrefix(name, prev))
+	}
+	if err := deleteItems(ctx, s, name+"@", keep...); err != nil {
 		return v, fmt.Errorf("kv: publish %s version %d: published, but older versions remain: %w", name, v, err)
 	}
 	return v, nil
@@ -303,45 +312,45 @@ func Publish(ctx context.Context, s Store, ds DatasetInfo, write func(w *Writer)
 // reserveVersion returns the next version of dataset name, one above both
 // the published one and the last one handed out, and records it as handed
 // out, so that leftovers of a failed Publish are never read as part of a
-// later version.
-func reserveVersion(ctx context.Context, s Store, name string) (Version, error) {
+// later version. It also returns the version published now (0: none).
+func reserveVersion(ctx context.Context, s Store, name string) (next, published Version, err error) {
 	var last Version
 	cur, ok, err := Open(ctx, s, name)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if ok {
-		last = cur.Version
+		last, published = cur.Version, cur.Version
 	}
 	it, ok, err := s.Get(ctx, lastVersionPK, name)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if ok {
 		var lv lastVersion
 		if err := json.Unmarshal(it.Data, &lv); err != nil {
-			return 0, fmt.Errorf("kv: last version of %s is corrupt: %w", name, err)
+			return 0, 0, fmt.Errorf("kv: last version of %s is corrupt: %w", name, err)
 		}
 		last = max(last, lv.Version)
 	}
-	next := last + 1
+	next = last + 1
 	data, _ := json.Marshal(lastVersion{Version: next})
 	if err := s.Put(ctx, []Item{{PK: lastVersionPK, SK: name, Data: data}}); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return next, nil
+	return next, published, nil
 }
 
 // deleteItems deletes the items whose PK begins with prefix, except those
-// under keep (when not empty). It goes on after the caller's context is
-// done, for cleanupTimeout at most.
-func deleteItems(ctx context.Context, s Store, prefix, keep string) error {
+// under any of keep. It goes on after the caller's context is done, for
+// cleanupTimeout at most.
+func deleteItems(ctx context.Context, s Store, prefix string, keep ...string) error {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
 	err := s.ScanKeys(cctx, prefix, func(keys []Key) error {
 		del := keys[:0:0]
 		for _, k := range keys {
-			if keep == "" || !strings.HasPrefix(k.PK, keep) {
+			if !slices.ContainsFunc(keep, func(p string) bool { return strings.HasPrefix(k.PK, p) }) {
 				del = append(del, k)
 			}
 		}

@@ -47,7 +47,10 @@
 //     the source, the file date, whether it is demo data and the counts,
 //     for meta.sources). Readers go through the pointer ([Open]), so the new
 //     version becomes visible with that single write.
-//   - Then the older versions' items are deleted. On bbolt and in memory
+//   - Then the items of versions older than the one just replaced are
+//     deleted: the replaced version stays until the next Publish, so a
+//     reader that opened it just before the flip (a request in flight, a
+//     Lambda holding the pointer) still reads all of it. On bbolt and in memory
 //     that is a prefix scan of "<name>@"; on DynamoDB, where a prefix of a
 //     partition key cannot be queried, it is a paginated Scan of the whole
 //     table with the filter begins_with(pk, :prefix) and only the keys
@@ -63,9 +66,10 @@
 // Re-running an ingest of the same files writes the same items under a new
 // version, so what readers see is unchanged: ingest is idempotent. Two
 // Publish calls for the same dataset must not run at the same time (ingest
-// is one job); different datasets may be published concurrently. A reader
-// that opened a version just before it was replaced may find its items
-// gone mid-request (the next request reads the new version).
+// is one job); different datasets may be published concurrently. Keeping
+// the replaced version costs one dataset's worth of storage; a reader
+// could still find its items gone only if two Publish calls of the same
+// dataset completed while it held the older pointer.
 //
 // # Limits and validation
 //

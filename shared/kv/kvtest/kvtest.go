@@ -717,8 +717,8 @@ func testPublishFailingWrite(t *testing.T, s kv.Store) {
 	if v <= 1 {
 		t.Errorf("Publish after failures = version %d, want above 1", v)
 	}
-	if got := versionKeys(t, s, "wells"); len(got) != 1 || got[fmt.Sprintf("wells@%d#", v)] != 3 {
-		t.Errorf("stored versions after a successful Publish = %v, want only %d", got, v)
+	if got := versionKeys(t, s, "wells"); len(got) != 2 || got[fmt.Sprintf("wells@%d#", v)] != 3 || got["wells@1#"] != 20 {
+		t.Errorf("stored versions after a successful Publish = %v, want %d and the one it replaced, 1 (no failed version's leftovers)", got, v)
 	}
 	// Invalid keys and values are the callback's errors.
 	v, err := kv.Publish(ctx, s, kv.DatasetInfo{Name: "wells"}, func(w *kv.Writer) error {
@@ -733,8 +733,9 @@ func testPublishFailingWrite(t *testing.T, s kv.Store) {
 	checkServes(t, s, "wells", 2, 3, "A")
 }
 
-// checkServes checks that dataset name serves version v with n items of
-// generation gen in each of pks, and that no other version's items remain.
+// checkServes checks that dataset name serves a version with n items of
+// generation gen in each of pks, and that no other version's items remain
+// but those of the version it replaced.
 func checkServes(t *testing.T, s kv.Store, name string, gen, n int, pks ...string) {
 	t.Helper()
 	d := open(t, s, name)
@@ -743,9 +744,22 @@ func checkServes(t *testing.T, s kv.Store, name string, gen, n int, pks ...strin
 			t.Errorf("%s version %d serves %s: generations %v (%d items); want %d of %d", name, d.Version, pk, g, got, n, gen)
 		}
 	}
-	want := map[string]int{fmt.Sprintf("%s@%d#", name, d.Version): n * len(pks)}
-	if got := versionKeys(t, s, name); !cmp.Equal(got, want) {
-		t.Errorf("stored items of %s by version = %v, want %v", name, got, want)
+	// Besides the served version, the one it replaced may remain (whole;
+	// testPublishDeletesOld checks it), never more.
+	served := fmt.Sprintf("%s@%d#", name, d.Version)
+	got := versionKeys(t, s, name)
+	others := 0
+	for prefix := range got {
+		var v kv.Version
+		if prefix != served {
+			others++
+			if _, err := fmt.Sscanf(strings.TrimPrefix(prefix, name+"@"), "%d#", &v); err != nil || v >= d.Version {
+				t.Errorf("stored items of %s: version %s is not older than the one served (%d)", name, prefix, d.Version)
+			}
+		}
+	}
+	if got[served] != n*len(pks) || others > 1 {
+		t.Errorf("stored items of %s by version = %v, want %d under %s and at most the version it replaced", name, got, n*len(pks), served)
 	}
 }
 
@@ -866,16 +880,31 @@ func testPublishIdempotent(t *testing.T, s kv.Store) {
 	checkServes(t, s, "dispositions", 1, 300, "DISP#1", "DISP#2", "EXP#2025")
 }
 
+// Publish keeps the version it replaces, whole, for readers that opened
+// it before the flip, and deletes it at the next Publish.
 func testPublishDeletesOld(t *testing.T, s kv.Store) {
 	publish(t, s, "pipelines", 1, 700, "LIC#1", "LIC#2")
 	publish(t, s, "pipelines2", 1, 5, "LIC#1") // a dataset whose name extends the first
+	before := open(t, s, "pipelines")          // a reader in flight
 	publish(t, s, "pipelines", 2, 3, "LIC#3")
 	checkServes(t, s, "pipelines", 2, 3, "LIC#3")
 	checkServes(t, s, "pipelines2", 1, 5, "LIC#1")
-	d := open(t, s, "pipelines")
-	if _, n := gens(t, d, "LIC#1"); n != 0 {
-		t.Errorf("a partition only the old version had still holds %d items", n)
+	if _, n := gens(t, open(t, s, "pipelines"), "LIC#1"); n != 0 {
+		t.Errorf("the new version shows %d items only the old one had", n)
 	}
+	if g, n := gens(t, before, "LIC#1"); n != 700 || g[1] != 700 {
+		t.Errorf("a reader of the replaced version finds %d of its 700 items (%v)", n, g)
+	}
+	middle := open(t, s, "pipelines")
+	publish(t, s, "pipelines", 3, 2, "LIC#3")
+	if _, n := gens(t, before, "LIC#1"); n != 0 {
+		t.Errorf("two versions back: %d items still stored", n)
+	}
+	if g, n := gens(t, middle, "LIC#3"); n != 3 || g[2] != 3 {
+		t.Errorf("the version just replaced: %d items (%v), want its 3", n, g)
+	}
+	checkServes(t, s, "pipelines", 3, 2, "LIC#3")
+	checkServes(t, s, "pipelines2", 1, 5, "LIC#1")
 }
 
 func testDatasets(t *testing.T, s kv.Store) {
