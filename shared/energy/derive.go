@@ -7,6 +7,7 @@
 package energy
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 	"strings"
@@ -94,6 +95,15 @@ const (
 	Current      ExpiryState = "active"
 	Perpetual    ExpiryState = "perpetual" // continued indefinitely: never expires
 )
+
+// MarshalJSON writes the state, or null when it is unknown (a disposition
+// with no expiry date that is not known to be perpetual).
+func (s ExpiryState) MarshalJSON() ([]byte, error) {
+	if s == "" {
+		return []byte("null"), nil
+	}
+	return json.Marshal(string(s))
+}
 
 // ExpiringWindowMonths is the "expiring soon" window (Township Canada: 24
 // months).

@@ -829,7 +829,7 @@ func (in *ingester) addDisposition(d src.Disposition, byName map[string]string) 
 		row.ExpiryDate = &e
 	}
 	state, days, ok := Expiry(d.ExpiryDate, d.Continued, in.o.Now)
-	row.ExpiryState = string(state)
+	row.ExpiryState = state
 	if ok {
 		row.DaysToExpiry = &days
 	}

@@ -100,29 +100,29 @@ type FacilityRow struct {
 // DaysToExpiry and ExpiryState depend on the day of the request: ingest
 // stores them as of its own day and the endpoints recompute them.
 type TenureRow struct {
-	ID                 string   `json:"id"`
-	Href               string   `json:"href"`
-	TenureKind         string   `json:"tenure_kind"`
-	Province           string   `json:"province"`
-	DispositionNumber  string   `json:"disposition_number"`
-	MineralCategory    *string  `json:"mineral_category"`
-	DispositionType    string   `json:"disposition_type"`
-	DispositionTypeRaw string   `json:"disposition_type_raw"`
-	TargetSubstance    *string  `json:"target_substance"`
-	CoalCategory       *string  `json:"coal_category"`
-	Holder             Party    `json:"holder"`
-	Status             string   `json:"status"`
-	IssueDate          string   `json:"issue_date,omitempty"`
-	ExpiryDate         *string  `json:"expiry_date"`
-	Perpetual          bool     `json:"-"`
-	DaysToExpiry       *int     `json:"days_to_expiry"`
-	ExpiryState        string   `json:"expiry_state"`
-	AreaHa             *float64 `json:"area_ha"`
-	LSDCoveragePct     *float64 `json:"lsd_coverage_pct"`
-	IsTransferPending  bool     `json:"is_transfer_pending"`
-	OverlapPoint       *Point   `json:"overlap_point,omitempty"`
-	Centroid           *Point   `json:"centroid,omitempty"`
-	LSDs               []string `json:"lsds,omitempty"` // disposition detail only
+	ID                 string      `json:"id"`
+	Href               string      `json:"href"`
+	TenureKind         string      `json:"tenure_kind"`
+	Province           string      `json:"province"`
+	DispositionNumber  string      `json:"disposition_number"`
+	MineralCategory    *string     `json:"mineral_category"`
+	DispositionType    string      `json:"disposition_type"`
+	DispositionTypeRaw string      `json:"disposition_type_raw"`
+	TargetSubstance    *string     `json:"target_substance"`
+	CoalCategory       *string     `json:"coal_category"`
+	Holder             Party       `json:"holder"`
+	Status             string      `json:"status"`
+	IssueDate          string      `json:"issue_date,omitempty"`
+	ExpiryDate         *string     `json:"expiry_date"`
+	Perpetual          bool        `json:"-"`
+	DaysToExpiry       *int        `json:"days_to_expiry"`
+	ExpiryState        ExpiryState `json:"expiry_state"` // null when unknown
+	AreaHa             *float64    `json:"area_ha"`
+	LSDCoveragePct     *float64    `json:"lsd_coverage_pct"`
+	IsTransferPending  bool        `json:"is_transfer_pending"`
+	OverlapPoint       *Point      `json:"overlap_point,omitempty"`
+	Centroid           *Point      `json:"centroid,omitempty"`
+	LSDs               []string    `json:"lsds,omitempty"` // disposition detail only
 }
 
 // OperatorRow is a row of GET /energy/operators, with the summary view's

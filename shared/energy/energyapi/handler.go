@@ -276,13 +276,13 @@ func partyName(p energy.Party) string {
 
 // withExpiry recomputes a tenure row's expiry state and days on now's day.
 func withExpiry(t energy.TenureRow, now time.Time) energy.TenureRow {
-	perpetual := t.ExpiryState == string(energy.Perpetual)
+	perpetual := t.ExpiryState == energy.Perpetual
 	var exp time.Time
 	if t.ExpiryDate != nil {
 		exp, _ = time.Parse("2006-01-02", *t.ExpiryDate)
 	}
 	state, days, ok := energy.Expiry(exp, perpetual, now)
-	t.ExpiryState, t.DaysToExpiry = string(state), nil
+	t.ExpiryState, t.DaysToExpiry = state, nil
 	if ok {
 		d := days
 		t.DaysToExpiry = &d

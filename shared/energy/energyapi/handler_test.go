@@ -262,6 +262,12 @@ func TestDetailDemo(t *testing.T) {
 	if d["expiry_state"] != "perpetual" || at(d, "holder", "ba_code") != "0RL9" {
 		t.Errorf("perpetual disposition %v", d)
 	}
+	// Saskatchewan publishes no expiry dates: the state is unknown (null),
+	// not perpetual and not an empty string.
+	d = mustOK(t, h, "/energy/dispositions/PN00310")
+	if state, ok := d["expiry_state"]; !ok || state != nil || d["days_to_expiry"] != nil || d["expiry_date"] != nil || d["province"] != "SK" {
+		t.Errorf("SK disposition without expiry: %v", d)
+	}
 	p := mustOK(t, h, "/energy/pipelines/40137")
 	if p["licence_number"] != "40137" || at(p, "operator", "ba_code") != "0045" || at(p, "meta", "total") != 5.0 ||
 		at(p, "meta", "truncated") != false || at(p, "rows", 2, "segment_id") != "900021" {

@@ -248,7 +248,7 @@ func tenureCmp(sort string) func(a, b energy.TenureRow) int {
 		var c int
 		switch sort {
 		case "urgency":
-			c = cmp.Compare(energy.Urgency(energy.ExpiryState(a.ExpiryState)), energy.Urgency(energy.ExpiryState(b.ExpiryState)))
+			c = cmp.Compare(energy.Urgency(a.ExpiryState), energy.Urgency(b.ExpiryState))
 			if c == 0 {
 				c = cmp.Compare(expiryKey(a), expiryKey(b))
 			}

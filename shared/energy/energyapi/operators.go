@@ -247,7 +247,7 @@ func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
 
 // expiring is the derived status "expiring": within the 24-month window.
 func expiring(t energy.TenureRow) bool {
-	return t.ExpiryState == string(energy.ExpiringSoon) || t.ExpiryState == string(energy.ExpiresToday)
+	return t.ExpiryState == energy.ExpiringSoon || t.ExpiryState == energy.ExpiresToday
 }
 
 func (h *Handler) loadOperatorDispositions(ctx context.Context, ds kv.Dataset, pk string) ([]energy.TenureRow, error) {
@@ -301,7 +301,7 @@ func (h *Handler) operatorDispositions(w http.ResponseWriter, r *http.Request, d
 		switch {
 		case status == "":
 		case strings.EqualFold(status, "expired"):
-			if t.ExpiryState != string(energy.Expired) {
+			if t.ExpiryState != energy.Expired {
 				continue
 			}
 		case strings.EqualFold(status, "expiring"):
