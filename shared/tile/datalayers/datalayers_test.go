@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -118,6 +119,16 @@ func decode(t *testing.T, s *Source, l tile.Layer, tl maptile.Tile) []map[string
 	return out
 }
 
+// heldFeatures returns the features s holds for layer name.
+func heldFeatures(t testing.TB, s *Source, name string) *layerData {
+	t.Helper()
+	d, err := s.layer(context.Background(), layer(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // featureTile returns a tile of l's band over the centre of the feature
 // the source holds at index i, with that feature's id.
 func featureTile(t *testing.T, s *Source, l tile.Layer, i int) (maptile.Tile, map[string]any) {
@@ -125,7 +136,7 @@ func featureTile(t *testing.T, s *Source, l tile.Layer, i int) (maptile.Tile, ma
 	if err := s.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	d := s.layers[l.Name]
+	d := heldFeatures(t, s, l.Name)
 	if d == nil || len(d.feats) <= i {
 		t.Fatalf("%s: no feature %d in the demo data", l.Name, i)
 	}
@@ -296,7 +307,7 @@ func TestEnergyRollups(t *testing.T) {
 		if err := s.Load(ctx); err != nil {
 			t.Fatal(err)
 		}
-		for i := range min(3, len(s.layers[name].feats)) {
+		for i := range min(3, len(heldFeatures(t, s, name).feats)) {
 			id, got := rolledUp(t, s, name, i)
 			want := map[string]float64{}
 			lsds := 0
@@ -363,7 +374,7 @@ func TestAgRollups(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"lsrs_productivity_twp", "lsrs_productivity_sec", "aafc_crop_summary_twp", "aafc_crop_summary_sec"} {
-		for i := range min(3, len(s.layers[name].feats)) {
+		for i := range min(3, len(heldFeatures(t, s, name).feats)) {
 			id, got := rolledUp(t, s, name, i)
 			var sumW, sumA float64
 			crops := map[string]int{}
@@ -472,7 +483,7 @@ func TestTilesListsEveryTileWithData(t *testing.T) {
 		listedWithData := 0
 		for z := maptile.Zoom(l.MinZoom); int(z) <= min(l.MaxZoom, tile.MaxDataZoom); z++ {
 			listed := map[maptile.Tile]bool{}
-			for _, tl := range s.Tiles(l, z) {
+			for _, tl := range heldFeatures(t, s, name).tiles(z) {
 				listed[tl] = true
 			}
 			var others []maptile.Tile
@@ -553,5 +564,66 @@ func BenchmarkBuild(b *testing.B) {
 			}
 			b.ReportMetric(float64(tiles), "tiles")
 		})
+	}
+}
+
+// readLog records the partitions a store is read under.
+type readLog struct {
+	kv.Store
+	mu  sync.Mutex
+	pks []string
+}
+
+func (r *readLog) note(pk string) {
+	r.mu.Lock()
+	r.pks = append(r.pks, pk)
+	r.mu.Unlock()
+}
+
+func (r *readLog) Get(ctx context.Context, pk, sk string) (kv.Item, bool, error) {
+	r.note(pk)
+	return r.Store.Get(ctx, pk, sk)
+}
+
+func (r *readLog) Query(ctx context.Context, q kv.Query) (kv.Page, error) {
+	r.note(q.PK)
+	return r.Store.Query(ctx, q)
+}
+
+func (r *readLog) ScanKeys(ctx context.Context, prefix string, fn func([]kv.Key) error) error {
+	r.note(prefix)
+	return r.Store.ScanKeys(ctx, prefix, fn)
+}
+
+// A Source reads a domain's data for that domain's layers only: an energy
+// archive's build reads nothing of the ag dataset.
+func TestSourceReadsOneRegion(t *testing.T) {
+	store, svc := demo(t)
+	log := &readLog{Store: store}
+	s := New(log, svc)
+	ctx := context.Background()
+	if _, _, err := s.BuildOptions(ctx, layer(t, "og_activity_lsd")); err != nil {
+		t.Fatal(err)
+	}
+	energy, ag := 0, 0
+	for _, pk := range log.pks {
+		switch {
+		case strings.HasPrefix(pk, "ag@"):
+			ag++
+		case strings.HasPrefix(pk, "energy@"):
+			energy++
+		}
+	}
+	if energy == 0 || ag != 0 {
+		t.Errorf("an energy layer read %d energy and %d ag partitions", energy, ag)
+	}
+	log.pks = nil
+	if _, _, err := s.BuildOptions(ctx, layer(t, "bc_alr")); err != nil {
+		t.Fatal(err)
+	}
+	for _, pk := range log.pks {
+		if strings.HasPrefix(pk, "energy@") {
+			t.Errorf("an ag layer read the energy partition %s (already loaded)", pk)
+		}
 	}
 }

@@ -114,11 +114,18 @@ func (d *layerData) candidates(t maptile.Tile) []int32 {
 	}
 }
 
-// Source makes the data archives' tiles from a report store.
+// Source makes the data archives' tiles from a report store. It reads a
+// region's data ("energy" or "ag") on the first tile of one of its layers,
+// once, so building the archives of one domain holds only that domain's
+// features.
 type Source struct {
-	store kv.Store
-	svc   *convert.Service
+	store   kv.Store
+	svc     *convert.Service
+	regions map[string]*regionData // "energy", "ag"; fixed at New
+}
 
+// regionData is what a region's layers draw, read once.
+type regionData struct {
 	once   sync.Once
 	err    error
 	layers map[string]*layerData
@@ -127,15 +134,45 @@ type Source struct {
 
 // New returns a Source over store, its blocks resolved by svc. Nothing is
 // read until the first tile (or Load).
-func New(store kv.Store, svc *convert.Service) *Source { return &Source{store: store, svc: svc} }
+func New(store kv.Store, svc *convert.Service) *Source {
+	return &Source{store: store, svc: svc, regions: map[string]*regionData{"energy": {}, "ag": {}}}
+}
 
 // Func returns s as a tile.Source.
 func (s *Source) Func() tile.Source { return s.Tile }
 
-// Load reads the store (once; later calls return the first's error).
+// Load reads the store for every region (once each; later calls return
+// the first's error).
 func (s *Source) Load(ctx context.Context) error {
-	s.once.Do(func() { s.err = s.load(ctx) })
-	return s.err
+	for name := range s.regions {
+		if _, err := s.region(ctx, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// region returns region name's data, read on the first call; nil for a
+// region this package has no layers in.
+func (s *Source) region(ctx context.Context, name string) (*regionData, error) {
+	r := s.regions[name]
+	if r == nil {
+		return nil, nil
+	}
+	r.once.Do(func() { r.err = r.load(ctx, s, name) })
+	return r, r.err
+}
+
+// layer returns layer l's features; nil when it has none.
+func (s *Source) layer(ctx context.Context, l tile.Layer) (*layerData, error) {
+	if !Supported(l) {
+		return nil, nil
+	}
+	r, err := s.region(ctx, l.Region)
+	if r == nil || err != nil {
+		return nil, err
+	}
+	return r.layers[l.Name], nil
 }
 
 // Bounds is the extent of the data drawn (lng/lat), zero when there is
@@ -144,19 +181,27 @@ func (s *Source) Bounds(ctx context.Context) (orb.Bound, error) {
 	if err := s.Load(ctx); err != nil {
 		return orb.Bound{}, err
 	}
-	return s.extent, nil
+	var b orb.Bound
+	for _, r := range s.regions {
+		switch {
+		case r.extent.IsZero():
+		case b.IsZero():
+			b = r.extent
+		default:
+			b = b.Union(r.extent)
+		}
+	}
+	return b, nil
 }
 
 // LayerBounds is the extent of layer l's features (lng/lat), zero when it
 // has none: its build's BuildOptions.Bounds.
 func (s *Source) LayerBounds(ctx context.Context, l tile.Layer) (orb.Bound, error) {
-	if err := s.Load(ctx); err != nil {
+	d, err := s.layer(ctx, l)
+	if d == nil || err != nil {
 		return orb.Bound{}, err
 	}
-	if d := s.layers[l.Name]; d != nil && Supported(l) {
-		return d.bound, nil
-	}
-	return orb.Bound{}, nil
+	return d.bound, nil
 }
 
 // BuildOptions returns the options that build layer l's archive over its
@@ -167,20 +212,17 @@ func (s *Source) BuildOptions(ctx context.Context, l tile.Layer) (o tile.BuildOp
 	if err != nil || b.IsZero() {
 		return o, false, err
 	}
+	d, _ := s.layer(ctx, l) // read by LayerBounds
 	o.Bounds = b
-	o.Tiles = func(z maptile.Zoom) []maptile.Tile { return s.Tiles(l, z) }
+	o.Tiles = d.tiles
 	return o, true, nil
 }
 
-// Tiles returns the tiles of layer l at zoom z that may hold features
+// tiles returns the tiles of zoom z that may hold the layer's features
 // (those its features' bounds reach, with the tile buffer): a build's
 // BuildOptions.Tiles, so the build skips the empty tiles of a sparse
-// layer. Call Load first; nil before, and for a layer without data.
-func (s *Source) Tiles(l tile.Layer, z maptile.Zoom) []maptile.Tile {
-	d := s.layers[l.Name]
-	if d == nil {
-		return nil
-	}
+// layer.
+func (d *layerData) tiles(z maptile.Zoom) []maptile.Tile {
 	seen := map[maptile.Tile]bool{}
 	var out []maptile.Tile
 	for _, f := range d.feats {
@@ -203,12 +245,9 @@ func (s *Source) Tile(ctx context.Context, l tile.Layer, t maptile.Tile) ([]byte
 	if !Supported(l) || int(t.Z) < l.MinZoom || int(t.Z) > l.MaxZoom {
 		return nil, nil
 	}
-	if err := s.Load(ctx); err != nil {
+	d, err := s.layer(ctx, l)
+	if err != nil || d == nil || len(d.feats) == 0 {
 		return nil, err
-	}
-	d := s.layers[l.Name]
-	if d == nil || len(d.feats) == 0 {
-		return nil, nil
 	}
 	q := pad(t.Bound(), t.Z)
 	var fs []*geojson.Feature
@@ -279,25 +318,26 @@ func (ld *loader) addBlock(layer, id string, props geojson.Properties) error {
 	return nil
 }
 
-func (s *Source) load(ctx context.Context) error {
+// load reads region name's layers from s's store.
+func (r *regionData) load(ctx context.Context, s *Source, name string) error {
 	ld := &loader{ctx: ctx, svc: s.svc, blocks: map[string]orb.Geometry{}, layers: map[string][]feature{}}
-	if err := ld.loadEnergy(s.store); err != nil {
-		return err
+	var steps []func(kv.Store) error
+	switch name {
+	case "energy":
+		steps = []func(kv.Store) error{ld.loadEnergy, ld.loadPipelines}
+	case "ag":
+		steps = []func(kv.Store) error{ld.loadAg, ld.loadAreas}
 	}
-	if err := ld.loadAg(s.store); err != nil {
-		return err
+	for _, step := range steps {
+		if err := step(s.store); err != nil {
+			return err
+		}
 	}
-	if err := ld.loadPipelines(s.store); err != nil {
-		return err
-	}
-	if err := ld.loadAreas(s.store); err != nil {
-		return err
-	}
-	s.layers = map[string]*layerData{}
+	r.layers = map[string]*layerData{}
 	for name, fs := range ld.layers {
-		s.layers[name] = newLayerData(fs)
+		r.layers[name] = newLayerData(fs)
 	}
-	s.extent = ld.extent
+	r.extent = ld.extent
 	return nil
 }
 
