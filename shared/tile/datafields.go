@@ -43,11 +43,12 @@ var (
 		{Name: "lsrs_limiter", Description: "LSRS limiting factor, absent when none"},
 		{Name: "cli_class", Description: "Canada Land Inventory class"},
 	}
-	soilF    = Field{Name: "soil_order", Description: "soil order of the dominant SLC component (roll-ups: of the largest area)"}
-	rollAgFs = []Field{fQtrs, {Name: "area_ha", Description: "area of the quarters with data (ha)"}}
-	tenureFs = []Field{
+	soilF     = Field{Name: "soil_order", Description: "soil order of the dominant SLC component (roll-ups: of the largest area)"}
+	rollAgFs  = []Field{fQtrs, {Name: "area_ha", Description: "area of the quarters with data (ha)"}}
+	fTenureID = Field{Name: "id", Description: "from zoom 10, the LSD (one feature per LSD); below, the disposition id (one feature per disposition, its LSDs merged)"}
+	tenureFs  = []Field{
 		{Name: "disposition_id", Description: "the disposition over the LSD expiring soonest"},
-		{Name: "dispositions", Description: "dispositions over the LSD"},
+		{Name: "dispositions", Description: "dispositions over the LSD; absent below zoom 10"},
 		{Name: "holder", Description: "its holder's name"},
 		{Name: "holder_ba_code", Description: "its holder's business associate code, when known"},
 		{Name: "disposition_type", Description: "its type (lease, licence, permit, ...)"},
@@ -107,8 +108,8 @@ var dataFields = map[string][]Field{
 	"lsrs_productivity_twp":   catFields(one(fID), rollAgFs, lsrsFs, one(soilF)),
 	"facilities":              facFs,
 	"facilities_labels":       facLabelFs,
-	"petroleum_tenure":        catFields(one(fID), tenureFs),
-	"mineral_tenure":          catFields(one(fID), tenureFs),
+	"petroleum_tenure":        catFields(one(fTenureID), tenureFs),
+	"mineral_tenure":          catFields(one(fTenureID), tenureFs),
 	"mineral_tenure_labels":   minLabelFs,
 	"pipelines": {
 		{Name: "id", Description: "pipeline segment id"},

@@ -7,6 +7,7 @@ import (
 	"github.com/paulmach/orb/geojson"
 
 	"meridian/shared/energy"
+	"meridian/shared/ingest"
 	"meridian/shared/kv"
 	"meridian/shared/tile"
 )
@@ -104,6 +105,8 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 	}
 	tenure := map[string]map[string]*tenureLSD{"png": {}, "mineral": {}} // kind → LSD
 	var tenureOrder []string
+	footprints := map[string]*footprint{} // kind + " " + disposition id
+	var footprintOrder []string
 	labels := map[string]bool{}
 	for _, k := range keys {
 		lsd := strings.TrimPrefix(k.PK, "LSD#")
@@ -179,6 +182,14 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 				tenureOrder = append(tenureOrder, r.TenureKind+" "+lsd)
 			}
 			t.n++
+			fk := r.TenureKind + " " + r.ID
+			fp := footprints[fk]
+			if fp == nil {
+				fp = &footprint{props: tenureProps(r)}
+				footprints[fk] = fp
+				footprintOrder = append(footprintOrder, fk)
+			}
+			fp.lsds = append(fp.lsds, lsd)
 			if r.TenureKind == "mineral" && !labels[r.ID] {
 				labels[r.ID] = true
 				if err := ld.addMineralLabel(lsd, r); err != nil {
@@ -216,7 +227,52 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 			return err
 		}
 	}
+	for _, fk := range footprintOrder {
+		kind, id, _ := strings.Cut(fk, " ")
+		layer := "petroleum_tenure"
+		if kind == "mineral" {
+			layer = "mineral_tenure"
+		}
+		g, err := ld.footprint(footprints[fk].lsds)
+		if err != nil {
+			return err
+		}
+		p := footprints[fk].props
+		p["id"] = id
+		ld.add(overview(layer), g, p)
+	}
 	return nil
+}
+
+// footprint is a disposition drawn whole below OverviewZoom.
+type footprint struct {
+	props geojson.Properties
+	lsds  []string
+}
+
+// footprint returns the union of LSD blocks: dissolved where they share
+// edges exactly (the LSDs of a section do), else the blocks side by side.
+func (ld *loader) footprint(lsds []string) (orb.Geometry, error) {
+	var polys []orb.Polygon
+	for _, id := range lsds {
+		g, err := ld.blockOf(id)
+		if err != nil {
+			return nil, err
+		}
+		switch g := g.(type) {
+		case orb.Polygon:
+			polys = append(polys, g)
+		case orb.MultiPolygon:
+			polys = append(polys, g...)
+		}
+	}
+	if len(polys) == 0 {
+		return nil, nil
+	}
+	if g, err := ingest.Dissolve(polys); err == nil {
+		return g, nil
+	}
+	return orb.MultiPolygon(polys), nil
 }
 
 func tenureProps(r energy.TenureRow) geojson.Properties {

@@ -163,14 +163,33 @@ func (s *Source) region(ctx context.Context, name string) (*regionData, error) {
 	return r, r.err
 }
 
+// OverviewZoom is the zoom below which a layer with overview features
+// draws those instead: the tenure layers draw one feature per disposition
+// (its LSDs merged) rather than every LSD, which at province scale would
+// be millions of sub-pixel squares per tile.
+const OverviewZoom = 10
+
+// overview is the key of a layer's overview features.
+func overview(layer string) string { return layer + "@overview" }
+
 // layer returns layer l's features; nil when it has none.
 func (s *Source) layer(ctx context.Context, l tile.Layer) (*layerData, error) {
+	return s.layerAt(ctx, l, OverviewZoom)
+}
+
+// layerAt returns the features layer l draws at zoom z; nil when none.
+func (s *Source) layerAt(ctx context.Context, l tile.Layer, z maptile.Zoom) (*layerData, error) {
 	if !Supported(l) {
 		return nil, nil
 	}
 	r, err := s.region(ctx, l.Region)
 	if r == nil || err != nil {
 		return nil, err
+	}
+	if z < OverviewZoom {
+		if d := r.layers[overview(l.Name)]; d != nil {
+			return d, nil
+		}
 	}
 	return r.layers[l.Name], nil
 }
@@ -212,9 +231,14 @@ func (s *Source) BuildOptions(ctx context.Context, l tile.Layer) (o tile.BuildOp
 	if err != nil || b.IsZero() {
 		return o, false, err
 	}
-	d, _ := s.layer(ctx, l) // read by LayerBounds
 	o.Bounds = b
-	o.Tiles = d.tiles
+	o.Tiles = func(z maptile.Zoom) []maptile.Tile {
+		d, _ := s.layerAt(ctx, l, z) // read by LayerBounds
+		if d == nil {
+			return nil
+		}
+		return d.tiles(z)
+	}
 	return o, true, nil
 }
 
@@ -245,7 +269,7 @@ func (s *Source) Tile(ctx context.Context, l tile.Layer, t maptile.Tile) ([]byte
 	if !Supported(l) || int(t.Z) < l.MinZoom || int(t.Z) > l.MaxZoom {
 		return nil, nil
 	}
-	d, err := s.layer(ctx, l)
+	d, err := s.layerAt(ctx, l, t.Z)
 	if err != nil || d == nil || len(d.feats) == 0 {
 		return nil, err
 	}
