@@ -4,10 +4,12 @@
 // and township roll-ups summed or aggregated over them), facility points
 // and tenure polygons.
 //
-// A Source loads what its archives draw once, on its first tile: the keys
-// of the energy and ag datasets (kv.Store.ScanKeys, build time only), their
-// items, and the blocks they sit on. Tiles then cost a lookup in a grid of
-// zoom-10 cells, so a build visits the empty tiles of a province quickly.
+// A Source loads what a domain's archives draw once, on the first tile of
+// one of them: the keys of the energy or the ag dataset (kv.Store.ScanKeys,
+// build time only), their items, and the blocks they sit on. Tiles then
+// cost a lookup in a grid of zoom-10 cells, and a build visits only the
+// tiles a layer's features reach (Source.BuildOptions). Below OverviewZoom
+// the tenure layers draw one merged footprint per disposition.
 package datalayers
 
 import (
