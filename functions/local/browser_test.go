@@ -140,9 +140,12 @@ func TestBrowserMapPage(t *testing.T) {
 	checkScreenshot(t, bctx, "map-grid.png", 0.02)
 
 	// The energy and agriculture layers built, turned on from the switcher.
+	// The page says 'idle' from before: clear it, so that the wait is for
+	// the map's next idle, once the layers turned on are loaded and drawn.
 	step("show the data layers", chromedp.Evaluate[chromedp.Void](`(() => {
+		document.body.dataset.map = 'toggled';
 		for (const label of document.querySelectorAll('#layer-list label')) {
-			if (['Well activity, LSD', 'Productivity, quarter section'].includes(label.textContent)) label.querySelector('input').click();
+			if (['Well activity, LSD', 'Productivity, quarter section', 'Mineral tenure labels'].includes(label.textContent)) label.querySelector('input').click();
 		}
 	})()`))
 	waitIdle("wait for the data layers to draw")
@@ -155,6 +158,10 @@ func TestBrowserMapPage(t *testing.T) {
 		if n := eval("count "+id, fmt.Sprintf(`meridianMap.queryRenderedFeatures({layers: [%q]}).length`, id)); n == 0 {
 			t.Errorf("%s: nothing drawn", id)
 		}
+	}
+	// A label archive draws its labels as text.
+	if n := eval("count mineral tenure labels", renderedJS("symbol", "mineral_tenure_labels-data")); n == 0 {
+		t.Errorf("energy-mineral_tenure_labels-data: no label drawn")
 	}
 	checkScreenshot(t, bctx, "map-data.png", 0.02)
 

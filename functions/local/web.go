@@ -48,8 +48,8 @@ type mapLayer struct {
 	MinZoom     int    `json:"min_zoom"`     // zoom range of its tiles
 	MaxZoom     int    `json:"max_zoom"`
 	// Kind is "data" for an agriculture or energy archive (Grid is then the
-	// archive name), drawn as Geometry "polygon" (a fill), "line" or "point"; ""
-	// for a survey grid.
+	// archive name), drawn as Geometry "polygon" (a fill), "line", "point"
+	// or "label" (its points' label property as text); "" for a survey grid.
 	Kind     string `json:"kind,omitempty"`
 	Geometry string `json:"geometry,omitempty"`
 }
@@ -70,7 +70,9 @@ func dataMapLayers(catalog []tile.Layer, built func(tile.Layer) bool) []mapLayer
 		switch {
 		case l.Name == "pipelines":
 			geom = "line"
-		case strings.Contains(l.Name, "facilities") || strings.HasSuffix(l.Name, "_labels"):
+		case strings.HasSuffix(l.Name, "_labels"):
+			geom = "label" // points with a "label" property: drawn as text
+		case l.Name == "facilities":
 			geom = "point"
 		}
 		out = append(out, mapLayer{ID: l.Region + "-" + l.Name, Title: l.Title, Group: group, Region: l.Region, Grid: l.Name,

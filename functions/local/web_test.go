@@ -61,6 +61,30 @@ func TestMapLayersOfCatalog(t *testing.T) {
 	}
 }
 
+// Every data archive built is listed, grouped by domain, with the way the
+// page draws it; those not built are not.
+func TestDataMapLayers(t *testing.T) {
+	t.Parallel()
+	all := dataMapLayers(tile.Layers(), func(tile.Layer) bool { return true })
+	if len(all) != 30 {
+		t.Errorf("%d data layers listed, want the 30 archives", len(all))
+	}
+	want := map[string]string{"ag-soils": "polygon", "energy-pipelines": "line", "energy-facilities": "point",
+		"energy-facilities_labels": "label", "ag-bc_alr_labels": "label", "ag-bc_alr": "polygon", "energy-og_activity_twp": "polygon"}
+	for _, l := range all {
+		if g, ok := want[l.ID]; ok && l.Geometry != g {
+			t.Errorf("%s drawn as %q, want %q", l.ID, l.Geometry, g)
+		}
+		if l.Kind != "data" || (l.Region == "ag") != (l.Group == "Agriculture data") {
+			t.Errorf("%s: kind %q group %q", l.ID, l.Kind, l.Group)
+		}
+	}
+	some := dataMapLayers(tile.Layers(), func(l tile.Layer) bool { return l.Name == "bc_alr" })
+	if len(some) != 1 || some[0].ID != "ag-bc_alr" {
+		t.Errorf("only bc_alr built: listed %v", some)
+	}
+}
+
 // vendorBundled reports whether `make web` had copied MapLibre GL JS into
 // web/static/vendor/ when this binary was built.
 func vendorBundled() bool {

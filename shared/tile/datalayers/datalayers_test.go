@@ -14,6 +14,7 @@ import (
 	"github.com/paulmach/orb/encoding/mvt"
 	"github.com/paulmach/orb/geo"
 	"github.com/paulmach/orb/maptile"
+	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/agri"
 	"meridian/shared/convert"
@@ -705,6 +706,24 @@ func TestTenureOverview(t *testing.T) {
 				t.Errorf("%s %s: footprint %.0f m², its LSDs %.0f m²", name, id, got, want)
 			}
 		}
+		// Mineral labels sit on their footprints.
+		if name == "mineral_tenure" {
+			labels, err := s.layer(ctx, layer(t, "mineral_tenure_labels"))
+			if err != nil || labels == nil || len(labels.feats) != len(over.feats) {
+				t.Fatalf("mineral labels: %v for %d dispositions (%v)", labels, len(over.feats), err)
+			}
+			foot := map[string]orb.Geometry{}
+			for _, f := range over.feats {
+				foot[f.props["id"].(string)] = f.geom
+			}
+			for _, f := range labels.feats {
+				id := f.props["disposition_id"].(string)
+				pt := f.geom.(orb.Point)
+				if g := foot[id]; g == nil || !inside(g, pt) {
+					t.Errorf("label of %s at %v is not on its footprint", id, pt)
+				}
+			}
+		}
 		// And the overview tile decodes with those ids.
 		tl, _ := featureTile(t, s, l, 0)
 		tl = tl.Parent().Parent().Parent() // zoom 9 from 12
@@ -712,4 +731,14 @@ func TestTenureOverview(t *testing.T) {
 			t.Errorf("%s overview tile %v: %v", name, tl, got)
 		}
 	}
+}
+
+func inside(g orb.Geometry, pt orb.Point) bool {
+	switch g := g.(type) {
+	case orb.Polygon:
+		return planar.PolygonContains(g, pt)
+	case orb.MultiPolygon:
+		return planar.MultiPolygonContains(g, pt)
+	}
+	return false
 }

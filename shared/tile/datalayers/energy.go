@@ -107,7 +107,7 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 	var tenureOrder []string
 	footprints := map[string]*footprint{} // kind + " " + disposition id
 	var footprintOrder []string
-	labels := map[string]bool{}
+	labels := map[string]bool{} // mineral dispositions labelled
 	for _, k := range keys {
 		lsd := strings.TrimPrefix(k.PK, "LSD#")
 		switch {
@@ -192,9 +192,7 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 			fp.lsds = append(fp.lsds, lsd)
 			if r.TenureKind == "mineral" && !labels[r.ID] {
 				labels[r.ID] = true
-				if err := ld.addMineralLabel(lsd, r); err != nil {
-					return err
-				}
+				fp.label = mineralLabel(r)
 			}
 		}
 	}
@@ -237,9 +235,14 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 		if err != nil {
 			return err
 		}
-		p := footprints[fk].props
-		p["id"] = id
-		ld.add(overview(layer), g, p)
+		fp := footprints[fk]
+		fp.props["id"] = id
+		ld.add(overview(layer), g, fp.props)
+		if fp.label != nil && g != nil {
+			// On the footprint, where a label reads well: a disposition's
+			// centroid can fall outside it.
+			ld.add("mineral_tenure_labels", tile.LabelPoint(g, g.Bound().Center()), fp.label)
+		}
 	}
 	return nil
 }
@@ -248,6 +251,7 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 type footprint struct {
 	props geojson.Properties
 	lsds  []string
+	label geojson.Properties // mineral dispositions: their label's properties
 }
 
 // footprint returns the union of LSD blocks: dissolved where they share
@@ -289,22 +293,8 @@ func tenureProps(r energy.TenureRow) geojson.Properties {
 	return p
 }
 
-// addMineralLabel adds a disposition's label point: its centroid when the
-// store has one, else where the first LSD it covers reads well.
-func (ld *loader) addMineralLabel(lsd string, r energy.TenureRow) error {
-	var pt orb.Point
-	if r.Centroid != nil {
-		pt = orb.Point{r.Centroid.Lng, r.Centroid.Lat}
-	} else {
-		g, err := ld.blockOf(lsd)
-		if err != nil {
-			return err
-		}
-		if g == nil {
-			return nil
-		}
-		pt = tile.LabelPoint(g, g.Bound().Center())
-	}
+// mineralLabel is the properties of a mineral disposition's label.
+func mineralLabel(r energy.TenureRow) geojson.Properties {
 	p := geojson.Properties{"disposition_id": r.ID, "label": r.DispositionNumber}
 	if r.Holder.Name != nil {
 		p["holder"] = *r.Holder.Name
@@ -312,8 +302,7 @@ func (ld *loader) addMineralLabel(lsd string, r energy.TenureRow) error {
 	if r.ExpiryDate != nil {
 		p["expiry_date"] = *r.ExpiryDate
 	}
-	ld.add("mineral_tenure_labels", pt, p)
-	return nil
+	return p
 }
 
 func round(v float64) float64 {

@@ -56,6 +56,7 @@ export function buildStyle(cfg, origin) {
   const lines = [];
   const labels = [];
   const data = []; // agriculture and energy archives, under the grids, off until chosen
+  const dataLabels = [];
   for (const l of cfg.layers) {
     if (l.kind === 'data') {
       sources[l.id] = { type: 'vector', url: tileJSON(l.region, l.grid) };
@@ -65,8 +66,16 @@ export function buildStyle(cfg, origin) {
         point: { type: 'circle', paint: { 'circle-color': colour, 'circle-radius': 4, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1 } },
         line: { type: 'line', paint: { 'line-color': colour, 'line-width': 2 } },
         polygon: { type: 'fill', paint: { 'fill-color': colour, 'fill-opacity': 0.35, 'fill-outline-color': colour } },
+        label: {
+          type: 'symbol',
+          layout: { 'text-field': ['get', 'label'], 'text-font': ['sans-serif'], 'text-size': 11, 'text-padding': 2 },
+          paint: { 'text-color': colour, 'text-halo-color': BACKGROUND, 'text-halo-width': 1.5 },
+        },
       }[l.geometry] ?? { type: 'fill', paint: { 'fill-color': colour, 'fill-opacity': 0.35 } };
-      data.push({ ...common, ...paint });
+      const layer = { ...common, ...paint, layout: { ...paint.layout, ...common.layout } };
+      // Data labels go over the grid's: shown only when chosen, they win
+      // where the two collide.
+      (layer.type === 'symbol' ? dataLabels : data).push(layer);
       continue;
     }
     const r = rank.get(l.group) ?? 0;
@@ -129,6 +138,7 @@ export function buildStyle(cfg, origin) {
         paint: { 'circle-color': RESULT, 'circle-radius': 4, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 },
       },
       ...labels,
+      ...dataLabels,
     ],
   };
 }
