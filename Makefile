@@ -70,7 +70,7 @@ bench: ## Benchmarks of the hot paths
 
 FUZZTIME ?= 30s
 FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/convert:FuzzParsePoint \
-	shared/convert:FuzzAppendString shared/convert:FuzzHandlers shared/survey/dls:FuzzLocate shared/survey/nts:FuzzLocate \
+	shared/convert:FuzzAppendString shared/convert:FuzzAppendCoord shared/convert:FuzzHandlers shared/survey/dls:FuzzLocate shared/survey/nts:FuzzLocate \
 	shared/ingest:FuzzReadATS shared/ingest:FuzzReadManitobaSurvey shared/ingest:FuzzReadManitobaCorners \
 	shared/ingest:FuzzReadSaskGrid shared/ingest:FuzzReadOntarioLots shared/ingest:FuzzReadOntarioLotsGeoJSON \
 	shared/ingest:FuzzDissolve shared/ingest/shp:FuzzReader shared/ingest/proj:FuzzFromWKT \
@@ -91,7 +91,8 @@ FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/convert:Fuzz
 	shared/ingest/ag:FuzzParseRating shared/ingest/ag:FuzzReadCLI shared/ingest/ag:FuzzReadDrought \
 	shared/ingest/ag:FuzzReadWaterBodies shared/ingest/ag:FuzzReadWatercourses \
 	shared/ingest/ag:FuzzReadMunicipalities shared/ingest/ag:FuzzReadCrownLand \
-	shared/ingest/ag:FuzzReadPastures
+	shared/ingest/ag:FuzzReadPastures shared/ingest/ag:FuzzReadALR shared/ingest/ag:FuzzReadFWAWetlands \
+	shared/ingest/geojsonfc:FuzzReader
 fuzz: ## Fuzz every parser of outside input, FUZZTIME (30s) each
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "go test ./$$pkg -fuzz=^$$fn\$$ -fuzztime=$(FUZZTIME)"; \

@@ -340,3 +340,25 @@ func FuzzReadOntarioLots(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkReadOntarioLotsGeoJSON reads the Admaston fixture (UTM 18N named
+// by a legacy crs member) repeated to 12,000 lots.
+func BenchmarkReadOntarioLotsGeoJSON(b *testing.B) {
+	in := repeatFeatures(fixtureFile(b, fixture.ONLotGeoJSON), 1000)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ingest.ReadOntarioLotsGeoJSON(bytes.NewReader(in), "l.geojson", func(gridindex.Record) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// repeatFeatures returns a FeatureCollection, "features" its last member,
+// with its features repeated n times: a large file of real shape.
+func repeatFeatures(file []byte, n int) []byte {
+	s := strings.TrimSpace(string(file))
+	i, j := strings.Index(s, "[")+1, strings.LastIndex(s, "]")
+	body := strings.TrimSpace(s[i:j])
+	return []byte(s[:i] + strings.Repeat(body+",\n", n-1) + body + s[j:])
+}

@@ -3,6 +3,9 @@ package ag_test
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"meridian/shared/ingest/ag"
@@ -87,4 +90,31 @@ func BenchmarkReadPolygonComponentsCSV(b *testing.B) {
 
 func BenchmarkReadCropSummaries(b *testing.B) {
 	benchRead(b, bigCrops(benchRows), ag.CSV, ag.ReadCropSummaries, 2)
+}
+
+// benchGeoJSON is a demo GeoJSON file repeated to about 20,000 features.
+func benchGeoJSON(b *testing.B, name string) []byte {
+	data, err := os.ReadFile(filepath.Join(demoPath, name))
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := strings.Count(string(data), `"Feature"`)
+	return repeatFeatures(data, 20000/n)
+}
+
+func BenchmarkReadMunicipalitiesGeoJSON(b *testing.B) {
+	benchRead(b, benchGeoJSON(b, ag.DemoMunicipalities), ag.GeoJSON, ag.ReadMunicipalities, 1)
+}
+
+func BenchmarkReadWaterBodiesGeoJSON(b *testing.B) {
+	benchRead(b, benchGeoJSON(b, ag.DemoWaterBodies), ag.GeoJSON, ag.ReadWaterBodies, 1)
+}
+
+// repeatFeatures returns a FeatureCollection, "features" its last member,
+// with its features repeated n times: a large file of real shape.
+func repeatFeatures(file []byte, n int) []byte {
+	s := strings.TrimSpace(string(file))
+	i, j := strings.Index(s, "[")+1, strings.LastIndex(s, "]")
+	body := strings.TrimSpace(s[i:j])
+	return []byte(s[:i] + strings.Repeat(body+",\n", n-1) + body + s[j:])
 }

@@ -243,7 +243,7 @@ func (s Source) open() (*table, error) {
 	case Shapefile:
 		return openShapefile(s, name)
 	case GeoJSON:
-		return openGeoJSON(s.R, name)
+		return openGeoJSON(s.R, name), nil
 	}
 	return nil, ingest.Errorf(name, 0, "unknown format %v", s.Format)
 }

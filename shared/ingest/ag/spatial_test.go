@@ -179,7 +179,7 @@ func TestGeoJSON(t *testing.T) {
 		{"collection", fc(feature(`"DM":1`, `{"type":"GeometryCollection","geometries":[]}`)), 3, "geometry"},
 		{"position", fc(feature(`"DM":1`, `{"type":"Point","coordinates":[1]}`)), 3, "position"},
 		{"duplicate", fc(feature(`"DM":1,"dm":2`, box)), 3, "appears twice"},
-		{"crs after", `{"type":"FeatureCollection","features":[],"crs":{"type":"name","properties":{"name":"EPSG:4326"}}}`, 1, "crs member after"},
+		{"crs after", `{"type":"FeatureCollection","features":[],"crs":{"type":"name","properties":{"name":"EPSG:3857"}}}`, 1, "crs member after"},
 		{"crs", `{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"EPSG:2956x"}},"features":[]}`, 1, "want an EPSG code"},
 		{"not feature", fc(`{"type":"Point","coordinates":[1,2]}`), 3, `want "type": "Feature"`},
 		{"features object", `{"type":"FeatureCollection","features":{}}`, 1, "not an array"},

@@ -122,3 +122,32 @@ func BenchmarkGenerateDemo(b *testing.B) {
 		}
 	}
 }
+
+// benchGeoJSON reads a demo GeoJSON file repeated 20 times with read.
+func benchGeoJSON[T any](b *testing.B, name string, read func(io.Reader, string, func(T) error) error) {
+	in := repeatFeatures(demoFile(b, name), 20)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := read(bytes.NewReader(in), name, func(T) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReadPipelinesGeoJSON(b *testing.B) {
+	benchGeoJSON(b, "Pipelines_GCS_NAD83.geojson", energy.ReadPipelinesGeoJSON)
+}
+
+func BenchmarkReadDispositionsGeoJSON(b *testing.B) {
+	benchGeoJSON(b, "Crown_Dispositions_AB.geojson", energy.ReadDispositionsGeoJSON)
+}
+
+// repeatFeatures returns a FeatureCollection, "features" its last member,
+// with its features repeated n times: a large file of real shape.
+func repeatFeatures(file []byte, n int) []byte {
+	s := strings.TrimSpace(string(file))
+	i, j := strings.Index(s, "[")+1, strings.LastIndex(s, "]")
+	body := strings.TrimSpace(s[i:j])
+	return []byte(s[:i] + strings.Repeat(body+",\n", n-1) + body + s[j:])
+}

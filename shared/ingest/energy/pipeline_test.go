@@ -3,7 +3,9 @@ package energy_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"meridian/shared/ingest/energy"
+	"meridian/shared/ingest/proj"
 	"meridian/shared/ingest/shp"
 )
 
@@ -157,6 +160,19 @@ func TestReadPipelinesGeoJSONVariants(t *testing.T) {
 	ps := readPipelines(t, strings.NewReader(pipelineMinimal))
 	if len(ps) != 2 || ps[0].H2SContent.Value != 12.5 || ps[0].PermitExpiryDate != day(2020, 12, 19) || ps[1].Geometry != nil || ps[1].BA != "" {
 		t.Errorf("ReadPipelinesGeoJSON = %+v", ps)
+	}
+	// A legacy crs member naming UTM zone 11N: converted to lng/lat.
+	utm, err := proj.FromEPSG(26911)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x0, y0, _ := utm.FromLngLat(orb.Point{-117.2, 54.17})
+	x1, y1, _ := utm.FromLngLat(orb.Point{-117.1, 54.18})
+	in := strings.Replace(pipelineMinimal, `"features":[`, `"crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::26911"}},"features":[`, 1)
+	in = strings.Replace(in, "[[-117.2,54.17],[-117.1,54.18]]", fmt.Sprintf("[[%f,%f],[%f,%f]]", x0, y0, x1, y1), 1)
+	ps = readPipelines(t, strings.NewReader(in))
+	if l := ps[0].Geometry.(orb.LineString); math.Abs(l[0][0]+117.2) > 1e-6 || math.Abs(l[1][1]-54.18) > 1e-6 {
+		t.Errorf("UTM 11N line read as %v, want [[-117.2 54.17] [-117.1 54.18]]", l)
 	}
 }
 
