@@ -79,16 +79,10 @@ func ReadALR(src Source, fn func(ALRPolygon) error) error {
 		if a.Status == "" {
 			a.Status = "ALR"
 		}
-		area, err := hectares(r)
-		if err != nil {
-			return t.errorf(r.line, "ALR polygon %s: %v", a.ID, err)
+		var err error
+		if a.AreaHa, a.Geometry, err = areaPolygon(t, r, "ALR polygon "+a.ID); err != nil {
+			return err
 		}
-		a.AreaHa = area
-		g, why := polygonal(r.geom)
-		if why != "" {
-			return t.errorf(r.line, "ALR polygon %s: %s", a.ID, why)
-		}
-		a.Geometry = g
 		return fn(a)
 	})
 }
@@ -160,16 +154,10 @@ func ReadFWAWetlands(src Source, fn func(Wetland) error) error {
 				w.WatershedGroup = v
 			}
 		}
-		area, err := hectares(r)
-		if err != nil {
-			return t.errorf(r.line, "wetland %s: %v", w.ID, err)
+		var err error
+		if w.AreaHa, w.Geometry, err = areaPolygon(t, r, "wetland "+w.ID); err != nil {
+			return err
 		}
-		w.AreaHa = area
-		g, why := polygonal(r.geom)
-		if why != "" {
-			return t.errorf(r.line, "wetland %s: %s", w.ID, why)
-		}
-		w.Geometry = g
 		return fn(w)
 	})
 }
@@ -214,4 +202,18 @@ func wholeID(s string) string {
 func isNumber(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
+}
+
+// areaPolygon reads a BC polygon's published area (hectares) and its
+// polygonal geometry; errors name the record as what.
+func areaPolygon(t *table, r *row, what string) (float64, orb.Geometry, error) {
+	area, err := hectares(r)
+	if err != nil {
+		return 0, nil, t.errorf(r.line, "%s: %v", what, err)
+	}
+	g, why := polygonal(r.geom)
+	if why != "" {
+		return 0, nil, t.errorf(r.line, "%s: %s", what, why)
+	}
+	return area, g, nil
 }

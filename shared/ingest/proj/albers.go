@@ -117,10 +117,7 @@ func newAlbers(p albersParams) (*albers, error) {
 		return bad("standard parallels %v and %v must lie strictly between the poles", p.lat1, p.lat2)
 	}
 	t := &albers{albersParams: p}
-	f := 0.0
-	if p.ell.invF != 0 {
-		f = 1 / p.ell.invF
-	}
+	f := p.ell.flattening()
 	e2 := f * (2 - f)
 	t.e = math.Sqrt(e2)
 	t.e2m = 1 - e2

@@ -37,6 +37,14 @@ type ellipsoid struct {
 	invF float64
 }
 
+// flattening is f, 0 for a sphere (invF 0).
+func (e ellipsoid) flattening() float64 {
+	if e.invF == 0 {
+		return 0
+	}
+	return 1 / e.invF
+}
+
 var (
 	grs80 = ellipsoid{name: "GRS 1980", a: 6378137, invF: 298.257222101}
 	wgs84 = ellipsoid{name: "WGS 84", a: 6378137, invF: 298.257223563}
@@ -97,10 +105,7 @@ func utmCentralMeridian(zone int) float64 { return float64(6*zone - 183) }
 // parameters must already be valid (finite, k0 > 0, units > 0, a > 0).
 func newTransverseMercator(p tmParams) *transverseMercator {
 	t := &transverseMercator{tmParams: p}
-	f := 0.0
-	if p.ell.invF != 0 {
-		f = 1 / p.ell.invF
-	}
+	f := p.ell.flattening()
 	e2 := f * (2 - f)
 	t.e = math.Sqrt(e2)
 	t.e2m = 1 - e2
