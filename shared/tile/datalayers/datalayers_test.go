@@ -147,7 +147,7 @@ func featureTile(t *testing.T, s *Source, l tile.Layer, i int) (maptile.Tile, ma
 	if pt, ok := f.geom.(orb.Point); ok {
 		c = pt
 	}
-	return maptile.At(c, zoomOf(l)), f.props
+	return maptile.At(c, zoomOf(l)), f.props()
 }
 
 func TestEveryArchiveDecodes(t *testing.T) {
@@ -657,18 +657,18 @@ func TestTenureOverview(t *testing.T) {
 		lsdArea := map[string]float64{}
 		ids := map[string]bool{}
 		for _, f := range detail.feats {
-			ids[f.props["disposition_id"].(string)] = true
+			ids[f.props()["disposition_id"].(string)] = true
 		}
 		for _, f := range over.feats {
-			id := f.props["id"].(string)
-			if f.props["disposition_id"] != id || f.props["dispositions"] != nil {
-				t.Errorf("%s overview %s: props %v", name, id, f.props)
+			id := f.props()["id"].(string)
+			if f.props()["disposition_id"] != id || f.props()["dispositions"] != nil {
+				t.Errorf("%s overview %s: props %v", name, id, f.props())
 			}
 			lsdArea[id] += geo.Area(f.geom)
 		}
 		merged := 0
 		for _, f := range over.feats {
-			if p, ok := f.geom.(orb.Polygon); ok && len(p) == 1 && lsdArea[f.props["id"].(string)] > 8*15e4 {
+			if p, ok := f.geom.(orb.Polygon); ok && len(p) == 1 && lsdArea[f.props()["id"].(string)] > 8*15e4 {
 				merged++ // eight LSDs or more as one ring: dissolved
 			}
 		}
@@ -686,7 +686,7 @@ func TestTenureOverview(t *testing.T) {
 		// A footprint covers exactly the LSDs of its disposition: the
 		// store's disposition detail lists them.
 		for _, f := range over.feats[:min(4, len(over.feats))] {
-			id := f.props["id"].(string)
+			id := f.props()["id"].(string)
 			var want float64
 			ds, _, _ := kv.Open(ctx, store, energy.Dataset)
 			it, ok, err := ds.Get(ctx, energy.DispositionKey(id), energy.SKInfo)
@@ -714,10 +714,10 @@ func TestTenureOverview(t *testing.T) {
 			}
 			foot := map[string]orb.Geometry{}
 			for _, f := range over.feats {
-				foot[f.props["id"].(string)] = f.geom
+				foot[f.props()["id"].(string)] = f.geom
 			}
 			for _, f := range labels.feats {
-				id := f.props["disposition_id"].(string)
+				id := f.props()["disposition_id"].(string)
 				pt := f.geom.(orb.Point)
 				if g := foot[id]; g == nil || !inside(g, pt) {
 					t.Errorf("label of %s at %v is not on its footprint", id, pt)

@@ -37,11 +37,24 @@ import (
 // gridZoom is the zoom of the cells features are indexed by.
 const gridZoom = 10
 
-// feature is one feature of a layer, lng/lat.
+// feature is one feature of a layer, lng/lat. Its properties are held as
+// values against a key list shared by the features with the same keys: a
+// map each would cost several times more, and a province's layers hold
+// hundreds of thousands of features.
 type feature struct {
 	geom  orb.Geometry
 	bound orb.Bound
-	props geojson.Properties
+	keys  []string // shared, sorted
+	vals  []any
+}
+
+// props returns the feature's properties as a new map.
+func (f feature) props() geojson.Properties {
+	p := make(geojson.Properties, len(f.keys))
+	for i, k := range f.keys {
+		p[k] = f.vals[i]
+	}
+	return p
 }
 
 // layerData is the features of one archive and their cell index.
@@ -283,7 +296,7 @@ func (s *Source) Tile(ctx context.Context, l tile.Layer, t maptile.Tile) ([]byte
 			continue
 		}
 		g := geojson.NewFeature(orb.Clone(f.geom))
-		g.Properties = f.props.Clone()
+		g.Properties = f.props()
 		fs = append(fs, g)
 	}
 	if len(fs) == 0 {
@@ -294,12 +307,13 @@ func (s *Source) Tile(ctx context.Context, l tile.Layer, t maptile.Tile) ([]byte
 
 // loader holds what load reads.
 type loader struct {
-	ctx    context.Context
-	svc    *convert.Service
-	blocks map[string]orb.Geometry
-	layers map[string][]feature
-	extent orb.Bound
-	any    bool
+	ctx     context.Context
+	svc     *convert.Service
+	blocks  map[string]orb.Geometry
+	layers  map[string][]feature
+	keySets map[string][]string // property key lists, shared
+	extent  orb.Bound
+	any     bool
 }
 
 // geometry resolves a block once.
@@ -321,7 +335,22 @@ func (ld *loader) add(layer string, g orb.Geometry, props geojson.Properties) {
 		return
 	}
 	b := g.Bound()
-	ld.layers[layer] = append(ld.layers[layer], feature{geom: g, bound: b, props: props})
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	sig := strings.Join(keys, "\x00")
+	if shared, ok := ld.keySets[sig]; ok {
+		keys = shared
+	} else {
+		ld.keySets[sig] = keys
+	}
+	vals := make([]any, len(keys))
+	for i, k := range keys {
+		vals[i] = props[k]
+	}
+	ld.layers[layer] = append(ld.layers[layer], feature{geom: g, bound: b, keys: keys, vals: vals})
 	if !ld.any {
 		ld.extent, ld.any = b, true
 	} else {
@@ -346,7 +375,7 @@ func (ld *loader) addBlock(layer, id string, props geojson.Properties) error {
 
 // load reads region name's layers from s's store.
 func (r *regionData) load(ctx context.Context, s *Source, name string) error {
-	ld := &loader{ctx: ctx, svc: s.svc, blocks: map[string]orb.Geometry{}, layers: map[string][]feature{}}
+	ld := &loader{ctx: ctx, svc: s.svc, blocks: map[string]orb.Geometry{}, layers: map[string][]feature{}, keySets: map[string][]string{}}
 	var steps []func(kv.Store) error
 	switch name {
 	case "energy":
