@@ -118,22 +118,18 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 				data = datalayers.New(store, svc)
 			}
 			src = data.Tile
-			do, ok, err := data.BuildOptions(ctx, l)
+			do, a, ok, err := dataArchiveOptions(ctx, data, l)
 			if err != nil {
-				fmt.Fprintf(stderr, "meridian build-tiles: %s: %v\n", l.Path(), err)
+				fmt.Fprintf(stderr, "meridian build-tiles: %v\n", err)
 				return 1
 			}
 			if !ok {
 				fmt.Fprintf(stderr, "meridian build-tiles: %s: the report store has no data for it\n", l.Path())
 				continue
 			}
-			o.Tiles = do.Tiles
+			o.Tiles, attribution = do.Tiles, a
 			if o.Bounds.IsZero() {
 				o.Bounds = do.Bounds
-			}
-			if attribution, err = data.Attribution(ctx, l); err != nil {
-				fmt.Fprintf(stderr, "meridian build-tiles: %s: %v\n", l.Path(), err)
-				return 1
 			}
 		}
 		st, err := buildArchive(ctx, l, src, *out, attribution, o)

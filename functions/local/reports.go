@@ -163,10 +163,10 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 	for _, f := range files.Unrecognised {
 		fmt.Fprintf(stderr, "skipped: %s (not a file name this ingest knows)\n", filepath.Base(f))
 	}
-	var sum energy.Summary
 	start := time.Now()
-	return runReportIngest("energy", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) (err error) {
-		if sum, err = energy.Ingest(ctx, store, svc, files, opts); err != nil {
+	return runReportIngest("energy", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) error {
+		sum, err := energy.Ingest(ctx, store, svc, files, opts)
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "energy dataset version %d: %d items in %s\n", sum.Version, sum.Items, time.Since(start).Round(time.Millisecond))
@@ -259,10 +259,10 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	for _, f := range files.Unrecognised {
 		fmt.Fprintf(stderr, "skipped: %s (not a file name this ingest knows)\n", filepath.Base(f))
 	}
-	var sum agri.Summary
 	start := time.Now()
-	return runReportIngest("ag", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) (err error) {
-		if sum, err = agri.Ingest(ctx, store, svc, files, agri.Options{Demo: *demo, Progress: stderr}); err != nil {
+	return runReportIngest("ag", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) error {
+		sum, err := agri.Ingest(ctx, store, svc, files, agri.Options{Demo: *demo, Progress: stderr})
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "ag dataset version %d: %d quarters, %d items in %s\n", sum.Version, sum.Quarters, sum.Items, time.Since(start).Round(time.Millisecond))
@@ -300,19 +300,15 @@ func buildDataArchives(ctx context.Context, store kv.Store, svc *convert.Service
 		if _, err := os.Stat(path); err == nil && onlyMissing {
 			continue
 		}
-		o, ok, err := data.BuildOptions(ctx, l)
+		o, attribution, ok, err := dataArchiveOptions(ctx, data, l)
 		if err != nil {
-			return built, tiles, fmt.Errorf("data archive %s: %w", l.Path(), err)
+			return built, tiles, err
 		}
 		if !ok {
 			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return built, tiles, err
 			}
 			continue
-		}
-		attribution, err := data.Attribution(ctx, l)
-		if err != nil {
-			return built, tiles, fmt.Errorf("data archive %s: %w", l.Path(), err)
 		}
 		st, err := buildArchive(ctx, l, data.Tile, dir, attribution, o)
 		if err != nil {
@@ -322,4 +318,22 @@ func buildDataArchives(ctx context.Context, store kv.Store, svc *convert.Service
 		tiles += st.Tiles
 	}
 	return built, tiles, nil
+}
+
+// dataArchiveOptions returns how to build data layer l's archive: over its
+// data (datalayers.Source.BuildOptions), with its data's sources as the
+// attribution; ok is false when the store has no data for it.
+func dataArchiveOptions(ctx context.Context, data *datalayers.Source, l tile.Layer) (o tile.BuildOptions, attribution string, ok bool, err error) {
+	if o, ok, err = data.BuildOptions(ctx, l); err != nil || !ok {
+		return o, "", ok, wrapArchiveErr(l, err)
+	}
+	attribution, err = data.Attribution(ctx, l)
+	return o, attribution, true, wrapArchiveErr(l, err)
+}
+
+func wrapArchiveErr(l tile.Layer, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("data archive %s: %w", l.Path(), err)
 }
