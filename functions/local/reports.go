@@ -207,7 +207,7 @@ func runReportIngest(domain, dataDir string, tiles bool, stdout, stderr io.Write
 	}
 	if tiles {
 		start := time.Now()
-		built, n, err := buildDataArchives(ctx, store, svc, filepath.Join(dataDir, tilesDir), domain, false)
+		built, n, err := buildDataArchives(ctx, store, svc, filepath.Join(dataDir, tilesDir), domain)
 		if err != nil {
 			fmt.Fprintf(stderr, "meridian ingest %s: the data is published, but the tile archives were not rebuilt: %v\n", domain, err)
 			return 1
@@ -272,34 +272,41 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	})
 }
 
-// ensureDataArchives builds the archive of every agriculture and energy
-// data layer that has data in the report store and no archive under dir
-// yet (the first start, or a layer new to this version), as `meridian
-// build-tiles` would. Archives already there are left alone: an ingest
-// rebuilds its domain's.
+// builtMarker is written in a domain's tile directory once all of its
+// data archives have been built from the report store.
+const builtMarker = ".built"
+
+// ensureDataArchives builds the archives of each data domain (energy, ag)
+// whose tile directory under dir has never been built whole (the first
+// start, or one interrupted), as `meridian build-tiles` would. A domain
+// built before is left alone, whatever archives it lacks (layers without
+// data have none): an ingest rebuilds its domain's.
 func ensureDataArchives(ctx context.Context, store kv.Store, svc *convert.Service, dir string, logger *slog.Logger) error {
-	start := time.Now()
-	built, tiles, err := buildDataArchives(ctx, store, svc, dir, "", true)
-	if built > 0 {
-		logger.Info("data tile archives built", "archives", built, "tiles", tiles, "dir", dir, "elapsed", time.Since(start).Round(time.Millisecond).String())
+	for _, region := range []string{"energy", "ag"} {
+		if _, err := os.Stat(filepath.Join(dir, region, builtMarker)); err == nil {
+			continue
+		}
+		start := time.Now()
+		built, tiles, err := buildDataArchives(ctx, store, svc, dir, region)
+		if err != nil {
+			return err
+		}
+		logger.Info("data tile archives built", "domain", region, "archives", built, "tiles", tiles, "dir", dir, "elapsed", time.Since(start).Round(time.Millisecond).String())
 	}
-	return err
+	return nil
 }
 
-// buildDataArchives builds the data archives of region ("ag", "energy";
-// "" both) from store into dir: all of them, or with onlyMissing those not
-// there yet. A layer the store has no data for loses its archive, so the
-// server answers 404 rather than tiles of data no longer published.
-func buildDataArchives(ctx context.Context, store kv.Store, svc *convert.Service, dir, region string, onlyMissing bool) (built, tiles int, err error) {
+// buildDataArchives builds the data archives of region ("ag" or "energy")
+// from store into dir, then marks the region built. A layer the store has
+// no data for loses its archive, so the server answers 404 rather than
+// tiles of data no longer published.
+func buildDataArchives(ctx context.Context, store kv.Store, svc *convert.Service, dir, region string) (built, tiles int, err error) {
 	data := datalayers.New(store, svc)
 	for _, l := range tile.Layers() {
-		if !datalayers.Supported(l) || region != "" && l.Region != region {
+		if !datalayers.Supported(l) || l.Region != region {
 			continue
 		}
 		path := filepath.Join(dir, filepath.FromSlash(l.Key()))
-		if _, err := os.Stat(path); err == nil && onlyMissing {
-			continue
-		}
 		o, attribution, ok, err := dataArchiveOptions(ctx, data, l)
 		if err != nil {
 			return built, tiles, err
@@ -317,7 +324,10 @@ func buildDataArchives(ctx context.Context, store kv.Store, svc *convert.Service
 		built++
 		tiles += st.Tiles
 	}
-	return built, tiles, nil
+	if err := os.MkdirAll(filepath.Join(dir, region), 0o755); err != nil {
+		return built, tiles, err
+	}
+	return built, tiles, os.WriteFile(filepath.Join(dir, region, builtMarker), nil, 0o644)
 }
 
 // dataArchiveOptions returns how to build data layer l's archive: over its

@@ -147,8 +147,9 @@ func BenchmarkServeArchiveTile(b *testing.B) {
 }
 
 // The first start builds every data layer's archive from the demo report
-// data, a later start leaves them alone, and build-tiles makes one again
-// from the report store where it was removed (and the server answered 404).
+// data, a later start leaves a domain built before alone (and finishes one
+// whose build was cut short), and build-tiles makes an archive again from
+// the report store where it was removed (and the server answered 404).
 func TestBuildDataLayer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -195,10 +196,12 @@ func TestBuildDataLayer(t *testing.T) {
 	}
 	srv.Close()
 
+	// A start does not rebuild a domain built before (its layers without
+	// data have no archive, and looking again would read the whole
+	// dataset on every start)...
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	cfg.noFixtures = true // no demo ingest, no archive built at start
 	if srv, err = newServer(cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -206,6 +209,20 @@ func TestBuildDataLayer(t *testing.T) {
 		t.Fatalf("archive removed: %d", w.Code)
 	}
 	srv.Close()
+	// ...unless its build never finished.
+	if err := os.Remove(filepath.Join(dir, tilesDir, "energy", builtMarker)); err != nil {
+		t.Fatal(err)
+	}
+	if srv, err = newServer(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if w := get(t, srv, "/tiles/energy/og_activity_twp.json?api_key="+key); w.Code != 200 {
+		t.Fatalf("energy build unfinished, restarted: %d", w.Code)
+	}
+	srv.Close()
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
 	var out, errOut strings.Builder
 	if code := run([]string{"build-tiles", "-data", dir, "-q", "energy/og_activity_twp"}, nil, &out, &errOut); code != 0 {
 		t.Fatalf("build-tiles: %d %s", code, errOut.String())
