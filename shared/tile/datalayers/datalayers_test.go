@@ -135,7 +135,7 @@ func heldFeatures(t testing.TB, s *Source, name string) *layerData {
 // the source holds at index i, with that feature's id.
 func featureTile(t *testing.T, s *Source, l tile.Layer, i int) (maptile.Tile, map[string]any) {
 	t.Helper()
-	if err := s.Load(context.Background()); err != nil {
+	if err := loadAll(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
 	d := heldFeatures(t, s, l.Name)
@@ -306,7 +306,7 @@ func TestEnergyRollups(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"og_activity_twp", "og_activity_sec", "lsd_production_12mo_twp", "lsd_production_12mo_sec"} {
-		if err := s.Load(ctx); err != nil {
+		if err := loadAll(ctx, s); err != nil {
 			t.Fatal(err)
 		}
 		for i := range min(3, len(heldFeatures(t, s, name).feats)) {
@@ -372,7 +372,7 @@ func TestAgRollups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Load(ctx); err != nil {
+	if err := loadAll(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"lsrs_productivity_twp", "lsrs_productivity_sec", "aafc_crop_summary_twp", "aafc_crop_summary_sec"} {
@@ -445,7 +445,7 @@ func TestBuildTimes(t *testing.T) {
 	s := New(store, svc)
 	ctx := context.Background()
 	start := time.Now()
-	if err := s.Load(ctx); err != nil {
+	if err := loadAll(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("load: %v", time.Since(start))
@@ -476,7 +476,7 @@ func TestTilesListsEveryTileWithData(t *testing.T) {
 	store, svc := demo(t)
 	s := New(store, svc)
 	ctx := context.Background()
-	b, err := s.Bounds(ctx)
+	b, err := dataExtent(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -548,7 +548,7 @@ func BenchmarkBuild(b *testing.B) {
 	store, svc := demo(b)
 	s := New(store, svc)
 	ctx := context.Background()
-	if err := s.Load(ctx); err != nil {
+	if err := loadAll(ctx, s); err != nil {
 		b.Fatal(err)
 	}
 	for _, name := range Names() {
@@ -741,4 +741,32 @@ func inside(g orb.Geometry, pt orb.Point) bool {
 		return planar.MultiPolygonContains(g, pt)
 	}
 	return false
+}
+
+// loadAll reads every region's data.
+func loadAll(ctx context.Context, s *Source) error {
+	for name := range s.regions {
+		if _, err := s.region(ctx, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dataExtent is the extent of every region's data, zero when none.
+func dataExtent(ctx context.Context, s *Source) (orb.Bound, error) {
+	if err := loadAll(ctx, s); err != nil {
+		return orb.Bound{}, err
+	}
+	var b orb.Bound
+	for _, r := range s.regions {
+		switch {
+		case r.extent.IsZero():
+		case b.IsZero():
+			b = r.extent
+		default:
+			b = b.Union(r.extent)
+		}
+	}
+	return b, nil
 }

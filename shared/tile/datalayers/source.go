@@ -148,23 +148,9 @@ type regionData struct {
 }
 
 // New returns a Source over store, its blocks resolved by svc. Nothing is
-// read until the first tile (or Load).
+// read until the first tile.
 func New(store kv.Store, svc *convert.Service) *Source {
 	return &Source{store: store, svc: svc, regions: map[string]*regionData{"energy": {}, "ag": {}}}
-}
-
-// Func returns s as a tile.Source.
-func (s *Source) Func() tile.Source { return s.Tile }
-
-// Load reads the store for every region (once each; later calls return
-// the first's error).
-func (s *Source) Load(ctx context.Context) error {
-	for name := range s.regions {
-		if _, err := s.region(ctx, name); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // region returns region name's data, read on the first call; nil for a
@@ -207,25 +193,6 @@ func (s *Source) layerAt(ctx context.Context, l tile.Layer, z maptile.Zoom) (*la
 		}
 	}
 	return r.layers[l.Name], nil
-}
-
-// Bounds is the extent of the data drawn (lng/lat), zero when there is
-// none.
-func (s *Source) Bounds(ctx context.Context) (orb.Bound, error) {
-	if err := s.Load(ctx); err != nil {
-		return orb.Bound{}, err
-	}
-	var b orb.Bound
-	for _, r := range s.regions {
-		switch {
-		case r.extent.IsZero():
-		case b.IsZero():
-			b = r.extent
-		default:
-			b = b.Union(r.extent)
-		}
-	}
-	return b, nil
 }
 
 // LayerBounds is the extent of layer l's features (lng/lat), zero when it
