@@ -91,24 +91,28 @@ func Build(ctx context.Context, l Layer, src Source, sink Sink, o BuildOptions) 
 	if o.MinZoom < 0 || o.MaxZoom > maxZoom || o.MinZoom > o.MaxZoom {
 		return BuildStats{}, fmt.Errorf("tile: zooms %d-%d: want 0 <= min <= max <= %d", o.MinZoom, o.MaxZoom, maxZoom)
 	}
-	zoom := func(z int) []maptile.Tile {
-		if o.Tiles == nil {
-			return cover(o.Bounds, maptile.Zoom(z))
-		}
-		return within(o.Tiles(maptile.Zoom(z)), o.Bounds, maptile.Zoom(z))
-	}
+	// Listed tiles are few (those features reach) and are listed once;
+	// a cover of the bounds is made one zoom at a time.
+	var listed [][]maptile.Tile
 	total := 0
 	for z := o.MinZoom; z <= o.MaxZoom; z++ {
 		if o.Tiles == nil {
 			total += coverCount(o.Bounds, maptile.Zoom(z))
-		} else {
-			total += len(zoom(z))
+			continue
 		}
+		ts := within(o.Tiles(maptile.Zoom(z)), o.Bounds, maptile.Zoom(z))
+		listed = append(listed, ts)
+		total += len(ts)
 	}
 	p := newProgress(o.Progress, l.Path(), total)
 	var st BuildStats
 	for z := o.MinZoom; z <= o.MaxZoom; z++ {
-		tiles := zoom(z)
+		var tiles []maptile.Tile
+		if o.Tiles == nil {
+			tiles = cover(o.Bounds, maptile.Zoom(z))
+		} else {
+			tiles = listed[z-o.MinZoom]
+		}
 		if err := buildZoom(ctx, l, src, sink, tiles, o.Workers, &st, p); err != nil {
 			return st, err
 		}

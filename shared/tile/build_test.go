@@ -135,7 +135,9 @@ func TestBuildListedTiles(t *testing.T) {
 		visited = append(visited, t)
 		return g.Tile(ctx, l, t)
 	}
+	calls := map[maptile.Zoom]int{}
 	list := func(z maptile.Zoom) []maptile.Tile {
+		calls[z]++
 		if z != 12 {
 			return []maptile.Tile{inside} // the wrong zoom: ignored
 		}
@@ -155,5 +157,8 @@ func TestBuildListedTiles(t *testing.T) {
 	}
 	if st.Tiles != 2 || len(s.ids) != 2 {
 		t.Errorf("built %d tiles, sink has %d; want the 2 listed", st.Tiles, len(s.ids))
+	}
+	if calls[11] != 1 || calls[12] != 1 || calls[13] != 1 || len(calls) != 3 {
+		t.Errorf("Tiles called %v, want once per zoom 11-13", calls)
 	}
 }
