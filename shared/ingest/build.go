@@ -58,6 +58,9 @@ type GridSource struct {
 	// townships (a name containing "township").
 	Files []string
 	Meta  gridindex.Meta
+	// AccuracyM, when not zero, is the least AccuracyM of every record:
+	// for data rougher than its format's readers assume (the fixtures).
+	AccuracyM float64
 	// TempDir holds the index builder's spill files.
 	TempDir string
 }
@@ -90,6 +93,7 @@ func BuildGrid(ctx context.Context, src GridSource, out io.Writer) (Stats, gridi
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		r.AccuracyM = max(r.AccuracyM, src.AccuracyM)
 		return w.Add(r)
 	}
 	add := func(s Stats) {

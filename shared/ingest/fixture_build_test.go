@@ -78,9 +78,9 @@ func TestFixtureDatasetsBuild(t *testing.T) {
 	if !planar.MultiPolygonContains(toMulti(con.Geometry), orb.Point{-79.93, 44.17}) {
 		t.Errorf("Con 1 Adjala does not contain Lot 10's position")
 	}
-	lookup(ingest.FormatOntario, "Con BF Nipissing")
+	lookup(ingest.FormatOntario, "Con BF Demohurst")
 	lookup(ingest.FormatOntario, "Lot 10 Con 1 Adjala")
-	lookup(ingest.FormatOntario, "Con 2 Admaston")
+	lookup(ingest.FormatOntario, "Con 2 Demoford") // from the EPSG:3161 shapefile
 }
 
 func toMulti(g orb.Geometry) orb.MultiPolygon {
