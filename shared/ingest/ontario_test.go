@@ -494,6 +494,7 @@ func TestReadOntarioErrors(t *testing.T) {
 func FuzzReadOntarioLotsGeoJSON(f *testing.F) {
 	f.Add(string(fixtureFile(f, fixture.ONLotGeoJSON)))
 	f.Add(string(fixtureFile(f, fixture.ONTownshipGeoJSON)))
+	f.Add(lioLots(lioLot("LOT", "1", "1", "N", "Y"), lioLot("ROAD ALLOWANCE", "", "", "Y", ""), lioLot("NEW", "2", "IV", "MAYBE", "?")))
 	f.Add(`{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"EPSG:3857"}},"features":[{"type":"Feature","properties":{"LOT_IDENT":1,"CONCESSION_IDENT":"IV","GEOGRAPHIC_TOWNSHIP_NAME":"ADJALA"},"geometry":{"type":"MultiPolygon","coordinates":[[[[-8897000,5493000],[-8896000,5493000],[-8896000,5494000],[-8897000,5493000]]]]}}]}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		check := func(r gridindex.Record) error {

@@ -260,3 +260,41 @@ func TestLCCFromWKTParams(t *testing.T) {
 		})
 	}
 }
+
+// FuzzLambertRoundTrip checks that the Canadian Lambert Conformal Conics
+// never panic, never return NaN without an error, and bring a point of
+// latitude -60° to 89.99° back to within 1e-7° (about a centimetre).
+//
+//	go test ./shared/ingest/proj -run='^$' -fuzz=FuzzLambertRoundTrip -fuzztime=60s
+func FuzzLambertRoundTrip(f *testing.F) {
+	for _, pt := range []orb.Point{{-79.93, 44.17}, {-85, 0}, {95, 89.99}, {-180, -60}, {180, 45}, {-95, 49}} {
+		f.Add(pt[0], pt[1])
+	}
+	f.Fuzz(func(t *testing.T, lng, lat float64) {
+		for _, code := range []int{proj.EPSGOntarioLambert, proj.EPSGCanadaAtlasLambert, proj.EPSGStatCanLambert} {
+			p, err := proj.FromEPSG(code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, y, err := p.FromLngLat(orb.Point{lng, lat})
+			if err != nil {
+				continue
+			}
+			if math.IsNaN(x) || math.IsNaN(y) {
+				t.Fatalf("EPSG:%d FromLngLat(%v, %v) = NaN without an error", code, lng, lat)
+			}
+			got, err := p.ToLngLat(x, y)
+			if !(lat >= -60 && lat <= 89.99) {
+				continue
+			}
+			if err != nil {
+				t.Fatalf("EPSG:%d ToLngLat(FromLngLat(%v, %v)): %v", code, lng, lat, err)
+			}
+			dLng := math.Mod(math.Abs(got[0]-lng), 360)
+			dLng = math.Min(dLng, 360-dLng)
+			if dLng > 1e-7/math.Cos(lat*math.Pi/180) || math.Abs(got[1]-lat) > 1e-7 {
+				t.Fatalf("EPSG:%d round trip of (%v, %v) = %v", code, lng, lat, got)
+			}
+		}
+	})
+}
