@@ -424,7 +424,7 @@ func TestDeriveOntario(t *testing.T) {
 func TestDeriveOntarioNodes(t *testing.T) {
 	t.Parallel()
 	lot := func(n, con string, g orb.Polygon) gridindex.Record {
-		l, err := lld.Parse("Lot " + n + " Con " + con + " Osprey")
+		l, err := lld.Parse("Lot " + n + " Con " + con + " Demovale")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -446,7 +446,7 @@ func TestDeriveOntarioNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out) != 3 || out[2].Location.String() != "Osprey Township" {
+	if len(out) != 3 || out[2].Location.String() != "Demovale Township" {
 		t.Fatalf("derived %v", out)
 	}
 	if a := planar.Area(out[2].Geometry); a != 6 {
