@@ -23,7 +23,7 @@ import (
 //	 1  2  range
 //	 3  3  township
 //	 6  2  section
-//	 8  2  corner or quarter code (below)
+//	 8  2  point code (below)
 //	10 11  latitude, decimal degrees
 //	21 12  longitude, decimal degrees, west positive or negative
 //	33  8  year, month, day computed (YYYYMMDD)
@@ -64,7 +64,8 @@ import (
 // A custom governing point does not change the grid: it is checked like
 // every record (columns, order, in Alberta), counted in Stats.Skipped
 // under "custom governing point (P/Q/X), not used for polygons" and
-// reported once per distinct code as a Notice, and the section's polygons
+// reported as a Notice (Notices keeps one line per distinct code, with
+// its count), and the section's polygons
 // are built from its standard corners and quarter points alone. The file
 // does not say which corner or quarter point a custom point governs, nor
 // how; making it replace the nearest lattice point would move a published
