@@ -71,7 +71,7 @@ bench: ## Benchmarks of the hot paths
 FUZZTIME ?= 30s
 FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/convert:FuzzParsePoint \
 	shared/convert:FuzzAppendString shared/convert:FuzzAppendCoord shared/convert:FuzzHandlers shared/survey/dls:FuzzLocate shared/survey/nts:FuzzLocate \
-	shared/ingest:FuzzReadATS shared/ingest:FuzzReadManitobaSurvey shared/ingest:FuzzReadManitobaCorners \
+	shared/ingest:FuzzReadATS shared/ingest:FuzzReadATSPolygons shared/ingest:FuzzReadManitobaSurvey shared/ingest:FuzzReadManitobaCorners \
 	shared/ingest:FuzzReadSaskGrid shared/ingest:FuzzReadOntarioLots shared/ingest:FuzzReadOntarioLotsGeoJSON \
 	shared/ingest:FuzzDissolve shared/ingest/shp:FuzzReader shared/ingest/proj:FuzzFromWKT shared/ingest/proj:FuzzLambertRoundTrip \
 	shared/survey/gridindex:FuzzOpen shared/blob:FuzzCachedReadRange \

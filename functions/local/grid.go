@@ -213,7 +213,9 @@ DIR/grid/NAME.mgix, where the server picks it up within seconds. A problem in
 any file rejects the dataset (file:line: reason) and leaves the index served
 before in place.
 
-  ats  AltaLIS ATS v4.1 coordinate file: ATS_V4_1.SEQ
+  ats  AltaLIS ATS v4.1 coordinate file ATS_V4_1.SEQ, or its polygon
+       Shapefiles (V4-1_SEC.shp, LSD, quarter and township layers: a .shp
+       with its .dbf and .prj beside it)
   mb   Manitoba Original Survey Legal Descriptions CSV, and optionally
        MB_QuarterSectionCorners.csv (quarter polygons)
   sk   ISC SaskGrid Shapefiles (.shp with .dbf and .prj beside it), any layers

@@ -23,7 +23,7 @@ import (
 //	 1  2  range
 //	 3  3  township
 //	 6  2  section
-//	 8  2  corner or quarter code (below)
+//	 8  2  point code (below)
 //	10 11  latitude, decimal degrees
 //	21 12  longitude, decimal degrees, west positive or negative
 //	33  8  year, month, day computed (YYYYMMDD)
@@ -41,17 +41,39 @@ import (
 // ignored; anything but spaces past column 108 is an error. The text fields
 // are not used.
 //
-// # Codes (our reading)
+// The layout is ATSCoordinateLayout.
 //
-// The published layout does not say what the two-character codes mean. We
-// read them as follows; this is Meridian's reading, not AltaLIS's
-// documentation, and a file with any other code is rejected so that a
-// different convention shows up at once instead of as wrong polygons:
+// # Point codes
+//
+// Columns 9-10 hold the point code. AltaLIS's codes (docs/real-layouts.md,
+// "AltaLIS ATS v4.1 coordinate file": a function over the same table,
+// evidence id 9021271365, accepts exactly these and throws on anything
+// else):
 //
 //	SE SW NW NE   the section's corners
-//	S  W  N  E    quarter points: the mid-points of the section's sides,
-//	              where the quarter lines meet the boundary (space padded)
-//	C             the centre, where the quarter lines cross
+//	S4 N4 E4 W4   quarter points on the south, north, east and west
+//	              boundaries: where the quarter lines meet the boundary
+//	CS            the centre of the section, where the quarter lines cross
+//	P? Q? X?      custom governing points (any second character: a letter,
+//	              a digit or a space)
+//
+// Any other code rejects the file with a BadValue error (column "point
+// code", the value and the accepted codes), so that a convention we do not
+// know shows up at once instead of as wrong polygons.
+//
+// A custom governing point does not change the grid: it is checked like
+// every record (columns, order, in Alberta), counted in Stats.Skipped
+// under "custom governing point (P/Q/X), not used for polygons" and
+// reported as a Notice (Notices keeps one line per distinct code, with
+// its count), and the section's polygons
+// are built from its standard corners and quarter points alone. The file
+// does not say which corner or quarter point a custom point governs, nor
+// how; making it replace the nearest lattice point would move a published
+// corner on a guess, and a missed replacement only leaves the standard
+// corner that AltaLIS also publishes. A custom point alone does not name
+// its section (a section given only by custom points is not emitted).
+//
+// Codes are compared exactly (upper case, as published).
 //
 // A physical corner is shared by up to four sections, and the file may give
 // it under any one of its names: the NW corner of a section is the NE
@@ -104,6 +126,39 @@ import (
 // 126 townships has about 21,000: 49 corners, 84 quarter points and 36
 // centres per township), not by the file.
 
+// ATSCoordinateLayout is the AltaLIS ATS v4.1 coordinate file as
+// ReadATS reads it.
+var ATSCoordinateLayout = Layout{
+	Dataset:   "AltaLIS ATS v4.1 coordinates",
+	Publisher: "AltaLIS",
+	Form:      "ATS_V4_1.SEQ fixed-width text (point codes SE SW NW NE, S4 N4 E4 W4, CS, P/Q/X custom)",
+	Verified:  true,
+	Evidence:  "docs/real-layouts.md \"AltaLIS ATS v4.1 coordinate file\": column offsets from an importer (id 9428853597), point codes from a function over the same table (id 9021271365)",
+}
+
+// ATSOptions tune ReadATS and ReadATSPolygons.
+type ATSOptions struct {
+	// Notices receives the values the reader could place but had not
+	// seen before (see each reader's documentation); nil discards them.
+	Notices *Notices
+}
+
+// atsSkipCustom is the Stats.Skipped reason of custom governing points.
+const atsSkipCustom = "custom governing point (P/Q/X), not used for polygons"
+
+// atsAccepted lists the point codes for BadValue errors.
+var atsAccepted = []string{"SE", "SW", "NW", "NE", "S4", "N4", "E4", "W4", "CS", "P?", "Q?", "X?"}
+
+// atsCustom reports whether code is a custom governing point's: P, Q or X
+// then a letter, a digit or a space.
+func atsCustom(code string) bool {
+	if len(code) != 2 || (code[0] != 'P' && code[0] != 'Q' && code[0] != 'X') {
+		return false
+	}
+	c := code[1]
+	return c == ' ' || isDigit(c) || ('A' <= c && c <= 'Z') || ('a' <= c && c <= 'z')
+}
+
 // ATS accuracy bounds, metres (see the ATS documentation above).
 const (
 	atsAccuracySection       = 5
@@ -120,13 +175,20 @@ const (
 
 // ReadATS reads an AltaLIS ATS v4.1 coordinate file (ATS_V4_1.SEQ) and
 // emits, per township, the township, section, quarter-section and LSD
-// records; see the package documentation in ats.go for the codes, the
+// records; see the documentation at the top of ats.go for the codes, the
 // alias rules and the accuracy values. file names the input in errors.
-func ReadATS(r io.Reader, file string, emit Emit) (Stats, error) {
+//
+// Fatal: a malformed or truncated line, a value out of range, an unknown
+// point code, records out of order, two names of a point that disagree, a
+// section without its four corners. Notices (opts.Notices): each distinct
+// custom governing point code (P?, Q?, X?), which is counted and kept out
+// of the polygons.
+func ReadATS(r io.Reader, file string, emit Emit, opts ATSOptions) (Stats, error) {
 	a := &atsReader{
-		file:   file,
-		points: make(map[atsKey]atsPoint),
-		out:    emitter{emit: emit},
+		notices: opts.Notices,
+		file:    file,
+		points:  make(map[atsKey]atsPoint),
+		out:     emitter{emit: emit},
 	}
 	a.out.stats = &a.stats
 	sc := bufio.NewScanner(r)
@@ -186,14 +248,15 @@ type atsColumn struct {
 }
 
 type atsReader struct {
-	file   string
-	stats  Stats
-	out    emitter
-	points map[atsKey]atsPoint
-	mer    int
-	cols   []*atsColumn // ascending range, same meridian
-	prev   [3]int       // meridian, range, township of the previous record
-	prevLn int
+	notices *Notices
+	file    string
+	stats   Stats
+	out     emitter
+	points  map[atsKey]atsPoint
+	mer     int
+	cols    []*atsColumn // ascending range, same meridian
+	prev    [3]int       // meridian, range, township of the previous record
+	prevLn  int
 }
 
 func (a *atsReader) errorf(line int, format string, args ...any) error {
@@ -231,8 +294,9 @@ func (a *atsReader) readLine(s string, line int) error {
 	}
 	code := s[8:10]
 	off, ok := atsCodes[code]
-	if !ok {
-		return a.errorf(line, "code %q at columns 9-10: this reader knows SE, SW, NW, NE (corners), \"S \", \"W \", \"N \", \"E \" (quarter points) and \"C \" (centre); see ats.go", code)
+	custom := !ok && atsCustom(code)
+	if !ok && !custom {
+		return BadValue(a.file, line, "point code", code, atsAccepted)
 	}
 	lat, ok := parseNumber(s[10:21])
 	if !ok {
@@ -259,6 +323,12 @@ func (a *atsReader) readLine(s string, line int) error {
 			twp, rng, mer, a.prev[2], a.prev[1], a.prev[0], a.prevLn)
 	}
 	a.prev, a.prevLn = k, line
+	if custom {
+		a.stats.skip(atsSkipCustom)
+		a.notices.Add(Notice{File: a.file, Line: line, Column: "point code", Value: code,
+			Reason: "custom governing point: checked and counted, not used for the polygons"})
+		return nil
+	}
 
 	if mer != a.mer {
 		if err := a.flushAll(); err != nil {
@@ -492,8 +562,8 @@ func (a *atsReader) section(rng, twp, s, line int) (atsSection, error) {
 		i, j           int
 		ai, aj, bi, bj int
 	}{
-		{"S ", 2, 0, 0, 0, 4, 0}, {"N ", 2, 4, 0, 4, 4, 4},
-		{"W ", 0, 2, 0, 0, 0, 4}, {"E ", 4, 2, 4, 0, 4, 4},
+		{"S4", 2, 0, 0, 0, 4, 0}, {"N4", 2, 4, 0, 4, 4, 4},
+		{"W4", 0, 2, 0, 0, 0, 4}, {"E4", 4, 2, 4, 0, 4, 4},
 	} {
 		if p, ok := get(q.code); ok {
 			P[q.i][q.j] = p
@@ -502,7 +572,7 @@ func (a *atsReader) section(rng, twp, s, line int) (atsSection, error) {
 			sec.surveyed = false
 		}
 	}
-	if p, ok := get("C "); ok {
+	if p, ok := get("CS"); ok {
 		P[2][2] = p
 	} else {
 		P[2][2] = centre(P[2][0], P[2][4], P[0][2], P[4][2])
@@ -594,8 +664,8 @@ func (a *atsReader) emitSection(base lld.Location, s *atsSection, poly orb.Polyg
 // northward.
 var atsCodes = map[string][2]int32{
 	"SE": {0, 0}, "SW": {2, 0}, "NW": {2, 2}, "NE": {0, 2},
-	"S ": {1, 0}, "W ": {2, 1}, "N ": {1, 2}, "E ": {0, 1},
-	"C ": {1, 1},
+	"S4": {1, 0}, "W4": {2, 1}, "N4": {1, 2}, "E4": {0, 1},
+	"CS": {1, 1},
 }
 
 // atsPointKey is the physical position of the point named code (as its
@@ -622,7 +692,7 @@ func atsAliases(mer, rng, twp, s int, code string) []string {
 				continue
 			}
 			for sec := 1; sec <= 36; sec++ {
-				for _, c := range [...]string{"SE", "SW", "NW", "NE", "S ", "W ", "N ", "E ", "C "} {
+				for _, c := range [...]string{"SE", "SW", "NW", "NE", "S4", "W4", "N4", "E4", "CS"} {
 					if atsPointKey(mer, r, t, sec, atsCodes[c]) == want {
 						names = append(names, atsName(c, mer, r, t, sec))
 					}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ const atsName = "ATS_V4_1_FIXTURE.SEQ"
 func readATSFixture(t testing.TB) []gridindex.Record {
 	t.Helper()
 	var recs []gridindex.Record
-	st, err := ingest.ReadATS(bytes.NewReader(fixtureFile(t, fixture.ATSFile)), atsName, collect(&recs))
+	st, err := ingest.ReadATS(bytes.NewReader(fixtureFile(t, fixture.ATSFile)), atsName, collect(&recs), ingest.ATSOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,6 +54,28 @@ func TestReadATSFixture(t *testing.T) {
 	byLocation(t, recs) // no duplicates
 }
 
+// TestReadATSFixtureCustomPoints: the fixture's P/Q/X points are read,
+// counted and reported, and change no polygon (TestReadATSSectionPolygons
+// checks the polygons against the standard points alone).
+func TestReadATSFixtureCustomPoints(t *testing.T) {
+	t.Parallel()
+	var ns ingest.Notices
+	st, err := ingest.ReadATS(bytes.NewReader(fixtureFile(t, fixture.ATSFile)), atsName, func(gridindex.Record) error { return nil }, ingest.ATSOptions{Notices: &ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fixture.ATSCustomPoints()
+	if want == 0 {
+		t.Fatal("the fixture has no custom governing points")
+	}
+	if got := st.Skipped["custom governing point (P/Q/X), not used for polygons"]; got != want {
+		t.Errorf("skipped %d custom governing points, want %d (%s)", got, want, st)
+	}
+	if ns.Total() != want {
+		t.Errorf("%d notices, want %d: %v", ns.Total(), want, ns.Lines())
+	}
+}
+
 // atsWant is the section polygon the fixture intends: its corners and
 // quarter points as the generator placed them (quarter points the file
 // leaves out are the mid-points of their side).
@@ -72,7 +95,7 @@ func atsWant(t *testing.T, m lld.Meridian, r, tw, s int) orb.Ring {
 		}
 		return orb.Point{(a[0] + b[0]) / 2, (a[1] + b[1]) / 2}
 	}
-	return orb.Ring{sw, q("S ", sw, se), se, q("E ", se, ne), ne, q("N ", nw, ne), nw, q("W ", sw, nw), sw}
+	return orb.Ring{sw, q("S4", sw, se), se, q("E4", se, ne), ne, q("N4", nw, ne), nw, q("W4", sw, nw), sw}
 }
 
 func TestReadATSSectionPolygons(t *testing.T) {
@@ -232,7 +255,7 @@ func TestReadATSVariants(t *testing.T) {
 	base := fixtureFile(t, fixture.ATSFile)
 	read := func(b []byte) []gridindex.Record {
 		var recs []gridindex.Record
-		if _, err := ingest.ReadATS(bytes.NewReader(b), atsName, collect(&recs)); err != nil {
+		if _, err := ingest.ReadATS(bytes.NewReader(b), atsName, collect(&recs), ingest.ATSOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		return recs
@@ -263,10 +286,10 @@ func TestReadATSSignOfLongitude(t *testing.T) {
 		}
 	}
 	var a, b []gridindex.Record
-	if _, err := ingest.ReadATS(strings.NewReader(pos.String()), "pos.SEQ", collect(&a)); err != nil {
+	if _, err := ingest.ReadATS(strings.NewReader(pos.String()), "pos.SEQ", collect(&a), ingest.ATSOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ingest.ReadATS(strings.NewReader(neg.String()), "neg.SEQ", collect(&b)); err != nil {
+	if _, err := ingest.ReadATS(strings.NewReader(neg.String()), "neg.SEQ", collect(&b), ingest.ATSOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(a) != 757 || len(a) != len(b) {
@@ -294,7 +317,8 @@ func TestReadATSErrors(t *testing.T) {
 		{"bad longitude", lines[0] + "\n" + lines[1][:25] + "?" + lines[1][26:] + "\n", 2, "longitude"},
 		{"bad section", strings.Replace(lines[0], "0101SE", "0199SE", 1) + "\n", 1, "section"},
 		{"bad meridian", "7" + lines[0][1:] + "\n", 1, "meridian"},
-		{"unknown code", lines[0][:8] + "XX" + lines[0][10:] + "\n", 1, "code"},
+		{"custom point out of order", good + atsLine(5, 1, 23, 1, "P1", 51.0, -114.0) + "\n", 5, "sorted"},
+		{"custom point outside Alberta", lines[0] + "\n" + atsLine(5, 1, 24, 1, "Q1", 45.0, -114.0) + "\n", 2, "not in Alberta"},
 		{"outside Alberta", lines[0][:10] + " 45.0000000" + lines[0][21:] + "\n", 1, "not in Alberta"},
 		{"bad date", lines[0] + "2005X315\n", 1, "date computed"},
 		{"cut date", lines[0] + "2005\n", 1, "cut off"},
@@ -308,7 +332,7 @@ func TestReadATSErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ingest.ReadATS(strings.NewReader(tc.in), "x.SEQ", func(gridindex.Record) error { return nil })
+			_, err := ingest.ReadATS(strings.NewReader(tc.in), "x.SEQ", func(gridindex.Record) error { return nil }, ingest.ATSOptions{})
 			if err == nil {
 				t.Fatalf("ReadATS(%q) succeeded", tc.in)
 			}
@@ -317,17 +341,153 @@ func TestReadATSErrors(t *testing.T) {
 	}
 }
 
+// atsFullLine is atsLine with every field after the coordinates, at the
+// published offsets: date computed (33), station, status, class,
+// comment (44-55), origin, method, datum, road-allowance code, elevation
+// (60), elevation date (66), elevation origin/method/accuracy/datum,
+// update timestamp (94-107).
+func atsFullLine(m, r, tw, s int, code string, lat, lng float64) string {
+	l := atsLine(m, r, tw, s, code, lat, lng) + "20050315" + "1A3" + fmt.Sprintf("%-12s", "MONUMENT") + "GC4 " + fmt.Sprintf("%6.1f", 1062.5) + "19850601" + "GCA2" + strings.Repeat(" ", 16) + "20050315120000"
+	if len(l) != 108 {
+		panic(fmt.Sprintf("atsFullLine is %d characters", len(l)))
+	}
+	return l
+}
+
+// TestReadATSRealCodes reads one section given with every standard code
+// of AltaLIS's file, each on a full-width line, and checks that the quarter
+// points and centre are where the file puts them (not the mid-points the
+// reader would put in their place).
+func TestReadATSRealCodes(t *testing.T) {
+	t.Parallel()
+	loc := lld.Location{System: lld.DLS, Unit: lld.Section, Meridian: lld.W5, Range: 1, Township: 24, Section: 15}
+	b := dls.Bound(loc)
+	c := b.Center()
+	// Quarter points and centre 30 m (about 0.0003°) off the mid-points.
+	const off = 0.0003
+	pts := map[string]orb.Point{
+		"SE": {b.Max[0], b.Min[1]}, "SW": b.Min, "NW": {b.Min[0], b.Max[1]}, "NE": b.Max,
+		"S4": {c[0] + off, b.Min[1]}, "N4": {c[0] - off, b.Max[1]},
+		"E4": {b.Max[0], c[1] + off}, "W4": {b.Min[0], c[1] - off},
+		"CS": {c[0] + off, c[1] + off},
+	}
+	var in strings.Builder
+	for _, code := range []string{"NE", "NW", "SE", "SW", "CS", "E4", "N4", "S4", "W4"} {
+		p := pts[code]
+		in.WriteString(atsFullLine(5, 1, 24, 15, code, p[1], p[0]) + "\r\n")
+	}
+	var recs []gridindex.Record
+	st, err := ingest.ReadATS(strings.NewReader(in.String()), "ATS_V4_1.SEQ", collect(&recs), ingest.ATSOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Rows != 9 || len(recs) != 1+1+4+16 {
+		t.Fatalf("%d rows, %d records (%s), want 9 rows and 22 records", st.Rows, len(recs), st)
+	}
+	got := byLocation(t, recs)
+	sec := got["15-24-1-W5"].Geometry.(orb.Polygon)[0]
+	want := orb.Ring{pts["SW"], pts["S4"], pts["SE"], pts["E4"], pts["NE"], pts["N4"], pts["NW"], pts["W4"], pts["SW"]}
+	for i := range want {
+		if !near(sec[i], want[i], 1e-7) {
+			t.Errorf("section vertex %d = %v, want %v", i, sec[i], want[i])
+		}
+	}
+	// The NE quarter runs from the centre to the E4, NE and N4 points.
+	q := got["NE-15-24-1-W5"].Geometry.(orb.Polygon)[0]
+	for i, code := range []string{"CS", "E4", "NE", "N4"} {
+		if !near(q[i], pts[code], 1e-7) {
+			t.Errorf("NE quarter vertex %d = %v, want %s %v", i, q[i], code, pts[code])
+		}
+	}
+	if r := got["NE-15-24-1-W5"]; r.AccuracyM != 5 {
+		t.Errorf("quarter AccuracyM = %v, want 5 (its quarter points are in the file)", r.AccuracyM)
+	}
+}
+
+// TestReadATSCustomGoverningPoints: P, Q and X points are checked and
+// counted, reported once per code, and leave the polygons as the standard
+// points make them; a section named only by a custom point is not
+// emitted (and does not need corners).
+func TestReadATSCustomGoverningPoints(t *testing.T) {
+	t.Parallel()
+	plain := atsSection(lld.W5, 1, 24, 15)
+	sw := strings.SplitN(plain, "\n", 3)[1] // SW corner line
+	lat, _ := strconv.ParseFloat(strings.TrimSpace(sw[10:21]), 64)
+	lng, _ := strconv.ParseFloat(strings.TrimSpace(sw[21:33]), 64)
+	// Custom points 300 m and more from any corner: if the reader let
+	// them govern a corner, the polygons would move.
+	custom := atsLine(5, 1, 24, 15, "P1", lat+0.003, lng+0.004) + "\n" +
+		atsLine(5, 1, 24, 15, "Q ", lat+0.004, lng+0.003) + "\n" +
+		atsLine(5, 1, 24, 15, "X7", lat+0.005, lng+0.006) + "\n" +
+		atsLine(5, 1, 24, 15, "P1", lat+0.006, lng+0.005) + "\n" +
+		atsLine(5, 1, 24, 16, "XA", lat+0.003, lng-0.02) + "\n" // section 16 has nothing else
+	var want, got []gridindex.Record
+	if _, err := ingest.ReadATS(strings.NewReader(plain), "plain.SEQ", collect(&want), ingest.ATSOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var ns ingest.Notices
+	st, err := ingest.ReadATS(strings.NewReader(plain+custom), "custom.SEQ", collect(&got), ingest.ATSOptions{Notices: &ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Rows != 9 {
+		t.Errorf("Rows = %d, want 9", st.Rows)
+	}
+	if n := st.Skipped["custom governing point (P/Q/X), not used for polygons"]; n != 5 {
+		t.Errorf("skipped %d custom points, want 5 (%s)", n, st)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d records with custom points, %d without", len(got), len(want))
+	}
+	for i := range want {
+		if got[i].Location != want[i].Location || !orb.Equal(got[i].Geometry, want[i].Geometry) {
+			t.Errorf("record %d = %s %v, want %s %v", i, got[i].Location, got[i].Geometry, want[i].Location, want[i].Geometry)
+		}
+	}
+	if ns.Total() != 5 {
+		t.Errorf("%d notices, want 5", ns.Total())
+	}
+	lines := ns.Lines()
+	wantLines := []string{`custom.SEQ:5: column point code: new value "P1"`, `custom.SEQ:6: column point code: new value "Q "`, `custom.SEQ:7: column point code: new value "X7"`, `custom.SEQ:9: column point code: new value "XA"`}
+	if len(lines) != len(wantLines) {
+		t.Fatalf("notices %q, want %d distinct", lines, len(wantLines))
+	}
+	for i, w := range wantLines {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("notice %d = %q, want it to start %q", i, lines[i], w)
+		}
+	}
+	if !strings.HasSuffix(lines[0], "(2 rows)") {
+		t.Errorf("notice %q does not count P1's two rows", lines[0])
+	}
+}
+
+// TestReadATSUnknownCode: a code that is not AltaLIS's rejects the file
+// with a BadValue naming the file, line, column, value and the accepted
+// codes. Our former invented codes ("S ", "C ") are among the rejected.
+func TestReadATSUnknownCode(t *testing.T) {
+	t.Parallel()
+	good := atsSection(lld.W5, 1, 24, 1)
+	for _, code := range []string{"S ", "N ", "E ", "W ", "C ", "ZZ", "s4", "ne", "P-", "  ", "4S"} {
+		t.Run(code, func(t *testing.T) {
+			in := good + atsLine(5, 1, 24, 1, code, 50.95, -114.0) + "\n"
+			_, err := ingest.ReadATS(strings.NewReader(in), "ATS_V4_1.SEQ", func(gridindex.Record) error { return nil }, ingest.ATSOptions{})
+			wantError(t, err, "ATS_V4_1.SEQ", 5, fmt.Sprintf("column point code: value %q is not one of SE, SW, NW, NE, S4, N4, E4, W4, CS, P?, Q?, X?", code))
+		})
+	}
+}
+
 func TestReadATSMissingCornerNamesAliases(t *testing.T) {
 	t.Parallel()
 	in := atsLine(5, 1, 24, 15, "SE", 51.1, -114.1) + "\n"
-	_, err := ingest.ReadATS(strings.NewReader(in), "x.SEQ", func(gridindex.Record) error { return nil })
+	_, err := ingest.ReadATS(strings.NewReader(in), "x.SEQ", func(gridindex.Record) error { return nil }, ingest.ATSOptions{})
 	wantError(t, err, "x.SEQ", 1, "SE of 16-24-1-W5")
 }
 
 func TestReadATSEmitError(t *testing.T) {
 	t.Parallel()
 	stop := fmt.Errorf("stop")
-	_, err := ingest.ReadATS(bytes.NewReader(fixtureFile(t, fixture.ATSFile)), atsName, func(gridindex.Record) error { return stop })
+	_, err := ingest.ReadATS(bytes.NewReader(fixtureFile(t, fixture.ATSFile)), atsName, func(gridindex.Record) error { return stop }, ingest.ATSOptions{})
 	if err != stop {
 		t.Fatalf("error = %v, want the emitter's", err)
 	}
@@ -345,7 +505,7 @@ func largeATS(ranges, townships int) io.Reader {
 				for s := 1; s <= 36; s++ {
 					b.WriteString(atsSection(lld.W5, r, tw, s))
 					c := dls.Bound(lld.Location{System: lld.DLS, Unit: lld.Section, Meridian: lld.W5, Range: uint8(r), Township: uint8(tw), Section: uint8(s)}).Center()
-					b.WriteString(atsLine(5, r, tw, s, "C", c[1], c[0]) + "\n")
+					b.WriteString(atsLine(5, r, tw, s, "CS", c[1], c[0]) + "\n")
 				}
 				if _, err := io.WriteString(pw, b.String()); err != nil {
 					return
@@ -382,7 +542,7 @@ func TestReadATSMemoryBounded(t *testing.T) {
 			}
 		}
 		return nil
-	})
+	}, ingest.ATSOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,7 +563,7 @@ func BenchmarkReadATS(b *testing.B) {
 	recs := 0
 	for b.Loop() {
 		recs = 0
-		if _, err := ingest.ReadATS(bytes.NewReader(data), atsName, func(gridindex.Record) error { recs++; return nil }); err != nil {
+		if _, err := ingest.ReadATS(bytes.NewReader(data), atsName, func(gridindex.Record) error { recs++; return nil }, ingest.ATSOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -418,14 +578,15 @@ func FuzzReadATS(f *testing.F) {
 	f.Add(strings.Join(lines[100:180], ""))
 	f.Add(atsSection(lld.W5, 1, 24, 1))
 	f.Add(atsSection(lld.W5, 1, 26, 36) + atsSection(lld.W5, 1, 27, 1))
-	f.Add("50102415C  51.1000000-114.1000000\n")
+	f.Add("50102415CS 51.1000000-114.1000000\n")
+	f.Add("50102415P1 51.1000000-114.1000000\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		_, err := ingest.ReadATS(strings.NewReader(in), "f.SEQ", func(r gridindex.Record) error {
 			if r.Geometry == nil {
 				t.Fatalf("%s without geometry", r.Location)
 			}
 			return nil
-		})
+		}, ingest.ATSOptions{})
 		if !isIngestError(err) {
 			t.Fatalf("error %v (%T) is not an *ingest.Error", err, err)
 		}

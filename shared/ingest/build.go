@@ -16,7 +16,7 @@ import (
 type GridFormat string
 
 const (
-	FormatATS      GridFormat = "ats" // AltaLIS ATS v4.1 coordinate file (ATS_V4_1.SEQ)
+	FormatATS      GridFormat = "ats" // AltaLIS ATS v4.1: the coordinate file (ATS_V4_1.SEQ) or the polygon Shapefiles (V4-1_SEC.shp, ...)
 	FormatManitoba GridFormat = "mb"  // Manitoba Original Survey CSV, optionally with MB_QuarterSectionCorners.csv
 	FormatSaskGrid GridFormat = "sk"  // ISC SaskGrid Shapefiles, one per layer
 	FormatOntario  GridFormat = "on"  // LIO Geographic Lot Fabric (Shapefile or GeoJSON), optionally Geographic Township Improved
@@ -63,6 +63,9 @@ type GridSource struct {
 	AccuracyM float64
 	// TempDir holds the index builder's spill files.
 	TempDir string
+	// Notices receives the readers' notices (values read for the first
+	// time that they could still place); nil discards them.
+	Notices *Notices
 }
 
 // BuildGrid reads every file of src with its format's reader and writes the
@@ -129,12 +132,15 @@ func readGridFile(src GridSource, name string, emit Emit) (Stats, error) {
 	}
 	switch src.Format {
 	case FormatATS:
+		if strings.HasSuffix(lower, ".shp") {
+			return readATSShapefile(src, name, emit)
+		}
 		f, err := open(name)
 		if err != nil {
 			return Stats{}, err
 		}
 		defer f.Close()
-		return ReadATS(f, base, emit)
+		return ReadATS(f, base, emit, ATSOptions{Notices: src.Notices})
 	case FormatManitoba:
 		f, err := open(name)
 		if err != nil {
