@@ -60,6 +60,13 @@ type GridSource struct {
 	Meta  gridindex.Meta
 	// TempDir holds the index builder's spill files.
 	TempDir string
+	// Notices receives the readers' notices (new values counted, not
+	// fatal); nil discards them.
+	Notices *Notices
+	// MinAccuracyM, when set, raises every record's AccuracyM to at least
+	// this: a fixture whose positions are synthetic must not claim the
+	// real dataset's accuracy.
+	MinAccuracyM float64
 }
 
 // BuildGrid reads every file of src with its format's reader and writes the
@@ -90,6 +97,7 @@ func BuildGrid(ctx context.Context, src GridSource, out io.Writer) (Stats, gridi
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		r.AccuracyM = max(r.AccuracyM, src.MinAccuracyM)
 		return w.Add(r)
 	}
 	add := func(s Stats) {
@@ -138,9 +146,9 @@ func readGridFile(src GridSource, name string, emit Emit) (Stats, error) {
 		}
 		defer f.Close()
 		if strings.Contains(lower, "corner") {
-			return ReadManitobaCorners(f, base, emit)
+			return ReadManitobaCorners(f, base, emit, ManitobaOptions{Notices: src.Notices})
 		}
-		return ReadManitobaSurvey(f, base, emit)
+		return ReadManitobaSurvey(f, base, emit, ManitobaOptions{Notices: src.Notices})
 	case FormatSaskGrid, FormatOntario:
 		if strings.HasSuffix(lower, ".geojson") || strings.HasSuffix(lower, ".json") {
 			if src.Format != FormatOntario {
@@ -176,7 +184,7 @@ func readGridFile(src GridSource, name string, emit Emit) (Stats, error) {
 		}
 		switch {
 		case src.Format == FormatSaskGrid:
-			return ReadSaskGrid(shpF, dbfF, string(prj), base, emit)
+			return ReadSaskGrid(shpF, dbfF, string(prj), base, emit, SaskGridOptions{Notices: src.Notices})
 		case strings.Contains(lower, "township"):
 			return ReadOntarioTownships(shpF, dbfF, string(prj), base, emit)
 		default:
