@@ -109,7 +109,7 @@ func indexedService(t testing.TB) (*convert.Service, *rangeFile) {
 	mbCentroid := gridindex.Record{Location: mbQuarter.Location, Province: survey.MB, Centroid: official, HasCentroid: true, AccuracyM: 1}
 	adj10 := gridindex.Record{Location: parse(t, "Lot 10 Con 1 Adjala"), Province: survey.ON, Geometry: survey.BoxPolygon(orb.Bound{Min: orb.Point{-79.94, 44.16}, Max: orb.Point{-79.92, 44.18}}), AccuracyM: 2}
 	adj11 := gridindex.Record{Location: parse(t, "Lot 11 Con 1 Adjala"), Province: survey.ON, Geometry: survey.BoxPolygon(orb.Bound{Min: orb.Point{-79.92, 44.16}, Max: orb.Point{-79.90, 44.18}}), AccuracyM: 2}
-	rl := gridindex.Record{Location: parse(t, "RL-22-St. Norbert"), Province: survey.MB, Centroid: orb.Point{-97.1472, 49.7578}, HasCentroid: true, AccuracyM: 1}
+	rl := gridindex.Record{Location: parse(t, "RL-22-St. Norbert"), Province: survey.MB, Centroid: orb.Point{-97.142269, 49.678794}, HasCentroid: true, AccuracyM: 1}
 	mbIx, _ := openIndex(t, "mb-test", []gridindex.Record{mbQuarter, mbCentroid, adj10, adj11, rl})
 
 	svc := convert.New()
@@ -202,8 +202,8 @@ func TestReverseUsesIndexes(t *testing.T) {
 	}{
 		{orb.Point{-79.93, 44.17}, convert.ReverseQuery{}, "Lot 10 Con 1 Adjala"},
 		{orb.Point{-79.91, 44.17}, convert.ReverseQuery{System: lld.GeoTownship, Unit: lld.Lot}, "Lot 11 Con 1 Adjala"},
-		{orb.Point{-97.1460, 49.7570}, convert.ReverseQuery{}, "RL-22-St. Norbert"},
-		{orb.Point{-97.1460, 49.7570}, convert.ReverseQuery{Unit: lld.RiverParishLot}, "RL-22-St. Norbert"},
+		{orb.Point{-97.1430, 49.6785}, convert.ReverseQuery{}, "RL-22-St. Norbert"},
+		{orb.Point{-97.1430, 49.6785}, convert.ReverseQuery{Unit: lld.RiverParishLot}, "RL-22-St. Norbert"},
 	} {
 		tc.q.Point = tc.pt
 		got, err := svc.Reverse(ctx, tc.q)

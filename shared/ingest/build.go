@@ -58,14 +58,15 @@ type GridSource struct {
 	// townships (a name containing "township").
 	Files []string
 	Meta  gridindex.Meta
-	// AccuracyM, when not zero, is the least AccuracyM of every record:
-	// for data rougher than its format's readers assume (the fixtures).
-	AccuracyM float64
 	// TempDir holds the index builder's spill files.
 	TempDir string
-	// Notices receives the readers' notices (values read for the first
-	// time that they could still place); nil discards them.
+	// Notices receives the readers' notices (new values counted, not
+	// fatal); nil discards them.
 	Notices *Notices
+	// MinAccuracyM, when set, raises every record's AccuracyM to at least
+	// this: a fixture whose positions are synthetic must not claim the
+	// real dataset's accuracy.
+	MinAccuracyM float64
 }
 
 // BuildGrid reads every file of src with its format's reader and writes the
@@ -96,7 +97,7 @@ func BuildGrid(ctx context.Context, src GridSource, out io.Writer) (Stats, gridi
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		r.AccuracyM = max(r.AccuracyM, src.AccuracyM)
+		r.AccuracyM = max(r.AccuracyM, src.MinAccuracyM)
 		return w.Add(r)
 	}
 	add := func(s Stats) {
@@ -148,9 +149,9 @@ func readGridFile(src GridSource, name string, emit Emit) (Stats, error) {
 		}
 		defer f.Close()
 		if strings.Contains(lower, "corner") {
-			return ReadManitobaCorners(f, base, emit)
+			return ReadManitobaCorners(f, base, emit, ManitobaOptions{Notices: src.Notices})
 		}
-		return ReadManitobaSurvey(f, base, emit)
+		return ReadManitobaSurvey(f, base, emit, ManitobaOptions{Notices: src.Notices})
 	case FormatSaskGrid, FormatOntario:
 		if strings.HasSuffix(lower, ".geojson") || strings.HasSuffix(lower, ".json") {
 			if src.Format != FormatOntario {
@@ -186,7 +187,7 @@ func readGridFile(src GridSource, name string, emit Emit) (Stats, error) {
 		}
 		switch {
 		case src.Format == FormatSaskGrid:
-			return ReadSaskGrid(shpF, dbfF, string(prj), base, emit)
+			return ReadSaskGrid(shpF, dbfF, string(prj), base, emit, SaskGridOptions{Notices: src.Notices})
 		case strings.Contains(lower, "township"):
 			return ReadOntarioTownships(shpF, dbfF, string(prj), base, emit)
 		default:

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -20,9 +21,36 @@ const (
 	// EPSG:3857 round trip and NAD83 vs WGS84 in the source's own tools.
 	mbAccuracyCentroid = 1
 	// mbAccuracyCorners: a quarter drawn as straight lines between its four
-	// official corners (the corners file layout is our unverified reading).
+	// published corners.
 	mbAccuracyCorners = 1
 )
+
+// The Manitoba layouts the readers recognise.
+var (
+	MBSurveyLayout = Layout{
+		Dataset: "Manitoba Original Survey Legal Descriptions", Publisher: "Manitoba (DataMB)",
+		Form:     "CSV: FID, Informal Legal Description, Formal Legal Description, Type, Quarter, SECTION, TOWNSHIP, RANGE, LOT NO, MERIDIAN, PARISH NAME, RANGEADD, x, y (x, y EPSG:3857)",
+		Verified: true,
+		Evidence: "ropensci/mbquartR data/mbquartR_example.rda (docs/real-layouts.md): those 14 columns, x/y EPSG:3857, Type Quarter, PL, RL (hosted layer: Lot, OT, PL, Quarter, RL, SL, WL), MERIDIAN E1/W1",
+	}
+	MBCornersLayout = Layout{
+		Dataset: "Manitoba township system corners", Publisher: "Manitoba Land Initiative (mb_township_system_corners.zip)",
+		Form:     "MB_QuarterSectionCorners.csv, one row per quarter: DLS_KEY, EASTING, NORTHING, NE_E, NE_N, NW_E, NW_N, SW_E, SW_N, SE_E, SE_N in NAD83 / UTM zone 14N metres",
+		Verified: true,
+		Evidence: "R scripts over the real zip (evidence ids 25433851628, 25942240827, docs/real-layouts.md): DLS_KEY substrings, EASTING/NORTHING centroid, corners NE_E:SE_N, +proj=utm +zone=14 +datum=NAD83, blank corners dropped; our reading: DLS_KEY character 2 (meridian number, 1) and the order of the corner columns between NE_E and SE_N (read by name)",
+	}
+)
+
+// ManitobaOptions are the Manitoba readers' options; the zero value is
+// usable.
+type ManitobaOptions struct {
+	// Notices receives Type values the survey reader does not know (the
+	// row is skipped); nil discards them.
+	Notices *Notices
+	// Layout, when set, is called once with the layout the file's header
+	// matched (MBSurveyLayout or MBCornersLayout), before the first record.
+	Layout func(Layout)
+}
 
 // Manitoba's extent with a margin, for sanity checks of converted points.
 var mbBound = orb.Bound{Min: orb.Point{-102.2, 48.9}, Max: orb.Point{-88.8, 60.1}}
@@ -31,7 +59,7 @@ var mbBound = orb.Bound{Min: orb.Point{-102.2, 48.9}, Max: orb.Point{-88.8, 60.1
 // CSV (DataMB item 11fa11f9015b45438d6493dcb3d8071c) and emits one record
 // per quarter section and per river, parish, outer two-mile, settlement and
 // wood lot: Province MB, the official centroid (HasCentroid), no geometry,
-// AccuracyM 1.
+// AccuracyM 1. See MBSurveyLayout.
 //
 // Columns (see csvTable for header matching): x and y (EPSG:3857, the
 // centroid) are required; then Informal Legal Description (or, failing
@@ -39,8 +67,8 @@ var mbBound = orb.Bound{Min: orb.Point{-102.2, 48.9}, Max: orb.Point{-88.8, 60.1
 // TOWNSHIP, RANGE, MERIDIAN, RANGEADD, LOT NO, PARISH NAME are used when
 // present. FID and any other column are ignored.
 //
-// Each row is classified by Type (our reading of the values; mbquartR shows
-// "Quarter" and lists the codes RL, Lot, OT, PL, SL, WL):
+// Each row is classified by Type (the hosted layer's vocabulary is Lot,
+// OT, PL, Quarter, RL, SL, WL; the long names are our reading):
 //
 //	Quarter, Quarter Section, QS       a quarter section
 //	RL PL OT SL WL, or River Lot,      a Manitoba lot (River/Parish Lot)
@@ -65,7 +93,12 @@ var mbBound = orb.Bound{Min: orb.Point{-102.2, 48.9}, Max: orb.Point{-88.8, 60.1
 //
 // x and y must be numbers that convert to a point in Manitoba; anything
 // else rejects the file with the row's line. Rows are not de-duplicated.
-func ReadManitobaSurvey(r io.Reader, file string, emit Emit) (Stats, error) {
+//
+// Fatal: bad x, y; a quarter neither its description nor its parts give.
+// Notices: a Type value not in the vocabulary above (the row is skipped
+// and counted, as before: a new kind of parcel cannot be placed as a
+// quarter or a lot safely).
+func ReadManitobaSurvey(r io.Reader, file string, emit Emit, opt ManitobaOptions) (Stats, error) {
 	var st Stats
 	out := emitter{emit: emit, stats: &st}
 	t, err := newCSVTable(r, file)
@@ -97,6 +130,9 @@ func ReadManitobaSurvey(r io.Reader, file string, emit Emit) (Stats, error) {
 	if c.informal < 0 && c.formal < 0 && c.quarter < 0 && c.lot < 0 {
 		return st, Errorf(file, 1, "header has no legal description (Informal Legal Description, Formal Legal Description) and no parts (Quarter, SECTION, ...; LOT NO, PARISH NAME)")
 	}
+	if opt.Layout != nil {
+		opt.Layout(MBSurveyLayout)
+	}
 	for {
 		if err := t.next(); err == io.EOF {
 			break
@@ -109,6 +145,9 @@ func ReadManitobaSurvey(r io.Reader, file string, emit Emit) (Stats, error) {
 			return st, err
 		}
 		if skip != "" {
+			if strings.HasPrefix(skip, "type ") {
+				opt.Notices.Add(Notice{File: file, Line: t.line, Column: "Type", Value: t.get(c.typ), Reason: "row skipped: not a quarter (Quarter) or a lot (RL, PL, OT, SL, WL, Lot)"})
+			}
 			st.skip(skip)
 			continue
 		}
@@ -280,60 +319,65 @@ func mbPoint(t *csvTable, p proj.Projection, xs, ys string) (orb.Point, error) {
 }
 
 // ReadManitobaCorners reads Manitoba's quarter-section corner file
-// (mb_township_system_corners.zip → MB_QuarterSectionCorners.csv) and emits
-// one record per quarter: Province MB, the quarter polygon (SW, SE, NE, NW,
-// counter-clockwise, closed), no centroid, AccuracyM 1. The index merges it
-// with the Original Survey centroid of the same quarter (gridindex.Merge).
+// (mb_township_system_corners.zip → MB_QuarterSectionCorners.csv, see
+// MBCornersLayout): one row per quarter, NAD83 / UTM zone 14N metres
+// (EPSG:26914, not EPSG:3857). It emits one record per quarter: Province
+// MB and the quarter polygon (SW, SE, NE, NW, counter-clockwise, closed)
+// built from the four corners, AccuracyM 1; the index merges it with the
+// Original Survey centroid of the same quarter (gridindex.Merge).
 //
-// The layout is OUR READING, UNVERIFIED: only DLS_KEY is known publicly (a
-// public R script reads it as meridian(1) range(2) township(3) section(2)
-// quarter(2)); the other columns are not documented. Two forms are
-// accepted, by header (see csvTable for matching):
+// Columns (matched by name, any order, others ignored): DLS_KEY; EASTING,
+// NORTHING, the quarter's centroid; NE_E, NE_N, NW_E, NW_N, SW_E, SW_N,
+// SE_E, SE_N, its corners. DLS_KEY has 11 characters (see parseDLSKey):
+// "W12903311NE" is NE-11-33-29W1.
 //
-//	long: DLS_KEY, CORNER, X, Y         one row per corner, CORNER SE|SW|NW|NE
-//	wide: DLS_KEY, SE_X, SE_Y, SW_X, SW_Y, NW_X, NW_Y, NE_X, NE_Y
+// Some corners are blank in the real file. A quarter with any corner blank
+// gets no polygon (three corners do not make a quarter): it is emitted
+// with its EASTING, NORTHING centroid alone and counted under Skipped
+// "polygon: blank corners, centroid kept"; with no centroid either it is
+// skipped, counted as "quarter with blank corners and no centroid".
 //
-// X and Y are EPSG:3857. DLS_KEY is 10 characters, "1" = W1 or "2" = E1
-// then range, township, section, quarter ("21201201NE" = NE-1-12-12E1), or
-// 11 with the meridian written out ("E11201201NE"; W1, E1, E2); both
-// readings of the meridian are ours.
-//
-// In the long form the rows of one quarter may be scattered: a quarter is
-// emitted as soon as its four corners have been read and only incomplete
-// quarters are kept, so memory grows with the number of quarters open at
-// once, not with the file. A quarter still incomplete at the end rejects the
-// file at the line of its first row (the earliest such line). A corner given
-// twice must agree within 0.5 m. The four corners must make a convex,
-// counter-clockwise quadrilateral in that order.
-func ReadManitobaCorners(r io.Reader, file string, emit Emit) (Stats, error) {
+// Fatal (the dataset is rejected; file, line, column, value and what is
+// accepted are named): a DLS_KEY that is not 11 characters of that form;
+// a coordinate that is not a number, or a corner with one of E, N blank;
+// a point outside Manitoba; corners that do not go counter-clockwise round
+// a convex quadrilateral about a quarter wide. The file is read one row at
+// a time.
+func ReadManitobaCorners(r io.Reader, file string, emit Emit, opt ManitobaOptions) (Stats, error) {
 	var st Stats
 	out := emitter{emit: emit, stats: &st}
 	t, err := newCSVTable(r, file)
 	if err != nil {
 		return st, err
 	}
-	merc, err := proj.FromEPSG(proj.EPSGWebMercator)
+	utm, err := proj.FromEPSG(mbCornersEPSG)
 	if err != nil {
 		return st, Errorf(file, 0, "%v", err)
 	}
-	key := t.col("dls key", "dlskey")
-	if key < 0 {
-		return st, Errorf(file, 1, "header has no DLS_KEY column")
-	}
-	corner, x, y := t.col("corner"), t.col("x"), t.col("y")
-	var wide [4][2]int
+	key, east, north := t.col("dls key", "dlskey"), t.col("easting"), t.col("northing")
+	var corners [4][2]int
+	var missing []string
 	for i, n := range mbCornerNames {
-		wide[i] = [2]int{t.col(strings.ToLower(n) + " x"), t.col(strings.ToLower(n) + " y")}
-	}
-	long := corner >= 0 && x >= 0 && y >= 0
-	if !long {
-		for i, w := range wide {
-			if w[0] < 0 || w[1] < 0 {
-				return st, Errorf(file, 1, "header has neither CORNER, X, Y (one row per corner) nor SE_X ... NE_Y (one row per quarter): no %s_X/%s_Y", mbCornerNames[i], mbCornerNames[i])
-			}
+		corners[i] = [2]int{t.col(strings.ToLower(n) + " e"), t.col(strings.ToLower(n) + " n")}
+		if corners[i][0] < 0 {
+			missing = append(missing, n+"_E")
+		}
+		if corners[i][1] < 0 {
+			missing = append(missing, n+"_N")
 		}
 	}
-	pending := make(map[lld.Location]*mbQuarter)
+	if key < 0 {
+		missing = append([]string{"DLS_KEY"}, missing...)
+	}
+	if east < 0 || north < 0 {
+		missing = append(missing, "EASTING", "NORTHING")
+	}
+	if len(missing) > 0 {
+		return st, Errorf(file, 1, "header has no %s: want %s", strings.Join(missing, ", "), MBCornersLayout.Form)
+	}
+	if opt.Layout != nil {
+		opt.Layout(MBCornersLayout)
+	}
 	for {
 		if err := t.next(); err == io.EOF {
 			break
@@ -343,85 +387,75 @@ func ReadManitobaCorners(r io.Reader, file string, emit Emit) (Stats, error) {
 		st.Rows++
 		loc, err := parseDLSKey(t.get(key))
 		if err != nil {
-			return st, t.errorf("DLS_KEY %q: %v", t.get(key), err)
+			return st, BadValue(file, t.line, "DLS_KEY", t.get(key), []string{err.Error()})
 		}
-		if !long {
-			var q mbQuarter
-			for i, w := range wide {
-				pt, err := mbPoint(t, merc, t.get(w[0]), t.get(w[1]))
-				if err != nil {
-					return st, err
-				}
-				q.pts[i], q.have = pt, q.have|1<<i
-			}
-			if err := q.emit(t, loc, out); err != nil {
+		var q mbQuarter
+		for i, c := range corners {
+			pt, ok, err := mbUTMPoint(t, utm, c[0], c[1], mbCornerNames[i]+"_E", mbCornerNames[i]+"_N")
+			if err != nil {
 				return st, err
 			}
-			continue
+			if ok {
+				q.pts[i], q.have = pt, q.have|1<<i
+			}
 		}
-		ci := mbCornerIndex(t.get(corner))
-		if ci < 0 {
-			return st, t.errorf("CORNER %q: want SE, SW, NW or NE", t.get(corner))
-		}
-		pt, err := mbPoint(t, merc, t.get(x), t.get(y))
+		centroid, hasCentroid, err := mbUTMPoint(t, utm, east, north, "EASTING", "NORTHING")
 		if err != nil {
 			return st, err
 		}
-		q := pending[loc]
-		if q == nil {
-			q = &mbQuarter{line: t.line}
-			pending[loc] = q
-		}
-		if q.have&(1<<ci) != 0 {
-			if d := distanceM(q.pts[ci], pt); d > atsAgreeM {
-				return st, t.errorf("%s corner of %s given again %.1f m from the first (a quarter's rows start on line %d)", mbCornerNames[ci], loc, d, q.line)
+		if q.have != 0xF {
+			if !hasCentroid {
+				st.skip("quarter with blank corners and no centroid")
+				continue
+			}
+			st.skip("polygon: blank corners, centroid kept")
+			if err := out.send(gridindex.Record{Location: loc, Province: survey.MB, Centroid: centroid, HasCentroid: true, AccuracyM: mbAccuracyCentroid}); err != nil {
+				return st, err
 			}
 			continue
 		}
-		q.pts[ci], q.have = pt, q.have|1<<ci
-		if q.have == 0xF {
-			delete(pending, loc)
-			if err := q.emit(t, loc, out); err != nil {
-				return st, err
-			}
+		if err := q.emit(t, loc, out); err != nil {
+			return st, err
 		}
-	}
-	if len(pending) > 0 {
-		var first lld.Location
-		var fq *mbQuarter
-		for l, q := range pending {
-			if fq == nil || q.line < fq.line {
-				first, fq = l, q
-			}
-		}
-		var missing []string
-		for i, n := range mbCornerNames {
-			if fq.have&(1<<i) == 0 {
-				missing = append(missing, n)
-			}
-		}
-		return st, Errorf(file, fq.line, "quarter %s has no %s corner by the end of the file (%d quarters incomplete)", first, strings.Join(missing, ", "), len(pending))
 	}
 	return st, nil
+}
+
+// mbCornersEPSG is the corner file's coordinate system: NAD83 / UTM zone
+// 14N (the evidence scripts' +proj=utm +zone=14 +ellps=GRS80 +datum=NAD83).
+const mbCornersEPSG = 26914
+
+// mbUTMPoint reads the point in columns e, n of the current row: ok false
+// when both are blank; an error when one is blank, either is not a number,
+// or the point is not in Manitoba.
+func mbUTMPoint(t *csvTable, p proj.Projection, e, n int, eName, nName string) (orb.Point, bool, error) {
+	es, ns := t.get(e), t.get(n)
+	if es == "" && ns == "" {
+		return orb.Point{}, false, nil
+	}
+	accepted := []string{"metres in NAD83 / UTM zone 14N (EPSG:26914)", "blank with " + nName + " blank"}
+	x, ok := parseNumber(es)
+	if !ok {
+		return orb.Point{}, false, BadValue(t.file, t.line, eName, es, accepted)
+	}
+	accepted[1] = "blank with " + eName + " blank"
+	y, ok := parseNumber(ns)
+	if !ok {
+		return orb.Point{}, false, BadValue(t.file, t.line, nName, ns, accepted)
+	}
+	pt, err := p.ToLngLat(x, y)
+	if err != nil || !mbBound.Contains(pt) {
+		return orb.Point{}, false, t.errorf("%s, %s %s, %s is not in Manitoba in NAD83 / UTM zone 14N (EPSG:26914, the corner file's system)", eName, nName, es, ns)
+	}
+	return pt, true, nil
 }
 
 // mbCornerNames in polygon order: counter-clockwise from the south-west.
 var mbCornerNames = [4]string{"SW", "SE", "NE", "NW"}
 
-func mbCornerIndex(s string) int {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	for i, n := range mbCornerNames {
-		if s == n {
-			return i
-		}
-	}
-	return -1
-}
-
 type mbQuarter struct {
 	pts  [4]orb.Point
 	have uint8
-	line int
 }
 
 func (q *mbQuarter) emit(t *csvTable, loc lld.Location, out emitter) error {
@@ -438,35 +472,41 @@ func (q *mbQuarter) emit(t *csvTable, loc lld.Location, out emitter) error {
 	return out.send(gridindex.Record{Location: loc, Province: survey.MB, Geometry: orb.Polygon{ring}, AccuracyM: mbAccuracyCorners})
 }
 
-// parseDLSKey reads a corners-file DLS_KEY (see ReadManitobaCorners).
+// parseDLSKey reads a corners-file DLS_KEY: 11 characters,
+//
+//	1     E or W: the side of the Principal Meridian the range lies on
+//	      (the evidence scripts append it to the description: "29W")
+//	2     the meridian's number, 1 (our reading: the scripts do not read
+//	      it; Manitoba's townships are all counted from the Principal
+//	      Meridian, so E1 or W1)
+//	3-4   range, zero-padded
+//	5-7   township, zero-padded
+//	8-9   section, zero-padded
+//	10-11 quarter: NE, NW, SW or SE
+//
+// "W12903311NE" is NE-11-33-29W1. The error says what is accepted.
 func parseDLSKey(k string) (lld.Location, error) {
-	k = strings.ToUpper(k)
+	const want = "11 characters: E or W, meridian 1, range (2 digits), township (3), section (2), quarter NE/NW/SW/SE, e.g. W12903311NE"
+	if len(k) != 11 {
+		return lld.Location{}, errors.New(want)
+	}
 	var mer lld.Meridian
-	switch {
-	case len(k) == 10 && k[0] == '1':
-		mer, k = lld.W1, k[1:]
-	case len(k) == 10 && k[0] == '2':
-		mer, k = lld.E1, k[1:]
-	case len(k) == 11 && k[:2] == "W1":
-		mer, k = lld.W1, k[2:]
-	case len(k) == 11 && k[:2] == "E1":
-		mer, k = lld.E1, k[2:]
-	case len(k) == 11 && k[:2] == "E2":
-		mer, k = lld.E2, k[2:]
+	switch strings.ToUpper(k[:2]) {
+	case "W1":
+		mer = lld.W1
+	case "E1":
+		mer = lld.E1
 	default:
-		return lld.Location{}, fmt.Errorf("want 10 characters (meridian 1 = W1 or 2 = E1, range 2, township 3, section 2, quarter 2, e.g. 21201201NE) or 11 with the meridian as W1, E1 or E2")
+		return lld.Location{}, errors.New(want)
 	}
-	rng, ok1 := parseUint(k[0:2])
-	twp, ok2 := parseUint(k[2:5])
-	sec, ok3 := parseUint(k[5:7])
-	if !ok1 || !ok2 || !ok3 || !allDigits(k[0:7]) {
-		return lld.Location{}, fmt.Errorf("range, township and section must be digits")
-	}
-	if rng < 1 || rng > 34 || twp < 1 || twp > 126 || sec < 1 || sec > 36 {
-		return lld.Location{}, fmt.Errorf("range %d, township %d or section %d out of range", rng, twp, sec)
+	rng, ok1 := parseUint(k[2:4])
+	twp, ok2 := parseUint(k[4:7])
+	sec, ok3 := parseUint(k[7:9])
+	if !ok1 || !ok2 || !ok3 || !allDigits(k[2:9]) || rng < 1 || rng > 34 || twp < 1 || twp > 126 || sec < 1 || sec > 36 {
+		return lld.Location{}, errors.New(want + " (range 1-34, township 1-126, section 1-36)")
 	}
 	var a lld.Aliquot
-	switch k[7:9] {
+	switch strings.ToUpper(k[9:11]) {
 	case "NE":
 		a = lld.NE
 	case "NW":
@@ -476,7 +516,7 @@ func parseDLSKey(k string) (lld.Location, error) {
 	case "SE":
 		a = lld.SE
 	default:
-		return lld.Location{}, fmt.Errorf("quarter %q: want NE, NW, SW or SE", k[7:9])
+		return lld.Location{}, errors.New(want)
 	}
 	return lld.Location{System: lld.DLS, Unit: lld.QuarterSection, Meridian: mer, Range: uint8(rng), Township: uint8(twp), Section: uint8(sec), Aliquot: a}, nil
 }

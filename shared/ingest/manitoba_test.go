@@ -2,6 +2,8 @@ package ingest_test
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,6 +11,7 @@ import (
 
 	"meridian/shared/fixture"
 	"meridian/shared/ingest"
+	"meridian/shared/ingest/proj"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
 	"meridian/shared/survey/gridindex"
@@ -23,7 +26,7 @@ const (
 func readMBSurveyFixture(t testing.TB) ([]gridindex.Record, ingest.Stats) {
 	t.Helper()
 	var recs []gridindex.Record
-	st, err := ingest.ReadManitobaSurvey(bytes.NewReader(fixtureFile(t, fixture.MBSurveyFile)), mbSurveyName, collect(&recs))
+	st, err := ingest.ReadManitobaSurvey(bytes.NewReader(fixtureFile(t, fixture.MBSurveyFile)), mbSurveyName, collect(&recs), ingest.ManitobaOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +70,39 @@ func TestReadManitobaSurveyFixture(t *testing.T) {
 		}
 	}
 	// The ISO-8859-1 row decodes to the accented parish.
-	if _, ok := m["RL-5-St. François Xavier"]; !ok {
-		t.Errorf("the Latin-1 row did not decode to RL-5-St. François Xavier")
+	if _, ok := m["RL-5-Ste. Élodie Fictive"]; !ok {
+		t.Errorf("the Latin-1 row did not decode to RL-5-Ste. Élodie Fictive")
+	}
+}
+
+// TestManitobaFixtureLotsAreHonest: a fixture lot of a real parish sits at
+// its published centroid (docs/real-layouts.md, from DataMB's file via
+// mbquartR); every other lot is in a parish that does not exist.
+func TestManitobaFixtureLotsAreHonest(t *testing.T) {
+	t.Parallel()
+	published := map[string]orb.Point{
+		"RL-22-St. Norbert": {-97.142269, 49.678794},
+		"PL-R-St. Andrews":  {-97.01819, 50.090537},
+	}
+	recs, _ := readMBSurveyFixture(t)
+	m := byLocation(t, recs)
+	for name, want := range published {
+		r, ok := m[name]
+		if !ok {
+			t.Errorf("%s is not in the fixture", name)
+			continue
+		}
+		if d := metres(r.Centroid, want); d > 0.5 {
+			t.Errorf("%s at %v, %.0f m from its published centroid %v", name, r.Centroid, d, want)
+		}
+	}
+	for _, lot := range fixture.MBLots {
+		l, _ := lld.Parse(lot.LLD)
+		_, real := published[l.String()]
+		invented := strings.Contains(lot.Parish, "Fictive") || strings.Contains(lot.Parish, "Demo")
+		if real != lot.Real || (!real && !invented) {
+			t.Errorf("lot %s (Real %v): a real lot must be at its published place, any other in an invented parish", lot.LLD, lot.Real)
+		}
 	}
 }
 
@@ -130,10 +164,11 @@ func TestReadManitobaSurveyColumns(t *testing.T) {
 		{
 			name: "parts when the description is missing",
 			in: "Type,Quarter,SECTION,TOWNSHIP,RANGE,MERIDIAN,RANGEADD,LOT NO,PARISH NAME,x,y\n" +
-				"Quarter,NE,1,12,12,1,E,,,-10667526.27,6441196.56\n" +
+				"Quarter,NE,1,12,12,E1,,,,-10667526.27,6441196.56\n" +
 				"Quarter,SW,20,2,1,W1,,,,-10861000,6303000\n" +
-				"RL,,,,,,,22,St. Norbert,-10814911.16,6405366.8\n",
-			want: []string{"NE-1-12-12-E1", "SW-20-2-1-W1", "RL-22-St. Norbert"},
+				"Quarter,NE,2,12,12,1,E,,,-10669000,6441196.56\n" +
+				"RL,,,,,,,22,St. Norbert,-10813827.9,6390833.3\n",
+			want: []string{"NE-1-12-12-E1", "SW-20-2-1-W1", "NE-2-12-12-E1", "RL-22-St. Norbert"},
 		},
 		{
 			name: "types: long names, unknown and township lots",
@@ -143,6 +178,19 @@ func TestReadManitobaSurveyColumns(t *testing.T) {
 				"Lot,10-54-27W1,-11282641.8,7104250.5\n",
 			want: []string{"RL-22-St. Norbert"},
 			skip: map[string]int{`type "Road Allowance"`: 1, "township lot": 1},
+		},
+		{
+			name: "the real header and its Type vocabulary",
+			in: "FID,Informal Legal Description,Formal Legal Description,Type,Quarter,SECTION,TOWNSHIP,RANGE,LOT NO,MERIDIAN,PARISH NAME,RANGEADD,x,y\n" +
+				"1,NE-1-12-12E1,NE-01-012-12E1,Quarter,NE,1,12,12,,E1,,,-10667526.27,6441196.56\n" +
+				"2,RL-22-St. Norbert,RL-0022-St. Norbert,RL,,,,,22,,St. Norbert,,-10813827.9,6390833.3\n" +
+				"3,PL-R-St. Andrews,PL-000R-St. Andrews,PL,,,,,R,,St. Andrews,,-10800015.5,6461970.0\n" +
+				"4,OT-11A-Demo Plains,OT-011A-Demo Plains,OT,,,,,11A,,Demo Plains,,-11178703.3,6348140.9\n" +
+				"5,SL-3-Demo Plains,SL-0003-Demo Plains,SL,,,,,3,,Demo Plains,,-11178703.3,6348140.9\n" +
+				"6,WL-179-Demo Plains,WL-0179-Demo Plains,WL,,,,,179,,Demo Plains,,-11178703.3,6348140.9\n" +
+				"7,10-54-27W1,10-054-27W1,Lot,,10,54,27,10,W1,,,-11282641.8,7104250.5\n",
+			want: []string{"NE-1-12-12-E1", "RL-22-St. Norbert", "PL-R-St. Andrews", "OT-11A-Demo Plains", "SL-3-Demo Plains", "WL-179-Demo Plains"},
+			skip: map[string]int{"township lot": 1},
 		},
 		{
 			name: "a lot lld cannot represent is skipped",
@@ -158,9 +206,13 @@ func TestReadManitobaSurveyColumns(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var recs []gridindex.Record
-			st, err := ingest.ReadManitobaSurvey(strings.NewReader(tc.in), "t.csv", collect(&recs))
+			var layout ingest.Layout
+			st, err := ingest.ReadManitobaSurvey(strings.NewReader(tc.in), "t.csv", collect(&recs), ingest.ManitobaOptions{Layout: func(l ingest.Layout) { layout = l }})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if layout != ingest.MBSurveyLayout {
+				t.Errorf("layout %v, want MBSurveyLayout", layout)
 			}
 			var got []string
 			for _, r := range recs {
@@ -204,7 +256,7 @@ func TestReadManitobaSurveyErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ingest.ReadManitobaSurvey(strings.NewReader(tc.in), "s.csv", func(gridindex.Record) error { return nil })
+			_, err := ingest.ReadManitobaSurvey(strings.NewReader(tc.in), "s.csv", func(gridindex.Record) error { return nil }, ingest.ManitobaOptions{})
 			if err == nil {
 				t.Fatalf("succeeded on %q", tc.in)
 			}
@@ -213,31 +265,58 @@ func TestReadManitobaSurveyErrors(t *testing.T) {
 	}
 }
 
-func readMBCornersFixture(t testing.TB) []gridindex.Record {
-	t.Helper()
+// An unknown Type is a notice: the row is skipped and counted, the file
+// is read on.
+func TestReadManitobaSurveyNotices(t *testing.T) {
+	t.Parallel()
+	in := "FID,Informal Legal Description,Type,x,y\n" +
+		"1,RA-1-Somewhere,Road Allowance,-10814911.16,6405366.8\n" +
+		"2,RA-2-Somewhere,Road Allowance,-10814911.16,6405366.8\n" +
+		"3,NE-1-12-12E1,Quarter,-10667526.27,6441196.56\n"
+	var ns ingest.Notices
 	var recs []gridindex.Record
-	st, err := ingest.ReadManitobaCorners(bytes.NewReader(fixtureFile(t, fixture.MBCornersFile)), mbCornersName, collect(&recs))
+	st, err := ingest.ReadManitobaSurvey(strings.NewReader(in), "n.csv", collect(&recs), ingest.ManitobaOptions{Notices: &ns})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Records != len(recs) || st.Rows != 4*len(recs) {
+	if len(recs) != 1 || st.Skipped[`type "Road Allowance"`] != 2 {
+		t.Errorf("%d records, skipped %v; want 1 record, 2 road allowances skipped", len(recs), st.Skipped)
+	}
+	lines := ns.Lines()
+	if ns.Total() != 2 || len(lines) != 1 || !strings.Contains(lines[0], `n.csv:2: column Type: new value "Road Allowance"`) {
+		t.Errorf("notices %d %q, want 2 of Type \"Road Allowance\" first on n.csv:2", ns.Total(), lines)
+	}
+}
+
+func readMBCornersFixture(t testing.TB) ([]gridindex.Record, ingest.Stats) {
+	t.Helper()
+	var recs []gridindex.Record
+	st, err := ingest.ReadManitobaCorners(bytes.NewReader(fixtureFile(t, fixture.MBCornersFile)), mbCornersName, collect(&recs), ingest.ManitobaOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Records != len(recs) || st.Rows != len(recs) {
 		t.Errorf("stats %v for %d records", st, len(recs))
 	}
-	return recs
+	return recs, st
 }
 
 func TestReadManitobaCornersFixture(t *testing.T) {
 	t.Parallel()
-	recs := readMBCornersFixture(t)
+	recs, st := readMBCornersFixture(t)
 	want := len(fixture.MBOfficial) + 143*len(fixture.MBFilledTownships)
 	if len(recs) != want {
 		t.Errorf("%d quarters, want %d", len(recs), want)
 	}
+	if n := st.Skipped["polygon: blank corners, centroid kept"]; n != len(fixture.MBBlankCorners) {
+		t.Errorf("skipped %v, want %d polygons with blank corners", st.Skipped, len(fixture.MBBlankCorners))
+	}
 	m := byLocation(t, recs)
 	for _, r := range recs {
 		checkRecord(t, r, survey.MB)
-		if r.HasCentroid {
-			t.Errorf("%s has a centroid", r.Location)
+		_, blank := fixture.MBBlankCorners[r.Location.String()]
+		if blank != (r.Geometry == nil) || blank != r.HasCentroid {
+			t.Errorf("%s: geometry %v, centroid %v; blank corners %v", r.Location, r.Geometry != nil, r.HasCentroid, blank)
 		}
 	}
 	for _, s := range []string{"NE-1-12-12E1", "SW-36-12-12E1", "NW-15-11-19W1", "SE-8-34-17E1", "NE-7-5-6W1"} {
@@ -253,8 +332,9 @@ func TestReadManitobaCornersFixture(t *testing.T) {
 		}
 		ring := r.Geometry.(orb.Polygon)[0]
 		for i, w := range want {
-			if !near(ring[i], w, 1e-7) {
-				t.Errorf("%s corner %d = %v, want %v", s, i, ring[i], w)
+			// 3 decimals of UTM metres: within a millimetre or two.
+			if d := metres(ring[i], w); d > 0.01 {
+				t.Errorf("%s corner %d = %v, %.4f m from %v", s, i, ring[i], d, w)
 			}
 		}
 	}
@@ -265,11 +345,12 @@ func TestReadManitobaCornersFixture(t *testing.T) {
 func TestManitobaMerge(t *testing.T) {
 	t.Parallel()
 	centroids, _ := readMBSurveyFixture(t)
-	polys := byLocation(t, readMBCornersFixture(t))
+	recs, _ := readMBCornersFixture(t)
+	polys := byLocation(t, recs)
 	merged := 0
 	for _, c := range centroids {
 		p, ok := polys[c.Location.String()]
-		if !ok {
+		if !ok || p.Geometry == nil {
 			continue
 		}
 		r := gridindex.Merge(c, p)
@@ -281,72 +362,136 @@ func TestManitobaMerge(t *testing.T) {
 		}
 		merged++
 	}
-	if merged != len(polys) {
-		t.Errorf("merged %d quarters, want %d", merged, len(polys))
+	if merged != len(polys)-len(fixture.MBBlankCorners) {
+		t.Errorf("merged %d quarters, want %d", merged, len(polys)-len(fixture.MBBlankCorners))
 	}
 }
 
-func TestReadManitobaCornersForms(t *testing.T) {
-	t.Parallel()
-	wide := "DLS_KEY,SE_X,SE_Y,SW_X,SW_Y,NW_X,NW_Y,NE_X,NE_Y\n" +
-		"21201201NE,-10666900.9,6440570.5,-10668151.6,6440570.5,-10668151.6,6441822.6,-10666900.9,6441822.6\n"
-	long := "dls_key,corner,x,y\n" +
-		"E11201201NE,NW,-10668151.6,6441822.6\n" +
-		"20100822NE,SW,-10840217.8,6389743.7\n" +
-		"E11201201NE,SE,-10666900.9,6440570.5\n" +
-		"E11201201NE,SW,-10668151.6,6440570.5\n" +
-		"E11201201NE,NE,-10666900.9,6441822.6\n" +
-		"20100822NE,SE,-10838976.2,6389743.7\n" +
-		"20100822NE,NE,-10838976.2,6391019.4\n" +
-		"20100822NE,NW,-10840217.8,6391019.4\n"
-	for name, in := range map[string]string{"wide": wide, "long": long} {
-		var recs []gridindex.Record
-		if _, err := ingest.ReadManitobaCorners(strings.NewReader(in), "c.csv", collect(&recs)); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if len(recs) == 0 || recs[0].Location.String() != "NE-1-12-12-E1" {
-			t.Errorf("%s: records %v", name, recs)
-		}
-	}
-	// "1" is W1 and "2" E1 in the 10-character key.
-	in := "DLS_KEY,SE_X,SE_Y,SW_X,SW_Y,NW_X,NW_Y,NE_X,NE_Y\n" +
-		"10100220SW,-10861000,6303000,-10862200,6303000,-10862200,6304200,-10861000,6304200\n"
-	var recs []gridindex.Record
-	if _, err := ingest.ReadManitobaCorners(strings.NewReader(in), "c.csv", collect(&recs)); err != nil {
+// utm14 returns lng, lat as NAD83 / UTM zone 14N easting, northing.
+func utm14(t testing.TB, lng, lat float64) (float64, float64) {
+	t.Helper()
+	p, err := proj.FromEPSG(26914)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if recs[0].Location.String() != "SW-20-2-1-W1" {
-		t.Errorf("key 10100220SW = %s, want SW-20-2-1-W1", recs[0].Location)
+	x, y, err := p.FromLngLat(orb.Point{lng, lat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, y
+}
+
+// mbCornerRow writes a row of MB_QuarterSectionCorners.csv in the real
+// column order for an 800 m quarter centred on lng, lat, leaving the named
+// corners blank.
+func mbCornerRow(t testing.TB, key string, lng, lat float64, blank ...string) string {
+	t.Helper()
+	e, n := utm14(t, lng, lat)
+	row := fmt.Sprintf("%s,%.3f,%.3f", key, e, n)
+	for _, c := range []struct {
+		name   string
+		dx, dy float64
+	}{{"NE", 400, 400}, {"NW", -400, 400}, {"SW", -400, -400}, {"SE", 400, -400}} {
+		if slices.Contains(blank, c.name) {
+			row += ",,"
+			continue
+		}
+		row += fmt.Sprintf(",%.3f,%.3f", e+c.dx, n+c.dy)
+	}
+	return row + "\r\n"
+}
+
+const mbCornersHeader = "DLS_KEY,EASTING,NORTHING,NE_E,NE_N,NW_E,NW_N,SW_E,SW_N,SE_E,SE_N\r\n"
+
+// TestReadManitobaCornersLayout reads the published layout: one row per
+// quarter, DLS_KEY of 11 characters (E/W, meridian 1, range, township,
+// section, quarter), UTM 14N metres, blank corners.
+func TestReadManitobaCornersLayout(t *testing.T) {
+	t.Parallel()
+	in := mbCornersHeader +
+		mbCornerRow(t, "W12903311NE", -101.4656, 51.81913) + // the evidence's NE-11-33-29W
+		mbCornerRow(t, "w10100220sw", -97.566556, 49.136683) +
+		mbCornerRow(t, "E11201201NE", -95.828019, 49.970662) +
+		mbCornerRow(t, "E10100822NE", -97.373757, 49.676168, "NW") +
+		mbCornerRow(t, "W10600507SE", -98.25626, 49.373292, "NE", "NW", "SW", "SE") +
+		"W10600507SW,,,,,,,,,,\r\n"
+	var recs []gridindex.Record
+	var layout ingest.Layout
+	st, err := ingest.ReadManitobaCorners(strings.NewReader(in), "c.csv", collect(&recs), ingest.ManitobaOptions{Layout: func(l ingest.Layout) { layout = l }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if layout != ingest.MBCornersLayout || !layout.Verified {
+		t.Errorf("layout %v, want MBCornersLayout (verified)", layout)
+	}
+	var got []string
+	for _, r := range recs {
+		got = append(got, fmt.Sprintf("%s poly=%v centroid=%v", r.Location, r.Geometry != nil, r.HasCentroid))
+	}
+	want := []string{
+		"NE-11-33-29-W1 poly=true centroid=false",
+		"SW-20-2-1-W1 poly=true centroid=false",
+		"NE-1-12-12-E1 poly=true centroid=false",
+		"NE-22-8-1-E1 poly=false centroid=true",
+		"SE-7-5-6-W1 poly=false centroid=true",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("records\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if st.Rows != 6 || st.Skipped["polygon: blank corners, centroid kept"] != 2 || st.Skipped["quarter with blank corners and no centroid"] != 1 {
+		t.Errorf("stats %v", st)
+	}
+	// The polygon is the corners, converted from UTM 14N; the centroid
+	// of a blank-corners quarter is EASTING, NORTHING.
+	if c := recs[0].Geometry.Bound().Center(); metres(c, orb.Point{-101.4656, 51.81913}) > 1 {
+		t.Errorf("NE-11-33-29W1 centred on %v, want -101.4656, 51.81913", c)
+	}
+	if d := metres(recs[4].Centroid, orb.Point{-98.25626, 49.373292}); d > 0.01 {
+		t.Errorf("SE-7-5-6W1 centroid %v is %.3f m off", recs[4].Centroid, d)
+	}
+	// Columns are found by name, in any order.
+	shuffled := "SE_N,SE_E,SW_N,SW_E,NW_N,NW_E,NE_N,NE_E,NORTHING,EASTING,Note,DLS_KEY\r\n"
+	e, n := utm14(t, -95.828019, 49.970662)
+	shuffled += fmt.Sprintf("%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,x,E11201201NE\r\n",
+		n-400, e+400, n-400, e-400, n+400, e-400, n+400, e+400, n, e)
+	recs = nil
+	if _, err := ingest.ReadManitobaCorners(strings.NewReader(shuffled), "c.csv", collect(&recs), ingest.ManitobaOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 || recs[0].Location.String() != "NE-1-12-12-E1" || recs[0].Geometry == nil {
+		t.Errorf("shuffled columns: %v", recs)
 	}
 }
 
 func TestReadManitobaCornersErrors(t *testing.T) {
 	t.Parallel()
-	const head = "DLS_KEY,CORNER,X,Y\n"
-	quarter := func(key string) string {
-		return key + ",SW,-10668151.6,6440570.5\n" + key + ",SE,-10666900.9,6440570.5\n" +
-			key + ",NE,-10666900.9,6441822.6\n" + key + ",NW,-10668151.6,6441822.6\n"
-	}
+	good := mbCornerRow(t, "E11201201NE", -95.828019, 49.970662)
+	cells := strings.Split(good, ",")
+	cells[3] = "abc"
+	notNumber := strings.Join(cells, ",")
+	e, n := utm14(t, -95.828019, 49.970662)
 	tests := []struct {
 		name   string
 		in     string
 		line   int
 		reason string
 	}{
-		{"incomplete quarter", head + "21201201NW,SW,-10668151.6,6440570.5\n" + quarter("21201201NE") + "21201201SE,SW,-10668151.6,6440570.5\n", 2, "no SE, NE, NW corner"},
-		{"bad key", head + "3120120NE,SW,-10668151.6,6440570.5\n", 2, "DLS_KEY"},
-		{"bad quarter in key", head + "21201201XX,SW,-10668151.6,6440570.5\n", 2, "quarter"},
-		{"bad corner", head + "21201201NE,MID,-10668151.6,6440570.5\n", 2, "CORNER"},
-		{"bad X", head + "21201201NE,SW,abc,6440570.5\n", 2, "x \"abc\""},
-		{"corners swapped", head +
-			"21201201NE,SE,-10668151.6,6440570.5\n21201201NE,SW,-10666900.9,6440570.5\n21201201NE,NE,-10666900.9,6441822.6\n21201201NE,NW,-10668151.6,6441822.6\n", 5, "counter-clockwise"},
-		{"corner disagrees", head + "21201201NE,SW,-10668151.6,6440570.5\n21201201NE,SW,-10668100,6440570.5\n", 3, "given again"},
-		{"no key column", "KEY,CORNER,X,Y\n", 1, "DLS_KEY"},
-		{"neither form", "DLS_KEY,X,Y\n", 1, "neither"},
+		{"old 10-character key", mbCornersHeader + good + strings.Replace(good, "E11201201NE", "21201201NE", 1), 3, `column DLS_KEY: value "21201201NE"`},
+		{"meridian 2", mbCornersHeader + strings.Replace(good, "E11201201NE", "E21201201NE", 1), 2, `column DLS_KEY: value "E21201201NE" is not one of 11 characters`},
+		{"no direction", mbCornersHeader + strings.Replace(good, "E11201201NE", "X11201201NE", 1), 2, "DLS_KEY"},
+		{"bad quarter in key", mbCornersHeader + strings.Replace(good, "E11201201NE", "E11201201XX", 1), 2, "quarter NE/NW/SW/SE"},
+		{"section 37", mbCornersHeader + strings.Replace(good, "E11201201NE", "E11201237NE", 1), 2, "section 1-36"},
+		{"not a number", mbCornersHeader + notNumber, 2, `column NE_E: value "abc" is not one of metres in NAD83 / UTM zone 14N`},
+		{"half a corner", mbCornersHeader + fmt.Sprintf("E11201201NE,%.3f,%.3f,%.3f,,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\r\n", e, n, e+400, e-400, n+400, e-400, n-400, e+400, n-400), 2, `column NE_N: value ""`},
+		{"web mercator", mbCornersHeader + "E11201201NE,-10667526.27,6441196.56,,,,,,,,\r\n", 2, "not in Manitoba"},
+		{"corners swapped", mbCornersHeader + fmt.Sprintf("E11201201NE,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\r\n", e, n, e-400, n+400, e+400, n+400, e-400, n-400, e+400, n-400), 2, "counter-clockwise"},
+		{"no key column", "KEY,EASTING,NORTHING,NE_E,NE_N,NW_E,NW_N,SW_E,SW_N,SE_E,SE_N\r\n", 1, "no DLS_KEY"},
+		{"old long form", "DLS_KEY,CORNER,X,Y\n", 1, "no SW_E, SW_N"},
+		{"no centroid columns", "DLS_KEY,NE_E,NE_N,NW_E,NW_N,SW_E,SW_N,SE_E,SE_N\r\n", 1, "EASTING, NORTHING"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ingest.ReadManitobaCorners(strings.NewReader(tc.in), "c.csv", func(gridindex.Record) error { return nil })
+			_, err := ingest.ReadManitobaCorners(strings.NewReader(tc.in), "c.csv", func(gridindex.Record) error { return nil }, ingest.ManitobaOptions{})
 			if err == nil {
 				t.Fatalf("succeeded on %q", tc.in)
 			}
@@ -361,7 +506,7 @@ func BenchmarkReadManitobaSurvey(b *testing.B) {
 	b.ReportAllocs()
 	rows := 0
 	for b.Loop() {
-		st, err := ingest.ReadManitobaSurvey(bytes.NewReader(data), mbSurveyName, func(gridindex.Record) error { return nil })
+		st, err := ingest.ReadManitobaSurvey(bytes.NewReader(data), mbSurveyName, func(gridindex.Record) error { return nil }, ingest.ManitobaOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -376,7 +521,7 @@ func BenchmarkReadManitobaCorners(b *testing.B) {
 	b.ReportAllocs()
 	rows := 0
 	for b.Loop() {
-		st, err := ingest.ReadManitobaCorners(bytes.NewReader(data), mbCornersName, func(gridindex.Record) error { return nil })
+		st, err := ingest.ReadManitobaCorners(bytes.NewReader(data), mbCornersName, func(gridindex.Record) error { return nil }, ingest.ManitobaOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -390,7 +535,7 @@ func FuzzReadManitobaSurvey(f *testing.F) {
 	lines := strings.SplitAfter(data, "\n")
 	f.Add(strings.Join(lines[:8], ""))
 	f.Add(lines[0] + strings.Join(lines[len(lines)-8:], ""))
-	f.Add("Type,Quarter,SECTION,TOWNSHIP,RANGE,MERIDIAN,RANGEADD,x,y\nQuarter,NE,1,12,12,1,E,-10667526.27,6441196.56\n")
+	f.Add("Type,Quarter,SECTION,TOWNSHIP,RANGE,MERIDIAN,RANGEADD,x,y\nQuarter,NE,1,12,12,E1,,-10667526.27,6441196.56\nRoad,NE,1,12,12,E1,,-10667526.27,6441196.56\n")
 	f.Add("Informal Legal Description,x,y\n\"RL-5-St. Fran\xe7ois Xavier\",-10858103.1,6433297.3\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		_, err := ingest.ReadManitobaSurvey(strings.NewReader(in), "f.csv", func(r gridindex.Record) error {
@@ -401,7 +546,7 @@ func FuzzReadManitobaSurvey(f *testing.F) {
 				t.Fatalf("%s does not parse back: %v", r.Location, err)
 			}
 			return nil
-		})
+		}, ingest.ManitobaOptions{Notices: &ingest.Notices{}})
 		if !isIngestError(err) {
 			t.Fatalf("error %v (%T) is not an *ingest.Error", err, err)
 		}
@@ -413,14 +558,14 @@ func FuzzReadManitobaCorners(f *testing.F) {
 	lines := strings.SplitAfter(data, "\n")
 	f.Add(strings.Join(lines[:13], ""))
 	f.Add(lines[0] + strings.Join(lines[100:140], ""))
-	f.Add("DLS_KEY,SE_X,SE_Y,SW_X,SW_Y,NW_X,NW_Y,NE_X,NE_Y\n21201201NE,-10666900.9,6440570.5,-10668151.6,6440570.5,-10668151.6,6441822.6,-10666900.9,6441822.6\n")
+	f.Add(mbCornersHeader + mbCornerRow(f, "E10100822NE", -97.373757, 49.676168, "NW") + "W10600507SW,,,,,,,,,,\r\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		_, err := ingest.ReadManitobaCorners(strings.NewReader(in), "f.csv", func(r gridindex.Record) error {
-			if _, ok := r.Geometry.(orb.Polygon); !ok {
-				t.Fatalf("%s: geometry %T", r.Location, r.Geometry)
+			if _, ok := r.Geometry.(orb.Polygon); !ok && !r.HasCentroid {
+				t.Fatalf("%s: geometry %T and no centroid", r.Location, r.Geometry)
 			}
 			return nil
-		})
+		}, ingest.ManitobaOptions{})
 		if !isIngestError(err) {
 			t.Fatalf("error %v (%T) is not an *ingest.Error", err, err)
 		}

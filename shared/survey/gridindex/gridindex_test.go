@@ -125,8 +125,8 @@ func testRecords(t testing.TB) []gridindex.Record {
 	recs := dlsRecords(t, 24, 1, lld.W5)
 	recs = append(recs, dlsRecords(t, 50, 26, lld.W4)...)
 	recs = append(recs,
-		lot(t, "RL-22-St. Norbert", orb.Point{-97.1472, 49.7578}, false),
-		lot(t, "RL-23-St. Norbert", orb.Point{-97.1450, 49.7560}, false),
+		lot(t, "RL-22-St. Norbert", orb.Point{-97.142269, 49.678794}, false), // published centroid
+		lot(t, "RL-23-Fictive Creek", orb.Point{-97.1400, 49.6770}, false),   // invented parish
 		lot(t, "Lot 10 Con 1 Adjala", orb.Point{-79.93, 44.17}, true),
 		lot(t, "Lot 11 Con 1 Adjala", orb.Point{-79.92, 44.17}, true),
 	)
@@ -167,7 +167,7 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m := ix.Meta(); m.Records != uint64(len(recs)) || m.Groups != 4 || m.Source != "test data" || !m.Fixture {
+			if m := ix.Meta(); m.Records != uint64(len(recs)) || m.Groups != 5 || m.Source != "test data" || !m.Fixture {
 				t.Errorf("meta = %+v", m)
 			}
 			for _, want := range recs {
@@ -269,12 +269,12 @@ func TestNearest(t *testing.T) {
 	t.Parallel()
 	f := &memFile{data: buildIndex(t, testRecords(t), gridindex.WriterOptions{})}
 	ix, _ := gridindex.Open(context.Background(), f, "k", gridindex.Options{})
-	r, d, ok, err := ix.Nearest(context.Background(), orb.Point{-97.1465, 49.7575}, lld.RiverParishLot, 1000)
+	r, d, ok, err := ix.Nearest(context.Background(), orb.Point{-97.1430, 49.6785}, lld.RiverParishLot, 1000)
 	if err != nil || !ok || r.Location.String() != "RL-22-St. Norbert" || d > 100 {
 		t.Errorf("Nearest = %v %.0f m %v %v, want RL-22-St. Norbert within 100 m", r.Location, d, ok, err)
 	}
 	if _, _, ok, _ := ix.Nearest(context.Background(), orb.Point{-97.0, 49.9}, lld.RiverParishLot, 1000); ok {
-		t.Error("Nearest found a lot 17 km away within 1000 m")
+		t.Error("Nearest found a lot 24 km away within 1000 m")
 	}
 }
 
