@@ -16,6 +16,7 @@ import (
 	"github.com/paulmach/orb/geo"
 
 	"meridian/shared/convert"
+	"meridian/shared/ingest"
 	src "meridian/shared/ingest/energy"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
@@ -35,7 +36,7 @@ const PKSources = "SOURCES"
 // sorts a directory's files into them by the publishers' names.
 type Files struct {
 	WellLists    []string // AER ST37 WellList*.txt, oldest first: the last is current, the one before it gives licence transfers
-	BACodes      []string // AER ST104A business associate codes
+	BACodes      []string // AER ST104A business associate codes or Petrinex PRABAIdentifiers.csv
 	Wells        []string // Petrinex Well Infrastructure (SK, MB; AB wells missing from ST37)
 	Facilities   []string // Petrinex Facility Infrastructure
 	Volumetrics  []string // Petrinex Conventional Volumetrics Vol_YYYY-MM-PP.csv
@@ -69,7 +70,7 @@ func Classify(dir string) (Files, error) {
 		switch {
 		case strings.HasPrefix(n, "WellList") && ext == ".txt":
 			f.WellLists = append(f.WellLists, p)
-		case (strings.Contains(n, "BusinessAssociate") || strings.HasPrefix(n, "ST104")) && ext == ".csv":
+		case (strings.Contains(n, "BusinessAssociate") || strings.HasPrefix(n, "ST104") || strings.HasPrefix(n, "PRABAIdentifiers")) && ext == ".csv":
 			f.BACodes = append(f.BACodes, p)
 		case strings.HasPrefix(n, "Well Infrastructure") && ext == ".csv":
 			f.Wells = append(f.Wells, p)
@@ -100,6 +101,9 @@ type Options struct {
 	Now      time.Time // the day expiry states are computed for; default time.Now
 	Demo     bool      // the files are the project's demo data
 	Progress io.Writer // one line per file read; nil: quiet
+	// Notices collects the values the readers had not seen before but
+	// placed (a new status word); nil discards them.
+	Notices *ingest.Notices
 }
 
 // Summary says what an ingest read, wrote and skipped.
@@ -234,8 +238,10 @@ func licenceKey(l string) string { return strings.TrimLeft(strings.TrimSpace(l),
 
 func (in *ingester) readBA() error {
 	for _, p := range in.files.BACodes {
+		dataset := "business associate codes"
+		opt := src.ReadOptions{Notices: in.o.Notices, Layout: func(l ingest.Layout) { dataset = l.Dataset }}
 		err := withFile(p, func(r io.Reader, name string) error {
-			return src.ReadBACodes(r, name, func(b src.BA) error {
+			return src.ReadBACodes(r, name, opt, func(b src.BA) error {
 				in.baNames[strings.ToUpper(b.Code)] = b.Name
 				in.sum.Read["ba_codes"]++
 				return nil
@@ -244,7 +250,7 @@ func (in *ingester) readBA() error {
 		if err != nil {
 			return err
 		}
-		in.source("operators", "AER ST104A business associate codes", p)
+		in.source("operators", dataset, p)
 	}
 	in.progress("business associates: %d", len(in.baNames))
 	return nil
@@ -416,7 +422,7 @@ func (in *ingester) readWellLists() error {
 func (in *ingester) readPetrinexWells() error {
 	for _, p := range in.files.Wells {
 		err := withFile(p, func(r io.Reader, name string) error {
-			return src.ReadPetrinexWells(r, name, func(w src.PetrinexWell) error {
+			return src.ReadPetrinexWells(r, name, src.ReadOptions{Notices: in.o.Notices}, func(w src.PetrinexWell) error {
 				in.sum.Read["wells_petrinex"]++
 				if in.seenUWIs[w.Identifier] {
 					in.sum.skip("Petrinex well already in ST37")
