@@ -631,9 +631,9 @@ func (in *ingester) readPipelines() error {
 	for _, p := range in.files.Pipelines {
 		read := func(fn func(src.Pipeline) error) error {
 			if strings.HasSuffix(strings.ToLower(p), ".shp") {
-				return readShapefile(p, fn)
+				return readShapefile(p, in.o.Notices, fn)
 			}
-			return withFile(p, func(r io.Reader, name string) error { return src.ReadPipelinesGeoJSON(r, name, fn) })
+			return withFile(p, func(r io.Reader, name string) error { return src.ReadPipelinesGeoJSON(r, name, src.ReadOptions{Notices: in.o.Notices}, fn) })
 		}
 		err := read(func(pl src.Pipeline) error {
 			in.sum.Read["pipeline_segments"]++
@@ -647,7 +647,7 @@ func (in *ingester) readPipelines() error {
 	return nil
 }
 
-func readShapefile(p string, fn func(src.Pipeline) error) error {
+func readShapefile(p string, notices *ingest.Notices, fn func(src.Pipeline) error) error {
 	base := strings.TrimSuffix(p, filepath.Ext(p))
 	shp, err := os.Open(p)
 	if err != nil {
@@ -660,7 +660,7 @@ func readShapefile(p string, fn func(src.Pipeline) error) error {
 	}
 	defer dbf.Close()
 	prj, _ := os.ReadFile(base + ".prj")
-	return src.ReadPipelinesShapefile(shp, dbf, string(prj), filepath.Base(p), fn)
+	return src.ReadPipelinesShapefile(shp, dbf, string(prj), filepath.Base(p), src.ReadOptions{Notices: notices}, fn)
 }
 
 func optional(a src.Amount) *float64 {

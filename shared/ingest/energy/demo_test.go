@@ -427,14 +427,14 @@ func TestDemoNGL(t *testing.T) {
 func TestDemoPipelines(t *testing.T) {
 	t.Parallel()
 	var fromJSON, fromSHP []energy.Pipeline
-	if err := energy.ReadPipelinesGeoJSON(bytes.NewReader(demoFile(t, "Pipelines_GCS_NAD83.geojson")), "p.geojson", func(p energy.Pipeline) error {
+	if err := energy.ReadPipelinesGeoJSON(bytes.NewReader(demoFile(t, "Pipelines_GCS_NAD83.geojson")), "p.geojson", energy.ReadOptions{}, func(p energy.Pipeline) error {
 		fromJSON = append(fromJSON, p)
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
 	if err := energy.ReadPipelinesShapefile(bytes.NewReader(demoFile(t, "Pipelines_GCS_NAD83.shp")), bytes.NewReader(demoFile(t, "Pipelines_GCS_NAD83.dbf")),
-		string(demoFile(t, "Pipelines_GCS_NAD83.prj")), "Pipelines_GCS_NAD83.shp", func(p energy.Pipeline) error {
+		string(demoFile(t, "Pipelines_GCS_NAD83.prj")), "Pipelines_GCS_NAD83.shp", energy.ReadOptions{}, func(p energy.Pipeline) error {
 			fromSHP = append(fromSHP, p)
 			return nil
 		}); err != nil {
