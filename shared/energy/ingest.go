@@ -43,7 +43,7 @@ type Files struct {
 	Pipelines    []string // AER pipelines, .geojson or .shp (with .dbf and .prj beside it)
 	Orphans      []string // Orphan Well Association inventory .xlsx
 	Dispositions []string // Crown PNG and mineral dispositions, .geojson or .csv
-	Unused       []string // recognised but not read by the reports (NGL volumes, README)
+	Unused       []string // recognised but not read by the reports (NGL volumes, ST37 shapefiles, README)
 	Unrecognised []string
 }
 
@@ -86,6 +86,11 @@ func Classify(dir string) (Files, error) {
 		case strings.HasPrefix(n, "Crown_Dispositions") && (ext == ".geojson" || ext == ".csv" && !geojson[base]):
 			f.Dispositions = append(f.Dispositions, p)
 		case strings.HasPrefix(n, "Crown_Dispositions"):
+		case (strings.HasPrefix(n, "ST37_SH") || strings.HasPrefix(n, "ST37_BH")) && ext == ".shp":
+			// The ST37 well shapefiles (src.ReadWellHoles): WellList.txt
+			// carries the same wells with the UWI and status they lack.
+			f.Unused = append(f.Unused, p)
+		case strings.HasPrefix(n, "ST37_SH") || strings.HasPrefix(n, "ST37_BH"): // .dbf, .prj, .shx, .cpg beside them
 		case strings.HasPrefix(n, "NGL") || n == "README.md":
 			f.Unused = append(f.Unused, p)
 		default:
