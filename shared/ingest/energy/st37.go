@@ -70,6 +70,37 @@ func (w Well) UWI16() string {
 
 // Bucket returns LicenceBucket(w.LicenceStatus).
 
+// The two layouts of WellList.txt; Well.Columns says which a row came
+// from, WellListLayout maps it to its Layout.
+var (
+	WellList18Layout = ingest.Layout{
+		Dataset:   "AER ST37 list of wells",
+		Publisher: "Alberta Energy Regulator",
+		Form:      "WellList.txt, tab-separated, no header, 18 columns (until ~2022)",
+		Verified:  true,
+		Evidence:  "samples/aer-st37/WellList_2017-04_excerpt.txt (evjrob/aertidywells)",
+	}
+	WellList24Layout = ingest.Layout{
+		Dataset:   "AER ST37 list of wells",
+		Publisher: "Alberta Energy Regulator",
+		Form:      "WellList.txt, tab-separated, no header, 24 columns (the 18, four short status descriptions, scheme type and subtype)",
+		Verified:  true,
+		Evidence:  "a reader of the current file names all 24 columns (docs/real-layouts.md, id 29486165729)",
+	}
+)
+
+// WellListLayout returns the layout of a WellList.txt whose rows have
+// columns fields (Well.Columns); false for another count.
+func WellListLayout(columns int) (ingest.Layout, bool) {
+	switch columns {
+	case 18:
+		return WellList18Layout, true
+	case 24:
+		return WellList24Layout, true
+	}
+	return ingest.Layout{}, false
+}
+
 // ST37 column names (AER layout), for messages.
 var st37Columns = [...]string{
 	"UWI-DISPLAY-FORMAT", "KEY-LIST-OF-WELLS", "UPDATE-FLAG", "WELL-NAME", "FIELD-CODE", "POOL-CODE",

@@ -160,3 +160,25 @@ func FuzzReadWellHoles(f *testing.F) {
 		checkFuzzError(t, err, 0)
 	})
 }
+
+func TestWellListLayout(t *testing.T) {
+	t.Parallel()
+	var columns []int
+	if err := energy.ReadWellList(openSample(t, st37Sample), "WellList.txt", func(w energy.Well) error {
+		if len(columns) == 0 {
+			columns = append(columns, w.Columns)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if l, ok := energy.WellListLayout(columns[0]); !ok || l != energy.WellList18Layout || !l.Verified {
+		t.Errorf("the 2017 sample: %d columns, layout %v", columns[0], l)
+	}
+	if l, ok := energy.WellListLayout(24); !ok || l != energy.WellList24Layout {
+		t.Errorf("24 columns: %v", l)
+	}
+	if _, ok := energy.WellListLayout(20); ok {
+		t.Error("20 columns have a layout")
+	}
+}
