@@ -638,7 +638,9 @@ func (in *ingester) readPipelines() error {
 			if strings.HasSuffix(strings.ToLower(p), ".shp") {
 				return readShapefile(p, in.o.Notices, fn)
 			}
-			return withFile(p, func(r io.Reader, name string) error { return src.ReadPipelinesGeoJSON(r, name, src.ReadOptions{Notices: in.o.Notices}, fn) })
+			return withFile(p, func(r io.Reader, name string) error {
+				return src.ReadPipelinesGeoJSON(r, name, src.ReadOptions{Notices: in.o.Notices}, fn)
+			})
 		}
 		err := read(func(pl src.Pipeline) error {
 			in.sum.Read["pipeline_segments"]++
