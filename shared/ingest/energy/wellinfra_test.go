@@ -158,6 +158,7 @@ func TestReadPetrinexWellsNotices(t *testing.T) {
 
 func FuzzReadPetrinexWells(f *testing.F) {
 	f.Add(wellInfraHeader + wellInfraRow)
+	f.Add(wellInfraHeader + strings.Replace(strings.Replace(wellInfraRow, ",Horizontal,", ",S-CURVE,", 1), ",02,10,00,00,", ",,,,,", 1))
 	f.Add("WellID,WellIdentifier,LicenceNumber,LicenceStatus,LicenceeID\nSKWI141160301014W200,141160301014W200,12345,Issued,A2J6\n")
 	if b, err := demoOnce(); err == nil {
 		f.Add(firstLines(b["Well Infrastructure-SK.csv"], 6))
