@@ -81,9 +81,10 @@ var PetrinexWellLayout = ingest.Layout{
 	Form:      "Well Infrastructure-{AB,SK,MB}.csv, header row, every field quoted",
 	Verified:  false,
 	Evidence: "values of HorizontalDrill (trajectory words), WellStatusMode and WellStatusType follow the real AB file " +
-		"(docs/real-layouts.md, id 23718322573); the full column list is a loader's, not seen in a real file: " +
-		"check the header, the date format (YYYY-MM-DD), the status code columns and the Y/N spelling of " +
-		"ExperimentalConfidentialIndicator and OrphanWellFlg in the first real download",
+		"(docs/real-layouts.md, id 23718322573); the column names are the report's XML element names as a loader " +
+		"reads them (id 9274889379), with OrphanWellFlg a one-character field in a loader's schema (id 9124177837), " +
+		"not seen in a real CSV: check the header, the date format (YYYY-MM-DD), the status code columns and the " +
+		"spelling of ExperimentalConfidentialIndicator and OrphanWellFlg (Y/N assumed) in the first real download",
 }
 
 // Trajectory is a well event's drilling trajectory, the HorizontalDrill
@@ -212,8 +213,9 @@ const (
 // with the split location columns (the location exception leads and the
 // event trails); a date, number or two-digit status code that does not
 // parse; ExperimentalConfidentialIndicator or OrphanWellFlg other than a
-// yes/no spelling (Y/N, Yes/No, True/False, T/F, 1/0, empty; no real
-// value has been seen).
+// yes/no spelling (Y/N, Yes/No, True/False, T/F, 1/0, empty, any case; no
+// real value has been seen, a loader's schema gives OrphanWellFlg one
+// character, so Y/N is the likely form).
 //
 // Notices (the row is kept, the value as published): a HorizontalDrill
 // word that is not a known trajectory; a WellStatusFluid, -Mode, -Type or
