@@ -30,8 +30,9 @@ type Pipeline struct {
 	BA          string // BA_CODE, 4 characters
 	SpecID      string // PL_SPEC_ID
 	LengthKM    Amount // SEG_LENGTH, km
-	// Status is SEG_STATUS: Operating, Discontinued, Abandoned, Removed,
-	// Permitted, Not Constructed (vocabulary unverified).
+	// Status is SEG_STATUS as published: Operating, Discontinued,
+	// Abandoned, Removed or Permitted in the real product (id 61397967180);
+	// another word is kept and reported as a notice.
 	Status       string
 	FromFacility string // FROM_FAC: "Pipeline", "Well", "Battery" ...
 	// FromText is FROM_LOC as published (LSD-SEC-TWP-RGE-WM) and From its
