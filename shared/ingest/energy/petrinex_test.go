@@ -1,6 +1,7 @@
 package energy_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -267,8 +268,14 @@ func TestReadNGLVolumesDocumentedNames(t *testing.T) {
 	if len(realLayouts) != 1 || realLayouts[0] != energy.NGLLayout || len(docLayouts) != 1 || docLayouts[0] != energy.NGLDocumentedLayout {
 		t.Errorf("layouts %v and %v, want NGLLayout and NGLDocumentedLayout", realLayouts, docLayouts)
 	}
+	// Errors name the column as the file does.
+	err := energy.ReadNGLVolumes(strings.NewReader(pdf+strings.Replace(nglRow, "ABBT0137130", "", 1)), "NGL.csv", energy.ReadOptions{}, func(energy.NGLVolume) error { return nil })
+	wantIngestError(t, err, "NGL.csv", 2, "FacilityID: empty")
+	if ie := (*ingest.Error)(nil); errors.As(err, &ie) && strings.HasPrefix(ie.Reason, "Reporting") {
+		t.Errorf("reason %q names the column as the real file does, not as this file does", ie.Reason)
+	}
 	noFacility := strings.Replace(nglHeader, "ReportingFacilityID,", "Facility,", 1)
-	err := energy.ReadNGLVolumes(strings.NewReader(noFacility+nglRow), "NGL.csv", energy.ReadOptions{}, func(energy.NGLVolume) error { return nil })
+	err = energy.ReadNGLVolumes(strings.NewReader(noFacility+nglRow), "NGL.csv", energy.ReadOptions{}, func(energy.NGLVolume) error { return nil })
 	wantIngestError(t, err, "NGL.csv", 1, "no ReportingFacilityID column (nor FacilityID)")
 }
 

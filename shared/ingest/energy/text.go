@@ -372,19 +372,28 @@ func (t *csvTable) csvError(err error) error {
 // requested column i that is none of accepted.
 func (t *csvTable) badValue(i int, value string, accepted []string) {
 	if t.err == nil {
-		t.err = ingest.BadValue(t.file, max(t.line, 1), t.cols[i].name, value, accepted)
+		t.err = ingest.BadValue(t.file, max(t.line, 1), t.colName(i), value, accepted)
 	}
 }
 
 // notice reports a new value of requested column i that the reader kept.
 func (t *csvTable) notice(ns *ingest.Notices, i int, value, reason string) {
-	ns.Add(ingest.Notice{File: t.file, Line: max(t.line, 1), Column: t.cols[i].name, Value: value, Reason: reason})
+	ns.Add(ingest.Notice{File: t.file, Line: max(t.line, 1), Column: t.colName(i), Value: value, Reason: reason})
+}
+
+// colName is the name the file's header gives requested column i (an
+// alias, say), or the column's own name.
+func (t *csvTable) colName(i int) string {
+	if i < len(t.names) && t.names[i] != "" {
+		return t.names[i]
+	}
+	return t.cols[i].name
 }
 
 // fail records the first bad cell of the current row; t.err reports it.
 func (t *csvTable) fail(i int, err error) {
 	if t.err == nil {
-		t.err = t.errorf("%s: %v", t.cols[i].name, err)
+		t.err = t.errorf("%s: %v", t.colName(i), err)
 	}
 }
 
