@@ -16,6 +16,7 @@ import (
 	"github.com/paulmach/orb/geo"
 
 	"meridian/shared/convert"
+	"meridian/shared/ingest"
 	src "meridian/shared/ingest/energy"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
@@ -35,14 +36,14 @@ const PKSources = "SOURCES"
 // sorts a directory's files into them by the publishers' names.
 type Files struct {
 	WellLists    []string // AER ST37 WellList*.txt, oldest first: the last is current, the one before it gives licence transfers
-	BACodes      []string // AER ST104A business associate codes
+	BACodes      []string // AER ST104A business associate codes or Petrinex PRABAIdentifiers.csv
 	Wells        []string // Petrinex Well Infrastructure (SK, MB; AB wells missing from ST37)
 	Facilities   []string // Petrinex Facility Infrastructure
 	Volumetrics  []string // Petrinex Conventional Volumetrics Vol_YYYY-MM-PP.csv
 	Pipelines    []string // AER pipelines, .geojson or .shp (with .dbf and .prj beside it)
 	Orphans      []string // Orphan Well Association inventory .xlsx
 	Dispositions []string // Crown PNG and mineral dispositions, .geojson or .csv
-	Unused       []string // recognised but not read by the reports (NGL volumes, README)
+	Unused       []string // recognised but not read by the reports (NGL volumes, ST37 shapefiles, README)
 	Unrecognised []string
 }
 
@@ -69,7 +70,7 @@ func Classify(dir string) (Files, error) {
 		switch {
 		case strings.HasPrefix(n, "WellList") && ext == ".txt":
 			f.WellLists = append(f.WellLists, p)
-		case (strings.Contains(n, "BusinessAssociate") || strings.HasPrefix(n, "ST104")) && ext == ".csv":
+		case (strings.Contains(n, "BusinessAssociate") || strings.HasPrefix(n, "ST104") || strings.HasPrefix(n, "PRABAIdentifiers")) && ext == ".csv":
 			f.BACodes = append(f.BACodes, p)
 		case strings.HasPrefix(n, "Well Infrastructure") && ext == ".csv":
 			f.Wells = append(f.Wells, p)
@@ -85,6 +86,11 @@ func Classify(dir string) (Files, error) {
 		case strings.HasPrefix(n, "Crown_Dispositions") && (ext == ".geojson" || ext == ".csv" && !geojson[base]):
 			f.Dispositions = append(f.Dispositions, p)
 		case strings.HasPrefix(n, "Crown_Dispositions"):
+		case (strings.HasPrefix(n, "ST37_SH") || strings.HasPrefix(n, "ST37_BH")) && ext == ".shp":
+			// The ST37 well shapefiles (src.ReadWellHoles): WellList.txt
+			// carries the same wells with the UWI and status they lack.
+			f.Unused = append(f.Unused, p)
+		case strings.HasPrefix(n, "ST37_SH") || strings.HasPrefix(n, "ST37_BH"): // .dbf, .prj, .shx, .cpg beside them
 		case strings.HasPrefix(n, "NGL") || n == "README.md":
 			f.Unused = append(f.Unused, p)
 		default:
@@ -100,6 +106,9 @@ type Options struct {
 	Now      time.Time // the day expiry states are computed for; default time.Now
 	Demo     bool      // the files are the project's demo data
 	Progress io.Writer // one line per file read; nil: quiet
+	// Notices collects the values the readers had not seen before but
+	// placed (a new status word); nil discards them.
+	Notices *ingest.Notices
 }
 
 // Summary says what an ingest read, wrote and skipped.
@@ -234,8 +243,10 @@ func licenceKey(l string) string { return strings.TrimLeft(strings.TrimSpace(l),
 
 func (in *ingester) readBA() error {
 	for _, p := range in.files.BACodes {
+		dataset := "business associate codes"
+		opt := src.ReadOptions{Notices: in.o.Notices, Layout: func(l ingest.Layout) { dataset = l.Dataset }}
 		err := withFile(p, func(r io.Reader, name string) error {
-			return src.ReadBACodes(r, name, func(b src.BA) error {
+			return src.ReadBACodes(r, name, opt, func(b src.BA) error {
 				in.baNames[strings.ToUpper(b.Code)] = b.Name
 				in.sum.Read["ba_codes"]++
 				return nil
@@ -244,7 +255,7 @@ func (in *ingester) readBA() error {
 		if err != nil {
 			return err
 		}
-		in.source("operators", "AER ST104A business associate codes", p)
+		in.source("operators", dataset, p)
 	}
 	in.progress("business associates: %d", len(in.baNames))
 	return nil
@@ -416,7 +427,7 @@ func (in *ingester) readWellLists() error {
 func (in *ingester) readPetrinexWells() error {
 	for _, p := range in.files.Wells {
 		err := withFile(p, func(r io.Reader, name string) error {
-			return src.ReadPetrinexWells(r, name, func(w src.PetrinexWell) error {
+			return src.ReadPetrinexWells(r, name, src.ReadOptions{Notices: in.o.Notices}, func(w src.PetrinexWell) error {
 				in.sum.Read["wells_petrinex"]++
 				if in.seenUWIs[w.Identifier] {
 					in.sum.skip("Petrinex well already in ST37")
@@ -625,9 +636,11 @@ func (in *ingester) readPipelines() error {
 	for _, p := range in.files.Pipelines {
 		read := func(fn func(src.Pipeline) error) error {
 			if strings.HasSuffix(strings.ToLower(p), ".shp") {
-				return readShapefile(p, fn)
+				return readShapefile(p, in.o.Notices, fn)
 			}
-			return withFile(p, func(r io.Reader, name string) error { return src.ReadPipelinesGeoJSON(r, name, fn) })
+			return withFile(p, func(r io.Reader, name string) error {
+				return src.ReadPipelinesGeoJSON(r, name, src.ReadOptions{Notices: in.o.Notices}, fn)
+			})
 		}
 		err := read(func(pl src.Pipeline) error {
 			in.sum.Read["pipeline_segments"]++
@@ -641,7 +654,7 @@ func (in *ingester) readPipelines() error {
 	return nil
 }
 
-func readShapefile(p string, fn func(src.Pipeline) error) error {
+func readShapefile(p string, notices *ingest.Notices, fn func(src.Pipeline) error) error {
 	base := strings.TrimSuffix(p, filepath.Ext(p))
 	shp, err := os.Open(p)
 	if err != nil {
@@ -654,7 +667,7 @@ func readShapefile(p string, fn func(src.Pipeline) error) error {
 	}
 	defer dbf.Close()
 	prj, _ := os.ReadFile(base + ".prj")
-	return src.ReadPipelinesShapefile(shp, dbf, string(prj), filepath.Base(p), fn)
+	return src.ReadPipelinesShapefile(shp, dbf, string(prj), filepath.Base(p), src.ReadOptions{Notices: notices}, fn)
 }
 
 func optional(a src.Amount) *float64 {

@@ -6,13 +6,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"meridian/shared/ingest"
 	"meridian/shared/ingest/energy"
 )
 
 func readBAs(t testing.TB, in string) []energy.BA {
 	t.Helper()
 	var bas []energy.BA
-	if err := energy.ReadBACodes(strings.NewReader(in), "ba.csv", func(b energy.BA) error {
+	if err := energy.ReadBACodes(strings.NewReader(in), "ba.csv", energy.ReadOptions{}, func(b energy.BA) error {
 		bas = append(bas, b)
 		return nil
 	}); err != nil {
@@ -26,7 +27,7 @@ func TestReadBACodesSample(t *testing.T) {
 	f := openSample(t, baSample)
 	byCode := map[string]energy.BA{}
 	var order []string
-	err := energy.ReadBACodes(f, "ST104A.csv", func(b energy.BA) error {
+	err := energy.ReadBACodes(f, "ST104A.csv", energy.ReadOptions{}, func(b energy.BA) error {
 		if _, dup := byCode[b.Code]; dup {
 			t.Errorf("BA %s twice", b.Code)
 		}
@@ -109,20 +110,81 @@ func TestReadBACodesRejects(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			err := energy.ReadBACodes(strings.NewReader(tc.in), "ba.csv", func(energy.BA) error { return nil })
+			err := energy.ReadBACodes(strings.NewReader(tc.in), "ba.csv", energy.ReadOptions{}, func(energy.BA) error { return nil })
 			wantIngestError(t, err, "ba.csv", tc.line, tc.want...)
 		})
 	}
 }
 
+// PRABAIdentifiers.csv as Petrinex publishes it (columns BAName, BACode,
+// CorpStatus, docs/real-layouts.md id 1416037198; every field quoted as in
+// Petrinex's other files). The names are invented demo names.
+const petrinexBA = "\ufeff\"BACode\",\"BAName\",\"CorpStatus\"\r\n\"0ZZ1\",\"DEMO OPERATOR ONE LTD (INVENTED)\",\"Active\"\r\n" +
+	"\"A9Z2\",\"DEMO, OPERATOR TWO (INVENTED)\",\"Amalgamated\"\r\n"
+
+func TestReadBACodesPetrinex(t *testing.T) {
+	t.Parallel()
+	for name, in := range map[string]string{
+		"quoted":        petrinexBA,
+		"other order":   "BAName,CorpStatus,BACode,Extra\nDEMO OPERATOR ONE LTD (INVENTED),Active,0ZZ1,x\n\"DEMO, OPERATOR TWO (INVENTED)\",Amalgamated,A9Z2,y\n",
+		"no CorpStatus": "BACode,BAName\n0ZZ1,DEMO OPERATOR ONE LTD (INVENTED)\nA9Z2,\"DEMO, OPERATOR TWO (INVENTED)\"\n",
+	} {
+		var layouts []ingest.Layout
+		var got []energy.BA
+		err := energy.ReadBACodes(strings.NewReader(in), "PRABAIdentifiers.csv", energy.ReadOptions{Layout: func(l ingest.Layout) { layouts = append(layouts, l) }}, func(b energy.BA) error {
+			got = append(got, b)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		status := [2]string{"Active", "Amalgamated"}
+		if name == "no CorpStatus" {
+			status = [2]string{}
+		}
+		want := []energy.BA{{Code: "0ZZ1", Name: "DEMO OPERATOR ONE LTD (INVENTED)", CorpStatus: status[0]}, {Code: "A9Z2", Name: "DEMO, OPERATOR TWO (INVENTED)", CorpStatus: status[1]}}
+		if d := cmp.Diff(want, got); d != "" || len(layouts) != 1 || layouts[0] != energy.PetrinexBALayout {
+			t.Errorf("%s: layouts %v (-want +got):\n%s", name, layouts, d)
+		}
+	}
+	// The ST104A form says so too.
+	var layout ingest.Layout
+	if err := energy.ReadBACodes(strings.NewReader("BA Code,Company Name\n0045,x\n"), "ba.csv", energy.ReadOptions{Layout: func(l ingest.Layout) { layout = l }}, func(energy.BA) error { return nil }); err != nil || layout != energy.ST104ALayout {
+		t.Errorf("ST104A: layout %v, error %v", layout, err)
+	}
+}
+
+func TestReadBACodesPetrinexRejects(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		in   string
+		line int
+		want []string
+	}{
+		{"no name column", "BACode,CorpStatus\n0045,Active\n", 1, []string{"no BAName column"}},
+		{"bad code", "BACode,BAName\n0ZZ1,DEMO\n0ZZ12,DEMO TWO\n", 3, []string{"column BACode", `"0ZZ12"`, "4 upper-case letters or digits"}},
+		{"lower case code", "BACode,BAName\na9z2,DEMO\n", 2, []string{"column BACode", `"a9z2"`}},
+		{"empty name", "BACode,BAName\n0ZZ1,\n", 2, []string{"BAName", "empty"}},
+		{"short row", "BACode,BAName,CorpStatus\n0ZZ1,DEMO\n", 2, []string{"2 fields", "want 3"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := energy.ReadBACodes(strings.NewReader(tc.in), "PRABAIdentifiers.csv", energy.ReadOptions{}, func(energy.BA) error { return nil })
+			wantIngestError(t, err, "PRABAIdentifiers.csv", tc.line, tc.want...)
+		})
+	}
+}
+
 func FuzzReadBACodes(f *testing.F) {
+	f.Add(petrinexBA)
 	f.Add("BA Code,Company Name\r\n0001,177293 Canada Ltd.\r\n0003,\"McGaha, Charles\"\r\n")
 	f.Add("Title,,,\n,,,\nBA Code,Company Name,Address,Phone\n0045,Chevron,x,y\n,,,\nDisclaimer\n")
 	if b := sampleSeed(baSample); b != nil {
 		f.Add(firstLines(b, 30))
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		err := energy.ReadBACodes(strings.NewReader(in), "ba.csv", func(b energy.BA) error {
+		err := energy.ReadBACodes(strings.NewReader(in), "ba.csv", energy.ReadOptions{}, func(b energy.BA) error {
 			if len(b.Code) != 4 || b.Name == "" {
 				t.Fatalf("BA %+v", b)
 			}

@@ -136,7 +136,9 @@ func benchGeoJSON[T any](b *testing.B, name string, read func(io.Reader, string,
 }
 
 func BenchmarkReadPipelinesGeoJSON(b *testing.B) {
-	benchGeoJSON(b, "Pipelines_GCS_NAD83.geojson", energy.ReadPipelinesGeoJSON)
+	benchGeoJSON(b, "Pipelines_GCS_NAD83.geojson", func(r io.Reader, file string, fn func(energy.Pipeline) error) error {
+		return energy.ReadPipelinesGeoJSON(r, file, energy.ReadOptions{}, fn)
+	})
 }
 
 func BenchmarkReadDispositionsGeoJSON(b *testing.B) {

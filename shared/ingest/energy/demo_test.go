@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/paulmach/orb"
 
+	"meridian/shared/ingest"
 	"meridian/shared/ingest/energy"
 	"meridian/shared/lld"
 )
@@ -206,7 +207,7 @@ func TestDemoST37(t *testing.T) {
 func TestDemoBACodes(t *testing.T) {
 	t.Parallel()
 	names := map[string]string{}
-	if err := energy.ReadBACodes(bytes.NewReader(demoFile(t, "ST104A_BusinessAssociate_Codes_2026-11.csv")), "ba.csv", func(b energy.BA) error {
+	if err := energy.ReadBACodes(bytes.NewReader(demoFile(t, "ST104A_BusinessAssociate_Codes_2026-11.csv")), "ba.csv", energy.ReadOptions{}, func(b energy.BA) error {
 		names[b.Code] = b.Name
 		return nil
 	}); err != nil {
@@ -217,7 +218,7 @@ func TestDemoBACodes(t *testing.T) {
 	}
 	// The real register agrees on every real code it has.
 	if f := sampleSeed(baSample); f != nil {
-		if err := energy.ReadBACodes(bytes.NewReader(f), "ST104A.csv", func(b energy.BA) error {
+		if err := energy.ReadBACodes(bytes.NewReader(f), "ST104A.csv", energy.ReadOptions{}, func(b energy.BA) error {
 			if n, ok := names[b.Code]; ok && n != b.Name {
 				t.Errorf("demo BA %s is %q, the register says %q", b.Code, n, b.Name)
 			}
@@ -237,11 +238,18 @@ func demoPetrinexWells(t testing.TB, prov string) map[string]energy.PetrinexWell
 	t.Helper()
 	name := "Well Infrastructure-" + prov + ".csv"
 	m := map[string]energy.PetrinexWell{}
-	if err := energy.ReadPetrinexWells(bytes.NewReader(demoFile(t, name)), name, func(w energy.PetrinexWell) error {
+	var ns ingest.Notices
+	if err := energy.ReadPetrinexWells(bytes.NewReader(demoFile(t, name)), name, energy.ReadOptions{Notices: &ns}, func(w energy.PetrinexWell) error {
+		if _, ok := energy.ParseTrajectory(string(w.Trajectory)); !ok {
+			t.Errorf("%s: HorizontalDrill %q is not a real trajectory word", w.Identifier, w.Trajectory)
+		}
 		m[w.Identifier] = w
 		return nil
 	}); err != nil {
 		t.Fatal(err)
+	}
+	if ns.Total() != 0 {
+		t.Errorf("the demo %s writes values the real file does not have: %v", name, ns.Lines())
 	}
 	return m
 }
@@ -258,7 +266,7 @@ func TestDemoWellInfrastructure(t *testing.T) {
 			if w.Orphan {
 				orphans++
 			}
-			if w.Horizontal {
+			if w.Trajectory == energy.Horizontal {
 				hz++
 			}
 			if w.WellID != prov+"WI"+u || w.Province != prov || w.Location.Unit != lld.LSD {
@@ -382,7 +390,7 @@ func TestDemoNGL(t *testing.T) {
 	n, wells := 0, map[string]bool{}
 	var gas float64
 	name := "NGL_AB_marketable_gas_volumes.csv"
-	if err := energy.ReadNGLVolumes(bytes.NewReader(demoFile(t, name)), name, func(v energy.NGLVolume) error {
+	if err := energy.ReadNGLVolumes(bytes.NewReader(demoFile(t, name)), name, energy.ReadOptions{}, func(v energy.NGLVolume) error {
 		n++
 		wells[v.UWI] = true
 		gas += v.Gas.Value
@@ -419,14 +427,14 @@ func TestDemoNGL(t *testing.T) {
 func TestDemoPipelines(t *testing.T) {
 	t.Parallel()
 	var fromJSON, fromSHP []energy.Pipeline
-	if err := energy.ReadPipelinesGeoJSON(bytes.NewReader(demoFile(t, "Pipelines_GCS_NAD83.geojson")), "p.geojson", func(p energy.Pipeline) error {
+	if err := energy.ReadPipelinesGeoJSON(bytes.NewReader(demoFile(t, "Pipelines_GCS_NAD83.geojson")), "p.geojson", energy.ReadOptions{}, func(p energy.Pipeline) error {
 		fromJSON = append(fromJSON, p)
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
 	if err := energy.ReadPipelinesShapefile(bytes.NewReader(demoFile(t, "Pipelines_GCS_NAD83.shp")), bytes.NewReader(demoFile(t, "Pipelines_GCS_NAD83.dbf")),
-		string(demoFile(t, "Pipelines_GCS_NAD83.prj")), "Pipelines_GCS_NAD83.shp", func(p energy.Pipeline) error {
+		string(demoFile(t, "Pipelines_GCS_NAD83.prj")), "Pipelines_GCS_NAD83.shp", energy.ReadOptions{}, func(p energy.Pipeline) error {
 			fromSHP = append(fromSHP, p)
 			return nil
 		}); err != nil {

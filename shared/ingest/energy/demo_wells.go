@@ -424,15 +424,25 @@ func (w *demoWorld) wellInfrastructure(prov string) []byte {
 			linked = [6]string{f.id, f.subType, f.subDesc, isoDate(start), f.operator, op(f.operator).Upper()}
 		}
 		code := func(p StatusPart) string { return fmt.Sprintf("%02d", ws.Part(p)) }
+		word := func(p StatusPart) string { // as the real file spells it: ABAN, DRL & C, Tstcmp ...
+			if w, ok := p.PetrinexWord(ws.Part(p)); ok {
+				return w
+			}
+			return ws.Short(p)
+		}
+		trajectory := Vertical // HorizontalDrill holds a trajectory word, not Y/N
+		if d.r.hz {
+			trajectory = Horizontal
+		}
 		fields := []string{
 			prov + "WI" + d.uwi16(), prov, "WI", d.uwi16(), "", d.u.LE,
 			fmt.Sprint(l.LSD), fmt.Sprint(l.Section), fmt.Sprint(l.Township), fmt.Sprint(l.Range), fmt.Sprint(l.Meridian.Number()),
 			fmt.Sprint(d.u.Event), d.name, conf, yn(d.confidential), "", "",
 			"Well", d.licence, isoDate(d.issue), isoDate(d.statDate), d.status,
 			d.t.FieldCode, d.t.Field, "", "", d.pool, "", "",
-			ws.Short(Fluid), ws.Short(Mode), ws.Short(Type), ws.Short(Structure),
+			word(Fluid), word(Mode), word(Type), word(Structure),
 			code(Fluid), code(Mode), code(Type), code(Structure),
-			isoDate(d.statDate), isoDate(d.spud), yn(d.r.hz), isoDate(d.finDrill),
+			isoDate(d.statDate), isoDate(d.spud), string(trajectory), isoDate(d.finDrill),
 			optNum(d.depth), optNum(d.tvd), "", "",
 			d.licensee, d.operator().Upper(), "", "", "", yn(d.orphan),
 		}

@@ -12,16 +12,26 @@
 //
 //	dataset                                  reader                     sample
 //	AER ST37 WellList.txt (18 or 24 cols)    ReadWellList               real (2017, 18 cols)
+//	AER ST37 shapefiles ST37_SH / ST37_BH    ReadWellHoles              none: a real loader's fields
 //	AER ST104A BA code list (CSV)            ReadBACodes                real (2 of 4 cols)
-//	AER Pipelines (GeoJSON or shapefile)     ReadPipelinesGeoJSON,      real (1 segment)
-//	                                         ReadPipelinesShapefile
+//	Petrinex PRABAIdentifiers.csv            ReadBACodes                none: named columns
+//	AER Pipelines (GeoJSON or shapefile;     ReadPipelinesGeoJSON,      real (1 segment); older
+//	current and older exports)               ReadPipelinesShapefile     form from a real loader
 //	Petrinex Conventional Volumetrics        ReadVolumetrics            real
-//	Petrinex NGL and Marketable Gas          ReadNGLVolumes             real
+//	Petrinex NGL and Marketable Gas          ReadNGLVolumes             real (+ the PDF's names)
 //	Petrinex Facility Infrastructure         ReadFacilities             real (8 of 39 cols)
-//	Petrinex Well Infrastructure             ReadPetrinexWells          none: documented columns
+//	Petrinex Well Infrastructure             ReadPetrinexWells          real values, documented columns
 //	Orphan Well Association inventory XLSX   ReadOrphanInventory        none: documented columns
 //	Crown PNG/mineral dispositions AB/SK/MB  ReadDispositionsCSV,       none: our own layout
 //	                                         ReadDispositionsGeoJSON
+//
+// Readers whose dataset has several published forms declare each as an
+// ingest.Layout (PetrinexWellLayout, ST104ALayout, PetrinexBALayout,
+// NGLLayout, NGLDocumentedLayout, PipelineLayout, PipelineOlderLayout,
+// ST37SurfaceHoleLayout, ST37BottomHoleLayout) and tell ReadOptions.Layout
+// which one a file's header matched. A value that is merely new (a status
+// word not seen before) is an ingest.Notice in ReadOptions.Notices, not an
+// error; each reader's doc says which values are fatal and which notices.
 //
 // Formats, traps and codes are those of docs/data-sources.md §0-§8. Values
 // keep their published meaning: dates are time.Time (UTC midnight; the zero

@@ -3,7 +3,32 @@ package energy
 import (
 	"io"
 	"strings"
+
+	"meridian/shared/ingest"
 )
+
+// The two forms of NGL and Marketable Gas Volumes: they differ only in
+// the names of the two facility columns.
+var (
+	NGLLayout = ingest.Layout{
+		Dataset:   "Petrinex NGL and Marketable Gas Volumes",
+		Publisher: "Petrinex",
+		Form:      "CSV, 26 columns, facility as ReportingFacilityID, ReportingFacilityName",
+		Verified:  true,
+		Evidence:  "the real AB file (samples/petrinex/NGL_AB_marketable_gas_volumes_excerpt.csv, vragovvolo/Petrinex fixtures)",
+	}
+	NGLDocumentedLayout = ingest.Layout{
+		Dataset:   "Petrinex NGL and Marketable Gas Volumes",
+		Publisher: "Petrinex",
+		Form:      "CSV, 26 columns, facility as FacilityID, FacilityName (the official PDF's names)",
+		Verified:  false,
+		Evidence: "Petrinex's report description names the facility columns FacilityID, FacilityName " +
+			"(docs/real-layouts.md); no real file with these names has been seen: check that the other 24 columns match",
+	}
+)
+
+// nglAliases are the official PDF's names of the facility columns.
+var nglAliases = map[string][]string{"ReportingFacilityID": {"FacilityID"}, "ReportingFacilityName": {"FacilityName"}}
 
 // NGLVolume is one row of Petrinex "NGL and Marketable Gas Volumes" (26
 // columns; docs/data-sources.md §5.2): one well's production in one month
@@ -84,14 +109,22 @@ const (
 )
 
 // ReadNGLVolumes streams a Petrinex NGL and Marketable Gas Volumes CSV to
-// fn: header row with the 26 columns (any order, extra columns ignored),
+// fn: header row with the 26 columns (any order, extra columns ignored;
+// the facility columns named ReportingFacilityID, ReportingFacilityName as
+// in the real file, NGLLayout, or FacilityID, FacilityName as in the
+// official PDF, NGLDocumentedLayout; opt.Layout is told which),
 // "***" confidential amounts as in ReadVolumetrics. A row is rejected when
 // its month is not YYYY-MM, its facility is empty, a number does not parse
 // or a DLS well ID (xxWI1...) is malformed.
-func ReadNGLVolumes(r io.Reader, file string, fn func(NGLVolume) error) error {
-	t, err := newCSVTable(r, file, nglColumns, csvOptions{})
+func ReadNGLVolumes(r io.Reader, file string, opt ReadOptions, fn func(NGLVolume) error) error {
+	t, err := newCSVTable(r, file, nglColumns, csvOptions{aliases: nglAliases})
 	if err != nil {
 		return err
+	}
+	if t.names[nFacilityID] == "ReportingFacilityID" {
+		opt.recognised(NGLLayout)
+	} else {
+		opt.recognised(NGLDocumentedLayout)
 	}
 	for {
 		ok, err := t.next()

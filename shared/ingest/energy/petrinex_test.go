@@ -1,6 +1,7 @@
 package energy_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"meridian/shared/ingest"
 	"meridian/shared/ingest/energy"
 	"meridian/shared/lld"
 )
@@ -204,7 +206,8 @@ func TestReadNGLVolumesSample(t *testing.T) {
 	n := 0
 	wells := map[string]string{}
 	gas := 0.0
-	err := energy.ReadNGLVolumes(f, "NGL_excerpt.csv", func(v energy.NGLVolume) error {
+	var layouts []ingest.Layout
+	err := energy.ReadNGLVolumes(f, "NGL_excerpt.csv", energy.ReadOptions{Layout: func(l ingest.Layout) { layouts = append(layouts, l) }}, func(v energy.NGLVolume) error {
 		if n == 0 {
 			first = v
 		}
@@ -216,6 +219,9 @@ func TestReadNGLVolumesSample(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(layouts) != 1 || layouts[0] != energy.NGLLayout {
+		t.Errorf("layouts %v, want NGLLayout", layouts)
 	}
 	if n != 778 || len(wells) != 16 || math.Abs(gas-578354.5) > 1e-6 {
 		t.Errorf("%d rows, %d wells, %.1f e3m3 gas; want 778, 16, 578354.5", n, len(wells), gas)
@@ -237,6 +243,42 @@ func TestReadNGLVolumesSample(t *testing.T) {
 	}
 }
 
+// The official PDF names the facility columns FacilityID, FacilityName:
+// the same rows read the same, and the reader says which form it saw.
+func TestReadNGLVolumesDocumentedNames(t *testing.T) {
+	t.Parallel()
+	read := func(header string) ([]energy.NGLVolume, []ingest.Layout) {
+		var got []energy.NGLVolume
+		var layouts []ingest.Layout
+		err := energy.ReadNGLVolumes(strings.NewReader(header+nglRow), "NGL.csv", energy.ReadOptions{Layout: func(l ingest.Layout) { layouts = append(layouts, l) }}, func(v energy.NGLVolume) error {
+			got = append(got, v)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got, layouts
+	}
+	pdf := strings.Replace(strings.Replace(nglHeader, "ReportingFacilityID,", "FacilityID,", 1), "ReportingFacilityName,", "FacilityName,", 1)
+	realRows, realLayouts := read(nglHeader)
+	doc, docLayouts := read(pdf)
+	if d := cmp.Diff(realRows, doc); d != "" || len(doc) != 1 || doc[0].FacilityID != "ABBT0137130" || doc[0].FacilityName != "Two Creeks 3-5-62-16w5" {
+		t.Errorf("FacilityID form (-real +documented):\n%s", d)
+	}
+	if len(realLayouts) != 1 || realLayouts[0] != energy.NGLLayout || len(docLayouts) != 1 || docLayouts[0] != energy.NGLDocumentedLayout {
+		t.Errorf("layouts %v and %v, want NGLLayout and NGLDocumentedLayout", realLayouts, docLayouts)
+	}
+	// Errors name the column as the file does.
+	err := energy.ReadNGLVolumes(strings.NewReader(pdf+strings.Replace(nglRow, "ABBT0137130", "", 1)), "NGL.csv", energy.ReadOptions{}, func(energy.NGLVolume) error { return nil })
+	wantIngestError(t, err, "NGL.csv", 2, "FacilityID: empty")
+	if ie := (*ingest.Error)(nil); errors.As(err, &ie) && strings.HasPrefix(ie.Reason, "Reporting") {
+		t.Errorf("reason %q names the column as the real file does, not as this file does", ie.Reason)
+	}
+	noFacility := strings.Replace(nglHeader, "ReportingFacilityID,", "Facility,", 1)
+	err = energy.ReadNGLVolumes(strings.NewReader(noFacility+nglRow), "NGL.csv", energy.ReadOptions{}, func(energy.NGLVolume) error { return nil })
+	wantIngestError(t, err, "NGL.csv", 1, "no ReportingFacilityID column (nor FacilityID)")
+}
+
 func TestReadNGLVolumesRejects(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -252,7 +294,7 @@ func TestReadNGLVolumesRejects(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			err := energy.ReadNGLVolumes(strings.NewReader(tc.in), "NGL.csv", func(energy.NGLVolume) error { return nil })
+			err := energy.ReadNGLVolumes(strings.NewReader(tc.in), "NGL.csv", energy.ReadOptions{}, func(energy.NGLVolume) error { return nil })
 			wantIngestError(t, err, "NGL.csv", tc.line, tc.want...)
 		})
 	}
@@ -260,11 +302,12 @@ func TestReadNGLVolumesRejects(t *testing.T) {
 
 func FuzzReadNGLVolumes(f *testing.F) {
 	f.Add(nglHeader + nglRow)
+	f.Add(strings.Replace(strings.Replace(nglHeader, "ReportingFacilityID,", "FacilityID,", 1), "ReportingFacilityName,", "FacilityName,", 1) + nglRow)
 	if b := sampleSeed(nglSample); b != nil {
 		f.Add(firstLines(b, 8))
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		err := energy.ReadNGLVolumes(strings.NewReader(in), "NGL.csv", func(energy.NGLVolume) error { return nil })
+		err := energy.ReadNGLVolumes(strings.NewReader(in), "NGL.csv", energy.ReadOptions{}, func(energy.NGLVolume) error { return nil })
 		checkFuzzError(t, err, 1)
 	})
 }

@@ -30,8 +30,9 @@ type Pipeline struct {
 	BA          string // BA_CODE, 4 characters
 	SpecID      string // PL_SPEC_ID
 	LengthKM    Amount // SEG_LENGTH, km
-	// Status is SEG_STATUS: Operating, Discontinued, Abandoned, Removed,
-	// Permitted, Not Constructed (vocabulary unverified).
+	// Status is SEG_STATUS as published: Operating, Discontinued,
+	// Abandoned, Removed or Permitted in the real product (id 61397967180);
+	// another word is kept and reported as a notice.
 	Status       string
 	FromFacility string // FROM_FAC: "Pipeline", "Well", "Battery" ...
 	// FromText is FROM_LOC as published (LSD-SEC-TWP-RGE-WM) and From its
@@ -70,22 +71,67 @@ type Pipeline struct {
 	FieldCentre       string // FLD_CTR_NM: "Grande Prairie"
 	// Substances are SUBSTANCE1..3: Natural Gas, Sour Natural Gas,
 	// Oil-Well Effluent, Crude Oil, Condensate, Salt Water ...; "" when
-	// empty.
-	Substances           [3]string
-	OrigLicence          string    // ORIG_LICNO
-	OrigSpecID           string    // ORIGPSPPID
-	OrigLineNo           string    // ORIGLIN_NO
-	ApplicationDate      time.Time // LICAPPDATE
-	OriginalIssueDate    time.Time // ORG_ISSUED
-	PermitApprovedDate   time.Time // PERMT_APPR
-	PermitExpiryDate     time.Time // PERMT_EXPI
-	LastOccupiedYear     int       // LAST_OCCYR; 0 when empty
-	TemporarySurfaceLine string    // TEMPSURFPL
-	GeometrySource       string    // GEOM_SRCE: "ROW centre line"
-	ShapeLength          Amount    // SHAPE_LEN as published (metres in the GCS product)
+	// empty. The older exports' single SUBSTANCE is Substances[0].
+	Substances [3]string
+	// InternalProtection and CrossingType are INT_PROTEC and CROSS_TYPE of
+	// the older exports ("" in the current product).
+	InternalProtection, CrossingType string
+	OrigLicence                      string    // ORIG_LICNO
+	OrigSpecID                       string    // ORIGPSPPID
+	OrigLineNo                       string    // ORIGLIN_NO
+	ApplicationDate                  time.Time // LICAPPDATE
+	OriginalIssueDate                time.Time // ORG_ISSUED
+	PermitApprovedDate               time.Time // PERMT_APPR
+	PermitExpiryDate                 time.Time // PERMT_EXPI
+	LastOccupiedYear                 int       // LAST_OCCYR; 0 when empty
+	TemporarySurfaceLine             string    // TEMPSURFPL
+	GeometrySource                   string    // GEOM_SRCE: "ROW centre line"
+	ShapeLength                      Amount    // SHAPE_LEN as published (metres in the GCS product)
 	// Geometry is an orb.LineString or orb.MultiLineString in longitude,
 	// latitude (NAD83); nil for a segment without geometry.
 	Geometry orb.Geometry
+}
+
+// The two forms of the AER pipelines product ReadPipelinesGeoJSON and
+// ReadPipelinesShapefile read, told apart by their fields.
+var (
+	PipelineLayout = ingest.Layout{
+		Dataset:   "AER Pipelines",
+		Publisher: "Alberta Energy Regulator",
+		Form:      "Pipelines_GCS_NAD83.shp (EPSG:4269) or GeoJSON, 50 attributes with FROM_LOC and SUBSTANCE1..3",
+		Verified:  true,
+		Evidence:  "the product's field list (docs/real-layouts.md, id 61397967180) and one real segment (samples/aer-pipelines)",
+	}
+	PipelineOlderLayout = ingest.Layout{
+		Dataset:   "AER Pipelines",
+		Publisher: "Alberta Energy Regulator",
+		Form:      "older export: FRM_LOC, a single SUBSTANCE, H2S_CONTNT, INT_PROTEC, CROSS_TYPE",
+		Verified:  true,
+		Evidence: "a Makefile over the real older shapefile names these fields (docs/real-layouts.md, id 25686593994); " +
+			"LICENCE_NO is assumed present as in the current product (the reader requires it)",
+	}
+)
+
+// pipelineAliases are the older exports' names of current attributes.
+var pipelineAliases = map[string]string{"FROM_LOC": "FRM_LOC", "SUBSTANCE1": "SUBSTANCE", "H2S_CONT": "H2S_CONTNT"}
+
+// olderPipelineForm reports whether a feature with these attributes is an
+// older export: FRM_LOC or a single SUBSTANCE, and no SUBSTANCE1.
+func olderPipelineForm(has func(string) bool) bool {
+	return !has("SUBSTANCE1") && (has("FRM_LOC") || has("SUBSTANCE"))
+}
+
+// pipelineStatuses are the SEG_STATUS values of the product
+// (docs/real-layouts.md, id 61397967180); others are notices.
+var pipelineStatuses = []string{"Operating", "Abandoned", "Discontinued", "Removed", "Permitted"}
+
+func knownPipelineStatus(s string) bool {
+	for _, k := range pipelineStatuses {
+		if strings.EqualFold(s, k) {
+			return true
+		}
+	}
+	return s == ""
 }
 
 // pipelineAttributes are the 50 attribute names of the product, in the
@@ -115,25 +161,49 @@ var pipelineKinds = []string{"LineString", "MultiLineString"}
 // numbers, null for empty; geometry LineString or MultiLineString in
 // longitude, latitude). Features are decoded one at a time. Errors name the
 // line where the bad feature starts.
-func ReadPipelinesGeoJSON(r io.Reader, file string, fn func(Pipeline) error) error {
+//
+// Both forms are read (PipelineLayout, PipelineOlderLayout; opt.Layout is
+// told the first feature's): an older export's FRM_LOC is FromText, its
+// SUBSTANCE Substances[0], its H2S_CONTNT H2SContent. Fatal: a missing
+// LICENCE_NO, LINE_NO, BA_CODE or SEG_STATUS attribute and the values
+// parsePipeline refuses. Notices: a SEG_STATUS outside Operating,
+// Abandoned, Discontinued, Removed, Permitted (kept as published).
+func ReadPipelinesGeoJSON(r io.Reader, file string, opt ReadOptions, fn func(Pipeline) error) error {
+	first := true
 	return readFeatures(r, file, pipelineKinds, func(f *feature) error {
+		if first {
+			first = false
+			if olderPipelineForm(f.has) {
+				opt.recognised(PipelineOlderLayout)
+			} else {
+				opt.recognised(PipelineLayout)
+			}
+		}
 		for _, a := range requiredPipelineAttributes {
 			if !f.has(a) {
 				return ingest.Errorf(file, f.line, "feature has no %s attribute", a)
 			}
 		}
 		p, err := parsePipeline(func(name string) string {
-			if name == "H2S_CONT" && !f.has(name) {
-				return f.get("H2S_CONTNT")
+			if alt, ok := pipelineAliases[name]; ok && !f.has(name) {
+				return f.get(alt)
 			}
 			return f.get(name)
 		})
 		if err != nil {
 			return ingest.Errorf(file, f.line, "%v", err)
 		}
+		pipelineNotice(opt.Notices, file, f.line, p)
 		p.Geometry = f.geom
 		return fn(p)
 	})
+}
+
+func pipelineNotice(ns *ingest.Notices, file string, line int, p Pipeline) {
+	if !knownPipelineStatus(p.Status) {
+		ns.Add(ingest.Notice{File: file, Line: line, Column: "SEG_STATUS", Value: p.Status,
+			Reason: "not one of " + strings.Join(pipelineStatuses, ", ") + ": kept as given"})
+	}
 }
 
 // ReadPipelinesShapefile streams the AER product as published,
@@ -142,8 +212,9 @@ func ReadPipelinesGeoJSON(r io.Reader, file string, fn func(Pipeline) error) err
 // PolyLine (Z and M values are dropped) or Null; coordinates must be
 // longitude, latitude: the 10TM variant is refused (it would need
 // reprojecting). Text is read as UTF-8 or Windows-1252. Errors carry the
-// record number as Line (0 for the file headers).
-func ReadPipelinesShapefile(shpR, dbfR io.Reader, prj, file string, fn func(Pipeline) error) error {
+// record number as Line (0 for the file headers). Both forms are read, as
+// ReadPipelinesGeoJSON reads them, told apart by the .dbf's fields.
+func ReadPipelinesShapefile(shpR, dbfR io.Reader, prj, file string, opt ReadOptions, fn func(Pipeline) error) error {
 	if p := strings.TrimSpace(prj); p != "" && !strings.HasPrefix(strings.ToUpper(p), "GEOGCS") {
 		return ingest.Errorf(file, 0, "the .prj is not a geographic coordinate system (the 10TM variant?): want Pipelines_GCS_NAD83")
 	}
@@ -163,9 +234,17 @@ func ReadPipelinesShapefile(shpR, dbfR io.Reader, prj, file string, fn func(Pipe
 			idx[name] = i
 		}
 	}
-	if _, ok := idx["H2S_CONT"]; !ok {
-		if j, ok := idx["H2S_CONTNT"]; ok {
-			idx["H2S_CONT"] = j
+	has := func(name string) bool { _, ok := idx[name]; return ok }
+	if olderPipelineForm(has) {
+		opt.recognised(PipelineOlderLayout)
+	} else {
+		opt.recognised(PipelineLayout)
+	}
+	for name, alt := range pipelineAliases {
+		if _, ok := idx[name]; !ok {
+			if j, ok := idx[alt]; ok {
+				idx[name] = j
+			}
 		}
 	}
 	for _, a := range requiredPipelineAttributes {
@@ -190,6 +269,7 @@ func ReadPipelinesShapefile(shpR, dbfR io.Reader, prj, file string, fn func(Pipe
 		if err != nil {
 			return ingest.Errorf(file, f.Number, "%v", err)
 		}
+		pipelineNotice(opt.Notices, file, f.Number, p)
 		switch g := f.Geometry.(type) {
 		case nil:
 		case orb.LineString, orb.MultiLineString:
@@ -281,6 +361,8 @@ func parsePipeline(get func(string) string) (Pipeline, error) {
 		InternalCoating:      get("INT_COAT"),
 		FieldCentre:          get("FLD_CTR_NM"),
 		Substances:           [3]string{get("SUBSTANCE1"), get("SUBSTANCE2"), get("SUBSTANCE3")},
+		InternalProtection:   get("INT_PROTEC"),
+		CrossingType:         get("CROSS_TYPE"),
 		OrigLicence:          get("ORIG_LICNO"),
 		OrigSpecID:           get("ORIGPSPPID"),
 		OrigLineNo:           get("ORIGLIN_NO"),

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/paulmach/orb"
 
+	"meridian/shared/ingest"
 	"meridian/shared/ingest/energy"
 	"meridian/shared/ingest/proj"
 	"meridian/shared/ingest/shp"
@@ -21,7 +22,7 @@ import (
 func readPipelines(t testing.TB, r io.Reader) []energy.Pipeline {
 	t.Helper()
 	var ps []energy.Pipeline
-	if err := energy.ReadPipelinesGeoJSON(r, "pipelines.geojson", func(p energy.Pipeline) error {
+	if err := energy.ReadPipelinesGeoJSON(r, "pipelines.geojson", energy.ReadOptions{}, func(p energy.Pipeline) error {
 		ps = append(ps, p)
 		return nil
 	}); err != nil {
@@ -132,7 +133,7 @@ func TestReadPipelinesShapefile(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []energy.Pipeline
-	err = energy.ReadPipelinesShapefile(bytes.NewReader(shpB.Bytes()), bytes.NewReader(dbfB.Bytes()), `GEOGCS["GCS_North_American_1983"]`, "Pipelines_GCS_NAD83.shp", func(p energy.Pipeline) error {
+	err = energy.ReadPipelinesShapefile(bytes.NewReader(shpB.Bytes()), bytes.NewReader(dbfB.Bytes()), `GEOGCS["GCS_North_American_1983"]`, "Pipelines_GCS_NAD83.shp", energy.ReadOptions{}, func(p energy.Pipeline) error {
 		got = append(got, p)
 		return nil
 	})
@@ -145,7 +146,7 @@ func TestReadPipelinesShapefile(t *testing.T) {
 		t.Errorf("from the shapefile (-geojson +shapefile):\n%s", d)
 	}
 
-	err = energy.ReadPipelinesShapefile(bytes.NewReader(shpB.Bytes()), bytes.NewReader(dbfB.Bytes()), `PROJCS["NAD_1983_10TM_AEP_Forest"]`, "Pipelines_10TM.shp", func(energy.Pipeline) error { return nil })
+	err = energy.ReadPipelinesShapefile(bytes.NewReader(shpB.Bytes()), bytes.NewReader(dbfB.Bytes()), `PROJCS["NAD_1983_10TM_AEP_Forest"]`, "Pipelines_10TM.shp", energy.ReadOptions{}, func(energy.Pipeline) error { return nil })
 	wantIngestError(t, err, "Pipelines_10TM.shp", 0, "not a geographic")
 }
 
@@ -173,6 +174,99 @@ func TestReadPipelinesGeoJSONVariants(t *testing.T) {
 	ps = readPipelines(t, strings.NewReader(in))
 	if l := ps[0].Geometry.(orb.LineString); math.Abs(l[0][0]+117.2) > 1e-6 || math.Abs(l[1][1]-54.18) > 1e-6 {
 		t.Errorf("UTM 11N line read as %v, want [[-117.2 54.17] [-117.1 54.18]]", l)
+	}
+}
+
+// An older export (docs/real-layouts.md id 25686593994): FRM_LOC, a single
+// SUBSTANCE, H2S_CONTNT, INT_PROTEC and CROSS_TYPE. Licence and company are
+// invented.
+var olderPipelineAttrs = [][2]string{
+	{"LICENCE_NO", "99999"}, {"LINE_NO", "1"}, {"LIC_LI_NO", "99999-1"}, {"COMP_NAME", "DEMO PIPELINE CO (INVENTED)"},
+	{"BA_CODE", "0ZZ9"}, {"SEG_STATUS", "Operating"}, {"FROM_FAC", "Well"}, {"FRM_LOC", "09-10-060-22W5"},
+	{"TO_FAC", "Battery"}, {"TO_LOC", "16-10-060-22W5"}, {"SUBSTANCE", "Crude Oil"}, {"H2S_CONTNT", "0"},
+	{"INT_PROTEC", "Uncoated"}, {"CROSS_TYPE", "Road"}, {"LICAPPDATE", "1998/05/04"},
+}
+
+func olderPipelineGeoJSON() string {
+	var props []string
+	for _, a := range olderPipelineAttrs {
+		props = append(props, fmt.Sprintf("%q:%q", a[0], a[1]))
+	}
+	return `{"type":"FeatureCollection","features":[{"type":"Feature","properties":{` + strings.Join(props, ",") +
+		`},"geometry":{"type":"LineString","coordinates":[[-117.2,54.17],[-117.1,54.18]]}}]}`
+}
+
+func TestReadPipelinesOlderForm(t *testing.T) {
+	t.Parallel()
+	check := func(how string, ps []energy.Pipeline, layouts []ingest.Layout) {
+		t.Helper()
+		if len(ps) != 1 {
+			t.Fatalf("%s: %d segments, want 1", how, len(ps))
+		}
+		p := ps[0]
+		if p.FromText != "09-10-060-22W5" || p.From != mustLLD(t, "9-10-60-22-W5") || p.To != mustLLD(t, "16-10-60-22-W5") ||
+			p.Substances != [3]string{"Crude Oil"} || !p.H2SContent.Known() || p.InternalProtection != "Uncoated" || p.CrossingType != "Road" ||
+			p.ApplicationDate != day(1998, 5, 4) || p.Licence != "99999" {
+			t.Errorf("%s: %+v", how, p)
+		}
+		if len(layouts) != 1 || layouts[0] != energy.PipelineOlderLayout {
+			t.Errorf("%s: layouts %v, want PipelineOlderLayout", how, layouts)
+		}
+	}
+	var ps []energy.Pipeline
+	var layouts []ingest.Layout
+	opt := energy.ReadOptions{Layout: func(l ingest.Layout) { layouts = append(layouts, l) }}
+	collect := func(p energy.Pipeline) error { ps = append(ps, p); return nil }
+	if err := energy.ReadPipelinesGeoJSON(strings.NewReader(olderPipelineGeoJSON()), "pipelines.geojson", opt, collect); err != nil {
+		t.Fatal(err)
+	}
+	check("GeoJSON", ps, layouts)
+
+	var fields []shp.Field
+	var attrs []string
+	for _, a := range olderPipelineAttrs {
+		fields = append(fields, shp.Field{Name: a[0], Type: shp.Character, Length: 40})
+		attrs = append(attrs, a[1])
+	}
+	var shpB, shxB, dbfB shp.Buffer
+	w, err := shp.NewWriter(&shpB, &shxB, &dbfB, shp.PolyLine, fields, shp.WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(orb.LineString{{-117.2, 54.17}, {-117.1, 54.18}}, attrs); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ps, layouts = nil, nil
+	if err := energy.ReadPipelinesShapefile(bytes.NewReader(shpB.Bytes()), bytes.NewReader(dbfB.Bytes()), `GEOGCS["GCS_North_American_1983"]`, "pipelines.shp", opt, collect); err != nil {
+		t.Fatal(err)
+	}
+	check("shapefile", ps, layouts)
+}
+
+// The current product says so; a SEG_STATUS outside the published list is a
+// notice, kept as given.
+func TestReadPipelinesLayoutAndNotices(t *testing.T) {
+	t.Parallel()
+	var layouts []ingest.Layout
+	var ns ingest.Notices
+	opt := energy.ReadOptions{Notices: &ns, Layout: func(l ingest.Layout) { layouts = append(layouts, l) }}
+	var got []energy.Pipeline
+	if err := energy.ReadPipelinesGeoJSON(openSample(t, pipelineSample), "p.geojson", opt, func(p energy.Pipeline) error { got = append(got, p); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || len(layouts) != 1 || layouts[0] != energy.PipelineLayout || ns.Total() != 0 {
+		t.Errorf("sample: %d segments, layouts %v, notices %v; want 1, PipelineLayout, none", len(got), layouts, ns.Lines())
+	}
+	in := strings.Replace(pipelineMinimal, `"SEG_STATUS":"Removed"`, `"SEG_STATUS":"Under Review"`, 1)
+	got = nil
+	if err := energy.ReadPipelinesGeoJSON(strings.NewReader(in), "p.geojson", opt, func(p energy.Pipeline) error { got = append(got, p); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[1].Status != "Under Review" || ns.Total() != 1 || !strings.Contains(ns.Lines()[0], `p.geojson:4: column SEG_STATUS: new value "Under Review"`) {
+		t.Errorf("segments %+v, notices %q: want the status kept and one notice at line 4", got, ns.Lines())
 	}
 }
 
@@ -206,7 +300,7 @@ func TestReadPipelinesRejects(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			err := energy.ReadPipelinesGeoJSON(strings.NewReader(tc.in), "p.geojson", func(energy.Pipeline) error { return nil })
+			err := energy.ReadPipelinesGeoJSON(strings.NewReader(tc.in), "p.geojson", energy.ReadOptions{}, func(energy.Pipeline) error { return nil })
 			wantIngestError(t, err, "p.geojson", tc.line, tc.want...)
 		})
 	}
@@ -214,11 +308,12 @@ func TestReadPipelinesRejects(t *testing.T) {
 
 func FuzzReadPipelinesGeoJSON(f *testing.F) {
 	f.Add([]byte(pipelineMinimal))
+	f.Add([]byte(olderPipelineGeoJSON()))
 	if b := sampleSeed(pipelineSample); b != nil {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		err := energy.ReadPipelinesGeoJSON(bytes.NewReader(in), "p.geojson", func(p energy.Pipeline) error {
+		err := energy.ReadPipelinesGeoJSON(bytes.NewReader(in), "p.geojson", energy.ReadOptions{Notices: &ingest.Notices{}}, func(p energy.Pipeline) error {
 			switch p.Geometry.(type) {
 			case nil, orb.LineString, orb.MultiLineString:
 			default:

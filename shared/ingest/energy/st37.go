@@ -8,7 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paulmach/orb"
+
 	"meridian/shared/ingest"
+	"meridian/shared/ingest/shp"
 	"meridian/shared/lld"
 )
 
@@ -66,6 +69,37 @@ func (w Well) UWI16() string {
 }
 
 // Bucket returns LicenceBucket(w.LicenceStatus).
+
+// The two layouts of WellList.txt; Well.Columns says which a row came
+// from, WellListLayout maps it to its Layout.
+var (
+	WellList18Layout = ingest.Layout{
+		Dataset:   "AER ST37 list of wells",
+		Publisher: "Alberta Energy Regulator",
+		Form:      "WellList.txt, tab-separated, no header, 18 columns (until ~2022)",
+		Verified:  true,
+		Evidence:  "samples/aer-st37/WellList_2017-04_excerpt.txt (evjrob/aertidywells)",
+	}
+	WellList24Layout = ingest.Layout{
+		Dataset:   "AER ST37 list of wells",
+		Publisher: "Alberta Energy Regulator",
+		Form:      "WellList.txt, tab-separated, no header, 24 columns (the 18, four short status descriptions, scheme type and subtype)",
+		Verified:  true,
+		Evidence:  "a reader of the current file names all 24 columns (docs/real-layouts.md, id 29486165729)",
+	}
+)
+
+// WellListLayout returns the layout of a WellList.txt whose rows have
+// columns fields (Well.Columns); false for another count.
+func WellListLayout(columns int) (ingest.Layout, bool) {
+	switch columns {
+	case 18:
+		return WellList18Layout, true
+	case 24:
+		return WellList24Layout, true
+	}
+	return ingest.Layout{}, false
+}
 
 // ST37 column names (AER layout), for messages.
 var st37Columns = [...]string{
@@ -245,4 +279,207 @@ func parseWell(f []string) (Well, error) {
 		return Well{}, firstErr
 	}
 	return w, nil
+}
+
+// HoleKind tells ST37's two shapefiles apart.
+type HoleKind uint8
+
+// The two ST37 shapefiles.
+const (
+	SurfaceHole HoleKind = iota + 1 // ST37_SH_GCS_NAD83.shp
+	BottomHole                      // ST37_BH_GCS_NAD83.shp
+)
+
+func (k HoleKind) String() string {
+	switch k {
+	case SurfaceHole:
+		return "surface hole"
+	case BottomHole:
+		return "bottom hole"
+	}
+	return fmt.Sprintf("HoleKind(%d)", uint8(k))
+}
+
+// WellHole is one record of the ST37 shapefiles AER ships beside
+// WellList.txt: a well licence's surface hole (ST37_SH_GCS_NAD83.shp) or
+// bottom hole (ST37_BH_GCS_NAD83.shp) as a point in NAD83 longitude,
+// latitude.
+//
+// Against WellList.txt, the shapefiles add coordinates: the surface hole
+// (which WellList does not give at all; its LSD is the bottom hole's) and
+// the bottom hole as a point rather than an LSD. What they lack, as far as
+// the fields known from a real loader go (docs/real-layouts.md, id
+// 23718322573): the UWI, the well status code and dates, the BA codes (the
+// company is a name, CompName or Operator), the field, pool and depth. A
+// hole joins the WellList rows by licence number (Licence in SH, License
+// in BH; several well events share a licence). Fields other than the ones
+// read here are kept as published in Other.
+type WellHole struct {
+	Kind    HoleKind
+	Licence string // Licence (SH) or License (BH), as published
+	Company string // CompName (SH) or Operator (BH)
+	// Point is the hole: from the Latitude/Longitude (SH) or BH_Lat/BH_Long
+	// (BH) fields when both are set, else the shape (the first point of a
+	// multipoint).
+	Point orb.Point
+	// LicenceStatusDate is LicStatDat (SH); LicenceDate and StatusDate are
+	// LicDate and StatDate (BH). Zero when absent or empty.
+	LicenceStatusDate time.Time
+	LicenceDate       time.Time
+	StatusDate        time.Time
+	// Other holds the remaining fields by their .dbf name, as published.
+	Other map[string]string
+}
+
+// The layouts of the ST37 shapefiles, told apart by their fields.
+var (
+	ST37SurfaceHoleLayout = ingest.Layout{
+		Dataset:   "AER ST37 list of wells",
+		Publisher: "Alberta Energy Regulator",
+		Form:      "ST37_SH_GCS_NAD83.shp surface holes: Licence, CompName, Latitude, Longitude, LicStatDat",
+		Verified:  true,
+		Evidence:  "a loader of the real shapefiles reads these fields (docs/real-layouts.md, id 23718322573); other fields are kept unread in Other",
+	}
+	ST37BottomHoleLayout = ingest.Layout{
+		Dataset:   "AER ST37 list of wells",
+		Publisher: "Alberta Energy Regulator",
+		Form:      "ST37_BH_GCS_NAD83.shp bottom holes: License, Operator, BH_Lat, BH_Long, LicDate, StatDate",
+		Verified:  true,
+		Evidence:  "a loader of the real shapefiles reads these fields (docs/real-layouts.md, id 23718322573); other fields are kept unread in Other",
+	}
+)
+
+// holeFields are the fields each kind reads: licence, company, latitude,
+// longitude, then dates.
+var holeFields = map[HoleKind][]string{
+	SurfaceHole: {"Licence", "CompName", "Latitude", "Longitude", "LicStatDat"},
+	BottomHole:  {"License", "Operator", "BH_Lat", "BH_Long", "LicDate", "StatDate"},
+}
+
+// ReadWellHoles streams an ST37 shapefile (its .shp and .dbf; prj the .prj
+// text, "" when absent) to fn, one WellHole per record. The kind is told
+// from the fields: Licence and Latitude make a surface hole file, License
+// and BH_Lat a bottom hole file (opt.Layout is told which); anything else
+// is refused. Shapes must be Point or MultiPoint (Z and M dropped) or Null,
+// in longitude, latitude (a projected .prj is refused).
+//
+// Fatal: a record without a licence; a latitude or longitude that is not a
+// number or lies outside Alberta's degrees (48.9-60.1 N, 109.9-120.1 W
+// with a margin); a date that does not parse; a record with neither
+// coordinates nor a shape.
+func ReadWellHoles(shpR, dbfR io.Reader, prj, file string, opt ReadOptions, fn func(WellHole) error) error {
+	if p := strings.TrimSpace(prj); p != "" && !strings.HasPrefix(strings.ToUpper(p), "GEOGCS") {
+		return ingest.Errorf(file, 0, "the .prj is not a geographic coordinate system: want ST37_*_GCS_NAD83")
+	}
+	rd, err := shp.NewReader(shpR, dbfR, shp.ReaderOptions{})
+	if err != nil {
+		return shapeError(file, err)
+	}
+	switch rd.ShapeType() {
+	case shp.Point, shp.PointZ, shp.PointM, shp.MultiPoint, shp.MultiPointZ, shp.MultiPointM, shp.Null:
+	default:
+		return ingest.Errorf(file, 0, "shape type %s: want Point", rd.ShapeType())
+	}
+	idx := make(map[string]int)
+	for i, fl := range rd.Fields() {
+		if _, dup := idx[strings.ToUpper(fl.Name)]; !dup {
+			idx[strings.ToUpper(fl.Name)] = i
+		}
+	}
+	has := func(n string) bool { _, ok := idx[strings.ToUpper(n)]; return ok }
+	var kind HoleKind
+	switch {
+	case has("Licence") && has("Latitude"):
+		kind = SurfaceHole
+		opt.recognised(ST37SurfaceHoleLayout)
+	case has("License") && has("BH_Lat"):
+		kind = BottomHole
+		opt.recognised(ST37BottomHoleLayout)
+	default:
+		return ingest.Errorf(file, 0, "the .dbf has neither Licence and Latitude (ST37_SH) nor License and BH_Lat (ST37_BH) fields")
+	}
+	names := holeFields[kind]
+	col := make([]int, len(names))
+	read := make(map[int]bool)
+	for i, n := range names {
+		j, ok := idx[strings.ToUpper(n)]
+		if !ok {
+			j = -1
+		}
+		col[i] = j
+		read[j] = true
+	}
+	fields := rd.Fields()
+	for {
+		f, err := rd.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return shapeError(file, err)
+		}
+		get := func(i int) string {
+			if j := col[i]; j >= 0 && j < len(f.Attrs) {
+				return strings.TrimSpace(f.Attrs[j])
+			}
+			return ""
+		}
+		h := WellHole{Kind: kind, Licence: get(0), Company: get(1)}
+		if h.Licence == "" {
+			return ingest.Errorf(file, f.Number, "%s: empty", names[0])
+		}
+		var bad error
+		date := func(i int) time.Time {
+			if i >= len(names) {
+				return time.Time{}
+			}
+			d, err := parseDate(get(i))
+			if err != nil && bad == nil {
+				bad = fmt.Errorf("%s: %v", names[i], err)
+			}
+			return d
+		}
+		if kind == SurfaceHole {
+			h.LicenceStatusDate = date(4)
+		} else {
+			h.LicenceDate, h.StatusDate = date(4), date(5)
+		}
+		lat, lng := get(2), get(3)
+		switch g := f.Geometry.(type) {
+		case orb.Point:
+			h.Point = g
+		case orb.MultiPoint:
+			if len(g) > 0 {
+				h.Point = g[0]
+			}
+		}
+		if lat != "" && lng != "" {
+			y, ok1 := parseNumber(lat)
+			x, ok2 := parseNumber(lng)
+			if !ok1 || !ok2 {
+				return ingest.BadValue(file, f.Number, names[2]+"/"+names[3], lat+" "+lng, []string{"decimal degrees"})
+			}
+			h.Point = orb.Point{x, y}
+		} else if f.Geometry == nil {
+			return ingest.Errorf(file, f.Number, "neither %s/%s nor a shape: the hole has no place", names[2], names[3])
+		}
+		if !(h.Point[1] >= 48.5 && h.Point[1] <= 60.5 && h.Point[0] >= -120.5 && h.Point[0] <= -109.5) {
+			return ingest.Errorf(file, f.Number, "point %v is not in Alberta's longitude, latitude (a projected file, or latitude and longitude swapped?)", h.Point)
+		}
+		if bad != nil {
+			return ingest.Errorf(file, f.Number, "%v", bad)
+		}
+		for j, fl := range fields {
+			if read[j] || j >= len(f.Attrs) || f.Attrs[j] == "" {
+				continue
+			}
+			if h.Other == nil {
+				h.Other = make(map[string]string)
+			}
+			h.Other[fl.Name] = strings.TrimSpace(f.Attrs[j])
+		}
+		if err := fn(h); err != nil {
+			return err
+		}
+	}
 }

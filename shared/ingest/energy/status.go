@@ -2,6 +2,7 @@ package energy
 
 import (
 	"fmt"
+	"strings"
 )
 
 // Code is one value of a well status code table: the number, AER's short
@@ -210,4 +211,69 @@ var structureCodes = []Code{
 	{4, "4Z", "FOUR ZONE"},
 	{5, "COMMIN", "COMMINGLED"},
 	{6, "DRAIN", "DRAIN"},
+}
+
+// petrinexWords are the spellings Petrinex Well Infrastructure prints in
+// WellStatusMode and WellStatusType where they differ from AER's short
+// descriptions, by code value (docs/real-layouts.md, evidence id
+// 23718322573: a loader of the real "Well Infrastructure-AB.CSV" maps
+// ABAN, DRL & C, J & A, Tstcmp, D & COMP, STOR ...). Spacing and case
+// differences alone ("DRL & C" for DRL&C) need no entry: statusKey
+// ignores them.
+var petrinexWords = map[StatusPart]map[int]string{
+	Mode: {2: "ABAN", 7: "DRL & C", 8: "J & A", 15: "D & COMP", 16: "Tstcmp"},
+	Type: {2: "STOR"},
+}
+
+// PetrinexWord returns the word Petrinex prints for value v of part p:
+// its own spelling where it has one (Mode 2 "ABAN"), else AER's short
+// description; false when the table does not know v.
+func (p StatusPart) PetrinexWord(v int) (string, bool) {
+	if w, ok := petrinexWords[p][v]; ok {
+		return w, true
+	}
+	c, ok := p.Lookup(v)
+	return c.Short, ok
+}
+
+// statusKey folds a status word for comparison: upper case, no spaces.
+func statusKey(s string) string {
+	return strings.ToUpper(strings.Join(strings.Fields(s), ""))
+}
+
+// LookupWord returns the code of part p that word names: AER's short
+// description or long description, or Petrinex's spelling, compared
+// without regard to case or spaces ("DRL & C" and "drl&c" are DRL&C,
+// "Tstcmp" is TSTCMP, "ABAN" is ABD).
+func (p StatusPart) LookupWord(word string) (Code, bool) {
+	k := statusKey(word)
+	if k == "" {
+		return Code{}, false
+	}
+	for v, w := range petrinexWords[p] {
+		if statusKey(w) == k {
+			return p.Lookup(v)
+		}
+	}
+	for _, c := range p.table() {
+		if statusKey(c.Short) == k || statusKey(c.Description) == k {
+			return c, true
+		}
+	}
+	return Code{}, false
+}
+
+// Words returns the words LookupWord knows for part p, for messages:
+// the short descriptions, then Petrinex's own spellings.
+func (p StatusPart) Words() []string {
+	var out []string
+	for _, c := range p.table() {
+		out = append(out, c.Short)
+	}
+	for _, c := range p.table() {
+		if w, ok := petrinexWords[p][c.Value]; ok {
+			out = append(out, w)
+		}
+	}
+	return out
 }

@@ -186,6 +186,9 @@ func checkMonth(s string) error {
 	return fmt.Errorf("%q is not a month (want YYYY-MM)", s)
 }
 
+// flagForms are the yes/no spellings parseFlag accepts, for messages.
+var flagForms = []string{"Y", "N", "YES", "NO", "TRUE", "FALSE", "T", "F", "1", "0", `"" (no)`}
+
 // parseFlag reads a yes/no cell: Y/N (any case, also YES/NO, TRUE/FALSE,
 // T/F, 1/0); "" is false.
 func parseFlag(s string) (bool, error) {
@@ -196,6 +199,22 @@ func parseFlag(s string) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("%q is not a yes/no flag", s)
+}
+
+// ReadOptions are what a reader takes besides its file.
+type ReadOptions struct {
+	// Notices receives the values the reader had not seen before but
+	// could still place (a new status word, say); nil discards them.
+	Notices *ingest.Notices
+	// Layout, when set, is told once, before the first record, which of
+	// the reader's declared layouts the file's header matched.
+	Layout func(ingest.Layout)
+}
+
+func (o ReadOptions) recognised(l ingest.Layout) {
+	if o.Layout != nil {
+		o.Layout(l)
+	}
 }
 
 // column is one column a CSV reader looks for by header name.
@@ -210,10 +229,13 @@ type column struct {
 // by header name, case-insensitively and in any order; columns nobody asks
 // for are ignored; every row must have as many fields as the header.
 type csvTable struct {
-	file  string
-	cr    *csv.Reader
-	cols  []column
-	idx   []int // index in the row of each requested column, -1 if absent
+	file string
+	cr   *csv.Reader
+	cols []column
+	idx  []int // index in the row of each requested column, -1 if absent
+	// names holds, for each requested column, the name the header gave it
+	// ("" when absent): the column's own name or one of its aliases.
+	names []string
 	width int
 	line  int // line where the current row starts
 	row   []string
@@ -228,6 +250,9 @@ type csvOptions struct {
 	// header is the first row whose first cell is headerCell
 	// (case-insensitive). At most maxPreamble rows may come before it.
 	headerCell string
+	// aliases are other names a column is published under, by the
+	// column's own name: the first name present in the header is read.
+	aliases map[string][]string
 }
 
 const maxPreamble = 50
@@ -273,10 +298,24 @@ func newCSVTable(r io.Reader, file string, cols []column, opt csvOptions) (*csvT
 		names[h] = i
 	}
 	t.idx = make([]int, len(cols))
+	t.names = make([]string, len(cols))
 	for i, c := range cols {
+		found := c.name
 		j, ok := names[strings.ToLower(c.name)]
-		if !ok {
+		for _, a := range opt.aliases[c.name] {
+			if ok {
+				break
+			}
+			j, ok = names[strings.ToLower(a)]
+			found = a
+		}
+		if ok {
+			t.names[i] = found
+		} else {
 			if c.required {
+				if a := opt.aliases[c.name]; len(a) > 0 {
+					return nil, ingest.Errorf(file, t.line, "header has no %s column (nor %s)", c.name, strings.Join(a, ", "))
+				}
 				return nil, ingest.Errorf(file, t.line, "header has no %s column", c.name)
 			}
 			j = -1
@@ -329,10 +368,32 @@ func (t *csvTable) csvError(err error) error {
 	return ingest.Errorf(t.file, max(t.line, 1), "read: %v", err)
 }
 
+// badValue records, as the first bad cell of the current row, a value of
+// requested column i that is none of accepted.
+func (t *csvTable) badValue(i int, value string, accepted []string) {
+	if t.err == nil {
+		t.err = ingest.BadValue(t.file, max(t.line, 1), t.colName(i), value, accepted)
+	}
+}
+
+// notice reports a new value of requested column i that the reader kept.
+func (t *csvTable) notice(ns *ingest.Notices, i int, value, reason string) {
+	ns.Add(ingest.Notice{File: t.file, Line: max(t.line, 1), Column: t.colName(i), Value: value, Reason: reason})
+}
+
+// colName is the name the file's header gives requested column i (an
+// alias, say), or the column's own name.
+func (t *csvTable) colName(i int) string {
+	if i < len(t.names) && t.names[i] != "" {
+		return t.names[i]
+	}
+	return t.cols[i].name
+}
+
 // fail records the first bad cell of the current row; t.err reports it.
 func (t *csvTable) fail(i int, err error) {
 	if t.err == nil {
-		t.err = t.errorf("%s: %v", t.cols[i].name, err)
+		t.err = t.errorf("%s: %v", t.colName(i), err)
 	}
 }
 
@@ -354,11 +415,12 @@ func (t *csvTable) date(i int) time.Time {
 	return d
 }
 
-// flag reads requested column i as a yes/no flag.
+// flag reads requested column i as a yes/no flag (any case).
 func (t *csvTable) flag(i int) bool {
-	f, err := parseFlag(t.str(i))
+	s := t.str(i)
+	f, err := parseFlag(s)
 	if err != nil {
-		t.fail(i, err)
+		t.badValue(i, s, flagForms)
 	}
 	return f
 }

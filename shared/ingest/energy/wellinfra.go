@@ -6,15 +6,18 @@ import (
 	"strings"
 	"time"
 
+	"meridian/shared/ingest"
 	"meridian/shared/lld"
 )
 
 // PetrinexWell is one row of Petrinex Well Infrastructure (one well event;
 // docs/data-sources.md §5.3), for AB, SK and MB alike.
 //
-// No real file has been seen: the columns are those a published loader of
-// the report reads, and the value formats (dates, flags, padding) are
-// assumptions to check against the first real download (§22).
+// No whole real file has been seen: the columns are those a published
+// loader of the report reads. The values of HorizontalDrill and of the
+// status words are those of the real AB file (PetrinexWellLayout); the
+// date and flag formats are assumptions to check against the first real
+// download (§22).
 type PetrinexWell struct {
 	WellID     string // "ABWI100042205618W502"
 	Province   string // WellProvinceState
@@ -47,18 +50,20 @@ type PetrinexWell struct {
 	Status                                       WellStatus
 	StatusDate                                   time.Time
 	SpudDate                                     time.Time
-	Horizontal                                   bool // HorizontalDrill
-	FinishedDrillDate                            time.Time
-	TotalDepth                                   Amount // FinalTotalDepth, m
-	MaxTVD                                       Amount // MaxTrueVerticalDepth, m
-	GasWellLiquidType                            string // VolumetricGasWellLiquidType
-	GasWellLiquidEffectiveDate                   time.Time
-	LicenseeBA                                   string // LicenceeID (sic)
-	LicenseeName                                 string // LicenceeName
-	AllowableType                                string
-	BlockNumber                                  string
-	RecoveryMechanismType                        string
-	Orphan                                       bool // OrphanWellFlg
+	// Trajectory is HorizontalDrill: the drilling trajectory word, not a
+	// yes/no flag.
+	Trajectory                 Trajectory
+	FinishedDrillDate          time.Time
+	TotalDepth                 Amount // FinalTotalDepth, m
+	MaxTVD                     Amount // MaxTrueVerticalDepth, m
+	GasWellLiquidType          string // VolumetricGasWellLiquidType
+	GasWellLiquidEffectiveDate time.Time
+	LicenseeBA                 string // LicenceeID (sic)
+	LicenseeName               string // LicenceeName
+	AllowableType              string
+	BlockNumber                string
+	RecoveryMechanismType      string
+	Orphan                     bool // OrphanWellFlg
 	// The linked facility (the battery the well reports to), when the file
 	// flattens it into columns.
 	LinkedFacilityID           string
@@ -67,6 +72,50 @@ type PetrinexWell struct {
 	LinkedStartDate            time.Time
 	LinkedFacilityOperatorBA   string
 	LinkedFacilityOperatorName string
+}
+
+// PetrinexWellLayout is the layout ReadPetrinexWells reads.
+var PetrinexWellLayout = ingest.Layout{
+	Dataset:   "Petrinex Well Infrastructure",
+	Publisher: "Petrinex",
+	Form:      "Well Infrastructure-{AB,SK,MB}.csv, header row, every field quoted",
+	Verified:  false,
+	Evidence: "values of HorizontalDrill (trajectory words), WellStatusMode and WellStatusType follow the real AB file " +
+		"(docs/real-layouts.md, id 23718322573); the column names are the report's XML element names as a loader " +
+		"reads them (id 9274889379), with OrphanWellFlg a one-character field in a loader's schema (id 9124177837), " +
+		"not seen in a real CSV: check the header, the date format (YYYY-MM-DD), the status code columns and the " +
+		"spelling of ExperimentalConfidentialIndicator and OrphanWellFlg (Y/N assumed) in the first real download",
+}
+
+// Trajectory is a well event's drilling trajectory, the HorizontalDrill
+// column of Petrinex Well Infrastructure, upper case with single spaces.
+// A word outside the known ones is kept as published (and reported as a
+// notice); "" is none given.
+type Trajectory string
+
+// The trajectory words of the real file (docs/real-layouts.md, id
+// 23718322573), which spells them in upper or title case.
+const (
+	Vertical     Trajectory = "VERTICAL"
+	Horizontal   Trajectory = "HORIZONTAL"
+	Directional  Trajectory = "DIRECTIONAL"
+	Slant        Trajectory = "SLANT"
+	NaturalDrift Trajectory = "NATURAL DRIFT"
+)
+
+var trajectories = []Trajectory{Vertical, Horizontal, Directional, Slant, NaturalDrift}
+
+// ParseTrajectory reads a HorizontalDrill value without regard to case or
+// spacing ("Horizontal", "natural  drift"); false when the word is not one
+// of the known trajectories (or is empty).
+func ParseTrajectory(s string) (Trajectory, bool) {
+	k := Trajectory(strings.ToUpper(strings.Join(strings.Fields(s), " ")))
+	for _, t := range trajectories {
+		if k == t {
+			return t, true
+		}
+	}
+	return "", false
 }
 
 var wellInfraColumns = []column{
@@ -159,17 +208,29 @@ const (
 // MB) to fn. Columns are found by header name; WellID, WellIdentifier,
 // LicenceNumber, LicenceStatus and LicenceeID are required, the other
 // documented columns read as empty when absent, unknown ones are ignored.
-// A row is rejected when its DLS UWI is malformed or disagrees with the
-// split location columns (the location exception leads and the event
-// trails), a date, flag, number or status code does not parse.
 //
-// The layout is documentation only (no real file seen): check it against
+// Fatal (the file is rejected): a malformed DLS UWI or one that disagrees
+// with the split location columns (the location exception leads and the
+// event trails); a date, number or two-digit status code that does not
+// parse; ExperimentalConfidentialIndicator or OrphanWellFlg other than a
+// yes/no spelling (Y/N, Yes/No, True/False, T/F, 1/0, empty, any case; no
+// real value has been seen, a loader's schema gives OrphanWellFlg one
+// character, so Y/N is the likely form).
+//
+// Notices (the row is kept, the value as published): a HorizontalDrill
+// word that is not a known trajectory; a WellStatusFluid, -Mode, -Type or
+// -Structure word that neither AER's code tables nor Petrinex's spellings
+// know (that part of Status is then left as the code columns give it).
+// When the code columns are empty, Status is built from the words.
+//
+// The layout is PetrinexWellLayout (partly verified): check it against
 // the first real download.
-func ReadPetrinexWells(r io.Reader, file string, fn func(PetrinexWell) error) error {
+func ReadPetrinexWells(r io.Reader, file string, opt ReadOptions, fn func(PetrinexWell) error) error {
 	t, err := newCSVTable(r, file, wellInfraColumns, csvOptions{})
 	if err != nil {
 		return err
 	}
+	opt.recognised(PetrinexWellLayout)
 	for {
 		ok, err := t.next()
 		if err != nil || !ok {
@@ -204,7 +265,7 @@ func ReadPetrinexWells(r io.Reader, file string, fn func(PetrinexWell) error) er
 			StructureName:                           t.str(wStructure),
 			StatusDate:                              t.date(wStatusDate),
 			SpudDate:                                t.date(wSpud),
-			Horizontal:                              t.flag(wHorizontal),
+			Trajectory:                              t.trajectory(wHorizontal, opt.Notices),
 			FinishedDrillDate:                       t.date(wFinDrill),
 			TotalDepth:                              t.amount(wTotalDepth),
 			MaxTVD:                                  t.amount(wMaxTVD),
@@ -224,6 +285,7 @@ func ReadPetrinexWells(r io.Reader, file string, fn func(PetrinexWell) error) er
 			LinkedFacilityOperatorName:              t.str(wLinkedOperatorName),
 		}
 		t.wellStatus(&w)
+		t.wellStatusWords(&w, opt.Notices)
 		t.wellLocation(&w)
 		if t.err != nil {
 			return t.err
@@ -258,6 +320,48 @@ func (t *csvTable) wellStatus(w *PetrinexWell) {
 	}
 	code.WriteString("00")
 	w.Status, _ = parseWellStatus(code.String())
+}
+
+// trajectory reads requested column i as a Trajectory; an unknown word is
+// a notice and kept as published.
+func (t *csvTable) trajectory(i int, ns *ingest.Notices) Trajectory {
+	s := t.str(i)
+	if s == "" {
+		return ""
+	}
+	if tr, ok := ParseTrajectory(s); ok {
+		return tr
+	}
+	t.notice(ns, i, s, "not a known trajectory (VERTICAL, HORIZONTAL, DIRECTIONAL, SLANT, NATURAL DRIFT): kept as given")
+	return Trajectory(s)
+}
+
+// wellStatusWords checks the four status words against the code tables
+// and, when the code columns were empty, builds Status from them.
+func (t *csvTable) wellStatusWords(w *PetrinexWell, ns *ingest.Notices) {
+	words := [4]struct {
+		col  int
+		part StatusPart
+		word string
+	}{{wFluid, Fluid, w.FluidName}, {wMode, Mode, w.ModeName}, {wTypeName, Type, w.TypeName}, {wStructure, Structure, w.StructureName}}
+	var vals [4]int
+	named := false
+	for k, x := range words {
+		if x.word == "" {
+			continue
+		}
+		c, ok := x.part.LookupWord(x.word)
+		if !ok {
+			t.notice(ns, x.col, x.word, "not in AER's "+x.part.String()+" code table nor a Petrinex spelling: kept as given, status part unknown")
+			continue
+		}
+		vals[k], named = c.Value, true
+	}
+	if w.Status.Code != "" || !named {
+		return
+	}
+	w.Status = WellStatus{Code: fmt.Sprintf("%02d%02d%02d%02d00", vals[0], vals[1], vals[2], vals[3]),
+		Fluid: vals[0], Mode: vals[1], Type: vals[2], Structure: vals[3]}
 }
 
 // wellLocation fills LE, Location and Event from the UWI and checks the
