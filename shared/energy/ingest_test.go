@@ -194,3 +194,83 @@ func TestIngestRejectsBadFileAndKeepsServedData(t *testing.T) {
 		t.Errorf("served %d (%d items), want the first ingest %d (%d)", ds.Version, ds.Items, first.Version, first.Items)
 	}
 }
+
+// Alberta's agreements in the form Alberta Energy and Minerals serves them
+// (a GeoView layer query saved as GeoJSON) replace the demo's own Alberta
+// files: each file's layout banner comes first, guessed layouts first; an
+// agreement's second tract is not a second disposition; a new status word
+// is a notice.
+func TestIngestAlbertaAgreements(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := demo(t)
+	for _, f := range []string{"Crown_Dispositions_AB.geojson", "Crown_Dispositions_AB.csv"} {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	feature := func(number, tract, status, expiry string) string {
+		return `{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[-114.2,51.0],[-114.2,51.1],[-114.1,51.1],[-114.1,51.0],[-114.2,51.0]]]},` +
+			`"properties":{"AgreementType":"004","AgreementNumber":"` + number + `","Tract":"` + tract + `","Status":"` + status + `",` +
+			`"DesRep":"ASPEN COULEE PETROLEUM LTD (DEMO)","DesRepId":null,"Participants":null,"TermDate":1620800000000,` +
+			`"CurrentExpiryDate":` + expiry + `,"ContinuationDate":null,"CancelDate":null,"ZoneDesc":null}}`
+	}
+	ab := `{"type":"FeatureCollection","features":[` + "\n" + strings.Join([]string{
+		feature("0521050123", "1", "Active", "1778566400000"),
+		feature("0521050123", "2", "Active", "1778566400000"),
+		feature("0498070011", "1", "Suspended Demo", "253402214400000"),
+	}, ",\n") + "\n]}\n"
+	if err := os.WriteFile(filepath.Join(dir, "Mineral_Agreements_Ext_PROD_31.geojson"), []byte(ab), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, err := energy.Classify(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	banners, err := energy.Banners(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(banners) != 4 {
+		t.Fatalf("banners %q", banners)
+	}
+	for i, want := range []string{"WARNING", "WARNING", "Orphan Well Association", "Alberta Crown mineral agreements"} {
+		if !strings.HasPrefix(banners[i], want) {
+			t.Errorf("banner %d = %q, want it to start with %q", i, banners[i], want)
+		}
+	}
+	if !strings.Contains(banners[0], "GUESSED") || !strings.HasSuffix(banners[0], "[Crown_Dispositions_MB.geojson]") ||
+		!strings.Contains(banners[3], "layout verified") || !strings.HasSuffix(banners[3], "[Mineral_Agreements_Ext_PROD_31.geojson]") {
+		t.Errorf("banners %q", banners)
+	}
+	store := kv.NewMem()
+	sum, err := energy.Ingest(ctx, store, convert.New(), files, energy.Options{Now: src.DemoAsOf(), Demo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Skipped["disposition tract after the first"] != 1 || sum.NoticeCount != 1 || len(sum.Notices) != 1 ||
+		!strings.Contains(sum.Notices[0], `Mineral_Agreements_Ext_PROD_31.geojson:4: column Status: new value "Suspended Demo"`) {
+		t.Errorf("summary %+v", sum)
+	}
+	ds, _, _ := kv.Open(ctx, store, energy.Dataset)
+	items := all(t, ds, energy.DispositionKey("0521050123"), "")
+	if len(items) != 1 {
+		t.Fatalf("disposition 0521050123: %d items", len(items))
+	}
+	var row energy.TenureRow
+	if err := json.Unmarshal(items[0].Data, &row); err != nil {
+		t.Fatal(err)
+	}
+	if row.Province != "AB" || row.Holder.BACode == nil || *row.Holder.BACode != "Z9A1" || row.ExpiryDate == nil || *row.ExpiryDate != "2026-05-12" ||
+		row.DispositionTypeRaw != "PNG Lease (Plains)" {
+		t.Errorf("disposition %+v", row)
+	}
+	items = all(t, ds, energy.DispositionKey("0498070011"), "")
+	if len(items) != 1 {
+		t.Fatalf("disposition 0498070011: %d items", len(items))
+	}
+	row = energy.TenureRow{}
+	if err := json.Unmarshal(items[0].Data, &row); err != nil || row.ExpiryState != "perpetual" || row.ExpiryDate != nil {
+		t.Errorf("continued disposition %+v, %v", row, err)
+	}
+}

@@ -580,7 +580,7 @@ func TestDemoOrphans(t *testing.T) {
 	if len(rows) != 15 {
 		t.Errorf("%d rows, want 15", len(rows))
 	}
-	if d := cmp.Diff(map[string]int{"Well": 8, "Facility": 3, "Pipeline": 4}, components); d != "" {
+	if d := cmp.Diff(map[string]int{"Well & Access Road": 8, "Facility": 3, "Pipeline": 4}, components); d != "" {
 		t.Errorf("components (-want +got):\n%s", d)
 	}
 	if d := cmp.Diff(map[string]int{"100": 11, "Multi": 2, "Facility": 2}, qualifiers); d != "" {
@@ -595,7 +595,7 @@ func TestDemoOrphans(t *testing.T) {
 		byLicence[w.Licence] = w
 	}
 	for _, s := range rows {
-		if s.ComponentType != "Well" {
+		if s.ComponentType != "Well & Access Road" {
 			continue
 		}
 		w, ok := byLicence[s.LicenceNumber]
