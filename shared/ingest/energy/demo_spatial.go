@@ -404,7 +404,7 @@ func (d *demoDisposition) areaHa() float64 {
 	return math.Round(a/100) / 100
 }
 
-var mineralHolders = []string{"Boreal Lithium Demo Corp.", "Prairie Potash Demo Ltd.", "Red Deer Aggregates Demo Inc."}
+var mineralHolders = []string{"Whisperwood Lithium Corp. (demo)", "Sweetgrass Potash Ltd. (demo)", "Cobblestone Flats Aggregates Inc. (demo)"}
 
 // addDispositions gives every Alberta township four dispositions (a
 // continued PNG lease, a PNG licence, an overlapping PNG lease of another

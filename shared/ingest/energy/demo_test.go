@@ -272,6 +272,24 @@ func TestDemoOperatorsAreInvented(t *testing.T) {
 			t.Errorf("demo operator %q is the real %q", name, r)
 		}
 	}
+	// Disposition holders (mineral holders are not operators) and OWA
+	// licensees are invented too.
+	for _, prov := range []string{"AB", "SK", "MB"} {
+		name := "Crown_Dispositions_" + prov + ".csv"
+		if err := energy.ReadDispositionsCSV(bytes.NewReader(demoFile(t, name)), name, func(d energy.Disposition) error {
+			if _, ok := realNames[key(d.Holder)]; ok || !strings.HasSuffix(d.Holder, " (demo)") {
+				t.Errorf("%s: disposition %s holder %q", name, d.Number, d.Holder)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range demoOrphans(t) {
+		if _, ok := realNames[key(s.Licensee)]; ok || !strings.HasSuffix(s.Licensee, " (DEMO)") {
+			t.Errorf("orphan site %s licensee %q", s.SiteName, s.Licensee)
+		}
+	}
 	// The key is strict enough to catch the real names the demo used to carry.
 	if _, ok := realNames[key("Gulf Canada Limited")]; !ok {
 		t.Error("key does not find a real register name")
@@ -559,8 +577,9 @@ func TestDemoDispositions(t *testing.T) {
 	}
 }
 
-func TestDemoOrphans(t *testing.T) {
-	t.Parallel()
+// demoOrphans reads the demo OWA inventory.
+func demoOrphans(t *testing.T) []energy.OrphanSite {
+	t.Helper()
 	b := demoFile(t, "Reporting - Full Inventory - 2026-11-01 13.41.42.xlsx")
 	var rows []energy.OrphanSite
 	if err := energy.ReadOrphanInventory(bytes.NewReader(b), int64(len(b)), "owa.xlsx", func(s energy.OrphanSite) error {
@@ -569,6 +588,12 @@ func TestDemoOrphans(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	return rows
+}
+
+func TestDemoOrphans(t *testing.T) {
+	t.Parallel()
+	rows := demoOrphans(t)
 	components := map[string]int{}
 	qualifiers := map[string]int{}
 	suffixes := map[string]int{}
