@@ -14,6 +14,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/clip"
 	"github.com/paulmach/orb/geo"
+	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/convert"
 	"meridian/shared/ingest"
@@ -922,6 +923,22 @@ func (in *ingester) addDisposition(d src.Disposition, byName map[string]string) 
 			}
 		}
 	}
+	// A disposition published with its polygon and no land description
+	// (Alberta's GeoView agreements): the LSDs whose centroid it contains,
+	// coverage unknown.
+	fromGeometry := len(d.Lands) == 0 && d.Geometry != nil
+	if fromGeometry {
+		err := in.svc.Blocks(in.ctx, lld.DLS, lld.LSD, d.Geometry.Bound(), func(b survey.Block) error {
+			if k := b.Location.String(); !seen[k] && containsPoint(d.Geometry, b.Centroid) {
+				seen[k] = true
+				lsds = append(lsds, k)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
 	sort.Strings(lsds)
 	expiry := ""
 	if row.ExpiryDate != nil {
@@ -942,6 +959,9 @@ func (in *ingester) addDisposition(d src.Disposition, byName map[string]string) 
 		r := row
 		r.IssueDate = ""
 		r.LSDCoveragePct, r.OverlapPoint = &full, &Point{Lat: round6(c[1]), Lng: round6(c[0])}
+		if fromGeometry {
+			r.LSDCoveragePct = nil
+		}
 		if err := in.w.Put(LSDKey(k), TenureSK(expiry, id), r); err != nil {
 			return err
 		}
@@ -973,6 +993,17 @@ func (in *ingester) addDisposition(d src.Disposition, byName map[string]string) 
 		return in.w.Put(OperatorKey(ba), OperatorDispositionSK(expiry, id), row)
 	}
 	return nil
+}
+
+// containsPoint reports whether the polygon or multipolygon g contains p.
+func containsPoint(g orb.Geometry, p orb.Point) bool {
+	switch g := g.(type) {
+	case orb.Polygon:
+		return planar.PolygonContains(g, p)
+	case orb.MultiPolygon:
+		return planar.MultiPolygonContains(g, p)
+	}
+	return false
 }
 
 // expandToLSDs lists the LSDs of a DLS block: itself, or its sections'

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -264,6 +265,20 @@ func TestIngestAlbertaAgreements(t *testing.T) {
 	if row.Province != "AB" || row.Holder.BACode == nil || *row.Holder.BACode != "Z9A1" || row.ExpiryDate == nil || *row.ExpiryDate != "2026-05-12" ||
 		row.DispositionTypeRaw != "PNG Lease (Plains)" {
 		t.Errorf("disposition %+v", row)
+	}
+	// No land description: the LSDs are those whose centroid the polygon
+	// (0.1° by 0.1°, about 7 by 11 km, some 30 sections west of the 5th
+	// meridian) contains.
+	if n := len(row.LSDs); n < 400 || n > 560 || row.Centroid == nil || math.Abs(row.Centroid.Lat-51.05) > 0.01 || math.Abs(row.Centroid.Lng+114.15) > 0.01 {
+		t.Errorf("disposition over %d LSDs, centroid %+v", n, row.Centroid)
+	}
+	for _, k := range row.LSDs {
+		if !strings.HasSuffix(k, "-W5") {
+			t.Errorf("LSD %s", k)
+		}
+	}
+	if lsd := all(t, ds, energy.LSDKey(row.LSDs[0]), energy.TenureSK("2026-05-12", "0521050123")); len(lsd) != 1 {
+		t.Errorf("LSD %s: %d tenure rows", row.LSDs[0], len(lsd))
 	}
 	items = all(t, ds, energy.DispositionKey("0498070011"), "")
 	if len(items) != 1 {

@@ -19,9 +19,16 @@
 //	Petrinex NGL and Marketable Gas          ReadNGLVolumes             real
 //	Petrinex Facility Infrastructure         ReadFacilities             real (8 of 39 cols)
 //	Petrinex Well Infrastructure             ReadPetrinexWells          none: documented columns
-//	Orphan Well Association inventory XLSX   ReadOrphanInventory        none: documented columns
-//	Crown PNG/mineral dispositions AB/SK/MB  ReadDispositionsCSV,       none: our own layout
-//	                                         ReadDispositionsGeoJSON
+//	Orphan Well Association inventory XLSX   ReadOrphanInventory        none: verified layout (OWALayout)
+//	Alberta Crown agreements (GeoView)       ReadAlbertaAgreements      none: verified layout
+//	                                                                    (AlbertaAgreementLayout)
+//	Crown PNG/mineral dispositions SK/MB     ReadDispositionsCSV,       none: our own layout, guessed
+//	                                         ReadDispositionsGeoJSON    (DispositionCSVLayout, ...)
+//
+// Readers declare the layouts they read as ingest.Layout values (OWALayout,
+// AlbertaAgreementLayout, DispositionCSVLayout, DispositionGeoJSONLayout);
+// DispositionLayoutOf says which one a disposition file is, so an ingest can
+// print each file's Layout.Banner first.
 //
 // Formats, traps and codes are those of docs/data-sources.md §0-§8. Values
 // keep their published meaning: dates are time.Time (UTC midnight; the zero
