@@ -113,7 +113,9 @@ var owaColumns = []struct {
 // (within the first 50 rows); rows above it are titles. Columns are found
 // by name (License Number or Licence Number); only Site Name is required.
 // Empty rows are skipped; a row with cells but no Site Name, or whose Site
-// Name does not parse, rejects the file.
+// Name does not parse, rejects the file. Licensee, Component Type,
+// Responsible Department and Current Project Type are kept as given (no
+// notices: their vocabulary is not known well enough to call a word new).
 //
 // The workbook is read with archive/zip and encoding/xml: the shared
 // string table is held in memory, the sheet is streamed row by row. Errors

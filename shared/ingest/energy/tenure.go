@@ -129,7 +129,9 @@ const (
 // DispositionColumns to fn (header row, any column order). A row is
 // rejected when its number is empty, Kind or Province is not one of the
 // values above, a date, flag or area does not parse, or its land
-// description is empty or holds anything but DLS locations.
+// description is empty or holds anything but DLS locations. Type, Holder
+// and Status are free text, kept as given (no notices). The layout is
+// DispositionCSVLayout: guessed.
 func ReadDispositionsCSV(r io.Reader, file string, fn func(Disposition) error) error {
 	t, err := newCSVTable(r, file, dispositionColumns, csvOptions{})
 	if err != nil {
@@ -153,7 +155,8 @@ func ReadDispositionsCSV(r io.Reader, file string, fn func(Disposition) error) e
 // ReadDispositionsGeoJSON streams a GeoJSON FeatureCollection of
 // dispositions to fn: properties named as in DispositionColumns, geometry
 // Polygon or MultiPolygon in longitude, latitude. LandDescription may be
-// empty when the feature has a geometry.
+// empty when the feature has a geometry. The values are checked as in
+// ReadDispositionsCSV. The layout is DispositionGeoJSONLayout: guessed.
 func ReadDispositionsGeoJSON(r io.Reader, file string, fn func(Disposition) error) error {
 	return readFeatures(r, file, []string{"Polygon", "MultiPolygon"}, func(f *feature) error {
 		for _, c := range dispositionColumns {
