@@ -81,7 +81,7 @@ FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/convert:Fuzz
 	shared/ingest/energy:FuzzReadVolumetrics shared/ingest/energy:FuzzReadNGLVolumes \
 	shared/ingest/energy:FuzzReadFacilities shared/ingest/energy:FuzzReadPipelinesGeoJSON \
 	shared/ingest/energy:FuzzReadWellList shared/ingest/energy:FuzzReadDispositionsCSV \
-	shared/ingest/energy:FuzzReadDispositionsGeoJSON shared/ingest/energy:FuzzUWI \
+	shared/ingest/energy:FuzzReadDispositionsGeoJSON shared/ingest/energy:FuzzReadAlbertaAgreements shared/ingest/energy:FuzzUWI \
 	shared/ingest/energy:FuzzReadPetrinexWells shared/ingest/energy:FuzzReadWellHoles \
 	shared/ingest/ag:FuzzReadComponents shared/ingest/ag:FuzzReadPolygonComponents \
 	shared/ingest/ag:FuzzReadSoilNames shared/ingest/ag:FuzzReadSoilLayers \

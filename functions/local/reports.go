@@ -160,6 +160,15 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "meridian ingest energy: %v\n", err)
 		return 1
 	}
+	// First, what each file was taken to be: a guessed layout says so.
+	banners, err := energy.Banners(files)
+	if err != nil {
+		fmt.Fprintf(stderr, "meridian ingest energy: rejected: %v\n", err)
+		return 1
+	}
+	for _, b := range banners {
+		fmt.Fprintln(stdout, b)
+	}
 	for _, f := range files.Unrecognised {
 		fmt.Fprintf(stderr, "skipped: %s (not a file name this ingest knows)\n", filepath.Base(f))
 	}
@@ -173,6 +182,12 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "read:    %s\n", counts(sum.Read))
 		if len(sum.Skipped) > 0 {
 			fmt.Fprintf(stdout, "skipped: %s\n", counts(sum.Skipped))
+		}
+		if sum.NoticeCount > 0 {
+			fmt.Fprintf(stdout, "notices: %d rows with values not seen before, kept\n", sum.NoticeCount)
+			for _, n := range sum.Notices {
+				fmt.Fprintf(stdout, "  %s\n", n)
+			}
 		}
 		return nil
 	})

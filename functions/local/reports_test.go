@@ -40,6 +40,13 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 	}
 
 	out := ingestCmd(0, "energy", "-data", dir, "-demo", filepath.Join(demo, "energy"))
+	// The first line says the disposition layout is guessed; the OWA
+	// inventory's layout is verified.
+	first, _, _ := strings.Cut(out, "\n")
+	if !strings.HasPrefix(first, "WARNING ") || !strings.Contains(first, "GUESSED") || !strings.HasSuffix(first, "[Crown_Dispositions_AB.geojson]") ||
+		!strings.Contains(out, "layout verified") {
+		t.Errorf("ingest energy does not start with the layout banners:\n%s", out)
+	}
 	if n := len(archives("energy")); n != 12 || !strings.Contains(out, "energy tile archives: 12 rebuilt") {
 		t.Fatalf("after ingest energy: %d energy archives\n%s", n, out)
 	}

@@ -112,17 +112,17 @@ func TestTrailingProduction(t *testing.T) {
 func TestRollUp(t *testing.T) {
 	t.Parallel()
 	r := energy.RollUp([]energy.OperatorWell{
-		{"A5D4", energy.Active}, {"A5D4", energy.Orphan}, {"A5D4", energy.Orphan}, {"0045", energy.Suspended},
-		{"0045", energy.Orphan}, {"A267", energy.ReclamationCertified}, {"A267", energy.Unknown},
+		{"Z9A2", energy.Active}, {"Z9A2", energy.Orphan}, {"Z9A2", energy.Orphan}, {"Z9A1", energy.Suspended},
+		{"Z9A1", energy.Orphan}, {"Z9B2", energy.ReclamationCertified}, {"Z9B2", energy.Unknown},
 	})
-	if got := fmt.Sprint(r["A5D4"]); got != "{3 1 0 0 2 0}" {
-		t.Errorf("A5D4 %s", got)
+	if got := fmt.Sprint(r["Z9A2"]); got != "{3 1 0 0 2 0}" {
+		t.Errorf("Z9A2 %s", got)
 	}
-	if got := fmt.Sprint(energy.SortedBAs(r)); got != "[A5D4 0045 A267]" {
+	if got := fmt.Sprint(energy.SortedBAs(r)); got != "[Z9A2 Z9A1 Z9B2]" {
 		t.Errorf("order %s", got)
 	}
-	if r["A267"].Total != 2 || r["A267"].ReclamationCertified != 1 {
-		t.Errorf("A267 %+v", r["A267"])
+	if r["Z9B2"].Total != 2 || r["Z9B2"].ReclamationCertified != 1 {
+		t.Errorf("Z9B2 %+v", r["Z9B2"])
 	}
 }
 

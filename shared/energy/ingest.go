@@ -14,6 +14,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/clip"
 	"github.com/paulmach/orb/geo"
+	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/convert"
 	"meridian/shared/ingest"
@@ -42,7 +43,7 @@ type Files struct {
 	Volumetrics  []string // Petrinex Conventional Volumetrics Vol_YYYY-MM-PP.csv
 	Pipelines    []string // AER pipelines, .geojson or .shp (with .dbf and .prj beside it)
 	Orphans      []string // Orphan Well Association inventory .xlsx
-	Dispositions []string // Crown PNG and mineral dispositions, .geojson or .csv
+	Dispositions []string // Crown PNG and mineral dispositions, .geojson or .csv; Alberta GeoView agreement layers (.geojson)
 	Unused       []string // recognised but not read by the reports (NGL volumes, ST37 shapefiles, README)
 	Unrecognised []string
 }
@@ -91,6 +92,8 @@ func Classify(dir string) (Files, error) {
 			// carries the same wells with the UWI and status they lack.
 			f.Unused = append(f.Unused, p)
 		case strings.HasPrefix(n, "ST37_SH") || strings.HasPrefix(n, "ST37_BH"): // .dbf, .prj, .shx, .cpg beside them
+		case (strings.HasPrefix(n, "Mineral_Agreements") || strings.HasPrefix(n, "PNG_Agreements")) && ext == ".geojson":
+			f.Dispositions = append(f.Dispositions, p)
 		case strings.HasPrefix(n, "NGL") || n == "README.md":
 			f.Unused = append(f.Unused, p)
 		default:
@@ -117,6 +120,61 @@ type Summary struct {
 	Read    map[string]int // records read, by kind
 	Skipped map[string]int // records not used, by reason
 	Items   int            // store items written
+	// Notices are the values the readers had not seen before but could
+	// place (ingest.Notices.Lines); NoticeCount counts every occurrence.
+	Notices     []string
+	NoticeCount int
+}
+
+// FileLayout is the published layout an ingest recognised for one file.
+type FileLayout struct {
+	Path   string
+	Layout ingest.Layout
+}
+
+// Layouts says which layout each file of files is, for the files whose
+// readers declare their layouts (the OWA inventory and the dispositions),
+// guessed layouts first, then in the order of files. It reads at most the
+// first feature of a disposition GeoJSON.
+func Layouts(files Files) ([]FileLayout, error) {
+	var out []FileLayout
+	for _, p := range files.Orphans {
+		out = append(out, FileLayout{p, src.OWALayout})
+	}
+	for _, p := range files.Dispositions {
+		l, err := dispositionLayout(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, FileLayout{p, l})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return !out[i].Layout.Verified && out[j].Layout.Verified })
+	return out, nil
+}
+
+// Banners are the lines an ingest prints first: each file's layout
+// banner (ingest.Layout.Banner), guessed layouts first, the file named
+// after it.
+func Banners(files Files) ([]string, error) {
+	ls, err := Layouts(files)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = fmt.Sprintf("%s [%s]", l.Layout.Banner(), filepath.Base(l.Path))
+	}
+	return out, nil
+}
+
+func dispositionLayout(path string) (ingest.Layout, error) {
+	var l ingest.Layout
+	err := withFile(path, func(r io.Reader, name string) error {
+		var err error
+		l, err = src.DispositionLayoutOf(r, name)
+		return err
+	})
+	return l, err
 }
 
 func (s *Summary) skip(reason string) { s.Skipped[reason]++ }
@@ -135,9 +193,12 @@ func Ingest(ctx context.Context, store kv.Store, svc *convert.Service, files Fil
 		prevLicensee: map[string]string{}, lsds: map[string]*LSDSummary{}, ops: map[string]*operatorAcc{},
 		centroids: map[string]orb.Point{}, prod: map[string]*wellProd{}, sources: map[string]Source{}}
 	in.ctx = ctx
+	in.notices = &ingest.Notices{}
+	in.seenDispositions = map[string]bool{}
 	info := kv.DatasetInfo{Name: Dataset, Source: "energy: AER ST37, ST104A, pipelines; Petrinex; Orphan Well Association; Crown dispositions", Demo: o.Demo}
 	v, err := kv.Publish(ctx, store, info, in.run)
 	in.sum.Version = v
+	in.sum.Notices, in.sum.NoticeCount = in.notices.Lines(), in.notices.Total()
 	return in.sum, err
 }
 
@@ -162,6 +223,9 @@ type ingester struct {
 	wellLSD        map[string]string    // 16-character UWI → LSD, for production
 	windowEnd      string
 	sources        map[string]Source
+
+	notices          *ingest.Notices
+	seenDispositions map[string]bool // disposition ids written (an Alberta agreement comes once per tract)
 }
 
 type operatorAcc struct {
@@ -274,7 +338,7 @@ func (in *ingester) readOrphans() error {
 				if s.LicenceNumber != "" {
 					in.orphanLicences[licenceKey(s.LicenceNumber)] = true
 				}
-				if s.Location.Unit == lld.LSD && strings.EqualFold(s.ComponentType, "well") {
+				if s.Location.Unit == lld.LSD && s.IsWell() {
 					in.orphanLSDs[s.Location.String()] = true
 				}
 				return nil
@@ -806,11 +870,20 @@ func (in *ingester) readDispositions() error {
 		byName[Slug(name)] = code
 	}
 	for _, p := range in.files.Dispositions {
-		read := src.ReadDispositionsCSV
-		if strings.HasSuffix(strings.ToLower(p), ".geojson") {
-			read = src.ReadDispositionsGeoJSON
+		layout, err := dispositionLayout(p)
+		if err != nil {
+			return err
 		}
-		err := withFile(p, func(r io.Reader, name string) error {
+		read := src.ReadDispositionsCSV
+		switch layout {
+		case src.DispositionGeoJSONLayout:
+			read = src.ReadDispositionsGeoJSON
+		case src.AlbertaAgreementLayout:
+			read = func(r io.Reader, name string, fn func(src.Disposition) error) error {
+				return src.ReadAlbertaAgreements(r, name, in.notices, fn)
+			}
+		}
+		err = withFile(p, func(r io.Reader, name string) error {
 			return read(r, name, func(d src.Disposition) error {
 				in.sum.Read["dispositions"]++
 				return in.addDisposition(d, byName)
@@ -833,6 +906,11 @@ func (in *ingester) addDisposition(d src.Disposition, byName map[string]string) 
 		category = &c
 	}
 	id := DispositionID(d.Kind, d.Type, d.Number)
+	if in.seenDispositions[id] {
+		in.sum.skip("disposition tract after the first")
+		return nil
+	}
+	in.seenDispositions[id] = true
 	ba := byName[Slug(d.Holder)]
 	row := TenureRow{ID: id, Href: "/energy/dispositions/" + id, TenureKind: kind, Province: d.Province, DispositionNumber: d.Number,
 		MineralCategory: category, DispositionType: strings.ToLower(d.Type), DispositionTypeRaw: d.Type, Holder: in.party(ba, d.Holder),
@@ -857,6 +935,22 @@ func (in *ingester) addDisposition(d src.Disposition, byName map[string]string) 
 			}
 		}
 	}
+	// A disposition published with its polygon and no land description
+	// (Alberta's GeoView agreements): the LSDs whose centroid it contains,
+	// coverage unknown.
+	fromGeometry := len(d.Lands) == 0 && d.Geometry != nil
+	if fromGeometry {
+		err := in.svc.Blocks(in.ctx, lld.DLS, lld.LSD, d.Geometry.Bound(), func(b survey.Block) error {
+			if k := b.Location.String(); !seen[k] && containsPoint(d.Geometry, b.Centroid) {
+				seen[k] = true
+				lsds = append(lsds, k)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
 	sort.Strings(lsds)
 	expiry := ""
 	if row.ExpiryDate != nil {
@@ -877,6 +971,9 @@ func (in *ingester) addDisposition(d src.Disposition, byName map[string]string) 
 		r := row
 		r.IssueDate = ""
 		r.LSDCoveragePct, r.OverlapPoint = &full, &Point{Lat: round6(c[1]), Lng: round6(c[0])}
+		if fromGeometry {
+			r.LSDCoveragePct = nil
+		}
 		if err := in.w.Put(LSDKey(k), TenureSK(expiry, id), r); err != nil {
 			return err
 		}
@@ -908,6 +1005,17 @@ func (in *ingester) addDisposition(d src.Disposition, byName map[string]string) 
 		return in.w.Put(OperatorKey(ba), OperatorDispositionSK(expiry, id), row)
 	}
 	return nil
+}
+
+// containsPoint reports whether the polygon or multipolygon g contains p.
+func containsPoint(g orb.Geometry, p orb.Point) bool {
+	switch g := g.(type) {
+	case orb.Polygon:
+		return planar.PolygonContains(g, p)
+	case orb.MultiPolygon:
+		return planar.MultiPolygonContains(g, p)
+	}
+	return false
 }
 
 // expandToLSDs lists the LSDs of a DLS block: itself, or its sections'

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -192,5 +193,99 @@ func TestIngestRejectsBadFileAndKeepsServedData(t *testing.T) {
 	ds, _, _ := kv.Open(ctx, store, energy.Dataset)
 	if ds.Version != first.Version || ds.Items != first.Items {
 		t.Errorf("served %d (%d items), want the first ingest %d (%d)", ds.Version, ds.Items, first.Version, first.Items)
+	}
+}
+
+// Alberta's agreements in the form Alberta Energy and Minerals serves them
+// (a GeoView layer query saved as GeoJSON) replace the demo's own Alberta
+// files: each file's layout banner comes first, guessed layouts first; an
+// agreement's second tract is not a second disposition; a new status word
+// is a notice.
+func TestIngestAlbertaAgreements(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := demo(t)
+	for _, f := range []string{"Crown_Dispositions_AB.geojson", "Crown_Dispositions_AB.csv"} {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	feature := func(number, tract, status, expiry string) string {
+		return `{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[-114.2,51.0],[-114.2,51.1],[-114.1,51.1],[-114.1,51.0],[-114.2,51.0]]]},` +
+			`"properties":{"AgreementType":"004","AgreementNumber":"` + number + `","Tract":"` + tract + `","Status":"` + status + `",` +
+			`"DesRep":"ASPEN COULEE PETROLEUM LTD (DEMO)","DesRepId":null,"Participants":null,"TermDate":1620800000000,` +
+			`"CurrentExpiryDate":` + expiry + `,"ContinuationDate":null,"CancelDate":null,"ZoneDesc":null}}`
+	}
+	ab := `{"type":"FeatureCollection","features":[` + "\n" + strings.Join([]string{
+		feature("0521050123", "1", "Active", "1778566400000"),
+		feature("0521050123", "2", "Active", "1778566400000"),
+		feature("0498070011", "1", "Suspended Demo", "253402214400000"),
+	}, ",\n") + "\n]}\n"
+	if err := os.WriteFile(filepath.Join(dir, "Mineral_Agreements_Ext_PROD_31.geojson"), []byte(ab), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, err := energy.Classify(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	banners, err := energy.Banners(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(banners) != 4 {
+		t.Fatalf("banners %q", banners)
+	}
+	for i, want := range []string{"WARNING", "WARNING", "Orphan Well Association", "Alberta Crown mineral agreements"} {
+		if !strings.HasPrefix(banners[i], want) {
+			t.Errorf("banner %d = %q, want it to start with %q", i, banners[i], want)
+		}
+	}
+	if !strings.Contains(banners[0], "GUESSED") || !strings.HasSuffix(banners[0], "[Crown_Dispositions_MB.geojson]") ||
+		!strings.Contains(banners[3], "layout verified") || !strings.HasSuffix(banners[3], "[Mineral_Agreements_Ext_PROD_31.geojson]") {
+		t.Errorf("banners %q", banners)
+	}
+	store := kv.NewMem()
+	sum, err := energy.Ingest(ctx, store, convert.New(), files, energy.Options{Now: src.DemoAsOf(), Demo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Skipped["disposition tract after the first"] != 1 || sum.NoticeCount != 1 || len(sum.Notices) != 1 ||
+		!strings.Contains(sum.Notices[0], `Mineral_Agreements_Ext_PROD_31.geojson:4: column Status: new value "Suspended Demo"`) {
+		t.Errorf("summary %+v", sum)
+	}
+	ds, _, _ := kv.Open(ctx, store, energy.Dataset)
+	items := all(t, ds, energy.DispositionKey("0521050123"), "")
+	if len(items) != 1 {
+		t.Fatalf("disposition 0521050123: %d items", len(items))
+	}
+	var row energy.TenureRow
+	if err := json.Unmarshal(items[0].Data, &row); err != nil {
+		t.Fatal(err)
+	}
+	if row.Province != "AB" || row.Holder.BACode == nil || *row.Holder.BACode != "Z9A1" || row.ExpiryDate == nil || *row.ExpiryDate != "2026-05-12" ||
+		row.DispositionTypeRaw != "PNG Lease (Plains)" {
+		t.Errorf("disposition %+v", row)
+	}
+	// No land description: the LSDs are those whose centroid the polygon
+	// (0.1° by 0.1°, about 7 by 11 km, some 30 sections west of the 5th
+	// meridian) contains.
+	if n := len(row.LSDs); n < 400 || n > 560 || row.Centroid == nil || math.Abs(row.Centroid.Lat-51.05) > 0.01 || math.Abs(row.Centroid.Lng+114.15) > 0.01 {
+		t.Errorf("disposition over %d LSDs, centroid %+v", n, row.Centroid)
+	}
+	for _, k := range row.LSDs {
+		if !strings.HasSuffix(k, "-W5") {
+			t.Errorf("LSD %s", k)
+		}
+	}
+	if lsd := all(t, ds, energy.LSDKey(row.LSDs[0]), energy.TenureSK("2026-05-12", "0521050123")); len(lsd) != 1 {
+		t.Errorf("LSD %s: %d tenure rows", row.LSDs[0], len(lsd))
+	}
+	items = all(t, ds, energy.DispositionKey("0498070011"), "")
+	if len(items) != 1 {
+		t.Fatalf("disposition 0498070011: %d items", len(items))
+	}
+	row = energy.TenureRow{}
+	if err := json.Unmarshal(items[0].Data, &row); err != nil || row.ExpiryState != "perpetual" || row.ExpiryDate != nil {
+		t.Errorf("continued disposition %+v, %v", row, err)
 	}
 }

@@ -25,9 +25,9 @@ var benchPaths = []struct{ name, path string }{
 	{"facilities", "/energy/facilities?legal_location=" + lsd},
 	{"tenure", "/energy/tenure?legal_location=" + lsd},
 	{"operators", "/energy/operators"},
-	{"operator_dispositions", "/energy/operators/A2J6?view=dispositions"},
-	{"operator_wells", "/energy/operators/A2J6?view=wells"},
-	{"operator_lsds", "/energy/operators/A2J6?view=lsds"},
+	{"operator_dispositions", "/energy/operators/Z9A9?view=dispositions"},
+	{"operator_wells", "/energy/operators/Z9A9?view=wells"},
+	{"operator_lsds", "/energy/operators/Z9A9?view=lsds"},
 	{"expiring", "/energy/tenure/expiring"},
 }
 

@@ -120,7 +120,7 @@ func TestListsDemo(t *testing.T) {
 		}
 	}
 	row := at(w, "rows", 0).(map[string]any)
-	if row["id"] != "02/09-10-060-22W5/0" || row["status"] != "active" || at(row, "operator", "ba_code") != "0045" || row["total_depth_m"] != 5289.1 {
+	if row["id"] != "02/09-10-060-22W5/0" || row["status"] != "active" || at(row, "operator", "ba_code") != "Z9A1" || row["total_depth_m"] != 5289.1 {
 		t.Errorf("well row %v", row)
 	}
 	if _, ok := row["lsd"]; ok {
@@ -132,7 +132,7 @@ func TestListsDemo(t *testing.T) {
 		at(p, "meta", "sort") != "h2s" || at(p, "meta", "dir") != "desc" || at(p, "rows", 0, "href") != "/energy/pipelines/40822" {
 		t.Errorf("pipelines %v", p)
 	}
-	f := mustOK(t, h, "/energy/facilities?legal_location="+lsd+"&category=BATTERY&operator=chevron")
+	f := mustOK(t, h, "/energy/facilities?legal_location="+lsd+"&category=BATTERY&operator=aspen")
 	if at(f, "meta", "total") != 1.0 || at(f, "rows", 0, "id") != "ABBT0905005" || at(f, "meta", "category") != "BATTERY" {
 		t.Errorf("facilities %v", f)
 	}
@@ -172,7 +172,7 @@ func TestReportDemo(t *testing.T) {
 		{[]any{"summary", "pipelines", "segment_count"}, 1.0},
 		{[]any{"summary", "pipelines", "length_m_on_parcel"}, 201.0},
 		{[]any{"summary", "facilities", "categories", 0}, "battery"},
-		{[]any{"summary", "operators", "dominant", "ba_code"}, "0045"},
+		{[]any{"summary", "operators", "dominant", "ba_code"}, "Z9A1"},
 		{[]any{"summary", "operators", "dominant", "well_share_pct"}, 100.0},
 		{[]any{"summary", "last_activity_date"}, "2019-12-11"},
 		{[]any{"production", "last_producing_month"}, "2026-10"},
@@ -218,25 +218,25 @@ func TestOperatorsDemo(t *testing.T) {
 	if at(ops, "rows", 0, "ba_code") != "Z9X1" || at(ops, "rows", 1, "ba_code") != "Z9X2" || at(ops, "meta", "sort") != "orphan" || at(ops, "meta", "dir") != "desc" {
 		t.Errorf("operators %v", at(ops, "rows"))
 	}
-	ops = mustOK(t, h, "/energy/operators?q=CRESCENT")
+	ops = mustOK(t, h, "/energy/operators?q=JUNIPER")
 	if at(ops, "meta", "total") != 1.0 || at(ops, "rows", 0, "active_wells") != 15.0 {
 		t.Errorf("operators q %v", ops)
 	}
-	for _, name := range []string{"A2J6", "a2j6", "Crescent%20Point%20Energy%20Corp.", "crescent-point-energy-corp", "crescentpointenergycorp"} {
+	for _, name := range []string{"Z9A9", "z9a9", "Juniper%20Bend%20Energy%20Corp.%20(demo)", "juniper-bend-energy-corp-demo", "juniperbendenergycorpdemo"} {
 		s := mustOK(t, h, "/energy/operators/"+name)
-		if s["ba_code"] != "A2J6" || at(s, "liability", "active_wells") != 15.0 || at(s, "tenure", "total_dispositions") != 4.0 {
+		if s["ba_code"] != "Z9A9" || at(s, "liability", "active_wells") != 15.0 || at(s, "tenure", "total_dispositions") != 4.0 {
 			t.Errorf("operator %s: %v", name, s)
 		}
 	}
-	d := mustOK(t, h, "/energy/operators/A2J6?view=dispositions&per_page=2")
+	d := mustOK(t, h, "/energy/operators/Z9A9?view=dispositions&per_page=2")
 	if at(d, "meta", "total") != 4.0 || len(at(d, "rows").([]any)) != 2 || d["view"] != "dispositions" {
 		t.Errorf("dispositions view %v", d)
 	}
-	wv := mustOK(t, h, "/energy/operators/A2J6?view=wells&status=active")
+	wv := mustOK(t, h, "/energy/operators/Z9A9?view=wells&status=active")
 	if at(wv, "meta", "total") != 15.0 {
 		t.Errorf("wells view total %v", at(wv, "meta"))
 	}
-	l := mustOK(t, h, "/energy/operators/A2J6?view=lsds")
+	l := mustOK(t, h, "/energy/operators/Z9A9?view=lsds")
 	if at(l, "meta", "total") == 0.0 {
 		t.Errorf("lsds view %v", l)
 	}
@@ -259,7 +259,7 @@ func TestDetailDemo(t *testing.T) {
 		t.Errorf("disposition %v", d)
 	}
 	d = mustOK(t, h, "/energy/dispositions/0512020016")
-	if d["expiry_state"] != "perpetual" || at(d, "holder", "ba_code") != "0RL9" {
+	if d["expiry_state"] != "perpetual" || at(d, "holder", "ba_code") != "Z9A8" {
 		t.Errorf("perpetual disposition %v", d)
 	}
 	// Saskatchewan publishes no expiry dates: the state is unknown (null),
@@ -269,7 +269,7 @@ func TestDetailDemo(t *testing.T) {
 		t.Errorf("SK disposition without expiry: %v", d)
 	}
 	p := mustOK(t, h, "/energy/pipelines/40137")
-	if p["licence_number"] != "40137" || at(p, "operator", "ba_code") != "0045" || at(p, "meta", "total") != 5.0 ||
+	if p["licence_number"] != "40137" || at(p, "operator", "ba_code") != "Z9A1" || at(p, "meta", "total") != 5.0 ||
 		at(p, "meta", "truncated") != false || at(p, "rows", 2, "segment_id") != "900021" {
 		t.Errorf("pipeline licence %v", p)
 	}
@@ -304,10 +304,10 @@ func TestBadInput(t *testing.T) {
 		{"/energy/operators?sort=size", 400, "invalid_parameter"},
 		{"/energy/operators?per_page=201", 400, "invalid_parameter"},
 		{"/energy/operators/nobody-at-all", 404, "not_found"},
-		{"/energy/operators/A2J6?view=map", 400, "invalid_parameter"},
-		{"/energy/operators/A2J6?view=dispositions&expires_within_days=0", 400, "invalid_parameter"},
-		{"/energy/operators/A2J6?view=dispositions&expires_within_days=soon", 400, "invalid_parameter"},
-		{"/energy/operators/A2J6?view=wells&sort=depth", 400, "invalid_parameter"},
+		{"/energy/operators/Z9A9?view=map", 400, "invalid_parameter"},
+		{"/energy/operators/Z9A9?view=dispositions&expires_within_days=0", 400, "invalid_parameter"},
+		{"/energy/operators/Z9A9?view=dispositions&expires_within_days=soon", 400, "invalid_parameter"},
+		{"/energy/operators/Z9A9?view=wells&sort=depth", 400, "invalid_parameter"},
 		{"/energy/tenure/expiring?expires_within_days=0", 400, "invalid_parameter"},
 		{"/energy/tenure/expiring?expires_within_days=x", 400, "invalid_parameter"},
 		{"/energy/tenure/expiring?dir=sideways", 400, "invalid_parameter"},

@@ -68,10 +68,11 @@ func WriteDemo(dir string) error {
 // shut-in wells over 14 months with confidential ("***") and amended
 // (negative) rows, dispositions expiring within 24 months of DemoAsOf and
 // continued ones, several operators per township, and licence transfers
-// (licensee changes between the two ST37 snapshots). Operators are real
-// BA codes and names of the AER register (ST104A); orphan licensees are
-// fictitious. Everything else (wells, volumes, lines, dispositions) is
-// invented; the three UWIs that docs/data-sources.md §0.1 uses as
+// (licensee changes between the two ST37 snapshots). Every operator,
+// licensee, holder and orphan licensee is an invented company marked
+// "(demo)" under an invented BA code (Z9..) that is not in the AER
+// register: no invented record points at a real company. Everything else
+// (wells, volumes, lines, dispositions) is invented too; the three UWIs that docs/data-sources.md §0.1 uses as
 // examples sit at their real locations with invented attributes.
 func GenerateDemo() ([]DemoFile, error) {
 	w := newDemoWorld()
@@ -157,9 +158,10 @@ func round1(v float64) float64 {
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// demoOperator is a business associate: a real code and name from the
-// AER register (the ST104A sample and the pipeline sample), or a
-// fictitious defunct licensee.
+// demoOperator is an invented business associate: a name that is no real
+// company's, marked "(demo)", under a BA code (Z9..) that the AER register
+// does not use (TestDemoOperatorsAreInvented checks both against the real
+// ST104A sample).
 type demoOperator struct {
 	BA    string
 	Name  string // as the BA register writes it
@@ -170,20 +172,20 @@ type demoOperator struct {
 func (o demoOperator) Upper() string { return strings.ToUpper(o.Name) }
 
 var demoOperators = map[string]demoOperator{
-	"0045": {"0045", "Chevron Canada Limited", "CHEVRON"},
-	"A5D4": {"A5D4", "Cenovus Energy Inc.", "CENOVUS"},
-	"0HE9": {"0HE9", "Canadian Natural Resources Limited", "CNRL"},
-	"A573": {"A573", "Tourmaline Oil Corp.", "TOURMALINE"},
-	"A5BE": {"A5BE", "Whitecap Resources Inc.", "WHITECAP"},
-	"0G30": {"0G30", "ARC Resources Ltd.", "ARC"},
-	"0AW4": {"0AW4", "Paramount Resources Ltd.", "PARAMOUNT"},
-	"0RL9": {"0RL9", "Baytex Energy Ltd.", "BAYTEX"},
-	"A2J6": {"A2J6", "Crescent Point Energy Corp.", "CPEC"},
-	"0R46": {"0R46", "Husky Oil Operations Limited", "HUSKY"},
-	"A267": {"A267", "Secure Energy Services Inc.", "SECURE"},
-	"0144": {"0144", "ATCO Gas And Pipelines Ltd.", "ATCO"},
-	"0195": {"0195", "Gibson Energy ULC", "GIBSON"},
-	// Fictitious defunct licensees of the orphan wells.
+	"Z9A1": {"Z9A1", "Aspen Coulee Petroleum Ltd. (demo)", "ASPEN COULEE"},
+	"Z9A2": {"Z9A2", "Badger Flats Energy Inc. (demo)", "BADGER FLATS"},
+	"Z9A3": {"Z9A3", "Cattail Ridge Resources Limited (demo)", "CATTAIL"},
+	"Z9A4": {"Z9A4", "Larkspur Meadow Oil Corp. (demo)", "LARKSPUR"},
+	"Z9A5": {"Z9A5", "Foxtail Prairie Resources Inc. (demo)", "FOXTAIL"},
+	"Z9A6": {"Z9A6", "Gullwing Resources Ltd. (demo)", "GULLWING"},
+	"Z9A7": {"Z9A7", "Hoarfrost Resources Ltd. (demo)", "HOARFROST"},
+	"Z9A8": {"Z9A8", "Ironwood Slough Energy Ltd. (demo)", "IRONWOOD"},
+	"Z9A9": {"Z9A9", "Juniper Bend Energy Corp. (demo)", "JUNIPER"},
+	"Z9B1": {"Z9B1", "Kestrel Lake Oil Operations Limited (demo)", "KESTREL"},
+	"Z9B2": {"Z9B2", "Mossback Disposal Services Inc. (demo)", "MOSSBACK"},
+	"Z9B3": {"Z9B3", "Northwind Gas And Pipelines Ltd. (demo)", "NORTHWIND"},
+	"Z9B4": {"Z9B4", "Quillwort Midstream ULC (demo)", "QUILLWORT"},
+	// Defunct licensees of the orphan wells.
 	"Z9X1": {"Z9X1", "Prairie Sunset Petroleum Ltd. (demo)", "PRAIRIE SUNSET"},
 	"Z9X2": {"Z9X2", "Northern Lapse Resources Inc. (demo)", "NORTHERN LAPSE"},
 }
@@ -216,21 +218,21 @@ type demoTownship struct {
 
 // demoTownships are the demo townships; newDemoWorld works on copies.
 var demoTownships = []demoTownship{
-	{Prov: "AB", Twp: 24, Rge: 1, Mer: 5, Ops: [3]string{"0045", "A5D4", "0AW4"}, Field: "TURNER VALLEY", FieldAbbrev: "TV", FieldCode: "0909", FieldCentre: "Midnapore", Deep: true, Sour: true},
-	{Prov: "AB", Twp: 25, Rge: 1, Mer: 5, Ops: [3]string{"A5D4", "0045", "0G30"}, Field: "TURNER VALLEY", FieldAbbrev: "TV", FieldCode: "0909", FieldCentre: "Midnapore", Deep: true},
-	{Prov: "AB", Twp: 50, Rge: 26, Mer: 4, Ops: [3]string{"0HE9", "A5BE", "0RL9"}, Field: "LEDUC-WOODBEND", FieldAbbrev: "LEDUC-WB", FieldCode: "0551", FieldCentre: "St. Albert"},
-	{Prov: "AB", Twp: 48, Rge: 7, Mer: 5, Ops: [3]string{"A5BE", "0HE9", "A573"}, Field: "PEMBINA", FieldAbbrev: "PEMBINA", FieldCode: "0685", FieldCentre: "Drayton Valley", Deep: true},
-	{Prov: "AB", Twp: 56, Rge: 18, Mer: 5, Ops: [3]string{"0045", "A573", "0AW4"}, Field: "PINE CREEK", FieldAbbrev: "PINE CK", FieldCode: "0706", FieldCentre: "Drayton Valley", Deep: true, Sour: true},
-	{Prov: "AB", Twp: 60, Rge: 22, Mer: 5, Ops: [3]string{"A573", "0045", "0G30"}, Field: "KAYBOB SOUTH", FieldAbbrev: "KAYBOBS", FieldCode: "0514", FieldCentre: "Grande Prairie", Deep: true, Sour: true},
-	{Prov: "AB", Twp: 10, Rge: 15, Mer: 4, Ops: [3]string{"0RL9", "0HE9", "A5D4"}, Field: "TABER", FieldAbbrev: "TABER", FieldCode: "0893", FieldCentre: "Medicine Hat"},
-	{Prov: "AB", Twp: 62, Rge: 20, Mer: 5, Ops: [3]string{"0045", "0AW4", "A573"}, Field: "TWO CREEK", FieldAbbrev: "TWOCK", FieldCode: "0915", FieldCentre: "Grande Prairie", Deep: true, Sour: true},
-	{Prov: "SK", Twp: 10, Rge: 14, Mer: 2, Ops: [3]string{"A2J6", "A5BE", "0RL9"}, Field: "WEYBURN DEMO", FieldAbbrev: "WEYB", FieldCode: "0301"},
-	{Prov: "SK", Twp: 38, Rge: 5, Mer: 3, Ops: [3]string{"0HE9", "A5D4", "A2J6"}, Field: "KINDERSLEY DEMO", FieldAbbrev: "KIND", FieldCode: "0302"},
-	{Prov: "SK", Twp: 50, Rge: 20, Mer: 3, Ops: [3]string{"0R46", "A5D4", "0HE9"}, Field: "LLOYD DEMO", FieldAbbrev: "LLOYD", FieldCode: "0303"},
-	{Prov: "SK", Twp: 6, Rge: 25, Mer: 2, Ops: [3]string{"A2J6", "0RL9", "A5BE"}, Field: "ESTEVAN DEMO", FieldAbbrev: "EST", FieldCode: "0304"},
-	{Prov: "MB", Twp: 5, Rge: 6, Mer: 1, Ops: [3]string{"A2J6", "A5BE", "A2J6"}, Field: "PEMBINA VALLEY DEMO", FieldAbbrev: "PEMV", FieldCode: "0401"},
-	{Prov: "MB", Twp: 10, Rge: 9, Mer: 1, Ops: [3]string{"A5BE", "A2J6", "A5BE"}, Field: "ELM CREEK DEMO", FieldAbbrev: "ELMC", FieldCode: "0402"},
-	{Prov: "MB", Twp: 14, Rge: 26, Mer: 1, Ops: [3]string{"A2J6", "A5BE", "A2J6"}, Field: "VIRDEN DEMO", FieldAbbrev: "VIRD", FieldCode: "0403"},
+	{Prov: "AB", Twp: 24, Rge: 1, Mer: 5, Ops: [3]string{"Z9A1", "Z9A2", "Z9A7"}, Field: "TURNER VALLEY", FieldAbbrev: "TV", FieldCode: "0909", FieldCentre: "Midnapore", Deep: true, Sour: true},
+	{Prov: "AB", Twp: 25, Rge: 1, Mer: 5, Ops: [3]string{"Z9A2", "Z9A1", "Z9A6"}, Field: "TURNER VALLEY", FieldAbbrev: "TV", FieldCode: "0909", FieldCentre: "Midnapore", Deep: true},
+	{Prov: "AB", Twp: 50, Rge: 26, Mer: 4, Ops: [3]string{"Z9A3", "Z9A5", "Z9A8"}, Field: "LEDUC-WOODBEND", FieldAbbrev: "LEDUC-WB", FieldCode: "0551", FieldCentre: "St. Albert"},
+	{Prov: "AB", Twp: 48, Rge: 7, Mer: 5, Ops: [3]string{"Z9A5", "Z9A3", "Z9A4"}, Field: "PEMBINA", FieldAbbrev: "PEMBINA", FieldCode: "0685", FieldCentre: "Drayton Valley", Deep: true},
+	{Prov: "AB", Twp: 56, Rge: 18, Mer: 5, Ops: [3]string{"Z9A1", "Z9A4", "Z9A7"}, Field: "PINE CREEK", FieldAbbrev: "PINE CK", FieldCode: "0706", FieldCentre: "Drayton Valley", Deep: true, Sour: true},
+	{Prov: "AB", Twp: 60, Rge: 22, Mer: 5, Ops: [3]string{"Z9A4", "Z9A1", "Z9A6"}, Field: "KAYBOB SOUTH", FieldAbbrev: "KAYBOBS", FieldCode: "0514", FieldCentre: "Grande Prairie", Deep: true, Sour: true},
+	{Prov: "AB", Twp: 10, Rge: 15, Mer: 4, Ops: [3]string{"Z9A8", "Z9A3", "Z9A2"}, Field: "TABER", FieldAbbrev: "TABER", FieldCode: "0893", FieldCentre: "Medicine Hat"},
+	{Prov: "AB", Twp: 62, Rge: 20, Mer: 5, Ops: [3]string{"Z9A1", "Z9A7", "Z9A4"}, Field: "TWO CREEK", FieldAbbrev: "TWOCK", FieldCode: "0915", FieldCentre: "Grande Prairie", Deep: true, Sour: true},
+	{Prov: "SK", Twp: 10, Rge: 14, Mer: 2, Ops: [3]string{"Z9A9", "Z9A5", "Z9A8"}, Field: "WEYBURN DEMO", FieldAbbrev: "WEYB", FieldCode: "0301"},
+	{Prov: "SK", Twp: 38, Rge: 5, Mer: 3, Ops: [3]string{"Z9A3", "Z9A2", "Z9A9"}, Field: "KINDERSLEY DEMO", FieldAbbrev: "KIND", FieldCode: "0302"},
+	{Prov: "SK", Twp: 50, Rge: 20, Mer: 3, Ops: [3]string{"Z9B1", "Z9A2", "Z9A3"}, Field: "LLOYD DEMO", FieldAbbrev: "LLOYD", FieldCode: "0303"},
+	{Prov: "SK", Twp: 6, Rge: 25, Mer: 2, Ops: [3]string{"Z9A9", "Z9A8", "Z9A5"}, Field: "ESTEVAN DEMO", FieldAbbrev: "EST", FieldCode: "0304"},
+	{Prov: "MB", Twp: 5, Rge: 6, Mer: 1, Ops: [3]string{"Z9A9", "Z9A5", "Z9A9"}, Field: "PEMBINA VALLEY DEMO", FieldAbbrev: "PEMV", FieldCode: "0401"},
+	{Prov: "MB", Twp: 10, Rge: 9, Mer: 1, Ops: [3]string{"Z9A5", "Z9A9", "Z9A5"}, Field: "ELM CREEK DEMO", FieldAbbrev: "ELMC", FieldCode: "0402"},
+	{Prov: "MB", Twp: 14, Rge: 26, Mer: 1, Ops: [3]string{"Z9A9", "Z9A5", "Z9A9"}, Field: "VIRDEN DEMO", FieldAbbrev: "VIRD", FieldCode: "0403"},
 }
 
 func (t *demoTownship) String() string { return fmt.Sprintf("%d-%d-W%d", t.Twp, t.Rge, t.Mer) }
@@ -281,8 +283,8 @@ func demoReadme(files []DemoFile) []byte {
 	var b strings.Builder
 	b.WriteString("# Meridian energy demo data (synthetic)\n\n")
 	b.WriteString("Generated by meridian/shared/ingest/energy.GenerateDemo, deterministic. Formats are the published ones\n")
-	b.WriteString("(docs/data-sources.md); the content is invented except the operators' BA codes and names (AER ST104A).\n")
-	b.WriteString("Orphan licensees are fictitious. Nothing here describes a real well, line, facility or disposition: the three\n")
+	b.WriteString("(docs/data-sources.md); the content is invented. Operators, licensees, holders and orphan licensees are invented\n")
+	b.WriteString("companies marked (demo) under BA codes (Z9..) that the AER does not use. Nothing here describes a real well, line, facility or disposition: the three\n")
 	b.WriteString("UWIs that docs/data-sources.md §0.1 uses as examples are placed at their real locations with invented attributes.\n")
 	fmt.Fprintf(&b, "As of %s. Files:\n\n", DemoAsOf().Format("2006-01-02"))
 	names := make([]string, 0, len(files))

@@ -37,7 +37,7 @@ func (w *demoWorld) addOrphans() {
 		o := op(t.defunct)
 		dept, project := "Decommissioning", "Decommissioning"
 		if well.status == "Abandoned" {
-			dept, project = "Reclamation", []string{"Environment", "Reclamation", "Rec Cert"}[t.index%3]
+			dept, project = "Environment", []string{"Environment", "Environment", "Rec Cert"}[t.index%3]
 		}
 		site := siteLSD(well.u.LSD, well.u.Section, t) + " (1" + well.u.LE + ")"
 		switch t.index {
@@ -46,7 +46,7 @@ func (w *demoWorld) addOrphans() {
 		case 3:
 			site = siteLSD(well.u.LSD, well.u.Section, t) + " (Multi) - MIXED"
 		}
-		w.orphans = append(w.orphans, demoOrphanRow{site, o.Name, well.licence, "Well", dept, project})
+		w.orphans = append(w.orphans, demoOrphanRow{site, owaLicensee(o), well.licence, "Well & Access Road", dept, project})
 		for _, f := range w.facilities {
 			if f.t != t || !f.orphan {
 				continue
@@ -55,17 +55,21 @@ func (w *demoWorld) addOrphans() {
 			if f.lsd == well.u.LSD && f.sec == well.u.Section {
 				fsite = site
 			}
-			w.orphans = append(w.orphans, demoOrphanRow{fsite, o.Name, f.licence, "Facility", "Decommissioning", "Decommissioning"})
+			w.orphans = append(w.orphans, demoOrphanRow{fsite, owaLicensee(o), f.licence, "Facility", "Decommissioning", "Decommissioning"})
 		}
 		if t.index%2 == 0 {
 			for _, p := range w.pipelines {
 				if p.get("BA_CODE") == t.defunct && p.get("FROM_LOC") == siteLSD(well.u.LSD, well.u.Section, t) {
-					w.orphans = append(w.orphans, demoOrphanRow{site, o.Name, p.get("LICENCE_NO"), "Pipeline", dept, project})
+					w.orphans = append(w.orphans, demoOrphanRow{site, owaLicensee(o), p.get("LICENCE_NO"), "Pipeline", dept, project})
 				}
 			}
 		}
 	}
 }
+
+// owaLicensee writes a licensee as the real inventory does: upper case,
+// without the period of "LTD." ("LEXIN RESOURCES LTD").
+func owaLicensee(o demoOperator) string { return strings.ReplaceAll(o.Upper(), ".", "") }
 
 // orphanInventory renders the OWA workbook: a summary sheet, then "Full
 // Inventory" with three title rows and a blank row above the header.

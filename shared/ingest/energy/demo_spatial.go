@@ -127,15 +127,15 @@ func (w *demoWorld) addPipelines() {
 			w.addPipeline(t, fmt.Sprint(licence), line+1, s)
 		}
 	}
-	// Trunk lines: ATCO gas between the two Turner Valley townships (two
-	// parts), and a Secure condensate and crude line from Kaybob South to
+	// Trunk lines: Northwind (demo) gas between the two Turner Valley townships (two
+	// parts), and a Mossback (demo) condensate and crude line from Kaybob South to
 	// Two Creek.
 	ab := func(i int) *demoTownship { return w.township("AB", i) }
 	w.addPipeline(ab(0), "41999", 1, demoSegment{from: w.facility(ab(0), "GS").loc(), to: w.facility(ab(1), "GS").loc(),
-		fromFac: "Pipeline", toFac: "Pipeline", substances: [3]string{"Natural Gas"}, h2s: "0", status: "Operating", ba: "0144",
+		fromFac: "Pipeline", toFac: "Pipeline", substances: [3]string{"Natural Gas"}, h2s: "0", status: "Operating", ba: "Z9B3",
 		od: "323.9", wall: "7.1", maop: "6160", material: "Steel", pipeType: "Z245.1", issued: demoDate(1998, time.July, 2), multi: true})
 	w.addPipeline(ab(5), "42001", 1, demoSegment{from: w.facility(ab(5), "IF").loc(), to: w.facility(ab(7), "GS").loc(),
-		fromFac: "Pipeline", toFac: "Pipeline", substances: [3]string{"Condensate", "Crude Oil"}, h2s: "1", status: "Operating", ba: "A267",
+		fromFac: "Pipeline", toFac: "Pipeline", substances: [3]string{"Condensate", "Crude Oil"}, h2s: "1", status: "Operating", ba: "Z9B2",
 		od: "114.3", wall: "4", maop: "9930", material: "Steel", pipeType: "Z245.1", issued: demoDate(2019, time.December, 19)})
 }
 
@@ -404,7 +404,7 @@ func (d *demoDisposition) areaHa() float64 {
 	return math.Round(a/100) / 100
 }
 
-var mineralHolders = []string{"Boreal Lithium Demo Corp.", "Prairie Potash Demo Ltd.", "Red Deer Aggregates Demo Inc."}
+var mineralHolders = []string{"Whisperwood Lithium Corp. (demo)", "Sweetgrass Potash Ltd. (demo)", "Cobblestone Flats Aggregates Inc. (demo)"}
 
 // addDispositions gives every Alberta township four dispositions (a
 // continued PNG lease, a PNG licence, an overlapping PNG lease of another

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/paulmach/orb"
@@ -213,24 +214,86 @@ func TestDemoBACodes(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if len(names) != 15 || names["0045"] != "Chevron Canada Limited" || names["A5D4"] != "Cenovus Energy Inc." || names["A267"] != "Secure Energy Services Inc." {
+	if len(names) != 15 || names["Z9A1"] != "Aspen Coulee Petroleum Ltd. (demo)" || names["Z9A2"] != "Badger Flats Energy Inc. (demo)" || names["Z9B2"] != "Mossback Disposal Services Inc. (demo)" {
 		t.Errorf("BA codes %v", names)
 	}
-	// The real register agrees on every real code it has.
-	if f := sampleSeed(baSample); f != nil {
-		if err := energy.ReadBACodes(bytes.NewReader(f), "ST104A.csv", energy.ReadOptions{}, func(b energy.BA) error {
-			if n, ok := names[b.Code]; ok && n != b.Name {
-				t.Errorf("demo BA %s is %q, the register says %q", b.Code, n, b.Name)
+	for _, w := range demoWells(t, "WellList_2026-11.txt") {
+		if _, ok := names[w.LicenseeBA]; !ok {
+			t.Errorf("%s: licensee %s is not in the BA list", w.UWI, w.LicenseeBA)
+		}
+	}
+}
+
+// TestDemoOperatorsAreInvented: no invented record may point at a real
+// company. Every BA of the demo register is marked "(demo)", and neither its
+// code nor its name (letters and digits, "(demo)" and legal suffixes left
+// out) is one of the real AER register sample's.
+func TestDemoOperatorsAreInvented(t *testing.T) {
+	t.Parallel()
+	key := func(name string) string {
+		name = strings.ToLower(strings.ReplaceAll(name, "(demo)", ""))
+		words := strings.FieldsFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		for len(words) > 1 {
+			switch words[len(words)-1] {
+			case "ltd", "limited", "inc", "corp", "corporation", "ulc", "co", "company", "partnership":
+				words = words[:len(words)-1]
+				continue
+			}
+			break
+		}
+		return strings.Join(words, "")
+	}
+	demo := map[string]string{}
+	if err := energy.ReadBACodes(bytes.NewReader(demoFile(t, "ST104A_BusinessAssociate_Codes_2026-11.csv")), "ba.csv", energy.ReadOptions{}, func(b energy.BA) error {
+		if !strings.HasSuffix(b.Name, " (demo)") {
+			t.Errorf("demo BA %s %q is not marked (demo)", b.Code, b.Name)
+		}
+		demo[b.Code] = b.Name
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	realNames := map[string]string{}
+	realCodes := map[string]string{}
+	if err := energy.ReadBACodes(openSample(t, baSample), "ST104A.csv", energy.ReadOptions{}, func(b energy.BA) error {
+		realNames[key(b.Name)] = b.Name
+		realCodes[b.Code] = b.Name
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(realCodes) < 400 {
+		t.Fatalf("the real register sample has %d codes; want its 428", len(realCodes))
+	}
+	for code, name := range demo {
+		if r, ok := realCodes[code]; ok {
+			t.Errorf("demo BA code %s (%q) is the real code of %q", code, name, r)
+		}
+		if r, ok := realNames[key(name)]; ok {
+			t.Errorf("demo operator %q is the real %q", name, r)
+		}
+	}
+	// Disposition holders (mineral holders are not operators) and OWA
+	// licensees are invented too.
+	for _, prov := range []string{"AB", "SK", "MB"} {
+		name := "Crown_Dispositions_" + prov + ".csv"
+		if err := energy.ReadDispositionsCSV(bytes.NewReader(demoFile(t, name)), name, func(d energy.Disposition) error {
+			if _, ok := realNames[key(d.Holder)]; ok || !strings.HasSuffix(d.Holder, " (demo)") {
+				t.Errorf("%s: disposition %s holder %q", name, d.Number, d.Holder)
 			}
 			return nil
 		}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, w := range demoWells(t, "WellList_2026-11.txt") {
-		if _, ok := names[w.LicenseeBA]; !ok {
-			t.Errorf("%s: licensee %s is not in the BA list", w.UWI, w.LicenseeBA)
+	for _, s := range demoOrphans(t) {
+		if _, ok := realNames[key(s.Licensee)]; ok || !strings.HasSuffix(s.Licensee, " (DEMO)") {
+			t.Errorf("orphan site %s licensee %q", s.SiteName, s.Licensee)
 		}
+	}
+	// The key is strict enough to catch the real names the demo used to carry.
+	if _, ok := realNames[key("Gulf Canada Limited")]; !ok {
+		t.Error("key does not find a real register name")
 	}
 }
 
@@ -522,8 +585,9 @@ func TestDemoDispositions(t *testing.T) {
 	}
 }
 
-func TestDemoOrphans(t *testing.T) {
-	t.Parallel()
+// demoOrphans reads the demo OWA inventory.
+func demoOrphans(t *testing.T) []energy.OrphanSite {
+	t.Helper()
 	b := demoFile(t, "Reporting - Full Inventory - 2026-11-01 13.41.42.xlsx")
 	var rows []energy.OrphanSite
 	if err := energy.ReadOrphanInventory(bytes.NewReader(b), int64(len(b)), "owa.xlsx", func(s energy.OrphanSite) error {
@@ -532,6 +596,12 @@ func TestDemoOrphans(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	return rows
+}
+
+func TestDemoOrphans(t *testing.T) {
+	t.Parallel()
+	rows := demoOrphans(t)
 	components := map[string]int{}
 	qualifiers := map[string]int{}
 	suffixes := map[string]int{}
@@ -543,7 +613,7 @@ func TestDemoOrphans(t *testing.T) {
 	if len(rows) != 15 {
 		t.Errorf("%d rows, want 15", len(rows))
 	}
-	if d := cmp.Diff(map[string]int{"Well": 8, "Facility": 3, "Pipeline": 4}, components); d != "" {
+	if d := cmp.Diff(map[string]int{"Well & Access Road": 8, "Facility": 3, "Pipeline": 4}, components); d != "" {
 		t.Errorf("components (-want +got):\n%s", d)
 	}
 	if d := cmp.Diff(map[string]int{"100": 11, "Multi": 2, "Facility": 2}, qualifiers); d != "" {
@@ -558,7 +628,7 @@ func TestDemoOrphans(t *testing.T) {
 		byLicence[w.Licence] = w
 	}
 	for _, s := range rows {
-		if s.ComponentType != "Well" {
+		if s.ComponentType != "Well & Access Road" {
 			continue
 		}
 		w, ok := byLicence[s.LicenceNumber]

@@ -127,7 +127,7 @@ func (w *demoWorld) addFacilities(t *demoTownship) {
 		case 3:
 			w.newFacility(t, "IF", "501", 9, 7, t.Ops[0], "Waterflood Scheme")
 		case 5:
-			w.newFacility(t, "IF", "503", 9, 7, "A267", "Secure Water Disposal")
+			w.newFacility(t, "IF", "503", 9, 7, "Z9B2", "Mossback Water Disposal")
 		}
 		// Orphaned facilities (OWA "(Facility)" sites and a "(Multi)"
 		// site with the orphan well).

@@ -21,9 +21,16 @@
 //	Petrinex NGL and Marketable Gas          ReadNGLVolumes             real (+ the PDF's names)
 //	Petrinex Facility Infrastructure         ReadFacilities             real (8 of 39 cols)
 //	Petrinex Well Infrastructure             ReadPetrinexWells          real values, documented columns
-//	Orphan Well Association inventory XLSX   ReadOrphanInventory        none: documented columns
-//	Crown PNG/mineral dispositions AB/SK/MB  ReadDispositionsCSV,       none: our own layout
-//	                                         ReadDispositionsGeoJSON
+//	Orphan Well Association inventory XLSX   ReadOrphanInventory        none: verified layout (OWALayout)
+//	Alberta Crown agreements (GeoView)       ReadAlbertaAgreements      none: verified layout
+//	                                                                    (AlbertaAgreementLayout)
+//	Crown PNG/mineral dispositions SK/MB     ReadDispositionsCSV,       none: our own layout, guessed
+//	                                         ReadDispositionsGeoJSON    (DispositionCSVLayout, ...)
+//
+// Readers declare the layouts they read as ingest.Layout values (OWALayout,
+// AlbertaAgreementLayout, DispositionCSVLayout, DispositionGeoJSONLayout);
+// DispositionLayoutOf says which one a disposition file is, so an ingest can
+// print each file's Layout.Banner first.
 //
 // Readers whose dataset has several published forms declare each as an
 // ingest.Layout (PetrinexWellLayout, ST104ALayout, PetrinexBALayout,

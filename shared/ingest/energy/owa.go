@@ -10,6 +10,21 @@ import (
 	"meridian/shared/lld"
 )
 
+// OWALayout is the Orphan Well Association's monthly site-specific
+// inventory workbook as the association publishes it on its inventory
+// page (a date-stamped "... Full Inventory ... .xlsx").
+var OWALayout = ingest.Layout{
+	Dataset:   "Orphan Well Association site-specific inventory",
+	Publisher: "Orphan Well Association (orphanwell.ca)",
+	Form:      `monthly .xlsx, sheet "Full Inventory", title rows above a header row with "Site Name"`,
+	Verified:  true,
+	Evidence: "a script that reads the real monthly workbook: marsojuji-cmyk/reclamation-evidence-ledger ledger/sites.py " +
+		"(read_file id 70539072207; not yet in docs/real-layouts.md): sheet Full Inventory, header row found by its Site Name cell, " +
+		"columns Site Name, Licensee, License Number, Component Type, Responsible Department, Current Project Type; " +
+		`Site Names such as "01-01-002-19W4 (100)", "06-26-019-27W4 (100) - WIPA", "07-16-020-27W4 (102_10-16)"; ` +
+		`Component Type "Well & Access Road"; licensees in upper case ("LEXIN RESOURCES LTD")`,
+}
+
 // OrphanSite is one row (one component of a site) of the Orphan Well
 // Association's site-specific inventory (docs/data-sources.md §4.3).
 type OrphanSite struct {
@@ -28,12 +43,26 @@ type OrphanSite struct {
 
 // LE returns the location exception when Qualifier is a UWI prefix, survey
 // system 1 and the two-character location exception ("100" -> "00",
-// "102" -> "02"); false for "Facility", "Multi" and others.
+// "102" -> "02"), alone or followed by the well's own LSD and section when
+// they differ from the site's ("102_10-16" -> "02"); false for "Facility",
+// "Multi" and others.
 func (s OrphanSite) LE() (string, bool) {
-	if len(s.Qualifier) == 3 && s.Qualifier[0] == '1' && allUpperAlnum(s.Qualifier) {
-		return s.Qualifier[1:], true
+	q := s.Qualifier
+	if i := strings.IndexByte(q, '_'); i == 3 {
+		q = q[:i]
+	}
+	if len(q) == 3 && q[0] == '1' && allUpperAlnum(q) {
+		return q[1:], true
 	}
 	return "", false
+}
+
+// IsWell reports whether the row is a well: the inventory writes "Well &
+// Access Road" (older exports, and the demo before it followed the real
+// file, wrote "Well").
+func (s OrphanSite) IsWell() bool {
+	c := strings.ToLower(strings.TrimSpace(s.ComponentType))
+	return c == "well" || strings.HasPrefix(c, "well ")
 }
 
 // ParseSiteName splits an OWA Site Name, an LSD in the regulators' fixed
@@ -84,13 +113,15 @@ var owaColumns = []struct {
 // (within the first 50 rows); rows above it are titles. Columns are found
 // by name (License Number or Licence Number); only Site Name is required.
 // Empty rows are skipped; a row with cells but no Site Name, or whose Site
-// Name does not parse, rejects the file.
+// Name does not parse, rejects the file. Licensee, Component Type,
+// Responsible Department and Current Project Type are kept as given (no
+// notices: their vocabulary is not known well enough to call a word new).
 //
 // The workbook is read with archive/zip and encoding/xml: the shared
 // string table is held in memory, the sheet is streamed row by row. Errors
 // name the sheet row as Line (0 for problems outside the sheet data).
-// The column list comes from parser code, not a real file: check it on the
-// first download.
+// The layout is OWALayout: the column names and the header search follow a
+// script that reads the real workbook.
 func ReadOrphanInventory(r io.ReaderAt, size int64, file string, fn func(OrphanSite) error) error {
 	sh, err := openXLSXSheet(r, size, owaSheet)
 	if err != nil {

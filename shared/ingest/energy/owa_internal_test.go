@@ -53,6 +53,40 @@ func TestReadOrphanInventoryLayout(t *testing.T) {
 	}
 }
 
+// The real workbook (OWALayout): titles above the header, the US spelling
+// "License Number", "Well & Access Road", upper-case licensees, and a
+// qualifier naming the well's own LSD and section ("102_10-16").
+func TestReadOrphanInventoryRealLayout(t *testing.T) {
+	t.Parallel()
+	b := inventory(t, [][]string{
+		{"Orphan Well Association"}, {"Site Specific Inventory"}, {},
+		{"Site Name", "Licensee", "License Number", "Component Type", "Responsible Department", "Current Project Type"},
+		{"07-16-020-27W4 (102_10-16)", "PRAIRIE SUNSET PETROLEUM LTD (DEMO)", "0412345", "Well & Access Road", "Environment", "Rec Cert"},
+		{"01-28-020-27W4 (Facility)", "PRAIRIE SUNSET PETROLEUM LTD (DEMO)", "F12345", "Facility", "Decommissioning", "Decommissioning"},
+	})
+	got, err := readOWA(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("%d sites", len(got))
+	}
+	w := got[0]
+	if w.LicenceNumber != "0412345" || w.Qualifier != "102_10-16" || !w.IsWell() || w.ResponsibleDepartment != "Environment" || w.ProjectType != "Rec Cert" ||
+		w.Location.String() != "7-16-20-27-W4" {
+		t.Errorf("well site %+v", w)
+	}
+	if le, ok := w.LE(); !ok || le != "02" {
+		t.Errorf("LE of (102_10-16) = %q, %v", le, ok)
+	}
+	if got[1].IsWell() {
+		t.Errorf("a facility is a well: %+v", got[1])
+	}
+	if !OWALayout.Verified || !strings.Contains(OWALayout.Evidence, "70539072207") {
+		t.Errorf("OWALayout %+v", OWALayout)
+	}
+}
+
 func TestReadOrphanInventoryRejects(t *testing.T) {
 	t.Parallel()
 	wantErr := func(t *testing.T, err error, line int, part string) {

@@ -346,7 +346,7 @@ func TestReadFacilitiesSample(t *testing.T) {
 func TestReadFacilitiesRejects(t *testing.T) {
 	t.Parallel()
 	head := strings.Join(energy.FacilityColumns(), ",") + "\n"
-	row := "ABBT0900001,AB,BT,0900001,DEMO BT,311,CRUDE OIL SINGLE-WELL BATTERY,N,2001-05-01,06-06-024-01W5,6,6,24,1,5,ISSUED,ACTIVE,2001-05-01,Facility,F0001,EDCT,2001-04-01,0045,CHEVRON,0045,CHEVRON,2001-05,,,,,,,,,E1,N,T1,PR\n"
+	row := "ABBT0900001,AB,BT,0900001,DEMO BT,311,CRUDE OIL SINGLE-WELL BATTERY,N,2001-05-01,06-06-024-01W5,6,6,24,1,5,ISSUED,ACTIVE,2001-05-01,Facility,F0001,EDCT,2001-04-01,Z9A1,ASPEN COULEE (DEMO),Z9A1,ASPEN COULEE (DEMO),2001-05,,,,,,,,,E1,N,T1,PR\n"
 	var ok []energy.Facility
 	if err := energy.ReadFacilities(strings.NewReader(head+row), "f.csv", func(f energy.Facility) error { ok = append(ok, f); return nil }); err != nil || len(ok) != 1 || ok[0].OperatorStartDate != day(2001, 5, 1) || ok[0].Location != mustLLD(t, "6-6-24-1-W5") {
 		t.Fatalf("ReadFacilities = %+v, %v", ok, err)
@@ -375,7 +375,7 @@ func FuzzReadFacilities(f *testing.F) {
 	if b := sampleSeed(facilitySample); b != nil {
 		f.Add(string(b))
 	}
-	f.Add(strings.Join(energy.FacilityColumns(), ",") + "\nABBT0900001,AB,BT,0900001,DEMO BT,311,X,N,2001-05-01,06-06-024-01W5,6,6,24,1,5,ISSUED,ACTIVE,2001-05-01,Facility,F0001,EDCT,2001-04-01,0045,CHEVRON,0045,CHEVRON,2001-05,,,,,,,,,E1,N,T1,PR\n")
+	f.Add(strings.Join(energy.FacilityColumns(), ",") + "\nABBT0900001,AB,BT,0900001,DEMO BT,311,X,N,2001-05-01,06-06-024-01W5,6,6,24,1,5,ISSUED,ACTIVE,2001-05-01,Facility,F0001,EDCT,2001-04-01,Z9A1,ASPEN COULEE (DEMO),Z9A1,ASPEN COULEE (DEMO),2001-05,,,,,,,,,E1,N,T1,PR\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		err := energy.ReadFacilities(strings.NewReader(in), "f.csv", func(fac energy.Facility) error {
 			if fac.ID == "" {

@@ -17,15 +17,19 @@ import (
 // disposition: an agreement, lease, licence or permit in Alberta,
 // Saskatchewan or Manitoba (docs/data-sources.md §6-§8).
 //
-// The provinces publish these through ArcGIS services and downloads whose
-// field names have not been checked (§22 item 4). The CSV and GeoJSON
-// layouts read here are this package's own, documented at
-// DispositionColumns; a converter from each province's real download must
-// map onto them, and the layout must be checked against the first real
-// download of each province.
+// Alberta's agreements are read in the form Alberta Energy and Minerals
+// serves them (AlbertaAgreementLayout, ReadAlbertaAgreements). For
+// Saskatchewan and Manitoba no real layout has been found: the CSV and
+// GeoJSON layouts of DispositionColumns are this package's own
+// (DispositionCSVLayout, DispositionGeoJSONLayout, both guessed), a
+// converter from each province's download must map onto them, and an
+// ingest says so on its first line.
 type Disposition struct {
 	Number string // agreement / disposition number, as published ("0526110123")
-	Kind   string // KindPNG or KindMineral
+	// Tract is the tract of an Alberta agreement published one feature per
+	// tract ("1", "2"); "" in the other forms.
+	Tract string
+	Kind  string // KindPNG or KindMineral
 	// Type is the category: "PNG Lease", "PNG Licence", "Metallic and
 	// Industrial Minerals Permit" ...
 	Type      string
@@ -62,6 +66,28 @@ func (d Disposition) ExpiresWithin(asOf time.Time, months int) bool {
 	}
 	return !d.ExpiryDate.Before(asOf) && d.ExpiryDate.Before(asOf.AddDate(0, months, 0))
 }
+
+// DispositionCSVLayout and DispositionGeoJSONLayout are this package's own
+// disposition layouts (DispositionColumns): no province publishes them.
+var (
+	DispositionCSVLayout = ingest.Layout{
+		Dataset:   "Crown PNG and mineral dispositions (SK, MB; AB converted)",
+		Publisher: "Meridian's own interchange layout (no provincial file seen)",
+		Form:      "Crown_Dispositions*.csv with the DispositionColumns header",
+		Verified:  false,
+		Evidence: "no real Saskatchewan (IRIS, GeoAtlas) or Manitoba disposition download has been seen; check that the converter " +
+			"wrote DispositionNumber, Kind PNG/MINERAL, the holder's name as the BA register spells it, YYYY-MM-DD dates " +
+			"(Saskatchewan is said to publish no expiry date), Continued Y/N, AreaHa in hectares and DLS locations in LandDescription",
+	}
+	DispositionGeoJSONLayout = ingest.Layout{
+		Dataset:   "Crown PNG and mineral dispositions (SK, MB; AB converted)",
+		Publisher: "Meridian's own interchange layout (no provincial file seen)",
+		Form:      "Crown_Dispositions*.geojson, DispositionColumns as properties, polygons in longitude, latitude",
+		Verified:  false,
+		Evidence: "no real Saskatchewan or Manitoba disposition download has been seen; check the property names against " +
+			"DispositionColumns, that geometries are longitude, latitude (not UTM or 10TM), and the holder names",
+	}
+)
 
 var dispositionColumns = []column{
 	{"DispositionNumber", true}, {"Kind", true}, {"Type", true}, {"Holder", true}, {"Status", true},
@@ -103,7 +129,9 @@ const (
 // DispositionColumns to fn (header row, any column order). A row is
 // rejected when its number is empty, Kind or Province is not one of the
 // values above, a date, flag or area does not parse, or its land
-// description is empty or holds anything but DLS locations.
+// description is empty or holds anything but DLS locations. Type, Holder
+// and Status are free text, kept as given (no notices). The layout is
+// DispositionCSVLayout: guessed.
 func ReadDispositionsCSV(r io.Reader, file string, fn func(Disposition) error) error {
 	t, err := newCSVTable(r, file, dispositionColumns, csvOptions{})
 	if err != nil {
@@ -127,7 +155,8 @@ func ReadDispositionsCSV(r io.Reader, file string, fn func(Disposition) error) e
 // ReadDispositionsGeoJSON streams a GeoJSON FeatureCollection of
 // dispositions to fn: properties named as in DispositionColumns, geometry
 // Polygon or MultiPolygon in longitude, latitude. LandDescription may be
-// empty when the feature has a geometry.
+// empty when the feature has a geometry. The values are checked as in
+// ReadDispositionsCSV. The layout is DispositionGeoJSONLayout: guessed.
 func ReadDispositionsGeoJSON(r io.Reader, file string, fn func(Disposition) error) error {
 	return readFeatures(r, file, []string{"Polygon", "MultiPolygon"}, func(f *feature) error {
 		for _, c := range dispositionColumns {

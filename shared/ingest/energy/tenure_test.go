@@ -14,7 +14,7 @@ import (
 
 var dispositionHeader = strings.Join(energy.DispositionColumns(), ",") + "\r\n"
 
-const dispositionRow = `0519030010,PNG,PNG Lease,"Chevron Canada Limited",Continued,2019-03-14,,Y,518.42,AB,10-24-1-W5;NE-15-24-1-W5` + "\r\n"
+const dispositionRow = `0519030010,PNG,PNG Lease,"Aspen Coulee Petroleum Ltd. (demo)",Continued,2019-03-14,,Y,518.42,AB,10-24-1-W5;NE-15-24-1-W5` + "\r\n"
 
 func TestReadDispositionsCSV(t *testing.T) {
 	t.Parallel()
@@ -25,7 +25,7 @@ func TestReadDispositionsCSV(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	want := energy.Disposition{Number: "0519030010", Kind: energy.KindPNG, Type: "PNG Lease", Holder: "Chevron Canada Limited",
+	want := energy.Disposition{Number: "0519030010", Kind: energy.KindPNG, Type: "PNG Lease", Holder: "Aspen Coulee Petroleum Ltd. (demo)",
 		Status: "Continued", IssueDate: day(2019, 3, 14), Continued: true, AreaHa: energy.Amount{Value: 518.42}, Province: "AB",
 		Lands: []lld.Location{mustLLD(t, "10-24-1-W5"), mustLLD(t, "NE-15-24-1-W5")}}
 	if d := cmp.Diff([]energy.Disposition{want}, got); d != "" {
@@ -48,7 +48,7 @@ func TestReadDispositionsCSV(t *testing.T) {
 func TestReadDispositionsGeoJSON(t *testing.T) {
 	t.Parallel()
 	in := `{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"DispositionNumber":"PN00310","Kind":"PNG","Type":"PNG Lease",` +
-		`"Holder":"Crescent Point Energy Corp.","Status":"Active","IssueDate":"2015-04-02","ExpiryDate":"","Continued":"N","AreaHa":259.1,"Province":"SK",` +
+		`"Holder":"Juniper Bend Energy Corp. (demo)","Status":"Active","IssueDate":"2015-04-02","ExpiryDate":"","Continued":"N","AreaHa":259.1,"Province":"SK",` +
 		`"LandDescription":""},"geometry":{"type":"Polygon","coordinates":[[[-103.9,49.8],[-103.8,49.8],[-103.8,49.9],[-103.9,49.9],[-103.9,49.8]]]}}]}`
 	n := 0
 	if err := energy.ReadDispositionsGeoJSON(strings.NewReader(in), "d.geojson", func(d energy.Disposition) error {
