@@ -64,7 +64,7 @@ func TestReadPetrinexWells(t *testing.T) {
 		t.Errorf("ReadPetrinexWells (-want +got):\n%s", d)
 	}
 	// A minimal file: the required columns only.
-	min := "WellID,WellIdentifier,LicenceNumber,LicenceStatus,LicenceeID\nSKWI141160301014W200,141160301014W200,12345,Issued,A2J6\n"
+	min := "WellID,WellIdentifier,LicenceNumber,LicenceStatus,LicenceeID\nSKWI141160301014W200,141160301014W200,12345,Issued,Z9A9\n"
 	if err := energy.ReadPetrinexWells(strings.NewReader(min), "w.csv", energy.ReadOptions{}, func(w energy.PetrinexWell) error {
 		if w.LE != "41" || w.Location != mustLLD(t, "16-3-10-14-W2") || w.Status != (energy.WellStatus{}) {
 			t.Errorf("minimal row %+v", w)
@@ -159,7 +159,7 @@ func TestReadPetrinexWellsNotices(t *testing.T) {
 func FuzzReadPetrinexWells(f *testing.F) {
 	f.Add(wellInfraHeader + wellInfraRow)
 	f.Add(wellInfraHeader + strings.Replace(strings.Replace(wellInfraRow, ",Horizontal,", ",S-CURVE,", 1), ",02,10,00,00,", ",,,,,", 1))
-	f.Add("WellID,WellIdentifier,LicenceNumber,LicenceStatus,LicenceeID\nSKWI141160301014W200,141160301014W200,12345,Issued,A2J6\n")
+	f.Add("WellID,WellIdentifier,LicenceNumber,LicenceStatus,LicenceeID\nSKWI141160301014W200,141160301014W200,12345,Issued,Z9A9\n")
 	if b, err := demoOnce(); err == nil {
 		f.Add(firstLines(b["Well Infrastructure-SK.csv"], 6))
 	}
