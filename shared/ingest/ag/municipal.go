@@ -61,13 +61,14 @@ var (
 		Verified:  true,
 		Evidence:  "docs/real-layouts.md, Agriculture (Municipal boundaries: MB ok); the Manitoba MUNICIPALITY FeatureServer is read in evidence id 61389629629",
 	}
-	// CSDLayout is Statistics Canada's census subdivision boundary file.
+	// CSDLayout is Statistics Canada's census subdivision boundary file
+	// (lcsd000a21a_e, lcsd000b21a_e and earlier years).
 	CSDLayout = ingest.Layout{
-		Dataset:   "Census subdivision boundaries",
+		Dataset:   "Census subdivision boundary file (lcsd000a21a_e / lcsd000b21a_e)",
 		Publisher: "Statistics Canada",
 		Form:      "CSDUID, CSDNAME, CSDTYPE, PRUID",
-		Verified:  false,
-		Evidence:  "from the Census dictionary (docs/data-sources.md §17), no file seen here: check the column names and that CSDTYPE holds the short codes (MD, RM, …)",
+		Verified:  true,
+		Evidence:  "scripts reading the real boundary files: evidence ids 2414912648 and 30317936288 (CSDUID, CSDNAME, PRUID, PRNAME of lcsd000a14a_e / lcsd000b16a_e) and 71208676428 (CSDTYPE in the 2021 boundary file); the type labels come from the Census dictionary, a type not in CSDType's table is a notice",
 	}
 	// ABMunicipalLayout is Alberta's municipal boundary file (AltaLIS).
 	ABMunicipalLayout = ingest.Layout{
@@ -89,9 +90,9 @@ var (
 )
 
 // ReadMunicipalities streams municipal boundaries (shapefile or GeoJSON)
-// to fn. Layouts: MBMunicipalLayout (verified), CSDLayout, ABMunicipalLayout
-// and ProvincialMunicipalLayout (guessed); the first feature's columns
-// decide which is reported. Columns, by the first present:
+// to fn. Layouts: MBMunicipalLayout and CSDLayout (verified),
+// ABMunicipalLayout and ProvincialMunicipalLayout (guessed); the first
+// feature's columns decide which is reported. Columns, by the first present:
 //
 //   - code: CSDUID, MUNI_CODE, MUNCODE, RM_NO
 //   - name: CSDNAME, MUNI_NAME, GEO_NAME, MUNNAME, RM_NAME, NAME (required)

@@ -198,8 +198,8 @@ func TestReadMunicipalities(t *testing.T) {
 		got[1].Name != "Demo Plains" || got[1].Type != "Rural Municipality" || got[1].Province != "SK" {
 		t.Errorf("ReadMunicipalities = %+v", got)
 	}
-	if layout != ag.CSDLayout || layout.Verified {
-		t.Errorf("layout = %+v, want CSDLayout (guessed)", layout)
+	if layout != ag.CSDLayout || !layout.Verified {
+		t.Errorf("layout = %+v, want CSDLayout", layout)
 	}
 	for _, tc := range []struct{ props, want string }{
 		{`"CSDTYPE":"MD"`, "without a name"},
