@@ -169,7 +169,11 @@ func Classify(dir string) (Files, error) {
 			f.WaterBodies = append(f.WaterBodies, p)
 		case strings.HasPrefix(l, "watercourse") && (ext == ".shp" || ext == ".geojson"):
 			f.Watercourses = append(f.Watercourses, p)
-		case strings.HasPrefix(l, "waterbody"), strings.HasPrefix(l, "watercourse"):
+		case nhnLayer(l, "hn_waterbody_2") && (ext == ".shp" || ext == ".geojson"):
+			f.WaterBodies = append(f.WaterBodies, p)
+		case (nhnLayer(l, "hn_nlflow_1") || nhnLayer(l, "hn_slwater_1")) && (ext == ".shp" || ext == ".geojson"):
+			f.Watercourses = append(f.Watercourses, p)
+		case strings.HasPrefix(l, "waterbody"), strings.HasPrefix(l, "watercourse"), strings.HasPrefix(l, "nhn_"):
 		case strings.HasPrefix(l, "municipalities") && (ext == ".shp" || ext == ".geojson"):
 			f.Municipalities = p
 		case strings.HasPrefix(l, "sk_ag_crown_land") && (ext == ".shp" || ext == ".geojson"):
@@ -190,6 +194,13 @@ func Classify(dir string) (Files, error) {
 	}
 	sort.Strings(f.Drought)
 	return f, nil
+}
+
+// nhnLayer reports whether a (lower-case) file name is the NHN layer named
+// by suffix: NHN_HN_NLFLOW_1.shp, or a work unit's NHN_…_HN_NLFLOW_1.shp.
+func nhnLayer(name, layer string) bool {
+	base := strings.TrimSuffix(name, filepath.Ext(name))
+	return strings.HasPrefix(base, "nhn_") && strings.HasSuffix(base, layer)
 }
 
 // droughtDir returns the Canadian Drought Monitor files of a directory

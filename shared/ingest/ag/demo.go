@@ -53,7 +53,7 @@ const (
 	DemoSLCLSRS        = "slc_lsrs_sk_mb.csv"
 	DemoCLI            = "cli_agriculture_250k.shp"
 	DemoWaterBodies    = "waterbody_2.geojson"
-	DemoWatercourses   = "watercourse_1.shp"
+	DemoWatercourses   = "NHN_HN_NLFLOW_1.shp"
 	DemoMunicipalities = "municipalities.geojson"
 	DemoCrownLand      = "sk_ag_crown_land.shp"
 	DemoPastures       = "sk_pastures.geojson"
@@ -925,10 +925,12 @@ func (d *demo) hydro() error {
 	if err := d.write(DemoWaterBodies, g.bytes()); err != nil {
 		return err
 	}
-	// dBASE names have at most 10 characters, so the shapefile carries
-	// definition and permanency where the GeoJSON has definition_en and
-	// permanency_en.
-	fields := []shp.Field{cField("feature_id", 16), cField("definition", 16), cField("permanency", 12), cField("name_en", 40)}
+	// The watercourses as the NHN's flow lines (NHNLayout): DEFINITION as
+	// the NHN code (9 watercourse, 1 canal), PERMANENCY as a code (⚠ 1
+	// permanent, 2 intermittent: not verified).
+	nhnCode := map[string]string{"Watercourse": "9", "Canal": "1"}
+	permCode := map[string]string{"Permanent": "1", "Intermittent": "2"}
+	fields := []shp.Field{cField("NID", 32), nField("DEFINITION", 2, 0), nField("PERMANENCY", 2, 0), cField("NAME_EN", 40)}
 	return d.shapefile(DemoWatercourses, shp.PolyLine, fields, func(add func(orb.Geometry, ...string) error) error {
 		for i, s := range demoStreams {
 			b := demoBound(s.twp)
@@ -936,7 +938,7 @@ func (d *demo) hydro() error {
 			for _, p := range s.pts {
 				ls = append(ls, demoPart(b, 0, 0, p[0], p[1]).Max) // the point at fractions p of b
 			}
-			if err := add(ls, fmt.Sprintf("demo-wc-%03d", i+1), s.def, s.perm, s.name); err != nil {
+			if err := add(ls, fmt.Sprintf("demo-nhn-flow-%03d", i+1), nhnCode[s.def], permCode[s.perm], s.name); err != nil {
 				return err
 			}
 		}
