@@ -115,7 +115,8 @@ type Files struct {
 	AGRASIDLSRS, SLCLSRS, CLI             string
 	Drought                               []string // CDM_{yy}{mm}_D{d}_LR.geojson, one a class: the latest month's are read
 	WaterBodies, Watercourses             []string
-	Municipalities, CrownLand, Pastures   string
+	Municipalities                        []string // municipalities*: each province's file
+	CrownLand, Pastures                   string
 	BCCapability, ALR, FWAWetlands        string // British Columbia map layers
 	Unrecognised                          []string
 }
@@ -175,7 +176,7 @@ func Classify(dir string) (Files, error) {
 			f.Watercourses = append(f.Watercourses, p)
 		case strings.HasPrefix(l, "waterbody"), strings.HasPrefix(l, "watercourse"), strings.HasPrefix(l, "nhn_"):
 		case strings.HasPrefix(l, "municipalities") && (ext == ".shp" || ext == ".geojson"):
-			f.Municipalities = p
+			f.Municipalities = append(f.Municipalities, p)
 		case strings.HasPrefix(l, "sk_ag_crown_land") && (ext == ".shp" || ext == ".geojson"):
 			f.CrownLand = p
 		case strings.HasPrefix(l, "sk_pastures") && (ext == ".shp" || ext == ".geojson"):
@@ -747,8 +748,10 @@ func (in *ingester) readSpatial() error {
 		}
 	}
 	var munis []src.Municipality
-	if err := readNoting(in, in.f.Municipalities, src.ReadMunicipalities, func(m src.Municipality) error { munis = append(munis, m); return nil }); err != nil {
-		return err
+	for _, p := range in.f.Municipalities {
+		if err := readNoting(in, p, src.ReadMunicipalities, func(m src.Municipality) error { munis = append(munis, m); return nil }); err != nil {
+			return err
+		}
 	}
 	var pastures []src.Pasture
 	if err := readNoting(in, in.f.Pastures, src.ReadPastures, func(p src.Pasture) error { pastures = append(pastures, p); return nil }); err != nil {
@@ -758,7 +761,9 @@ func (in *ingester) readSpatial() error {
 	in.sum.Read["water_bodies"], in.sum.Read["watercourses"], in.sum.Read["municipalities"] = len(bodies), len(courses), len(munis)
 	in.source("soil", "AAFC Soil Landscapes of Canada v3.2", in.f.SLCPolygons)
 	in.source("cli", "Canada Land Inventory, soil capability for agriculture", in.f.CLI)
-	in.source("parcel_context", "Municipal boundaries", in.f.Municipalities)
+	if len(in.f.Municipalities) > 0 {
+		in.source("parcel_context", "Municipal boundaries", in.f.Municipalities[0])
+	}
 	in.progress("placing %d quarters in %d soil, %d CLI, %d drought polygons", len(in.quarters), len(slc), len(cli), len(drought))
 	for _, p := range slc {
 		props := map[string]string{"poly_id": fmt.Sprint(p.PolyID)}

@@ -70,7 +70,7 @@ func Layouts(files Files) []FileLayout {
 	for _, p := range files.Watercourses {
 		add(probe(p, src.ReadWatercourses, src.NHNLayout))
 	}
-	if p := files.Municipalities; p != "" {
+	for _, p := range files.Municipalities {
 		add(probe(p, src.ReadMunicipalities, src.ProvincialMunicipalLayout))
 	}
 	if p := files.CrownLand; p != "" {

@@ -46,6 +46,8 @@ func TestLayouts(t *testing.T) {
 		"CDM_2508_D2_LR.geojson": src.DroughtGeoJSONLayout,
 		src.DemoWaterBodies:      src.CanVecHydroLayout,
 		src.DemoMunicipalities:   src.CSDLayout,
+		src.DemoMBMunicipalities: src.MBMunicipalLayout,
+		src.DemoWatercourses:     src.NHNLayout,
 		src.DemoCrownLand:        src.SKCrownLandLayout,
 		src.DemoPastures:         src.SKPastureLayout,
 		src.DemoALR:              src.ALRShapefileLayout,

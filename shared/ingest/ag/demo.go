@@ -42,21 +42,22 @@ func DemoTownships() []string { return slices.Clone(demoTownships) }
 
 // Demo file names, relative to the directory WriteDemo writes.
 const (
-	DemoCropLegend     = "aci_class_legend.csv"
-	DemoCropSummaries  = "aci_quarter_summary_2021-2025.csv"
-	DemoLandUse        = "landuse_quarter_summary_2015-2020.csv"
-	DemoSLCPolygons    = "ca_all_slc_v3r2.shp"
-	DemoSLCComponents  = "ca_all_slc_v3r2_cmp.dbf"
-	DemoSoilNames      = "soil_name_ab_sk_mb_demo.dbf"
-	DemoSoilLayers     = "soil_layer_ab_sk_mb_demo.dbf"
-	DemoAGRASIDLSRS    = "DominantAGRASID_LSRSforQuarterSections.shp"
-	DemoSLCLSRS        = "slc_lsrs_sk_mb.csv"
-	DemoCLI            = "cli_agriculture_250k.shp"
-	DemoWaterBodies    = "waterbody_2.geojson"
-	DemoWatercourses   = "NHN_HN_NLFLOW_1.shp"
-	DemoMunicipalities = "municipalities.geojson"
-	DemoCrownLand      = "sk_ag_crown_land.shp"
-	DemoPastures       = "sk_pastures.geojson"
+	DemoCropLegend       = "aci_class_legend.csv"
+	DemoCropSummaries    = "aci_quarter_summary_2021-2025.csv"
+	DemoLandUse          = "landuse_quarter_summary_2015-2020.csv"
+	DemoSLCPolygons      = "ca_all_slc_v3r2.shp"
+	DemoSLCComponents    = "ca_all_slc_v3r2_cmp.dbf"
+	DemoSoilNames        = "soil_name_ab_sk_mb_demo.dbf"
+	DemoSoilLayers       = "soil_layer_ab_sk_mb_demo.dbf"
+	DemoAGRASIDLSRS      = "DominantAGRASID_LSRSforQuarterSections.shp"
+	DemoSLCLSRS          = "slc_lsrs_sk_mb.csv"
+	DemoCLI              = "cli_agriculture_250k.shp"
+	DemoWaterBodies      = "waterbody_2.geojson"
+	DemoWatercourses     = "NHN_HN_NLFLOW_1.shp"
+	DemoMunicipalities   = "municipalities.geojson"    // AB and SK, census subdivisions
+	DemoMBMunicipalities = "municipalities_mb.geojson" // Manitoba's layout
+	DemoCrownLand        = "sk_ag_crown_land.shp"
+	DemoPastures         = "sk_pastures.geojson"
 
 	// British Columbia map layers, in BC Albers (EPSG:3005) as DataBC
 	// publishes them, around Fort St. John in the Peace River Block.
@@ -402,6 +403,9 @@ polygon ids 40211-40214 and wetland ids 700101-700112 are invented.
 The Canadian Drought Monitor is written as AAFC publishes it: one GeoJSON
 file per month and class, CDM_{yy}{mm}_D{d}_LR.geojson (2025-06: D0;
 2025-07: D0, D1; 2025-08: D0 to D2), features without attributes.
+Municipal boundaries: AB and SK as Statistics Canada census subdivisions
+(municipalities.geojson), Manitoba in its own layout (MUNI_NAME,
+MUNI_TYPE, MUNI_LIST_NAME_WITH_TYPE; municipalities_mb.geojson).
 
 Townships: AB 24-1-W5, 25-1-W5, 50-26-W4, 48-7-W5, 10-15-W4; SK 10-14-W2,
 38-5-W3, 50-20-W3; MB 5-6-W1, 10-9-W1, 14-26-W1 (all 144 quarters each).
@@ -960,11 +964,21 @@ var demoMunicipalities = []struct {
 	{[]string{"10-15-W4"}, "4802904", "Demo Municipal District D", "MD", "48"},
 	{[]string{"10-14-W2"}, "4702905", "RM of Demo East No. 901", "RM", "47"},
 	{[]string{"38-5-W3"}, "4711906", "RM of Demo West No. 902", "RM", "47"},
-	{[]string{"5-6-W1"}, "4603907", "Municipality of Demo South", "MU", "46"},
-	{[]string{"10-9-W1"}, "4608908", "RM of Demo Plains", "RM", "46"},
-	{[]string{"14-26-W1"}, "4615909", "Municipality of Demo North", "MU", "46"},
 }
 
+// demoMBMunicipalities are Manitoba's, in Manitoba's layout: MUNI_NAME,
+// MUNI_TYPE, MUNI_LIST_NAME_WITH_TYPE.
+var demoMBMunicipalities = []struct {
+	twp, name, typ string
+}{
+	{"5-6-W1", "Demo South", "Municipality"},
+	{"10-9-W1", "Demo Plains", "Rural Municipality"},
+	{"14-26-W1", "Demo North", "Municipality"},
+}
+
+// municipalities writes AB and SK as Statistics Canada census
+// subdivisions (CSDLayout) and Manitoba in its own layout
+// (MBMunicipalLayout), each municipality marked DEMO=Y.
 func (d *demo) municipalities() error {
 	var g geoJSONWriter
 	for _, m := range demoMunicipalities {
@@ -974,7 +988,15 @@ func (d *demo) municipalities() error {
 		}
 		g.add(b.ToPolygon(), prop{"CSDUID", m.uid}, prop{"CSDNAME", m.name}, prop{"CSDTYPE", m.typ}, prop{"PRUID", m.pr}, prop{"DEMO", "Y"})
 	}
-	return d.write(DemoMunicipalities, g.bytes())
+	if err := d.write(DemoMunicipalities, g.bytes()); err != nil {
+		return err
+	}
+	var mb geoJSONWriter
+	for _, m := range demoMBMunicipalities {
+		mb.add(demoBound(m.twp).ToPolygon(), prop{"MUNI_NAME", m.name}, prop{"MUNI_TYPE", m.typ},
+			prop{"MUNI_LIST_NAME_WITH_TYPE", strings.ToUpper(m.name + " (" + m.typ + ")")}, prop{"DEMO", "Y"})
+	}
+	return d.write(DemoMBMunicipalities, mb.bytes())
 }
 
 // --- Saskatchewan Crown land and pastures ---

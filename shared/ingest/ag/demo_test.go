@@ -58,8 +58,8 @@ func TestWriteDemoDeterministic(t *testing.T) {
 	}
 	ea, _ := os.ReadDir(a)
 	eb, _ := os.ReadDir(b)
-	if len(ea) != len(eb) || len(ea) != 53 {
-		t.Fatalf("files: %d and %d, want 53", len(ea), len(eb))
+	if len(ea) != len(eb) || len(ea) != 54 {
+		t.Fatalf("files: %d and %d, want 54", len(ea), len(eb))
 	}
 	for i, e := range ea {
 		if e.Name() != eb[i].Name() {
@@ -106,6 +106,12 @@ func TestDemoCounts(t *testing.T) {
 	water := collect(t, ag.ReadWaterBodies, openDemo(t, ag.DemoWaterBodies))
 	streams := collect(t, ag.ReadWatercourses, openDemo(t, ag.DemoWatercourses))
 	munis := collect(t, ag.ReadMunicipalities, openDemo(t, ag.DemoMunicipalities))
+	mbMunis := collect(t, ag.ReadMunicipalities, openDemo(t, ag.DemoMBMunicipalities))
+	for _, m := range mbMunis {
+		if m.Province != "MB" || !strings.HasPrefix(m.Name, "Demo ") {
+			t.Errorf("MB municipality %+v", m)
+		}
+	}
 	crown := collect(t, ag.ReadCrownLand, openDemo(t, ag.DemoCrownLand))
 	pastures := collect(t, ag.ReadPastures, openDemo(t, ag.DemoPastures))
 	bcCapability := collect(t, ag.ReadCLI, openDemo(t, ag.DemoBCCapability))
@@ -149,7 +155,7 @@ func TestDemoCounts(t *testing.T) {
 		{"water bodies", len(water), 16},
 		{"wetlands", wetlands, 8},
 		{"watercourses", len(streams), 7},
-		{"municipalities", len(munis), 9},
+		{"municipalities", len(munis) + len(mbMunis), 9},
 		{"Crown land quarters", len(crown), 39},
 		{"pastures", len(pastures), 2},
 		{"BC capability polygons", len(bcCapability), 8},
