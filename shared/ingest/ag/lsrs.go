@@ -132,9 +132,9 @@ type LSRSPolygon struct {
 }
 
 // ReadSLCLSRS streams LSRS ratings by SLC polygon (Saskatchewan and
-// Manitoba; SLCLSRSLayout, guessed) to fn. AAFC publishes these ratings per SLC v3.2 polygon ⚠
-// (the published field names are not verified); Meridian's layout, CSV or
-// DBF, is:
+// Manitoba) to fn. AAFC publishes these ratings per SLC v3.2 polygon ⚠;
+// no published file has been seen, so the layout is Meridian's
+// (SLCLSRSLayout, guessed), CSV or DBF:
 //
 //	POLY_ID,PROVINCE,CROP,RATING
 //	647012,SK,SSSG,2A 7:3 4W
@@ -142,6 +142,8 @@ type LSRSPolygon struct {
 // POLY_ID joins the SLC polygons; PROVINCE is SK or MB; CROP is optional
 // (SSSG when absent or empty); RATING is a rating ParseRating reads. A
 // polygon appears once per crop (checked for consecutive rows only).
+// Fatal: a bad POLY_ID, a province other than SK or MB, a crop that is not
+// a code, a rating ParseRating refuses, a repeated polygon; no notices.
 func ReadSLCLSRS(src Source, fn func(LSRSPolygon) error) error {
 	t, err := src.open()
 	if err != nil {
