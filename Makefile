@@ -91,7 +91,7 @@ FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/convert:Fuzz
 	shared/ingest/ag:FuzzParseRating shared/ingest/ag:FuzzReadCLI shared/ingest/ag:FuzzReadDrought \
 	shared/ingest/ag:FuzzReadWaterBodies shared/ingest/ag:FuzzReadWatercourses \
 	shared/ingest/ag:FuzzReadMunicipalities shared/ingest/ag:FuzzReadCrownLand \
-	shared/ingest/ag:FuzzReadPastures shared/ingest/ag:FuzzReadALR shared/ingest/ag:FuzzReadFWAWetlands \
+	shared/ingest/ag:FuzzReadPastures shared/ingest/ag:FuzzReadALR shared/ingest/ag:FuzzReadFWAWetlands shared/ingest/ag:FuzzParseDroughtName \
 	shared/ingest/geojsonfc:FuzzReader
 fuzz: ## Fuzz every parser of outside input, FUZZTIME (30s) each
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \

@@ -18,7 +18,7 @@ const events = "../../events/ag-*.json"
 
 var wantEvents = map[string]apigwtest.Want{
 	"ag-report": {Status: 200, ContentType: "application/json", Contains: []string{`"legal_location":"NE-25-10-14-W2"`, `"grain":"quarter_section"`,
-		`"province":"SK"`, `"unavailable":[]`, `"pastures":[{"name":"Souris Valley Community Pasture"`, `"geometry":null`, `"units":{"area":"ha","distance":"m"}`}},
+		`"province":"SK"`, `"unavailable":[]`, `"pastures":[{"name":"Demo Community Pasture A"`, `"geometry":null`, `"units":{"area":"ha","distance":"m"}`}},
 	"ag-report-lsd-include": {Status: 200, Contains: []string{`"legal_location":"10-25-24-1-W5"`, `"resolved_legal_location":"NE-25-24-1-W5"`, `"grain":"lsd"`,
 		`"geometry":{"type":"Polygon"`, `"soil":{`, `"drought":{`}},
 	"ag-report-ab":          {Status: 200, Contains: []string{`"provincial_detail":null`, `{"section":"provincial_detail","reason":"not_published_in_province"}`}},

@@ -271,12 +271,20 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "meridian ingest ag: %v\n", err)
 		return 1
 	}
+	// What each file was taken to be, guessed layouts first.
+	for _, l := range agri.Layouts(files) {
+		fmt.Fprintln(stdout, l.Banner())
+	}
 	for _, f := range files.Unrecognised {
 		fmt.Fprintf(stderr, "skipped: %s (not a file name this ingest knows)\n", filepath.Base(f))
 	}
 	start := time.Now()
+	notices := &ingest.Notices{}
 	return runReportIngest("ag", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) error {
-		sum, err := agri.Ingest(ctx, store, svc, files, agri.Options{Demo: *demo, Progress: stderr})
+		sum, err := agri.Ingest(ctx, store, svc, files, agri.Options{Demo: *demo, Progress: stderr, Notices: notices})
+		for _, n := range notices.Lines() {
+			fmt.Fprintf(stdout, "notice: %s\n", n)
+		}
 		if err != nil {
 			return err
 		}

@@ -53,7 +53,14 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 	if n := len(archives("ag")); n != 0 {
 		t.Errorf("ingest energy built %d ag archives", n)
 	}
-	ingestCmd(0, "ag", "-data", dir, "-demo", filepath.Join(demo, "ag"))
+	out = ingestCmd(0, "ag", "-data", dir, "-demo", filepath.Join(demo, "ag"))
+	// Each file's layout first, guessed ones first.
+	lines := strings.Split(out, "\n")
+	if !strings.Contains(lines[0], ": WARNING ") || !strings.Contains(lines[0], "layout GUESSED") ||
+		!strings.Contains(out, srcag.DemoALR+": ALC ALR Polygons (OATS_ALR_POLYS) (Agricultural Land Commission / DataBC), DataBC shapefile") ||
+		!strings.Contains(out, "CDM_2508_D2_LR.geojson: Canadian Drought Monitor") {
+		t.Errorf("ingest ag: want the layout banners first, guessed first:\n%s", out)
+	}
 	ag := archives("ag")
 	if len(ag) != 18 {
 		t.Fatalf("after ingest ag: %d ag archives, want 18", len(ag))
@@ -65,8 +72,9 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 		os.Chtimes(filepath.Join(dir, tilesDir, "ag", name), old, old)
 	}
 	for _, f := range []string{srcag.DemoALR, srcag.DemoFWAWetlands, srcag.DemoBCCapability} {
+		os.Remove(filepath.Join(demo, "ag", f)) // a .shp or a .geojson
 		base := strings.TrimSuffix(f, ".shp")
-		for _, ext := range []string{".shp", ".shx", ".dbf", ".prj", ".cpg"} {
+		for _, ext := range []string{".shx", ".dbf", ".prj", ".cpg"} {
 			os.Remove(filepath.Join(demo, "ag", base+ext))
 		}
 	}

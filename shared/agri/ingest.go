@@ -44,6 +44,7 @@ import (
 	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/convert"
+	"meridian/shared/ingest"
 	src "meridian/shared/ingest/ag"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
@@ -112,9 +113,10 @@ type Files struct {
 	CropLegend, CropSummaries, LandUse    string
 	SLCPolygons, SLCComponents, SoilNames string
 	AGRASIDLSRS, SLCLSRS, CLI             string
-	Drought                               []string // cdm_YYYY-MM.*: the latest month is read
+	Drought                               []string // CDM_{yy}{mm}_D{d}_LR.geojson, one a class: the latest month's are read
 	WaterBodies, Watercourses             []string
-	Municipalities, CrownLand, Pastures   string
+	Municipalities                        []string // municipalities*: each province's file
+	CrownLand, Pastures                   string
 	BCCapability, ALR, FWAWetlands        string // British Columbia map layers
 	Unrecognised                          []string
 }
@@ -131,7 +133,11 @@ func Classify(dir string) (Files, error) {
 		n, p := e.Name(), filepath.Join(dir, e.Name())
 		ext := strings.ToLower(filepath.Ext(n))
 		data := ext == ".csv" || ext == ".shp" || ext == ".geojson" || ext == ".dbf"
-		if e.IsDir() || !data {
+		if e.IsDir() {
+			f.Drought = append(f.Drought, droughtDir(p)...)
+			continue
+		}
+		if !data {
 			continue // .shx, .prj, .cpg, README
 		}
 		switch l := strings.ToLower(n); {
@@ -158,15 +164,19 @@ func Classify(dir string) (Files, error) {
 			f.CLI = p
 		case strings.HasPrefix(l, "cli_"):
 		case strings.HasPrefix(l, "cdm_") && (ext == ".shp" || ext == ".geojson"):
-			f.Drought = append(f.Drought, p)
+			f.Drought = append(f.Drought, p) // a name ReadDrought refuses is read, and rejected, with the latest month
 		case strings.HasPrefix(l, "cdm_"):
 		case strings.HasPrefix(l, "waterbody") && (ext == ".shp" || ext == ".geojson"):
 			f.WaterBodies = append(f.WaterBodies, p)
 		case strings.HasPrefix(l, "watercourse") && (ext == ".shp" || ext == ".geojson"):
 			f.Watercourses = append(f.Watercourses, p)
-		case strings.HasPrefix(l, "waterbody"), strings.HasPrefix(l, "watercourse"):
+		case nhnLayer(l, "hn_waterbody_2") && (ext == ".shp" || ext == ".geojson"):
+			f.WaterBodies = append(f.WaterBodies, p)
+		case (nhnLayer(l, "hn_nlflow_1") || nhnLayer(l, "hn_slwater_1")) && (ext == ".shp" || ext == ".geojson"):
+			f.Watercourses = append(f.Watercourses, p)
+		case strings.HasPrefix(l, "waterbody"), strings.HasPrefix(l, "watercourse"), strings.HasPrefix(l, "nhn_"):
 		case strings.HasPrefix(l, "municipalities") && (ext == ".shp" || ext == ".geojson"):
-			f.Municipalities = p
+			f.Municipalities = append(f.Municipalities, p)
 		case strings.HasPrefix(l, "sk_ag_crown_land") && (ext == ".shp" || ext == ".geojson"):
 			f.CrownLand = p
 		case strings.HasPrefix(l, "sk_pastures") && (ext == ".shp" || ext == ".geojson"):
@@ -187,10 +197,58 @@ func Classify(dir string) (Files, error) {
 	return f, nil
 }
 
+// nhnLayer reports whether a (lower-case) file name is the NHN layer named
+// by suffix: NHN_HN_NLFLOW_1.shp, or a work unit's NHN_…_HN_NLFLOW_1.shp.
+func nhnLayer(name, layer string) bool {
+	base := strings.TrimSuffix(name, filepath.Ext(name))
+	return strings.HasPrefix(base, "nhn_") && strings.HasSuffix(base, layer)
+}
+
+// droughtDir returns the Canadian Drought Monitor files of a directory
+// named as AAFC names a month's, cdm_{yy}{mm}_drought_areas; nil for any
+// other directory.
+func droughtDir(dir string) []string {
+	l := strings.ToLower(filepath.Base(dir))
+	if !strings.HasPrefix(l, "cdm_") || !strings.HasSuffix(l, "_drought_areas") {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if _, _, ok := src.ParseDroughtName(e.Name()); ok && !e.IsDir() {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
+// latestDrought returns the month of the latest Canadian Drought Monitor
+// release among files and its files (one a class), with every file whose
+// name is not a release's, which ReadDrought then rejects.
+func latestDrought(files []string) (string, []string) {
+	month := ""
+	for _, p := range files {
+		if m, _, ok := src.ParseDroughtName(filepath.Base(p)); ok && m > month {
+			month = m
+		}
+	}
+	var out []string
+	for _, p := range files {
+		if m, _, ok := src.ParseDroughtName(filepath.Base(p)); !ok || m == month {
+			out = append(out, p)
+		}
+	}
+	return month, out
+}
+
 // bcALR reports whether a (lower-case) file name is the ALR polygons': the
-// BC Geographic Warehouse's OATS_ALR_POLYS, ALC_ALR_POLYGONS or bc_alr.
+// BC Geographic Warehouse's OATS_ALR_POLYS, ALC_ALR_POLYGONS, DataBC's
+// shapefile TSLRPLS_polygon, or bc_alr.
 func bcALR(name string) bool {
-	for _, p := range []string{"oats_alr_polys", "alc_alr_polygons", "bc_alr"} {
+	for _, p := range []string{"oats_alr_polys", "alc_alr_polygons", "tslrpls", "bc_alr"} {
 		if strings.HasPrefix(name, p) {
 			return true
 		}
@@ -201,7 +259,8 @@ func bcALR(name string) bool {
 // Options tune an ingest.
 type Options struct {
 	Demo     bool
-	AsOf     time.Time // the date of files whose names carry none; default today
+	Notices  *ingest.Notices // values the readers had not seen but could place; nil discards them
+	AsOf     time.Time       // the date of files whose names carry none; default today
 	Progress io.Writer
 }
 
@@ -273,6 +332,21 @@ func (in *ingester) progress(format string, args ...any) {
 	if in.o.Progress != nil {
 		fmt.Fprintf(in.o.Progress, format+"\n", args...)
 	}
+}
+
+// readNoting is read with the ingest's notices.
+func readNoting[T any](in *ingester, path string, reader func(src.Source, func(T) error) error, fn func(T) error) error {
+	if path == "" {
+		return nil
+	}
+	f, err := src.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s := f.Source
+	s.Notices = in.o.Notices
+	return reader(s, fn)
 }
 
 // read opens path and runs a reader over it; "" means no such file.
@@ -506,7 +580,7 @@ func ratingOf(r src.Rating) (Productivity, bool) {
 }
 
 func (in *ingester) readLSRS() error {
-	err := read(in.f.AGRASIDLSRS, src.ReadAGRASIDLSRS, func(r src.LSRSQuarter) error {
+	err := readNoting(in, in.f.AGRASIDLSRS, src.ReadAGRASIDLSRS, func(r src.LSRSQuarter) error {
 		in.sum.Read["lsrs_quarters"]++
 		if q := in.q(r.Location); q != nil {
 			if p, ok := ratingOf(r.Rating); ok {
@@ -559,7 +633,7 @@ func (in *ingester) provincial(q *quarter) *Provincial {
 }
 
 func (in *ingester) readCrownLand() error {
-	err := read(in.f.CrownLand, src.ReadCrownLand, func(c src.CrownLand) error {
+	err := readNoting(in, in.f.CrownLand, src.ReadCrownLand, func(c src.CrownLand) error {
 		in.sum.Read["sk_crown_land"]++
 		in.area(PKSKCrown, c.Location.String(), c.Geometry, map[string]string{"lld": c.Location.String(), "lease_type": c.LeaseType, "status": c.Status, "disposition": c.Disposition})
 		if q := in.q(c.Location); q != nil && q.province == survey.SK {
@@ -640,48 +714,56 @@ func (in *ingester) readSpatial() error {
 		return err
 	}
 	slcLSRS := map[int]src.Rating{}
-	if err := read(in.f.SLCLSRS, src.ReadSLCLSRS, func(p src.LSRSPolygon) error { slcLSRS[p.PolyID] = p.Rating; return nil }); err != nil {
+	if err := readNoting(in, in.f.SLCLSRS, src.ReadSLCLSRS, func(p src.LSRSPolygon) error { slcLSRS[p.PolyID] = p.Rating; return nil }); err != nil {
 		return err
 	}
 	var cli []src.CLIPolygon
-	if err := read(in.f.CLI, src.ReadCLI, func(p src.CLIPolygon) error { cli = append(cli, p); return nil }); err != nil {
+	if err := readNoting(in, in.f.CLI, src.ReadCLI, func(p src.CLIPolygon) error { cli = append(cli, p); return nil }); err != nil {
 		return err
 	}
 	var drought []src.DroughtArea
-	month := ""
-	if n := len(in.f.Drought); n > 0 {
-		latest := in.f.Drought[n-1]
-		if err := read(latest, src.ReadDrought, func(d src.DroughtArea) error { drought = append(drought, d); month = d.Month; return nil }); err != nil {
+	month, latest := latestDrought(in.f.Drought)
+	for _, p := range latest {
+		if err := readNoting(in, p, src.ReadDrought, func(d src.DroughtArea) error { drought = append(drought, d); return nil }); err != nil {
 			return err
 		}
-		in.source("drought", "Canadian Drought Monitor", latest)
+	}
+	if len(latest) > 0 {
+		in.source("drought", "Canadian Drought Monitor", latest[0])
+		s := in.sources["drought"]
+		s.AsOf = month
+		in.sources["drought"] = s
 	}
 	var bodies, courses []src.WaterFeature
 	for _, p := range in.f.WaterBodies {
-		if err := read(p, src.ReadWaterBodies, func(w src.WaterFeature) error { bodies = append(bodies, w); return nil }); err != nil {
+		if err := readNoting(in, p, src.ReadWaterBodies, func(w src.WaterFeature) error { bodies = append(bodies, w); return nil }); err != nil {
 			return err
 		}
 		in.source("hydrology", "National Hydro Network", p)
 		in.source("wetlands", "National Hydro Network wetlands", p)
 	}
 	for _, p := range in.f.Watercourses {
-		if err := read(p, src.ReadWatercourses, func(w src.WaterFeature) error { courses = append(courses, w); return nil }); err != nil {
+		if err := readNoting(in, p, src.ReadWatercourses, func(w src.WaterFeature) error { courses = append(courses, w); return nil }); err != nil {
 			return err
 		}
 	}
 	var munis []src.Municipality
-	if err := read(in.f.Municipalities, src.ReadMunicipalities, func(m src.Municipality) error { munis = append(munis, m); return nil }); err != nil {
-		return err
+	for _, p := range in.f.Municipalities {
+		if err := readNoting(in, p, src.ReadMunicipalities, func(m src.Municipality) error { munis = append(munis, m); return nil }); err != nil {
+			return err
+		}
 	}
 	var pastures []src.Pasture
-	if err := read(in.f.Pastures, src.ReadPastures, func(p src.Pasture) error { pastures = append(pastures, p); return nil }); err != nil {
+	if err := readNoting(in, in.f.Pastures, src.ReadPastures, func(p src.Pasture) error { pastures = append(pastures, p); return nil }); err != nil {
 		return err
 	}
 	in.sum.Read["slc_polygons"], in.sum.Read["cli_polygons"], in.sum.Read["drought_areas"] = len(slc), len(cli), len(drought)
 	in.sum.Read["water_bodies"], in.sum.Read["watercourses"], in.sum.Read["municipalities"] = len(bodies), len(courses), len(munis)
 	in.source("soil", "AAFC Soil Landscapes of Canada v3.2", in.f.SLCPolygons)
 	in.source("cli", "Canada Land Inventory, soil capability for agriculture", in.f.CLI)
-	in.source("parcel_context", "Municipal boundaries", in.f.Municipalities)
+	if len(in.f.Municipalities) > 0 {
+		in.source("parcel_context", "Municipal boundaries", in.f.Municipalities[0])
+	}
 	in.progress("placing %d quarters in %d soil, %d CLI, %d drought polygons", len(in.quarters), len(slc), len(cli), len(drought))
 	for _, p := range slc {
 		props := map[string]string{"poly_id": fmt.Sprint(p.PolyID)}
@@ -1007,7 +1089,7 @@ func sampledShare(parcel, f orb.Geometry) float64 {
 // polygons, and no report section reads them.
 func (in *ingester) readBC(w *kv.Writer) error {
 	n := 0
-	err := read(in.f.BCCapability, src.ReadCLI, func(p src.CLIPolygon) error {
+	err := readNoting(in, in.f.BCCapability, src.ReadCLI, func(p src.CLIPolygon) error {
 		n++
 		mp := multiPolygon(p.Geometry)
 		a, ok := p.Primary()
@@ -1030,10 +1112,14 @@ func (in *ingester) readBC(w *kv.Writer) error {
 	}
 	in.sum.Read["bc_capability_polygons"] = n
 	n = 0
-	err = read(in.f.ALR, src.ReadALR, func(a src.ALRPolygon) error {
+	err = readNoting(in, in.f.ALR, src.ReadALR, func(a src.ALRPolygon) error {
 		n++
 		if mp := multiPolygon(a.Geometry); len(mp) > 0 {
-			return w.Put(PKBCALR, a.ID, Area{Polygons: mp, Properties: map[string]string{"alr_poly_id": a.ID, "status": a.Status},
+			props := map[string]string{"alr_poly_id": a.ID, "status": a.Status}
+			if a.FeatureCode != "" {
+				props["feature_code"] = a.FeatureCode
+			}
+			return w.Put(PKBCALR, a.ID, Area{Polygons: mp, Properties: props,
 				Numbers: map[string]float64{"area_ha": a.AreaHa}})
 		}
 		return nil
@@ -1043,7 +1129,7 @@ func (in *ingester) readBC(w *kv.Writer) error {
 	}
 	in.sum.Read["bc_alr_polygons"] = n
 	n = 0
-	err = read(in.f.FWAWetlands, src.ReadFWAWetlands, func(wl src.Wetland) error {
+	err = readNoting(in, in.f.FWAWetlands, src.ReadFWAWetlands, func(wl src.Wetland) error {
 		n++
 		if mp := multiPolygon(wl.Geometry); len(mp) > 0 {
 			return w.Put(PKBCWetland, wl.ID, Area{Polygons: mp, Properties: map[string]string{"waterbody_poly_id": wl.ID, "name": wl.Name, "watershed_group": wl.WatershedGroup},

@@ -30,7 +30,7 @@ func ingestDir(t testing.TB, store kv.Store, dir string) (agri.Summary, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files.Unrecognised) != 0 || files.CropSummaries == "" || files.SLCPolygons == "" || len(files.Drought) != 3 {
+	if len(files.Unrecognised) != 0 || files.CropSummaries == "" || files.SLCPolygons == "" || len(files.Drought) != 6 {
 		t.Fatalf("Classify: %+v", files)
 	}
 	return agri.Ingest(context.Background(), store, convert.New(), files, agri.Options{Demo: true})

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/paulmach/orb"
 
+	"meridian/shared/ingest"
 	"meridian/shared/ingest/ag"
 	"meridian/shared/ingest/shp"
 )
@@ -198,7 +199,7 @@ var wetlandFields = []shp.Field{
 // names.
 func wetlandShapefile(tb testing.TB) (s, x, d []byte) {
 	return bcShapefile(tb, shp.Polygon, bcPolygon, wetlandFields,
-		[]string{"700012345", "88", "W", "1.2500", "Cranberry Marsh", "PCEA", "12500.00"},
+		[]string{"700012345", "88", "W", "1.2500", "Demo Marsh X", "PCEA", "12500.00"},
 		[]string{"700012346", "88", "", "", "", "", "5000.00"})
 }
 
@@ -206,7 +207,7 @@ var wetlandErrorTests = []bcErrorTest{
 	{"lake", "wetlands.geojson", fc(feature(`"WATERBODY_POLY_ID":1,"WATERBODY_TYPE":"W"`, bcBox), feature(`"WATERBODY_POLY_ID":2,"WATERBODY_TYPE":"L"`, bcBox)), 4, "waterbody 2: type L (lake): this layer takes wetlands only (W)"},
 	{"river", "wetlands.geojson", fc(feature(`"WATERBODY_POLY_ID":3,"WATERBODY_TYPE":"r"`, bcBox)), 3, "type R (river): this layer takes wetlands only (W)"},
 	{"man-made", "wetlands.geojson", fc(feature(`"WATERBODY_POLY_ID":4,"WATERBODY_TYPE":"X"`, bcBox)), 3, "(man-made water body): this layer takes wetlands only"},
-	{"unknown type", "wetlands.geojson", fc(feature(`"WATERBODY_POLY_ID":5,"WATERBODY_TYPE":"Marsh"`, bcBox)), 3, `type "MARSH": this layer takes wetlands only (W)`},
+	{"unknown type", "wetlands.geojson", fc(feature(`"WATERBODY_POLY_ID":5,"WATERBODY_TYPE":"Marsh"`, bcBox)), 3, `column WATERBODY_TYPE: value "MARSH" is not one of W (wetland)`},
 	{"no id", "wetlands.geojson", fc(feature(`"WATERBODY_TYPE":"W","AREA_HA":1`, bcBox)), 3, "wetland without an id"},
 	{"negative area", "wetlands.geojson", fc(feature(`"WATERBODY_POLY_ID":6,"AREA_HA":-1`, bcBox)), 3, "wetland 6: AREA_HA: -1 is negative"},
 	{"text area", "wetlands.geojson", fc(feature(`"WATERBODY_POLY_ID":7,"AREA_HA":"big"`, bcBox)), 3, `AREA_HA: "big" is not a number`},
@@ -218,16 +219,16 @@ var wetlandErrorTests = []bcErrorTest{
 func TestReadFWAWetlands(t *testing.T) {
 	t.Parallel()
 	in := fc(
-		feature(`"WATERBODY_POLY_ID":700012345,"WATERSHED_GROUP_ID":88,"WATERBODY_TYPE":"W","AREA_HA":1.25,"GNIS_NAME_1":"Cranberry Marsh","WATERSHED_GROUP_CODE":"PCEA","FEATURE_AREA_SQM":12499.8`, bcBox),
+		feature(`"WATERBODY_POLY_ID":700012345,"WATERSHED_GROUP_ID":88,"WATERBODY_TYPE":"W","AREA_HA":1.25,"GNIS_NAME_1":"Demo Marsh X","WATERSHED_GROUP_CODE":"PCEA","FEATURE_AREA_SQM":12499.8`, bcBox),
 		feature(`"waterbody_poly_id":"700012346","gnis_name_1":null,"feature_area_sqm":5000,"WATERSHED_":"BULK"`, bcBox),
-		feature(`"WBODY_ID":700012347,"WBODY_TYPE":"w","GNIS_NAME_":"Mud Lake Marsh","WATERSHED_":88`, bcBox),
+		feature(`"WBODY_ID":700012347,"WBODY_TYPE":"w","GNIS_NAME_":"Demo Marsh Y","WATERSHED_":88`, bcBox),
 	)
 	got := collect(t, ag.ReadFWAWetlands, geoJSONSource("wetlands.geojson", in))
 	want := []ag.Wetland{
-		{ID: "700012345", Type: "W", AreaHa: 1.25, Name: "Cranberry Marsh", WatershedGroup: "PCEA", Geometry: bcPolygon},
+		{ID: "700012345", Type: "W", AreaHa: 1.25, Name: "Demo Marsh X", WatershedGroup: "PCEA", Geometry: bcPolygon},
 		{ID: "700012346", Type: "W", AreaHa: 0.5, WatershedGroup: "BULK", Geometry: bcPolygon},
 		// WATERSHED_ holding a number is WATERSHED_GROUP_ID, not the code.
-		{ID: "700012347", Type: "W", Name: "Mud Lake Marsh", Geometry: bcPolygon},
+		{ID: "700012347", Type: "W", Name: "Demo Marsh Y", Geometry: bcPolygon},
 	}
 	if diff := cmp.Diff(want, got, approx); diff != "" {
 		t.Errorf("ReadFWAWetlands(GeoJSON) (-want +got):\n%s", diff)
@@ -238,7 +239,7 @@ func TestReadFWAWetlands(t *testing.T) {
 	s, x, d := wetlandShapefile(t)
 	got = collect(t, ag.ReadFWAWetlands, openShapefile(t, "wetlands.shp", s, x, d))
 	want = []ag.Wetland{
-		{ID: "700012345", Type: "W", AreaHa: 1.25, Name: "Cranberry Marsh", WatershedGroup: "PCEA", Geometry: bcPolygon},
+		{ID: "700012345", Type: "W", AreaHa: 1.25, Name: "Demo Marsh X", WatershedGroup: "PCEA", Geometry: bcPolygon},
 		{ID: "700012346", Type: "W", AreaHa: 0.5, Geometry: bcPolygon},
 	}
 	if diff := cmp.Diff(want, got, approx); diff != "" {
@@ -288,5 +289,61 @@ func TestBCStopsAtFn(t *testing.T) {
 	n = 0
 	if err := ag.ReadFWAWetlands(shpSource("wetlands.shp", s, d), func(ag.Wetland) error { n++; return stop }); err != stop || n != 1 {
 		t.Errorf("ReadFWAWetlands: fn called %d times, error %v; want 1, %v", n, err, stop)
+	}
+}
+
+// TestReadALRDataBCShapefile reads DataBC's shapefile download,
+// OATS_ALR_POLYS/TSLRPLS_polygon.shp, with its own short names STATUS,
+// FTRCD, OBJECTID, AREA_SQM (evidence id 28240129689): the id is OBJECTID.
+func TestReadALRDataBCShapefile(t *testing.T) {
+	t.Parallel()
+	fields := []shp.Field{
+		{Name: "STATUS", Type: shp.Character, Length: 10},
+		{Name: "FTRCD", Type: shp.Character, Length: 10},
+		{Name: "OBJECTID", Type: shp.Numeric, Length: 10},
+		{Name: "AREA_SQM", Type: shp.Numeric, Length: 19, Decimals: 4},
+		{Name: "FEAT_LEN", Type: shp.Numeric, Length: 19, Decimals: 4},
+	}
+	s, x, d := bcShapefile(t, shp.Polygon, bcPolygon, fields, []string{"ALR", "DEMO1", "31", "250000.0000", "2000.0000"}, []string{"", "", "32", "", ""})
+	src := openShapefile(t, "TSLRPLS_polygon.shp", s, x, d)
+	var layout ingest.Layout
+	src.Recognised = func(l ingest.Layout) { layout = l }
+	got := collect(t, ag.ReadALR, src)
+	want := []ag.ALRPolygon{
+		{ID: "31", Status: "ALR", FeatureCode: "DEMO1", AreaHa: 25, Geometry: bcPolygon},
+		{ID: "32", Status: "ALR", Geometry: bcPolygon},
+	}
+	if diff := cmp.Diff(want, got, approx); diff != "" {
+		t.Errorf("ReadALR(DataBC shapefile) (-want +got):\n%s", diff)
+	}
+	if layout != ag.ALRShapefileLayout || !layout.Verified {
+		t.Errorf("layout = %+v, want ALRShapefileLayout", layout)
+	}
+	// The Warehouse names are the other verified form.
+	src = geoJSONSource("alr.geojson", fc(feature(`"ALR_POLY_ID":5,"STATUS":"ALR","FEATURE_CODE":"X1","OBJECTID":9,"FEATURE_AREA_SQM":10000`, bcBox)))
+	src.Recognised = func(l ingest.Layout) { layout = l }
+	if got := collect(t, ag.ReadALR, src); len(got) != 1 || got[0].ID != "5" || got[0].FeatureCode != "X1" || got[0].AreaHa != 1 || layout != ag.ALRWarehouseLayout {
+		t.Errorf("ReadALR(Warehouse) = %+v, layout %s", got, layout.Form)
+	}
+}
+
+// TestReadFWAWarehouse reads the wetlands with the Warehouse's columns as
+// a loader of WHSE_BASEMAPPING.FWA_WETLANDS_POLY lists them (evidence id
+// 508355847), in lower case.
+func TestReadFWAWarehouse(t *testing.T) {
+	t.Parallel()
+	props := `"waterbody_poly_id":700000901,"watershed_group_id":88,"waterbody_type":"W","gnis_name_1":null,` +
+		`"fwa_watershed_code":"100-000000","local_watershed_code":"100-000000","watershed_group_code":"DEMO",` +
+		`"left_right_tributary":null,"feature_area_sqm":25000.0,"feature_length_m":640.5`
+	var layout ingest.Layout
+	src := geoJSONSource("FWA_WETLANDS_POLY.geojson", fc(feature(props, bcBox)))
+	src.Recognised = func(l ingest.Layout) { layout = l }
+	got := collect(t, ag.ReadFWAWetlands, src)
+	want := []ag.Wetland{{ID: "700000901", Type: "W", AreaHa: 2.5, WatershedGroup: "DEMO", Geometry: bcPolygon}}
+	if diff := cmp.Diff(want, got, approx); diff != "" {
+		t.Errorf("ReadFWAWetlands (-want +got):\n%s", diff)
+	}
+	if layout != ag.FWAWarehouseLayout || !layout.Verified {
+		t.Errorf("layout = %+v, want FWAWarehouseLayout", layout)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/paulmach/orb"
+
+	"meridian/shared/ingest"
 )
 
 // CLIComponent is one part of a Canada Land Inventory polygon: a soil
@@ -35,11 +37,36 @@ func CLIClass(class string) (string, bool) {
 }
 
 // CLIPolygon is a polygon of the CLI soil capability for agriculture,
-// with up to three components A, B, C, A first.
+// with up to six components A to F, A first.
 type CLIPolygon struct {
 	Components []CLIComponent // none for land the CLI does not rate (water, towns)
 	Geometry   orb.Geometry   // nil when read from a DBF or CSV table alone
 }
+
+// The layouts ReadCLI reads.
+var (
+	// CLIServiceLayout is AAFC's cli_agr_cap_250k feature service, as a
+	// GeoJSON query or a shapefile export: six components.
+	CLIServiceLayout = ingest.Layout{
+		Dataset:   "Canada Land Inventory soil capability for agriculture 1:250,000 (cli_agr_cap_250k)",
+		Publisher: "AAFC",
+		Form:      "six components: CLASS_A…CLASS_F, PERCENT_A…PERCENT_F, SUBCLAS_A1…SUBCLAS_D2",
+		Verified:  true,
+		Evidence:  "evidence id 61389629629: a client of services.arcgis.com/…/cli_agr_cap_250k/FeatureServer/0 asks for CLASS_A…CLASS_F, PERCENT_A…PERCENT_F, SUBCLAS_A1…SUBCLAS_D2 (docs/real-layouts.md, Agriculture)",
+	}
+	// CLIReadmeLayout is the three-component layout of the NRCan README
+	// (Class_A…Class_C, Percent_A…, Subclas_A1…Subclas_C2).
+	CLIReadmeLayout = ingest.Layout{
+		Dataset:   "Canada Land Inventory soil capability for agriculture (Level I/II)",
+		Publisher: "NRCan / AAFC",
+		Form:      "three components: Class_A…Class_C, Percent_A…Percent_C, Subclas_A1…Subclas_C2",
+		Verified:  false,
+		Evidence:  "from the NRCan README (docs/data-sources.md §13), no file seen: check that Percent_X holds tenths adding up to 10 and that the file has no Class_D…Class_F",
+	}
+)
+
+// cliComponents are the component letters, A first.
+var cliComponents = []string{"A", "B", "C", "D", "E", "F"}
 
 // Primary returns component A.
 func (p CLIPolygon) Primary() (CLIComponent, bool) {
@@ -76,15 +103,25 @@ func (p CLIPolygon) Score() (int, bool) {
 	return blendScore(parts, int(a.Class[0]-'0'), true)
 }
 
-// ReadCLI streams the CLI soil capability for agriculture (1:250,000
-// Level I/II layout of the NRCan README, docs/data-sources.md §13;
-// shapefile, GeoJSON, or the attribute table as DBF or CSV) to fn.
-// Columns, for X = A, B, C (B and C optional): Class_X (1-7 or O; empty
-// when the component is absent), Percent_X (tenths; Percent_A may be empty
-// for a lone component, which then covers the whole polygon), Subclas_X1
-// and Subclas_X2 (subclass letters C, D, E, F, I, M, N, P, R, S, T, W, X;
-// empty when none). The shares of the components present must add up to 10
-// tenths. ⚠ The field names of the current product are not verified.
+// ReadCLI streams the CLI soil capability for agriculture (shapefile,
+// GeoJSON, or the attribute table as DBF or CSV) to fn, in either layout:
+// AAFC's cli_agr_cap_250k service (CLIServiceLayout, six components) or
+// the NRCan README's three components (CLIReadmeLayout); the file's
+// columns decide which (CLASS_D, CLASS_E or CLASS_F: the service).
+// Columns, for each component X = A…F (all but A optional): CLASS_X (1-7
+// or O; empty when the component is absent), PERCENT_X (tenths of the
+// polygon; PERCENT_A may be empty for a lone component, which then covers
+// the whole polygon; 0 or empty for an absent component), SUBCLAS_X1 and
+// SUBCLAS_X2 (subclass letters C, D, E, F, I, M, N, P, R, S, T, W, X;
+// empty when none; the service has them for A to D only, E and F are read
+// when present). The shares of the components present must add up to 10
+// tenths.
+//
+// Fatal (ingest.BadValue or a reason naming the column): a class other
+// than 1-7 or O, a subclass letter not in the list, a share outside 1-10,
+// shares not adding up to 10, a component with a share or subclasses but
+// no class, a component after a missing one. There are no notices: every
+// CLI code is in the published legend.
 func ReadCLI(src Source, fn func(CLIPolygon) error) error {
 	t, err := src.open()
 	if err != nil {
@@ -94,23 +131,31 @@ func ReadCLI(src Source, fn func(CLIPolygon) error) error {
 		return err
 	}
 	return each(t, func(r *row) error {
+		if r.has("CLASS_D", "CLASS_E", "CLASS_F") {
+			t.recognise(CLIServiceLayout)
+		} else {
+			t.recognise(CLIReadmeLayout)
+		}
 		var p CLIPolygon
-		sum, blankA := 0, false
-		for i, x := range []string{"A", "B", "C"} {
+		sum, blankA, missing := 0, false, ""
+		for i, x := range cliComponents {
 			class := strings.ToUpper(r.get("CLASS_" + x))
 			pct := r.get("PERCENT_" + x)
 			subs := []string{r.get("SUBCLAS_" + x + "1"), r.get("SUBCLAS_" + x + "2")}
 			if class == "" {
-				if pct != "" || subs[0] != "" || subs[1] != "" {
+				if (pct != "" && !isZero(pct)) || subs[0] != "" || subs[1] != "" {
 					return t.errorf(r.line, "component %s has a share or subclasses but no Class_%s", x, x)
 				}
-				continue // component A empty: not rated
+				if missing == "" {
+					missing = x
+				}
+				continue // absent; component A empty: not rated
 			}
-			if i > 0 && len(p.Components) < i {
-				return t.errorf(r.line, "component %s without the component before it", x)
+			if missing != "" {
+				return t.errorf(r.line, "component %s without component %s before it", x, missing)
 			}
 			if _, ok := cliClasses[class]; !ok {
-				return t.errorf(r.line, "Class_%s %q: want 1 to 7 or O", x, class)
+				return t.badValue(r.line, "CLASS_"+x, class, cliClassCodes)
 			}
 			c := CLIComponent{Class: class}
 			switch {
@@ -127,7 +172,7 @@ func ReadCLI(src Source, fn func(CLIPolygon) error) error {
 				for k := 0; k < len(s); k++ {
 					l, ok := CLILimitation(s[k] &^ 0x20)
 					if !ok {
-						return t.errorf(r.line, "Subclas_%s%d %q: %q is not a CLI subclass", x, j+1, s, s[k])
+						return t.badValue(r.line, fmt.Sprintf("SUBCLAS_%s%d", x, j+1), s, cliSubclassCodes)
 					}
 					c.Limitations = append(c.Limitations, l)
 				}
@@ -150,6 +195,19 @@ func ReadCLI(src Source, fn func(CLIPolygon) error) error {
 		}
 		return fn(p)
 	})
+}
+
+// cliClassCodes and cliSubclassCodes are the accepted CLI codes, for
+// errors.
+var (
+	cliClassCodes    = []string{"1", "2", "3", "4", "5", "6", "7", "O"}
+	cliSubclassCodes = []string{"C", "D", "E", "F", "I", "M", "N", "P", "R", "S", "T", "W", "X"}
+)
+
+// isZero reports whether s is a number equal to 0 ("0", "0.0").
+func isZero(s string) bool {
+	v, err := parseFloat(s)
+	return err == nil && v == 0
 }
 
 // String formats a component the way CLI maps print it: "3T", "4^6W".

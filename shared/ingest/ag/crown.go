@@ -3,6 +3,7 @@ package ag
 import (
 	"github.com/paulmach/orb"
 
+	"meridian/shared/ingest"
 	"meridian/shared/lld"
 )
 
@@ -23,6 +24,24 @@ type Pasture struct {
 	Geometry orb.Geometry
 }
 
+// The layouts of the Saskatchewan Crown land readers: both guessed.
+var (
+	SKCrownLandLayout = ingest.Layout{
+		Dataset:   "Saskatchewan agricultural Crown land",
+		Publisher: "Saskatchewan Ministry of Agriculture (Lands Branch)",
+		Form:      "Meridian's guess: LLD (or LEGAL_LAND, QTR_LLD), LEASE_TYPE (or DISP_TYPE), STATUS, DISP_NO (or LEASE_NO)",
+		Verified:  false,
+		Evidence:  "no evidence found (docs/real-layouts.md; the Agricultural Crown Land Map Viewer's field list not seen): check the column names of a download, how the quarter is written, and the lease type and status words",
+	}
+	SKPastureLayout = ingest.Layout{
+		Dataset:   "Saskatchewan community pastures",
+		Publisher: "Saskatchewan Ministry of Agriculture",
+		Form:      "Meridian's guess: PASTURE (or PASTURE_NM, NAME), PROGRAM",
+		Verified:  false,
+		Evidence:  "no evidence found (docs/real-layouts.md): check the column names of a download and the program values",
+	}
+)
+
 // ReadCrownLand streams Saskatchewan agricultural Crown land quarter
 // sections (shapefile or GeoJSON) to fn. docs/data-sources.md §18 gives
 // only the expected attributes (quarter LLD, lease type and status) ⚠;
@@ -33,6 +52,11 @@ type Pasture struct {
 //   - LEASE_TYPE (or DISP_TYPE): required
 //   - STATUS: optional
 //   - DISP_NO (or LEASE_NO): optional
+//
+// The layout is SKCrownLandLayout, guessed. Fatal: a quarter that is not
+// one in W2 or W3, no lease type, a feature without a polygon. Lease
+// types and statuses are kept as given (no list to check them against);
+// there are no notices.
 func ReadCrownLand(src Source, fn func(CrownLand) error) error {
 	t, err := src.open()
 	if err != nil {
@@ -42,6 +66,7 @@ func ReadCrownLand(src Source, fn func(CrownLand) error) error {
 		return t.errorf(t.headerAt, "Crown land needs geometry: give the shapefile or GeoJSON, not %s", src.Format)
 	}
 	return each(t, func(r *row) error {
+		t.recognise(SKCrownLandLayout)
 		text := r.get("LLD", "LEGAL_LAND", "QTR_LLD")
 		loc, err := lld.Parse(text)
 		if err != nil || loc.System != lld.DLS || loc.Unit != lld.QuarterSection {
@@ -71,7 +96,8 @@ func ReadCrownLand(src Source, fn func(CrownLand) error) error {
 // ReadPastures streams Saskatchewan community pasture polygons (shapefile
 // or GeoJSON) to fn. Layout (⚠ §18 names only the pasture name): the name
 // in PASTURE, PASTURE_NM or NAME (required), the program in PROGRAM
-// (optional).
+// (optional). The layout is SKPastureLayout, guessed; fatal: no name, a
+// feature without a polygon; no notices.
 func ReadPastures(src Source, fn func(Pasture) error) error {
 	t, err := src.open()
 	if err != nil {
@@ -81,6 +107,7 @@ func ReadPastures(src Source, fn func(Pasture) error) error {
 		return t.errorf(t.headerAt, "pastures need geometry: give the shapefile or GeoJSON, not %s", src.Format)
 	}
 	return each(t, func(r *row) error {
+		t.recognise(SKPastureLayout)
 		p := Pasture{Name: r.get("PASTURE", "PASTURE_NM", "NAME"), Program: r.get("PROGRAM")}
 		if p.Name == "" {
 			return t.errorf(r.line, "pasture without a name")

@@ -42,36 +42,50 @@ func DemoTownships() []string { return slices.Clone(demoTownships) }
 
 // Demo file names, relative to the directory WriteDemo writes.
 const (
-	DemoCropLegend     = "aci_class_legend.csv"
-	DemoCropSummaries  = "aci_quarter_summary_2021-2025.csv"
-	DemoLandUse        = "landuse_quarter_summary_2015-2020.csv"
-	DemoSLCPolygons    = "ca_all_slc_v3r2.shp"
-	DemoSLCComponents  = "ca_all_slc_v3r2_cmp.dbf"
-	DemoSoilNames      = "soil_name_ab_sk_mb_demo.dbf"
-	DemoSoilLayers     = "soil_layer_ab_sk_mb_demo.dbf"
-	DemoAGRASIDLSRS    = "DominantAGRASID_LSRSforQuarterSections.shp"
-	DemoSLCLSRS        = "slc_lsrs_sk_mb.csv"
-	DemoCLI            = "cli_agriculture_250k.shp"
-	DemoWaterBodies    = "waterbody_2.geojson"
-	DemoWatercourses   = "watercourse_1.shp"
-	DemoMunicipalities = "municipalities.geojson"
-	DemoCrownLand      = "sk_ag_crown_land.shp"
-	DemoPastures       = "sk_pastures.geojson"
+	DemoCropLegend       = "aci_class_legend.csv"
+	DemoCropSummaries    = "aci_quarter_summary_2021-2025.csv"
+	DemoLandUse          = "landuse_quarter_summary_2015-2020.csv"
+	DemoSLCPolygons      = "ca_all_slc_v3r2.shp"
+	DemoSLCComponents    = "ca_all_slc_v3r2_cmp.dbf"
+	DemoSoilNames        = "soil_name_ab_sk_mb_demo.dbf"
+	DemoSoilLayers       = "soil_layer_ab_sk_mb_demo.dbf"
+	DemoAGRASIDLSRS      = "DominantAGRASID_LSRSforQuarterSections.shp"
+	DemoSLCLSRS          = "slc_lsrs_sk_mb.csv"
+	DemoCLI              = "cli_agriculture_250k.shp"
+	DemoWaterBodies      = "waterbody_2.geojson"
+	DemoWatercourses     = "NHN_HN_NLFLOW_1.shp"
+	DemoMunicipalities   = "municipalities.geojson"    // AB and SK, census subdivisions
+	DemoMBMunicipalities = "municipalities_mb.geojson" // Manitoba's layout
+	DemoCrownLand        = "sk_ag_crown_land.shp"
+	DemoPastures         = "sk_pastures.geojson"
 
 	// British Columbia map layers, in BC Albers (EPSG:3005) as DataBC
 	// publishes them, around Fort St. John in the Peace River Block.
 	DemoBCCapability = "bc_ag_capability.shp"
-	DemoALR          = "OATS_ALR_POLYS.shp"
-	DemoFWAWetlands  = "FWA_WETLANDS_POLY.shp"
+	DemoALR          = "TSLRPLS_polygon.shp"       // DataBC's shapefile of OATS_ALR_POLYS
+	DemoFWAWetlands  = "FWA_WETLANDS_POLY.geojson" // the Warehouse layer's names, longitude and latitude
 )
 
-// demoDrought are the Canadian Drought Monitor releases of the demo,
-// oldest first.
-var demoDrought = []string{"cdm_2025-06.shp", "cdm_2025-07.shp", "cdm_2025-08.geojson"}
+// demoDroughtMonths are the Canadian Drought Monitor months of the demo,
+// oldest first, each with the classes that have a file.
+var demoDroughtMonths = []struct {
+	yymm    string
+	classes int // D0 … D(classes-1)
+}{{"2506", 1}, {"2507", 2}, {"2508", 3}}
 
 // DemoDrought returns the file names of the demo's Canadian Drought
-// Monitor releases, oldest first; the last (2025-08) is the current month.
-func DemoDrought() []string { return slices.Clone(demoDrought) }
+// Monitor releases, named as AAFC names them, one file per month and
+// class (CDM_{yy}{mm}_D{d}_LR.geojson), oldest month first and D0 first
+// within a month; the last month (2025-08) is the current one.
+func DemoDrought() []string {
+	var out []string
+	for _, m := range demoDroughtMonths {
+		for d := range m.classes {
+			out = append(out, fmt.Sprintf("CDM_%s_D%d_LR.geojson", m.yymm, d))
+		}
+	}
+	return out
+}
 
 // demoYears are the crop inventory years of the demo, 2021 to 2025.
 var demoYears = []int{2021, 2022, 2023, 2024, 2025}
@@ -379,10 +393,19 @@ summaries, Soil Landscapes of Canada v3.2, AGRASID LSRS, Canada Land
 Inventory, Canadian Drought Monitor, NHN/CanVec hydro, municipal
 boundaries, Saskatchewan Crown land and pastures, BC agricultural capability,
 the BC Agricultural Land Reserve and Freshwater Atlas wetlands), but soil names,
-municipality names, water names, ratings and crops are made up. SLC polygon
-ids 990001-990012 (ecodistrict 990) do not exist in the real SLC.
-Municipalities carry DEMO=Y; BC wetland names end in "(demo)", and ALR
+ratings and crops are made up, and every name the demo gives a
+municipality, water body, watercourse, pasture or wetland is invented and
+contains "Demo" ("Demo Lake 1", "RM of Demo East No. 901"): no real place
+is named at a made-up spot. SLC polygon ids 990001-990012 (ecodistrict
+990) do not exist in the real SLC. Municipalities carry DEMO=Y; ALR
 polygon ids 40211-40214 and wetland ids 700101-700112 are invented.
+
+The Canadian Drought Monitor is written as AAFC publishes it: one GeoJSON
+file per month and class, CDM_{yy}{mm}_D{d}_LR.geojson (2025-06: D0;
+2025-07: D0, D1; 2025-08: D0 to D2), features without attributes.
+Municipal boundaries: AB and SK as Statistics Canada census subdivisions
+(municipalities.geojson), Manitoba in its own layout (MUNI_NAME,
+MUNI_TYPE, MUNI_LIST_NAME_WITH_TYPE; municipalities_mb.geojson).
 
 Townships: AB 24-1-W5, 25-1-W5, 50-26-W4, 48-7-W5, 10-15-W4; SK 10-14-W2,
 38-5-W3, 50-20-W3; MB 5-6-W1, 10-9-W1, 14-26-W1 (all 144 quarters each).
@@ -776,10 +799,19 @@ var demoCLI = []struct {
 	{"10-9-W1", nil, [12]string{"1", "10", "", "", "", "", "", "", "", "", "", ""}},
 }
 
+// cli writes the CLI in the layout of AAFC's cli_agr_cap_250k service
+// (CLIServiceLayout): CLASS_A…CLASS_F, PERCENT_A…PERCENT_F,
+// SUBCLAS_A1…SUBCLAS_D2, components D to F empty here.
 func (d *demo) cli() error {
 	var fields []shp.Field
-	for _, x := range []string{"A", "B", "C"} {
-		fields = append(fields, cField("Class_"+x, 1), nField("Percent_"+x, 2, 0), cField("Subclas_"+x+"1", 1), cField("Subclas_"+x+"2", 1))
+	for _, x := range cliComponents {
+		fields = append(fields, cField("CLASS_"+x, 1))
+	}
+	for _, x := range cliComponents {
+		fields = append(fields, nField("PERCENT_"+x, 2, 0))
+	}
+	for _, x := range cliComponents[:4] {
+		fields = append(fields, cField("SUBCLAS_"+x+"1", 1), cField("SUBCLAS_"+x+"2", 1))
 	}
 	return d.shapefile(DemoCLI, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
 		for _, c := range demoCLI {
@@ -787,7 +819,11 @@ func (d *demo) cli() error {
 			if c.secs != nil {
 				b = demoSections(c.twp, c.secs...)
 			}
-			if err := add(b.ToPolygon(), c.attrs[:]...); err != nil {
+			vals := make([]string, 20)
+			for i := range 3 { // components A to C of the table
+				vals[i], vals[6+i], vals[12+2*i], vals[13+2*i] = c.attrs[4*i], c.attrs[4*i+1], c.attrs[4*i+2], c.attrs[4*i+3]
+			}
+			if err := add(b.ToPolygon(), vals...); err != nil {
 				return err
 			}
 		}
@@ -797,44 +833,42 @@ func (d *demo) cli() error {
 
 // --- drought ---
 
+// drought writes the releases as AAFC publishes them: a GeoJSON file per
+// month and class, whose features carry no attributes (the class and
+// month are in the file name). Classes nest: each D1 area lies in a D0
+// area, each D2 area in a D1 area.
 func (d *demo) drought() error {
 	ab := demoPad(demoBound("10-15-W4"), 0.05)
 	calgary := demoPad(demoBound("24-1-W5").Union(demoBound("25-1-W5")), 0.05)
-	fields := []shp.Field{nField("DM", 1, 0)}
-	months := [][]struct {
-		dm   int
-		geom orb.Geometry
-	}{
-		{{0, ab.ToPolygon()}},
-		{{0, orb.MultiPolygon{ab.ToPolygon(), calgary.ToPolygon()}}, {1, demoPart(demoBound("10-15-W4"), 0, 0, 1, 0.66).ToPolygon()}},
-	}
-	for i, m := range months {
-		err := d.shapefile(demoDrought[i], shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
-			for _, a := range m {
-				if err := add(a.geom, strconv.Itoa(a.dm)); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-	}
-	// The current month, as GeoJSON: NE-18-38-5-W3 is a hole in the D0
-	// area around 38-5-W3.
-	var g geoJSONWriter
+	d1 := demoPart(demoBound("10-15-W4"), 0, 0, 1, 0.66).ToPolygon()
+	d2 := demoPart(demoBound("10-15-W4"), 0, 0, 1, 0.33).ToPolygon()
+	// NE-18-38-5-W3 is a hole in the D0 area around 38-5-W3.
 	hole := demoBound("NE-18-38-5-W3").ToRing()
 	sk := orb.MultiPolygon{
 		demoPad(demoBound("10-14-W2"), 0.05).ToPolygon(),
 		{demoPad(demoBound("38-5-W3"), 0.05).ToRing(), hole},
 	}
-	g.add(orb.MultiPolygon{ab.ToPolygon(), calgary.ToPolygon(), demoPad(demoBound("50-26-W4"), 0.05).ToPolygon()}, prop{"DM", 0}, prop{"MONTH", "2025-08"})
-	g.add(demoPart(demoBound("10-15-W4"), 0, 0, 1, 0.66).ToPolygon(), prop{"DM", 1}, prop{"MONTH", "2025-08"})
-	g.add(demoPart(demoBound("10-15-W4"), 0, 0, 1, 0.33).ToPolygon(), prop{"DM", 2}, prop{"MONTH", "2025-08"})
-	g.add(sk, prop{"DM", 0}, prop{"MONTH", "2025-08"})
-	g.add(demoPad(demoBound("5-6-W1"), 0.05).ToPolygon(), prop{"DM", 0}, prop{"MONTH", "2025-08"})
-	return d.write(demoDrought[2], g.bytes())
+	areas := map[string][][]orb.Geometry{ // month: class: features
+		"2506": {{ab.ToPolygon()}},
+		"2507": {{orb.MultiPolygon{ab.ToPolygon(), calgary.ToPolygon()}}, {d1}},
+		"2508": {
+			{orb.MultiPolygon{ab.ToPolygon(), calgary.ToPolygon(), demoPad(demoBound("50-26-W4"), 0.05).ToPolygon()}, sk, demoPad(demoBound("5-6-W1"), 0.05).ToPolygon()},
+			{d1},
+			{d2},
+		},
+	}
+	for _, m := range demoDroughtMonths {
+		for class, feats := range areas[m.yymm] {
+			var g geoJSONWriter
+			for _, f := range feats {
+				g.add(f)
+			}
+			if err := d.write(fmt.Sprintf("CDM_%s_D%d_LR.geojson", m.yymm, class), g.bytes()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // --- hydrology ---
@@ -847,21 +881,21 @@ var demoWater = []struct {
 	def, perm      string
 	name           string
 }{
-	{"24-1-W5", 0.55, 0.50, 0.70, 0.62, "Lake", "Permanent", "Coyote Lake"},
+	{"24-1-W5", 0.55, 0.50, 0.70, 0.62, "Lake", "Permanent", "Demo Lake 1"},
 	{"24-1-W5", 0.20, 0.22, 0.26, 0.27, "Wetland", "Permanent", ""},
-	{"25-1-W5", 0.30, 0.70, 0.60, 0.85, "Reservoir", "Permanent", "Ghost Hills Reservoir"},
+	{"25-1-W5", 0.30, 0.70, 0.60, 0.85, "Reservoir", "Permanent", "Demo Reservoir 1"},
 	{"25-1-W5", 0.80, 0.10, 0.86, 0.15, "Wetland", "Intermittent", ""},
 	{"50-26-W4", 0.10, 0.40, 0.16, 0.45, "Wetland", "Permanent", ""},
 	{"50-26-W4", 0.70, 0.75, 0.74, 0.79, "Wetland", "Intermittent", ""},
 	{"50-26-W4", 0.45, 0.12, 0.48, 0.15, "Pond", "Permanent", ""},
-	{"48-7-W5", 0.35, 0.55, 0.55, 0.70, "Lake", "Permanent", "Modeste Lake"},
-	{"48-7-W5", 0.65, 0.80, 0.80, 0.92, "Wetland", "Permanent", "Pembina Fen"},
-	{"10-15-W4", 0.05, 0.60, 0.30, 0.80, "Reservoir", "Permanent", "Chin Coulee Reservoir"},
-	{"38-5-W3", 0.60, 0.30, 0.72, 0.38, "Lake", "Intermittent", "Goose Lake"},
+	{"48-7-W5", 0.35, 0.55, 0.55, 0.70, "Lake", "Permanent", "Demo Lake 2"},
+	{"48-7-W5", 0.65, 0.80, 0.80, 0.92, "Wetland", "Permanent", "Demo Fen 1"},
+	{"10-15-W4", 0.05, 0.60, 0.30, 0.80, "Reservoir", "Permanent", "Demo Reservoir 2"},
+	{"38-5-W3", 0.60, 0.30, 0.72, 0.38, "Lake", "Intermittent", "Demo Lake 3"},
 	{"50-20-W3", 0.40, 0.40, 0.47, 0.46, "Wetland", "Permanent", ""},
-	{"50-20-W3", 0.10, 0.80, 0.25, 0.92, "Lake", "Permanent", "Meadow Lake South"},
+	{"50-20-W3", 0.10, 0.80, 0.25, 0.92, "Lake", "Permanent", "Demo Lake 4"},
 	{"10-9-W1", 0.50, 0.50, 0.55, 0.54, "Wetland", "Intermittent", ""},
-	{"14-26-W1", 0.20, 0.15, 0.35, 0.25, "Lake", "Permanent", "Silver Lake"},
+	{"14-26-W1", 0.20, 0.15, 0.35, 0.25, "Lake", "Permanent", "Demo Lake 5"},
 	{"14-26-W1", 0.75, 0.60, 0.80, 0.65, "Wetland", "Permanent", ""},
 }
 
@@ -873,13 +907,13 @@ var demoStreams = []struct {
 	def, perm string
 	name      string
 }{
-	{"24-1-W5", [][2]float64{{0, 0.8}, {0.3, 0.7}, {0.6, 0.75}, {1, 0.6}}, "Watercourse", "Permanent", "Coyote Creek"},
-	{"25-1-W5", [][2]float64{{0.1, 0}, {0.2, 0.4}, {0.15, 0.7}, {0.3, 1}}, "Watercourse", "Permanent", "Ghost River"},
-	{"48-7-W5", [][2]float64{{0, 0.2}, {0.5, 0.3}, {1, 0.1}}, "Watercourse", "Permanent", "Modeste River"},
-	{"10-15-W4", [][2]float64{{0.3, 0.7}, {0.6, 0.5}, {1, 0.45}}, "Canal", "Permanent", "Chin Main Canal"},
+	{"24-1-W5", [][2]float64{{0, 0.8}, {0.3, 0.7}, {0.6, 0.75}, {1, 0.6}}, "Watercourse", "Permanent", "Demo Creek 1"},
+	{"25-1-W5", [][2]float64{{0.1, 0}, {0.2, 0.4}, {0.15, 0.7}, {0.3, 1}}, "Watercourse", "Permanent", "Demo River 1"},
+	{"48-7-W5", [][2]float64{{0, 0.2}, {0.5, 0.3}, {1, 0.1}}, "Watercourse", "Permanent", "Demo River 2"},
+	{"10-15-W4", [][2]float64{{0.3, 0.7}, {0.6, 0.5}, {1, 0.45}}, "Canal", "Permanent", "Demo Canal 1"},
 	{"38-5-W3", [][2]float64{{0, 0.5}, {0.4, 0.45}, {0.6, 0.34}}, "Watercourse", "Intermittent", ""},
-	{"5-6-W1", [][2]float64{{0.7, 0}, {0.65, 0.5}, {0.8, 1}}, "Watercourse", "Permanent", "Plum Coulee River"},
-	{"14-26-W1", [][2]float64{{0.28, 0.25}, {0.5, 0.6}, {0.6, 1}}, "Watercourse", "Permanent", "Silver Creek"},
+	{"5-6-W1", [][2]float64{{0.7, 0}, {0.65, 0.5}, {0.8, 1}}, "Watercourse", "Permanent", "Demo River 3"},
+	{"14-26-W1", [][2]float64{{0.28, 0.25}, {0.5, 0.6}, {0.6, 1}}, "Watercourse", "Permanent", "Demo Creek 2"},
 }
 
 func (d *demo) hydro() error {
@@ -895,10 +929,12 @@ func (d *demo) hydro() error {
 	if err := d.write(DemoWaterBodies, g.bytes()); err != nil {
 		return err
 	}
-	// dBASE names have at most 10 characters, so the shapefile carries
-	// definition and permanency where the GeoJSON has definition_en and
-	// permanency_en.
-	fields := []shp.Field{cField("feature_id", 16), cField("definition", 16), cField("permanency", 12), cField("name_en", 40)}
+	// The watercourses as the NHN's flow lines (NHNLayout): DEFINITION as
+	// the NHN code (9 watercourse, 1 canal), PERMANENCY as a code (⚠ 1
+	// permanent, 2 intermittent: not verified).
+	nhnCode := map[string]string{"Watercourse": "9", "Canal": "1"}
+	permCode := map[string]string{"Permanent": "1", "Intermittent": "2"}
+	fields := []shp.Field{cField("NID", 32), nField("DEFINITION", 2, 0), nField("PERMANENCY", 2, 0), cField("NAME_EN", 40)}
 	return d.shapefile(DemoWatercourses, shp.PolyLine, fields, func(add func(orb.Geometry, ...string) error) error {
 		for i, s := range demoStreams {
 			b := demoBound(s.twp)
@@ -906,7 +942,7 @@ func (d *demo) hydro() error {
 			for _, p := range s.pts {
 				ls = append(ls, demoPart(b, 0, 0, p[0], p[1]).Max) // the point at fractions p of b
 			}
-			if err := add(ls, fmt.Sprintf("demo-wc-%03d", i+1), s.def, s.perm, s.name); err != nil {
+			if err := add(ls, fmt.Sprintf("demo-nhn-flow-%03d", i+1), nhnCode[s.def], permCode[s.perm], s.name); err != nil {
 				return err
 			}
 		}
@@ -922,17 +958,27 @@ var demoMunicipalities = []struct {
 	typ       string
 	pr        string
 }{
-	{[]string{"24-1-W5", "25-1-W5"}, "4806901", "Foothills Ridge County", "MD", "48"},
-	{[]string{"50-26-W4"}, "4811902", "Beaver Flats County", "MD", "48"},
-	{[]string{"48-7-W5"}, "4811903", "County of Pembina Hills", "MD", "48"},
-	{[]string{"10-15-W4"}, "4802904", "Municipal District of Chin Coulee", "MD", "48"},
-	{[]string{"10-14-W2"}, "4702905", "RM of Souris Plains No. 39", "RM", "47"},
-	{[]string{"38-5-W3"}, "4711906", "RM of Goose Lake No. 345", "RM", "47"},
-	{[]string{"5-6-W1"}, "4603907", "Municipality of Plum Valley", "MU", "46"},
-	{[]string{"10-9-W1"}, "4608908", "RM of Boyne Plains", "RM", "46"},
-	{[]string{"14-26-W1"}, "4615909", "Municipality of Silver Ridge", "MU", "46"},
+	{[]string{"24-1-W5", "25-1-W5"}, "4806901", "Demo County A", "MD", "48"},
+	{[]string{"50-26-W4"}, "4811902", "Demo County B", "MD", "48"},
+	{[]string{"48-7-W5"}, "4811903", "Demo County C", "MD", "48"},
+	{[]string{"10-15-W4"}, "4802904", "Demo Municipal District D", "MD", "48"},
+	{[]string{"10-14-W2"}, "4702905", "RM of Demo East No. 901", "RM", "47"},
+	{[]string{"38-5-W3"}, "4711906", "RM of Demo West No. 902", "RM", "47"},
 }
 
+// demoMBMunicipalities are Manitoba's, in Manitoba's layout: MUNI_NAME,
+// MUNI_TYPE, MUNI_LIST_NAME_WITH_TYPE.
+var demoMBMunicipalities = []struct {
+	twp, name, typ string
+}{
+	{"5-6-W1", "Demo South", "Municipality"},
+	{"10-9-W1", "Demo Plains", "Rural Municipality"},
+	{"14-26-W1", "Demo North", "Municipality"},
+}
+
+// municipalities writes AB and SK as Statistics Canada census
+// subdivisions (CSDLayout) and Manitoba in its own layout
+// (MBMunicipalLayout), each municipality marked DEMO=Y.
 func (d *demo) municipalities() error {
 	var g geoJSONWriter
 	for _, m := range demoMunicipalities {
@@ -942,7 +988,15 @@ func (d *demo) municipalities() error {
 		}
 		g.add(b.ToPolygon(), prop{"CSDUID", m.uid}, prop{"CSDNAME", m.name}, prop{"CSDTYPE", m.typ}, prop{"PRUID", m.pr}, prop{"DEMO", "Y"})
 	}
-	return d.write(DemoMunicipalities, g.bytes())
+	if err := d.write(DemoMunicipalities, g.bytes()); err != nil {
+		return err
+	}
+	var mb geoJSONWriter
+	for _, m := range demoMBMunicipalities {
+		mb.add(demoBound(m.twp).ToPolygon(), prop{"MUNI_NAME", m.name}, prop{"MUNI_TYPE", m.typ},
+			prop{"MUNI_LIST_NAME_WITH_TYPE", strings.ToUpper(m.name + " (" + m.typ + ")")}, prop{"DEMO", "Y"})
+	}
+	return d.write(DemoMBMunicipalities, mb.bytes())
 }
 
 // --- Saskatchewan Crown land and pastures ---
@@ -974,8 +1028,8 @@ func (d *demo) crownLand() error {
 
 func (d *demo) pastures() error {
 	var g geoJSONWriter
-	g.add(demoSections("10-14-W2", demoRange(25, 36)...).ToPolygon(), prop{"PASTURE", "Souris Valley Community Pasture"}, prop{"PROGRAM", "Saskatchewan Pastures Program"})
-	g.add(demoSections("38-5-W3", demoRange(31, 36)...).ToPolygon(), prop{"PASTURE", "Goose Lake Pasture"}, prop{"PROGRAM", "Former PFRA"})
+	g.add(demoSections("10-14-W2", demoRange(25, 36)...).ToPolygon(), prop{"PASTURE", "Demo Community Pasture A"}, prop{"PROGRAM", "Saskatchewan Pastures Program"})
+	g.add(demoSections("38-5-W3", demoRange(31, 36)...).ToPolygon(), prop{"PASTURE", "Demo Pasture B"}, prop{"PROGRAM", "Former PFRA"})
 	return d.write(DemoPastures, g.bytes())
 }
 
@@ -1060,7 +1114,7 @@ func (d *demo) bcCapability() error {
 // a strip along a river valley, with the Warehouse's columns cut to ten
 // characters as a shapefile download has them.
 func (d *demo) alr() error {
-	fields := []shp.Field{nField("ALR_POLY_I", 10, 0), cField("STATUS", 10), nField("FEATURE_AR", 16, 1)}
+	fields := []shp.Field{cField("STATUS", 10), cField("FTRCD", 10), nField("OBJECTID", 10, 0), nField("AREA_SQM", 19, 4), nField("FEAT_LEN", 19, 4)}
 	p := bcAlbers()
 	return d.projectedShapefile(DemoALR, p, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
 		id := 40210
@@ -1072,8 +1126,9 @@ func (d *demo) alr() error {
 				if err != nil {
 					return err
 				}
-				area := math.Abs(planar.Area(xy))
-				if err := add(poly, fmt.Sprint(id), "ALR", fmt.Sprintf("%.1f", area)); err != nil {
+				area, length := math.Abs(planar.Area(xy)), planar.Length(xy)
+				// FTRCD is left empty: the demo does not know the ALR's feature code.
+				if err := add(poly, "ALR", "", fmt.Sprint(id), fmt.Sprintf("%.4f", area), fmt.Sprintf("%.4f", length)); err != nil {
 					return err
 				}
 			}
@@ -1083,35 +1138,41 @@ func (d *demo) alr() error {
 }
 
 // fwaWetlands writes small wetland polygons (octagons) scattered over the
-// townships, a few named.
+// townships, two named, as GeoJSON with the Warehouse's column names
+// (FWAWarehouseLayout) in longitude and latitude; the areas are measured
+// in BC Albers as the Warehouse measures them. The watershed codes the
+// demo cannot know are null.
 func (d *demo) fwaWetlands() error {
-	fields := []shp.Field{nField("WATERBODY_", 10, 0), cField("WATERBOD_1", 1), nField("AREA_HA", 12, 4), cField("GNIS_NAME_", 40), cField("WATERSHED_", 4)}
 	p := bcAlbers()
-	names := []string{"Cecil Marsh (demo)", "", "", "Boundary Slough (demo)", "", ""}
-	return d.projectedShapefile(DemoFWAWetlands, p, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
-		id := 700100
-		for _, twp := range demoBCTownships {
-			b := demoBound(twp)
-			r := newDemoRand("fwa " + twp)
-			for i := range 6 {
-				c := orb.Point{b.Min[0] + (0.1+0.8*r.float())*(b.Max[0]-b.Min[0]), b.Min[1] + (0.1+0.8*r.float())*(b.Max[1]-b.Min[1])}
-				rx, ry := 0.002+0.004*r.float(), 0.001+0.002*r.float()
-				var ring orb.Ring
-				for k := range 8 {
-					a := float64(k) * math.Pi / 4
-					ring = append(ring, orb.Point{c[0] + rx*math.Cos(a), c[1] + ry*math.Sin(a)})
-				}
-				poly := orb.Polygon{append(ring, ring[0])}
-				xy, err := project(poly, p)
-				if err != nil {
-					return err
-				}
-				id++
-				if err := add(poly, fmt.Sprint(id), "W", fmt.Sprintf("%.4f", math.Abs(planar.Area(xy))/1e4), names[i], "LPCE"); err != nil {
-					return err
-				}
+	names := []string{"Demo Marsh A", "", "", "Demo Slough B", "", ""}
+	var g geoJSONWriter
+	id := 700100
+	for _, twp := range demoBCTownships {
+		b := demoBound(twp)
+		r := newDemoRand("fwa " + twp)
+		for i := range 6 {
+			c := orb.Point{b.Min[0] + (0.1+0.8*r.float())*(b.Max[0]-b.Min[0]), b.Min[1] + (0.1+0.8*r.float())*(b.Max[1]-b.Min[1])}
+			rx, ry := 0.002+0.004*r.float(), 0.001+0.002*r.float()
+			var ring orb.Ring
+			for k := range 8 {
+				a := float64(k) * math.Pi / 4
+				ring = append(ring, orb.Point{c[0] + rx*math.Cos(a), c[1] + ry*math.Sin(a)})
 			}
+			poly := orb.Polygon{append(ring, ring[0])}
+			xy, err := project(poly, p)
+			if err != nil {
+				return err
+			}
+			id++
+			var name any
+			if names[i] != "" {
+				name = names[i]
+			}
+			g.add(poly, prop{"WATERBODY_POLY_ID", id}, prop{"WATERSHED_GROUP_ID", nil}, prop{"WATERBODY_TYPE", "W"},
+				prop{"GNIS_NAME_1", name}, prop{"FWA_WATERSHED_CODE", nil}, prop{"LOCAL_WATERSHED_CODE", nil},
+				prop{"WATERSHED_GROUP_CODE", "LPCE"}, prop{"LEFT_RIGHT_TRIBUTARY", nil},
+				prop{"FEATURE_AREA_SQM", round(math.Abs(planar.Area(xy)), 1)}, prop{"FEATURE_LENGTH_M", round(planar.Length(xy), 1)})
 		}
-		return nil
-	})
+	}
+	return d.write(DemoFWAWetlands, g.bytes())
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -57,8 +58,8 @@ func TestWriteDemoDeterministic(t *testing.T) {
 	}
 	ea, _ := os.ReadDir(a)
 	eb, _ := os.ReadDir(b)
-	if len(ea) != len(eb) || len(ea) != 62 {
-		t.Fatalf("files: %d and %d, want 62", len(ea), len(eb))
+	if len(ea) != len(eb) || len(ea) != 54 {
+		t.Fatalf("files: %d and %d, want 54", len(ea), len(eb))
 	}
 	for i, e := range ea {
 		if e.Name() != eb[i].Name() {
@@ -105,14 +106,29 @@ func TestDemoCounts(t *testing.T) {
 	water := collect(t, ag.ReadWaterBodies, openDemo(t, ag.DemoWaterBodies))
 	streams := collect(t, ag.ReadWatercourses, openDemo(t, ag.DemoWatercourses))
 	munis := collect(t, ag.ReadMunicipalities, openDemo(t, ag.DemoMunicipalities))
+	mbMunis := collect(t, ag.ReadMunicipalities, openDemo(t, ag.DemoMBMunicipalities))
+	for _, m := range mbMunis {
+		if m.Province != "MB" || !strings.HasPrefix(m.Name, "Demo ") {
+			t.Errorf("MB municipality %+v", m)
+		}
+	}
 	crown := collect(t, ag.ReadCrownLand, openDemo(t, ag.DemoCrownLand))
 	pastures := collect(t, ag.ReadPastures, openDemo(t, ag.DemoPastures))
 	bcCapability := collect(t, ag.ReadCLI, openDemo(t, ag.DemoBCCapability))
 	alr := collect(t, ag.ReadALR, openDemo(t, ag.DemoALR))
 	fwa := collect(t, ag.ReadFWAWetlands, openDemo(t, ag.DemoFWAWetlands))
-	var drought [][]ag.DroughtArea
+	drought := map[string][]ag.DroughtArea{} // by month
 	for _, f := range ag.DemoDrought() {
-		drought = append(drought, collect(t, ag.ReadDrought, openDemo(t, f)))
+		month, class, ok := ag.ParseDroughtName(f)
+		if !ok {
+			t.Fatalf("demo drought file %s: not named as AAFC names a release", f)
+		}
+		for _, a := range collect(t, ag.ReadDrought, openDemo(t, f)) {
+			if a.Month != month || a.Class != class {
+				t.Errorf("%s: area %s %s", f, a.Month, a.Class)
+			}
+			drought[month] = append(drought[month], a)
+		}
 	}
 	components := 0
 	for _, p := range polys {
@@ -139,25 +155,19 @@ func TestDemoCounts(t *testing.T) {
 		{"water bodies", len(water), 16},
 		{"wetlands", wetlands, 8},
 		{"watercourses", len(streams), 7},
-		{"municipalities", len(munis), 9},
+		{"municipalities", len(munis) + len(mbMunis), 9},
 		{"Crown land quarters", len(crown), 39},
 		{"pastures", len(pastures), 2},
 		{"BC capability polygons", len(bcCapability), 8},
 		{"ALR polygons", len(alr), 4},
 		{"FWA wetlands", len(fwa), 12},
-		{"drought 2025-06", len(drought[0]), 1},
-		{"drought 2025-07", len(drought[1]), 2},
-		{"drought 2025-08", len(drought[2]), 5},
+		{"drought files", len(ag.DemoDrought()), 6},
+		{"drought 2025-06", len(drought["2025-06"]), 1},
+		{"drought 2025-07", len(drought["2025-07"]), 2},
+		{"drought 2025-08", len(drought["2025-08"]), 5},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %d, want %d", c.what, c.got, c.want)
-		}
-	}
-	for i, month := range []string{"2025-06", "2025-07", "2025-08"} {
-		for _, a := range drought[i] {
-			if a.Month != month {
-				t.Errorf("%s: area month %s", ag.DemoDrought()[i], a.Month)
-			}
 		}
 	}
 }
@@ -257,8 +267,12 @@ func TestDemoCoverage(t *testing.T) {
 
 	// Drought, current month: a hole at NE-18-38-5-W3.
 	var dGeoms []orb.Geometry
-	for _, a := range collect(t, ag.ReadDrought, openDemo(t, ag.DemoDrought()[2])) {
-		dGeoms = append(dGeoms, a.Geometry)
+	for _, f := range ag.DemoDrought() {
+		if strings.HasPrefix(f, "CDM_2508_") {
+			for _, a := range collect(t, ag.ReadDrought, openDemo(t, f)) {
+				dGeoms = append(dGeoms, a.Geometry)
+			}
+		}
 	}
 	if inAny(center("NE-18-38-5-W3"), dGeoms...) || !inAny(center("NW-18-38-5-W3"), dGeoms...) || inAny(center("NE-1-10-9-W1"), dGeoms...) {
 		t.Error("drought 2025-08: want NE-18-38-5-W3 and 10-9-W1 outside, NW-18-38-5-W3 inside")

@@ -32,7 +32,7 @@
 //	AGRASID quarter LSRS (§14)          ReadAGRASIDLSRS         shapefile, DBF, CSV
 //	SK/MB LSRS by SLC polygon (§14)     ReadSLCLSRS             CSV, DBF (Meridian's layout)
 //	CLI capability (§13)                ReadCLI                 shapefile, GeoJSON, DBF, CSV
-//	Canadian Drought Monitor (§15)      ReadDrought             shapefile, GeoJSON
+//	Canadian Drought Monitor (§15)      ReadDrought             GeoJSON a class (CDM_{yy}{mm}_D{d}_LR)
 //	NHN / CanVec hydro (§16)            ReadWaterBodies,        shapefile, GeoJSON
 //	                                    ReadWatercourses
 //	Municipal boundaries (§17)          ReadMunicipalities      shapefile, GeoJSON
@@ -48,11 +48,15 @@
 // NAD83 longitude and latitude, polygons with the outer ring
 // counter-clockwise and holes clockwise.
 //
-// Where docs/data-sources.md gives only expected attributes (CLI field
-// names, NHN codes, municipal layouts, SK Crown land and pastures, the SK/MB
-// LSRS table, the BC ALR and FWA wetland columns) each reader's
-// documentation states the layout it follows; such choices and unverified
-// codes are marked ⚠.
+// Every reader of the agriculture layers declares the layouts it reads as
+// ingest.Layout values (CLIServiceLayout, DroughtGeoJSONLayout, NHNLayout,
+// ALRShapefileLayout, SKCrownLandLayout, ...), verified where
+// docs/real-layouts.md holds evidence of the published layout, guessed
+// otherwise with what to check; Source.Recognised reports which one a file
+// matched. A value a reader cannot place is an ingest.BadValue and rejects
+// the file; a merely new value it can place goes to Source.Notices. Each
+// reader's documentation says which values are which; unverified codes are
+// marked ⚠.
 //
 // # Code tables and report values
 //

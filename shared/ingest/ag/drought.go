@@ -1,12 +1,12 @@
 package ag
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/paulmach/orb"
+
+	"meridian/shared/ingest"
 )
 
 // DroughtClass is a Canadian Drought Monitor category, D0 to D4.
@@ -39,75 +39,85 @@ func (c DroughtClass) Label() string {
 // DroughtArea is one drought polygon of a monthly Canadian Drought
 // Monitor release.
 type DroughtArea struct {
-	Month    string // the assessment's month, "2025-07"
+	Month    string // the assessment's month, "2024-07"
 	Class    DroughtClass
 	Geometry orb.Geometry // Polygon or MultiPolygon, longitude and latitude
 }
 
-// ReadDrought streams the drought areas of one monthly Canadian Drought
-// Monitor release (shapefile or GeoJSON) to fn. The class is the DM
-// attribute (0 to 4, or D0 to D4; CLASS is read when there is no DM ⚠:
-// the attribute name is from US Drought Monitor practice, not yet seen in
-// a CDM file). The month comes from a MONTH or DATE attribute (YYYY-MM,
-// YYYYMM or a date) or, failing that, from the file name (…2025-07…,
-// …2025_07…, …202507…); a release with neither is refused. Months before
-// the series began (2002-11) are refused.
+// The layouts ReadDrought reads.
+var (
+	// DroughtGeoJSONLayout is AAFC's release: one GeoJSON file per month
+	// and class, …/geoJSON/areasofDrought/{year}/cdm_{yy}{mm}_drought_areas/CDM_{yy}{mm}_D{d}_LR.geojson.
+	DroughtGeoJSONLayout = ingest.Layout{
+		Dataset:   "Canadian Drought Monitor, areas of drought",
+		Publisher: "AAFC (National Agroclimate Information Service)",
+		Form:      "one GeoJSON file per month and class, CDM_{yy}{mm}_D{d}_LR.geojson; class and month from the file name",
+		Verified:  true,
+		Evidence:  "evidence ids 45654400110 (a downloader of agriculture.canada.ca/atlas/data_donnees/canadianDroughtMonitor/data_donnees/geoJSON/areasofDrought/{year}/cdm_{yy}{mm}_drought_areas/CDM_{yy}{mm}_D{0-4}_LR.geojson) and 46106383745 (a converter taking year, month and class from the name: CDM_2407_D2_LR = July 2024, D2) (docs/real-layouts.md, Agriculture)",
+	}
+	// DroughtShapefileLayout is the same per-class release as a shapefile
+	// named the same way.
+	DroughtShapefileLayout = ingest.Layout{
+		Dataset:   "Canadian Drought Monitor, areas of drought",
+		Publisher: "AAFC (National Agroclimate Information Service)",
+		Form:      "a shapefile per month and class named like the GeoJSON, CDM_{yy}{mm}_D{d}_LR.shp",
+		Verified:  false,
+		Evidence:  "no shapefile of the release seen (docs/data-sources.md §15 says shapefiles exist): check that the download has one file per class named CDM_{yy}{mm}_D{d}…, and its .prj",
+	}
+)
+
+// droughtName matches a release file's name: CDM_2407_D2_LR.geojson.
+var droughtName = regexp.MustCompile(`(?i)^CDM_(\d\d)(0[1-9]|1[0-2])_D([0-4])(?:_LR)?\.(?:geojson|json|shp)$`)
+
+// ParseDroughtName reads the month ("2024-07") and class of a Canadian
+// Drought Monitor file from its name, CDM_{yy}{mm}_D{d}_LR.geojson (or
+// .shp; _LR optional; any case); ok is false for any other name. Years
+// are 20yy.
+func ParseDroughtName(name string) (month string, class DroughtClass, ok bool) {
+	m := droughtName.FindStringSubmatch(name)
+	if m == nil {
+		return "", 0, false
+	}
+	return "20" + m[1] + "-" + m[2], DroughtClass(m[3][0] - '0'), true
+}
+
+// ReadDrought streams the drought areas of one file of a monthly Canadian
+// Drought Monitor release to fn. AAFC publishes a month as one file per
+// class (DroughtGeoJSONLayout): the class and month come from the file
+// name, CDM_{yy}{mm}_D{d}_LR.geojson (ParseDroughtName), and every feature
+// of the file is an area of that class; the features need carry no
+// attribute, and attributes are not read. A month is the set of its
+// files; a class without drought that month has no file or an empty one.
+// Classes nest, so a place in a D2 area is also in the D1 and D0 areas.
+//
+// Fatal: a file name that is not a release's (ingest.BadValue naming the
+// accepted pattern), a month before the series began (2002-11), a feature
+// without a polygon. There are no notices.
 func ReadDrought(src Source, fn func(DroughtArea) error) error {
 	t, err := src.open()
 	if err != nil {
 		return err
 	}
 	if !t.spatial {
-		return t.errorf(t.headerAt, "the drought monitor needs geometry: give the shapefile or GeoJSON, not %s", src.Format)
+		return t.errorf(t.headerAt, "the drought monitor needs geometry: give the GeoJSON (or shapefile), not %s", src.Format)
 	}
-	nameMonth := monthInName(t.name)
+	month, class, ok := ParseDroughtName(t.name)
+	if !ok {
+		return t.badValue(0, "file name", t.name, []string{"CDM_{yy}{mm}_D{0-4}_LR.geojson", "CDM_{yy}{mm}_D{0-4}_LR.shp"})
+	}
+	if month < "2002-11" {
+		return t.errorf(0, "month %s is before the Canadian Drought Monitor began (2002-11)", month)
+	}
+	if src.Format == Shapefile {
+		t.recognise(DroughtShapefileLayout)
+	} else {
+		t.recognise(DroughtGeoJSONLayout)
+	}
 	return each(t, func(r *row) error {
-		var a DroughtArea
-		dm := strings.ToUpper(r.get("DM", "CLASS"))
-		n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSuffix(dm, ".0"), "D"))
-		if err != nil || n < 0 || n > 4 {
-			return t.errorf(r.line, "DM %q: want a drought class 0 to 4 (D0 to D4)", dm)
-		}
-		a.Class = DroughtClass(n)
-		if s := r.get("MONTH", "DATE"); s != "" {
-			if a.Month = parseMonth(s); a.Month == "" {
-				return t.errorf(r.line, "month %q: want YYYY-MM, YYYYMM or a date", s)
-			}
-		} else if a.Month = nameMonth; a.Month == "" {
-			return t.errorf(r.line, "no month: give a MONTH attribute or put YYYY-MM in the file name")
-		}
-		if a.Month < "2002-11" {
-			return t.errorf(r.line, "month %s is before the Canadian Drought Monitor began (2002-11)", a.Month)
-		}
 		g, why := polygonal(r.geom)
 		if why != "" {
 			return t.errorf(r.line, "%s", why)
 		}
-		a.Geometry = g
-		return fn(a)
+		return fn(DroughtArea{Month: month, Class: class, Geometry: g})
 	})
-}
-
-var (
-	monthText = regexp.MustCompile(`^((?:19|20|21)\d\d)[-_/]?(0[1-9]|1[0-2])(?:[-_/]?(?:0[1-9]|[12]\d|3[01]))?(?:[T ].*)?$`)
-	monthName = regexp.MustCompile(`(?:^|\D)((?:19|20|21)\d\d)[-_]?(0[1-9]|1[0-2])(?:\D|$)`)
-)
-
-// parseMonth reads YYYY-MM, YYYYMM, YYYY-MM-DD or YYYYMMDD (with an
-// optional time) as "YYYY-MM", or returns "".
-func parseMonth(s string) string {
-	m := monthText.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil {
-		return ""
-	}
-	return m[1] + "-" + m[2]
-}
-
-// monthInName finds YYYY-MM, YYYY_MM or YYYYMM in a file name.
-func monthInName(name string) string {
-	m := monthName.FindStringSubmatch(name)
-	if m == nil {
-		return ""
-	}
-	return fmt.Sprintf("%s-%s", m[1], m[2])
 }

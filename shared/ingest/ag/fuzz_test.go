@@ -165,7 +165,27 @@ func FuzzReadCLI(f *testing.F) {
 }
 
 func FuzzReadDrought(f *testing.F) {
-	fuzzRead(f, "cdm_2025-07", ag.ReadDrought, nil, ag.DemoDrought()...)
+	fuzzRead(f, "CDM_2507_D1_LR.geojson", ag.ReadDrought, nil, ag.DemoDrought()...)
+}
+
+// FuzzParseDroughtName checks that a name ParseDroughtName accepts gives a
+// month of the form YYYY-MM in 2000-2099 and a class D0 to D4.
+func FuzzParseDroughtName(f *testing.F) {
+	for _, s := range append(ag.DemoDrought(), "cdm_2025-07.geojson", "CDM_2413_D1_LR.geojson", "CDM_0211_D0.shp") {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		month, class, ok := ag.ParseDroughtName(name)
+		if !ok {
+			if month != "" || class != 0 {
+				t.Fatalf("ParseDroughtName(%q) = %q, %v, false", name, month, class)
+			}
+			return
+		}
+		if len(month) != 7 || month[:2] != "20" || month[4] != '-' || month[5:] < "01" || month[5:] > "12" || class > ag.D4 {
+			t.Fatalf("ParseDroughtName(%q) = %q, %v", name, month, class)
+		}
+	})
 }
 
 func FuzzReadWaterBodies(f *testing.F) {
@@ -213,7 +233,7 @@ func FuzzReadALR(f *testing.F) {
 func FuzzReadFWAWetlands(f *testing.F) {
 	s, _, d := wetlandShapefile(f)
 	bcSeeds(f, wetlandErrorTests, s, d)
-	good := fc(feature(`"WATERBODY_POLY_ID":700012345,"WATERBODY_TYPE":"W","AREA_HA":1.25,"GNIS_NAME_1":"Cranberry Marsh","WATERSHED_GROUP_CODE":"PCEA"`, bcBox),
+	good := fc(feature(`"WATERBODY_POLY_ID":700012345,"WATERBODY_TYPE":"W","AREA_HA":1.25,"GNIS_NAME_1":"Demo Marsh X","WATERSHED_GROUP_CODE":"PCEA"`, bcBox),
 		feature(`"WATERBODY_":"700012346","WATERSHED_":"BULK","FEATURE_AR":5000`, bcBox))
 	f.Add(uint8(2), []byte(good), []byte(nil))
 	fuzzRead(f, "wetlands", ag.ReadFWAWetlands, nil)

@@ -3,10 +3,12 @@ package ag
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/paulmach/orb"
 
+	"meridian/shared/ingest"
 	"meridian/shared/lld"
 )
 
@@ -19,11 +21,37 @@ type LSRSQuarter struct {
 	Geometry orb.Geometry // the quarter's polygon when read from the shapefile
 }
 
+// The layouts of the LSRS readers.
+var (
+	// AGRASIDLSRSLayout is AGRASID 4.1's dominant LSRS by quarter section.
+	AGRASIDLSRSLayout = ingest.Layout{
+		Dataset:   "AGRASID 4.1 DominantAGRASID_LSRSforQuarterSections",
+		Publisher: "Alberta Agriculture and Irrigation",
+		Form:      "PARCEL_ID, M, RGE, TWP, SEC, QS, Dom_LSRS (a rating string or a class number: 3, 3.0, 3.00000000000)",
+		Verified:  true,
+		Evidence:  "evidence id 59397448838: a script reading the real file by these names, Dom_LSRS read as a number (docs/real-layouts.md, Agriculture)",
+	}
+	// SLCLSRSLayout is Meridian's table of LSRS ratings by SLC polygon.
+	SLCLSRSLayout = ingest.Layout{
+		Dataset:   "LSRS ratings by SLC v3.2 polygon (SK, MB)",
+		Publisher: "AAFC",
+		Form:      "Meridian's table POLY_ID, PROVINCE, CROP, RATING (CSV or DBF)",
+		Verified:  false,
+		Evidence:  "no published file found (docs/real-layouts.md: no real layout for SK/MB LSRS from SLC): check AAFC's download for its column names and rating strings, and convert it to POLY_ID, PROVINCE, CROP, RATING",
+	}
+)
+
 // ReadAGRASIDLSRS streams AGRASID 4.1's
 // DominantAGRASID_LSRSforQuarterSections (shapefile, its .dbf, or a CSV
-// export) to fn. Columns: PARCEL_ID, M (meridian, 4 to 6 or W4 to W6),
-// RGE, TWP, SEC, QS (NE, NW, SE, SW) and Dom_LSRS (a rating ParseRating
-// reads; empty or 0 when not rated).
+// export; AGRASIDLSRSLayout) to fn. Columns: PARCEL_ID, M (meridian, 4 to
+// 6 or W4 to W6), RGE, TWP, SEC, QS (NE, NW, SE, SW) and Dom_LSRS: a
+// rating ParseRating reads ("2A 7:3 4W"), or the class alone as a number,
+// as the real file may hold it ("3", "3.0", "3.00000000000"); empty or 0
+// when not rated.
+//
+// Fatal: a quarter that is not one, a Dom_LSRS number that is not a whole
+// class 0 to 7 (ingest.BadValue), a rating string ParseRating refuses.
+// There are no notices.
 func ReadAGRASIDLSRS(src Source, fn func(LSRSQuarter) error) error {
 	t, err := src.open()
 	if err != nil {
@@ -33,13 +61,22 @@ func ReadAGRASIDLSRS(src Source, fn func(LSRSQuarter) error) error {
 		return err
 	}
 	return each(t, func(r *row) error {
+		t.recognise(AGRASIDLSRSLayout)
 		q := LSRSQuarter{ParcelID: r.get("PARCEL_ID")}
 		loc, why := quarterFromParts(r.get("M"), r.get("RGE"), r.get("TWP"), r.get("SEC"), r.get("QS"), 4, 6)
 		if why != "" {
 			return t.errorf(r.line, "%s", why)
 		}
 		q.Location = loc
-		if q.Rating, err = ParseRating(r.get("DOM_LSRS")); err != nil {
+		dom := r.get("DOM_LSRS")
+		if isNumber(dom) {
+			n, err := parseInt(dom, 0, 7)
+			if err != nil {
+				return t.badValue(r.line, "Dom_LSRS", dom, []string{"a class 0 to 7 (3, 3.0, 3.00000000000)", "a rating such as 2A 7:3 4W"})
+			}
+			dom = strconv.Itoa(n)
+		}
+		if q.Rating, err = ParseRating(dom); err != nil {
 			return t.errorf(r.line, "Dom_LSRS: %v", strings.TrimPrefix(err.Error(), "ag: "))
 		}
 		if t.spatial {
@@ -95,9 +132,9 @@ type LSRSPolygon struct {
 }
 
 // ReadSLCLSRS streams LSRS ratings by SLC polygon (Saskatchewan and
-// Manitoba) to fn. AAFC publishes these ratings per SLC v3.2 polygon ⚠
-// (the published field names are not verified); Meridian's layout, CSV or
-// DBF, is:
+// Manitoba) to fn. AAFC publishes these ratings per SLC v3.2 polygon ⚠;
+// no published file has been seen, so the layout is Meridian's
+// (SLCLSRSLayout, guessed), CSV or DBF:
 //
 //	POLY_ID,PROVINCE,CROP,RATING
 //	647012,SK,SSSG,2A 7:3 4W
@@ -105,6 +142,8 @@ type LSRSPolygon struct {
 // POLY_ID joins the SLC polygons; PROVINCE is SK or MB; CROP is optional
 // (SSSG when absent or empty); RATING is a rating ParseRating reads. A
 // polygon appears once per crop (checked for consecutive rows only).
+// Fatal: a bad POLY_ID, a province other than SK or MB, a crop that is not
+// a code, a rating ParseRating refuses, a repeated polygon; no notices.
 func ReadSLCLSRS(src Source, fn func(LSRSPolygon) error) error {
 	t, err := src.open()
 	if err != nil {
@@ -115,6 +154,7 @@ func ReadSLCLSRS(src Source, fn func(LSRSPolygon) error) error {
 	}
 	var prev LSRSPolygon
 	return each(t, func(r *row) error {
+		t.recognise(SLCLSRSLayout)
 		var p LSRSPolygon
 		var err error
 		if p.PolyID, err = parseInt(r.get("POLY_ID"), 1, math.MaxInt32); err != nil {

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/paulmach/orb"
+
+	"meridian/shared/ingest"
 )
 
 // Municipality is a municipal boundary polygon.
@@ -49,16 +51,58 @@ func CSDType(code string) (string, bool) {
 // provinceByPRUID maps Statistics Canada province codes.
 var provinceByPRUID = map[string]string{"46": "MB", "47": "SK", "48": "AB"}
 
+// The layouts ReadMunicipalities reads.
+var (
+	// MBMunicipalLayout is Manitoba's municipal boundaries.
+	MBMunicipalLayout = ingest.Layout{
+		Dataset:   "Manitoba municipal boundaries",
+		Publisher: "Province of Manitoba",
+		Form:      "MUNI_NAME, MUNI_TYPE, MUNI_LIST_NAME_WITH_TYPE",
+		Verified:  true,
+		Evidence:  "docs/real-layouts.md, Agriculture (Municipal boundaries: MB ok); the Manitoba MUNICIPALITY FeatureServer is read in evidence id 61389629629",
+	}
+	// CSDLayout is Statistics Canada's census subdivision boundary file
+	// (lcsd000a21a_e, lcsd000b21a_e and earlier years).
+	CSDLayout = ingest.Layout{
+		Dataset:   "Census subdivision boundary file (lcsd000a21a_e / lcsd000b21a_e)",
+		Publisher: "Statistics Canada",
+		Form:      "CSDUID, CSDNAME, CSDTYPE, PRUID",
+		Verified:  true,
+		Evidence:  "scripts reading the real boundary files: evidence ids 2414912648 and 30317936288 (CSDUID, CSDNAME, PRUID, PRNAME of lcsd000a14a_e / lcsd000b16a_e) and 71208676428 (CSDTYPE in the 2021 boundary file); the type labels come from the Census dictionary, a type not in CSDType's table is a notice",
+	}
+	// ABMunicipalLayout is Alberta's municipal boundary file (AltaLIS).
+	ABMunicipalLayout = ingest.Layout{
+		Dataset:   "Alberta municipal boundaries",
+		Publisher: "AltaLIS / Alberta Municipal Affairs",
+		Form:      "GEO_NAME (name), other columns unknown",
+		Verified:  false,
+		Evidence:  "only the display field Geo_Name of a hosted copy of the AltaLIS Municipal Boundary file seen (docs/real-layouts.md: AB no evidence): check the name and type columns of a download",
+	}
+	// ProvincialMunicipalLayout is any other provincial file (SK rural
+	// municipalities, …) read by the usual names.
+	ProvincialMunicipalLayout = ingest.Layout{
+		Dataset:   "Municipal boundaries (SK and others)",
+		Publisher: "provincial",
+		Form:      "MUNI_CODE/MUNCODE/RM_NO, MUNNAME/RM_NAME/NAME, TYPE, PROVINCE",
+		Verified:  false,
+		Evidence:  "no evidence for SK (docs/real-layouts.md): check the column names of the Saskatchewan GeoHub rural and urban municipality files",
+	}
+)
+
 // ReadMunicipalities streams municipal boundaries (shapefile or GeoJSON)
-// to fn. docs/data-sources.md §17 gives no field layout for the provincial
-// products; the reader follows Statistics Canada's census subdivisions
-// (CSDUID, CSDNAME, CSDTYPE, PRUID) and also reads the usual provincial
-// names, by the first present:
+// to fn. Layouts: MBMunicipalLayout and CSDLayout (verified),
+// ABMunicipalLayout and ProvincialMunicipalLayout (guessed); the first
+// feature's columns decide which is reported. Columns, by the first present:
 //
 //   - code: CSDUID, MUNI_CODE, MUNCODE, RM_NO
-//   - name: CSDNAME, MUNI_NAME, MUNNAME, RM_NAME, NAME (required)
+//   - name: CSDNAME, MUNI_NAME, GEO_NAME, MUNNAME, RM_NAME, NAME (required)
 //   - type: CSDTYPE (a code, labelled by CSDType), MUNI_TYPE, TYPE (text)
-//   - province: PRUID (46, 47, 48) or PROVINCE (AB, SK, MB)
+//   - province: PRUID (46, 47, 48) or PROVINCE (AB, SK, MB); MB for the
+//     Manitoba layout
+//
+// Fatal: no name, a PRUID or PROVINCE outside the Prairies
+// (ingest.BadValue), a feature without a polygon. Notices: a CSDTYPE code
+// not in CSDType's table (its code is kept as its label).
 func ReadMunicipalities(src Source, fn func(Municipality) error) error {
 	t, err := src.open()
 	if err != nil {
@@ -68,9 +112,20 @@ func ReadMunicipalities(src Source, fn func(Municipality) error) error {
 		return t.errorf(t.headerAt, "municipal boundaries need geometry: give the shapefile or GeoJSON, not %s", src.Format)
 	}
 	return each(t, func(r *row) error {
+		mb := r.has("MUNI_LIST_NAME_WITH_TYPE") || (r.has("MUNI_NAME") && r.has("MUNI_TYPE"))
+		switch {
+		case mb:
+			t.recognise(MBMunicipalLayout)
+		case r.has("CSDNAME"):
+			t.recognise(CSDLayout)
+		case r.has("GEO_NAME"):
+			t.recognise(ABMunicipalLayout)
+		default:
+			t.recognise(ProvincialMunicipalLayout)
+		}
 		m := Municipality{
 			Code: r.get("CSDUID", "MUNI_CODE", "MUNCODE", "RM_NO"),
-			Name: r.get("CSDNAME", "MUNI_NAME", "MUNNAME", "RM_NAME", "NAME"),
+			Name: r.get("CSDNAME", "MUNI_NAME", "GEO_NAME", "MUNNAME", "RM_NAME", "NAME"),
 		}
 		if m.Name == "" {
 			return t.errorf(r.line, "municipality without a name")
@@ -81,21 +136,24 @@ func ReadMunicipalities(src Source, fn func(Municipality) error) error {
 				m.Type = l
 			} else {
 				m.Type = m.TypeCode
+				t.notice(r.line, "CSDTYPE", c, "code kept as the type")
 			}
 		} else {
 			m.Type = r.get("MUNI_TYPE", "TYPE")
 		}
 		if p := r.get("PRUID"); p != "" {
 			if m.Province = provinceByPRUID[p]; m.Province == "" {
-				return t.errorf(r.line, "PRUID %q: want 46 (MB), 47 (SK) or 48 (AB)", p)
+				return t.badValue(r.line, "PRUID", p, []string{"46 (MB)", "47 (SK)", "48 (AB)"})
 			}
 		} else if p := strings.ToUpper(r.get("PROVINCE")); p != "" {
 			switch p {
 			case "AB", "SK", "MB":
 				m.Province = p
 			default:
-				return t.errorf(r.line, "PROVINCE %q: want AB, SK or MB", p)
+				return t.badValue(r.line, "PROVINCE", p, []string{"AB", "SK", "MB"})
 			}
+		} else if mb {
+			m.Province = "MB"
 		}
 		g, why := polygonal(r.geom)
 		if why != "" {

@@ -1,10 +1,13 @@
 package ag_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"meridian/shared/ingest"
 	"meridian/shared/ingest/ag"
 	"meridian/shared/lld"
 )
@@ -97,6 +100,29 @@ func TestScoreRange(t *testing.T) {
 
 const agrasidHeader = "PARCEL_ID,M,RGE,TWP,SEC,QS,Dom_LSRS\n"
 
+// TestReadAGRASIDLSRSNumbers reads Dom_LSRS as the real file may hold it,
+// a number (evidence id 59397448838 reads it with int(float(s))): 3, 3.0
+// and 3.00000000000 are class 3; 0 is not rated.
+func TestReadAGRASIDLSRSNumbers(t *testing.T) {
+	t.Parallel()
+	in := agrasidHeader + "1,5,1,24,25,NW,3\n2,5,1,24,25,NE,3.0\n3,5,1,24,25,SW,3.00000000000\n4,5,1,24,25,SE,0.0\n5,4,15,10,36,NE,2H\n"
+	var layout ingest.Layout
+	src := csvSource("lsrs.csv", in)
+	src.Recognised = func(l ingest.Layout) { layout = l }
+	got := collect(t, ag.ReadAGRASIDLSRS, src)
+	for i, want := range []int{3, 3, 3, 0, 2} {
+		if c := got[i].Rating.Class(); c != want {
+			t.Errorf("row %d (%s): class %d, want %d", i+1, got[i].Location, c, want)
+		}
+	}
+	if _, ok := got[3].Rating.Score(); ok {
+		t.Error("0.0 is rated")
+	}
+	if layout != ag.AGRASIDLSRSLayout || !layout.Verified {
+		t.Errorf("layout = %+v", layout)
+	}
+}
+
 func TestReadAGRASIDLSRS(t *testing.T) {
 	t.Parallel()
 	in := agrasidHeader + "1001,5,1,24,25,NW,2H(3M)\n1002,W4,15,10,36,ne,\n"
@@ -118,6 +144,9 @@ func TestReadAGRASIDLSRS(t *testing.T) {
 		{"section", agrasidHeader + "1,5,1,24,37,NW,2H\n", 2, "SEC"},
 		{"quarter", agrasidHeader + "1,5,1,24,25,N,2H\n", 2, "QS"},
 		{"rating", agrasidHeader + "1,5,1,24,25,NW,2H 7:3\n", 2, "Dom_LSRS"},
+		{"fraction", agrasidHeader + "1,5,1,24,25,NW,3.5\n", 2, `column Dom_LSRS: value "3.5" is not one of`},
+		{"class 8", agrasidHeader + "1,5,1,24,25,NW,8.0\n", 2, `column Dom_LSRS: value "8.0"`},
+		{"negative", agrasidHeader + "1,5,1,24,25,NW,-1\n", 2, `column Dom_LSRS: value "-1"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := ag.ReadAGRASIDLSRS(csvSource("lsrs.csv", tc.in), func(ag.LSRSQuarter) error { return nil })
@@ -192,17 +221,89 @@ func TestReadCLI(t *testing.T) {
 		want     string
 	}{
 		{"header", "Class_A,Percent_A\n", 1, "missing column SUBCLAS_A1"},
-		{"class", cliHeader + "8,10,,,,,,,,,,\n", 2, "want 1 to 7 or O"},
-		{"subclass", cliHeader + "3,10,Q,,,,,,,,,\n", 2, "not a CLI subclass"},
+		{"class", cliHeader + "8,10,,,,,,,,,,\n", 2, `column CLASS_A: value "8" is not one of 1, 2, 3, 4, 5, 6, 7, O`},
+		{"subclass", cliHeader + "3,10,Q,,,,,,,,,\n", 2, `column SUBCLAS_A1: value "Q" is not one of C, D, E, F, I, M, N, P, R, S, T, W, X`},
 		{"shares", cliHeader + "3,6,T,,4,3,W,,,,,\n", 2, "add up to 9"},
 		{"blank A share", cliHeader + "3,,T,,4,3,W,,,,,\n", 2, "Percent_A is empty"},
-		{"gap", cliHeader + "3,7,T,,,,,,4,3,,\n", 2, "without the component before"},
+		{"gap", cliHeader + "3,7,T,,,,,,4,3,,\n", 2, "component C without component B before it"},
 		{"orphan share", cliHeader + "3,10,T,,,5,,,,,,\n", 2, "no Class_B"},
 		{"percent", cliHeader + "3,11,T,,,,,,,,,\n", 2, "Percent_A"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := ag.ReadCLI(csvSource("cli.csv", tc.in), func(ag.CLIPolygon) error { return nil })
 			wantError(t, err, "cli.csv", tc.line, tc.want)
+		})
+	}
+}
+
+// cliServiceFeature is a feature of AAFC's cli_agr_cap_250k service as a
+// GeoJSON query returns it (evidence id 61389629629: CLASS_A…CLASS_F,
+// PERCENT_A…PERCENT_F, SUBCLAS_A1…SUBCLAS_D2); absent components null.
+func cliServiceFeature(id int, classes, percents [6]string, subs [8]string) string {
+	v := func(s string) string {
+		if s == "" {
+			return "null"
+		}
+		return `"` + s + `"`
+	}
+	props := fmt.Sprintf(`"OBJECTID":%d`, id)
+	for i, x := range []string{"A", "B", "C", "D", "E", "F"} {
+		props += fmt.Sprintf(`,"CLASS_%s":%s`, x, v(classes[i]))
+	}
+	for i, x := range []string{"A", "B", "C", "D", "E", "F"} {
+		p := "null"
+		if percents[i] != "" {
+			p = percents[i]
+		}
+		props += fmt.Sprintf(`,"PERCENT_%s":%s`, x, p)
+	}
+	for i, x := range []string{"A1", "A2", "B1", "B2", "C1", "C2", "D1", "D2"} {
+		props += fmt.Sprintf(`,"SUBCLAS_%s":%s`, x, v(subs[i]))
+	}
+	return feature(props, box)
+}
+
+// TestReadCLIService reads the six-component layer: all six components,
+// the fourth with subclasses, the fifth and sixth without (the service
+// has no SUBCLAS_E1…F2).
+func TestReadCLIService(t *testing.T) {
+	t.Parallel()
+	in := fc(
+		cliServiceFeature(1, [6]string{"2", "3", "4", "5", "6", "7"}, [6]string{"3", "2", "2", "1", "1", "1"}, [8]string{"C", "", "T", "", "W", "", "M", "N"}),
+		cliServiceFeature(2, [6]string{"3"}, [6]string{"10", "0", "0", "0", "0", "0"}, [8]string{"M"}),
+		cliServiceFeature(3, [6]string{}, [6]string{}, [8]string{}),
+	)
+	var layout ingest.Layout
+	src := geoJSONSource("cli_agr_cap_250k.geojson", in)
+	src.Recognised = func(l ingest.Layout) { layout = l }
+	got := collect(t, ag.ReadCLI, src)
+	if len(got) != 3 || len(got[0].Components) != 6 || len(got[1].Components) != 1 || len(got[2].Components) != 0 {
+		t.Fatalf("ReadCLI = %+v", got)
+	}
+	var parts []string
+	for _, c := range got[0].Components {
+		parts = append(parts, c.String())
+	}
+	if s := strings.Join(parts, " "); s != "2^3C 3^2T 4^2W 5^1MN 6^1 7^1" {
+		t.Errorf("components = %s", s)
+	}
+	if layout != ag.CLIServiceLayout || !layout.Verified {
+		t.Errorf("layout = %+v, want CLIServiceLayout", layout)
+	}
+	for _, tc := range []struct {
+		name string
+		in   string
+		want string
+	}{
+		{"class F", cliServiceFeature(4, [6]string{"2", "3", "4", "5", "6", "9"}, [6]string{"3", "2", "2", "1", "1", "1"}, [8]string{}), `column CLASS_F: value "9"`},
+		{"subclass D2", cliServiceFeature(5, [6]string{"2", "3", "4", "5"}, [6]string{"4", "2", "2", "2"}, [8]string{"", "", "", "", "", "", "", "Z"}), `column SUBCLAS_D2: value "Z"`},
+		{"shares", cliServiceFeature(6, [6]string{"2", "3", "4", "5", "6"}, [6]string{"3", "2", "2", "2", "2"}, [8]string{}), "add up to 11"},
+		{"gap before E", cliServiceFeature(7, [6]string{"2", "3", "", "", "6"}, [6]string{"5", "4", "", "", "1"}, [8]string{}), "component E without component C before it"},
+		{"share without class", cliServiceFeature(8, [6]string{"2"}, [6]string{"10", "", "", "3"}, [8]string{}), "no Class_D"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := ag.ReadCLI(geoJSONSource("cli.geojson", fc(tc.in)), func(ag.CLIPolygon) error { return nil })
+			wantError(t, err, "cli.geojson", 3, tc.want)
 		})
 	}
 }

@@ -60,6 +60,33 @@ type Source struct {
 	// CPG is the content of a shapefile's or DBF's .cpg file, if any
 	// ("UTF-8", "1252"); it decides how .dbf text is decoded.
 	CPG string
+	// Notices collects the values a reader had not seen before but could
+	// place (each reader's documentation says which); nil discards them.
+	Notices *ingest.Notices
+	// Recognised, when set, is called once with the layout the reader
+	// took the file to be, as soon as it knows (from the header, or from
+	// the first feature of a GeoJSON file; a GeoJSON file without
+	// features is taken to be the reader's first layout).
+	Recognised func(ingest.Layout)
+}
+
+// recognise reports l to s.Recognised, once per table.
+func (t *table) recognise(l ingest.Layout) {
+	if t.recognised || t.onLayout == nil {
+		return
+	}
+	t.recognised = true
+	t.onLayout(l)
+}
+
+// notice records a placeable new value at line of the table's file.
+func (t *table) notice(line int, column, value, reason string) {
+	t.notices.Add(ingest.Notice{File: t.name, Line: line, Column: column, Value: value, Reason: reason})
+}
+
+// badValue returns the error for a value a reader cannot place.
+func (t *table) badValue(line int, column, value string, accepted []string) error {
+	return ingest.BadValue(t.name, line, column, value, accepted)
 }
 
 // File is a Source opened from disk by Open.
@@ -197,6 +224,10 @@ type table struct {
 	// header) in the binary formats.
 	headerAt int
 	next     func() (*row, error) // io.EOF after the last row
+
+	notices    *ingest.Notices
+	onLayout   func(ingest.Layout)
+	recognised bool
 }
 
 // errorf returns an *ingest.Error for the table's file.
@@ -228,6 +259,15 @@ func (t *table) need(names ...string) error {
 
 // open returns the table of s.
 func (s Source) open() (*table, error) {
+	t, err := s.openTable()
+	if err != nil {
+		return nil, err
+	}
+	t.notices, t.onLayout = s.Notices, s.Recognised
+	return t, nil
+}
+
+func (s Source) openTable() (*table, error) {
 	name := s.Name
 	if name == "" {
 		name = "input"

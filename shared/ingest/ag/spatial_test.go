@@ -1,12 +1,14 @@
 package ag_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/paulmach/orb"
 
+	"meridian/shared/ingest"
 	"meridian/shared/ingest/ag"
 	"meridian/shared/ingest/shp"
 )
@@ -22,17 +24,26 @@ func feature(props, geom string) string {
 	return `{"type":"Feature","properties":{` + props + `},"geometry":` + geom + `}`
 }
 
+// TestReadDrought reads files in AAFC's layout: one GeoJSON file per
+// month and class, CDM_{yy}{mm}_D{d}_LR.geojson, whose features need carry
+// no attribute (evidence ids 45654400110, 46106383745).
 func TestReadDrought(t *testing.T) {
 	t.Parallel()
 	in := fc(
-		feature(`"DM":0`, box),
-		feature(`"DM":"D3","MONTH":"2024-09-30"`, `{"type":"MultiPolygon","coordinates":[[[[-112,49.8],[-111.9,49.8],[-111.9,49.9],[-112,49.8]]]]}`),
+		feature(``, box),
+		feature(`"OBJECTID":7`, `{"type":"MultiPolygon","coordinates":[[[[-112,49.8],[-111.9,49.8],[-111.9,49.9],[-112,49.8]]]]}`),
 	)
-	got := collect(t, ag.ReadDrought, geoJSONSource("cdm_2025-07.geojson", in))
-	if len(got) != 2 || got[0].Month != "2025-07" || got[0].Class != ag.D0 || got[1].Month != "2024-09" || got[1].Class != ag.D3 {
+	var layout ingest.Layout
+	src := geoJSONSource("CDM_2407_D2_LR.geojson", in)
+	src.Recognised = func(l ingest.Layout) { layout = l }
+	got := collect(t, ag.ReadDrought, src)
+	if len(got) != 2 || got[0].Month != "2024-07" || got[0].Class != ag.D2 || got[1].Month != "2024-07" || got[1].Class != ag.D2 {
 		t.Fatalf("ReadDrought = %+v", got)
 	}
-	if got[1].Class.String() != "D3" || got[1].Class.Label() != "Extreme Drought" || ag.D1.Label() != "Moderate Drought" {
+	if layout != ag.DroughtGeoJSONLayout || !layout.Verified {
+		t.Errorf("layout = %+v, want DroughtGeoJSONLayout", layout)
+	}
+	if got[1].Class.String() != "D2" || got[1].Class.Label() != "Severe Drought" || ag.D1.Label() != "Moderate Drought" || ag.D3.Label() != "Extreme Drought" {
 		t.Errorf("labels: %s %s", got[1].Class, got[1].Class.Label())
 	}
 	// A MultiPolygon of one polygon comes back as a Polygon, oriented
@@ -40,18 +51,22 @@ func TestReadDrought(t *testing.T) {
 	if p, ok := got[1].Geometry.(orb.Polygon); !ok || p[0].Orientation() != orb.CCW {
 		t.Errorf("geometry = %#v, want a counter-clockwise polygon", got[1].Geometry)
 	}
+	// A class without drought that month: an empty collection.
+	if got := collect(t, ag.ReadDrought, geoJSONSource("CDM_2407_D4_LR.geojson", `{"type":"FeatureCollection","features":[]}`)); len(got) != 0 {
+		t.Errorf("empty D4 file: %+v", got)
+	}
 	for _, tc := range []struct {
 		name, file, in string
 		line           int
 		want           string
 	}{
-		{"class", "cdm_2025-07.geojson", fc(feature(`"DM":5`, box)), 3, "want a drought class"},
-		{"no month", "cdm.geojson", fc(feature(`"DM":1`, box)), 3, "no month"},
-		{"bad month", "cdm.geojson", fc(feature(`"DM":1,"MONTH":"July"`, box)), 3, "month"},
-		{"early", "cdm_2001-07.geojson", fc(feature(`"DM":1`, box)), 3, "before the Canadian Drought Monitor"},
-		{"no geometry", "cdm_2025-07.geojson", fc(feature(`"DM":1`, `null`)), 3, "no geometry"},
-		{"line", "cdm_2025-07.geojson", fc(feature(`"DM":1`, box), feature(`"DM":1`, `{"type":"LineString","coordinates":[[-112,49.8],[-111,49]]}`)), 4, "want a polygon"},
-		{"csv", "cdm_2025-07.csv", "DM\n1\n", 1, "needs geometry"},
+		{"name", "cdm_2025-07.geojson", fc(feature(`"DM":1`, box)), 0, `file name: value "cdm_2025-07.geojson" is not one of CDM_{yy}{mm}_D{0-4}_LR.geojson`},
+		{"class", "CDM_2407_D5_LR.geojson", fc(feature(``, box)), 0, `value "CDM_2407_D5_LR.geojson" is not one of`},
+		{"month 13", "CDM_2413_D1_LR.geojson", fc(feature(``, box)), 0, `value "CDM_2413_D1_LR.geojson"`},
+		{"early", "CDM_0210_D1_LR.geojson", fc(feature(``, box)), 0, "2002-10 is before the Canadian Drought Monitor"},
+		{"no geometry", "CDM_2407_D1_LR.geojson", fc(feature(``, `null`)), 3, "no geometry"},
+		{"line", "CDM_2407_D1_LR.geojson", fc(feature(``, box), feature(``, `{"type":"LineString","coordinates":[[-112,49.8],[-111,49]]}`)), 4, "want a polygon"},
+		{"csv", "CDM_2407_D1_LR.csv", "DM\n1\n", 1, "needs geometry"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := geoJSONSource(tc.file, tc.in)
@@ -64,15 +79,40 @@ func TestReadDrought(t *testing.T) {
 	}
 }
 
+func TestParseDroughtName(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		month string
+		class ag.DroughtClass
+		ok    bool
+	}{
+		{"CDM_2407_D2_LR.geojson", "2024-07", ag.D2, true},
+		{"cdm_0211_d0_lr.GEOJSON", "2002-11", ag.D0, true},
+		{"CDM_2512_D4.shp", "2025-12", ag.D4, true},
+		{"CDM_2507_D2_LR.json", "2025-07", ag.D2, true},
+		{"CDM_2500_D2_LR.geojson", "", 0, false},
+		{"CDM_2507_D5_LR.geojson", "", 0, false},
+		{"CDM_202507_D1_LR.geojson", "", 0, false},
+		{"cdm_2025-07.geojson", "", 0, false},
+		{"CDM_2507_D1_LR.csv", "", 0, false},
+	} {
+		m, c, ok := ag.ParseDroughtName(tc.name)
+		if m != tc.month || c != tc.class || ok != tc.ok {
+			t.Errorf("ParseDroughtName(%q) = %q, %v, %v, want %q, %v, %v", tc.name, m, c, ok, tc.month, tc.class, tc.ok)
+		}
+	}
+}
+
 func TestReadWater(t *testing.T) {
 	t.Parallel()
 	in := fc(
-		feature(`"NID":"a1","DEFINITION":4,"PERMANENCY":2,"NAME_1":"Pine Lake"`, box),
+		feature(`"NID":"a1","DEFINITION":4,"PERMANENCY":2,"NAME_1":"Demo Lake P"`, box),
 		feature(`"feature_id":"b2","definition_en":"Wetland","permanency_en":"Permanent","name_en":null`, box),
 	)
 	got := collect(t, ag.ReadWaterBodies, geoJSONSource("wb.geojson", in))
 	want := []ag.WaterFeature{
-		{ID: "a1", Name: "Pine Lake", DefinitionCode: 4, Permanency: ag.Intermittent},
+		{ID: "a1", Name: "Demo Lake P", Kind: "lake", DefinitionCode: 4, Permanency: ag.Intermittent},
 		{ID: "b2", Kind: "wetland", Permanency: ag.Permanent},
 	}
 	for i := range want {
@@ -85,36 +125,113 @@ func TestReadWater(t *testing.T) {
 	if got[0].IsWetland() || !got[1].IsWetland() {
 		t.Error("IsWetland")
 	}
-	lines := fc(feature(`"feature_id":"c3","definition_en":"Watercourse","permanency_en":"Intermittent","name_en":"Dry Creek"`,
+	lines := fc(feature(`"feature_id":"c3","definition_en":"Watercourse","permanency_en":"Intermittent","name_en":"Demo Creek D"`,
 		`{"type":"LineString","coordinates":[[-112,49.8],[-111.9,49.85,700],[-111.8,49.9]]}`))
 	wc := collect(t, ag.ReadWatercourses, geoJSONSource("wc.geojson", lines))
-	if len(wc) != 1 || wc[0].Name != "Dry Creek" || wc[0].Permanency != ag.Intermittent || len(wc[0].Geometry.(orb.LineString)) != 3 {
+	if len(wc) != 1 || wc[0].Name != "Demo Creek D" || wc[0].Permanency != ag.Intermittent || len(wc[0].Geometry.(orb.LineString)) != 3 {
 		t.Errorf("ReadWatercourses = %+v", wc)
 	}
 	err := ag.ReadWatercourses(geoJSONSource("wc.geojson", in), func(ag.WaterFeature) error { return nil })
 	wantError(t, err, "wc.geojson", 3, "want a line")
-	err = ag.ReadWaterBodies(geoJSONSource("wb.geojson", fc(feature(`"PERMANENCY":"often"`, box))), func(ag.WaterFeature) error { return nil })
-	wantError(t, err, "wb.geojson", 3, "permanency")
+}
+
+// TestReadWaterNHN reads the NHN's numeric DEFINITION (evidence id
+// 67186078951: 1 Canal … 9 Watercourse) and the words; an unknown code is
+// fatal, an unknown word or permanency a notice.
+func TestReadWaterNHN(t *testing.T) {
+	t.Parallel()
+	var defs []string
+	for code := 1; code <= 9; code++ {
+		defs = append(defs, feature(fmt.Sprintf(`"NID":"n%d","DEFINITION":%d,"PERMANENCY":1,"NAMEEN":null`, code, code), box))
+	}
+	defs = append(defs, feature(`"NID":"n10","DEFINITION":"6.0","PERMANENCY":"2"`, box), feature(`"NID":"n11","DEFINITION":"Reservoir"`, box))
+	var layout ingest.Layout
+	src := geoJSONSource("NHN_HN_WATERBODY_2.geojson", fc(defs...))
+	var notices ingest.Notices
+	src.Notices, src.Recognised = &notices, func(l ingest.Layout) { layout = l }
+	got := collect(t, ag.ReadWaterBodies, src)
+	want := []string{"canal", "conduit", "ditch", "lake", "liquid waste", "reservoir", "river", "tidal river", "watercourse", "reservoir", "reservoir"}
+	for i, w := range got {
+		if w.Kind != want[i] {
+			t.Errorf("%s: kind %q, want %q", w.ID, w.Kind, want[i])
+		}
+	}
+	if got[0].DefinitionCode != 1 || got[9].DefinitionCode != 6 || got[9].Permanency != ag.Intermittent || got[0].Permanency != ag.Permanent {
+		t.Errorf("codes: %+v %+v", got[0], got[9])
+	}
+	if layout != ag.NHNLayout || notices.Total() != 0 {
+		t.Errorf("layout %+v, %d notices", layout, notices.Total())
+	}
+
+	// A new word or permanency: kept, counted.
+	src = geoJSONSource("wb.geojson", fc(feature(`"DEFINITION_EN":"Lagoon","PERMANENCY_EN":"Seasonal"`, box), feature(`"DEFINITION_EN":"Lagoon","PERMANENCY_EN":"Permanent"`, box)))
+	src.Notices, src.Recognised = &notices, func(l ingest.Layout) { layout = l }
+	got = collect(t, ag.ReadWaterBodies, src)
+	if len(got) != 2 || got[0].Kind != "lagoon" || got[0].Permanency != ag.PermanencyUnknown || notices.Total() != 3 || layout != ag.CanVecHydroLayout {
+		t.Errorf("new words: %+v, %d notices %v, layout %s", got, notices.Total(), notices.Lines(), layout.Form)
+	}
+	if l := notices.Lines(); len(l) != 2 || !strings.Contains(l[0], `wb.geojson:3: column DEFINITION_EN: new value "Lagoon": kept as given (2 rows)`) {
+		t.Errorf("notices = %q", l)
+	}
+
+	// An unknown code is fatal.
+	for _, code := range []string{`0`, `10`, `"4.5"`} {
+		err := ag.ReadWaterBodies(geoJSONSource("wb.geojson", fc(feature(`"DEFINITION":`+code, box))), func(ag.WaterFeature) error { return nil })
+		wantError(t, err, "wb.geojson", 3, "column DEFINITION: value")
+		if err != nil && !strings.Contains(err.Error(), "9 (watercourse)") {
+			t.Errorf("error %v does not list the codes", err)
+		}
+	}
 }
 
 func TestReadMunicipalities(t *testing.T) {
 	t.Parallel()
 	in := fc(
-		feature(`"CSDUID":"4808039","CSDNAME":"Red Deer County","CSDTYPE":"MD","PRUID":"48"`, box),
-		feature(`"MUNI_NAME":"Oakdale","TYPE":"Rural Municipality","PROVINCE":"sk"`, box),
+		feature(`"CSDUID":"4808999","CSDNAME":"Demo County X","CSDTYPE":"MD","PRUID":"48"`, box),
+		feature(`"MUNI_NAME":"Demo Plains","TYPE":"Rural Municipality","PROVINCE":"sk"`, box),
 	)
-	got := collect(t, ag.ReadMunicipalities, geoJSONSource("m.geojson", in))
-	if len(got) != 2 || got[0].Name != "Red Deer County" || got[0].Type != "Municipal District" || got[0].Province != "AB" || got[0].Code != "4808039" ||
-		got[1].Name != "Oakdale" || got[1].Type != "Rural Municipality" || got[1].Province != "SK" {
+	var layout ingest.Layout
+	src := geoJSONSource("m.geojson", in)
+	src.Recognised = func(l ingest.Layout) { layout = l }
+	got := collect(t, ag.ReadMunicipalities, src)
+	if len(got) != 2 || got[0].Name != "Demo County X" || got[0].Type != "Municipal District" || got[0].Province != "AB" || got[0].Code != "4808999" ||
+		got[1].Name != "Demo Plains" || got[1].Type != "Rural Municipality" || got[1].Province != "SK" {
 		t.Errorf("ReadMunicipalities = %+v", got)
+	}
+	if layout != ag.CSDLayout || !layout.Verified {
+		t.Errorf("layout = %+v, want CSDLayout", layout)
 	}
 	for _, tc := range []struct{ props, want string }{
 		{`"CSDTYPE":"MD"`, "without a name"},
-		{`"CSDNAME":"X","PRUID":"35"`, "PRUID"},
-		{`"CSDNAME":"X","PROVINCE":"ON"`, "PROVINCE"},
+		{`"CSDNAME":"X","PRUID":"35"`, `column PRUID: value "35" is not one of 46 (MB), 47 (SK), 48 (AB)`},
+		{`"CSDNAME":"X","PROVINCE":"ON"`, `column PROVINCE: value "ON" is not one of AB, SK, MB`},
 	} {
 		err := ag.ReadMunicipalities(geoJSONSource("m.geojson", fc(feature(tc.props, box))), func(ag.Municipality) error { return nil })
 		wantError(t, err, "m.geojson", 3, tc.want)
+	}
+}
+
+// TestReadMunicipalitiesMB reads Manitoba's layout (MUNI_NAME, MUNI_TYPE,
+// MUNI_LIST_NAME_WITH_TYPE; docs/real-layouts.md) and counts a new CSD
+// type as a notice.
+func TestReadMunicipalitiesMB(t *testing.T) {
+	t.Parallel()
+	var layout ingest.Layout
+	var notices ingest.Notices
+	src := geoJSONSource("mb.geojson", fc(feature(`"MUNI_NAME":"Demo Valley","MUNI_TYPE":"RM","MUNI_LIST_NAME_WITH_TYPE":"DEMO VALLEY (RM)"`, box)))
+	src.Recognised = func(l ingest.Layout) { layout = l }
+	got := collect(t, ag.ReadMunicipalities, src)
+	if len(got) != 1 || got[0].Name != "Demo Valley" || got[0].Type != "RM" || got[0].Province != "MB" {
+		t.Errorf("ReadMunicipalities = %+v", got)
+	}
+	if layout != ag.MBMunicipalLayout || !layout.Verified {
+		t.Errorf("layout = %+v, want MBMunicipalLayout", layout)
+	}
+	src = geoJSONSource("csd.geojson", fc(feature(`"CSDNAME":"Demo Place","CSDTYPE":"XYZ","PRUID":"47"`, box)))
+	src.Notices = &notices
+	got = collect(t, ag.ReadMunicipalities, src)
+	if len(got) != 1 || got[0].Type != "XYZ" || notices.Total() != 1 || !strings.Contains(notices.Lines()[0], `csd.geojson:3: column CSDTYPE: new value "XYZ"`) {
+		t.Errorf("new CSD type: %+v, notices %q", got, notices.Lines())
 	}
 }
 
@@ -133,8 +250,8 @@ func TestReadCrownLandAndPastures(t *testing.T) {
 		err := ag.ReadCrownLand(geoJSONSource("crown.geojson", fc(feature(tc.props, box))), func(ag.CrownLand) error { return nil })
 		wantError(t, err, "crown.geojson", 3, tc.want)
 	}
-	p := collect(t, ag.ReadPastures, geoJSONSource("p.geojson", fc(feature(`"PASTURE":"Wolverine","PROGRAM":"Former PFRA"`, box))))
-	if len(p) != 1 || p[0].Name != "Wolverine" || p[0].Program != "Former PFRA" {
+	p := collect(t, ag.ReadPastures, geoJSONSource("p.geojson", fc(feature(`"PASTURE":"Demo Pasture W","PROGRAM":"Former PFRA"`, box))))
+	if len(p) != 1 || p[0].Name != "Demo Pasture W" || p[0].Program != "Former PFRA" {
 		t.Errorf("ReadPastures = %+v", p)
 	}
 	err := ag.ReadPastures(geoJSONSource("p.geojson", fc(feature(`"PROGRAM":"x"`, box))), func(ag.Pasture) error { return nil })
@@ -147,19 +264,19 @@ func TestGeoJSON(t *testing.T) {
 	// A legacy crs member: UTM zone 12N coordinates become lng/lat.
 	utm := `{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::26912"}},"features":[` +
 		feature(`"DM":2,"MONTH":"202507"`, `{"type":"Polygon","coordinates":[[[500000,5500000],[501000,5500000],[501000,5501000],[500000,5500000]]]}`) + `]}`
-	got := collect(t, ag.ReadDrought, geoJSONSource("u.geojson", utm))
+	got := collect(t, ag.ReadDrought, geoJSONSource("CDM_2507_D2_LR.geojson", utm))
 	p := got[0].Geometry.(orb.Polygon)
 	if c := p[0][0]; math.Abs(c[0]+111) > 1e-6 || math.Abs(c[1]-49.65) > 0.01 {
 		t.Errorf("UTM point = %v, want near (-111, 49.65)", c)
 	}
 	// A polygon with a hole keeps it, clockwise.
 	hole := feature(`"DM":0`, `{"type":"Polygon","coordinates":[[[-112,49],[-111,49],[-111,50],[-112,50],[-112,49]],[[-111.6,49.4],[-111.6,49.6],[-111.4,49.6],[-111.4,49.4],[-111.6,49.4]]]}`)
-	got = collect(t, ag.ReadDrought, geoJSONSource("c_2025-01.geojson", fc(hole)))
+	got = collect(t, ag.ReadDrought, geoJSONSource("CDM_2501_D0_LR.geojson", fc(hole)))
 	if p := got[0].Geometry.(orb.Polygon); len(p) != 2 || p[0].Orientation() != orb.CCW || p[1].Orientation() != orb.CW {
 		t.Errorf("polygon with a hole = %v", p)
 	}
 	read := func(in string) error {
-		return ag.ReadDrought(geoJSONSource("c_2025-01.geojson", in), func(ag.DroughtArea) error { return nil })
+		return ag.ReadDrought(geoJSONSource("CDM_2501_D0_LR.geojson", in), func(ag.DroughtArea) error { return nil })
 	}
 	for _, tc := range []struct {
 		name, in string
@@ -185,12 +302,12 @@ func TestGeoJSON(t *testing.T) {
 		{"features object", `{"type":"FeatureCollection","features":{}}`, 1, "not an array"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantError(t, read(tc.in), "c_2025-01.geojson", tc.line, tc.want)
+			wantError(t, read(tc.in), "CDM_2501_D0_LR.geojson", tc.line, tc.want)
 		})
 	}
 	// Later features report their own lines.
-	in := fc(feature(`"DM":1`, box), feature(`"DM":1`, box), feature(`"DM":9`, box))
-	wantError(t, read(in), "c_2025-01.geojson", 5, "drought class")
+	in := fc(feature(`"DM":1`, box), feature(`"DM":1`, box), feature(`"DM":9`, `null`))
+	wantError(t, read(in), "CDM_2501_D0_LR.geojson", 5, "no geometry")
 }
 
 // TestShapefileSource covers shapefiles: a .prj in UTM, a missing .prj
@@ -213,7 +330,7 @@ func TestShapefileSource(t *testing.T) {
 	}
 	s, d := write(orb.Ring{{500000, 5500000}, {500000, 5501000}, {501000, 5501000}, {500000, 5500000}})
 	src := func(prj string, dbf []byte) ag.Source {
-		return ag.Source{Name: "cdm_2025-07.shp", Format: ag.Shapefile, R: strings.NewReader(string(s)), DBF: strings.NewReader(string(dbf)), PRJ: prj}
+		return ag.Source{Name: "CDM_2507_D2_LR.shp", Format: ag.Shapefile, R: strings.NewReader(string(s)), DBF: strings.NewReader(string(dbf)), PRJ: prj}
 	}
 	prj := `PROJCS["NAD_1983_UTM_Zone_12N",GEOGCS["GCS_North_American_1983",DATUM["D_North_American_1983",SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",-111.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["Latitude_Of_Origin",0.0],UNIT["Meter",1.0]]`
 	got := collect(t, ag.ReadDrought, src(prj, d))
@@ -223,10 +340,10 @@ func TestShapefileSource(t *testing.T) {
 	if c := got[0].Geometry.(orb.Polygon)[0][0]; math.Abs(c[0]+111) > 1e-6 {
 		t.Errorf("first point %v, want longitude -111", c)
 	}
-	wantError(t, ag.ReadDrought(src("", d), func(ag.DroughtArea) error { return nil }), "cdm_2025-07.shp", 1, "without a .prj")
+	wantError(t, ag.ReadDrought(src("", d), func(ag.DroughtArea) error { return nil }), "CDM_2507_D2_LR.shp", 1, "without a .prj")
 	wantError(t, ag.ReadDrought(ag.Source{Name: "x.shp", Format: ag.Shapefile, R: strings.NewReader(string(s))}, func(ag.DroughtArea) error { return nil }), "x.shp", 0, "no .dbf")
-	wantError(t, ag.ReadDrought(src(prj, d[:40]), func(ag.DroughtArea) error { return nil }), "cdm_2025-07.shp", 0, ".dbf")
-	wantError(t, ag.ReadDrought(src(`GEOGCS["x",DATUM["D_North_American_1927",SPHEROID["Clarke_1866",6378206.4,294.9786982]]]`, d), func(ag.DroughtArea) error { return nil }), "cdm_2025-07.shp", 0, ".prj")
+	wantError(t, ag.ReadDrought(src(prj, d[:40]), func(ag.DroughtArea) error { return nil }), "CDM_2507_D2_LR.shp", 0, ".dbf")
+	wantError(t, ag.ReadDrought(src(`GEOGCS["x",DATUM["D_North_American_1927",SPHEROID["Clarke_1866",6378206.4,294.9786982]]]`, d), func(ag.DroughtArea) error { return nil }), "CDM_2507_D2_LR.shp", 0, ".prj")
 }
 
 func TestOpen(t *testing.T) {
