@@ -35,7 +35,7 @@ func (d *lzwDecoder) decode(src, dst []byte) (int, error) {
 		width uint = 9
 		next       = lzwFirst
 		prev       = -1
-		n          int
+		n     int
 	)
 	for {
 		for nbits < width {

@@ -116,11 +116,11 @@ type Image struct {
 	HasNoData bool
 	Geo       Geo
 
-	r                  io.ReaderAt
-	size               int64
-	offsets, counts    []uint64
-	blocksX, blocksY   int
-	maxRowBytes        int
+	r                io.ReaderAt
+	size             int64
+	offsets, counts  []uint64
+	blocksX, blocksY int
+	maxRowBytes      int
 }
 
 // Open reads the header and the first image's tags of a TIFF of size
