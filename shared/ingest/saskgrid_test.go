@@ -126,7 +126,9 @@ func TestReadSaskGridFields(t *testing.T) {
 func TestReadSaskGridErrors(t *testing.T) {
 	t.Parallel()
 	s, d, prj := shapefileParts(t, fixture.SKSectionLayer)
-	lambert := `PROJCS["NAD_1983_Lambert",GEOGCS["GCS_North_American_1983",DATUM["D_North_American_1983",SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Lambert_Conformal_Conic"],PARAMETER["False_Easting",0.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",-106.0],PARAMETER["Standard_Parallel_1",49.0],PARAMETER["Standard_Parallel_2",77.0],PARAMETER["Latitude_Of_Origin",49.0],UNIT["Meter",1.0]]`
+	// A projection package proj does not convert (Lambert Conformal Conic,
+	// used here before, now converts).
+	unsupported := `PROJCS["NAD_1983_Lambert_Azimuthal",GEOGCS["GCS_North_American_1983",DATUM["D_North_American_1983",SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Lambert_Azimuthal_Equal_Area"],PARAMETER["False_Easting",0.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",-106.0],PARAMETER["Latitude_Of_Origin",49.0],UNIT["Meter",1.0]]`
 	badS, badD := skShapefile(t, "LEGAL", "NE-1-17-19-W2", "not a description")
 	w4S, w4D := skShapefile(t, "LEGAL", "NE-1-17-19-W4")
 	noneS, noneD := skShapefile(t, "NAME", "Regina")
@@ -137,7 +139,7 @@ func TestReadSaskGridErrors(t *testing.T) {
 		line     int
 		reason   string
 	}{
-		{"unsupported projection", s, d, lambert, 0, "unsupported"},
+		{"unsupported projection", s, d, unsupported, 0, "unsupported"},
 		{"no prj", s, d, "", 0, "no .prj"},
 		{"truncated shp", s[:len(s)-50], d, prj, 72, "truncated"},
 		{"truncated dbf", s, d[:len(d)-100], prj, 68, ".dbf"},

@@ -29,6 +29,15 @@ import (
 //     comes back as EPSG:3005 on NAD83 and EPSG:3153 on NAD83(CSRS). All
 //     four angles are required: software disagrees on a missing second
 //     standard parallel (ArcGIS takes the first, PROJ the equator);
+//   - Lambert Conformal Conic (ESRI's PROJECTION["Lambert_Conformal_Conic"],
+//     WKT 1's "Lambert_Conformal_Conic_2SP" and "…_1SP", WKT 2's
+//     METHOD["Lambert Conic Conformal (2SP)"] and "(1SP)") on GRS 1980 or
+//     WGS 84: with two standard parallels, latitude and longitude of false
+//     origin and false easting and northing, or with one (the latitude of
+//     origin) and a scale factor, in any linear unit; the Ontario MNR,
+//     Canada Atlas and Statistics Canada Lambert in metres come back as
+//     EPSG:3161, 3978 and 3347 on NAD83 (3162, 3979 and 3348 on
+//     NAD83(CSRS));
 //   - Web Mercator: "WGS_1984_Web_Mercator_Auxiliary_Sphere"
 //     (Mercator_Auxiliary_Sphere), "Popular Visualisation Pseudo Mercator",
 //     "WGS 84 / Pseudo-Mercator" and a Mercator on the 6378137 m sphere.
@@ -297,6 +306,10 @@ func projectedFromWKT(root *wktNode) (Projection, error) {
 		return pr.transverseMercator()
 	case "albersconicequalarea", "albersequalarea", "albers":
 		return pr.albers()
+	case "lambertconformalconic", "lambertconformalconic2sp", "lambertconicconformal2sp":
+		return pr.lambert(false)
+	case "lambertconformalconic1sp", "lambertconicconformal1sp":
+		return pr.lambert(true)
 	case "mercatorauxiliarysphere", "popularvisualisationpseudomercator", "popularvisualizationpseudomercator", "pseudomercator":
 		return pr.webMercator()
 	case "mercator", "mercator1sp", "mercatorvarianta":
@@ -439,6 +452,96 @@ func (pr *projected) albers() (Projection, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// lambert reads a Lambert Conformal Conic. oneSP is the method's own word
+// for the one-standard-parallel form (WKT 1 "Lambert_Conformal_Conic_1SP",
+// WKT 2 "Lambert Conic Conformal (1SP)"); ESRI writes both forms as
+// "Lambert_Conformal_Conic", the 1SP one with a single standard parallel
+// equal to the latitude of origin and a scale factor.
+func (pr *projected) lambert(oneSP bool) (Projection, error) {
+	if pr.geo.ell.invF == 0 {
+		return nil, fmt.Errorf("%w: PROJCS %q: Lambert Conformal Conic on a sphere", ErrUnsupported, pr.name)
+	}
+	p := lccParams{
+		name: pr.name, ell: pr.geo.ell, units: pr.units,
+		fe: pr.param(paramFE, 0), fn: pr.param(paramFN, 0),
+	}
+	if !oneSP && normName(pr.method) == "lambertconformalconic" && pr.has[paramStdParallel] && !pr.has[paramStdParallel2] {
+		// ESRI's 1SP: the standard parallel is the latitude of origin.
+		lat0 := pr.param(paramLat0, pr.params[paramStdParallel])
+		if !near(lat0, pr.params[paramStdParallel], 1e-12) {
+			return nil, fmt.Errorf("%w: PROJCS %q: Lambert Conformal Conic with one standard parallel %v and latitude of origin %v",
+				ErrUnsupported, pr.name, pr.params[paramStdParallel], lat0)
+		}
+		oneSP = true
+		pr.params[paramLat0], pr.has[paramLat0] = lat0, true
+	}
+	required := []struct {
+		k    tmParam
+		name string
+	}{
+		{paramStdParallel, "standard_parallel_1"},
+		{paramStdParallel2, "standard_parallel_2"},
+		{paramLat0, "latitude_of_origin"},
+		{paramLon0, "central_meridian"},
+	}
+	if oneSP {
+		required = required[2:]
+	}
+	var missing []string
+	for _, m := range required {
+		if !pr.has[m.k] {
+			missing = append(missing, m.name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%w: PROJCS %q: Lambert Conformal Conic without %s", ErrUnsupported, pr.name, strings.Join(missing, ", "))
+	}
+	p.lat0, p.lon0 = pr.params[paramLat0], pr.params[paramLon0]
+	if oneSP {
+		p.oneSP, p.k0 = true, pr.param(paramK0, 1)
+	} else {
+		if k0 := pr.param(paramK0, 1); k0 != 1 {
+			return nil, fmt.Errorf("%w: PROJCS %q: Lambert Conformal Conic with two standard parallels and scale factor %v",
+				ErrUnsupported, pr.name, k0)
+		}
+		p.lat1, p.lat2 = pr.params[paramStdParallel], pr.params[paramStdParallel2]
+		if known, ok := pr.knownLCC(p); ok {
+			return known, nil
+		}
+	}
+	if p.name == "" {
+		p.name = fmt.Sprintf("Lambert Conformal Conic (standard parallels %v and %v, central meridian %v)", p.lat1, p.lat2, p.lon0)
+		if oneSP {
+			p.name = fmt.Sprintf("Lambert Conformal Conic (latitude of origin %v, central meridian %v)", p.lat0, p.lon0)
+		}
+	}
+	l, err := newLCC(p)
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// knownLCC returns the EPSG projection of canadaLCC that p, in metres on
+// NAD83 or NAD83(CSRS), is.
+func (pr *projected) knownLCC(p lccParams) (Projection, bool) {
+	if pr.units != 1 || pr.geo.ell != grs80 || pr.geo.datum != datumNAD83 || !pr.geo.plain && !pr.geo.csrs {
+		return nil, false
+	}
+	for _, k := range canadaLCC {
+		same := near(p.lat0, k.lat0, 1e-9) && near(p.lon0, k.lon0, 1e-9) &&
+			(near(p.lat1, k.lat1, 1e-9) && near(p.lat2, k.lat2, 1e-9) || near(p.lat1, k.lat2, 1e-9) && near(p.lat2, k.lat1, 1e-9)) &&
+			near(p.fe, k.fe, 1e-12) && near(p.fn, k.fn, 1e-12)
+		if !same || pr.geo.csrs != strings.Contains(k.name, "CSRS") {
+			continue
+		}
+		if l, ok, err := canadaLCCFromEPSG(k.epsg); ok && err == nil {
+			return l, true
+		}
+	}
+	return nil, false
 }
 
 // near reports whether a and b agree to rel relative to the larger of |b|

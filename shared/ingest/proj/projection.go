@@ -52,9 +52,14 @@ const (
 
 // FromEPSG returns the projection of an EPSG code: 4269 (NAD83), 4326
 // (WGS 84), 3857 (Web Mercator), 3005 (NAD83 / BC Albers), 3153
-// (NAD83(CSRS) / BC Albers), 26907–26922 (NAD83 / UTM zones 7N–22N) or
-// 32607–32622 (WGS 84 / UTM zones 7N–22N).
+// (NAD83(CSRS) / BC Albers), 3161 and 3162 (NAD83 and NAD83(CSRS) /
+// Ontario MNR Lambert), 3978 and 3979 (… / Canada Atlas Lambert), 3347 and
+// 3348 (… / Statistics Canada Lambert), 26907–26922 (NAD83 / UTM zones
+// 7N–22N) or 32607–32622 (WGS 84 / UTM zones 7N–22N).
 func FromEPSG(code int) (Projection, error) {
+	if p, ok, err := canadaLCCFromEPSG(code); ok {
+		return p, err
+	}
 	switch {
 	case code == EPSGNAD83:
 		return geographic{name: "NAD83", epsg: code}, nil

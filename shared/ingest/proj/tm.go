@@ -165,19 +165,26 @@ func clenshaw(c *[6]float64, zeta complex128) complex128 {
 
 // tauPrime returns τ' = tan χ (conformal latitude) of τ = tan φ, Karney
 // (2011) eqs. (7)–(9).
-func (t *transverseMercator) tauPrime(tau float64) float64 {
+func (t *transverseMercator) tauPrime(tau float64) float64 { return conformalTau(t.e, tau) }
+
+// tau solves τ'(τ) = taup for τ.
+func (t *transverseMercator) tau(taup float64) float64 { return geodeticTau(t.e, t.e2m, taup) }
+
+// conformalTau returns τ' = tan χ, χ the conformal latitude, of τ = tan φ
+// on an ellipsoid of eccentricity e, Karney (2011) eqs. (7)–(9).
+func conformalTau(e, tau float64) float64 {
 	s := math.Hypot(1, tau)
-	sigma := math.Sinh(t.e * math.Atanh(t.e*tau/s))
+	sigma := math.Sinh(e * math.Atanh(e*tau/s))
 	return tau*math.Hypot(1, sigma) - sigma*s
 }
 
-// tau solves τ'(τ) = taup for τ by Newton's method, Karney (2011) eqs.
-// (19)–(21).
-func (t *transverseMercator) tau(taup float64) float64 {
-	tau := taup / t.e2m
+// geodeticTau solves conformalTau(e, τ) = taup for τ by Newton's method,
+// Karney (2011) eqs. (19)–(21); e2m is 1 - e².
+func geodeticTau(e, e2m, taup float64) float64 {
+	tau := taup / e2m
 	for range 8 {
-		tp := t.tauPrime(tau)
-		d := (taup - tp) * (1 + t.e2m*tau*tau) / (t.e2m * math.Hypot(1, tp) * math.Hypot(1, tau))
+		tp := conformalTau(e, tau)
+		d := (taup - tp) * (1 + e2m*tau*tau) / (e2m * math.Hypot(1, tp) * math.Hypot(1, tau))
 		tau += d
 		if math.Abs(d) <= 1e-15*math.Max(1, math.Abs(tau)) {
 			break

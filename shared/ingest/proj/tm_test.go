@@ -153,7 +153,13 @@ type referenceRow struct {
 
 func readReference(t testing.TB) []referenceRow {
 	t.Helper()
-	f, err := os.Open("testdata/proj_reference.csv")
+	return readReferenceFile(t, "testdata/proj_reference.csv")
+}
+
+// readReferenceFile reads rows epsg,lng,lat,x,y of a reference file.
+func readReferenceFile(t testing.TB, name string) []referenceRow {
+	t.Helper()
+	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
