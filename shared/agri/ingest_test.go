@@ -39,7 +39,7 @@ func ingestDir(t testing.TB, store kv.Store, dir string) (agri.Summary, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files.Unrecognised) != 0 || files.CropSummaries == "" || files.SLCPolygons == "" || len(files.Drought) != 3 {
+	if len(files.Unrecognised) != 0 || len(files.CropRasters) != 50 || len(files.LandUseRasters) != 18 || files.SLCPolygons == "" || len(files.Drought) != 3 {
 		t.Fatalf("Classify: %+v", files)
 	}
 	return agri.Ingest(context.Background(), store, convert.New(), files, agri.Options{Demo: true})
@@ -138,12 +138,12 @@ func TestIngestRejectsBadFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(dir, src.DemoCropSummaries)
-	data, _ := os.ReadFile(p)
-	os.WriteFile(p, append(data, []byte("NW-25-24-1-W5,2025,notanumber,1,100\n")...), 0o644)
+	// A crop inventory clip with a value outside the legend.
+	bad := src.DemoCropRasters()[0]
+	writeRaster(t, filepath.Join(dir, bad), 26912, dls.Bound(mustLoc(t, "24-1-W5")), 99)
 	_, err = ingestDir(t, store, dir)
 	var ie *ingest.Error
-	if !errors.As(err, &ie) || ie.File != src.DemoCropSummaries || ie.Line == 0 {
+	if !errors.As(err, &ie) || ie.File != bad || ie.Line == 0 {
 		t.Fatalf("bad file: %v", err)
 	}
 	ds, _, _ := kv.Open(ctx, store, agri.Dataset)

@@ -15,6 +15,7 @@ import (
 	"meridian/shared/ingest/geotiff"
 	"meridian/shared/ingest/proj"
 	"meridian/shared/lld"
+	"meridian/shared/survey/dls"
 )
 
 // The published rasters. AAFC ships the Annual Crop Inventory and Land
@@ -283,6 +284,7 @@ func rasterZones(im *geotiff.Image, p proj.Projection, quarters Quarters) ([]*zo
 		}
 	}
 	var zones []*zone
+	geo := im.Geo
 	err := quarters(b, func(loc lld.Location, g orb.Geometry) error {
 		var polys orb.MultiPolygon
 		switch g := g.(type) {
@@ -293,33 +295,9 @@ func rasterZones(im *geotiff.Image, p proj.Projection, quarters Quarters) ([]*zo
 		default:
 			return nil
 		}
-		z := &zone{loc: loc, top: math.MaxInt, bot: math.MinInt}
-		minY, maxY := math.Inf(1), math.Inf(-1)
-		minX, maxX := math.Inf(1), math.Inf(-1)
-		for _, poly := range polys {
-			for _, ring := range poly {
-				pr := make([]orb.Point, len(ring))
-				for i, ll := range ring {
-					x, y, err := p.FromLngLat(ll)
-					if err != nil {
-						return fmt.Errorf("ag: quarter %s: %w", loc, err)
-					}
-					c, r, ok := im.Geo.Pixel(x, y)
-					if !ok {
-						return fmt.Errorf("ag: the raster's geotransform cannot be inverted")
-					}
-					pr[i] = orb.Point{c, r}
-					minX, maxX = min(minX, c), max(maxX, c)
-					minY, maxY = min(minY, r), max(maxY, r)
-				}
-				z.rings = append(z.rings, pr)
-			}
-		}
-		// Rows whose centre y+0.5 lies in [minY, maxY].
-		z.top = max(0, int(math.Ceil(minY-0.5)))
-		z.bot = min(im.Height-1, int(math.Floor(maxY-0.5)))
-		if z.top > z.bot || maxX < 0 || minX > float64(im.Width) {
-			return nil
+		z, err := newZone(loc, polys, p, geo, im.Width, im.Height)
+		if z == nil || err != nil {
+			return err
 		}
 		zones = append(zones, z)
 		return nil
@@ -328,10 +306,68 @@ func rasterZones(im *geotiff.Image, p proj.Projection, quarters Quarters) ([]*zo
 	return zones, err
 }
 
-// scan counts the pixels of row y whose centres are inside the zone (even
-// odd rule; a centre on a left edge is inside, on a right edge outside,
-// so that quarters sharing an edge never share a pixel).
-func (z *zone) scan(r *geotiff.Rows, y, width int, skip *[256]bool) {
+// newZone puts a quarter's polygons in pixel coordinates; nil when no
+// pixel centre of a width × height image can be inside.
+func newZone(loc lld.Location, polys orb.MultiPolygon, p proj.Projection, geo geotiff.Geo, width, height int) (*zone, error) {
+	z := &zone{loc: loc}
+	minY, maxY := math.Inf(1), math.Inf(-1)
+	minX, maxX := math.Inf(1), math.Inf(-1)
+	for _, poly := range polys {
+		for _, ring := range poly {
+			pr := make([]orb.Point, len(ring))
+			for i, ll := range ring {
+				x, y, err := p.FromLngLat(ll)
+				if err != nil {
+					return nil, fmt.Errorf("ag: quarter %s: %w", loc, err)
+				}
+				c, r, ok := geo.Pixel(x, y)
+				if !ok {
+					return nil, fmt.Errorf("ag: the raster's geotransform cannot be inverted")
+				}
+				pr[i] = orb.Point{c, r}
+				minX, maxX = min(minX, c), max(maxX, c)
+				minY, maxY = min(minY, r), max(maxY, r)
+			}
+			z.rings = append(z.rings, pr)
+		}
+	}
+	// Rows whose centre y+0.5 lies in [minY, maxY].
+	z.top = max(0, int(math.Ceil(minY-0.5)))
+	z.bot = min(height-1, int(math.Floor(maxY-0.5)))
+	if z.top > z.bot || maxX < 0 || minX > float64(width) {
+		return nil, nil
+	}
+	return z, nil
+}
+
+// ModelQuarters is Quarters from the DLS model alone (dls.Resolve), as
+// the grid service gives them where no official index holds a township.
+func ModelQuarters(b orb.Bound, fn func(lld.Location, orb.Geometry) error) error {
+	var err error
+	dls.Townships(b, func(twp lld.Location) bool {
+		for s := 1; s <= 36 && err == nil; s++ {
+			for _, a := range []lld.Aliquot{lld.NE, lld.NW, lld.SW, lld.SE} {
+				l := twp
+				l.Unit, l.Section, l.Aliquot = lld.QuarterSection, uint8(s), a
+				blk, ok := dls.Resolve(l)
+				if !ok || blk.Geometry == nil || !blk.Geometry.Bound().Intersects(b) {
+					continue
+				}
+				if err = fn(blk.Location, blk.Geometry); err != nil {
+					break
+				}
+			}
+		}
+		return err == nil
+	})
+	return err
+}
+
+// spans calls fn with each run [x0, x1) of row y's pixels whose centres
+// are inside the zone (even-odd rule; a centre on a left edge is inside,
+// on a right edge outside, so that quarters sharing an edge never share a
+// pixel).
+func (z *zone) spans(y, width int, fn func(x0, x1 int)) {
 	yc := float64(y) + 0.5
 	z.xs = z.xs[:0]
 	for _, ring := range z.rings {
@@ -347,14 +383,21 @@ func (z *zone) scan(r *geotiff.Rows, y, width int, skip *[256]bool) {
 		// Centres x+0.5 in [xs[i], xs[i+1]).
 		x0 := max(0, int(math.Ceil(z.xs[i]-0.5)))
 		x1 := min(width, int(math.Ceil(z.xs[i+1]-0.5)))
-		for x := x0; x < x1; x++ {
-			v := r.At(x, y)
-			if v < 256 && skip[v] {
-				continue
-			}
-			z.add(v)
+		if x0 < x1 {
+			fn(x0, x1)
 		}
 	}
+}
+
+// scan counts the pixels of row y inside the zone, nodata left out.
+func (z *zone) scan(r *geotiff.Rows, y, width int, skip *[256]bool) {
+	z.spans(y, width, func(x0, x1 int) {
+		for x := x0; x < x1; x++ {
+			if v := r.At(x, y); v >= 256 || !skip[v] {
+				z.add(v)
+			}
+		}
+	})
 }
 
 func (z *zone) add(code int) {

@@ -526,6 +526,8 @@ func (im *Image) Rows(fn func(*Rows) error) error {
 type decoder struct {
 	raw, out []byte
 	lzw      lzwDecoder
+	zr       io.ReadCloser // a zlib reader, reset for each block
+	src      bytes.Reader
 }
 
 // maxBlockBytes bounds one compressed block.
@@ -563,11 +565,18 @@ func (d *decoder) block(im *Image, i, need int) ([]byte, error) {
 		}
 		copy(out, raw)
 	case CompressionDeflate:
-		zr, err := zlib.NewReader(bytes.NewReader(raw))
+		d.src.Reset(raw)
+		var err error
+		if d.zr == nil {
+			d.zr, err = zlib.NewReader(&d.src)
+		} else {
+			err = d.zr.(zlib.Resetter).Reset(&d.src, nil)
+		}
 		if err != nil {
+			d.zr = nil
 			return nil, errorf("deflate: %v", err)
 		}
-		if _, err := io.ReadFull(zr, out); err != nil {
+		if _, err := io.ReadFull(d.zr, out); err != nil {
 			return nil, errorf("deflate: %v (want %d bytes)", err, need)
 		}
 	case CompressionLZW:
