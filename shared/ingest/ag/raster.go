@@ -23,6 +23,17 @@ import (
 // turn one such file into per-quarter summaries by zonal statistics: for
 // every quarter section whose polygon meets the raster, the pixels of
 // each class whose centres fall inside the polygon, nodata left out.
+//
+// The raster is read one row of blocks (a band) at a time. For each band
+// the quarters whose polygons start in it are asked of Quarters (over the
+// band's lng/lat outline) and put in pixel coordinates; each band row is
+// cut by each open quarter's polygon into runs of pixels (scanlines at
+// pixel centres) and the runs counted; a quarter is handed over when the
+// band holding its last row is done. Memory: one band of the image
+// (geotiff.Image.Rows) plus the quarters open across it, each a few
+// projected vertices and a count per class present; for a provincial ACI
+// (~40 000 pixels wide, 256-row tiles) about 10 MB of pixels and some
+// 10 000 quarters, whatever the file's height.
 
 // ACIRasterLayout is the Annual Crop Inventory as AAFC publishes it.
 var ACIRasterLayout = ingest.Layout{
@@ -192,12 +203,10 @@ func readRaster(path string, o RasterOptions, info RasterInfo, nodata []int, min
 		}
 	}
 	accepted = append(accepted, fmt.Sprintf("nodata %v", nodata))
-	zones, err := rasterZones(im, p, o.Quarters)
-	if err != nil {
-		return info, fmt.Errorf("%s: %w", name, err)
+	if o.Quarters == nil {
+		return info, fmt.Errorf("ag: %s: no quarter polygons to summarise the raster over", name)
 	}
 	var active []*zone
-	next := 0
 	err = im.Rows(func(r *geotiff.Rows) error {
 		end := r.Y + r.Height
 		for y := r.Y; y < end; y++ { // every pixel is checked, inside a quarter or not
@@ -212,10 +221,11 @@ func readRaster(path string, o RasterOptions, info RasterInfo, nodata []int, min
 				return ingest.BadValue(name, y+1, fmt.Sprintf("pixel %d (row %d)", x, y), strconv.Itoa(v), accepted)
 			}
 		}
-		for next < len(zones) && zones[next].top < end {
-			active = append(active, zones[next])
-			next++
+		zones, err := bandZones(im, p, o.Quarters, r.Y, end)
+		if err != nil {
+			return err
 		}
+		active = append(active, zones...)
 		kept := active[:0]
 		for _, z := range active {
 			for y := max(z.top, r.Y); y <= min(z.bot, end-1); y++ {
@@ -258,23 +268,23 @@ func describe(im *geotiff.Image, p proj.Projection, nodata []int) string {
 		im.Width, im.Height, blocks, comp, im.BitsPerSample, p.EPSG(), p.Name(), im.Geo.Transform[1], -im.Geo.Transform[5], nodata)
 }
 
-// rasterZones finds the quarters over the raster and puts their polygons
-// in pixel coordinates, sorted by first row.
-func rasterZones(im *geotiff.Image, p proj.Projection, quarters Quarters) ([]*zone, error) {
-	if quarters == nil {
-		return nil, fmt.Errorf("ag: no quarter polygons to summarise the raster over")
-	}
-	// The raster's outline in lng/lat, from points along its edges.
+// bandZones returns the quarters whose first pixel row (the first whose
+// centre may be inside) is in rows [y0, y1) of the image, in pixel
+// coordinates: each quarter is found in exactly one band, so that only
+// the quarters across the band being read are held, not the raster's.
+func bandZones(im *geotiff.Image, p proj.Projection, quarters Quarters, y0, y1 int) ([]*zone, error) {
+	// The band's outline in lng/lat, from points along its edges (a
+	// projected straight edge bends in lng/lat: pad by ~100 m).
 	var b orb.Bound
 	first := true
 	const steps = 16
 	for i := 0; i <= steps; i++ {
 		f := float64(i) / steps
 		for _, cr := range [][2]float64{{f, 0}, {f, 1}, {0, f}, {1, f}} {
-			x, y := im.Geo.Map(cr[0]*float64(im.Width), cr[1]*float64(im.Height))
+			x, y := im.Geo.Map(cr[0]*float64(im.Width), float64(y0)+cr[1]*float64(y1-y0))
 			ll, err := p.ToLngLat(x, y)
 			if err != nil {
-				return nil, fmt.Errorf("ag: raster corner %.0f, %.0f: %w", x, y, err)
+				return nil, fmt.Errorf("ag: raster point %.0f, %.0f: %w", x, y, err)
 			}
 			if first {
 				b, first = ll.Bound(), false
@@ -283,8 +293,8 @@ func rasterZones(im *geotiff.Image, p proj.Projection, quarters Quarters) ([]*zo
 			}
 		}
 	}
+	b = b.Pad(0.001)
 	var zones []*zone
-	geo := im.Geo
 	err := quarters(b, func(loc lld.Location, g orb.Geometry) error {
 		var polys orb.MultiPolygon
 		switch g := g.(type) {
@@ -295,14 +305,13 @@ func rasterZones(im *geotiff.Image, p proj.Projection, quarters Quarters) ([]*zo
 		default:
 			return nil
 		}
-		z, err := newZone(loc, polys, p, geo, im.Width, im.Height)
-		if z == nil || err != nil {
+		z, err := newZone(loc, polys, p, im.Geo, im.Width, im.Height)
+		if z == nil || err != nil || z.top < y0 || z.top >= y1 {
 			return err
 		}
 		zones = append(zones, z)
 		return nil
 	})
-	slices.SortStableFunc(zones, func(a, b *zone) int { return a.top - b.top })
 	return zones, err
 }
 

@@ -8,7 +8,9 @@ import (
 )
 
 // FuzzOpen: any bytes either fail to open or decode without panicking,
-// within the block-row bound.
+// within the block-row bound. A small file can announce many sparse or
+// highly compressed blocks (gigabytes of pixels from kilobytes), so the
+// bound is small here and only the corners of each band are read.
 func FuzzOpen(f *testing.F) {
 	for i, v := range variants(40, 20) {
 		if i%3 == 0 {
@@ -18,16 +20,13 @@ func FuzzOpen(f *testing.F) {
 	f.Add([]byte("II*\x00\x08\x00\x00\x00"))
 	f.Add([]byte("MM\x00+\x00\x08\x00\x00\x00\x00\x00\x00\x00\x00\x00\x10"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		im, err := geotiff.Open(bytes.NewReader(data), int64(len(data)), geotiff.Options{MaxBlockRowBytes: 1 << 20})
+		im, err := geotiff.Open(bytes.NewReader(data), int64(len(data)), geotiff.Options{MaxBlockRowBytes: 64 << 10})
 		if err != nil {
 			return
 		}
 		_ = im.Rows(func(r *geotiff.Rows) error {
-			for y := r.Y; y < r.Y+r.Height; y++ {
-				for x := 0; x < r.Width; x += 7 {
-					r.At(x, y)
-				}
-			}
+			r.At(0, r.Y)
+			r.At(r.Width-1, r.Y+r.Height-1)
 			return nil
 		})
 		_, _ = im.Geo.Projection()
