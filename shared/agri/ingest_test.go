@@ -219,6 +219,13 @@ func TestIngestBCLayers(t *testing.T) {
 // bound b (lng/lat) with every pixel value v.
 func writeRaster(t *testing.T, path string, epsg int, b orb.Bound, v int) {
 	t.Helper()
+	writeRasterFunc(t, path, epsg, b, func(float64, float64) int { return v })
+}
+
+// writeRasterFunc is writeRaster with the value of the pixel centred at
+// map x, y from v.
+func writeRasterFunc(t *testing.T, path string, epsg int, b orb.Bound, v func(x, y float64) int) {
+	t.Helper()
 	p, err := proj.FromEPSG(epsg)
 	if err != nil {
 		t.Fatal(err)
@@ -236,9 +243,9 @@ func writeRaster(t *testing.T, path string, epsg int, b orb.Bound, v int) {
 	var buf bytes.Buffer
 	err = geotiff.Write(&buf, geotiff.WriteOptions{Width: w, Height: h, Tiled: true, BlockWidth: 256, BlockHeight: 256,
 		Compression: geotiff.CompressionDeflate, EPSG: epsg, Origin: [2]float64{x0, y0}, PixelSize: [2]float64{30, 30}},
-		func(_, _ int, px []uint16) error {
+		func(bx, by int, px []uint16) error {
 			for i := range px {
-				px[i] = uint16(v)
+				px[i] = uint16(v(x0+30*(float64(bx+i%256)+0.5), y0-30*(float64(by+i/256)+0.5)))
 			}
 			return nil
 		})
@@ -301,4 +308,55 @@ func mustLoc(t *testing.T, s string) lld.Location {
 		t.Fatal(err)
 	}
 	return l
+}
+
+// TestIngestRasterSplit: a township cut between two files of one year
+// (two provinces' ACI, two UTM zones' Land Use) gives each quarter the
+// pixels of both.
+func TestIngestRasterSplit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	twp := dls.Bound(mustLoc(t, "24-1-W5"))
+	// The cut runs through the west quarters of section 3 (sections 6, 5,
+	// 4 | 3, 2, 1 from west to east along the south row; a quarter is a
+	// twelfth of the width): SW-3 gets pixels from both files.
+	mid := twp.Min[0] + (twp.Max[0]-twp.Min[0])*(0.5+1.0/24)
+	west, east := twp, twp
+	west.Max[0], east.Min[0] = mid, mid
+	// Each file reaches 300 m past its half: cut them at the middle by
+	// nodata outside the half, as two provinces' files meet at a border.
+	writeHalf := func(name string, half orb.Bound, v int) {
+		p, _ := proj.FromEPSG(26912)
+		xm, _, _ := p.FromLngLat(orb.Point{mid, (twp.Min[1] + twp.Max[1]) / 2})
+		writeRasterFunc(t, filepath.Join(dir, name), 26912, twp, func(x, _ float64) int {
+			if (x < xm) == (half == west) {
+				return v
+			}
+			return 0
+		})
+	}
+	writeHalf("aci_2023_ab.tif", west, 153)
+	writeHalf("aci_2023_sk.tif", east, 146)
+	files, err := agri.Classify(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := kv.NewMem()
+	if _, err := agri.Ingest(context.Background(), store, convert.New(), files, agri.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	ds, _, _ := kv.Open(context.Background(), store, agri.Dataset)
+	// Without merging, SW-3's year 2023 would arrive twice and be refused.
+	var c agri.Cropping
+	for _, q := range []string{"SE-1-24-1-W5", "SW-6-24-1-W5", "SW-3-24-1-W5"} {
+		if !section(t, ds, q, agri.SKCropping, &c) || c.YearsCovered != 1 {
+			t.Errorf("%s: cropping %+v, want one year", q, c)
+		}
+	}
+	if section(t, ds, "SE-1-24-1-W5", agri.SKCropping, &c); c.Dominant.Code != "146" {
+		t.Errorf("SE-1-24-1-W5 (east): dominant %s, want 146", c.Dominant.Code)
+	}
+	if section(t, ds, "SW-6-24-1-W5", agri.SKCropping, &c); c.Dominant.Code != "153" {
+		t.Errorf("SW-6-24-1-W5 (west): dominant %s, want 153", c.Dominant.Code)
+	}
 }
