@@ -367,3 +367,21 @@ func mustLoc(s string) lld.Location {
 	}
 	return l
 }
+
+// TestLandUseRasterBadClass: 53 is no Land Use class.
+func TestLandUseRasterBadClass(t *testing.T) {
+	t.Parallel()
+	g := testGrid{epsg: 3978, origin: [2]float64{-200000, 300000}, w: 8, h: 8}
+	path := filepath.Join(t.TempDir(), "IMG_AAFC_LANDUSE_Z14_2010.tif")
+	g.write(t, path, geotiff.WriteOptions{Compression: geotiff.CompressionDeflate}, func(x, y int) int {
+		if x == 6 && y == 2 {
+			return 53
+		}
+		return 51
+	})
+	_, err := ag.ReadLandUseRaster(path, ag.RasterOptions{Quarters: quartersOf(nil)}, func(ag.QuarterYear) error { return nil })
+	var ie *ingest.Error
+	if !errors.As(err, &ie) || ie.File != "IMG_AAFC_LANDUSE_Z14_2010.tif" || ie.Line != 3 || !strings.Contains(ie.Reason, `"53"`) || !strings.Contains(ie.Reason, "52") {
+		t.Fatalf("ReadLandUseRaster = %v, want a BadValue at line 3, value 53", err)
+	}
+}

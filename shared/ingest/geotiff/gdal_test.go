@@ -134,3 +134,25 @@ func TestWeReadGDALs(t *testing.T) {
 		}
 	}
 }
+
+// TestPixelIsPoint: GDAL writes an AREA_OR_POINT=Point raster with
+// GTRasterType PixelIsPoint and its tiepoint at a pixel centre; we map
+// pixel corners the same as for PixelIsArea, as GDAL does.
+func TestPixelIsPoint(t *testing.T) {
+	needGDAL(t, "gdal_translate")
+	t.Parallel()
+	dir := t.TempDir()
+	o := geotiff.WriteOptions{Width: 20, Height: 10, BlockHeight: 10, EPSG: 26914,
+		Origin: [2]float64{600000, 5500000}, PixelSize: [2]float64{30, 30}}
+	src := writeFile(t, dir, "src.tif", write(t, o))
+	dst := dir + "/point.tif"
+	run(t, "", "gdal_translate", "-q", "-mo", "AREA_OR_POINT=Point", "-co", "COMPRESS=DEFLATE", src, dst)
+	data, err := os.ReadFile(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, _ := readAll(t, data)
+	if !im.Geo.PixelIsPoint || im.Geo.Transform != [6]float64{600000, 30, 0, 5500000, 0, -30} {
+		t.Errorf("Geo = %+v, want PixelIsPoint with the corner transform 600000 30 0 5500000 0 -30", im.Geo)
+	}
+}
