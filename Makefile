@@ -73,7 +73,7 @@ FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/convert:Fuzz
 	shared/convert:FuzzAppendString shared/convert:FuzzAppendCoord shared/convert:FuzzHandlers shared/survey/dls:FuzzLocate shared/survey/nts:FuzzLocate \
 	shared/ingest:FuzzReadATS shared/ingest:FuzzReadATSPolygons shared/ingest:FuzzReadManitobaSurvey shared/ingest:FuzzReadManitobaCorners \
 	shared/ingest:FuzzReadSaskGrid shared/ingest:FuzzReadOntarioLots shared/ingest:FuzzReadOntarioLotsGeoJSON \
-	shared/ingest:FuzzDissolve shared/ingest/shp:FuzzReader shared/ingest/proj:FuzzFromWKT shared/ingest/proj:FuzzLambertRoundTrip \
+	shared/ingest:FuzzDissolve shared/ingest/shp:FuzzReader shared/ingest/proj:FuzzFromWKT shared/ingest/proj:FuzzLambertRoundTrip shared/ingest/geotiff:FuzzOpen \
 	shared/survey/gridindex:FuzzOpen shared/blob:FuzzCachedReadRange \
 	shared/tile:FuzzTileRequest shared/tile/archive:FuzzOpen shared/tile/archive:FuzzDecodeHeader \
 	shared/tile/archive:FuzzDecodeDirectory shared/tile/archive:FuzzFindTile \

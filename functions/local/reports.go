@@ -107,7 +107,7 @@ Reads every published energy file in DIR, recognised by the publishers' file
 names (WellList*.txt, ST104A*BusinessAssociate*.csv, Well Infrastructure*.csv,
 Facility Infrastructure*.csv, Vol_YYYY-MM-PP.csv, Pipelines*.geojson|.shp,
 *Inventory*.xlsx, Crown_Dispositions*.geojson|.csv) — or, for ag, the
-agriculture files (aci_*, landuse_quarter_summary*, ca_all_slc*, soil_name*,
+agriculture files (aci_*.tif, IMG_AAFC_LANDUSE_*|LU*.tif, aci_class_legend*, ca_all_slc*, soil_name*,
 DominantAGRASID_LSRS*, slc_lsrs*, cli_*, cdm_YYYY-MM*, waterbody*,
 watercourse*, municipalities*, sk_ag_crown_land*, sk_pastures*,
 bc_ag_capability*, OATS_ALR_POLYS*|ALC_ALR_POLYGONS*|bc_alr*,

@@ -92,9 +92,8 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 	for name := range got {
 		os.Chtimes(filepath.Join(dir, tilesDir, "ag", name), old, old)
 	}
-	bad := filepath.Join(demo, "ag", srcag.DemoCropSummaries)
-	data, _ := os.ReadFile(bad)
-	os.WriteFile(bad, append(data, "NW-25-24-1-W5,2025,notanumber,1,100\n"...), 0o644)
+	bad := filepath.Join(demo, "ag", srcag.DemoCropRasters()[0])
+	os.WriteFile(bad, []byte("II*\x00 not a GeoTIFF after all"), 0o644)
 	if out := ingestCmd(1, "ag", "-data", dir, filepath.Join(demo, "ag")); !strings.Contains(out, "rejected") {
 		t.Errorf("bad file: %s", out)
 	}

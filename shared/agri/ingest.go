@@ -30,12 +30,14 @@
 package agri
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -110,7 +112,13 @@ func QuarterKey(quarter string) string { return "QS#" + quarter }
 // Files are the agriculture files of one ingest, by kind; Classify sorts a
 // directory's files into them by name.
 type Files struct {
-	CropLegend, CropSummaries, LandUse    string
+	CropLegend, CropSummaries, LandUse string
+	// CropRasters and LandUseRasters are AAFC's published GeoTIFFs
+	// (aci_<year>_<prov>.tif; IMG_AAFC_LANDUSE_Z<zone>_<year>.tif or
+	// LU<year>_….tif), summarised per quarter by zonal statistics.
+	// CropSummaries and LandUse are the per-quarter CSV layout of
+	// ag/zonal.go, an internal cache of such summaries, not a download.
+	CropRasters, LandUseRasters           []string
 	SLCPolygons, SLCComponents, SoilNames string
 	AGRASIDLSRS, SLCLSRS, CLI             string
 	Drought                               []string // CDM_{yy}{mm}_D{d}_LR.geojson, one a class: the latest month's are read
@@ -132,7 +140,8 @@ func Classify(dir string) (Files, error) {
 	for _, e := range entries {
 		n, p := e.Name(), filepath.Join(dir, e.Name())
 		ext := strings.ToLower(filepath.Ext(n))
-		data := ext == ".csv" || ext == ".shp" || ext == ".geojson" || ext == ".dbf"
+		data := ext == ".csv" || ext == ".shp" || ext == ".geojson" || ext == ".dbf" || ext == ".tif" || ext == ".tiff"
+		raster := ext == ".tif" || ext == ".tiff"
 		if e.IsDir() {
 			f.Drought = append(f.Drought, droughtDir(p)...)
 			continue
@@ -141,6 +150,12 @@ func Classify(dir string) (Files, error) {
 			continue // .shx, .prj, .cpg, README
 		}
 		switch l := strings.ToLower(n); {
+		case strings.HasPrefix(l, "aci_") && raster:
+			f.CropRasters = append(f.CropRasters, p)
+		case (strings.HasPrefix(l, "img_aafc_landuse") || strings.HasPrefix(l, "lu")) && raster:
+			f.LandUseRasters = append(f.LandUseRasters, p)
+		case raster:
+			f.Unrecognised = append(f.Unrecognised, p)
 		case strings.HasPrefix(l, "aci_class_legend"):
 			f.CropLegend = p
 		case strings.HasPrefix(l, "aci_quarter_summary"):
@@ -194,6 +209,8 @@ func Classify(dir string) (Files, error) {
 		}
 	}
 	sort.Strings(f.Drought)
+	sort.Strings(f.CropRasters)
+	sort.Strings(f.LandUseRasters)
 	return f, nil
 }
 
@@ -485,6 +502,13 @@ func (in *ingester) readCrops() error {
 	if err != nil {
 		return err
 	}
+	err = in.readRasters(in.f.CropRasters, src.ReadCropRaster, "crop_quarter_years", func(y src.QuarterYear) {
+		k := y.Location.String()
+		byQuarter[k] = mergeYear(byQuarter[k], y)
+	})
+	if err != nil {
+		return err
+	}
 	for k, years := range byQuarter {
 		q := in.q(years[0].Location)
 		if q == nil {
@@ -501,7 +525,7 @@ func (in *ingester) readCrops() error {
 			YearsCovered:   c.YearsCovered(),
 		}
 	}
-	in.source("cropping", "AAFC Annual Crop Inventory, per-quarter majority", in.f.CropSummaries)
+	in.source("cropping", "AAFC Annual Crop Inventory, per-quarter majority", cmp.Or(lastOf(in.f.CropRasters), in.f.CropSummaries))
 	return nil
 }
 
@@ -537,6 +561,21 @@ func (in *ingester) readLandUse() error {
 	if err != nil {
 		return err
 	}
+	byYear := map[string][]src.QuarterYear{} // a quarter's vintages, merged across zone files
+	err = in.readRasters(in.f.LandUseRasters, src.ReadLandUseRaster, "land_use_quarter_years", func(y src.QuarterYear) {
+		k := y.Location.String()
+		byYear[k] = mergeYear(byYear[k], y)
+	})
+	if err != nil {
+		return err
+	}
+	for k, ys := range byYear {
+		for _, y := range ys {
+			if y.Year > latest[k].Year {
+				latest[k] = y
+			}
+		}
+	}
 	for _, y := range latest {
 		q := in.q(y.Location)
 		if q == nil {
@@ -555,8 +594,75 @@ func (in *ingester) readLandUse() error {
 		}
 		q.sections[SKLandUse] = out
 	}
-	in.source("land_use", "AAFC Land Use, per-quarter shares", in.f.LandUse)
+	in.source("land_use", "AAFC Land Use, per-quarter shares", cmp.Or(lastOf(in.f.LandUseRasters), in.f.LandUse))
 	return nil
+}
+
+// readRasters summarises each raster per quarter over the grid service's
+// quarter polygons, printing each file's layout banner and form.
+func (in *ingester) readRasters(paths []string, reader func(string, src.RasterOptions, func(src.QuarterYear) error) (src.RasterInfo, error),
+	counter string, fn func(src.QuarterYear)) error {
+	for _, p := range paths {
+		info, err := reader(p, src.RasterOptions{Quarters: in.quarterPolygons}, func(y src.QuarterYear) error {
+			in.sum.Read[counter]++
+			fn(y)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		in.progress("%s: %s", filepath.Base(p), info.Layout.Banner())
+		if info.CRS != info.Layout {
+			in.progress("%s: %s", filepath.Base(p), info.CRS.Banner())
+		}
+		in.progress("%s: %s; %d quarters, year %d", filepath.Base(p), info.Form, info.Quarters, info.Year)
+	}
+	return nil
+}
+
+// quarterPolygons gives the rasters' zonal statistics the grid service's
+// quarter sections in AB, SK and MB.
+func (in *ingester) quarterPolygons(b orb.Bound, fn func(lld.Location, orb.Geometry) error) error {
+	return in.svc.Blocks(in.ctx, lld.DLS, lld.QuarterSection, b, func(blk survey.Block) error {
+		if blk.Province != survey.AB && blk.Province != survey.SK && blk.Province != survey.MB {
+			return nil
+		}
+		return fn(blk.Location, blk.Geometry)
+	})
+}
+
+// mergeYear adds a quarter's summary of one year to those already read:
+// a quarter on the edge of two files (provinces, UTM zones) gets the
+// pixels of both.
+func mergeYear(years []src.QuarterYear, y src.QuarterYear) []src.QuarterYear {
+	i := slices.IndexFunc(years, func(o src.QuarterYear) bool { return o.Year == y.Year })
+	if i < 0 {
+		return append(years, y)
+	}
+	m := &years[i]
+	for _, c := range y.Classes {
+		j := slices.IndexFunc(m.Classes, func(o src.ClassShare) bool { return o.Code == c.Code })
+		if j < 0 {
+			m.Classes = append(m.Classes, c)
+		} else {
+			m.Classes[j].Pixels += c.Pixels
+		}
+	}
+	total := 0
+	for _, c := range m.Classes {
+		total += c.Pixels
+	}
+	for j := range m.Classes {
+		m.Classes[j].Pct = math.Round(10000*float64(m.Classes[j].Pixels)/float64(total)) / 100
+	}
+	return years
+}
+
+func lastOf(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[len(s)-1]
 }
 
 // Productivity is one rating of the productivity section.

@@ -1,18 +1,27 @@
 package agri_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/paulmach/orb"
 
 	"meridian/shared/agri"
 	"meridian/shared/convert"
 	"meridian/shared/ingest"
 	src "meridian/shared/ingest/ag"
+	"meridian/shared/ingest/geotiff"
+	"meridian/shared/ingest/proj"
 	"meridian/shared/kv"
+	"meridian/shared/lld"
+	"meridian/shared/survey/dls"
 )
 
 func demoDir(t testing.TB) string {
@@ -30,7 +39,7 @@ func ingestDir(t testing.TB, store kv.Store, dir string) (agri.Summary, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files.Unrecognised) != 0 || files.CropSummaries == "" || files.SLCPolygons == "" || len(files.Drought) != 6 {
+	if len(files.Unrecognised) != 0 || len(files.CropRasters) != 50 || len(files.LandUseRasters) != 18 || files.SLCPolygons == "" || len(files.Drought) != 6 {
 		t.Fatalf("Classify: %+v", files)
 	}
 	return agri.Ingest(context.Background(), store, convert.New(), files, agri.Options{Demo: true})
@@ -129,12 +138,12 @@ func TestIngestRejectsBadFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(dir, src.DemoCropSummaries)
-	data, _ := os.ReadFile(p)
-	os.WriteFile(p, append(data, []byte("NW-25-24-1-W5,2025,notanumber,1,100\n")...), 0o644)
+	// A crop inventory clip with a value outside the legend.
+	bad := src.DemoCropRasters()[0]
+	writeRaster(t, filepath.Join(dir, bad), 26912, dls.Bound(mustLoc(t, "24-1-W5")), 99)
 	_, err = ingestDir(t, store, dir)
 	var ie *ingest.Error
-	if !errors.As(err, &ie) || ie.File != src.DemoCropSummaries || ie.Line == 0 {
+	if !errors.As(err, &ie) || ie.File != bad || ie.Line == 0 {
 		t.Fatalf("bad file: %v", err)
 	}
 	ds, _, _ := kv.Open(ctx, store, agri.Dataset)
@@ -203,5 +212,151 @@ func TestIngestBCLayers(t *testing.T) {
 	}
 	if after, _, _ := kv.Open(ctx, store, agri.Dataset); after.Version != sum.Version {
 		t.Errorf("served version %d, want %d", after.Version, sum.Version)
+	}
+}
+
+// writeRaster writes a GeoTIFF in EPSG code epsg, 30 m pixels, covering
+// bound b (lng/lat) with every pixel value v.
+func writeRaster(t *testing.T, path string, epsg int, b orb.Bound, v int) {
+	t.Helper()
+	writeRasterFunc(t, path, epsg, b, func(float64, float64) int { return v })
+}
+
+// writeRasterFunc is writeRaster with the value of the pixel centred at
+// map x, y from v.
+func writeRasterFunc(t *testing.T, path string, epsg int, b orb.Bound, v func(x, y float64) int) {
+	t.Helper()
+	p, err := proj.FromEPSG(epsg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, c := range []orb.Point{b.Min, b.Max, {b.Min[0], b.Max[1]}, {b.Max[0], b.Min[1]}} {
+		x, y, err := p.FromLngLat(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		minX, maxX, minY, maxY = min(minX, x), max(maxX, x), min(minY, y), max(maxY, y)
+	}
+	x0, y0 := math.Floor(minX/30)*30-300, math.Ceil(maxY/30)*30+300
+	w, h := int((maxX-x0)/30)+10, int((y0-minY)/30)+10
+	var buf bytes.Buffer
+	err = geotiff.Write(&buf, geotiff.WriteOptions{Width: w, Height: h, Tiled: true, BlockWidth: 256, BlockHeight: 256,
+		Compression: geotiff.CompressionDeflate, EPSG: epsg, Origin: [2]float64{x0, y0}, PixelSize: [2]float64{30, 30}},
+		func(bx, by int, px []uint16) error {
+			for i := range px {
+				px[i] = uint16(v(x0+30*(float64(bx+i%256)+0.5), y0-30*(float64(by+i/256)+0.5)))
+			}
+			return nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestIngestRasters: the published GeoTIFFs are classified by name and
+// summarised per quarter over the grid's quarter polygons.
+func TestIngestRasters(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	twp := dls.Bound(mustLoc(t, "24-1-W5"))
+	writeRaster(t, filepath.Join(dir, "aci_2023_ab.tif"), 26912, twp, 153)
+	writeRaster(t, filepath.Join(dir, "aci_2024_ab.tif"), 26912, twp, 146)
+	writeRaster(t, filepath.Join(dir, "IMG_AAFC_LANDUSE_Z11_2020.tif"), 3978, twp, 52)
+	files, err := agri.Classify(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files.CropRasters) != 2 || len(files.LandUseRasters) != 1 || len(files.Unrecognised) != 0 {
+		t.Fatalf("Classify = %+v", files)
+	}
+	store := kv.NewMem()
+	var progress bytes.Buffer
+	sum, err := agri.Ingest(context.Background(), store, convert.New(), files, agri.Options{Progress: &progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The rasters overhang the township: its 144 quarters and neighbours' edges.
+	if sum.Sections[agri.SKCropping] < 144 || sum.Sections[agri.SKLandUse] < 144 || sum.Sections[agri.SKCropping] > 400 {
+		t.Errorf("sections = %v, want 144 to 400 quarters with cropping and land use", sum.Sections)
+	}
+	if !strings.Contains(progress.String(), "layout GUESSED") || !strings.Contains(progress.String(), "EPSG:3978") {
+		t.Errorf("progress does not show the layouts and forms:\n%s", progress.String())
+	}
+	ds, _, _ := kv.Open(context.Background(), store, agri.Dataset)
+	var c agri.Cropping
+	if !section(t, ds, "NW-25-24-1-W5", agri.SKCropping, &c) {
+		t.Fatal("no cropping for NW-25-24-1-W5")
+	}
+	// One year each: the larger summed share ties, the lower code wins.
+	if c.Dominant.Code != "146" || c.Rotation != "Canola and Rapeseed-Spring Wheat" || c.YearsCovered != 2 {
+		t.Errorf("cropping = %+v", c)
+	}
+	var lu agri.LandUse
+	if !section(t, ds, "NW-25-24-1-W5", agri.SKLandUse, &lu) || lu.Dominant.Code != "52" || lu.Year != 2020 {
+		t.Errorf("land use = %+v", lu)
+	}
+}
+
+func mustLoc(t *testing.T, s string) lld.Location {
+	t.Helper()
+	l, err := lld.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// TestIngestRasterSplit: a township cut between two files of one year
+// (two provinces' ACI, two UTM zones' Land Use) gives each quarter the
+// pixels of both.
+func TestIngestRasterSplit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	twp := dls.Bound(mustLoc(t, "24-1-W5"))
+	// The cut runs through the west quarters of section 3 (sections 6, 5,
+	// 4 | 3, 2, 1 from west to east along the south row; a quarter is a
+	// twelfth of the width): SW-3 gets pixels from both files.
+	mid := twp.Min[0] + (twp.Max[0]-twp.Min[0])*(0.5+1.0/24)
+	west, east := twp, twp
+	west.Max[0], east.Min[0] = mid, mid
+	// Each file reaches 300 m past its half: cut them at the middle by
+	// nodata outside the half, as two provinces' files meet at a border.
+	writeHalf := func(name string, half orb.Bound, v int) {
+		p, _ := proj.FromEPSG(26912)
+		xm, _, _ := p.FromLngLat(orb.Point{mid, (twp.Min[1] + twp.Max[1]) / 2})
+		writeRasterFunc(t, filepath.Join(dir, name), 26912, twp, func(x, _ float64) int {
+			if (x < xm) == (half == west) {
+				return v
+			}
+			return 0
+		})
+	}
+	writeHalf("aci_2023_ab.tif", west, 153)
+	writeHalf("aci_2023_sk.tif", east, 146)
+	files, err := agri.Classify(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := kv.NewMem()
+	if _, err := agri.Ingest(context.Background(), store, convert.New(), files, agri.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	ds, _, _ := kv.Open(context.Background(), store, agri.Dataset)
+	// Without merging, SW-3's year 2023 would arrive twice and be refused.
+	var c agri.Cropping
+	for _, q := range []string{"SE-1-24-1-W5", "SW-6-24-1-W5", "SW-3-24-1-W5"} {
+		if !section(t, ds, q, agri.SKCropping, &c) || c.YearsCovered != 1 {
+			t.Errorf("%s: cropping %+v, want one year", q, c)
+		}
+	}
+	if section(t, ds, "SE-1-24-1-W5", agri.SKCropping, &c); c.Dominant.Code != "146" {
+		t.Errorf("SE-1-24-1-W5 (east): dominant %s, want 146", c.Dominant.Code)
+	}
+	if section(t, ds, "SW-6-24-1-W5", agri.SKCropping, &c); c.Dominant.Code != "153" {
+		t.Errorf("SW-6-24-1-W5 (west): dominant %s, want 153", c.Dominant.Code)
 	}
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // ReadCropSummaries streams a per-quarter Annual Crop Inventory summary
-// (the layout of zonal.go, class codes from the ACI legend, years from
+// (Meridian's cache layout of zonal.go, not a published file; class codes from the ACI legend, years from
 // 2009) to fn, one QuarterYear per quarter and year.
 func ReadCropSummaries(src Source, fn func(QuarterYear) error) error {
 	return readZonal(src, 2009, func(code int) bool {

@@ -15,6 +15,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
 
+	"meridian/shared/ingest/geotiff"
 	"meridian/shared/ingest/proj"
 	"meridian/shared/ingest/shp"
 	"meridian/shared/lld"
@@ -43,8 +44,6 @@ func DemoTownships() []string { return slices.Clone(demoTownships) }
 // Demo file names, relative to the directory WriteDemo writes.
 const (
 	DemoCropLegend       = "aci_class_legend.csv"
-	DemoCropSummaries    = "aci_quarter_summary_2021-2025.csv"
-	DemoLandUse          = "landuse_quarter_summary_2015-2020.csv"
 	DemoSLCPolygons      = "ca_all_slc_v3r2.shp"
 	DemoSLCComponents    = "ca_all_slc_v3r2_cmp.dbf"
 	DemoSoilNames        = "soil_name_ab_sk_mb_demo.dbf"
@@ -388,8 +387,8 @@ const demoReadme = `# Meridian demo agriculture data — INVENTED
 
 Every value in these files is invented for demonstration and testing
 (package meridian/shared/ingest/ag, WriteDemo). The files have the layouts
-of the real datasets (AAFC Annual Crop Inventory and Land Use per-quarter
-summaries, Soil Landscapes of Canada v3.2, AGRASID LSRS, Canada Land
+of the real datasets (AAFC Annual Crop Inventory and Land Use GeoTIFFs,
+clipped around the demo townships and named with a _demo-<township> suffix, Soil Landscapes of Canada v3.2, AGRASID LSRS, Canada Land
 Inventory, Canadian Drought Monitor, NHN/CanVec hydro, municipal
 boundaries, Saskatchewan Crown land and pastures, BC agricultural capability,
 the BC Agricultural Land Reserve and Freshwater Atlas wetlands), but soil names,
@@ -515,17 +514,76 @@ func (d *demo) cropLegend() error {
 	return d.write(DemoCropLegend, b.Bytes())
 }
 
-func (d *demo) crops() error {
-	var b bytes.Buffer
-	b.WriteString("legal_location,year,class_code,pixels,pct\n")
-	for _, twp := range demoTownships {
-		f := demoFarms[twp]
-		for _, loc := range demoQuarters(twp) {
-			if twp == "50-20-W3" && loc.Section >= 19 && loc.Section <= 24 {
-				continue // outside the inventory
+// The crop inventory and land use rasters. AAFC ships one ACI GeoTIFF per
+// province and year and one Land Use GeoTIFF per UTM zone and vintage;
+// the demo ships clips of them around its townships (as `gdal_translate
+// -projwin` would cut), named as the published file with a
+// "_demo-<township>" suffix, so that a few hundred kilobytes stand for
+// gigabytes. Pixels are 30 m on a grid aligned to multiples of 30 m, so
+// clips of one file line up; every pixel whose centre is in a demo quarter
+// (by the grid model's polygon) holds a class, the others nodata (0).
+// Each quarter's classes are laid out as strips, the minor classes first
+// (a slough, a yard), in the shares demoShares draws.
+
+// demoClusters are the demo townships grouped into clips: adjacent
+// townships share one, so that no pixel is in two clips.
+var demoClusters = []struct {
+	prov string // the ACI file's province
+	zone int    // the Land Use file's UTM zone
+	epsg int    // the ACI clip's coordinate system (the real one is unverified)
+	twps []string
+}{
+	{"ab", 11, 26912, []string{"24-1-W5", "25-1-W5"}},
+	{"ab", 12, 26912, []string{"50-26-W4"}},
+	{"ab", 11, 26912, []string{"48-7-W5"}},
+	{"ab", 12, 26912, []string{"10-15-W4"}},
+	{"sk", 13, 26913, []string{"10-14-W2"}},
+	{"sk", 13, 26913, []string{"38-5-W3"}},
+	{"sk", 12, 26913, []string{"50-20-W3"}},
+	{"mb", 14, 26914, []string{"5-6-W1"}},
+	{"mb", 14, 26914, []string{"10-9-W1"}},
+	{"mb", 14, 26914, []string{"14-26-W1"}},
+}
+
+// DemoCropRasters returns the file names of the demo's Annual Crop
+// Inventory clips: aci_<year>_<prov>_demo-<township>.tif, 2021 to 2025.
+func DemoCropRasters() []string {
+	var names []string
+	for _, y := range demoYears {
+		for _, c := range demoClusters {
+			names = append(names, fmt.Sprintf("aci_%d_%s_demo-%s.tif", y, c.prov, c.twps[0]))
+		}
+	}
+	return names
+}
+
+// DemoLandUseRasters returns the file names of the demo's Land Use clips:
+// IMG_AAFC_LANDUSE_Z<zone>_<year>_demo-<township>.tif, 2015 and 2020,
+// in EPSG:3978; 10-9-W1 has none.
+func DemoLandUseRasters() []string {
+	var names []string
+	for _, y := range []int{2015, 2020} {
+		for _, c := range demoClusters {
+			if c.twps[0] != "10-9-W1" {
+				names = append(names, fmt.Sprintf("IMG_AAFC_LANDUSE_Z%02d_%d_demo-%s.tif", c.zone, y, c.twps[0]))
 			}
-			kind, cycle, off := demoQuarterKind(twp, loc)
-			for i, y := range demoYears {
+		}
+	}
+	return names
+}
+
+// demoClass is a quarter's classes in one year, in pixel shares.
+type demoClass func(loc lld.Location, twp string) []ClassShare
+
+func (d *demo) crops() error {
+	for i, y := range demoYears {
+		for _, c := range demoClusters {
+			name := fmt.Sprintf("aci_%d_%s_demo-%s.tif", y, c.prov, c.twps[0])
+			err := d.raster(name, c.epsg, geotiff.CompressionLZW, c.twps, func(loc lld.Location, twp string) []ClassShare {
+				if twp == "50-20-W3" && loc.Section >= 19 && loc.Section <= 24 {
+					return nil // outside the inventory
+				}
+				kind, cycle, off := demoQuarterKind(twp, loc)
 				r := newDemoRand(fmt.Sprintf("crop %s %d", loc, y))
 				var main int
 				switch kind {
@@ -542,25 +600,25 @@ func (d *demo) crops() error {
 						main = 210
 					}
 				}
-				for _, c := range demoShares(r, main, f.minors) {
-					b.WriteString(zonalRow(loc.String(), y, c))
-				}
+				return demoShares(r, main, demoFarms[twp].minors)
+			})
+			if err != nil {
+				return err
 			}
 		}
 	}
-	return d.write(DemoCropSummaries, b.Bytes())
+	return nil
 }
 
 func (d *demo) landUse() error {
-	var b bytes.Buffer
-	b.WriteString("legal_location,year,class_code,pixels,pct\n")
-	for _, twp := range demoTownships {
-		if twp == "10-9-W1" {
-			continue // not in the land use summary
-		}
-		for _, loc := range demoQuarters(twp) {
-			kind, _, _ := demoQuarterKind(twp, loc)
-			for _, y := range []int{2015, 2020} {
+	for _, y := range []int{2015, 2020} {
+		for _, c := range demoClusters {
+			if c.twps[0] == "10-9-W1" {
+				continue // not in the land use demo
+			}
+			name := fmt.Sprintf("IMG_AAFC_LANDUSE_Z%02d_%d_demo-%s.tif", c.zone, y, c.twps[0])
+			err := d.raster(name, 3978, geotiff.CompressionDeflate, c.twps, func(loc lld.Location, twp string) []ClassShare {
+				kind, _, _ := demoQuarterKind(twp, loc)
 				r := newDemoRand(fmt.Sprintf("landuse %s %d", loc, y))
 				main, minors := 52, []int{25, 71, 21}
 				switch kind {
@@ -569,13 +627,113 @@ func (d *demo) landUse() error {
 				case 2:
 					main, minors = 41, []int{46, 62, 71}
 				}
-				for _, c := range demoShares(r, main, minors) {
-					b.WriteString(zonalRow(loc.String(), y, c))
-				}
+				return demoShares(r, main, minors)
+			})
+			if err != nil {
+				return err
 			}
 		}
 	}
-	return d.write(DemoLandUse, b.Bytes())
+	return nil
+}
+
+// raster writes a clip over townships twps in EPSG code epsg, 8-bit,
+// tiled 256 × 256, nodata 0, each quarter's pixels split by classes.
+func (d *demo) raster(name string, epsg, compression int, twps []string, classes demoClass) error {
+	p, err := proj.FromEPSG(epsg)
+	if err != nil {
+		return err
+	}
+	type quarter struct {
+		loc   lld.Location
+		twp   string
+		polys orb.MultiPolygon
+	}
+	var qs []quarter
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, twp := range twps {
+		for _, loc := range demoQuarters(twp) {
+			blk, ok := dls.Resolve(loc)
+			if !ok {
+				return fmt.Errorf("%s: not in the grid model", loc)
+			}
+			var polys orb.MultiPolygon
+			switch g := blk.Geometry.(type) {
+			case orb.Polygon:
+				polys = orb.MultiPolygon{g}
+			case orb.MultiPolygon:
+				polys = g
+			}
+			for _, poly := range polys {
+				for _, ll := range poly[0] {
+					x, y, err := p.FromLngLat(ll)
+					if err != nil {
+						return err
+					}
+					minX, maxX, minY, maxY = min(minX, x), max(maxX, x), min(minY, y), max(maxY, y)
+				}
+			}
+			qs = append(qs, quarter{loc, twp, polys})
+		}
+	}
+	// A 300 m margin, on the 30 m grid.
+	x0, y0 := math.Floor(minX/30)*30-300, math.Ceil(maxY/30)*30+300
+	w, h := int(math.Ceil((maxX+300-x0)/30)), int(math.Ceil((y0-(minY-300))/30))
+	geo := geotiff.Geo{Transform: [6]float64{x0, 30, 0, y0, 0, -30}}
+	px := make([]byte, w*h) // a clip is a few hundred pixels each way
+	for _, q := range qs {
+		shares := classes(q.loc, q.twp)
+		if len(shares) == 0 {
+			continue
+		}
+		z, err := newZone(q.loc, q.polys, p, geo, w, h)
+		if err != nil || z == nil {
+			return fmt.Errorf("%s: %v", q.loc, err)
+		}
+		n := 0
+		for y := z.top; y <= z.bot; y++ {
+			z.spans(y, w, func(a, b int) { n += b - a })
+		}
+		// Quotas by largest remainder, each class at least one pixel;
+		// minor classes first, from the quarter's north edge.
+		order := append(slices.Clone(shares[1:]), shares[0])
+		quota := make([]int, len(order))
+		left := n
+		for i, c := range order[:len(order)-1] {
+			quota[i] = max(1, int(math.Round(float64(n)*c.Pct/100)))
+			left -= quota[i]
+		}
+		quota[len(order)-1] = left
+		k := 0
+		for y := z.top; y <= z.bot; y++ {
+			z.spans(y, w, func(a, b int) {
+				for x := a; x < b; x++ {
+					for k < len(quota)-1 && quota[k] == 0 {
+						k++
+					}
+					px[y*w+x] = byte(order[k].Code)
+					quota[k]--
+				}
+			})
+		}
+	}
+	nodata := 0
+	o := geotiff.WriteOptions{Width: w, Height: h, Tiled: true, BlockWidth: 256, BlockHeight: 256,
+		Compression: compression, Predictor: geotiff.PredictorHorizontal, EPSG: epsg,
+		Origin: [2]float64{x0, y0}, PixelSize: [2]float64{30, 30}, NoData: &nodata}
+	var b bytes.Buffer
+	err = geotiff.Write(&b, o, func(bx, by int, buf []uint16) error {
+		for i := range buf {
+			if x, y := bx+i%o.BlockWidth, by+i/o.BlockWidth; x < w && y < h {
+				buf[i] = uint16(px[y*w+x])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return d.write(name, b.Bytes())
 }
 
 // --- soils ---

@@ -58,8 +58,8 @@ func TestWriteDemoDeterministic(t *testing.T) {
 	}
 	ea, _ := os.ReadDir(a)
 	eb, _ := os.ReadDir(b)
-	if len(ea) != len(eb) || len(ea) != 54 {
-		t.Fatalf("files: %d and %d, want 54", len(ea), len(eb))
+	if len(ea) != len(eb) || len(ea) != 120 { // 52 vector and table files, 50 ACI and 18 Land Use clips
+		t.Fatalf("files: %d and %d, want 120", len(ea), len(eb))
 	}
 	for i, e := range ea {
 		if e.Name() != eb[i].Name() {
@@ -81,7 +81,7 @@ func TestDemoCounts(t *testing.T) {
 	}
 	// Crops: 11 townships × 144 quarters, less 24 quarters (50-20-W3
 	// sections 19-24), × 5 years.
-	crops := collect(t, ag.ReadCropSummaries, openDemo(t, ag.DemoCropSummaries))
+	crops := demoRasters(t, ag.ReadCropRaster, ag.DemoCropRasters())
 	if len(crops) != (11*144-24)*5 {
 		t.Errorf("crop quarter-years = %d, want %d", len(crops), (11*144-24)*5)
 	}
@@ -89,7 +89,7 @@ func TestDemoCounts(t *testing.T) {
 		t.Errorf("crop rows = %d, want 17006", n)
 	}
 	// Land use: 10 townships (not 10-9-W1), 2 vintages.
-	lu := collect(t, ag.ReadLandUse, openDemo(t, ag.DemoLandUse))
+	lu := demoRasters(t, ag.ReadLandUseRaster, ag.DemoLandUseRasters())
 	if len(lu) != 10*144*2 {
 		t.Errorf("land use quarter-years = %d, want %d", len(lu), 10*144*2)
 	}
@@ -215,6 +215,22 @@ func TestDemoBCLayers(t *testing.T) {
 	}
 }
 
+// demoRasters summarises the demo's rasters over the grid model's quarters.
+func demoRasters(t *testing.T, read func(string, ag.RasterOptions, func(ag.QuarterYear) error) (ag.RasterInfo, error), names []string) []ag.QuarterYear {
+	t.Helper()
+	var out []ag.QuarterYear
+	for _, n := range names {
+		_, err := read(filepath.Join(demoPath, n), ag.RasterOptions{Quarters: ag.ModelQuarters}, func(q ag.QuarterYear) error {
+			out = append(out, q)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
 func countShares(qs []ag.QuarterYear) int {
 	n := 0
 	for _, q := range qs {
@@ -305,7 +321,7 @@ func TestDemoCoverage(t *testing.T) {
 	// Cropping: five years with a rotation for a cropped quarter; none for
 	// 50-20-W3 sections 19-24.
 	byQuarter := map[lld.Location][]ag.QuarterYear{}
-	for _, q := range collect(t, ag.ReadCropSummaries, openDemo(t, ag.DemoCropSummaries)) {
+	for _, q := range demoRasters(t, ag.ReadCropRaster, ag.DemoCropRasters()) {
 		byQuarter[q.Location] = append(byQuarter[q.Location], q)
 	}
 	if _, ok := byQuarter[loc("NE-20-50-20-W3")]; ok {

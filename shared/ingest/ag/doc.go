@@ -27,8 +27,10 @@
 //	                                    ReadSoilLayers
 //	SLC polygons (PAT) (§12)            ReadSLCPolygons         shapefile, DBF, CSV
 //	ACI class legend (§10)              ReadCropLegend          CSV
-//	ACI per-quarter summaries (§10)     ReadCropSummaries       CSV (Meridian's layout, zonal.go)
-//	Land Use per-quarter summaries (§11) ReadLandUse            CSV (Meridian's layout, zonal.go)
+//	ACI rasters (§10)                   ReadCropRaster          GeoTIFF (per quarter by zonal statistics, raster.go)
+//	Land Use rasters (§11)              ReadLandUseRaster       GeoTIFF (idem)
+//	ACI, Land Use per-quarter cache     ReadCropSummaries,      CSV (Meridian's layout, zonal.go; not published)
+//	                                    ReadLandUse
 //	AGRASID quarter LSRS (§14)          ReadAGRASIDLSRS         shapefile, DBF, CSV
 //	SK/MB LSRS by SLC polygon (§14)     ReadSLCLSRS             CSV, DBF (Meridian's layout)
 //	CLI capability (§13)                ReadCLI                 shapefile, GeoJSON, DBF, CSV

@@ -71,8 +71,8 @@ func LandUseClassOf(code, year int) (LandUseClass, bool) {
 	return c, true
 }
 
-// ReadLandUse streams a per-quarter AAFC Land Use summary (the layout of
-// zonal.go, class codes of LandUseClassOf, years from 1990) to fn, one
+// ReadLandUse streams a per-quarter AAFC Land Use summary (Meridian's
+// cache layout of zonal.go, not a published file; class codes of LandUseClassOf, years from 1990) to fn, one
 // QuarterYear per quarter and vintage.
 func ReadLandUse(src Source, fn func(QuarterYear) error) error {
 	return readZonal(src, 1990, func(code int) bool {

@@ -7,11 +7,11 @@ import (
 	"meridian/shared/lld"
 )
 
-// The per-quarter summary layout. AAFC publishes the Annual Crop
-// Inventory and Land Use as 30 m rasters; a zonal-statistics step (not in
-// this package) counts, for every quarter-section polygon and every year,
-// the pixels of each class whose centres fall inside it, leaving nodata
-// (0 and 255) out, and writes CSV with this header:
+// The per-quarter summary layout: Meridian's own, not a publisher's. AAFC
+// publishes the Annual Crop Inventory and Land Use as 30 m GeoTIFF rasters,
+// which ReadCropRaster and ReadLandUseRaster (raster.go) summarise per
+// quarter directly; this CSV is kept as an internal cache of such
+// summaries (a user downloads the rasters, never this), with this header:
 //
 //	legal_location,year,class_code,pixels,pct
 //	NW-25-24-1-W5,2023,153,612,84.30
