@@ -67,6 +67,10 @@ type GridSource struct {
 	// this: a fixture whose positions are synthetic must not claim the
 	// real dataset's accuracy.
 	MinAccuracyM float64
+	// OnFile, when set, is called after each file with what its reader
+	// made of it (the layout recognised, rows read and skipped) and its
+	// error: what `meridian ingest grid -check` prints.
+	OnFile func(file string, st Stats, err error)
 }
 
 // BuildGrid reads every file of src with its format's reader and writes the
@@ -112,6 +116,9 @@ func BuildGrid(ctx context.Context, src GridSource, out io.Writer) (Stats, gridi
 	}
 	for _, name := range src.Files {
 		s, err := readGridFile(src, name, emit)
+		if src.OnFile != nil {
+			src.OnFile(path.Base(name), s, err)
+		}
 		add(s)
 		if err != nil {
 			return st, gridindex.Stats{}, err
@@ -122,6 +129,19 @@ func BuildGrid(ctx context.Context, src GridSource, out io.Writer) (Stats, gridi
 }
 
 func readGridFile(src GridSource, name string, emit Emit) (Stats, error) {
+	var layout Layout
+	seen := func(l Layout) { layout = l }
+	st, err := readGridLayout(src, name, emit, seen)
+	if layout.Dataset == "" && src.Format == FormatATS {
+		layout = ATSLayout(name)
+	}
+	st.Layout = layout
+	return st, err
+}
+
+// readGridLayout reads one file with its format's reader; seen is told
+// the layout the reader recognised.
+func readGridLayout(src GridSource, name string, emit Emit, seen func(Layout)) (Stats, error) {
 	base := path.Base(name)
 	lower := strings.ToLower(base)
 	open := func(n string) (fs.File, error) {
@@ -149,9 +169,9 @@ func readGridFile(src GridSource, name string, emit Emit) (Stats, error) {
 		}
 		defer f.Close()
 		if strings.Contains(lower, "corner") {
-			return ReadManitobaCorners(f, base, emit, ManitobaOptions{Notices: src.Notices})
+			return ReadManitobaCorners(f, base, emit, ManitobaOptions{Notices: src.Notices, Layout: seen})
 		}
-		return ReadManitobaSurvey(f, base, emit, ManitobaOptions{Notices: src.Notices})
+		return ReadManitobaSurvey(f, base, emit, ManitobaOptions{Notices: src.Notices, Layout: seen})
 	case FormatSaskGrid, FormatOntario:
 		if strings.HasSuffix(lower, ".geojson") || strings.HasSuffix(lower, ".json") {
 			if src.Format != FormatOntario {
@@ -162,10 +182,12 @@ func readGridFile(src GridSource, name string, emit Emit) (Stats, error) {
 				return Stats{}, err
 			}
 			defer f.Close()
+			rd := OntarioReader{Notices: src.Notices}
+			defer func() { seen(rd.Layout) }()
 			if strings.Contains(lower, "township") {
-				return ReadOntarioTownshipsGeoJSON(f, base, emit)
+				return rd.TownshipsGeoJSON(f, base, emit)
 			}
-			return ReadOntarioLotsGeoJSON(f, base, emit)
+			return rd.LotsGeoJSON(f, base, emit)
 		}
 		if !strings.HasSuffix(lower, ".shp") {
 			return Stats{}, &Error{File: base, Reason: "want a .shp (with its .dbf and .prj beside it) or a .geojson file"}
@@ -185,13 +207,19 @@ func readGridFile(src GridSource, name string, emit Emit) (Stats, error) {
 		if err != nil {
 			return Stats{}, &Error{File: path.Base(stem) + ".prj", Reason: fmt.Sprintf("the projection file is needed to place the coordinates: %v", err)}
 		}
+		rd := OntarioReader{Notices: src.Notices}
+		defer func() {
+			if src.Format == FormatOntario {
+				seen(rd.Layout)
+			}
+		}()
 		switch {
 		case src.Format == FormatSaskGrid:
-			return ReadSaskGrid(shpF, dbfF, string(prj), base, emit, SaskGridOptions{Notices: src.Notices})
+			return ReadSaskGrid(shpF, dbfF, string(prj), base, emit, SaskGridOptions{Notices: src.Notices, Layout: seen})
 		case strings.Contains(lower, "township"):
-			return ReadOntarioTownships(shpF, dbfF, string(prj), base, emit)
+			return rd.Townships(shpF, dbfF, string(prj), base, emit)
 		default:
-			return ReadOntarioLots(shpF, dbfF, string(prj), base, emit)
+			return rd.Lots(shpF, dbfF, string(prj), base, emit)
 		}
 	}
 	return Stats{}, fmt.Errorf("ingest: unknown grid format %q (want ats, mb, sk or on)", src.Format)

@@ -26,6 +26,9 @@ type Stats struct {
 	// by reason ("township lot", "lot label lld cannot parse"). Malformed
 	// rows are never skipped: they reject the file.
 	Skipped map[string]int
+	// Layout is the published layout the file was read as (zero when the
+	// reader refused the file before it knew).
+	Layout Layout
 }
 
 // SkippedTotal is the number of rows skipped for any reason.
