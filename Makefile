@@ -71,27 +71,27 @@ bench: ## Benchmarks of the hot paths
 FUZZTIME ?= 30s
 FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/convert:FuzzParsePoint \
 	shared/convert:FuzzAppendString shared/convert:FuzzAppendCoord shared/convert:FuzzHandlers shared/survey/dls:FuzzLocate shared/survey/nts:FuzzLocate \
-	shared/ingest:FuzzReadATS shared/ingest:FuzzReadATSPolygons shared/ingest:FuzzReadManitobaSurvey shared/ingest:FuzzReadManitobaCorners \
-	shared/ingest:FuzzReadSaskGrid shared/ingest:FuzzReadOntarioLots shared/ingest:FuzzReadOntarioLotsGeoJSON \
-	shared/ingest:FuzzDissolve shared/ingest/shp:FuzzReader shared/ingest/proj:FuzzFromWKT shared/ingest/proj:FuzzLambertRoundTrip shared/ingest/geotiff:FuzzOpen \
+	shared/survey/gridingest:FuzzReadATS shared/survey/gridingest:FuzzReadATSPolygons shared/survey/gridingest:FuzzReadManitobaSurvey shared/survey/gridingest:FuzzReadManitobaCorners \
+	shared/survey/gridingest:FuzzReadSaskGrid shared/survey/gridingest:FuzzReadOntarioLots shared/survey/gridingest:FuzzReadOntarioLotsGeoJSON \
+	shared/survey/gridingest:FuzzDissolve shared/ingest/shp:FuzzReader shared/ingest/proj:FuzzFromWKT shared/ingest/proj:FuzzLambertRoundTrip shared/ingest/geotiff:FuzzOpen \
 	shared/survey/gridindex:FuzzOpen shared/blob:FuzzCachedReadRange \
 	shared/tile:FuzzTileRequest shared/tile/archive:FuzzOpen shared/tile/archive:FuzzDecodeHeader \
 	shared/tile/archive:FuzzDecodeDirectory shared/tile/archive:FuzzFindTile \
-	shared/ingest/energy:FuzzReadBACodes shared/ingest/energy:FuzzReadOrphanInventory \
-	shared/ingest/energy:FuzzReadVolumetrics shared/ingest/energy:FuzzReadNGLVolumes \
-	shared/ingest/energy:FuzzReadFacilities shared/ingest/energy:FuzzReadPipelinesGeoJSON \
-	shared/ingest/energy:FuzzReadWellList shared/ingest/energy:FuzzReadDispositionsCSV \
-	shared/ingest/energy:FuzzReadDispositionsGeoJSON shared/ingest/energy:FuzzReadAlbertaAgreements shared/ingest/energy:FuzzUWI \
-	shared/ingest/energy:FuzzReadPetrinexWells shared/ingest/energy:FuzzReadWellHoles \
-	shared/ingest/ag:FuzzReadComponents shared/ingest/ag:FuzzReadPolygonComponents \
-	shared/ingest/ag:FuzzReadSoilNames shared/ingest/ag:FuzzReadSoilLayers \
-	shared/ingest/ag:FuzzReadSLCPolygons shared/ingest/ag:FuzzReadCropLegend \
-	shared/ingest/ag:FuzzReadCropSummaries shared/ingest/ag:FuzzReadLandUse \
-	shared/ingest/ag:FuzzReadAGRASIDLSRS shared/ingest/ag:FuzzReadSLCLSRS \
-	shared/ingest/ag:FuzzParseRating shared/ingest/ag:FuzzReadCLI shared/ingest/ag:FuzzReadDrought \
-	shared/ingest/ag:FuzzReadWaterBodies shared/ingest/ag:FuzzReadWatercourses \
-	shared/ingest/ag:FuzzReadMunicipalities shared/ingest/ag:FuzzReadCrownLand \
-	shared/ingest/ag:FuzzReadPastures shared/ingest/ag:FuzzReadALR shared/ingest/ag:FuzzReadFWAWetlands shared/ingest/ag:FuzzParseDroughtName \
+	shared/energy/energyingest:FuzzReadBACodes shared/energy/energyingest:FuzzReadOrphanInventory \
+	shared/energy/energyingest:FuzzReadVolumetrics shared/energy/energyingest:FuzzReadNGLVolumes \
+	shared/energy/energyingest:FuzzReadFacilities shared/energy/energyingest:FuzzReadPipelinesGeoJSON \
+	shared/energy/energyingest:FuzzReadWellList shared/energy/energyingest:FuzzReadDispositionsCSV \
+	shared/energy/energyingest:FuzzReadDispositionsGeoJSON shared/energy/energyingest:FuzzReadAlbertaAgreements shared/energy/energyingest:FuzzUWI \
+	shared/energy/energyingest:FuzzReadPetrinexWells shared/energy/energyingest:FuzzReadWellHoles \
+	shared/ag/agingest:FuzzReadComponents shared/ag/agingest:FuzzReadPolygonComponents \
+	shared/ag/agingest:FuzzReadSoilNames shared/ag/agingest:FuzzReadSoilLayers \
+	shared/ag/agingest:FuzzReadSLCPolygons shared/ag/agingest:FuzzReadCropLegend \
+	shared/ag/agingest:FuzzReadCropSummaries shared/ag/agingest:FuzzReadLandUse \
+	shared/ag/agingest:FuzzReadAGRASIDLSRS shared/ag/agingest:FuzzReadSLCLSRS \
+	shared/ag/agingest:FuzzParseRating shared/ag/agingest:FuzzReadCLI shared/ag/agingest:FuzzReadDrought \
+	shared/ag/agingest:FuzzReadWaterBodies shared/ag/agingest:FuzzReadWatercourses \
+	shared/ag/agingest:FuzzReadMunicipalities shared/ag/agingest:FuzzReadCrownLand \
+	shared/ag/agingest:FuzzReadPastures shared/ag/agingest:FuzzReadALR shared/ag/agingest:FuzzReadFWAWetlands shared/ag/agingest:FuzzParseDroughtName \
 	shared/ingest/geojsonfc:FuzzReader
 fuzz: ## Fuzz every parser of outside input, FUZZTIME (30s) each
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \

@@ -10,7 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 
-	"meridian/shared/agri/agapi"
+	"meridian/shared/ag/agapi"
 	"meridian/shared/api"
 	"meridian/shared/convert"
 	"meridian/shared/kv"

@@ -5,10 +5,9 @@ import (
 	"log/slog"
 	"testing"
 
-	"meridian/shared/agri"
+	"meridian/shared/ag/agingest"
 	"meridian/shared/api/apigw/apigwtest"
 	"meridian/shared/convert"
-	srcag "meridian/shared/ingest/ag"
 	"meridian/shared/kv"
 	"meridian/shared/kv/kvtest"
 )
@@ -35,15 +34,15 @@ var wantEvents = map[string]apigwtest.Want{
 func demoStore(t *testing.T) kv.Store {
 	t.Helper()
 	dir := t.TempDir()
-	if err := srcag.WriteDemo(dir); err != nil {
+	if err := agingest.WriteDemo(dir); err != nil {
 		t.Fatal(err)
 	}
-	files, err := agri.Classify(dir)
+	files, err := agingest.FilesIn(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	store := kv.NewMem()
-	if _, err := agri.Ingest(context.Background(), store, convert.New(), files, agri.Options{Demo: true}); err != nil {
+	if _, err := agingest.Ingest(context.Background(), store, convert.New(), files, agingest.Options{Demo: true}); err != nil {
 		t.Fatal(err)
 	}
 	return store
@@ -63,11 +62,11 @@ func TestBootstrap(t *testing.T) {
 	ctx := context.Background()
 	client, endpoint := kvtest.Minidyn(t, "reports")
 	dir := t.TempDir()
-	if err := srcag.WriteDemo(dir); err != nil {
+	if err := agingest.WriteDemo(dir); err != nil {
 		t.Fatal(err)
 	}
-	files, _ := agri.Classify(dir)
-	if _, err := agri.Ingest(ctx, kv.NewDynamo(client, "reports", kv.DynamoOptions{}), convert.New(), files, agri.Options{Demo: true}); err != nil {
+	files, _ := agingest.FilesIn(dir)
+	if _, err := agingest.Ingest(ctx, kv.NewDynamo(client, "reports", kv.DynamoOptions{}), convert.New(), files, agingest.Options{Demo: true}); err != nil {
 		t.Fatal(err)
 	}
 	rss := apigwtest.CheckBootstrap(t, ".", events, wantEvents,

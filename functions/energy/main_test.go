@@ -10,8 +10,7 @@ import (
 
 	"meridian/shared/api/apigw/apigwtest"
 	"meridian/shared/convert"
-	"meridian/shared/energy"
-	srcenergy "meridian/shared/ingest/energy"
+	"meridian/shared/energy/energyingest"
 	"meridian/shared/kv"
 	"meridian/shared/kv/kvtest"
 )
@@ -81,15 +80,15 @@ func lacks(keys ...string) func(map[string][]string, []byte) error {
 func demoStore(t *testing.T) kv.Store {
 	t.Helper()
 	dir := t.TempDir()
-	if err := srcenergy.WriteDemo(dir); err != nil {
+	if err := energyingest.WriteDemo(dir); err != nil {
 		t.Fatal(err)
 	}
-	files, err := energy.Classify(dir)
+	files, err := energyingest.FilesIn(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	store := kv.NewMem()
-	if _, err := energy.Ingest(context.Background(), store, convert.New(), files, energy.Options{Now: srcenergy.DemoAsOf(), Demo: true}); err != nil {
+	if _, err := energyingest.Ingest(context.Background(), store, convert.New(), files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true}); err != nil {
 		t.Fatal(err)
 	}
 	return store
@@ -97,7 +96,7 @@ func demoStore(t *testing.T) kv.Store {
 
 // demoNow is the clock of the tests: the demo's as-of date, so that days to
 // expiry do not drift with the calendar.
-func demoNow() time.Time { return srcenergy.DemoAsOf() }
+func demoNow() time.Time { return energyingest.DemoAsOf() }
 
 // TestReplayEvents runs every events/energy-*.json through the real handler.
 func TestReplayEvents(t *testing.T) {
@@ -114,11 +113,11 @@ func TestBootstrap(t *testing.T) {
 	ctx := context.Background()
 	client, endpoint := kvtest.Minidyn(t, "reports")
 	dir := t.TempDir()
-	if err := srcenergy.WriteDemo(dir); err != nil {
+	if err := energyingest.WriteDemo(dir); err != nil {
 		t.Fatal(err)
 	}
-	files, _ := energy.Classify(dir)
-	if _, err := energy.Ingest(ctx, kv.NewDynamo(client, "reports", kv.DynamoOptions{}), convert.New(), files, energy.Options{Now: srcenergy.DemoAsOf(), Demo: true}); err != nil {
+	files, _ := energyingest.FilesIn(dir)
+	if _, err := energyingest.Ingest(ctx, kv.NewDynamo(client, "reports", kv.DynamoOptions{}), convert.New(), files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true}); err != nil {
 		t.Fatal(err)
 	}
 	rss := apigwtest.CheckBootstrap(t, ".", "../../events/energy-wells*.json", wantEvents,

@@ -23,7 +23,7 @@ import (
 	"github.com/paulmach/orb"
 	minidyn "github.com/truora/minidyn/server"
 
-	"meridian/shared/agri/agapi"
+	"meridian/shared/ag/agapi"
 	"meridian/shared/api"
 	"meridian/shared/api/apigw"
 	"meridian/shared/blob"

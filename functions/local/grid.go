@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,8 +19,8 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/convert"
 	"meridian/shared/fixture"
-	"meridian/shared/ingest"
 	"meridian/shared/survey/gridindex"
+	"meridian/shared/survey/gridingest"
 )
 
 // Grid indexes live in <data>/grid/<name>.mgix. The server opens every one
@@ -37,20 +38,20 @@ func gridPath(dataDir string) string { return filepath.Join(dataDir, gridDir) }
 
 // installGrid builds src's index and moves it into the data directory only
 // when it is complete and opens: a bad file leaves the served index alone.
-func installGrid(ctx context.Context, dataDir string, src ingest.GridSource) (ingest.Stats, gridindex.Stats, error) {
+func installGrid(ctx context.Context, dataDir string, src gridingest.GridSource) (gridingest.Stats, gridindex.Stats, error) {
 	dir := gridPath(dataDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return ingest.Stats{}, gridindex.Stats{}, err
+		return gridingest.Stats{}, gridindex.Stats{}, err
 	}
 	tmp, err := os.CreateTemp(dir, ".ingest-*"+gridExt)
 	if err != nil {
-		return ingest.Stats{}, gridindex.Stats{}, err
+		return gridingest.Stats{}, gridindex.Stats{}, err
 	}
 	defer os.Remove(tmp.Name())
 	if src.TempDir == "" {
 		src.TempDir = dir
 	}
-	st, ist, err := ingest.BuildGrid(ctx, src, tmp)
+	st, ist, err := gridingest.BuildGrid(ctx, src, tmp)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -205,8 +206,13 @@ func (g *gridLoader) watch(ctx context.Context) {
 	}
 }
 
-const ingestUsage = `usage: meridian ingest grid -format ats|mb|sk|on [-name NAME] [-data DIR] FILE...
-       meridian ingest energy|ag [-data DIR] [-demo] DIR   (see meridian ingest energy -h)
+const ingestUsage = `usage: meridian ingest grid -format ats|mb|sk|on [-name NAME] [-data DIR] [-check] FILE...
+       meridian ingest energy|ag [-data DIR] [-demo] [-check] DIR   (see meridian ingest energy -h)
+
+-check reads every file and prints, per file, the layout recognised (verified
+against published evidence, or guessed), its coordinate system, the rows read
+and skipped and any rejection with its line and reason, then what an ingest
+would publish; it installs and publishes nothing. Run it first on a download.
 
 Builds the grid index of an official survey dataset and installs it in
 DIR/grid/NAME.mgix, where the server picks it up within seconds. A problem in
@@ -243,10 +249,11 @@ func ingestCommand(args []string, stdout, stderr io.Writer) int {
 	name := fs.String("name", "", "index name (default: the dataset's, e.g. altalis-ats-v4.1)")
 	dataDir := fs.String("data", defaultDataDir(), "data directory")
 	asOf := fs.String("as-of", "", "the dataset's publication date, recorded in the index")
+	check := fs.Bool("check", false, "read every file and say what it is, what is wrong and what would be built; install nothing")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
-	meta, ok := ingest.DefaultMeta(ingest.GridFormat(*format))
+	meta, ok := gridingest.DefaultMeta(gridingest.GridFormat(*format))
 	if !ok {
 		fmt.Fprintf(stderr, "meridian ingest grid: -format %q: want ats, mb, sk or on\n", *format)
 		return 2
@@ -270,7 +277,12 @@ func ingestCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		files = append(files, strings.TrimPrefix(filepath.ToSlash(abs), "/"))
 	}
-	src := ingest.GridSource{Format: ingest.GridFormat(*format), FS: os.DirFS("/"), Files: files, Meta: meta}
+	src := gridingest.GridSource{Format: gridingest.GridFormat(*format), FS: os.DirFS("/"), Files: files, Meta: meta}
+	if *check {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		return checkGrid(ctx, stdout, src)
+	}
 	start := time.Now()
 	st, ist, err := installGrid(context.Background(), *dataDir, src)
 	if err != nil {

@@ -23,6 +23,7 @@ commands:
   keys      add, list and revoke API keys: meridian keys add|list|revoke
   ingest    build an official grid index: meridian ingest grid -format ats|mb|sk|on FILE...
             or load report data: meridian ingest energy|ag [-demo] DIR
+            -check first: what each file is and what is wrong, publishing nothing
   build-tiles  build PMTiles archives of survey grid layers: meridian build-tiles ab/twp ab/sec
   publish   copy grid indexes, tile archives and report data into an AWS deployment
   convert   convert a CSV of legal land descriptions or coordinates to CSV or GeoJSON

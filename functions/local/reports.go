@@ -8,17 +8,18 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"meridian/shared/agri"
+	"meridian/shared/ag"
+	"meridian/shared/ag/agingest"
 	"meridian/shared/convert"
 	"meridian/shared/energy"
+	"meridian/shared/energy/energyingest"
 	"meridian/shared/ingest"
-	srcag "meridian/shared/ingest/ag"
-	srcenergy "meridian/shared/ingest/energy"
 	"meridian/shared/kv"
 	"meridian/shared/tile"
 	"meridian/shared/tile/datalayers"
@@ -55,23 +56,23 @@ func ensureDemoReports(ctx context.Context, store kv.Store, svc *convert.Service
 }
 
 func ensureDemoAg(ctx context.Context, store kv.Store, svc *convert.Service, logger *slog.Logger) error {
-	return ensureDemo(ctx, store, agri.Dataset, srcag.WriteDemo, logger, func(dir string) ([]any, error) {
-		files, err := agri.Classify(dir)
+	return ensureDemo(ctx, store, ag.Dataset, agingest.WriteDemo, logger, func(dir string) ([]any, error) {
+		files, err := agingest.FilesIn(dir)
 		if err != nil {
 			return nil, err
 		}
-		sum, err := agri.Ingest(ctx, store, svc, files, agri.Options{Demo: true, AsOf: srcenergy.DemoAsOf()})
+		sum, err := agingest.Ingest(ctx, store, svc, files, agingest.Options{Demo: true, AsOf: energyingest.DemoAsOf()})
 		return []any{"items", sum.Items, "quarters", sum.Quarters}, err
 	})
 }
 
 func ensureDemoEnergy(ctx context.Context, store kv.Store, svc *convert.Service, logger *slog.Logger) error {
-	return ensureDemo(ctx, store, energy.Dataset, srcenergy.WriteDemo, logger, func(dir string) ([]any, error) {
-		files, err := energy.Classify(dir)
+	return ensureDemo(ctx, store, energy.Dataset, energyingest.WriteDemo, logger, func(dir string) ([]any, error) {
+		files, err := energyingest.FilesIn(dir)
 		if err != nil {
 			return nil, err
 		}
-		sum, err := energy.Ingest(ctx, store, svc, files, energy.Options{Now: srcenergy.DemoAsOf(), Demo: true})
+		sum, err := energyingest.Ingest(ctx, store, svc, files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true})
 		return []any{"items", sum.Items, "wells", sum.Read["wells_st37"] + sum.Read["wells_petrinex"]}, err
 	})
 }
@@ -100,15 +101,16 @@ func ensureDemo(ctx context.Context, store kv.Store, dataset string, write func(
 	return nil
 }
 
-const ingestReportsUsage = `usage: meridian ingest energy [-data DIR] [-now YYYY-MM-DD] [-demo] [-tiles=false] DIR
-       meridian ingest ag [-data DIR] [-demo] [-tiles=false] DIR
+const ingestReportsUsage = `usage: meridian ingest energy [-data DIR] [-now YYYY-MM-DD] [-demo] [-tiles=false] [-check] DIR
+       meridian ingest ag [-data DIR] [-demo] [-tiles=false] [-check] DIR
 
 Reads every published energy file in DIR, recognised by the publishers' file
 names (WellList*.txt, ST104A*BusinessAssociate*.csv, Well Infrastructure*.csv,
 Facility Infrastructure*.csv, Vol_YYYY-MM-PP.csv, Pipelines*.geojson|.shp,
-*Inventory*.xlsx, Crown_Dispositions*.geojson|.csv) — or, for ag, the
+*Inventory*.xlsx, Crown_Dispositions*.geojson|.csv, PRABAIdentifiers.csv,
+Mineral_Agreements*|PNG_Agreements*.geojson) — or, for ag, the
 agriculture files (aci_*.tif, IMG_AAFC_LANDUSE_*|LU*.tif, aci_class_legend*, ca_all_slc*, soil_name*,
-DominantAGRASID_LSRS*, slc_lsrs*, cli_*, cdm_YYYY-MM*, waterbody*,
+DominantAGRASID_LSRS*, slc_lsrs*, cli_*, CDM_YYMM_Dn_LR.geojson, waterbody*|NHN_*,
 watercourse*, municipalities*, sk_ag_crown_land*, sk_pastures*,
 bc_ag_capability*, OATS_ALR_POLYS*|ALC_ALR_POLYGONS*|bc_alr*,
 FWA_WETLANDS*) — derives the report rows and publishes them to
@@ -129,6 +131,7 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 	nowFlag := fs.String("now", "", "the day expiry states are computed for (default today)")
 	demo := fs.Bool("demo", false, "write the demo files into DIR first, and mark the data as demo data")
 	tiles := fs.Bool("tiles", true, "rebuild the energy tile archives (DATA/tiles/energy) from the new data")
+	check := fs.Bool("check", false, "read every file and say what it is, what is wrong and what would be published; publish nothing")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -137,7 +140,7 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dir := fs.Arg(0)
-	opts := energy.Options{Demo: *demo, Progress: stderr}
+	opts := energyingest.Options{Demo: *demo, Progress: stderr}
 	if *nowFlag != "" {
 		t, err := time.Parse("2006-01-02", *nowFlag)
 		if err != nil {
@@ -147,21 +150,40 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 		opts.Now = t
 	}
 	if *demo {
-		if err := srcenergy.WriteDemo(dir); err != nil {
+		if err := energyingest.WriteDemo(dir); err != nil {
 			fmt.Fprintf(stderr, "meridian ingest energy: %v\n", err)
 			return 1
 		}
 		if opts.Now.IsZero() {
-			opts.Now = srcenergy.DemoAsOf()
+			opts.Now = energyingest.DemoAsOf()
 		}
 	}
-	files, err := energy.Classify(dir)
+	files, err := energyingest.FilesIn(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "meridian ingest energy: %v\n", err)
 		return 1
 	}
+	if *check {
+		ls, err := energyingest.Layouts(files)
+		if err != nil {
+			fmt.Fprintf(stderr, "meridian ingest energy -check: %v\n", err)
+			return 1
+		}
+		layouts := map[string]ingest.Layout{}
+		for _, l := range ls {
+			layouts[l.Path] = l.Layout
+		}
+		return runCheck("energy", *dataDir, stdout, stderr, func(ctx context.Context, svc *convert.Service) int {
+			return checkReports(ctx, stdout, "energy", files, layouts, func(ctx context.Context, f energyingest.Files, store *countStore, n *ingest.Notices) (map[string]int, map[string]int, error) {
+				o := opts
+				o.Progress, o.Notices = nil, n
+				sum, err := energyingest.Ingest(ctx, store, svc, f, o)
+				return sum.Read, sum.Skipped, err
+			})
+		})
+	}
 	// First, what each file was taken to be: a guessed layout says so.
-	banners, err := energy.Banners(files)
+	banners, err := energyingest.Banners(files)
 	if err != nil {
 		fmt.Fprintf(stderr, "meridian ingest energy: rejected: %v\n", err)
 		return 1
@@ -174,7 +196,7 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	start := time.Now()
 	return runReportIngest("energy", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) error {
-		sum, err := energy.Ingest(ctx, store, svc, files, opts)
+		sum, err := energyingest.Ingest(ctx, store, svc, files, opts)
 		if err != nil {
 			return err
 		}
@@ -191,6 +213,20 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		return nil
 	})
+}
+
+// runCheck loads the grid indexes of dataDir (the ingest places records
+// with them) and runs a -check, which publishes nothing: the report store
+// is not opened, so a running server does not stand in its way.
+func runCheck(domain, dataDir string, stdout, stderr io.Writer, check func(context.Context, *convert.Service) int) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	svc := convert.New()
+	if err := newGridLoader(dataDir, svc, slog.New(slog.DiscardHandler)).load(ctx); err != nil {
+		fmt.Fprintf(stderr, "meridian ingest %s -check: grid indexes: %v\n", domain, err)
+		return 1
+	}
+	return check(ctx, svc)
 }
 
 // runReportIngest opens the report store and the grid indexes of dataDir
@@ -252,6 +288,7 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	dataDir := fs.String("data", defaultDataDir(), "data directory")
 	demo := fs.Bool("demo", false, "write the demo files into DIR first, and mark the data as demo data")
 	tiles := fs.Bool("tiles", true, "rebuild the agriculture tile archives (DATA/tiles/ag) from the new data")
+	check := fs.Bool("check", false, "read every file and say what it is, what is wrong and what would be published; publish nothing")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -261,18 +298,38 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	dir := fs.Arg(0)
 	if *demo {
-		if err := srcag.WriteDemo(dir); err != nil {
+		if err := agingest.WriteDemo(dir); err != nil {
 			fmt.Fprintf(stderr, "meridian ingest ag: %v\n", err)
 			return 1
 		}
 	}
-	files, err := agri.Classify(dir)
+	files, err := agingest.FilesIn(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "meridian ingest ag: %v\n", err)
 		return 1
 	}
+	if *check {
+		layouts := map[string]ingest.Layout{}
+		for _, l := range agingest.Layouts(files) {
+			layouts[l.Path] = l.Layout
+		}
+		for _, p := range files.Drought { // older months: read by no ingest, still checked
+			if _, ok := layouts[p]; !ok {
+				layouts[p] = agingest.DroughtGeoJSONLayout
+				if strings.EqualFold(filepath.Ext(p), ".shp") {
+					layouts[p] = agingest.DroughtShapefileLayout
+				}
+			}
+		}
+		return runCheck("ag", *dataDir, stdout, stderr, func(ctx context.Context, svc *convert.Service) int {
+			return checkReports(ctx, stdout, "ag", files, layouts, func(ctx context.Context, f agingest.Files, store *countStore, n *ingest.Notices) (map[string]int, map[string]int, error) {
+				sum, err := agingest.Ingest(ctx, store, svc, f, agingest.Options{Demo: *demo, Notices: n})
+				return sum.Read, nil, err
+			})
+		})
+	}
 	// What each file was taken to be, guessed layouts first.
-	for _, l := range agri.Layouts(files) {
+	for _, l := range agingest.Layouts(files) {
 		fmt.Fprintln(stdout, l.Banner())
 	}
 	for _, f := range files.Unrecognised {
@@ -281,7 +338,7 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	notices := &ingest.Notices{}
 	return runReportIngest("ag", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) error {
-		sum, err := agri.Ingest(ctx, store, svc, files, agri.Options{Demo: *demo, Progress: stderr, Notices: notices})
+		sum, err := agingest.Ingest(ctx, store, svc, files, agingest.Options{Demo: *demo, Progress: stderr, Notices: notices})
 		for _, n := range notices.Lines() {
 			fmt.Fprintf(stdout, "notice: %s\n", n)
 		}

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"meridian/shared/agri/agapi"
+	"meridian/shared/ag/agapi"
 	"meridian/shared/api"
 	"meridian/shared/blob"
 	"meridian/shared/convert"

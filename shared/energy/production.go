@@ -75,7 +75,7 @@ func WindowEnd(months []string) string {
 // inclusive). Negative volumes are amendments and are summed as published.
 func Trailing(vols []Volume, end string, n int) Production {
 	p := Production{WindowMonths: n}
-	start := monthsBefore(end, n-1)
+	start := MonthsBefore(end, n-1)
 	for _, v := range vols {
 		if v.Month < start || v.Month > end {
 			continue
@@ -117,8 +117,8 @@ func (p Production) Add(q Production) Production {
 	return p
 }
 
-// monthsBefore returns the month k months before m (YYYY-MM).
-func monthsBefore(m string, k int) string {
+// MonthsBefore returns the month k months before m (YYYY-MM).
+func MonthsBefore(m string, k int) string {
 	t, err := time.Parse("2006-01", m)
 	if err != nil {
 		return m

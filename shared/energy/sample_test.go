@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"meridian/shared/energy"
-	src "meridian/shared/ingest/energy"
+	src "meridian/shared/energy/energyingest"
 	"meridian/shared/teamdata"
 )
 

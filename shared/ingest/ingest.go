@@ -1,9 +1,13 @@
-// Package ingest reads the real public datasets behind Meridian — official
-// survey grids (AltaLIS ATS, Manitoba Original Survey, Saskatchewan grid,
-// Ontario lot fabric) and, later, the report datasets — in their published
-// formats, streaming, and turns them into grid index records and report
-// store records. A bad file is rejected whole: every reader returns an
-// *Error naming the file, the line (or record) and the reason.
+// Package ingest is the small toolkit every dataset reader shares: the
+// error that rejects a file whole (*Error, naming the file, the line or
+// record and the reason; BadValue for a value outside the published list),
+// the notices of values that are new but placeable (Notices), the
+// declaration of a published layout and how sure the team is of it
+// (Layout, printed by `meridian ingest … -check`), and number parsing.
+// The readers themselves live with their domain: package gridingest
+// (survey grids), energyingest and agingest (report datasets); the file
+// formats they share are packages shp, geojsonfc, geotiff and proj below
+// this one.
 package ingest
 
 import "fmt"

@@ -11,8 +11,7 @@ import (
 
 	minidyn "github.com/truora/minidyn/server"
 
-	"meridian/shared/energy"
-	src "meridian/shared/ingest/energy"
+	"meridian/shared/energy/energyingest"
 	"meridian/shared/kv"
 )
 
@@ -35,14 +34,14 @@ var benchPaths = []struct{ name, path string }{
 func ingestInto(b *testing.B, store kv.Store) {
 	b.Helper()
 	dir := b.TempDir()
-	if err := src.WriteDemo(dir); err != nil {
+	if err := energyingest.WriteDemo(dir); err != nil {
 		b.Fatal(err)
 	}
-	files, err := energy.Classify(dir)
+	files, err := energyingest.FilesIn(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := energy.Ingest(context.Background(), store, svc, files, energy.Options{Now: src.DemoAsOf(), Demo: true}); err != nil {
+	if _, err := energyingest.Ingest(context.Background(), store, svc, files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true}); err != nil {
 		b.Fatal(err)
 	}
 }
@@ -98,7 +97,7 @@ func BenchmarkEndpoints(b *testing.B) {
 	want := map[string][]byte{} // path -> the mem body
 	for _, st := range benchStores {
 		b.Run(st.name, func(b *testing.B) {
-			h := mux(st.open(b), src.DemoAsOf())
+			h := mux(st.open(b), energyingest.DemoAsOf())
 			for _, p := range benchPaths {
 				b.Run(p.name, func(b *testing.B) {
 					rec := httptest.NewRecorder()

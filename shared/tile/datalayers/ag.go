@@ -9,7 +9,7 @@ import (
 	"github.com/paulmach/orb/geo"
 	"github.com/paulmach/orb/geojson"
 
-	"meridian/shared/agri"
+	"meridian/shared/ag"
 	"meridian/shared/kv"
 )
 
@@ -17,11 +17,11 @@ import (
 type quarter struct {
 	id, sec, twp string
 	areaHa       float64
-	crop         *agri.Cropping
-	lsrs, cli    *agri.Productivity
-	soil         *agri.Soil
-	landUse      *agri.LandUse
-	drought      *agri.Drought
+	crop         *ag.Cropping
+	lsrs, cli    *ag.Productivity
+	soil         *ag.Soil
+	landUse      *ag.LandUse
+	drought      *ag.Drought
 }
 
 // agRollup aggregates quarters: the most common dominant crop (by
@@ -31,7 +31,7 @@ type agRollup struct {
 	quarters  int
 	areaHa    float64
 	crops     map[string]int
-	cropOf    map[string]agri.Crop
+	cropOf    map[string]ag.Crop
 	scoreArea float64
 	scoreSum  float64
 	classArea map[string]float64
@@ -40,7 +40,7 @@ type agRollup struct {
 
 func (a *agRollup) add(q *quarter) {
 	if a.crops == nil {
-		a.crops, a.cropOf, a.classArea, a.soilArea = map[string]int{}, map[string]agri.Crop{}, map[string]float64{}, map[string]float64{}
+		a.crops, a.cropOf, a.classArea, a.soilArea = map[string]int{}, map[string]ag.Crop{}, map[string]float64{}, map[string]float64{}
 	}
 	a.quarters++
 	a.areaHa += q.areaHa
@@ -94,7 +94,7 @@ func (a *agRollup) props(crop, lsrs bool) geojson.Properties {
 	return p
 }
 
-func cropProps(p geojson.Properties, c *agri.Cropping) {
+func cropProps(p geojson.Properties, c *ag.Cropping) {
 	if c != nil {
 		p["dominant_crop"], p["dominant_crop_code"], p["crop_category"] = c.Dominant.Name, c.Dominant.Code, c.Dominant.Category
 	}
@@ -111,7 +111,7 @@ func lsrsProps(p geojson.Properties, q *quarter) {
 
 func (ld *loader) readQuarter(ds kv.Dataset, id string) (*quarter, error) {
 	q := &quarter{id: id}
-	page := kv.Query{PK: agri.QuarterKey(id)}
+	page := kv.Query{PK: ag.QuarterKey(id)}
 	for {
 		res, err := ds.Query(ld.ctx, page)
 		if err != nil {
@@ -120,23 +120,23 @@ func (ld *loader) readQuarter(ds kv.Dataset, id string) (*quarter, error) {
 		for _, it := range res.Items {
 			var v any
 			switch it.SK {
-			case agri.SKCropping:
-				q.crop = new(agri.Cropping)
+			case ag.SKCropping:
+				q.crop = new(ag.Cropping)
 				v = q.crop
-			case agri.SKLSRS:
-				q.lsrs = new(agri.Productivity)
+			case ag.SKLSRS:
+				q.lsrs = new(ag.Productivity)
 				v = q.lsrs
-			case agri.SKCLI:
-				q.cli = new(agri.Productivity)
+			case ag.SKCLI:
+				q.cli = new(ag.Productivity)
 				v = q.cli
-			case agri.SKSoil:
-				q.soil = new(agri.Soil)
+			case ag.SKSoil:
+				q.soil = new(ag.Soil)
 				v = q.soil
-			case agri.SKLandUse:
-				q.landUse = new(agri.LandUse)
+			case ag.SKLandUse:
+				q.landUse = new(ag.LandUse)
 				v = q.landUse
-			case agri.SKDrought:
-				q.drought = new(agri.Drought)
+			case ag.SKDrought:
+				q.drought = new(ag.Drought)
 				v = q.drought
 			default:
 				continue
@@ -154,7 +154,7 @@ func (ld *loader) readQuarter(ds kv.Dataset, id string) (*quarter, error) {
 }
 
 func (ld *loader) loadAg(store kv.Store) error {
-	ds, keys, ok, err := datasetKeys(ld.ctx, store, agri.Dataset, "QS#")
+	ds, keys, ok, err := datasetKeys(ld.ctx, store, ag.Dataset, "QS#")
 	if err != nil || !ok {
 		return err
 	}

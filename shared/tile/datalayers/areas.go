@@ -7,7 +7,7 @@ import (
 
 	"github.com/paulmach/orb/geojson"
 
-	"meridian/shared/agri"
+	"meridian/shared/ag"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
 	"meridian/shared/tile"
@@ -45,21 +45,21 @@ func (ld *loader) loadPipelines(store kv.Store) error {
 // and pastures, the BC layers) and the label points of those that have
 // label archives.
 func (ld *loader) loadAreas(store kv.Store) error {
-	prop := func(name string) func(agri.Area) string {
-		return func(a agri.Area) string { return a.Properties[name] }
+	prop := func(name string) func(ag.Area) string {
+		return func(a ag.Area) string { return a.Properties[name] }
 	}
 	for _, set := range []struct {
 		pk, layer, labels string
-		label             func(agri.Area) string
+		label             func(ag.Area) string
 	}{
-		{agri.PKSLC, "soils", "", nil},
-		{agri.PKSKCrown, "sk_ag_crown_land", "sk_ag_crown_land_labels", prop("lld")},
-		{agri.PKSKPasture, "sk_pastures", "sk_pastures_labels", prop("name")},
-		{agri.PKBCCapability, "bc_ag_capability", "", nil},
-		{agri.PKBCALR, "bc_alr", "bc_alr_labels", alrLabel},
-		{agri.PKBCWetland, "bc_fwa_wetlands", "", nil},
+		{ag.PKSLC, "soils", "", nil},
+		{ag.PKSKCrown, "sk_ag_crown_land", "sk_ag_crown_land_labels", prop("lld")},
+		{ag.PKSKPasture, "sk_pastures", "sk_pastures_labels", prop("name")},
+		{ag.PKBCCapability, "bc_ag_capability", "", nil},
+		{ag.PKBCALR, "bc_alr", "bc_alr_labels", alrLabel},
+		{ag.PKBCWetland, "bc_fwa_wetlands", "", nil},
 	} {
-		ds, keys, ok, err := datasetKeys(ld.ctx, store, agri.Dataset, set.pk)
+		ds, keys, ok, err := datasetKeys(ld.ctx, store, ag.Dataset, set.pk)
 		if err != nil || !ok {
 			return err
 		}
@@ -67,7 +67,7 @@ func (ld *loader) loadAreas(store kv.Store) error {
 			if k.PK != set.pk {
 				continue
 			}
-			var a agri.Area
+			var a ag.Area
 			if ok, err := getJSON(ld.ctx, ds, k, &a); err != nil || !ok {
 				if err != nil {
 					return err
@@ -92,7 +92,7 @@ func (ld *loader) loadAreas(store kv.Store) error {
 }
 
 // alrLabel is an ALR polygon's label: its status and area, "ALR 1,254 ha".
-func alrLabel(a agri.Area) string {
+func alrLabel(a ag.Area) string {
 	ha, ok := a.Numbers["area_ha"]
 	if !ok || ha <= 0 {
 		return a.Properties["status"]

@@ -16,11 +16,11 @@ import (
 	"github.com/paulmach/orb/maptile"
 	"github.com/paulmach/orb/planar"
 
-	"meridian/shared/agri"
+	"meridian/shared/ag"
+	"meridian/shared/ag/agingest"
 	"meridian/shared/convert"
 	"meridian/shared/energy"
-	agsrc "meridian/shared/ingest/ag"
-	energysrc "meridian/shared/ingest/energy"
+	"meridian/shared/energy/energyingest"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
 	"meridian/shared/tile"
@@ -40,24 +40,24 @@ func demo(t testing.TB) (kv.Store, *convert.Service) {
 		ctx := context.Background()
 		demoStore, demoSvc = kv.NewMem(), convert.New()
 		dir := t.TempDir()
-		if demoErr = energysrc.WriteDemo(dir + "/energy"); demoErr != nil {
+		if demoErr = energyingest.WriteDemo(dir + "/energy"); demoErr != nil {
 			return
 		}
-		ef, err := energy.Classify(dir + "/energy")
+		ef, err := energyingest.FilesIn(dir + "/energy")
 		if demoErr = err; err != nil {
 			return
 		}
-		if _, demoErr = energy.Ingest(ctx, demoStore, demoSvc, ef, energy.Options{Now: energysrc.DemoAsOf(), Demo: true}); demoErr != nil {
+		if _, demoErr = energyingest.Ingest(ctx, demoStore, demoSvc, ef, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true}); demoErr != nil {
 			return
 		}
-		if demoErr = agsrc.WriteDemo(dir + "/ag"); demoErr != nil {
+		if demoErr = agingest.WriteDemo(dir + "/ag"); demoErr != nil {
 			return
 		}
-		af, err := agri.Classify(dir + "/ag")
+		af, err := agingest.FilesIn(dir + "/ag")
 		if demoErr = err; err != nil {
 			return
 		}
-		_, demoErr = agri.Ingest(ctx, demoStore, demoSvc, af, agri.Options{Demo: true})
+		_, demoErr = agingest.Ingest(ctx, demoStore, demoSvc, af, agingest.Options{Demo: true})
 	})
 	if demoErr != nil {
 		t.Fatal(demoErr)
@@ -368,7 +368,7 @@ func TestAgRollups(t *testing.T) {
 	store, svc := demo(t)
 	s := New(store, svc)
 	ctx := context.Background()
-	ds, _, err := kv.Open(ctx, store, agri.Dataset)
+	ds, _, err := kv.Open(ctx, store, ag.Dataset)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,11 +384,11 @@ func TestAgRollups(t *testing.T) {
 			for _, q := range children(t, id, lld.QuarterSection) {
 				var sk string
 				if name[:4] == "lsrs" {
-					sk = agri.SKLSRS
+					sk = ag.SKLSRS
 				} else {
-					sk = agri.SKCropping
+					sk = ag.SKCropping
 				}
-				it, ok, err := ds.Get(ctx, agri.QuarterKey(q), sk)
+				it, ok, err := ds.Get(ctx, ag.QuarterKey(q), sk)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -396,8 +396,8 @@ func TestAgRollups(t *testing.T) {
 					continue
 				}
 				quarters++
-				if sk == agri.SKLSRS {
-					var p agri.Productivity
+				if sk == ag.SKLSRS {
+					var p ag.Productivity
 					json.Unmarshal(it.Data, &p)
 					loc, _ := lld.Parse(q)
 					b, err := svc.Resolve(ctx, loc, q)
@@ -408,7 +408,7 @@ func TestAgRollups(t *testing.T) {
 					sumW += p.Score * a
 					sumA += a
 				} else {
-					var c agri.Cropping
+					var c ag.Cropping
 					json.Unmarshal(it.Data, &c)
 					crops[c.Dominant.Code]++
 				}
@@ -535,7 +535,7 @@ func TestALRLabel(t *testing.T) {
 		ha   float64
 		want string
 	}{{4758.82084, "ALR 4,759 ha"}, {12.4, "ALR 12 ha"}, {999.6, "ALR 1,000 ha"}, {1234567, "ALR 1,234,567 ha"}, {0, "ALR"}} {
-		a := agri.Area{Properties: map[string]string{"status": "ALR"}, Numbers: map[string]float64{"area_ha": c.ha}}
+		a := ag.Area{Properties: map[string]string{"status": "ALR"}, Numbers: map[string]float64{"area_ha": c.ha}}
 		if got := alrLabel(a); got != c.want {
 			t.Errorf("alrLabel(%v ha) = %q, want %q", c.ha, got, c.want)
 		}

@@ -7,8 +7,8 @@ import (
 	"github.com/paulmach/orb/geojson"
 
 	"meridian/shared/energy"
-	"meridian/shared/ingest"
 	"meridian/shared/kv"
+	"meridian/shared/survey/gridingest"
 	"meridian/shared/tile"
 )
 
@@ -273,7 +273,7 @@ func (ld *loader) footprint(lsds []string) (orb.Geometry, error) {
 	if len(polys) == 0 {
 		return nil, nil
 	}
-	if g, err := ingest.Dissolve(polys); err == nil {
+	if g, err := gridingest.Dissolve(polys); err == nil {
 		return g, nil
 	}
 	return orb.MultiPolygon(polys), nil

@@ -26,7 +26,7 @@ import (
 	"github.com/paulmach/orb/geojson"
 	"github.com/paulmach/orb/maptile"
 
-	"meridian/shared/agri"
+	"meridian/shared/ag"
 	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
@@ -423,7 +423,7 @@ func (ld *loader) blockOf(id string) (orb.Geometry, error) {
 // sources and file date, and says so when the dataset is the generated
 // demo data. "" when the store has no such dataset.
 func (s *Source) Attribution(ctx context.Context, l tile.Layer) (string, error) {
-	name := agri.Dataset
+	name := ag.Dataset
 	if l.Region == "energy" {
 		name = energy.Dataset
 	}

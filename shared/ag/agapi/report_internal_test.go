@@ -1,0 +1,455 @@
+package agapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/geo"
+
+	"meridian/shared/ag"
+	"meridian/shared/api"
+	"meridian/shared/apierr"
+	"meridian/shared/convert"
+	"meridian/shared/kv"
+)
+
+var fileDay = regexp.MustCompile(`"as_of": "\d{4}-\d{2}-\d{2}"`)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.json from the handler")
+
+func serve(t testing.TB, store kv.Store, target string) *httptest.ResponseRecorder {
+	t.Helper()
+	mux := api.NewMux()
+	mux.Mount(NewHandler(store, convert.New()).Routes()...)
+	w := httptest.NewRecorder()
+	mux.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))
+	return w
+}
+
+// decoded is a report as a client reads it.
+type decoded struct {
+	LegalLocation string                     `json:"legal_location"`
+	Resolved      string                     `json:"resolved_legal_location"`
+	Grain         string                     `json:"grain"`
+	Province      string                     `json:"province"`
+	Parcel        map[string]json.RawMessage `json:"parcel"`
+	Meta          struct {
+		Unavailable []Unavailable              `json:"unavailable"`
+		Sources     map[string]json.RawMessage `json:"sources"`
+	} `json:"meta"`
+	all map[string]json.RawMessage
+}
+
+func decode(t testing.TB, body []byte) decoded {
+	t.Helper()
+	var d decoded
+	if err := json.Unmarshal(body, &d); err != nil {
+		t.Fatalf("body %s: %v", body, err)
+	}
+	if err := json.Unmarshal(body, &d.all); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+var allSections = []string{Productivity, Cropping, Soil, LandUse, Drought, Wetlands, Hydrology, ParcelContext, ProvincialDetail}
+
+// The golden reports of the demo data, with what each must show checked
+// in code as well (a golden can be regenerated wrong; these cannot).
+func TestReportGolden(t *testing.T) {
+	t.Parallel()
+	store := demoStore(t)
+	tests := []struct {
+		name, target string
+		check        func(t *testing.T, d decoded)
+	}{
+		{"sk-every-section", "/ag/report?legal_location=NE-25-10-14-W2", func(t *testing.T, d decoded) {
+			if len(d.Meta.Unavailable) != 0 || d.Province != "SK" || d.Grain != "quarter_section" {
+				t.Errorf("unavailable %v, province %s, grain %s", d.Meta.Unavailable, d.Province, d.Grain)
+			}
+			for _, s := range allSections {
+				if v, ok := d.all[s]; !ok || string(v) == "null" {
+					t.Errorf("section %s = %s", s, v)
+				}
+			}
+			var p ag.Provincial
+			json.Unmarshal(d.all[ProvincialDetail], &p)
+			if p.CrownLand == nil || len(p.Soils) == 0 || len(p.Pastures) == 0 {
+				t.Errorf("provincial_detail %s", d.all[ProvincialDetail])
+			}
+			if string(d.Parcel["geometry"]) != "null" {
+				t.Error("geometry without include=geometry")
+			}
+			for _, k := range []string{"productivity.lsrs", "productivity.cli", Cropping, Soil, LandUse, Drought, Wetlands, Hydrology, ParcelContext, ProvincialDetail} {
+				if _, ok := d.Meta.Sources[k]; !ok {
+					t.Errorf("no meta.sources[%s]: %v", k, d.Meta.Sources)
+				}
+			}
+		}},
+		{"ab-full", "/ag/report?legal_location=nw%2025%2024%201%20w5m", func(t *testing.T, d decoded) {
+			want := []Unavailable{{ProvincialDetail, ReasonNotPublished}}
+			if diff := cmp.Diff(want, d.Meta.Unavailable); diff != "" || d.LegalLocation != "NW-25-24-1-W5" {
+				t.Errorf("unavailable (-want +got):\n%s legal_location %s", diff, d.LegalLocation)
+			}
+			if string(d.all[ProvincialDetail]) != "null" {
+				t.Errorf("AB provincial_detail %s", d.all[ProvincialDetail])
+			}
+			var area float64
+			json.Unmarshal(d.Parcel["area_ha"], &area)
+			if area < 60 || area > 70 {
+				t.Errorf("area_ha %v", area)
+			}
+		}},
+		{"sk-sections-unavailable", "/ag/report?legal_location=NE-19-50-20-W3", func(t *testing.T, d decoded) {
+			want := []Unavailable{{Productivity, ReasonNoData}, {Cropping, ReasonNoData}, {Drought, ReasonNoData}, {ParcelContext, ReasonNoData}}
+			if diff := cmp.Diff(want, d.Meta.Unavailable); diff != "" {
+				t.Errorf("unavailable (-want +got):\n%s", diff)
+			}
+			for _, s := range []string{Productivity, Cropping, Drought, ParcelContext} {
+				if v, ok := d.all[s]; !ok || string(v) != "null" {
+					t.Errorf("section %s = %s, want null", s, v)
+				}
+			}
+		}},
+		{"ab-one-rating", "/ag/report?legal_location=NE-19-48-7-W5", func(t *testing.T, d decoded) {
+			if !slices.Contains(d.Meta.Unavailable, Unavailable{"productivity.cli", ReasonNoData}) {
+				t.Errorf("unavailable %v", d.Meta.Unavailable)
+			}
+			var p struct{ LSRS, CLI json.RawMessage }
+			json.Unmarshal(d.all[Productivity], &p)
+			if string(p.CLI) != "null" || len(p.LSRS) < 5 {
+				t.Errorf("productivity %s", d.all[Productivity])
+			}
+		}},
+		{"lsd", "/ag/report?legal_location=LSD%2010-25-024-01W5", func(t *testing.T, d decoded) {
+			if d.LegalLocation != "10-25-24-1-W5" || d.Resolved != "NE-25-24-1-W5" || d.Grain != "lsd" {
+				t.Errorf("legal_location %s resolved %s grain %s", d.LegalLocation, d.Resolved, d.Grain)
+			}
+		}},
+		{"projection", "/ag/report?legal_location=NW-25-24-1-W5&include=soil,%20drought,geometry", func(t *testing.T, d decoded) {
+			for _, s := range allSections {
+				if _, ok := d.all[s]; ok != (s == Soil || s == Drought) {
+					t.Errorf("section %s present = %v", s, ok)
+				}
+			}
+			var g struct {
+				Type        string
+				Coordinates [][][2]float64
+			}
+			if err := json.Unmarshal(d.Parcel["geometry"], &g); err != nil || g.Type != "Polygon" || len(g.Coordinates[0]) < 5 {
+				t.Errorf("geometry %s", d.Parcel["geometry"])
+			}
+			if len(d.Meta.Sources) != 2 || len(d.Meta.Unavailable) != 0 {
+				t.Errorf("meta %+v", d.Meta)
+			}
+		}},
+		{"projection-provincial-ab", "/ag/report?legal_location=NW-25-24-1-W5&include=provincial_detail", func(t *testing.T, d decoded) {
+			if diff := cmp.Diff([]Unavailable{{ProvincialDetail, ReasonNotPublished}}, d.Meta.Unavailable); diff != "" {
+				t.Errorf("unavailable (-want +got):\n%s", diff)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := serve(t, store, tc.target)
+			if w.Code != http.StatusOK || w.Header().Get("Content-Type") != "application/json" {
+				t.Fatalf("GET %s = %d %s", tc.target, w.Code, w.Body)
+			}
+			tc.check(t, decode(t, w.Body.Bytes()))
+			var pretty bytes.Buffer
+			json.Indent(&pretty, w.Body.Bytes(), "", "  ")
+			// Sources without a date in their file name are dated by the
+			// file's modification day (ag.fileDate): today, for demo files.
+			pretty = *bytes.NewBuffer(fileDay.ReplaceAll(pretty.Bytes(), []byte(`"as_of": "<file day>"`)))
+			golden := filepath.Join("testdata", tc.name+".json")
+			if *update {
+				if err := os.WriteFile(golden, pretty.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if diff := cmp.Diff(string(want), pretty.String()); diff != "" {
+				t.Errorf("GET %s (-want +got):\n%s", tc.target, diff)
+			}
+		})
+	}
+}
+
+// counting records the reads that reach the store.
+type counting struct {
+	kv.Store
+	mu    sync.Mutex
+	gets  []kv.Key
+	pages []string
+	fail  func(pk string) error
+}
+
+func (c *counting) Get(ctx context.Context, pk, sk string) (kv.Item, bool, error) {
+	c.mu.Lock()
+	c.gets = append(c.gets, kv.Key{PK: pk, SK: sk})
+	c.mu.Unlock()
+	if c.fail != nil {
+		if err := c.fail(pk); err != nil {
+			return kv.Item{}, false, err
+		}
+	}
+	return c.Store.Get(ctx, pk, sk)
+}
+
+func (c *counting) Query(ctx context.Context, q kv.Query) (kv.Page, error) {
+	c.mu.Lock()
+	c.pages = append(c.pages, q.PK)
+	c.mu.Unlock()
+	if c.fail != nil {
+		if err := c.fail(q.PK); err != nil {
+			return kv.Page{}, err
+		}
+	}
+	return c.Store.Query(ctx, q)
+}
+
+// The sections an include leaves out are never read.
+func TestProjectionReadsOnlyIncluded(t *testing.T) {
+	t.Parallel()
+	store := &counting{Store: demoStore(t)}
+	h := NewHandler(store, convert.New())
+	mux := api.NewMux()
+	mux.Mount(h.Routes()...)
+	get := func(target string) {
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))
+		if w.Code != 200 {
+			t.Fatalf("GET %s = %d %s", target, w.Code, w.Body)
+		}
+	}
+	get("/ag/report?legal_location=SE-1-10-14-W2&include=soil,drought")
+	quarter := func() (sks []string, queried bool) {
+		for _, k := range store.gets {
+			if strings.HasSuffix(k.PK, "#QS#SE-1-10-14-W2") {
+				sks = append(sks, k.SK)
+			}
+		}
+		for _, pk := range store.pages {
+			queried = queried || strings.Contains(pk, "QS#")
+		}
+		slices.Sort(sks)
+		return sks, queried
+	}
+	if sks, queried := quarter(); !slices.Equal(sks, []string{ag.SKDrought, ag.SKSoil}) || queried {
+		t.Errorf("items read %v (partition queried %v), want [DROUGHT SOIL] only", sks, queried)
+	}
+	t.Logf("projection: %d gets %v, %d queries %v", len(store.gets), store.gets, len(store.pages), store.pages)
+
+	// Sources are read once per dataset version.
+	store.gets, store.pages = nil, nil
+	get("/ag/report?legal_location=SE-1-10-14-W2&include=wetlands")
+	if slices.ContainsFunc(store.pages, func(pk string) bool { return strings.HasSuffix(pk, ag.PKSources) }) {
+		t.Errorf("sources read again: %v", store.pages)
+	}
+	if sks, queried := quarter(); !slices.Equal(sks, []string{ag.SKWetlands}) || queried {
+		t.Errorf("items read %v (partition queried %v)", sks, queried)
+	}
+	// AB provincial detail is not published: not read.
+	store.gets, store.pages = nil, nil
+	get("/ag/report?legal_location=NW-25-24-1-W5&include=provincial_detail,soil")
+	for _, k := range store.gets {
+		if k.SK == ag.SKProvincial {
+			t.Errorf("read %v", k)
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	t.Parallel()
+	store := demoStore(t)
+	tests := []struct {
+		name, query string
+		status      int
+		code        string
+	}{
+		{"missing", "", 400, "invalid_parameter"},
+		{"blank", "legal_location=%20", 400, "invalid_parameter"},
+		{"garbage", "legal_location=not%20a%20location", 400, "invalid_legal_location"},
+		{"section", "legal_location=25-24-1-W5", 400, "invalid_legal_location"},
+		{"township", "legal_location=TWP%2024-1-W5", 400, "invalid_legal_location"},
+		{"half section", "legal_location=N-36-42-3-W5", 400, "invalid_legal_location"},
+		{"river lot", "legal_location=RL-22-St.%20Norbert", 400, "invalid_legal_location"},
+		{"ontario", "legal_location=Lot%2010%20Con%201%20Adjala", 400, "invalid_legal_location"},
+		{"bad section number", "legal_location=NW-37-24-1-W5", 400, "invalid_legal_location"},
+		{"nts", "legal_location=A-2-F/93-P-8", 400, "bc_not_supported"},
+		{"bc dls", "legal_location=NE-10-80-15-W6", 400, "bc_not_supported"},
+		{"unknown include", "legal_location=NW-25-24-1-W5&include=soil,weather", 400, "invalid_parameter"},
+		{"v1 geometry include", "legal_location=NW-25-24-1-W5&include=true", 400, "invalid_parameter"},
+		{"no data", "legal_location=NW-1-1-1-W4", 404, "not_found"},
+		{"no data projection", "legal_location=NW-1-1-1-W4&include=geometry", 404, "not_found"},
+		{"no data lsd", "legal_location=1-1-1-1-W4&include=soil", 404, "not_found"},
+		{"outside grid", "legal_location=NW-36-126-30-W4", 404, "not_found"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := serve(t, store, "/ag/report?"+tc.query)
+			var body struct {
+				Error struct{ Code, Message string }
+			}
+			json.Unmarshal(w.Body.Bytes(), &body)
+			if w.Code != tc.status || body.Error.Code != tc.code {
+				t.Errorf("GET ?%s = %d %s, want %d %s", tc.query, w.Code, w.Body, tc.status, tc.code)
+			}
+		})
+	}
+	w := serve(t, store, "/ag/report?legal_location=NW-1-1-1-W4")
+	if !strings.Contains(w.Body.String(), `"message":"No agriculture data"`) {
+		t.Errorf("404 body %s", w.Body)
+	}
+	w = serve(t, store, "/ag/report?legal_location=NE-10-80-15-W6")
+	if !strings.Contains(w.Body.String(), `"message":"BC locations are not yet supported"`) {
+		t.Errorf("400 body %s", w.Body)
+	}
+}
+
+// A quarter whose requested sections are all missing but which has other
+// data is a report of nulls, not a 404.
+func TestProjectionOfMissingSections(t *testing.T) {
+	t.Parallel()
+	w := serve(t, demoStore(t), "/ag/report?legal_location=NE-19-50-20-W3&include=drought,cropping")
+	d := decode(t, w.Body.Bytes())
+	if w.Code != 200 || len(d.Meta.Unavailable) != 2 || string(d.all[Drought]) != "null" {
+		t.Errorf("= %d %s", w.Code, w.Body)
+	}
+}
+
+func TestStoreFailure(t *testing.T) {
+	t.Parallel()
+	down := apierr.Unavailablef(fmt.Errorf("test: %w", kv.ErrUnavailable), "report store unavailable")
+	for _, fail := range []string{kv.DatasetPK, "QS#", "SOURCES"} {
+		t.Run(fail, func(t *testing.T) {
+			t.Parallel()
+			// A fresh handler each time, so that sources are not cached.
+			store := &counting{Store: demoStore(t), fail: func(pk string) error {
+				if strings.Contains(pk, fail) {
+					return down
+				}
+				return nil
+			}}
+			for _, q := range []string{"", "&include=soil"} {
+				w := serve(t, store, "/ag/report?legal_location=NW-25-24-1-W5"+q)
+				if w.Code != 503 || !strings.Contains(w.Body.String(), `"code":"upstream_unavailable"`) {
+					t.Errorf("store down at %s: %d %s", fail, w.Code, w.Body)
+				}
+			}
+		})
+	}
+}
+
+func TestNotPublished(t *testing.T) {
+	t.Parallel()
+	w := serve(t, kv.NewMem(), "/ag/report?legal_location=NW-25-24-1-W5")
+	if w.Code != 404 {
+		t.Errorf("empty store: %d %s", w.Code, w.Body)
+	}
+}
+
+// A stored item that is not JSON is a null section with reason
+// source_error, never a 500.
+func TestCorruptItem(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := kv.NewMem()
+	_, err := kv.Publish(ctx, store, kv.DatasetInfo{Name: ag.Dataset}, func(w *kv.Writer) error {
+		pk := ag.QuarterKey("NW-25-24-1-W5")
+		return errors.Join(
+			w.PutRaw(pk, ag.SKSoil, []byte(`{"classification":`)),
+			w.Put(pk, ag.SKDrought, ag.Drought{Class: "D1", SeverityLabel: "Moderate Drought", AsOf: "2025-07"}),
+			w.PutRaw(ag.PKSources, "soil", []byte(`{"name":"x","as_of":"2025"}`)),
+		)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := serve(t, store, "/ag/report?legal_location=NW-25-24-1-W5&include=soil,drought")
+	d := decode(t, w.Body.Bytes())
+	if w.Code != 200 || string(d.all[Soil]) != "null" || !slices.Contains(d.Meta.Unavailable, Unavailable{Soil, ReasonSourceError}) ||
+		!strings.Contains(string(d.all[Drought]), `"D1"`) {
+		t.Errorf("= %d %s", w.Code, w.Body)
+	}
+}
+
+func TestAreaM2(t *testing.T) {
+	t.Parallel()
+	// A 0.01° square on the equator: a·dλ × a(1-e²)·dφ.
+	sq := orb.Polygon{{{0, 0}, {0.01, 0}, {0.01, 0.01}, {0, 0.01}, {0, 0}}}
+	d := 0.01 * math.Pi / 180
+	const a, e2 = 6378137.0, 0.00669437999014
+	want := a * d * a * (1 - e2) * d
+	if got := areaM2(sq); math.Abs(got-want)/want > 1e-4 {
+		t.Errorf("areaM2(equator square) = %v, want %v", got, want)
+	}
+	// A quarter section at 51°N: within 0.5% of orb's spherical area.
+	b, err := convert.New().Search(context.Background(), "NW-25-24-1-W5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, sphere := areaM2(b.Geometry), geo.Area(b.Geometry)
+	if math.Abs(got-sphere)/sphere > 0.005 || got < 600_000 || got > 700_000 {
+		t.Errorf("areaM2(NW-25-24-1-W5) = %v, spherical %v", got, sphere)
+	}
+	for _, g := range orb.AllGeometries {
+		_ = areaM2(g) // no panic; 0 for non-areal
+	}
+	if areaM2(nil) != 0 || areaM2(orb.MultiPolygon{sq, sq}) < 2*want*0.999 {
+		t.Error("areaM2 of nil or a multipolygon")
+	}
+}
+
+func TestOpenAPI(t *testing.T) {
+	t.Parallel()
+	doc, err := api.OpenAPI(api.Info{Title: "t", Version: "1"}, NewHandler(kv.NewMem(), convert.New()).Routes())
+	if err != nil || !bytes.Contains(doc, []byte("/ag/report")) {
+		t.Errorf("OpenAPI: %v", err)
+	}
+}
+
+func BenchmarkReport(b *testing.B) {
+	store := demoStore(b)
+	mux := api.NewMux()
+	mux.Mount(NewHandler(store, convert.New()).Routes()...)
+	for _, bc := range []struct{ name, target string }{
+		{"full", "/ag/report?legal_location=NE-25-10-14-W2"},
+		{"projection", "/ag/report?legal_location=NE-25-10-14-W2&include=geometry,soil,drought"},
+		{"lsd", "/ag/report?legal_location=10-25-10-14-W2"},
+	} {
+		target := bc.target
+		b.Run(bc.name, func(b *testing.B) {
+			r := httptest.NewRequest(http.MethodGet, target, nil)
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				mux.ServeHTTP(w, r)
+				if w.Code != 200 {
+					b.Fatal(w.Code)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,1064 @@
+package agingest
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
+
+	"meridian/shared/ag"
+	"meridian/shared/convert"
+	"meridian/shared/ingest"
+	"meridian/shared/kv"
+	"meridian/shared/lld"
+	"meridian/shared/survey"
+)
+
+func multiPolygon(g orb.Geometry) orb.MultiPolygon {
+	switch g := g.(type) {
+	case orb.Polygon:
+		return orb.MultiPolygon{g}
+	case orb.MultiPolygon:
+		return g
+	}
+	return nil
+}
+
+// Files are the agriculture files of one ingest, by kind; FilesIn sorts a
+// directory's files into them by name.
+type Files struct {
+	CropLegend, CropSummaries, LandUse string
+	// CropRasters and LandUseRasters are AAFC's published GeoTIFFs
+	// (aci_<year>_<prov>.tif; IMG_AAFC_LANDUSE_Z<zone>_<year>.tif or
+	// LU<year>_….tif), summarised per quarter by zonal statistics.
+	// CropSummaries and LandUse are the per-quarter CSV layout of
+	// ag/zonal.go, an internal cache of such summaries, not a download.
+	CropRasters, LandUseRasters           []string
+	SLCPolygons, SLCComponents, SoilNames string
+	AGRASIDLSRS, SLCLSRS, CLI             string
+	Drought                               []string // CDM_{yy}{mm}_D{d}_LR.geojson, one a class: the latest month's are read
+	WaterBodies, Watercourses             []string
+	Municipalities                        []string // municipalities*: each province's file
+	CrownLand, Pastures                   string
+	BCCapability, ALR, FWAWetlands        string // British Columbia map layers
+	Unrecognised                          []string
+}
+
+// FilesIn sorts the files of dir by the publishers' (and the documented
+// per-quarter summaries') names.
+func FilesIn(dir string) (Files, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return Files{}, err
+	}
+	var f Files
+	for _, e := range entries {
+		n, p := e.Name(), filepath.Join(dir, e.Name())
+		ext := strings.ToLower(filepath.Ext(n))
+		data := ext == ".csv" || ext == ".shp" || ext == ".geojson" || ext == ".dbf" || ext == ".tif" || ext == ".tiff"
+		raster := ext == ".tif" || ext == ".tiff"
+		if e.IsDir() {
+			f.Drought = append(f.Drought, droughtDir(p)...)
+			continue
+		}
+		if !data {
+			continue // .shx, .prj, .cpg, README
+		}
+		switch l := strings.ToLower(n); {
+		case strings.HasPrefix(l, "aci_") && raster:
+			f.CropRasters = append(f.CropRasters, p)
+		case (strings.HasPrefix(l, "img_aafc_landuse") || strings.HasPrefix(l, "lu")) && raster:
+			f.LandUseRasters = append(f.LandUseRasters, p)
+		case raster:
+			f.Unrecognised = append(f.Unrecognised, p)
+		case strings.HasPrefix(l, "aci_class_legend"):
+			f.CropLegend = p
+		case strings.HasPrefix(l, "aci_quarter_summary"):
+			f.CropSummaries = p
+		case strings.HasPrefix(l, "landuse_quarter_summary"):
+			f.LandUse = p
+		case strings.HasPrefix(l, "ca_all_slc") && strings.Contains(l, "_cmp"):
+			f.SLCComponents = p
+		case strings.HasPrefix(l, "ca_all_slc") && ext == ".shp":
+			f.SLCPolygons = p
+		case strings.HasPrefix(l, "ca_all_slc"): // the polygons' .dbf
+		case strings.HasPrefix(l, "soil_name"):
+			f.SoilNames = p
+		case strings.HasPrefix(l, "soil_layer"): // layers: not in the report
+		case strings.HasPrefix(l, "dominantagrasid_lsrs") && ext == ".shp":
+			f.AGRASIDLSRS = p
+		case strings.HasPrefix(l, "dominantagrasid_lsrs"):
+		case strings.HasPrefix(l, "slc_lsrs"):
+			f.SLCLSRS = p
+		case strings.HasPrefix(l, "cli_") && (ext == ".shp" || ext == ".geojson"):
+			f.CLI = p
+		case strings.HasPrefix(l, "cli_"):
+		case strings.HasPrefix(l, "cdm_") && (ext == ".shp" || ext == ".geojson"):
+			f.Drought = append(f.Drought, p) // a name ReadDrought refuses is read, and rejected, with the latest month
+		case strings.HasPrefix(l, "cdm_"):
+		case strings.HasPrefix(l, "waterbody") && (ext == ".shp" || ext == ".geojson"):
+			f.WaterBodies = append(f.WaterBodies, p)
+		case strings.HasPrefix(l, "watercourse") && (ext == ".shp" || ext == ".geojson"):
+			f.Watercourses = append(f.Watercourses, p)
+		case nhnLayer(l, "hn_waterbody_2") && (ext == ".shp" || ext == ".geojson"):
+			f.WaterBodies = append(f.WaterBodies, p)
+		case (nhnLayer(l, "hn_nlflow_1") || nhnLayer(l, "hn_slwater_1")) && (ext == ".shp" || ext == ".geojson"):
+			f.Watercourses = append(f.Watercourses, p)
+		case strings.HasPrefix(l, "waterbody"), strings.HasPrefix(l, "watercourse"), strings.HasPrefix(l, "nhn_"):
+		case strings.HasPrefix(l, "municipalities") && (ext == ".shp" || ext == ".geojson"):
+			f.Municipalities = append(f.Municipalities, p)
+		case strings.HasPrefix(l, "sk_ag_crown_land") && (ext == ".shp" || ext == ".geojson"):
+			f.CrownLand = p
+		case strings.HasPrefix(l, "sk_pastures") && (ext == ".shp" || ext == ".geojson"):
+			f.Pastures = p
+		case strings.HasPrefix(l, "bc_ag_capability") && (ext == ".shp" || ext == ".geojson"):
+			f.BCCapability = p
+		case bcALR(l) && (ext == ".shp" || ext == ".geojson"):
+			f.ALR = p
+		case strings.HasPrefix(l, "fwa_wetlands") && (ext == ".shp" || ext == ".geojson"):
+			f.FWAWetlands = p
+		case strings.HasPrefix(l, "municipalities"), strings.HasPrefix(l, "sk_ag_crown_land"), strings.HasPrefix(l, "sk_pastures"),
+			strings.HasPrefix(l, "bc_ag_capability"), bcALR(l), strings.HasPrefix(l, "fwa_wetlands"):
+		default:
+			f.Unrecognised = append(f.Unrecognised, p)
+		}
+	}
+	sort.Strings(f.Drought)
+	sort.Strings(f.CropRasters)
+	sort.Strings(f.LandUseRasters)
+	return f, nil
+}
+
+// nhnLayer reports whether a (lower-case) file name is the NHN layer named
+// by suffix: NHN_HN_NLFLOW_1.shp, or a work unit's NHN_…_HN_NLFLOW_1.shp.
+func nhnLayer(name, layer string) bool {
+	base := strings.TrimSuffix(name, filepath.Ext(name))
+	return strings.HasPrefix(base, "nhn_") && strings.HasSuffix(base, layer)
+}
+
+// droughtDir returns the Canadian Drought Monitor files of a directory
+// named as AAFC names a month's, cdm_{yy}{mm}_drought_areas; nil for any
+// other directory.
+func droughtDir(dir string) []string {
+	l := strings.ToLower(filepath.Base(dir))
+	if !strings.HasPrefix(l, "cdm_") || !strings.HasSuffix(l, "_drought_areas") {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if _, _, ok := ParseDroughtName(e.Name()); ok && !e.IsDir() {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
+// latestDrought returns the month of the latest Canadian Drought Monitor
+// release among files and its files (one a class), with every file whose
+// name is not a release's, which ReadDrought then rejects.
+func latestDrought(files []string) (string, []string) {
+	month := ""
+	for _, p := range files {
+		if m, _, ok := ParseDroughtName(filepath.Base(p)); ok && m > month {
+			month = m
+		}
+	}
+	var out []string
+	for _, p := range files {
+		if m, _, ok := ParseDroughtName(filepath.Base(p)); !ok || m == month {
+			out = append(out, p)
+		}
+	}
+	return month, out
+}
+
+// bcALR reports whether a (lower-case) file name is the ALR polygons': the
+// BC Geographic Warehouse's OATS_ALR_POLYS, ALC_ALR_POLYGONS, DataBC's
+// shapefile TSLRPLS_polygon, or bc_alr.
+func bcALR(name string) bool {
+	for _, p := range []string{"oats_alr_polys", "alc_alr_polygons", "tslrpls", "bc_alr"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Options tune an ingest.
+type Options struct {
+	Demo     bool
+	Notices  *ingest.Notices // values the readers had not seen but could place; nil discards them
+	AsOf     time.Time       // the date of files whose names carry none; default today
+	Progress io.Writer
+}
+
+// Summary says what an ingest read and wrote.
+type Summary struct {
+	Version  kv.Version
+	Read     map[string]int
+	Quarters int
+	Sections map[string]int // quarters with each section
+	Items    int
+}
+
+// Ingest reads files, derives every quarter's report sections and
+// publishes them as the ag dataset of store, atomically: a bad file is
+// rejected (an *ingest.Error naming file, line and reason) and the data
+// served before stays. Polygon layers are held in memory while quarters
+// are placed in them (the prairie provinces' SLC, CLI and boundaries are
+// tens of megabytes); per-quarter tables are streamed.
+func Ingest(ctx context.Context, store kv.Store, svc *convert.Service, files Files, o Options) (Summary, error) {
+	if o.AsOf.IsZero() {
+		o.AsOf = time.Now()
+	}
+	in := &ingester{ctx: ctx, svc: svc, f: files, o: o,
+		sum:      Summary{Read: map[string]int{}, Sections: map[string]int{}},
+		quarters: map[string]*quarter{}, sources: map[string]source{}}
+	info := kv.DatasetInfo{Name: ag.Dataset, Source: "agriculture: AAFC crop inventory, land use, SLC v3.2, CLI, drought monitor; AGRASID; NHN; municipal boundaries; SK Crown land; BC ALR, Freshwater Atlas wetlands, BC agricultural capability", Demo: o.Demo}
+	v, err := kv.Publish(ctx, store, info, in.run)
+	in.sum.Version = v
+	return in.sum, err
+}
+
+type quarter struct {
+	loc      lld.Location
+	province survey.Province
+	geom     orb.Geometry
+	centroid orb.Point
+	sections map[string]any
+}
+
+type areaItem struct {
+	pk, sk string
+	area   ag.Area
+}
+
+func (in *ingester) area(pk, sk string, g orb.Geometry, props map[string]string) {
+	if mp := multiPolygon(g); len(mp) > 0 {
+		in.areas = append(in.areas, areaItem{pk, sk, ag.Area{Polygons: mp, Properties: props}})
+	}
+}
+
+type source struct {
+	Name string `json:"name"`
+	AsOf string `json:"as_of"`
+	Demo bool   `json:"demo,omitempty"`
+}
+
+type ingester struct {
+	areas    []areaItem // map layer polygons, written with the quarters
+	ctx      context.Context
+	svc      *convert.Service
+	f        Files
+	o        Options
+	sum      Summary
+	quarters map[string]*quarter
+	sources  map[string]source
+}
+
+func (in *ingester) progress(format string, args ...any) {
+	if in.o.Progress != nil {
+		fmt.Fprintf(in.o.Progress, format+"\n", args...)
+	}
+}
+
+// readNoting is read with the ingest's notices.
+func readNoting[T any](in *ingester, path string, reader func(Source, func(T) error) error, fn func(T) error) error {
+	if path == "" {
+		return nil
+	}
+	f, err := Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s := f.Source
+	s.Notices = in.o.Notices
+	return reader(s, fn)
+}
+
+// read opens path and runs a reader over it; "" means no such file.
+func read[T any](path string, reader func(Source, func(T) error) error, fn func(T) error) error {
+	if path == "" {
+		return nil
+	}
+	f, err := Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return reader(f.Source, fn)
+}
+
+func (in *ingester) source(section, name, path string) {
+	if path == "" {
+		return
+	}
+	if in.o.Demo {
+		name = DemoSource + ": " + name
+	}
+	asOf := fileDate(path)
+	if asOf == "" {
+		asOf = in.o.AsOf.Format("2006-01-02")
+	}
+	in.sources[section] = source{Name: name, AsOf: asOf, Demo: in.o.Demo}
+}
+
+// fileDate finds the last year-month or year in a file name; "" when there
+// is none.
+func fileDate(path string) string {
+	n := filepath.Base(path)
+	best := ""
+	for i := 0; i+4 <= len(n); i++ {
+		if i+7 <= len(n) {
+			if t, err := time.Parse("2006-01", n[i:i+7]); err == nil {
+				best = t.Format("2006-01")
+				continue
+			}
+		}
+		if t, err := time.Parse("2006", n[i:i+4]); err == nil && t.Year() > 1900 && (i+4 == len(n) || n[i+4] < '0' || n[i+4] > '9') && (i == 0 || n[i-1] < '0' || n[i-1] > '9') {
+			if best == "" || len(best) == 4 {
+				best = t.Format("2006")
+			}
+		}
+	}
+	return best
+}
+
+// q returns the quarter of l (a quarter section), placing it on the grid
+// the first time; nil when it is outside the grid or not in AB, SK or MB.
+func (in *ingester) q(l lld.Location) *quarter {
+	k := l.String()
+	if q, ok := in.quarters[k]; ok {
+		return q
+	}
+	b, err := in.svc.Resolve(in.ctx, l, k)
+	if err != nil || (b.Province != survey.AB && b.Province != survey.SK && b.Province != survey.MB) {
+		in.quarters[k] = nil
+		return nil
+	}
+	q := &quarter{loc: l, province: b.Province, geom: b.Geometry, centroid: b.Centroid, sections: map[string]any{}}
+	in.quarters[k] = q
+	return q
+}
+
+func (in *ingester) run(w *kv.Writer) error {
+	steps := []func() error{in.readCrops, in.readLandUse, in.readLSRS, in.readCrownLand, in.readSpatial}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	keys := make([]string, 0, len(in.quarters))
+	for k, q := range in.quarters {
+		if q != nil {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		q := in.quarters[k]
+		names := make([]string, 0, len(q.sections))
+		for s := range q.sections {
+			names = append(names, s)
+		}
+		sort.Strings(names)
+		for _, s := range names {
+			if err := w.Put(ag.QuarterKey(k), s, q.sections[s]); err != nil {
+				return err
+			}
+			in.sum.Sections[s]++
+		}
+	}
+	for _, a := range in.areas {
+		if err := w.Put(a.pk, a.sk, a.area); err != nil {
+			return err
+		}
+	}
+	if err := in.readBC(w); err != nil {
+		return err
+	}
+	for section, s := range in.sources {
+		if err := w.Put(ag.PKSources, section, s); err != nil {
+			return err
+		}
+	}
+	in.sum.Quarters, in.sum.Items = len(keys), w.Len()
+	return nil
+}
+
+func (in *ingester) readCrops() error {
+	byQuarter := map[string][]QuarterYear{}
+	err := read(in.f.CropSummaries, ReadCropSummaries, func(y QuarterYear) error {
+		in.sum.Read["crop_quarter_years"]++
+		k := y.Location.String()
+		byQuarter[k] = append(byQuarter[k], y)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = in.readRasters(in.f.CropRasters, ReadCropRaster, "crop_quarter_years", func(y QuarterYear) {
+		k := y.Location.String()
+		byQuarter[k] = mergeYear(byQuarter[k], y)
+	})
+	if err != nil {
+		return err
+	}
+	for k, years := range byQuarter {
+		q := in.q(years[0].Location)
+		if q == nil {
+			continue
+		}
+		c, err := Summarize(years)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", filepath.Base(in.f.CropSummaries), k, err)
+		}
+		q.sections[ag.SKCropping] = ag.Cropping{
+			Dominant:       ag.Crop{Code: fmt.Sprint(c.Dominant.Code), Name: c.Dominant.Label, Category: c.Dominant.Category.String()},
+			Rotation:       c.Rotation,
+			DiversityIndex: c.DiversityIndex,
+			YearsCovered:   c.YearsCovered(),
+		}
+	}
+	in.source("cropping", "AAFC Annual Crop Inventory, per-quarter majority", cmp.Or(lastOf(in.f.CropRasters), in.f.CropSummaries))
+	return nil
+}
+
+func (in *ingester) readLandUse() error {
+	latest := map[string]QuarterYear{}
+	err := read(in.f.LandUse, ReadLandUse, func(y QuarterYear) error {
+		in.sum.Read["land_use_quarter_years"]++
+		if k := y.Location.String(); y.Year > latest[k].Year {
+			latest[k] = y
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	byYear := map[string][]QuarterYear{} // a quarter's vintages, merged across zone files
+	err = in.readRasters(in.f.LandUseRasters, ReadLandUseRaster, "land_use_quarter_years", func(y QuarterYear) {
+		k := y.Location.String()
+		byYear[k] = mergeYear(byYear[k], y)
+	})
+	if err != nil {
+		return err
+	}
+	for k, ys := range byYear {
+		for _, y := range ys {
+			if y.Year > latest[k].Year {
+				latest[k] = y
+			}
+		}
+	}
+	for _, y := range latest {
+		q := in.q(y.Location)
+		if q == nil {
+			continue
+		}
+		lu, err := DescribeLandUse(y)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", filepath.Base(in.f.LandUse), y.Location, err)
+		}
+		cls := func(c LandUseClass) ag.LandUseClass {
+			return ag.LandUseClass{Code: fmt.Sprint(c.Code), Label: c.Label, IPCC: c.IPCC}
+		}
+		out := ag.LandUse{Dominant: cls(lu.Dominant), Year: lu.Year}
+		for _, b := range lu.Breakdown {
+			out.Breakdown = append(out.Breakdown, ag.LandUseShare{LandUseClass: cls(b.LandUseClass), Pct: b.Pct})
+		}
+		q.sections[ag.SKLandUse] = out
+	}
+	in.source("land_use", "AAFC Land Use, per-quarter shares", cmp.Or(lastOf(in.f.LandUseRasters), in.f.LandUse))
+	return nil
+}
+
+// readRasters summarises each raster per quarter over the grid service's
+// quarter polygons, printing each file's layout banner and form.
+func (in *ingester) readRasters(paths []string, reader func(string, RasterOptions, func(QuarterYear) error) (RasterInfo, error),
+	counter string, fn func(QuarterYear)) error {
+	for _, p := range paths {
+		info, err := reader(p, RasterOptions{Quarters: in.quarterPolygons}, func(y QuarterYear) error {
+			in.sum.Read[counter]++
+			fn(y)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		in.progress("%s: %s", filepath.Base(p), info.Layout.Banner())
+		if info.CRS != info.Layout {
+			in.progress("%s: %s", filepath.Base(p), info.CRS.Banner())
+		}
+		in.progress("%s: %s; %d quarters, year %d", filepath.Base(p), info.Form, info.Quarters, info.Year)
+	}
+	return nil
+}
+
+// quarterPolygons gives the rasters' zonal statistics the grid service's
+// quarter sections in AB, SK and MB.
+func (in *ingester) quarterPolygons(b orb.Bound, fn func(lld.Location, orb.Geometry) error) error {
+	return in.svc.Blocks(in.ctx, lld.DLS, lld.QuarterSection, b, func(blk survey.Block) error {
+		if blk.Province != survey.AB && blk.Province != survey.SK && blk.Province != survey.MB {
+			return nil
+		}
+		return fn(blk.Location, blk.Geometry)
+	})
+}
+
+// mergeYear adds a quarter's summary of one year to those already read:
+// a quarter on the edge of two files (provinces, UTM zones) gets the
+// pixels of both.
+func mergeYear(years []QuarterYear, y QuarterYear) []QuarterYear {
+	i := slices.IndexFunc(years, func(o QuarterYear) bool { return o.Year == y.Year })
+	if i < 0 {
+		return append(years, y)
+	}
+	m := &years[i]
+	for _, c := range y.Classes {
+		j := slices.IndexFunc(m.Classes, func(o ClassShare) bool { return o.Code == c.Code })
+		if j < 0 {
+			m.Classes = append(m.Classes, c)
+		} else {
+			m.Classes[j].Pixels += c.Pixels
+		}
+	}
+	total := 0
+	for _, c := range m.Classes {
+		total += c.Pixels
+	}
+	for j := range m.Classes {
+		m.Classes[j].Pct = math.Round(10000*float64(m.Classes[j].Pixels)/float64(total)) / 100
+	}
+	return years
+}
+
+func lastOf(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[len(s)-1]
+}
+
+func ratingOf(r Rating) (ag.Productivity, bool) {
+	score, ok := r.Score()
+	if !ok {
+		return ag.Productivity{}, false
+	}
+	p := ag.Productivity{Score: float64(score), Class: fmt.Sprint(r.Class())}
+	if l, ok := r.Limiter(); ok {
+		s := l.String()
+		p.Limiter = &s
+	}
+	return p, true
+}
+
+func (in *ingester) readLSRS() error {
+	err := readNoting(in, in.f.AGRASIDLSRS, ReadAGRASIDLSRS, func(r LSRSQuarter) error {
+		in.sum.Read["lsrs_quarters"]++
+		if q := in.q(r.Location); q != nil {
+			if p, ok := ratingOf(r.Rating); ok {
+				q.sections[ag.SKLSRS] = p
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	in.source("lsrs", "Alberta AGRASID 4.1 dominant LSRS by quarter section; SLC LSRS (SK, MB)", in.f.AGRASIDLSRS)
+	return nil
+}
+
+func (in *ingester) provincial(q *quarter) *ag.Provincial {
+	p, _ := q.sections[ag.SKProvincial].(*ag.Provincial)
+	if p == nil {
+		p = &ag.Provincial{CrownLand: []ag.CrownLand{}, Soils: []ag.ProvincialSoil{}, Pastures: []ag.Pasture{}}
+		q.sections[ag.SKProvincial] = p
+	}
+	return p
+}
+
+func (in *ingester) readCrownLand() error {
+	err := readNoting(in, in.f.CrownLand, ReadCrownLand, func(c CrownLand) error {
+		in.sum.Read["sk_crown_land"]++
+		in.area(ag.PKSKCrown, c.Location.String(), c.Geometry, map[string]string{"lld": c.Location.String(), "lease_type": c.LeaseType, "status": c.Status, "disposition": c.Disposition})
+		if q := in.q(c.Location); q != nil && q.province == survey.SK {
+			p := in.provincial(q)
+			p.CrownLand = append(p.CrownLand, ag.CrownLand{LeaseType: c.LeaseType, Status: c.Status, Disposition: c.Disposition})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	in.source("provincial_detail", "Saskatchewan agricultural Crown land and provincial pastures", in.f.CrownLand)
+	return nil
+}
+
+// readSpatial loads the polygon and line layers and places every quarter
+// known so far in them.
+func (in *ingester) readSpatial() error {
+	var slc []SLCPolygon
+	if err := read(in.f.SLCPolygons, ReadSLCPolygons, func(p SLCPolygon) error { slc = append(slc, p); return nil }); err != nil {
+		return err
+	}
+	names := map[string]SoilName{}
+	if err := read(in.f.SoilNames, ReadSoilNames, func(n SoilName) error { names[n.SoilID] = n; return nil }); err != nil {
+		return err
+	}
+	comps := map[int][]Component{}
+	if err := read(in.f.SLCComponents, ReadPolygonComponents, func(p PolygonSoils) error { comps[p.PolyID] = p.Components; return nil }); err != nil {
+		return err
+	}
+	slcLSRS := map[int]Rating{}
+	if err := readNoting(in, in.f.SLCLSRS, ReadSLCLSRS, func(p LSRSPolygon) error { slcLSRS[p.PolyID] = p.Rating; return nil }); err != nil {
+		return err
+	}
+	var cli []CLIPolygon
+	if err := readNoting(in, in.f.CLI, ReadCLI, func(p CLIPolygon) error { cli = append(cli, p); return nil }); err != nil {
+		return err
+	}
+	var drought []DroughtArea
+	month, latest := latestDrought(in.f.Drought)
+	for _, p := range latest {
+		if err := readNoting(in, p, ReadDrought, func(d DroughtArea) error { drought = append(drought, d); return nil }); err != nil {
+			return err
+		}
+	}
+	if len(latest) > 0 {
+		in.source("drought", "Canadian Drought Monitor", latest[0])
+		s := in.sources["drought"]
+		s.AsOf = month
+		in.sources["drought"] = s
+	}
+	var bodies, courses []WaterFeature
+	for _, p := range in.f.WaterBodies {
+		if err := readNoting(in, p, ReadWaterBodies, func(w WaterFeature) error { bodies = append(bodies, w); return nil }); err != nil {
+			return err
+		}
+		in.source("hydrology", "National Hydro Network", p)
+		in.source("wetlands", "National Hydro Network wetlands", p)
+	}
+	for _, p := range in.f.Watercourses {
+		if err := readNoting(in, p, ReadWatercourses, func(w WaterFeature) error { courses = append(courses, w); return nil }); err != nil {
+			return err
+		}
+	}
+	var munis []Municipality
+	for _, p := range in.f.Municipalities {
+		if err := readNoting(in, p, ReadMunicipalities, func(m Municipality) error { munis = append(munis, m); return nil }); err != nil {
+			return err
+		}
+	}
+	var pastures []Pasture
+	if err := readNoting(in, in.f.Pastures, ReadPastures, func(p Pasture) error { pastures = append(pastures, p); return nil }); err != nil {
+		return err
+	}
+	in.sum.Read["slc_polygons"], in.sum.Read["cli_polygons"], in.sum.Read["drought_areas"] = len(slc), len(cli), len(drought)
+	in.sum.Read["water_bodies"], in.sum.Read["watercourses"], in.sum.Read["municipalities"] = len(bodies), len(courses), len(munis)
+	in.source("soil", "AAFC Soil Landscapes of Canada v3.2", in.f.SLCPolygons)
+	in.source("cli", "Canada Land Inventory, soil capability for agriculture", in.f.CLI)
+	if len(in.f.Municipalities) > 0 {
+		in.source("parcel_context", "Municipal boundaries", in.f.Municipalities[0])
+	}
+	in.progress("placing %d quarters in %d soil, %d CLI, %d drought polygons", len(in.quarters), len(slc), len(cli), len(drought))
+	for _, p := range slc {
+		props := map[string]string{"poly_id": fmt.Sprint(p.PolyID)}
+		if dom, ok := Dominant(comps[p.PolyID]); ok {
+			if n, ok := names[dom.SoilID]; ok {
+				if s, err := DescribeSoil(dom, n); err == nil {
+					props["soil_name"], props["soil_order"], props["great_group"], props["subgroup"], props["drainage"] = s.Name, s.Order, s.GreatGroup, s.Subgroup, s.Drainage
+				}
+			}
+		}
+		in.area(ag.PKSLC, fmt.Sprintf("%08d", p.PolyID), p.Geometry, props)
+	}
+	for _, p := range pastures {
+		in.area(ag.PKSKPasture, p.Name, p.Geometry, map[string]string{"name": p.Name, "program": p.Program})
+	}
+
+	for _, q := range in.quarters {
+		if q == nil {
+			continue
+		}
+		c := q.centroid
+		for _, p := range slc {
+			if !containsPoint(p.Geometry, c) {
+				continue
+			}
+			if dom, ok := Dominant(comps[p.PolyID]); ok {
+				if n, ok := names[dom.SoilID]; ok {
+					if s, err := DescribeSoil(dom, n); err == nil {
+						var out ag.Soil
+						out.Classification.Order, out.Classification.GreatGroup = s.Order, s.GreatGroup
+						out.Classification.SubgroupCode = s.Subgroup
+						out.DrainageClass, out.SlopeClass, out.SoilName, out.PolyID = s.Drainage, s.Slope.Range, s.Name, p.PolyID
+						q.sections[ag.SKSoil] = out
+					}
+				}
+			}
+			if _, has := q.sections[ag.SKLSRS]; !has && q.province != survey.AB {
+				if r, ok := slcLSRS[p.PolyID]; ok {
+					if pr, ok := ratingOf(r); ok {
+						q.sections[ag.SKLSRS] = pr
+					}
+				}
+			}
+			if q.province != survey.AB {
+				prov := in.provincial(q)
+				for _, cmp := range comps[p.PolyID] {
+					if n, ok := names[cmp.SoilID]; ok {
+						prov.Soils = append(prov.Soils, ag.ProvincialSoil{Name: n.Name, Percent: cmp.Percent, Subgroup: Classify(n).Subgroup})
+					}
+				}
+			}
+			break
+		}
+		for _, p := range cli {
+			if containsPoint(p.Geometry, c) {
+				if score, ok := p.Score(); ok {
+					prim, _ := p.Primary()
+					out := ag.Productivity{Score: float64(score), Class: prim.Class}
+					if l, ok := p.Limiter(); ok {
+						s := l.String()
+						out.Limiter = &s
+					}
+					q.sections[ag.SKCLI] = out
+				}
+				break
+			}
+		}
+		worst := -1
+		for _, d := range drought {
+			if int(d.Class) > worst && containsPoint(d.Geometry, c) {
+				worst = int(d.Class)
+			}
+		}
+		if worst >= 0 {
+			cls := DroughtClass(worst)
+			q.sections[ag.SKDrought] = ag.Drought{Class: cls.String(), SeverityLabel: cls.Label(), AsOf: month}
+		}
+		for _, m := range munis {
+			if containsPoint(m.Geometry, c) {
+				q.sections[ag.SKMunicipality] = ag.Municipality{Name: m.Name, Type: m.Type}
+				break
+			}
+		}
+		if q.province == survey.SK {
+			for _, p := range pastures {
+				if containsPoint(p.Geometry, c) {
+					pr := in.provincial(q)
+					pr.Pastures = append(pr.Pastures, ag.Pasture{Name: p.Name, Program: p.Program})
+				}
+			}
+		}
+		if len(bodies)+len(courses) > 0 {
+			in.hydrology(q, bodies, courses)
+		}
+	}
+	if q := in.f.Pastures; q != "" {
+		in.source("provincial_detail", "Saskatchewan agricultural Crown land and provincial pastures", q)
+	}
+	return nil
+}
+
+// hydrology finds the nearest watercourse and water body (non-wetland)
+// within SearchRadiusM of the quarter, and the wetlands there. Distances are
+// from the quarter's edge (0 when on it), in a local plane around the
+// quarter; the on-parcel share of a water body is sampled on a 20×20 grid
+// of the quarter.
+func (in *ingester) hydrology(q *quarter, bodies, courses []WaterFeature) {
+	toM := localPlane(q.centroid)
+	parcel := toM.geometry(q.geom)
+	h := ag.Hydrology{SearchRadiusM: ag.SearchRadiusM}
+	wet := ag.Wetlands{}
+	nearest := func(fs []WaterFeature, wetland bool, into *ag.Water) {
+		best := math.Inf(1)
+		var bestF *WaterFeature
+		for i := range fs {
+			f := &fs[i]
+			if f.IsWetland() != wetland {
+				continue
+			}
+			d := distance(parcel, toM.geometry(f.Geometry))
+			if d > ag.SearchRadiusM {
+				continue
+			}
+			if wetland {
+				wet.Count++
+				if wet.NearestM == nil || d < *wet.NearestM {
+					dd := math.Round(d)
+					wet.NearestM = &dd
+				}
+				if d == 0 {
+					wet.OnParcel = true
+					wet.OnParcelPct += sampledShare(q.geom, f.Geometry)
+				}
+				continue
+			}
+			if d < best {
+				best, bestF = d, f
+			}
+		}
+		if bestF != nil && into != nil {
+			dd := math.Round(best)
+			into.DistanceM, into.IsOnParcel = &dd, best == 0
+			if bestF.Name != "" {
+				n := bestF.Name
+				into.Name = &n
+			}
+			if into == &h.WaterBody {
+				pct := sampledShare(q.geom, bestF.Geometry)
+				into.OnParcelPct = &pct
+			}
+		}
+	}
+	nearest(courses, false, &h.Watercourse)
+	nearest(bodies, false, &h.WaterBody)
+	nearest(bodies, true, nil)
+	q.sections[ag.SKHydrology] = h
+	wet.OnParcelPct = math.Min(100, math.Round(wet.OnParcelPct*10)/10)
+	q.sections[ag.SKWetlands] = wet
+}
+
+// plane maps lng/lat near an origin to metres.
+type plane struct{ lng0, lat0, kx, ky float64 }
+
+func localPlane(o orb.Point) plane {
+	return plane{o[0], o[1], 111_320 * math.Cos(o[1]*math.Pi/180), 110_574}
+}
+
+func (p plane) point(pt orb.Point) orb.Point {
+	return orb.Point{(pt[0] - p.lng0) * p.kx, (pt[1] - p.lat0) * p.ky}
+}
+
+func (p plane) geometry(g orb.Geometry) orb.Geometry {
+	switch g := g.(type) {
+	case orb.Point:
+		return p.point(g)
+	case orb.LineString:
+		out := make(orb.LineString, len(g))
+		for i, pt := range g {
+			out[i] = p.point(pt)
+		}
+		return out
+	case orb.MultiLineString:
+		out := make(orb.MultiLineString, len(g))
+		for i, l := range g {
+			out[i] = p.geometry(l).(orb.LineString)
+		}
+		return out
+	case orb.Ring:
+		return orb.Ring(p.geometry(orb.LineString(g)).(orb.LineString))
+	case orb.Polygon:
+		out := make(orb.Polygon, len(g))
+		for i, r := range g {
+			out[i] = p.geometry(r).(orb.Ring)
+		}
+		return out
+	case orb.MultiPolygon:
+		out := make(orb.MultiPolygon, len(g))
+		for i, poly := range g {
+			out[i] = p.geometry(poly).(orb.Polygon)
+		}
+		return out
+	}
+	return nil
+}
+
+// distance is the least distance between a parcel polygon and a feature
+// (0 when they meet), in the plane's metres.
+func distance(parcel, f orb.Geometry) float64 {
+	if parcel == nil || f == nil {
+		return math.Inf(1)
+	}
+	var pts []orb.Point
+	collect(f, &pts)
+	best := math.Inf(1)
+	for _, pt := range pts {
+		if containsPoint(parcel, pt) {
+			return 0
+		}
+		best = math.Min(best, planar.DistanceFrom(boundary(parcel), pt))
+	}
+	var ppts []orb.Point
+	collect(parcel, &ppts)
+	for _, pt := range ppts {
+		if containsPoint(f, pt) {
+			return 0
+		}
+		if d := planar.DistanceFrom(f, pt); d < best {
+			best = d
+		}
+	}
+	return best
+}
+
+func boundary(g orb.Geometry) orb.Geometry {
+	switch g := g.(type) {
+	case orb.Polygon:
+		return orb.MultiLineString{orb.LineString(g[0])}
+	case orb.MultiPolygon:
+		var out orb.MultiLineString
+		for _, p := range g {
+			out = append(out, orb.LineString(p[0]))
+		}
+		return out
+	}
+	return g
+}
+
+func collect(g orb.Geometry, out *[]orb.Point) {
+	switch g := g.(type) {
+	case orb.Point:
+		*out = append(*out, g)
+	case orb.LineString:
+		*out = append(*out, g...)
+	case orb.MultiLineString:
+		for _, l := range g {
+			*out = append(*out, l...)
+		}
+	case orb.Ring:
+		*out = append(*out, g...)
+	case orb.Polygon:
+		for _, r := range g {
+			*out = append(*out, r...)
+		}
+	case orb.MultiPolygon:
+		for _, p := range g {
+			collect(p, out)
+		}
+	}
+}
+
+// containsPoint reports whether a polygon or multipolygon holds pt.
+func containsPoint(g orb.Geometry, pt orb.Point) bool {
+	switch g := g.(type) {
+	case orb.Polygon:
+		if len(g) == 0 || !g.Bound().Contains(pt) || !survey.RingContains(g[0], pt) {
+			return false
+		}
+		for _, h := range g[1:] {
+			if survey.RingContains(h, pt) {
+				return false
+			}
+		}
+		return true
+	case orb.MultiPolygon:
+		for _, p := range g {
+			if containsPoint(p, pt) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sampledShare is the percentage of a 20×20 grid of points over the
+// parcel's box, inside the parcel, that also lie in f (a polygon).
+func sampledShare(parcel, f orb.Geometry) float64 {
+	if parcel == nil || f == nil || f.Dimensions() != 2 {
+		return 0
+	}
+	b := parcel.Bound()
+	in, all := 0, 0
+	for i := range 20 {
+		for j := range 20 {
+			pt := orb.Point{b.Min[0] + (float64(i)+0.5)/20*(b.Max[0]-b.Min[0]), b.Min[1] + (float64(j)+0.5)/20*(b.Max[1]-b.Min[1])}
+			if !containsPoint(parcel, pt) {
+				continue
+			}
+			all++
+			if containsPoint(f, pt) {
+				in++
+			}
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return math.Round(float64(in)/float64(all)*1000) / 10
+}
+
+// readBC streams the British Columbia map layers (agricultural capability,
+// the Agricultural Land Reserve, Freshwater Atlas wetlands) to w, one
+// polygon at a time: province-wide they are hundreds of thousands of
+// polygons, and no report section reads them.
+func (in *ingester) readBC(w *kv.Writer) error {
+	n := 0
+	err := readNoting(in, in.f.BCCapability, ReadCLI, func(p CLIPolygon) error {
+		n++
+		mp := multiPolygon(p.Geometry)
+		a, ok := p.Primary()
+		if len(mp) == 0 || !ok {
+			return nil // land the inventory does not rate: nothing to draw
+		}
+		props := map[string]string{"class": a.Class, "capability": capability(p)}
+		props["class_description"], _ = CLIClass(a.Class)
+		if l, ok := p.Limiter(); ok {
+			props["limitation"], props["limitation_description"] = l.Code, l.Label
+		}
+		var nums map[string]float64
+		if score, ok := p.Score(); ok {
+			nums = map[string]float64{"score": float64(score)}
+		}
+		return w.Put(ag.PKBCCapability, fmt.Sprintf("%08d", n), ag.Area{Polygons: mp, Properties: props, Numbers: nums})
+	})
+	if err != nil {
+		return err
+	}
+	in.sum.Read["bc_capability_polygons"] = n
+	n = 0
+	err = readNoting(in, in.f.ALR, ReadALR, func(a ALRPolygon) error {
+		n++
+		if mp := multiPolygon(a.Geometry); len(mp) > 0 {
+			props := map[string]string{"alr_poly_id": a.ID, "status": a.Status}
+			if a.FeatureCode != "" {
+				props["feature_code"] = a.FeatureCode
+			}
+			return w.Put(ag.PKBCALR, a.ID, ag.Area{Polygons: mp, Properties: props,
+				Numbers: map[string]float64{"area_ha": a.AreaHa}})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	in.sum.Read["bc_alr_polygons"] = n
+	n = 0
+	err = readNoting(in, in.f.FWAWetlands, ReadFWAWetlands, func(wl Wetland) error {
+		n++
+		if mp := multiPolygon(wl.Geometry); len(mp) > 0 {
+			return w.Put(ag.PKBCWetland, wl.ID, ag.Area{Polygons: mp, Properties: map[string]string{"waterbody_poly_id": wl.ID, "name": wl.Name, "watershed_group": wl.WatershedGroup},
+				Numbers: map[string]float64{"area_ha": wl.AreaHa}})
+		}
+		return nil
+	})
+	in.sum.Read["bc_fwa_wetlands"] = n
+	return err
+}
+
+// capability is a CLI polygon's rating as the maps print it: "4^6W 5^4ST".
+func capability(p CLIPolygon) string {
+	parts := make([]string, len(p.Components))
+	for i, c := range p.Components {
+		parts[i] = c.String()
+	}
+	return strings.Join(parts, " ")
+}

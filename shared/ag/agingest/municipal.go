@@ -1,0 +1,165 @@
+package agingest
+
+import (
+	"strings"
+
+	"github.com/paulmach/orb"
+
+	"meridian/shared/ingest"
+)
+
+// Municipality is a municipal boundary polygon.
+type Municipality struct {
+	Code     string // CSDUID, or the provincial municipal code / RM number
+	Name     string // "Red Deer County", "RM of Oakdale No. 320"
+	TypeCode string // CSDTYPE ("MD", "RM", ...) when the file gives a code
+	Type     string // "Municipal District", "Rural Municipality", ...
+	Province string // AB, SK or MB; "" when the file does not say
+	Geometry orb.Geometry
+}
+
+// csdTypes labels Statistics Canada census subdivision types found in the
+// Prairie provinces ⚠ (from the Census dictionary, not yet checked against
+// a download). A type in no table keeps its code as its label.
+var csdTypes = map[string]string{
+	"CY":  "City",
+	"T":   "Town",
+	"VL":  "Village",
+	"SV":  "Summer Village",
+	"MD":  "Municipal District",
+	"SM":  "Specialized Municipality",
+	"ID":  "Improvement District",
+	"SA":  "Special Area",
+	"MS":  "Metis Settlement",
+	"RM":  "Rural Municipality",
+	"RV":  "Resort Village",
+	"NV":  "Northern Village",
+	"NH":  "Northern Hamlet",
+	"NT":  "Northern Town",
+	"MU":  "Municipality",
+	"LGD": "Local Government District",
+	"IRI": "Indian Reserve",
+	"NO":  "Unorganized",
+}
+
+// CSDType returns the label of a census subdivision type code.
+func CSDType(code string) (string, bool) {
+	l, ok := csdTypes[strings.ToUpper(code)]
+	return l, ok
+}
+
+// provinceByPRUID maps Statistics Canada province codes.
+var provinceByPRUID = map[string]string{"46": "MB", "47": "SK", "48": "AB"}
+
+// The layouts ReadMunicipalities reads.
+var (
+	// MBMunicipalLayout is Manitoba's municipal boundaries.
+	MBMunicipalLayout = ingest.Layout{
+		Dataset:   "Manitoba municipal boundaries",
+		Publisher: "Province of Manitoba",
+		Form:      "MUNI_NAME, MUNI_TYPE, MUNI_LIST_NAME_WITH_TYPE",
+		Verified:  true,
+		Evidence:  "docs/real-layouts.md, Agriculture (Municipal boundaries: MB ok); the Manitoba MUNICIPALITY FeatureServer is read in evidence id 61389629629",
+	}
+	// CSDLayout is Statistics Canada's census subdivision boundary file
+	// (lcsd000a21a_e, lcsd000b21a_e and earlier years).
+	CSDLayout = ingest.Layout{
+		Dataset:   "Census subdivision boundary file (lcsd000a21a_e / lcsd000b21a_e)",
+		Publisher: "Statistics Canada",
+		Form:      "CSDUID, CSDNAME, CSDTYPE, PRUID",
+		Verified:  true,
+		Evidence:  "scripts reading the real boundary files: evidence ids 2414912648 and 30317936288 (CSDUID, CSDNAME, PRUID, PRNAME of lcsd000a14a_e / lcsd000b16a_e) and 71208676428 (CSDTYPE in the 2021 boundary file); the type labels come from the Census dictionary, a type not in CSDType's table is a notice",
+	}
+	// ABMunicipalLayout is Alberta's municipal boundary file (AltaLIS).
+	ABMunicipalLayout = ingest.Layout{
+		Dataset:   "Alberta municipal boundaries",
+		Publisher: "AltaLIS / Alberta Municipal Affairs",
+		Form:      "GEO_NAME (name), other columns unknown",
+		Verified:  false,
+		Evidence:  "only the display field Geo_Name of a hosted copy of the AltaLIS Municipal Boundary file seen (docs/real-layouts.md: AB no evidence): check the name and type columns of a download",
+	}
+	// ProvincialMunicipalLayout is any other provincial file (SK rural
+	// municipalities, …) read by the usual names.
+	ProvincialMunicipalLayout = ingest.Layout{
+		Dataset:   "Municipal boundaries (SK and others)",
+		Publisher: "provincial",
+		Form:      "MUNI_CODE/MUNCODE/RM_NO, MUNNAME/RM_NAME/NAME, TYPE, PROVINCE",
+		Verified:  false,
+		Evidence:  "no evidence for SK (docs/real-layouts.md): check the column names of the Saskatchewan GeoHub rural and urban municipality files",
+	}
+)
+
+// ReadMunicipalities streams municipal boundaries (shapefile or GeoJSON)
+// to fn. Layouts: MBMunicipalLayout and CSDLayout (verified),
+// ABMunicipalLayout and ProvincialMunicipalLayout (guessed); the first
+// feature's columns decide which is reported. Columns, by the first present:
+//
+//   - code: CSDUID, MUNI_CODE, MUNCODE, RM_NO
+//   - name: CSDNAME, MUNI_NAME, GEO_NAME, MUNNAME, RM_NAME, NAME (required)
+//   - type: CSDTYPE (a code, labelled by CSDType), MUNI_TYPE, TYPE (text)
+//   - province: PRUID (46, 47, 48) or PROVINCE (AB, SK, MB); MB for the
+//     Manitoba layout
+//
+// Fatal: no name, a PRUID or PROVINCE outside the Prairies
+// (ingest.BadValue), a feature without a polygon. Notices: a CSDTYPE code
+// not in CSDType's table (its code is kept as its label).
+func ReadMunicipalities(src Source, fn func(Municipality) error) error {
+	t, err := src.open()
+	if err != nil {
+		return err
+	}
+	if !t.spatial {
+		return t.errorf(t.headerAt, "municipal boundaries need geometry: give the shapefile or GeoJSON, not %s", src.Format)
+	}
+	return each(t, func(r *row) error {
+		mb := r.has("MUNI_LIST_NAME_WITH_TYPE") || (r.has("MUNI_NAME") && r.has("MUNI_TYPE"))
+		switch {
+		case mb:
+			t.recognise(MBMunicipalLayout)
+		case r.has("CSDNAME"):
+			t.recognise(CSDLayout)
+		case r.has("GEO_NAME"):
+			t.recognise(ABMunicipalLayout)
+		default:
+			t.recognise(ProvincialMunicipalLayout)
+		}
+		m := Municipality{
+			Code: r.get("CSDUID", "MUNI_CODE", "MUNCODE", "RM_NO"),
+			Name: r.get("CSDNAME", "MUNI_NAME", "GEO_NAME", "MUNNAME", "RM_NAME", "NAME"),
+		}
+		if m.Name == "" {
+			return t.errorf(r.line, "municipality without a name")
+		}
+		if c := r.get("CSDTYPE"); c != "" {
+			m.TypeCode = strings.ToUpper(c)
+			if l, ok := CSDType(c); ok {
+				m.Type = l
+			} else {
+				m.Type = m.TypeCode
+				t.notice(r.line, "CSDTYPE", c, "code kept as the type")
+			}
+		} else {
+			m.Type = r.get("MUNI_TYPE", "TYPE")
+		}
+		if p := r.get("PRUID"); p != "" {
+			if m.Province = provinceByPRUID[p]; m.Province == "" {
+				return t.badValue(r.line, "PRUID", p, []string{"46 (MB)", "47 (SK)", "48 (AB)"})
+			}
+		} else if p := strings.ToUpper(r.get("PROVINCE")); p != "" {
+			switch p {
+			case "AB", "SK", "MB":
+				m.Province = p
+			default:
+				return t.badValue(r.line, "PROVINCE", p, []string{"AB", "SK", "MB"})
+			}
+		} else if mb {
+			m.Province = "MB"
+		}
+		g, why := polygonal(r.geom)
+		if why != "" {
+			return t.errorf(r.line, "%s: %s", m.Name, why)
+		}
+		m.Geometry = g
+		return fn(m)
+	})
+}

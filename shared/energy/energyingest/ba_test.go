@@ -1,0 +1,195 @@
+package energyingest_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"meridian/shared/energy/energyingest"
+	"meridian/shared/ingest"
+)
+
+func readBAs(t testing.TB, in string) []energyingest.BA {
+	t.Helper()
+	var bas []energyingest.BA
+	if err := energyingest.ReadBACodes(strings.NewReader(in), "ba.csv", energyingest.ReadOptions{}, func(b energyingest.BA) error {
+		bas = append(bas, b)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return bas
+}
+
+func TestReadBACodesSample(t *testing.T) {
+	t.Parallel()
+	f := openSample(t, baSample)
+	byCode := map[string]energyingest.BA{}
+	var order []string
+	err := energyingest.ReadBACodes(f, "ST104A.csv", energyingest.ReadOptions{}, func(b energyingest.BA) error {
+		if _, dup := byCode[b.Code]; dup {
+			t.Errorf("BA %s twice", b.Code)
+		}
+		byCode[b.Code] = b
+		order = append(order, b.Code)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(order) != 428 || order[0] != "0001" || order[427] != "A7AZ" {
+		t.Errorf("%d codes from %v to %v, want 428 from 0001 to A7AZ", len(order), order[0], order[len(order)-1])
+	}
+	for code, name := range map[string]string{
+		"0045": "Chevron Canada Limited", "A5D4": "Cenovus Energy Inc.", "0144": "ATCO Gas And Pipelines Ltd.",
+		"0003": "McGaha, Charles", "0HE9": "Canadian Natural Resources Limited", "A7AZ": "SanLing Energy Ltd.",
+	} {
+		if b := byCode[code]; b.Name != name || b.Address != "" || b.Phone != "" {
+			t.Errorf("BA %s = %+v, want %q", code, b, name)
+		}
+	}
+	// The README says the excerpt holds every licensee/agent/operator code
+	// of the ST37 excerpt; two are missing.
+	missing := map[string]bool{}
+	err = energyingest.ReadWellList(openSample(t, st37Sample), "WellList.txt", func(w energyingest.Well) error {
+		for _, c := range []string{w.LicenseeBA, w.AgentBA, w.OperatorBA} {
+			if _, ok := byCode[c]; c != "" && !ok {
+				missing[c] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string]bool{"A1B4": true, "0YH9": true}, missing); d != "" {
+		t.Errorf("ST37 BA codes missing from the BA excerpt (-want +got):\n%s", d)
+	}
+}
+
+// TestReadBACodesRegister reads the register's own layout: title, blank
+// row, four-column header, rows, disclaimers.
+func TestReadBACodesRegister(t *testing.T) {
+	t.Parallel()
+	in := "\ufeffBusiness Associate List_Codes(ST104A) April 7, 2017,,,\r\n,,,\r\n" +
+		"BA Code,Company Name,Address,Phone\r\n" +
+		"0045,Chevron Canada Limited,\"500 5th Ave SW, Calgary AB\",403-234-5000\r\n" +
+		"A5D4,Cenovus Energy Inc.,,\r\n" +
+		",,,\r\n" +
+		"The information in this list is provided as is,,,\r\n" +
+		"AER makes no warranty\r\n"
+	want := []energyingest.BA{
+		{Code: "0045", Name: "Chevron Canada Limited", Address: "500 5th Ave SW, Calgary AB", Phone: "403-234-5000"},
+		{Code: "A5D4", Name: "Cenovus Energy Inc."},
+	}
+	if d := cmp.Diff(want, readBAs(t, in)); d != "" {
+		t.Errorf("ReadBACodes (-want +got):\n%s", d)
+	}
+	// Disclaimers without a blank row before them end the list too.
+	if got := readBAs(t, "BA Code,Company Name\n0045,Chevron\nDisclaimer text,\n"); len(got) != 1 {
+		t.Errorf("ReadBACodes = %v, want 1 BA", got)
+	}
+}
+
+func TestReadBACodesRejects(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		in   string
+		line int
+		want []string
+	}{
+		{"no header", "Code,Name\n0045,Chevron\n", 2, []string{"no header row", "BA Code"}},
+		{"bad code", "BA Code,Company Name\n0045,Chevron\n45,Short\n", 3, []string{"BA Code", "4-character"}},
+		{"lower case", "BA Code,Company Name\na5d4,Cenovus\n", 2, []string{"4-character"}},
+		{"no name", "BA Code,Company Name\n0045,\n", 2, []string{"Company Name"}},
+		{"wrong column count", "BA Code,Company Name\n0045,Chevron,extra\n", 2, []string{"3 fields", "want 2"}},
+		{"row after the end", "BA Code,Company Name\n0045,Chevron\n,\nA5D4,Cenovus\n", 4, []string{"after the end"}},
+		{"empty", "", 1, []string{"no header row"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := energyingest.ReadBACodes(strings.NewReader(tc.in), "ba.csv", energyingest.ReadOptions{}, func(energyingest.BA) error { return nil })
+			wantIngestError(t, err, "ba.csv", tc.line, tc.want...)
+		})
+	}
+}
+
+// PRABAIdentifiers.csv as Petrinex publishes it (columns BAName, BACode,
+// CorpStatus, docs/real-layouts.md id 1416037198; every field quoted as in
+// Petrinex's other files). The names are invented demo names.
+const petrinexBA = "\ufeff\"BACode\",\"BAName\",\"CorpStatus\"\r\n\"0ZZ1\",\"DEMO OPERATOR ONE LTD (INVENTED)\",\"Active\"\r\n" +
+	"\"A9Z2\",\"DEMO, OPERATOR TWO (INVENTED)\",\"Amalgamated\"\r\n"
+
+func TestReadBACodesPetrinex(t *testing.T) {
+	t.Parallel()
+	for name, in := range map[string]string{
+		"quoted":        petrinexBA,
+		"other order":   "BAName,CorpStatus,BACode,Extra\nDEMO OPERATOR ONE LTD (INVENTED),Active,0ZZ1,x\n\"DEMO, OPERATOR TWO (INVENTED)\",Amalgamated,A9Z2,y\n",
+		"no CorpStatus": "BACode,BAName\n0ZZ1,DEMO OPERATOR ONE LTD (INVENTED)\nA9Z2,\"DEMO, OPERATOR TWO (INVENTED)\"\n",
+	} {
+		var layouts []ingest.Layout
+		var got []energyingest.BA
+		err := energyingest.ReadBACodes(strings.NewReader(in), "PRABAIdentifiers.csv", energyingest.ReadOptions{Layout: func(l ingest.Layout) { layouts = append(layouts, l) }}, func(b energyingest.BA) error {
+			got = append(got, b)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		status := [2]string{"Active", "Amalgamated"}
+		if name == "no CorpStatus" {
+			status = [2]string{}
+		}
+		want := []energyingest.BA{{Code: "0ZZ1", Name: "DEMO OPERATOR ONE LTD (INVENTED)", CorpStatus: status[0]}, {Code: "A9Z2", Name: "DEMO, OPERATOR TWO (INVENTED)", CorpStatus: status[1]}}
+		if d := cmp.Diff(want, got); d != "" || len(layouts) != 1 || layouts[0] != energyingest.PetrinexBALayout {
+			t.Errorf("%s: layouts %v (-want +got):\n%s", name, layouts, d)
+		}
+	}
+	// The ST104A form says so too.
+	var layout ingest.Layout
+	if err := energyingest.ReadBACodes(strings.NewReader("BA Code,Company Name\n0045,x\n"), "ba.csv", energyingest.ReadOptions{Layout: func(l ingest.Layout) { layout = l }}, func(energyingest.BA) error { return nil }); err != nil || layout != energyingest.ST104ALayout {
+		t.Errorf("ST104A: layout %v, error %v", layout, err)
+	}
+}
+
+func TestReadBACodesPetrinexRejects(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		in   string
+		line int
+		want []string
+	}{
+		{"no name column", "BACode,CorpStatus\n0045,Active\n", 1, []string{"no BAName column"}},
+		{"bad code", "BACode,BAName\n0ZZ1,DEMO\n0ZZ12,DEMO TWO\n", 3, []string{"column BACode", `"0ZZ12"`, "4 upper-case letters or digits"}},
+		{"lower case code", "BACode,BAName\na9z2,DEMO\n", 2, []string{"column BACode", `"a9z2"`}},
+		{"empty name", "BACode,BAName\n0ZZ1,\n", 2, []string{"BAName", "empty"}},
+		{"short row", "BACode,BAName,CorpStatus\n0ZZ1,DEMO\n", 2, []string{"2 fields", "want 3"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := energyingest.ReadBACodes(strings.NewReader(tc.in), "PRABAIdentifiers.csv", energyingest.ReadOptions{}, func(energyingest.BA) error { return nil })
+			wantIngestError(t, err, "PRABAIdentifiers.csv", tc.line, tc.want...)
+		})
+	}
+}
+
+func FuzzReadBACodes(f *testing.F) {
+	f.Add(petrinexBA)
+	f.Add("BA Code,Company Name\r\n0001,177293 Canada Ltd.\r\n0003,\"McGaha, Charles\"\r\n")
+	f.Add("Title,,,\n,,,\nBA Code,Company Name,Address,Phone\n0045,Chevron,x,y\n,,,\nDisclaimer\n")
+	if b := sampleSeed(baSample); b != nil {
+		f.Add(firstLines(b, 30))
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		err := energyingest.ReadBACodes(strings.NewReader(in), "ba.csv", energyingest.ReadOptions{}, func(b energyingest.BA) error {
+			if len(b.Code) != 4 || b.Name == "" {
+				t.Fatalf("BA %+v", b)
+			}
+			return nil
+		})
+		checkFuzzError(t, err, 1)
+	})
+}
