@@ -19,6 +19,7 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/convert"
 	"meridian/shared/fixture"
+	"meridian/shared/ingest"
 	"meridian/shared/survey/gridindex"
 	"meridian/shared/survey/gridingest"
 )
@@ -283,8 +284,22 @@ func ingestCommand(args []string, stdout, stderr io.Writer) int {
 		defer stop()
 		return checkGrid(ctx, stdout, src)
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	// Each file's layout as it is read (a guessed one says so first), and
+	// the notices at the end.
+	notices := &ingest.Notices{}
+	src.Notices = notices
+	src.OnFile = func(file string, st gridingest.Stats, err error) {
+		if st.Layout.Dataset != "" {
+			fmt.Fprintf(stdout, "%s [%s]\n", st.Layout.Banner(), file)
+		}
+	}
 	start := time.Now()
-	st, ist, err := installGrid(context.Background(), *dataDir, src)
+	st, ist, err := installGrid(ctx, *dataDir, src)
+	for _, n := range notices.Lines() {
+		fmt.Fprintf(stdout, "notice: %s\n", n)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "meridian ingest grid: rejected, the index served before is unchanged: %v\n", err)
 		return 1

@@ -152,6 +152,12 @@ func TestIngestCommand(t *testing.T) {
 	if code := run(append([]string{"ingest", "grid", "-format", "on", "-data", dir}, args...), nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("ingest: exit %d: %s", code, stderr.String())
 	}
+	// Each file's layout comes first: LIO's field names are verified, its
+	// flag words are not, and the output says both.
+	if first, _, _ := strings.Cut(stdout.String(), "\n"); !strings.HasPrefix(first, "LIO Geographic") || !strings.Contains(first, "layout verified") ||
+		strings.Count(stdout.String(), "layout verified") != len(args) {
+		t.Errorf("ingest output does not start with the files' layouts:\n%s", stdout.String())
+	}
 	if err := srv.grids.load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
