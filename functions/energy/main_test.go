@@ -22,7 +22,7 @@ const events = "../../events/energy-*.json"
 // demo's as-of date (2026-11-21).
 var wantEvents = map[string]apigwtest.Want{
 	"energy-report": {Status: 200, ContentType: "application/json", Contains: []string{`"legal_location":"9-10-60-22-W5"`, `"province":"AB"`,
-		`"geometry":{"type":"Polygon"`, `"primary_source":"regulator"`, `"dominant":{"name":"Aspen Coulee Petroleum Ltd. (demo)","ba_code":"Z9A1"`,
+		`"geometry":null`, `"primary_source":"regulator"`, `"dominant":{"name":"Aspen Coulee Petroleum Ltd. (demo)","ba_code":"Z9A1"`,
 		`"last_producing_month":"2026-10"`, `"oil_m3":6300.2`, `"dominant_product":"oil"`,
 		`"tenure":{"total":3,"returned":3,"truncated":false,"more":"/energy/tenure?legal_location=9-10-60-22-W5"`, `"days_to_expiry":1297`,
 		`"uwi":"02/09-10-060-22W5/0"`, `"id":"ABBT0905005"`, `"alternative_energy":null`,

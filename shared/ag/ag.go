@@ -168,19 +168,26 @@ type Drought struct {
 	AsOf          string `json:"as_of"`
 }
 
-// Water is a watercourse or water body of the hydrology section.
+// Water is the nearest watercourse of the hydrology section, and what a
+// water body has too.
 type Water struct {
-	Name        *string  `json:"name"`
-	DistanceM   *float64 `json:"distance_m"`
-	IsOnParcel  bool     `json:"is_on_parcel"`
-	OnParcelPct *float64 `json:"on_parcel_pct,omitempty"`
+	Name       *string  `json:"name"`
+	DistanceM  *float64 `json:"distance_m"`
+	IsOnParcel bool     `json:"is_on_parcel"`
+}
+
+// WaterBody is the nearest water body: a Water and the share of the parcel
+// it covers, null when there is none (the spec lists the field always).
+type WaterBody struct {
+	Water
+	OnParcelPct *float64 `json:"on_parcel_pct"`
 }
 
 // Hydrology is the report's hydrology section.
 type Hydrology struct {
-	Watercourse   Water   `json:"watercourse"`
-	WaterBody     Water   `json:"water_body"`
-	SearchRadiusM float64 `json:"search_radius_m"`
+	Watercourse   Water     `json:"watercourse"`
+	WaterBody     WaterBody `json:"water_body"`
+	SearchRadiusM float64   `json:"search_radius_m"`
 }
 
 // Wetlands is the report's wetlands section.

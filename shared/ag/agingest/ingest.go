@@ -823,14 +823,14 @@ func (in *ingester) hydrology(q *quarter, bodies, courses []WaterFeature) {
 				n := bestF.Name
 				into.Name = &n
 			}
-			if into == &h.WaterBody {
+			if into == &h.WaterBody.Water {
 				pct := sampledShare(q.geom, bestF.Geometry)
-				into.OnParcelPct = &pct
+				h.WaterBody.OnParcelPct = &pct
 			}
 		}
 	}
 	nearest(courses, false, &h.Watercourse)
-	nearest(bodies, false, &h.WaterBody)
+	nearest(bodies, false, &h.WaterBody.Water)
 	nearest(bodies, true, nil)
 	q.sections[ag.SKHydrology] = h
 	wet.OnParcelPct = math.Min(100, math.Round(wet.OnParcelPct*10)/10)

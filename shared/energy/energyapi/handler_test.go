@@ -188,7 +188,7 @@ func TestReportDemo(t *testing.T) {
 		{[]any{"meta", "unavailable", 0, "section"}, "alternative_energy"},
 		{[]any{"meta", "sources", "production", "name"}, "Meridian demo data (invented): Petrinex conventional volumetrics"},
 		{[]any{"units", "gas"}, "e3m3"},
-		{[]any{"parcel", "geometry", "type"}, "Polygon"},
+		{[]any{"parcel", "geometry"}, nil}, // only when include names geometry
 	}
 	for _, c := range checks {
 		if got := at(r, c.path...); got != c.want {
@@ -207,6 +207,11 @@ func TestReportDemo(t *testing.T) {
 	}
 	if at(r, "parcel", "geometry") != nil || at(r, "wells", "total") != 1.0 || at(r, "meta", "sources", "tenure") != nil || at(r, "meta", "sources", "wells") == nil {
 		t.Errorf("include=wells: %v", r)
+	}
+	// The polygon only when include names geometry.
+	r = mustOK(t, h, "/energy/report?legal_location="+lsd+"&include=wells,geometry")
+	if at(r, "parcel", "geometry", "type") != "Polygon" {
+		t.Errorf("include=wells,geometry: parcel %v", r["parcel"])
 	}
 }
 

@@ -138,13 +138,15 @@ type reportProduction struct {
 	ProducingWellCount int                `json:"producing_well_count"`
 }
 
-// includeParam reads include: the sections asked for, all when omitted.
+// includeParam reads include: the sections asked for; when omitted, the
+// full report, whose parcel geometry stays null (the spec attaches the
+// polygon only when include names geometry, as the ag report does).
 func includeParam(r *http.Request) (map[string]bool, error) {
 	s := strings.TrimSpace(r.URL.Query().Get("include"))
 	inc := map[string]bool{}
 	if s == "" {
 		for _, k := range reportSections {
-			inc[k] = true
+			inc[k] = k != "geometry"
 		}
 		return inc, nil
 	}
