@@ -1,0 +1,51 @@
+package agingest_test
+
+import (
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/paulmach/orb"
+
+	"meridian/shared/ag/agingest"
+)
+
+// TestZonalHeapFlat: the zonal statistics hold one block row and the
+// quarters open across it, so a raster eight times as tall (eight times
+// the quarters) must not grow the live heap with it.
+func TestZonalHeapFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and reads rasters of millions of pixels")
+	}
+	dir := t.TempDir()
+	peak := func(name string, north float64) (uint64, int) {
+		p := filepath.Join(dir, name)
+		writeRaster(t, p, 26912, orb.Bound{Min: orb.Point{-114.5, 51.0}, Max: orb.Point{-113.5, north}}, 153)
+		runtime.GC()
+		var base, m runtime.MemStats
+		runtime.ReadMemStats(&base)
+		var top uint64
+		n := 0
+		_, err := agingest.ReadCropRaster(p, agingest.RasterOptions{Quarters: agingest.ModelQuarters, Year: 2023}, func(agingest.QuarterYear) error {
+			if n++; n%250 == 0 {
+				runtime.GC() // live memory, not garbage awaiting collection
+				runtime.ReadMemStats(&m)
+				top = max(top, m.HeapAlloc-min(m.HeapAlloc, base.HeapAlloc))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return top, n
+	}
+	small, ns := peak("aci_2023_ab_small.tif", 51.1)
+	tall, nt := peak("aci_2023_ab_tall.tif", 51.8)
+	t.Logf("live heap growth: %d KiB over %d quarters, %d KiB over %d quarters", small>>10, ns, tall>>10, nt)
+	if nt < 6*ns {
+		t.Fatalf("the tall raster covers %d quarters, the small %d: the test does not grow the input", nt, ns)
+	}
+	if tall > small+(512<<10) || tall > 16<<20 {
+		t.Errorf("live heap grew by %d bytes over %d quarters (%d over %d): not bounded by a block row", tall, nt, small, ns)
+	}
+}
