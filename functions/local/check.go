@@ -37,7 +37,7 @@ type fileCheck struct {
 	err     error
 }
 
-// checkReport prints the checks of one download and returns the exit
+// printChecks prints the checks of one download and returns the exit
 // status: 0 when every file reads, 1 when any is rejected.
 func printChecks(w io.Writer, domain string, files []fileCheck, notices *ingest.Notices, publish func(io.Writer) error) int {
 	rejected := 0
