@@ -3,7 +3,11 @@
 // record and the reason; BadValue for a value outside the published list),
 // the notices of values that are new but placeable (Notices), the
 // declaration of a published layout and how sure the team is of it
-// (Layout, printed by `meridian ingest … -check`), and number parsing.
+// (Layout, printed by `meridian ingest … -check`), the table reader
+// (Source, Open, Table: CSV, DBF, shapefile and GeoJSON files as rows of
+// columns found by header name, geometry alongside for the spatial ones,
+// streamed a record at a time), number parsing, and the date a file's name
+// carries (FileDate).
 // The readers themselves live with their domain: package gridingest
 // (survey grids), energyingest and agingest (report datasets); the file
 // formats they share are packages shp, geojsonfc, geotiff and proj below
