@@ -10,11 +10,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/paulmach/orb"
 
+	"meridian/shared/ingest/geojsonfc"
 	"meridian/shared/ingest/proj"
 	"meridian/shared/ingest/shp"
 )
@@ -66,6 +68,40 @@ type Source struct {
 	// the first feature of a GeoJSON file; a GeoJSON file without
 	// features is taken to be the reader's first layout).
 	Recognised func(Layout)
+
+	// The fields below adapt the table to a family of readers; their zero
+	// values are the rules of the report datasets (package agingest).
+
+	// Names normalises column names, in Table.Cols and for Row.Get and
+	// Row.Has; nil means Key.
+	Names func(string) string
+	// Geometry, when set, checks the geometry of a spatial row, already
+	// converted to longitude and latitude, and returns the geometry to
+	// use or why the record is refused (the whole reason of the error).
+	// Nil means every point must be a longitude and latitude, GeoJSON
+	// polygon rings closed and oriented as package shp returns them.
+	Geometry func(orb.Geometry) (orb.Geometry, string)
+	// Features, when set, are the rules of package geojsonfc for the
+	// features of a GeoJSON file; nil allows points, lines and polygons
+	// of closed rings.
+	Features *geojsonfc.Options
+	// FeatureNumbers makes Row.Line, and the errors, of a GeoJSON file the
+	// 1-based number of the feature rather than the line where it starts.
+	FeatureNumbers bool
+	// RequirePRJ refuses a shapefile without a .prj instead of reading its
+	// coordinates as longitude and latitude.
+	RequirePRJ bool
+	// ShapeTypes, when set, are the only shapefile shape types accepted;
+	// nil accepts all but multipoints.
+	ShapeTypes []shp.ShapeType
+}
+
+// names returns s.Names, or Key.
+func (s Source) names() func(string) string {
+	if s.Names != nil {
+		return s.Names
+	}
+	return Key
 }
 
 // Recognise reports l to the Source's Recognised, once per table.
@@ -284,13 +320,13 @@ func (s Source) openTable() (*Table, error) {
 	}
 	switch s.Format {
 	case CSV:
-		return openCSV(s.R, name)
+		return openCSV(s.R, name, s.names())
 	case DBF:
-		return openDBF(s.R, s.CPG, name)
+		return openDBF(s, name)
 	case Shapefile:
 		return openShapefile(s, name)
 	case GeoJSON:
-		return openGeoJSON(s.R, name), nil
+		return openGeoJSON(s, name), nil
 	}
 	return nil, Errorf(name, 0, "unknown format %v", s.Format)
 }
@@ -299,7 +335,7 @@ func (s Source) openTable() (*Table, error) {
 // quoting, an optional UTF-8 byte order mark, values trimmed, text that is
 // not valid UTF-8 read as Windows-1252. Every row must have as many fields
 // as the header.
-func openCSV(r io.Reader, name string) (*Table, error) {
+func openCSV(r io.Reader, name string, norm func(string) string) (*Table, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if b, err := br.Peek(3); err == nil && string(b) == "\xef\xbb\xbf" {
 		br.Discard(3)
@@ -316,7 +352,7 @@ func openCSV(r io.Reader, name string) (*Table, error) {
 	}
 	idx := make(map[string]int, len(head))
 	for i, h := range head {
-		k := Key(text(h))
+		k := norm(text(h))
 		if k == "" {
 			return nil, t.Errorf(1, "column %d has no name", i+1)
 		}
@@ -368,8 +404,8 @@ func csvError(name string, err error) error {
 // openDBF reads a dBASE table on its own with package shp's reader, which
 // reads a .dbf only beside a .shp: it is given a .shp of Null shapes with
 // as many records as the .dbf header promises, generated as it is read.
-func openDBF(r io.Reader, cpg, name string) (*Table, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+func openDBF(s Source, name string) (*Table, error) {
+	br := bufio.NewReaderSize(s.R, 64<<10)
 	h, err := br.Peek(8)
 	if err != nil {
 		return nil, Errorf(name, 0, ".dbf: truncated: file ends within the 32-byte header")
@@ -378,11 +414,11 @@ func openDBF(r io.Reader, cpg, name string) (*Table, error) {
 	if 100+nullRecLen*n > 2*math.MaxInt32 {
 		return nil, Errorf(name, 0, ".dbf: header promises %d records, more than a dBASE table can hold", n)
 	}
-	sr, err := shp.NewReader(&nullShapes{n: n}, br, shp.ReaderOptions{CPG: cpg})
+	sr, err := shp.NewReader(&nullShapes{n: n}, br, shp.ReaderOptions{CPG: s.CPG})
 	if err != nil {
 		return nil, shpError(name, err)
 	}
-	return shpTable(sr, nil, name, false), nil
+	return shpTable(sr, nil, name, false, s), nil
 }
 
 // nullRecLen is the size of a Null shape record: an 8-byte record header
@@ -434,10 +470,11 @@ func (z *nullShapes) chunk() {
 }
 
 // openShapefile reads a .shp and its .dbf, converting coordinates from
-// the .prj's system (longitude and latitude when there is no .prj).
+// the .prj's system (longitude and latitude when there is no .prj, unless
+// s.RequirePRJ).
 func openShapefile(s Source, name string) (*Table, error) {
-	if s.DBF == nil {
-		return nil, Errorf(name, 0, "no .dbf: the attributes are needed")
+	if s.RequirePRJ && strings.TrimSpace(s.PRJ) == "" {
+		return nil, Errorf(name, 0, "no .prj: the coordinate system is unknown")
 	}
 	var p proj.Projection
 	if strings.TrimSpace(s.PRJ) != "" {
@@ -446,23 +483,30 @@ func openShapefile(s Source, name string) (*Table, error) {
 			return nil, Errorf(name, 0, ".prj: unsupported coordinate system: %v", err)
 		}
 	}
+	if s.DBF == nil {
+		return nil, Errorf(name, 0, "no .dbf: the attributes are needed")
+	}
 	sr, err := shp.NewReader(s.R, s.DBF, shp.ReaderOptions{CPG: s.CPG})
 	if err != nil {
 		return nil, shpError(name, err)
 	}
-	switch sr.ShapeType() {
-	case shp.MultiPoint, shp.MultiPointZ, shp.MultiPointM:
-		return nil, Errorf(name, 0, "shape type %v: want polygons, lines or points", sr.ShapeType())
+	st := sr.ShapeType()
+	switch {
+	case s.ShapeTypes != nil && !slices.Contains(s.ShapeTypes, st):
+		return nil, Errorf(name, 0, "shape type %v: want %v", st, s.ShapeTypes[0])
+	case s.ShapeTypes == nil && (st == shp.MultiPoint || st == shp.MultiPointZ || st == shp.MultiPointM):
+		return nil, Errorf(name, 0, "shape type %v: want polygons, lines or points", st)
 	}
-	return shpTable(sr, p, name, true), nil
+	return shpTable(sr, p, name, true, s), nil
 }
 
 // shpTable iterates over a shp.Reader's features.
-func shpTable(sr *shp.Reader, p proj.Projection, name string, spatial bool) *Table {
+func shpTable(sr *shp.Reader, p proj.Projection, name string, spatial bool, s Source) *Table {
 	t := &Table{Name: name, Spatial: spatial, Fixed: true}
+	norm := s.names()
 	idx := make(map[string]int)
 	for i, f := range sr.Fields() {
-		k := Key(f.Name)
+		k := norm(f.Name)
 		t.Cols = append(t.Cols, k)
 		if _, dup := idx[k]; !dup {
 			idx[k] = i
@@ -485,7 +529,12 @@ func shpTable(sr *shp.Reader, p proj.Projection, name string, spatial bool) *Tab
 					return nil, Errorf(name, f.Number, "%s: %v", p.Name(), err)
 				}
 			}
-			if why := checkLngLat(g); why != "" {
+			if s.Geometry != nil {
+				var why string
+				if g, why = s.Geometry(g); why != "" {
+					return nil, Errorf(name, f.Number, "%s", why)
+				}
+			} else if why := checkLngLat(g); why != "" {
 				if p == nil {
 					why += "; without a .prj coordinates must be longitude and latitude"
 				}
