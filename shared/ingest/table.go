@@ -384,7 +384,7 @@ func openCSV(r io.Reader, name string, norm func(string) string) (*Table, error)
 func text(v string) string {
 	v = strings.TrimSpace(v)
 	if !utf8.ValidString(v) {
-		v = strings.TrimSpace(shp.DecodeWindows1252([]byte(v)))
+		v = strings.TrimSpace(DecodeText(v))
 	}
 	return v
 }

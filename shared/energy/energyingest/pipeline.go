@@ -391,7 +391,7 @@ func parsePipeline(get func(string) string) (Pipeline, error) {
 		fail("BA_CODE", fmt.Errorf("%q is not a 4-character BA code", p.BA))
 	}
 	if s := get("LAST_OCCYR"); s != "" {
-		y, ok := atoi(s)
+		y, ok := ingest.ParseUint(s)
 		if !ok || y < 1800 || y > 2200 {
 			fail("LAST_OCCYR", fmt.Errorf("%q is not a year", s))
 		}
@@ -419,11 +419,11 @@ func parseLSDText(s string) (lld.Location, bool) {
 	if w < 1 {
 		return lld.Location{}, false
 	}
-	lsd, ok1 := atoi(parts[0])
-	sec, ok2 := atoi(parts[1])
-	twp, ok3 := atoi(parts[2])
-	rge, ok4 := atoi(parts[3][:w])
-	mer, ok5 := atoi(parts[3][w+1:])
+	lsd, ok1 := ingest.ParseUint(parts[0])
+	sec, ok2 := ingest.ParseUint(parts[1])
+	twp, ok3 := ingest.ParseUint(parts[2])
+	rge, ok4 := ingest.ParseUint(parts[3][:w])
+	mer, ok5 := ingest.ParseUint(parts[3][w+1:])
 	if !(ok1 && ok2 && ok3 && ok4 && ok5) || len(parts[0]) > 2 || len(parts[1]) > 2 || len(parts[2]) > 3 || w > 2 || len(parts[3])-w-1 != 1 {
 		return lld.Location{}, false
 	}

@@ -207,17 +207,17 @@ func parseWell(f []string) (Well, error) {
 	if (len(f) == 18 || len(w.Key) == 13) && w.Key != u.stKey() {
 		fail(1, "%q does not match the UWI %s (want %s)", w.Key, w.UWI, u.stKey())
 	}
-	w.UpdateFlag = decodeText(get(2))
-	w.Name = decodeText(get(3))
+	w.UpdateFlag = ingest.DecodeText(get(2))
+	w.Name = ingest.DecodeText(get(3))
 	w.FieldCode = get(4)
-	if w.FieldCode != "" && !allDigits(w.FieldCode) {
+	if w.FieldCode != "" && !ingest.AllDigits(w.FieldCode) {
 		fail(4, "%q is not a numeric field code", w.FieldCode)
 	}
 	w.PoolCode = get(5)
-	if w.PoolCode != "" && !allDigits(w.PoolCode) {
+	if w.PoolCode != "" && !ingest.AllDigits(w.PoolCode) {
 		fail(5, "%q is not a numeric pool code", w.PoolCode)
 	}
-	w.OilSandsArea = decodeText(get(6))
+	w.OilSandsArea = ingest.DecodeText(get(6))
 	w.OilSandsDeposit = get(7)
 	if w.OilSandsDeposit != "" && !allUpperAlnum(w.OilSandsDeposit) {
 		fail(7, "%q is not a deposit code", w.OilSandsDeposit)
@@ -226,10 +226,10 @@ func parseWell(f []string) (Well, error) {
 	if !allUpperAlnum(w.Licence) {
 		fail(8, "%q is not a licence number", w.Licence)
 	}
-	w.LicenceStatus = decodeText(get(9))
+	w.LicenceStatus = ingest.DecodeText(get(9))
 	date := func(col int) time.Time {
 		s := get(col)
-		if s != "" && !(len(s) == 8 && allDigits(s)) {
+		if s != "" && !(len(s) == 8 && ingest.AllDigits(s)) {
 			fail(col, "%q is not a YYYYMMDD date", s)
 			return time.Time{}
 		}
@@ -268,12 +268,12 @@ func parseWell(f []string) (Well, error) {
 	}
 	w.StatusDate = date(17)
 	if len(f) == 24 {
-		w.FluidShort = decodeText(get(18))
-		w.ModeShort = decodeText(get(19))
-		w.TypeShort = decodeText(get(20))
-		w.StructureShort = decodeText(get(21))
-		w.SchemeType = decodeText(get(22))
-		w.SchemeSubType = decodeText(get(23))
+		w.FluidShort = ingest.DecodeText(get(18))
+		w.ModeShort = ingest.DecodeText(get(19))
+		w.TypeShort = ingest.DecodeText(get(20))
+		w.StructureShort = ingest.DecodeText(get(21))
+		w.SchemeType = ingest.DecodeText(get(22))
+		w.SchemeSubType = ingest.DecodeText(get(23))
 	}
 	if firstErr != nil {
 		return Well{}, firstErr

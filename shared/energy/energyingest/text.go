@@ -9,10 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"meridian/shared/ingest"
-	"meridian/shared/ingest/shp"
 )
 
 // Amount is a number as a regulator publishes it: a value, an empty cell,
@@ -42,18 +40,6 @@ const confidential = "***"
 
 const utf8BOM = "\xef\xbb\xbf"
 
-// decodeText returns b as UTF-8: as it is when it is valid UTF-8, else read
-// as Windows-1252 (a superset of Latin-1 in the printable range), the
-// encoding of AER's text files. A Latin-1 byte sequence that is also valid
-// UTF-8 needs a letter in C2-DF followed by a C1 control or symbol, which no
-// published name has.
-func decodeText(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	return shp.DecodeWindows1252([]byte(s))
-}
-
 // trimPad removes the fixed-width padding (spaces) and stray carriage
 // returns around a value.
 func trimPad(s string) string { return strings.Trim(s, " \r") }
@@ -61,16 +47,6 @@ func trimPad(s string) string { return strings.Trim(s, " \r") }
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func isUpperAlnum(c byte) bool { return isDigit(c) || 'A' <= c && c <= 'Z' }
-
-// allDigits reports whether s is non-empty and only ASCII digits.
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return false
-		}
-	}
-	return s != ""
-}
 
 // allUpperAlnum reports whether s is non-empty and only A-Z and 0-9.
 func allUpperAlnum(s string) bool {
@@ -80,21 +56,6 @@ func allUpperAlnum(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-// atoi parses a short run of digits (at most 9) with no sign.
-func atoi(s string) (int, bool) {
-	if s == "" || len(s) > 9 {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return 0, false
-		}
-		n = n*10 + int(s[i]-'0')
-	}
-	return n, true
 }
 
 // parseNumber parses a plain decimal number (ingest.ParseNumber: no
@@ -147,21 +108,21 @@ func parseDate(s string) (time.Time, error) {
 	var y, m, day int
 	var ok bool
 	switch {
-	case len(d) == 8 && allDigits(d):
-		y, _ = atoi(d[:4])
-		m, _ = atoi(d[4:6])
-		day, _ = atoi(d[6:])
+	case len(d) == 8 && ingest.AllDigits(d):
+		y, _ = ingest.ParseUint(d[:4])
+		m, _ = ingest.ParseUint(d[4:6])
+		day, _ = ingest.ParseUint(d[6:])
 		ok = true
 	case len(d) == 10 && (d[4] == '-' && d[7] == '-' || d[4] == '/' && d[7] == '/'):
 		var ok1, ok2, ok3 bool
-		y, ok1 = atoi(d[:4])
-		m, ok2 = atoi(d[5:7])
-		day, ok3 = atoi(d[8:])
+		y, ok1 = ingest.ParseUint(d[:4])
+		m, ok2 = ingest.ParseUint(d[5:7])
+		day, ok3 = ingest.ParseUint(d[8:])
 		ok = ok1 && ok2 && ok3
 	case len(d) == 7 && d[4] == '-':
 		var ok1, ok2 bool
-		y, ok1 = atoi(d[:4])
-		m, ok2 = atoi(d[5:])
+		y, ok1 = ingest.ParseUint(d[:4])
+		m, ok2 = ingest.ParseUint(d[5:])
 		day, ok = 1, ok1 && ok2
 	}
 	if !ok {
@@ -177,8 +138,8 @@ func parseDate(s string) (time.Time, error) {
 // checkMonth validates a "YYYY-MM" production month.
 func checkMonth(s string) error {
 	if len(s) == 7 && s[4] == '-' {
-		y, ok1 := atoi(s[:4])
-		m, ok2 := atoi(s[5:])
+		y, ok1 := ingest.ParseUint(s[:4])
+		m, ok2 := ingest.ParseUint(s[5:])
 		if _, ok := date(y, m, 1); ok && ok1 && ok2 {
 			return nil
 		}
@@ -280,7 +241,7 @@ func newCSVTable(r io.Reader, file string, cols []column, opt csvOptions) (*csvT
 			return nil, t.csvError(err)
 		}
 		t.line, _ = cr.FieldPos(0)
-		if opt.headerCell == "" || strings.EqualFold(trimPad(decodeText(row[0])), opt.headerCell) {
+		if opt.headerCell == "" || strings.EqualFold(trimPad(ingest.DecodeText(row[0])), opt.headerCell) {
 			head = row
 			break
 		}
@@ -291,7 +252,7 @@ func newCSVTable(r io.Reader, file string, cols []column, opt csvOptions) (*csvT
 	t.width = len(head)
 	names := make(map[string]int, len(head))
 	for i, h := range head {
-		h = strings.ToLower(trimPad(decodeText(h)))
+		h = strings.ToLower(trimPad(ingest.DecodeText(h)))
 		if _, dup := names[h]; dup && h != "" {
 			return nil, ingest.Errorf(file, t.line, "column %q appears twice in the header", h)
 		}
@@ -353,7 +314,7 @@ func (t *csvTable) str(i int) string {
 	if j < 0 || j >= len(t.row) {
 		return ""
 	}
-	return trimPad(decodeText(t.row[j]))
+	return trimPad(ingest.DecodeText(t.row[j]))
 }
 
 func (t *csvTable) errorf(format string, args ...any) error {

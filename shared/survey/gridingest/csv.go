@@ -41,7 +41,7 @@ func newCSVTable(r io.Reader, file string) (*csvTable, error) {
 		return nil, t.csvError(err)
 	}
 	for i, h := range head {
-		name := headerName(decodeText(h))
+		name := headerName(ingest.DecodeText(h))
 		if _, dup := t.cols[name]; dup && name != "" {
 			return nil, ingest.Errorf(file, 1, "column %q appears twice in the header", strings.TrimSpace(h))
 		}
@@ -78,7 +78,7 @@ func (t *csvTable) next() error {
 	}
 	t.line, _ = t.r.FieldPos(0)
 	for i, f := range row {
-		row[i] = decodeText(f)
+		row[i] = ingest.DecodeText(f)
 	}
 	t.row = row
 	return nil

@@ -245,7 +245,7 @@ func (l *skLayer) location(f shpFeature, file string, no int) (lld.Location, err
 // and surrounding spaces ("06", "6", " 6", "006").
 func skNumber(s string) (int, bool) {
 	s = strings.TrimSpace(s)
-	if s == "" || len(s) > 4 || !allDigits(s) {
+	if s == "" || len(s) > 4 || !ingest.AllDigits(s) {
 		return 0, false
 	}
 	n, err := strconv.Atoi(s)
