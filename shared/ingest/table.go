@@ -94,6 +94,10 @@ type Source struct {
 	// ShapeTypes, when set, are the only shapefile shape types accepted;
 	// nil accepts all but multipoints.
 	ShapeTypes []shp.ShapeType
+	// UnnamedColumns accepts CSV header cells that are empty (a trailing
+	// comma, say): such columns cannot be asked for. Without it they are
+	// an error.
+	UnnamedColumns bool
 }
 
 // names returns s.Names, or Key.
@@ -227,6 +231,14 @@ func (r *Row) Get(names ...string) string {
 	return ""
 }
 
+// At returns the value of column i (see Table.Col), or "" when i < 0.
+func (r *Row) At(i int) string {
+	if i < 0 || i >= len(r.vals) {
+		return ""
+	}
+	return r.vals[i]
+}
+
 // Has reports whether the row has a column called one of names.
 func (r *Row) Has(names ...string) bool {
 	for _, n := range names {
@@ -263,10 +275,23 @@ type Table struct {
 	// header) in the binary formats.
 	HeaderAt int
 	next     func() (*Row, error) // io.EOF after the last row
+	idx      map[string]int       // column -> index, for a Fixed table
 
 	notices    *Notices
 	onLayout   func(Layout)
 	recognised bool
+}
+
+// Col returns the index of the first of names (normalised as the Source's
+// Names does) that the header has, for Row.At; -1 when it has none, and
+// always for GeoJSON, whose features each have their own properties.
+func (t *Table) Col(names ...string) int {
+	for _, n := range names {
+		if i, ok := t.idx[n]; ok {
+			return i
+		}
+	}
+	return -1
 }
 
 // Next returns the next row, or io.EOF after the last. The Row is reused
@@ -320,7 +345,7 @@ func (s Source) openTable() (*Table, error) {
 	}
 	switch s.Format {
 	case CSV:
-		return openCSV(s.R, name, s.names())
+		return openCSV(s, name)
 	case DBF:
 		return openDBF(s, name)
 	case Shapefile:
@@ -335,8 +360,9 @@ func (s Source) openTable() (*Table, error) {
 // quoting, an optional UTF-8 byte order mark, values trimmed, text that is
 // not valid UTF-8 read as Windows-1252. Every row must have as many fields
 // as the header.
-func openCSV(r io.Reader, name string, norm func(string) string) (*Table, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+func openCSV(s Source, name string) (*Table, error) {
+	norm := s.names()
+	br := bufio.NewReaderSize(s.R, 64<<10)
 	if b, err := br.Peek(3); err == nil && string(b) == "\xef\xbb\xbf" {
 		br.Discard(3)
 	}
@@ -353,15 +379,19 @@ func openCSV(r io.Reader, name string, norm func(string) string) (*Table, error)
 	idx := make(map[string]int, len(head))
 	for i, h := range head {
 		k := norm(text(h))
+		t.Cols = append(t.Cols, k)
 		if k == "" {
+			if s.UnnamedColumns {
+				continue
+			}
 			return nil, t.Errorf(1, "column %d has no name", i+1)
 		}
 		if _, dup := idx[k]; dup {
 			return nil, t.Errorf(1, "column %s appears twice in the header", k)
 		}
 		idx[k] = i
-		t.Cols = append(t.Cols, k)
 	}
+	t.idx = idx
 	rw := &Row{idx: idx, vals: make([]string, len(head))}
 	t.next = func() (*Row, error) {
 		rec, err := cr.Read()
@@ -512,6 +542,7 @@ func shpTable(sr *shp.Reader, p proj.Projection, name string, spatial bool, s So
 			idx[k] = i
 		}
 	}
+	t.idx = idx
 	rw := &Row{idx: idx}
 	t.next = func() (*Row, error) {
 		f, err := sr.Next()
