@@ -98,6 +98,18 @@ type Source struct {
 	// comma, say): such columns cannot be asked for. Without it they are
 	// an error.
 	UnnamedColumns bool
+	// HeaderCell, when set, allows rows before the header of a CSV file
+	// (a title, a date): the header is the first row whose first cell is
+	// HeaderCell (case-insensitive), within the first 50 rows.
+	HeaderCell string
+	// AnyWidth lets the rows of a CSV file have another number of fields
+	// than the header (a footer, say; Row.Width tells how many): the
+	// reader checks what it needs. Absent fields read as "".
+	AnyWidth bool
+	// LazyQuotes accepts a quote in an unquoted field and a lone quote in
+	// a quoted one, as encoding/csv's LazyQuotes (regulators' exports have
+	// both).
+	LazyQuotes bool
 }
 
 // names returns s.Names, or Key.
@@ -239,6 +251,11 @@ func (r *Row) At(i int) string {
 	return r.vals[i]
 }
 
+// Width is the number of values of the row: the fields of a CSV record
+// (see Source.AnyWidth), the columns of a DBF or shapefile record, the
+// properties of a GeoJSON feature.
+func (r *Row) Width() int { return len(r.vals) }
+
 // Has reports whether the row has a column called one of names.
 func (r *Row) Has(names ...string) bool {
 	for _, n := range names {
@@ -285,13 +302,22 @@ type Table struct {
 // Col returns the index of the first of names (normalised as the Source's
 // Names does) that the header has, for Row.At; -1 when it has none, and
 // always for GeoJSON, whose features each have their own properties.
+// Giving a column's other published names after its own reads whichever
+// the file has (see Lookup for which).
 func (t *Table) Col(names ...string) int {
+	i, _ := t.Lookup(names...)
+	return i
+}
+
+// Lookup is Col that also returns the one of names the header has ("" when
+// none), for messages that name the column as the file does.
+func (t *Table) Lookup(names ...string) (int, string) {
 	for _, n := range names {
 		if i, ok := t.idx[n]; ok {
-			return i
+			return i, n
 		}
 	}
-	return -1
+	return -1, ""
 }
 
 // Next returns the next row, or io.EOF after the last. The Row is reused
@@ -368,14 +394,36 @@ func openCSV(s Source, name string) (*Table, error) {
 	}
 	cr := csv.NewReader(br)
 	cr.ReuseRecord = true
+	cr.LazyQuotes = s.LazyQuotes
+	// Rows before the header (HeaderCell) may have any width; the width of
+	// the rows after it is then checked here, as encoding/csv would.
+	checkWidth := !s.AnyWidth && s.HeaderCell != ""
+	if s.AnyWidth || s.HeaderCell != "" {
+		cr.FieldsPerRecord = -1
+	}
 	t := &Table{Name: name, Fixed: true, HeaderAt: 1}
-	head, err := cr.Read()
-	if err == io.EOF {
-		return nil, t.Errorf(1, "empty file: want a header row")
+	var head []string
+	for n := 0; ; n++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			if s.HeaderCell != "" {
+				return nil, t.Errorf(max(t.HeaderAt, 1), "no header row (a row starting with %q)", s.HeaderCell)
+			}
+			return nil, t.Errorf(1, "empty file: want a header row")
+		}
+		if err != nil {
+			return nil, csvError(name, err)
+		}
+		t.HeaderAt, _ = cr.FieldPos(0)
+		if s.HeaderCell == "" || strings.EqualFold(text(rec[0]), s.HeaderCell) {
+			head = slices.Clone(rec)
+			break
+		}
+		if n >= maxPreamble {
+			return nil, t.Errorf(t.HeaderAt, "no header row (a row starting with %q) in the first %d rows", s.HeaderCell, maxPreamble)
+		}
 	}
-	if err != nil {
-		return nil, csvError(name, err)
-	}
+	headAt := t.HeaderAt
 	idx := make(map[string]int, len(head))
 	for i, h := range head {
 		k := norm(text(h))
@@ -384,10 +432,10 @@ func openCSV(s Source, name string) (*Table, error) {
 			if s.UnnamedColumns {
 				continue
 			}
-			return nil, t.Errorf(1, "column %d has no name", i+1)
+			return nil, t.Errorf(headAt, "column %d has no name", i+1)
 		}
 		if _, dup := idx[k]; dup {
-			return nil, t.Errorf(1, "column %s appears twice in the header", k)
+			return nil, t.Errorf(headAt, "column %s appears twice in the header", k)
 		}
 		idx[k] = i
 	}
@@ -402,13 +450,21 @@ func openCSV(s Source, name string) (*Table, error) {
 			return nil, csvError(name, err)
 		}
 		rw.Line, _ = cr.FieldPos(0)
-		for i, v := range rec {
-			rw.vals[i] = text(v)
+		if checkWidth && len(rec) != len(head) {
+			return nil, Errorf(name, rw.Line, "wrong number of fields: every row must have as many fields as the header")
+		}
+		rw.vals = rw.vals[:0]
+		for _, v := range rec {
+			rw.vals = append(rw.vals, text(v))
 		}
 		return rw, nil
 	}
 	return t, nil
 }
+
+// maxPreamble is how many rows may come before the header of a CSV file
+// with a Source.HeaderCell.
+const maxPreamble = 50
 
 // text trims v and decodes it as Windows-1252 when it is not UTF-8.
 func text(v string) string {
