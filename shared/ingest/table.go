@@ -85,6 +85,9 @@ type Source struct {
 	// features of a GeoJSON file; nil allows points, lines and polygons
 	// of closed rings.
 	Features *geojsonfc.Options
+	// ScalarProperties refuses a GeoJSON feature with an object or an
+	// array as a property value; without it they read as JSON text.
+	ScalarProperties bool
 	// FeatureNumbers makes Row.Line, and the errors, of a GeoJSON file the
 	// 1-based number of the feature rather than the line where it starts.
 	FeatureNumbers bool

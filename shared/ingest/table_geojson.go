@@ -43,6 +43,9 @@ func openGeoJSON(s Source, name string) *Table {
 			rw.Line = f.Number
 		}
 		for _, p := range f.Properties {
+			if s.ScalarProperties && (p.Kind == geojsonfc.ObjectValue || p.Kind == geojsonfc.ArrayValue) {
+				return nil, Errorf(name, rw.Line, "feature: property %q: an object or array where text or a number was expected", p.Name)
+			}
 			k := norm(p.Name)
 			if _, dup := rw.idx[k]; dup {
 				return nil, Errorf(name, rw.Line, "feature: property %s appears twice", k)
