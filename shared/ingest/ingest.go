@@ -24,17 +24,17 @@
 // its other fields give the survey grids' rules (gridingest: header names
 // as headerName folds them, polygons only, a .prj required, rows of a
 // GeoJSON file numbered by feature) and the regulators' CSV (energyingest:
-// rows before the header, footers of another width, lenient quoting).
+// rows before the header, footers of another width, lenient quoting,
+// GeoJSON properties that must be scalars).
 //
 // Readers that stay outside the table, because their files are not tables
 // of named columns: the ATS v4.1 SEQ file (gridingest, fixed-width columns
 // by position), AER ST37's WellList.txt (energyingest, a headerless
 // fixed-width file), the XLSX inventory of the Orphan Well Association
 // (energyingest, sheets of cells by reference inside a zip) and GeoTIFF
-// rasters (package geotiff). Two shapefile readers of energyingest, ST37's
-// well holes and AER's pipelines, also read package shp directly for now:
-// they refuse a projected .prj rather than convert it, and read fields by
-// their dBASE type; moving them is the next step.
+// rasters (package geotiff). The energyingest shapefile readers (ST37's
+// well holes, AER's pipelines) use the table but check the .prj
+// themselves: they refuse a projected file rather than convert it.
 //
 // The readers themselves live with their domain: package gridingest
 // (survey grids), energyingest and agingest (report datasets); the file

@@ -290,7 +290,8 @@ type Table struct {
 	Name    string   // the file's base name, as errors give it
 	Spatial bool     // rows carry geometry (shapefile, GeoJSON)
 	Fixed   bool     // every row has the same columns (all formats but GeoJSON)
-	Cols    []string // the header's columns by Key, in order; nil for GeoJSON
+	Cols    []string // the header's columns by Key (or Source.Names), in order; nil for GeoJSON
+	Header  []string // the same columns as the file spells them
 	// HeaderAt is where column names are: line 1 of a CSV file, 0 (the
 	// header) in the binary formats.
 	HeaderAt int
@@ -431,6 +432,7 @@ func openCSV(s Source, name string) (*Table, error) {
 	for i, h := range head {
 		k := norm(text(h))
 		t.Cols = append(t.Cols, k)
+		t.Header = append(t.Header, text(h))
 		if k == "" {
 			if s.UnnamedColumns {
 				continue
@@ -597,6 +599,7 @@ func shpTable(sr *shp.Reader, p proj.Projection, name string, spatial bool, s So
 	for i, f := range sr.Fields() {
 		k := norm(f.Name)
 		t.Cols = append(t.Cols, k)
+		t.Header = append(t.Header, f.Name)
 		if _, dup := idx[k]; !dup {
 			idx[k] = i
 		}

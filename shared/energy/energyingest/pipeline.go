@@ -266,14 +266,6 @@ func ReadPipelinesShapefile(shpR, dbfR io.Reader, prj, file string, opt ReadOpti
 // pipelineShapes are the shape types of a pipelines shapefile.
 var pipelineShapes = []shp.ShapeType{shp.PolyLine, shp.PolyLineZ, shp.PolyLineM, shp.Null}
 
-func shapeError(file string, err error) error {
-	var fe *shp.FormatError
-	if errors.As(err, &fe) {
-		return ingest.Errorf(file, fe.Record, "%s: %s", fe.File, fe.Msg)
-	}
-	return ingest.Errorf(file, 0, "read: %v", err)
-}
-
 // parsePipeline reads the attributes of one segment through get (by
 // published name, "" when empty or absent).
 func parsePipeline(get func(string) string) (Pipeline, error) {

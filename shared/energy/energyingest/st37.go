@@ -371,22 +371,15 @@ func ReadWellHoles(shpR, dbfR io.Reader, prj, file string, opt ReadOptions, fn f
 	if p := strings.TrimSpace(prj); p != "" && !strings.HasPrefix(strings.ToUpper(p), "GEOGCS") {
 		return ingest.Errorf(file, 0, "the .prj is not a geographic coordinate system: want ST37_*_GCS_NAD83")
 	}
-	rd, err := shp.NewReader(shpR, dbfR, shp.ReaderOptions{})
+	t, err := ingest.Source{
+		Name: file, Format: ingest.Shapefile, R: shpR, DBF: dbfR,
+		Names: strings.ToUpper, ShapeTypes: holeShapes,
+		Geometry: func(g orb.Geometry) (orb.Geometry, string) { return g, "" }, // placed and checked below
+	}.Open()
 	if err != nil {
-		return shapeError(file, err)
+		return err
 	}
-	switch rd.ShapeType() {
-	case shp.Point, shp.PointZ, shp.PointM, shp.MultiPoint, shp.MultiPointZ, shp.MultiPointM, shp.Null:
-	default:
-		return ingest.Errorf(file, 0, "shape type %s: want Point", rd.ShapeType())
-	}
-	idx := make(map[string]int)
-	for i, fl := range rd.Fields() {
-		if _, dup := idx[strings.ToUpper(fl.Name)]; !dup {
-			idx[strings.ToUpper(fl.Name)] = i
-		}
-	}
-	has := func(n string) bool { _, ok := idx[strings.ToUpper(n)]; return ok }
+	has := func(n string) bool { return t.Col(strings.ToUpper(n)) >= 0 }
 	var kind HoleKind
 	switch {
 	case has("Licence") && has("Latitude"):
@@ -402,31 +395,14 @@ func ReadWellHoles(shpR, dbfR io.Reader, prj, file string, opt ReadOptions, fn f
 	col := make([]int, len(names))
 	read := make(map[int]bool)
 	for i, n := range names {
-		j, ok := idx[strings.ToUpper(n)]
-		if !ok {
-			j = -1
-		}
-		col[i] = j
-		read[j] = true
+		col[i] = t.Col(strings.ToUpper(n))
+		read[col[i]] = true
 	}
-	fields := rd.Fields()
-	for {
-		f, err := rd.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return shapeError(file, err)
-		}
-		get := func(i int) string {
-			if j := col[i]; j >= 0 && j < len(f.Attrs) {
-				return strings.TrimSpace(f.Attrs[j])
-			}
-			return ""
-		}
+	return t.Each(func(f *ingest.Row) error {
+		get := func(i int) string { return strings.TrimSpace(f.At(col[i])) }
 		h := WellHole{Kind: kind, Licence: get(0), Company: get(1)}
 		if h.Licence == "" {
-			return ingest.Errorf(file, f.Number, "%s: empty", names[0])
+			return ingest.Errorf(file, f.Line, "%s: empty", names[0])
 		}
 		var bad error
 		date := func(i int) time.Time {
@@ -445,7 +421,7 @@ func ReadWellHoles(shpR, dbfR io.Reader, prj, file string, opt ReadOptions, fn f
 			h.LicenceDate, h.StatusDate = date(4), date(5)
 		}
 		lat, lng := get(2), get(3)
-		switch g := f.Geometry.(type) {
+		switch g := f.Geom.(type) {
 		case orb.Point:
 			h.Point = g
 		case orb.MultiPoint:
@@ -457,29 +433,30 @@ func ReadWellHoles(shpR, dbfR io.Reader, prj, file string, opt ReadOptions, fn f
 			y, ok1 := parseNumber(lat)
 			x, ok2 := parseNumber(lng)
 			if !ok1 || !ok2 {
-				return ingest.BadValue(file, f.Number, names[2]+"/"+names[3], lat+" "+lng, []string{"decimal degrees"})
+				return ingest.BadValue(file, f.Line, names[2]+"/"+names[3], lat+" "+lng, []string{"decimal degrees"})
 			}
 			h.Point = orb.Point{x, y}
-		} else if f.Geometry == nil {
-			return ingest.Errorf(file, f.Number, "neither %s/%s nor a shape: the hole has no place", names[2], names[3])
+		} else if f.Geom == nil {
+			return ingest.Errorf(file, f.Line, "neither %s/%s nor a shape: the hole has no place", names[2], names[3])
 		}
 		if !(h.Point[1] >= 48.5 && h.Point[1] <= 60.5 && h.Point[0] >= -120.5 && h.Point[0] <= -109.5) {
-			return ingest.Errorf(file, f.Number, "point %v is not in Alberta's longitude, latitude (a projected file, or latitude and longitude swapped?)", h.Point)
+			return ingest.Errorf(file, f.Line, "point %v is not in Alberta's longitude, latitude (a projected file, or latitude and longitude swapped?)", h.Point)
 		}
 		if bad != nil {
-			return ingest.Errorf(file, f.Number, "%v", bad)
+			return ingest.Errorf(file, f.Line, "%v", bad)
 		}
-		for j, fl := range fields {
-			if read[j] || j >= len(f.Attrs) || f.Attrs[j] == "" {
+		for j, name := range t.Header {
+			if read[j] || f.At(j) == "" {
 				continue
 			}
 			if h.Other == nil {
 				h.Other = make(map[string]string)
 			}
-			h.Other[fl.Name] = strings.TrimSpace(f.Attrs[j])
+			h.Other[name] = strings.TrimSpace(f.At(j))
 		}
-		if err := fn(h); err != nil {
-			return err
-		}
-	}
+		return fn(h)
+	})
 }
+
+// holeShapes are the shape types of an ST37 well hole shapefile.
+var holeShapes = []shp.ShapeType{shp.Point, shp.PointZ, shp.PointM, shp.MultiPoint, shp.MultiPointZ, shp.MultiPointM, shp.Null}
