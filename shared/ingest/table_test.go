@@ -2,10 +2,13 @@ package ingest_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
 	"meridian/shared/ingest"
+
+	"github.com/paulmach/orb"
 )
 
 func TestTableCSV(t *testing.T) {
@@ -71,5 +74,82 @@ func TestTableCSVErrors(t *testing.T) {
 				t.Errorf("error %v, want e.csv:%d: ...%s...", err, tc.line, tc.reason)
 			}
 		})
+	}
+}
+
+func TestTableGeoJSON(t *testing.T) {
+	t.Parallel()
+	in := `{"type":"FeatureCollection","features":[
+{"type":"Feature","properties":{"Lot No":" 12 ","obj":{"a":1}},"geometry":{"type":"Point","coordinates":[-110,50]}},
+{"type":"Feature","properties":{"Lot No":"13"},"geometry":null}
+]}`
+	lower := func(s string) string { return strings.ToLower(s) }
+	tests := []struct {
+		name     string
+		src      ingest.Source
+		lines    []int
+		lot      string
+		errLine  int
+		errMatch string
+	}{
+		{"lines", ingest.Source{}, []int{2, 3}, "12", 0, ""},
+		{"feature numbers", ingest.Source{FeatureNumbers: true}, []int{1, 2}, "12", 0, ""},
+		{"names", ingest.Source{Names: lower}, []int{2, 3}, "", 0, ""},
+		{"scalar properties", ingest.Source{ScalarProperties: true}, nil, "", 2, `property "obj"`},
+		{"geometry rule", ingest.Source{FeatureNumbers: true, Geometry: func(g orb.Geometry) (orb.Geometry, string) { return g, "no points here" }}, nil, "", 1, "no points here"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			src := tc.src
+			src.Name, src.Format, src.R = "g.geojson", ingest.GeoJSON, strings.NewReader(in)
+			tab, err := src.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []int
+			var lot string
+			err = tab.Each(func(r *ingest.Row) error {
+				lines = append(lines, r.Line)
+				if r.Line == tc.lines[0] {
+					lot = r.Get("LOT_NO")
+				}
+				return nil
+			})
+			if tc.errMatch != "" {
+				var ie *ingest.Error
+				if !errors.As(err, &ie) || ie.Line != tc.errLine || !strings.Contains(ie.Reason, tc.errMatch) {
+					t.Errorf("error %v, want line %d: ...%s...", err, tc.errLine, tc.errMatch)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(lines, tc.lines) || lot != tc.lot {
+				t.Errorf("lines %v, LOT_NO %q; want %v, %q", lines, lot, tc.lines, tc.lot)
+			}
+		})
+	}
+}
+
+func TestTableGeoJSONNotices(t *testing.T) {
+	t.Parallel()
+	in := `{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"a":"x"},"geometry":null}]}`
+	var ns ingest.Notices
+	var layouts []string
+	tab, err := ingest.Source{Name: "n.geojson", Format: ingest.GeoJSON, R: strings.NewReader(in), Notices: &ns,
+		Recognised: func(l ingest.Layout) { layouts = append(layouts, l.Dataset) }}.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = tab.Each(func(r *ingest.Row) error {
+		tab.Recognise(ingest.Layout{Dataset: "one"})
+		tab.Recognise(ingest.Layout{Dataset: "two"})
+		tab.Notice(r.Line, "A", r.Get("A"), "new")
+		return nil
+	})
+	if err != nil || ns.Total() != 1 || !slices.Equal(layouts, []string{"one"}) {
+		t.Errorf("err %v, %d notices, layouts %v; want nil, 1, [one]", err, ns.Total(), layouts)
 	}
 }
