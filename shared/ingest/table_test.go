@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"meridian/shared/ingest"
-
 	"github.com/paulmach/orb"
+
+	"meridian/shared/ingest"
 )
 
 func TestTableCSV(t *testing.T) {
