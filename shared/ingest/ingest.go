@@ -3,11 +3,43 @@
 // record and the reason; BadValue for a value outside the published list),
 // the notices of values that are new but placeable (Notices), the
 // declaration of a published layout and how sure the team is of it
-// (Layout, printed by `meridian ingest … -check`), and number parsing.
+// (Layout, printed by `meridian ingest … -check`), the table reader,
+// number and text parsing (ParseNumber, ParseUint, AllDigits, DecodeText)
+// and the date a file's name carries (FileDate, one rule for every
+// dataset).
+//
+// # The table reader
+//
+// Source names a file and its format; Open opens one from disk by its
+// extension, and Source.Open returns its Table: CSV, a DBF on its own, a
+// shapefile (.shp with .dbf, .prj and .cpg) or a GeoJSON FeatureCollection
+// as rows of values by column name, geometry alongside (in longitude and
+// latitude) for the spatial formats. A Table is read a record at a time
+// (Next, Each), so memory is bounded by the largest record, never the
+// file. Errors give the line for CSV and GeoJSON and the record number for
+// DBF and shapefiles. Columns are found by name (Row.Get, Row.Has) or by
+// index (Table.Col, which also takes a column's aliases, then Row.At).
+//
+// The zero Source follows the report datasets' rules (package agingest);
+// its other fields give the survey grids' rules (gridingest: header names
+// as headerName folds them, polygons only, a .prj required, rows of a
+// GeoJSON file numbered by feature) and the regulators' CSV (energyingest:
+// rows before the header, footers of another width, lenient quoting,
+// GeoJSON properties that must be scalars).
+//
+// Readers that stay outside the table, because their files are not tables
+// of named columns: the ATS v4.1 SEQ file (gridingest, fixed-width columns
+// by position), AER ST37's WellList.txt (energyingest, a headerless
+// fixed-width file), the XLSX inventory of the Orphan Well Association
+// (energyingest, sheets of cells by reference inside a zip) and GeoTIFF
+// rasters (package geotiff). The energyingest shapefile readers (ST37's
+// well holes, AER's pipelines) use the table but check the .prj
+// themselves: they refuse a projected file rather than convert it.
+//
 // The readers themselves live with their domain: package gridingest
 // (survey grids), energyingest and agingest (report datasets); the file
 // formats they share are packages shp, geojsonfc, geotiff and proj below
-// this one.
+// this one, and this package imports none of the domain packages.
 package ingest
 
 import "fmt"

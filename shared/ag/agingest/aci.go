@@ -3,6 +3,8 @@ package agingest
 import (
 	"fmt"
 	"strings"
+
+	"meridian/shared/ingest"
 )
 
 // Category groups the Annual Crop Inventory classes for the report's
@@ -163,29 +165,29 @@ func CropClassOf(code int) (CropClass, bool) {
 // Meridian's table (CategoryUnknown for a value the table lacks). Values
 // are 0 to 255 and appear once; colours are #rrggbb.
 func ReadCropLegend(src Source, fn func(CropClass) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if err := t.need("VALUE", "HEX_COLOUR", "LABEL"); err != nil {
+	if err := t.Need("VALUE", "HEX_COLOUR", "LABEL"); err != nil {
 		return err
 	}
 	var seen [256]bool
-	return each(t, func(r *row) error {
-		code, err := parseInt(r.get("VALUE"), 0, 255)
+	return t.Each(func(r *ingest.Row) error {
+		code, err := parseInt(r.Get("VALUE"), 0, 255)
 		if err != nil {
-			return t.errorf(r.line, "value: %v", err)
+			return t.Errorf(r.Line, "value: %v", err)
 		}
 		if seen[code] {
-			return t.errorf(r.line, "value %d appears twice", code)
+			return t.Errorf(r.Line, "value %d appears twice", code)
 		}
 		seen[code] = true
-		c := CropClass{Code: code, Label: r.get("LABEL"), Colour: strings.ToLower(r.get("HEX_COLOUR"))}
+		c := CropClass{Code: code, Label: r.Get("LABEL"), Colour: strings.ToLower(r.Get("HEX_COLOUR"))}
 		if c.Label == "" {
-			return t.errorf(r.line, "value %d has no label", code)
+			return t.Errorf(r.Line, "value %d has no label", code)
 		}
 		if !isColour(c.Colour) {
-			return t.errorf(r.line, "hex_colour %q: want #rrggbb", c.Colour)
+			return t.Errorf(r.Line, "hex_colour %q: want #rrggbb", c.Colour)
 		}
 		if k, ok := CropClassOf(code); ok {
 			c.Category = k.Category

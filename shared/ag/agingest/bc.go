@@ -124,25 +124,25 @@ var (
 // DataBC publishes the layer in BC Albers (EPSG:3005); coordinates are
 // converted as for every reader (see the package documentation).
 func ReadALR(src Source, fn func(ALRPolygon) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if !t.spatial {
-		return t.errorf(t.headerAt, "the Agricultural Land Reserve needs geometry: give the shapefile or GeoJSON, not %s", src.Format)
+	if !t.Spatial {
+		return t.Errorf(t.HeaderAt, "the Agricultural Land Reserve needs geometry: give the shapefile or GeoJSON, not %s", src.Format)
 	}
-	return each(t, func(r *row) error {
+	return t.Each(func(r *ingest.Row) error {
 		switch {
-		case r.has("FTRCD"):
-			t.recognise(ALRShapefileLayout)
-		case r.has("ALR_POLY_I", "FEATURE_AR"):
-			t.recognise(ALRCutLayout)
+		case r.Has("FTRCD"):
+			t.Recognise(ALRShapefileLayout)
+		case r.Has("ALR_POLY_I", "FEATURE_AR"):
+			t.Recognise(ALRCutLayout)
 		default:
-			t.recognise(ALRWarehouseLayout)
+			t.Recognise(ALRWarehouseLayout)
 		}
-		a := ALRPolygon{ID: wholeID(r.get(alrIDCols...)), Status: r.get(alrStatusCols...), FeatureCode: r.get(alrCodeCols...)}
+		a := ALRPolygon{ID: wholeID(r.Get(alrIDCols...)), Status: r.Get(alrStatusCols...), FeatureCode: r.Get(alrCodeCols...)}
 		if a.ID == "" {
-			return t.errorf(r.line, "ALR polygon without an id (ALR_POLY_ID)")
+			return t.Errorf(r.Line, "ALR polygon without an id (ALR_POLY_ID)")
 		}
 		if a.Status == "" {
 			a.Status = "ALR"
@@ -199,27 +199,27 @@ var fwaTypes = map[string]string{"L": "lake", "X": "man-made water body", "R": "
 // GeoBC publishes the layer in BC Albers (EPSG:3005); coordinates are
 // converted as for every reader (see the package documentation).
 func ReadFWAWetlands(src Source, fn func(Wetland) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if !t.spatial {
-		return t.errorf(t.headerAt, "FWA wetlands need geometry: give the shapefile or GeoJSON, not %s", src.Format)
+	if !t.Spatial {
+		return t.Errorf(t.HeaderAt, "FWA wetlands need geometry: give the shapefile or GeoJSON, not %s", src.Format)
 	}
-	return each(t, func(r *row) error {
-		if r.has("WATERBODY_", "WATERBOD_1") {
-			t.recognise(FWAShapefileLayout)
+	return t.Each(func(r *ingest.Row) error {
+		if r.Has("WATERBODY_", "WATERBOD_1") {
+			t.Recognise(FWAShapefileLayout)
 		} else {
-			t.recognise(FWAWarehouseLayout)
+			t.Recognise(FWAWarehouseLayout)
 		}
 		w := Wetland{
-			ID:             wholeID(r.get(wetlandIDCols...)),
-			Type:           strings.ToUpper(r.get(wetlandTypeCols...)),
-			Name:           r.get(wetlandNameCols...),
-			WatershedGroup: r.get(wetlandWSGCols...),
+			ID:             wholeID(r.Get(wetlandIDCols...)),
+			Type:           strings.ToUpper(r.Get(wetlandTypeCols...)),
+			Name:           r.Get(wetlandNameCols...),
+			WatershedGroup: r.Get(wetlandWSGCols...),
 		}
 		if w.ID == "" {
-			return t.errorf(r.line, "wetland without an id (WATERBODY_POLY_ID)")
+			return t.Errorf(r.Line, "wetland without an id (WATERBODY_POLY_ID)")
 		}
 		switch w.Type {
 		case "":
@@ -227,12 +227,12 @@ func ReadFWAWetlands(src Source, fn func(Wetland) error) error {
 		case wetlandType:
 		default:
 			if kind, ok := fwaTypes[w.Type]; ok {
-				return t.errorf(r.line, "waterbody %s: type %s (%s): this layer takes wetlands only (W); lakes, rivers and man-made water bodies are other FWA files", w.ID, w.Type, kind)
+				return t.Errorf(r.Line, "waterbody %s: type %s (%s): this layer takes wetlands only (W); lakes, rivers and man-made water bodies are other FWA files", w.ID, w.Type, kind)
 			}
-			return t.badValue(r.line, "WATERBODY_TYPE", w.Type, []string{"W (wetland)"})
+			return t.BadValue(r.Line, "WATERBODY_TYPE", w.Type, []string{"W (wetland)"})
 		}
 		if w.WatershedGroup == "" {
-			if v := r.get("WATERSHED_"); !isNumber(v) {
+			if v := r.Get("WATERSHED_"); !isNumber(v) {
 				w.WatershedGroup = v
 			}
 		}
@@ -247,12 +247,12 @@ func ReadFWAWetlands(src Source, fn func(Wetland) error) error {
 // hectares returns a row's area in hectares: AREA_HA, or else the first
 // square-metre column present divided by 10,000; 0 when neither has a
 // value.
-func hectares(r *row) (float64, error) {
-	col, v, per := "AREA_HA", r.get("AREA_HA"), 1.0
+func hectares(r *ingest.Row) (float64, error) {
+	col, v, per := "AREA_HA", r.Get("AREA_HA"), 1.0
 	if v == "" {
 		for _, c := range areaSqmCols {
-			if r.has(c) {
-				col, v, per = c, r.get(c), 1e4 // square metres a hectare
+			if r.Has(c) {
+				col, v, per = c, r.Get(c), 1e4 // square metres a hectare
 				break
 			}
 		}
@@ -288,14 +288,14 @@ func isNumber(s string) bool {
 
 // areaPolygon reads a BC polygon's published area (hectares) and its
 // polygonal geometry; errors name the record as what.
-func areaPolygon(t *table, r *row, what string) (float64, orb.Geometry, error) {
+func areaPolygon(t *ingest.Table, r *ingest.Row, what string) (float64, orb.Geometry, error) {
 	area, err := hectares(r)
 	if err != nil {
-		return 0, nil, t.errorf(r.line, "%s: %v", what, err)
+		return 0, nil, t.Errorf(r.Line, "%s: %v", what, err)
 	}
-	g, why := polygonal(r.geom)
+	g, why := polygonal(r.Geom)
 	if why != "" {
-		return 0, nil, t.errorf(r.line, "%s: %s", what, why)
+		return 0, nil, t.Errorf(r.Line, "%s: %s", what, why)
 	}
 	return area, g, nil
 }

@@ -123,28 +123,28 @@ func (p CLIPolygon) Score() (int, bool) {
 // no class, a component after a missing one. There are no notices: every
 // CLI code is in the published legend.
 func ReadCLI(src Source, fn func(CLIPolygon) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if err := t.need("CLASS_A", "PERCENT_A", "SUBCLAS_A1"); err != nil {
+	if err := t.Need("CLASS_A", "PERCENT_A", "SUBCLAS_A1"); err != nil {
 		return err
 	}
-	return each(t, func(r *row) error {
-		if r.has("CLASS_D", "CLASS_E", "CLASS_F") {
-			t.recognise(CLIServiceLayout)
+	return t.Each(func(r *ingest.Row) error {
+		if r.Has("CLASS_D", "CLASS_E", "CLASS_F") {
+			t.Recognise(CLIServiceLayout)
 		} else {
-			t.recognise(CLIReadmeLayout)
+			t.Recognise(CLIReadmeLayout)
 		}
 		var p CLIPolygon
 		sum, blankA, missing := 0, false, ""
 		for i, x := range cliComponents {
-			class := strings.ToUpper(r.get("CLASS_" + x))
-			pct := r.get("PERCENT_" + x)
-			subs := []string{r.get("SUBCLAS_" + x + "1"), r.get("SUBCLAS_" + x + "2")}
+			class := strings.ToUpper(r.Get("CLASS_" + x))
+			pct := r.Get("PERCENT_" + x)
+			subs := []string{r.Get("SUBCLAS_" + x + "1"), r.Get("SUBCLAS_" + x + "2")}
 			if class == "" {
 				if (pct != "" && !isZero(pct)) || subs[0] != "" || subs[1] != "" {
-					return t.errorf(r.line, "component %s has a share or subclasses but no Class_%s", x, x)
+					return t.Errorf(r.Line, "component %s has a share or subclasses but no Class_%s", x, x)
 				}
 				if missing == "" {
 					missing = x
@@ -152,10 +152,10 @@ func ReadCLI(src Source, fn func(CLIPolygon) error) error {
 				continue // absent; component A empty: not rated
 			}
 			if missing != "" {
-				return t.errorf(r.line, "component %s without component %s before it", x, missing)
+				return t.Errorf(r.Line, "component %s without component %s before it", x, missing)
 			}
 			if _, ok := cliClasses[class]; !ok {
-				return t.badValue(r.line, "CLASS_"+x, class, cliClassCodes)
+				return t.BadValue(r.Line, "CLASS_"+x, class, cliClassCodes)
 			}
 			c := CLIComponent{Class: class}
 			switch {
@@ -164,7 +164,7 @@ func ReadCLI(src Source, fn func(CLIPolygon) error) error {
 			default:
 				n, err := parseInt(pct, 1, 10)
 				if err != nil {
-					return t.errorf(r.line, "Percent_%s: %v (tenths of the polygon)", x, err)
+					return t.Errorf(r.Line, "Percent_%s: %v (tenths of the polygon)", x, err)
 				}
 				c.Tenths = n
 			}
@@ -172,7 +172,7 @@ func ReadCLI(src Source, fn func(CLIPolygon) error) error {
 				for k := 0; k < len(s); k++ {
 					l, ok := CLILimitation(s[k] &^ 0x20)
 					if !ok {
-						return t.badValue(r.line, fmt.Sprintf("SUBCLAS_%s%d", x, j+1), s, cliSubclassCodes)
+						return t.BadValue(r.Line, fmt.Sprintf("SUBCLAS_%s%d", x, j+1), s, cliSubclassCodes)
 					}
 					c.Limitations = append(c.Limitations, l)
 				}
@@ -181,15 +181,15 @@ func ReadCLI(src Source, fn func(CLIPolygon) error) error {
 			p.Components = append(p.Components, c)
 		}
 		if len(p.Components) > 1 && blankA {
-			return t.errorf(r.line, "Percent_A is empty but the polygon has %d components", len(p.Components))
+			return t.Errorf(r.Line, "Percent_A is empty but the polygon has %d components", len(p.Components))
 		}
 		if len(p.Components) > 0 && sum != 10 {
-			return t.errorf(r.line, "component shares add up to %d tenths, want 10", sum)
+			return t.Errorf(r.Line, "component shares add up to %d tenths, want 10", sum)
 		}
-		if t.spatial {
-			g, why := polygonal(r.geom)
+		if t.Spatial {
+			g, why := polygonal(r.Geom)
 			if why != "" {
-				return t.errorf(r.line, "%s", why)
+				return t.Errorf(r.Line, "%s", why)
 			}
 			p.Geometry = g
 		}

@@ -58,35 +58,35 @@ var (
 // types and statuses are kept as given (no list to check them against);
 // there are no notices.
 func ReadCrownLand(src Source, fn func(CrownLand) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if !t.spatial {
-		return t.errorf(t.headerAt, "Crown land needs geometry: give the shapefile or GeoJSON, not %s", src.Format)
+	if !t.Spatial {
+		return t.Errorf(t.HeaderAt, "Crown land needs geometry: give the shapefile or GeoJSON, not %s", src.Format)
 	}
-	return each(t, func(r *row) error {
-		t.recognise(SKCrownLandLayout)
-		text := r.get("LLD", "LEGAL_LAND", "QTR_LLD")
+	return t.Each(func(r *ingest.Row) error {
+		t.Recognise(SKCrownLandLayout)
+		text := r.Get("LLD", "LEGAL_LAND", "QTR_LLD")
 		loc, err := lld.Parse(text)
 		if err != nil || loc.System != lld.DLS || loc.Unit != lld.QuarterSection {
-			return t.errorf(r.line, "LLD %q: want a quarter section such as NE-12-38-5-W3", text)
+			return t.Errorf(r.Line, "LLD %q: want a quarter section such as NE-12-38-5-W3", text)
 		}
 		if loc.Meridian != lld.W2 && loc.Meridian != lld.W3 {
-			return t.errorf(r.line, "LLD %q: Saskatchewan Crown land is west of the second or third meridian", text)
+			return t.Errorf(r.Line, "LLD %q: Saskatchewan Crown land is west of the second or third meridian", text)
 		}
 		c := CrownLand{
 			Location:    loc,
-			LeaseType:   r.get("LEASE_TYPE", "DISP_TYPE"),
-			Status:      r.get("STATUS"),
-			Disposition: r.get("DISP_NO", "LEASE_NO"),
+			LeaseType:   r.Get("LEASE_TYPE", "DISP_TYPE"),
+			Status:      r.Get("STATUS"),
+			Disposition: r.Get("DISP_NO", "LEASE_NO"),
 		}
 		if c.LeaseType == "" {
-			return t.errorf(r.line, "%s: no LEASE_TYPE", loc)
+			return t.Errorf(r.Line, "%s: no LEASE_TYPE", loc)
 		}
-		g, why := polygonal(r.geom)
+		g, why := polygonal(r.Geom)
 		if why != "" {
-			return t.errorf(r.line, "%s: %s", loc, why)
+			return t.Errorf(r.Line, "%s: %s", loc, why)
 		}
 		c.Geometry = g
 		return fn(c)
@@ -99,22 +99,22 @@ func ReadCrownLand(src Source, fn func(CrownLand) error) error {
 // (optional). The layout is SKPastureLayout, guessed; fatal: no name, a
 // feature without a polygon; no notices.
 func ReadPastures(src Source, fn func(Pasture) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if !t.spatial {
-		return t.errorf(t.headerAt, "pastures need geometry: give the shapefile or GeoJSON, not %s", src.Format)
+	if !t.Spatial {
+		return t.Errorf(t.HeaderAt, "pastures need geometry: give the shapefile or GeoJSON, not %s", src.Format)
 	}
-	return each(t, func(r *row) error {
-		t.recognise(SKPastureLayout)
-		p := Pasture{Name: r.get("PASTURE", "PASTURE_NM", "NAME"), Program: r.get("PROGRAM")}
+	return t.Each(func(r *ingest.Row) error {
+		t.Recognise(SKPastureLayout)
+		p := Pasture{Name: r.Get("PASTURE", "PASTURE_NM", "NAME"), Program: r.Get("PROGRAM")}
 		if p.Name == "" {
-			return t.errorf(r.line, "pasture without a name")
+			return t.Errorf(r.Line, "pasture without a name")
 		}
-		g, why := polygonal(r.geom)
+		g, why := polygonal(r.Geom)
 		if why != "" {
-			return t.errorf(r.line, "%s: %s", p.Name, why)
+			return t.Errorf(r.Line, "%s: %s", p.Name, why)
 		}
 		p.Geometry = g
 		return fn(p)

@@ -15,6 +15,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
 
+	"meridian/shared/ingest"
 	"meridian/shared/ingest/geotiff"
 	"meridian/shared/ingest/proj"
 	"meridian/shared/ingest/shp"
@@ -356,14 +357,14 @@ func writeGeoJSONGeometry(b *bytes.Buffer, g orb.Geometry) {
 		line(g)
 	case orb.Polygon:
 		b.WriteString(`{"type":"Polygon","coordinates":`)
-		poly(orientRings(clonePolygon(g)))
+		poly(ingest.OrientRings(clonePolygon(g)))
 	case orb.MultiPolygon:
 		b.WriteString(`{"type":"MultiPolygon","coordinates":[`)
 		for i, p := range g {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			poly(orientRings(clonePolygon(p)))
+			poly(ingest.OrientRings(clonePolygon(p)))
 		}
 		b.WriteByte(']')
 	default:

@@ -94,29 +94,29 @@ func ParseDroughtName(name string) (month string, class DroughtClass, ok bool) {
 // accepted pattern), a month before the series began (2002-11), a feature
 // without a polygon. There are no notices.
 func ReadDrought(src Source, fn func(DroughtArea) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if !t.spatial {
-		return t.errorf(t.headerAt, "the drought monitor needs geometry: give the GeoJSON (or shapefile), not %s", src.Format)
+	if !t.Spatial {
+		return t.Errorf(t.HeaderAt, "the drought monitor needs geometry: give the GeoJSON (or shapefile), not %s", src.Format)
 	}
-	month, class, ok := ParseDroughtName(t.name)
+	month, class, ok := ParseDroughtName(t.Name)
 	if !ok {
-		return t.badValue(0, "file name", t.name, []string{"CDM_{yy}{mm}_D{0-4}_LR.geojson", "CDM_{yy}{mm}_D{0-4}_LR.shp"})
+		return t.BadValue(0, "file name", t.Name, []string{"CDM_{yy}{mm}_D{0-4}_LR.geojson", "CDM_{yy}{mm}_D{0-4}_LR.shp"})
 	}
 	if month < "2002-11" {
-		return t.errorf(0, "month %s is before the Canadian Drought Monitor began (2002-11)", month)
+		return t.Errorf(0, "month %s is before the Canadian Drought Monitor began (2002-11)", month)
 	}
 	if src.Format == Shapefile {
-		t.recognise(DroughtShapefileLayout)
+		t.Recognise(DroughtShapefileLayout)
 	} else {
-		t.recognise(DroughtGeoJSONLayout)
+		t.Recognise(DroughtGeoJSONLayout)
 	}
-	return each(t, func(r *row) error {
-		g, why := polygonal(r.geom)
+	return t.Each(func(r *ingest.Row) error {
+		g, why := polygonal(r.Geom)
 		if why != "" {
-			return t.errorf(r.line, "%s", why)
+			return t.Errorf(r.Line, "%s", why)
 		}
 		return fn(DroughtArea{Month: month, Class: class, Geometry: g})
 	})

@@ -123,42 +123,42 @@ func ReadWatercourses(src Source, fn func(WaterFeature) error) error {
 }
 
 func readWater(src Source, shape func(orb.Geometry) (orb.Geometry, string), fn func(WaterFeature) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if !t.spatial {
-		return t.errorf(t.headerAt, "hydrology needs geometry: give the shapefile or GeoJSON, not %s", src.Format)
+	if !t.Spatial {
+		return t.Errorf(t.HeaderAt, "hydrology needs geometry: give the shapefile or GeoJSON, not %s", src.Format)
 	}
-	return each(t, func(r *row) error {
-		if r.has("DEFINITION_EN", "PERMANENCY_EN") {
-			t.recognise(CanVecHydroLayout)
+	return t.Each(func(r *ingest.Row) error {
+		if r.Has("DEFINITION_EN", "PERMANENCY_EN") {
+			t.Recognise(CanVecHydroLayout)
 		} else {
-			t.recognise(NHNLayout)
+			t.Recognise(NHNLayout)
 		}
 		w := WaterFeature{
-			ID:   r.get("NID", "FEATURE_ID", "ID"),
-			Name: r.get("NAME_EN", "NAMEEN", "NAME_1", "NAME"),
+			ID:   r.Get("NID", "FEATURE_ID", "ID"),
+			Name: r.Get("NAME_EN", "NAMEEN", "NAME_1", "NAME"),
 		}
-		col, def := "DEFINITION_EN", r.get("DEFINITION_EN")
+		col, def := "DEFINITION_EN", r.Get("DEFINITION_EN")
 		if def == "" {
-			col, def = "DEFINITION", r.get("DEFINITION")
+			col, def = "DEFINITION", r.Get("DEFINITION")
 		}
 		if isNumber(def) {
 			n, err := parseInt(def, 1, 9)
 			if err != nil {
-				return t.badValue(r.line, col, def, nhnDefinitionCodes)
+				return t.BadValue(r.Line, col, def, nhnDefinitionCodes)
 			}
 			w.DefinitionCode, w.Kind = n, nhnDefinitions[n]
 		} else {
 			w.Kind = strings.ToLower(def)
 			if w.Kind != "" && !knownDefinitions[w.Kind] {
-				t.notice(r.line, col, def, "kept as given")
+				t.Notice(r.Line, col, def, "kept as given")
 			}
 		}
-		pcol, perm := "PERMANENCY_EN", r.get("PERMANENCY_EN")
+		pcol, perm := "PERMANENCY_EN", r.Get("PERMANENCY_EN")
 		if perm == "" {
-			pcol, perm = "PERMANENCY", r.get("PERMANENCY")
+			pcol, perm = "PERMANENCY", r.Get("PERMANENCY")
 		}
 		switch strings.ToLower(perm) {
 		case "permanent", "1":
@@ -167,11 +167,11 @@ func readWater(src Source, shape func(orb.Geometry) (orb.Geometry, string), fn f
 			w.Permanency = Intermittent
 		case "", "unknown", "0", "-1", "none":
 		default:
-			t.notice(r.line, pcol, perm, "permanency left unknown")
+			t.Notice(r.Line, pcol, perm, "permanency left unknown")
 		}
-		g, why := shape(r.geom)
+		g, why := shape(r.Geom)
 		if why != "" {
-			return t.errorf(r.line, "%s", why)
+			return t.Errorf(r.Line, "%s", why)
 		}
 		w.Geometry = g
 		return fn(w)

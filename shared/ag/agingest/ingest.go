@@ -311,32 +311,11 @@ func (in *ingester) source(section, name, path string) {
 	if in.o.Demo {
 		name = DemoSource + ": " + name
 	}
-	asOf := fileDate(path)
+	asOf := ingest.FileDate(path)
 	if asOf == "" {
 		asOf = in.o.AsOf.Format("2006-01-02")
 	}
 	in.sources[section] = source{Name: name, AsOf: asOf, Demo: in.o.Demo}
-}
-
-// fileDate finds the last year-month or year in a file name; "" when there
-// is none.
-func fileDate(path string) string {
-	n := filepath.Base(path)
-	best := ""
-	for i := 0; i+4 <= len(n); i++ {
-		if i+7 <= len(n) {
-			if t, err := time.Parse("2006-01", n[i:i+7]); err == nil {
-				best = t.Format("2006-01")
-				continue
-			}
-		}
-		if t, err := time.Parse("2006", n[i:i+4]); err == nil && t.Year() > 1900 && (i+4 == len(n) || n[i+4] < '0' || n[i+4] > '9') && (i == 0 || n[i-1] < '0' || n[i-1] > '9') {
-			if best == "" || len(best) == 4 {
-				best = t.Format("2006")
-			}
-		}
-	}
-	return best
 }
 
 // q returns the quarter of l (a quarter section), placing it on the grid

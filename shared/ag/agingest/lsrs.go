@@ -53,36 +53,36 @@ var (
 // class 0 to 7 (ingest.BadValue), a rating string ParseRating refuses.
 // There are no notices.
 func ReadAGRASIDLSRS(src Source, fn func(LSRSQuarter) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if err := t.need("PARCEL_ID", "M", "RGE", "TWP", "SEC", "QS", "DOM_LSRS"); err != nil {
+	if err := t.Need("PARCEL_ID", "M", "RGE", "TWP", "SEC", "QS", "DOM_LSRS"); err != nil {
 		return err
 	}
-	return each(t, func(r *row) error {
-		t.recognise(AGRASIDLSRSLayout)
-		q := LSRSQuarter{ParcelID: r.get("PARCEL_ID")}
-		loc, why := quarterFromParts(r.get("M"), r.get("RGE"), r.get("TWP"), r.get("SEC"), r.get("QS"), 4, 6)
+	return t.Each(func(r *ingest.Row) error {
+		t.Recognise(AGRASIDLSRSLayout)
+		q := LSRSQuarter{ParcelID: r.Get("PARCEL_ID")}
+		loc, why := quarterFromParts(r.Get("M"), r.Get("RGE"), r.Get("TWP"), r.Get("SEC"), r.Get("QS"), 4, 6)
 		if why != "" {
-			return t.errorf(r.line, "%s", why)
+			return t.Errorf(r.Line, "%s", why)
 		}
 		q.Location = loc
-		dom := r.get("DOM_LSRS")
+		dom := r.Get("DOM_LSRS")
 		if isNumber(dom) {
 			n, err := parseInt(dom, 0, 7)
 			if err != nil {
-				return t.badValue(r.line, "Dom_LSRS", dom, []string{"a class 0 to 7 (3, 3.0, 3.00000000000)", "a rating such as 2A 7:3 4W"})
+				return t.BadValue(r.Line, "Dom_LSRS", dom, []string{"a class 0 to 7 (3, 3.0, 3.00000000000)", "a rating such as 2A 7:3 4W"})
 			}
 			dom = strconv.Itoa(n)
 		}
 		if q.Rating, err = ParseRating(dom); err != nil {
-			return t.errorf(r.line, "Dom_LSRS: %v", strings.TrimPrefix(err.Error(), "ag: "))
+			return t.Errorf(r.Line, "Dom_LSRS: %v", strings.TrimPrefix(err.Error(), "ag: "))
 		}
-		if t.spatial {
-			g, why := polygonal(r.geom)
+		if t.Spatial {
+			g, why := polygonal(r.Geom)
 			if why != "" {
-				return t.errorf(r.line, "%s: %s", loc, why)
+				return t.Errorf(r.Line, "%s: %s", loc, why)
 			}
 			q.Geometry = g
 		}
@@ -145,37 +145,37 @@ type LSRSPolygon struct {
 // Fatal: a bad POLY_ID, a province other than SK or MB, a crop that is not
 // a code, a rating ParseRating refuses, a repeated polygon; no notices.
 func ReadSLCLSRS(src Source, fn func(LSRSPolygon) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if err := t.need("POLY_ID", "PROVINCE", "RATING"); err != nil {
+	if err := t.Need("POLY_ID", "PROVINCE", "RATING"); err != nil {
 		return err
 	}
 	var prev LSRSPolygon
-	return each(t, func(r *row) error {
-		t.recognise(SLCLSRSLayout)
+	return t.Each(func(r *ingest.Row) error {
+		t.Recognise(SLCLSRSLayout)
 		var p LSRSPolygon
 		var err error
-		if p.PolyID, err = parseInt(r.get("POLY_ID"), 1, math.MaxInt32); err != nil {
-			return t.errorf(r.line, "POLY_ID: %v", err)
+		if p.PolyID, err = parseInt(r.Get("POLY_ID"), 1, math.MaxInt32); err != nil {
+			return t.Errorf(r.Line, "POLY_ID: %v", err)
 		}
-		p.Province = strings.ToUpper(r.get("PROVINCE"))
+		p.Province = strings.ToUpper(r.Get("PROVINCE"))
 		if p.Province != "SK" && p.Province != "MB" {
-			return t.errorf(r.line, "PROVINCE %q: want SK or MB", r.get("PROVINCE"))
+			return t.Errorf(r.Line, "PROVINCE %q: want SK or MB", r.Get("PROVINCE"))
 		}
-		p.Crop = strings.ToUpper(r.get("CROP"))
+		p.Crop = strings.ToUpper(r.Get("CROP"))
 		if p.Crop == "" {
 			p.Crop = "SSSG"
 		}
 		if !isCode(p.Crop, 12) {
-			return t.errorf(r.line, "CROP %q: want a crop code such as SSSG", p.Crop)
+			return t.Errorf(r.Line, "CROP %q: want a crop code such as SSSG", p.Crop)
 		}
-		if p.Rating, err = ParseRating(r.get("RATING")); err != nil {
-			return t.errorf(r.line, "RATING: %v", strings.TrimPrefix(err.Error(), "ag: "))
+		if p.Rating, err = ParseRating(r.Get("RATING")); err != nil {
+			return t.Errorf(r.Line, "RATING: %v", strings.TrimPrefix(err.Error(), "ag: "))
 		}
 		if p.PolyID == prev.PolyID && p.Crop == prev.Crop {
-			return t.errorf(r.line, "polygon %d has a second %s rating", p.PolyID, p.Crop)
+			return t.Errorf(r.Line, "polygon %d has a second %s rating", p.PolyID, p.Crop)
 		}
 		prev = p
 		return fn(p)

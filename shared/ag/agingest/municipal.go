@@ -104,60 +104,60 @@ var (
 // (ingest.BadValue), a feature without a polygon. Notices: a CSDTYPE code
 // not in CSDType's table (its code is kept as its label).
 func ReadMunicipalities(src Source, fn func(Municipality) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if !t.spatial {
-		return t.errorf(t.headerAt, "municipal boundaries need geometry: give the shapefile or GeoJSON, not %s", src.Format)
+	if !t.Spatial {
+		return t.Errorf(t.HeaderAt, "municipal boundaries need geometry: give the shapefile or GeoJSON, not %s", src.Format)
 	}
-	return each(t, func(r *row) error {
-		mb := r.has("MUNI_LIST_NAME_WITH_TYPE") || (r.has("MUNI_NAME") && r.has("MUNI_TYPE"))
+	return t.Each(func(r *ingest.Row) error {
+		mb := r.Has("MUNI_LIST_NAME_WITH_TYPE") || (r.Has("MUNI_NAME") && r.Has("MUNI_TYPE"))
 		switch {
 		case mb:
-			t.recognise(MBMunicipalLayout)
-		case r.has("CSDNAME"):
-			t.recognise(CSDLayout)
-		case r.has("GEO_NAME"):
-			t.recognise(ABMunicipalLayout)
+			t.Recognise(MBMunicipalLayout)
+		case r.Has("CSDNAME"):
+			t.Recognise(CSDLayout)
+		case r.Has("GEO_NAME"):
+			t.Recognise(ABMunicipalLayout)
 		default:
-			t.recognise(ProvincialMunicipalLayout)
+			t.Recognise(ProvincialMunicipalLayout)
 		}
 		m := Municipality{
-			Code: r.get("CSDUID", "MUNI_CODE", "MUNCODE", "RM_NO"),
-			Name: r.get("CSDNAME", "MUNI_NAME", "GEO_NAME", "MUNNAME", "RM_NAME", "NAME"),
+			Code: r.Get("CSDUID", "MUNI_CODE", "MUNCODE", "RM_NO"),
+			Name: r.Get("CSDNAME", "MUNI_NAME", "GEO_NAME", "MUNNAME", "RM_NAME", "NAME"),
 		}
 		if m.Name == "" {
-			return t.errorf(r.line, "municipality without a name")
+			return t.Errorf(r.Line, "municipality without a name")
 		}
-		if c := r.get("CSDTYPE"); c != "" {
+		if c := r.Get("CSDTYPE"); c != "" {
 			m.TypeCode = strings.ToUpper(c)
 			if l, ok := CSDType(c); ok {
 				m.Type = l
 			} else {
 				m.Type = m.TypeCode
-				t.notice(r.line, "CSDTYPE", c, "code kept as the type")
+				t.Notice(r.Line, "CSDTYPE", c, "code kept as the type")
 			}
 		} else {
-			m.Type = r.get("MUNI_TYPE", "TYPE")
+			m.Type = r.Get("MUNI_TYPE", "TYPE")
 		}
-		if p := r.get("PRUID"); p != "" {
+		if p := r.Get("PRUID"); p != "" {
 			if m.Province = provinceByPRUID[p]; m.Province == "" {
-				return t.badValue(r.line, "PRUID", p, []string{"46 (MB)", "47 (SK)", "48 (AB)"})
+				return t.BadValue(r.Line, "PRUID", p, []string{"46 (MB)", "47 (SK)", "48 (AB)"})
 			}
-		} else if p := strings.ToUpper(r.get("PROVINCE")); p != "" {
+		} else if p := strings.ToUpper(r.Get("PROVINCE")); p != "" {
 			switch p {
 			case "AB", "SK", "MB":
 				m.Province = p
 			default:
-				return t.badValue(r.line, "PROVINCE", p, []string{"AB", "SK", "MB"})
+				return t.BadValue(r.Line, "PROVINCE", p, []string{"AB", "SK", "MB"})
 			}
 		} else if mb {
 			m.Province = "MB"
 		}
-		g, why := polygonal(r.geom)
+		g, why := polygonal(r.Geom)
 		if why != "" {
-			return t.errorf(r.line, "%s: %s", m.Name, why)
+			return t.Errorf(r.Line, "%s: %s", m.Name, why)
 		}
 		m.Geometry = g
 		return fn(m)

@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"github.com/paulmach/orb"
+
+	"meridian/shared/ingest"
 )
 
 // Component is one row of the SLC v3.2 component table (CMP): a soil that
@@ -154,8 +156,8 @@ func DescribeSoil(c Component, n SoilName) (Soil, error) {
 }
 
 // soilID checks the parts of a SOIL_ID against the whole.
-func soilID(r *row) (prov, code, mod, profile, id string, why string) {
-	prov, code, mod, profile, id = r.get("PROVINCE"), r.get("SOIL_CODE"), r.get("MODIFIER"), r.get("PROFILE"), r.get("SOIL_ID")
+func soilID(r *ingest.Row) (prov, code, mod, profile, id string, why string) {
+	prov, code, mod, profile, id = r.Get("PROVINCE"), r.Get("SOIL_CODE"), r.Get("MODIFIER"), r.Get("PROFILE"), r.Get("SOIL_ID")
 	switch {
 	case len(prov) != 2 || !isUpper(prov):
 		why = fmt.Sprintf("PROVINCE %q: want a two-letter code", prov)
@@ -190,35 +192,35 @@ var cmpColumns = []string{"POLY_ID", "CMP", "PERCENT", "SLOPE", "STONE", "LOCSF"
 // unchanged. As with every reader here, records passed to fn before an
 // error belong to a rejected file and must be discarded.
 func ReadComponents(src Source, fn func(Component) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if err := t.need(cmpColumns...); err != nil {
+	if err := t.Need(cmpColumns...); err != nil {
 		return err
 	}
-	return each(t, func(r *row) error {
+	return t.Each(func(r *ingest.Row) error {
 		c, why := component(r)
 		if why != "" {
-			return t.errorf(r.line, "%s", why)
+			return t.Errorf(r.Line, "%s", why)
 		}
 		return fn(c)
 	})
 }
 
-func component(r *row) (Component, string) {
+func component(r *ingest.Row) (Component, string) {
 	var c Component
 	var err error
-	if c.PolyID, err = parseInt(r.get("POLY_ID"), 1, math.MaxInt32); err != nil {
+	if c.PolyID, err = parseInt(r.Get("POLY_ID"), 1, math.MaxInt32); err != nil {
 		return c, "POLY_ID: " + err.Error()
 	}
-	if c.Number, err = parseInt(r.get("CMP"), 1, 99); err != nil {
+	if c.Number, err = parseInt(r.Get("CMP"), 1, 99); err != nil {
 		return c, "CMP: " + err.Error()
 	}
-	if c.Percent, err = parseInt(r.get("PERCENT"), 0, 100); err != nil {
+	if c.Percent, err = parseInt(r.Get("PERCENT"), 0, 100); err != nil {
 		return c, "PERCENT: " + err.Error()
 	}
-	c.Slope, c.Stone, c.SurfaceForm = r.get("SLOPE"), r.get("STONE"), r.get("LOCSF")
+	c.Slope, c.Stone, c.SurfaceForm = r.Get("SLOPE"), r.Get("STONE"), r.Get("LOCSF")
 	for _, f := range []struct{ name, v string }{{"SLOPE", c.Slope}, {"STONE", c.Stone}, {"LOCSF", c.SurfaceForm}} {
 		if !optCode(f.v, 4) {
 			return c, fmt.Sprintf("%s %q: want a code of up to 4 characters", f.name, f.v)
@@ -228,7 +230,7 @@ func component(r *row) (Component, string) {
 	if c.Province, c.SoilCode, c.Modifier, c.Profile, c.SoilID, why = soilID(r); why != "" {
 		return c, why
 	}
-	if s := r.get("CMP_ID"); s != "" || r.has("CMP_ID") {
+	if s := r.Get("CMP_ID"); s != "" || r.Has("CMP_ID") {
 		id, err := parseInt(s, 1, math.MaxInt)
 		if err != nil {
 			return c, "CMP_ID: " + err.Error()
@@ -262,18 +264,18 @@ func ReadPolygonComponents(src Source, fn func(PolygonSoils) error) error {
 		sum = 0
 		return err
 	}
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if err := t.need(cmpColumns...); err != nil {
+	if err := t.Need(cmpColumns...); err != nil {
 		return err
 	}
-	name = t.name
-	err = each(t, func(r *row) error {
+	name = t.Name
+	err = t.Each(func(r *ingest.Row) error {
 		c, why := component(r)
 		if why != "" {
-			return t.errorf(r.line, "%s", why)
+			return t.Errorf(r.Line, "%s", why)
 		}
 		if c.PolyID != cur.PolyID {
 			if err := flush(); err != nil {
@@ -282,14 +284,14 @@ func ReadPolygonComponents(src Source, fn func(PolygonSoils) error) error {
 			cur.PolyID = c.PolyID
 		}
 		if c.Number != len(cur.Components)+1 {
-			return t.errorf(r.line, "polygon %d: component %d follows component %d; a polygon's components must be together and numbered from 1", c.PolyID, c.Number, len(cur.Components))
+			return t.Errorf(r.Line, "polygon %d: component %d follows component %d; a polygon's components must be together and numbered from 1", c.PolyID, c.Number, len(cur.Components))
 		}
 		if cur.Components == nil {
 			cur.Components = make([]Component, 0, 8)
 		}
 		cur.Components = append(cur.Components, c)
 		sum += c.Percent
-		line = r.line
+		line = r.Line
 		return nil
 	})
 	if err != nil {
@@ -307,38 +309,38 @@ var sntColumns = []string{"SOIL_ID", "PROVINCE", "SOIL_CODE", "MODIFIER", "PROFI
 // G_GROUP2 and S_GROUP2 are read when present. Codes are kept as written
 // ("-" is the tables' not applicable); labels come from the code tables.
 func ReadSoilNames(src Source, fn func(SoilName) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if err := t.need(sntColumns...); err != nil {
+	if err := t.Need(sntColumns...); err != nil {
 		return err
 	}
-	return each(t, func(r *row) error {
+	return t.Each(func(r *ingest.Row) error {
 		n, why := soilName(r)
 		if why != "" {
-			return t.errorf(r.line, "%s", why)
+			return t.Errorf(r.Line, "%s", why)
 		}
 		return fn(n)
 	})
 }
 
-func soilName(r *row) (SoilName, string) {
+func soilName(r *ingest.Row) (SoilName, string) {
 	var n SoilName
 	var why string
 	if n.Province, n.SoilCode, n.Modifier, n.Profile, n.SoilID, why = soilID(r); why != "" {
 		return n, why
 	}
-	n.Name = r.get("SOILNAME")
+	n.Name = r.Get("SOILNAME")
 	if n.Name == "" {
 		return n, "SOILNAME is empty"
 	}
-	n.Kind, n.WaterTable, n.RootRestriction, n.RestrictionType, n.Drainage = r.get("KIND"), r.get("WATERTBL"), r.get("ROOTRESTRI"), r.get("RESTR_TYPE"), r.get("DRAINAGE")
+	n.Kind, n.WaterTable, n.RootRestriction, n.RestrictionType, n.Drainage = r.Get("KIND"), r.Get("WATERTBL"), r.Get("ROOTRESTRI"), r.Get("RESTR_TYPE"), r.Get("DRAINAGE")
 	for i, s := range []string{"1", "2", "3"} {
-		n.ParentTexture[i], n.ParentChemistry[i], n.ParentDeposition[i] = r.get("PMTEX"+s), r.get("PMCHEM"+s), r.get("MDEP"+s)
+		n.ParentTexture[i], n.ParentChemistry[i], n.ParentDeposition[i] = r.Get("PMTEX"+s), r.Get("PMCHEM"+s), r.Get("MDEP"+s)
 	}
-	n.Order2, n.GreatGroup2, n.Subgroup2 = r.get("ORDER2"), r.get("G_GROUP2"), r.get("S_GROUP2")
-	n.Order3, n.GreatGroup3, n.Subgroup3 = r.get("ORDER3"), r.get("G_GROUP3"), r.get("S_GROUP3")
+	n.Order2, n.GreatGroup2, n.Subgroup2 = r.Get("ORDER2"), r.Get("G_GROUP2"), r.Get("S_GROUP2")
+	n.Order3, n.GreatGroup3, n.Subgroup3 = r.Get("ORDER3"), r.Get("G_GROUP3"), r.Get("S_GROUP3")
 	if !isCode(n.Kind, 1) {
 		return n, fmt.Sprintf("KIND %q: want one letter", n.Kind)
 	}
@@ -362,42 +364,42 @@ func soilName(r *row) (SoilName, string) {
 // SOIL_CODE, MODIFIER and PROFILE), LAYER_NO, UDEPTH and LDEPTH; the
 // measurement columns of SoilLayer are read when present.
 func ReadSoilLayers(src Source, fn func(SoilLayer) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if err := t.need("SOIL_ID", "PROVINCE", "SOIL_CODE", "MODIFIER", "PROFILE", "LAYER_NO", "UDEPTH", "LDEPTH"); err != nil {
+	if err := t.Need("SOIL_ID", "PROVINCE", "SOIL_CODE", "MODIFIER", "PROFILE", "LAYER_NO", "UDEPTH", "LDEPTH"); err != nil {
 		return err
 	}
-	return each(t, func(r *row) error {
+	return t.Each(func(r *ingest.Row) error {
 		l, why := soilLayer(r)
 		if why != "" {
-			return t.errorf(r.line, "%s", why)
+			return t.Errorf(r.Line, "%s", why)
 		}
 		return fn(l)
 	})
 }
 
-func soilLayer(r *row) (SoilLayer, string) {
+func soilLayer(r *ingest.Row) (SoilLayer, string) {
 	var l SoilLayer
 	var why string
 	if _, _, _, _, l.SoilID, why = soilID(r); why != "" {
 		return l, why
 	}
 	var err error
-	if l.LayerNo, err = parseInt(r.get("LAYER_NO"), 1, 99); err != nil {
+	if l.LayerNo, err = parseInt(r.Get("LAYER_NO"), 1, 99); err != nil {
 		return l, "LAYER_NO: " + err.Error()
 	}
-	if l.Upper, err = parseFloat(r.get("UDEPTH")); err != nil {
+	if l.Upper, err = parseFloat(r.Get("UDEPTH")); err != nil {
 		return l, "UDEPTH: " + err.Error()
 	}
-	if l.Lower, err = parseFloat(r.get("LDEPTH")); err != nil {
+	if l.Lower, err = parseFloat(r.Get("LDEPTH")); err != nil {
 		return l, "LDEPTH: " + err.Error()
 	}
 	if l.Lower < l.Upper {
 		return l, fmt.Sprintf("LDEPTH %g is above UDEPTH %g", l.Lower, l.Upper)
 	}
-	l.HorizonLit, l.HorizonMaster, l.HorizonSuffix, l.HorizonModifier, l.DominantSand = r.get("HZN_LIT"), r.get("HZN_MAS"), r.get("HZN_SUF"), r.get("HZN_MOD"), r.get("DOMSAND")
+	l.HorizonLit, l.HorizonMaster, l.HorizonSuffix, l.HorizonModifier, l.DominantSand = r.Get("HZN_LIT"), r.Get("HZN_MAS"), r.Get("HZN_SUF"), r.Get("HZN_MOD"), r.Get("DOMSAND")
 	for _, m := range []struct {
 		name string
 		v    *float64
@@ -408,7 +410,7 @@ func soilLayer(r *row) (SoilLayer, string) {
 		{"KP33", &l.KP33}, {"KP1500", &l.KP1500}, {"BD", &l.BulkDensity}, {"EC", &l.EC}, {"CACO3", &l.CaCO3},
 		{"VONPOST", &l.VonPost}, {"WOOD", &l.Wood},
 	} {
-		if *m.v, err = parseMeasure(r.get(m.name)); err != nil {
+		if *m.v, err = parseMeasure(r.Get(m.name)); err != nil {
 			return l, m.name + ": " + err.Error()
 		}
 	}
@@ -420,22 +422,22 @@ func soilLayer(r *row) (SoilLayer, string) {
 // latitude) or its attributes alone as DBF or CSV (Geometry nil). Columns:
 // POLY_ID, and AREA, PERIMETER and ECO_ID when present.
 func ReadSLCPolygons(src Source, fn func(SLCPolygon) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if err := t.need("POLY_ID"); err != nil {
+	if err := t.Need("POLY_ID"); err != nil {
 		return err
 	}
-	return each(t, func(r *row) error {
+	return t.Each(func(r *ingest.Row) error {
 		var p SLCPolygon
 		var err error
-		if p.PolyID, err = parseInt(r.get("POLY_ID"), 1, math.MaxInt32); err != nil {
-			return t.errorf(r.line, "POLY_ID: %v", err)
+		if p.PolyID, err = parseInt(r.Get("POLY_ID"), 1, math.MaxInt32); err != nil {
+			return t.Errorf(r.Line, "POLY_ID: %v", err)
 		}
-		if s := r.get("ECO_ID"); s != "" {
+		if s := r.Get("ECO_ID"); s != "" {
 			if p.EcoID, err = parseInt(s, 0, math.MaxInt32); err != nil {
-				return t.errorf(r.line, "ECO_ID: %v", err)
+				return t.Errorf(r.Line, "ECO_ID: %v", err)
 			}
 		}
 		for _, m := range []struct {
@@ -443,16 +445,16 @@ func ReadSLCPolygons(src Source, fn func(SLCPolygon) error) error {
 			v    *float64
 		}{{"AREA", &p.Area}, {"PERIMETER", &p.Perimeter}} {
 			*m.v = math.NaN()
-			if s := r.get(m.name); s != "" {
+			if s := r.Get(m.name); s != "" {
 				if *m.v, err = parseFloat(s); err != nil || *m.v < 0 {
-					return t.errorf(r.line, "%s %q: want a number, 0 or more", m.name, s)
+					return t.Errorf(r.Line, "%s %q: want a number, 0 or more", m.name, s)
 				}
 			}
 		}
-		if t.spatial {
-			g, why := polygonal(r.geom)
+		if t.Spatial {
+			g, why := polygonal(r.Geom)
 			if why != "" {
-				return t.errorf(r.line, "polygon %d: %s", p.PolyID, why)
+				return t.Errorf(r.Line, "polygon %d: %s", p.PolyID, why)
 			}
 			p.Geometry = g
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"meridian/shared/ingest"
 	"meridian/shared/lld"
 )
 
@@ -68,11 +69,11 @@ var zonalColumns = []string{"LEGAL_LOCATION", "YEAR", "CLASS_CODE", "PIXELS", "P
 // readZonal streams a per-quarter summary file, grouped by quarter and
 // year; known says whether a class code is in the dataset's legend.
 func readZonal(src Source, minYear int, known func(int) bool, fn func(QuarterYear) error) error {
-	t, err := src.open()
+	t, err := src.Open()
 	if err != nil {
 		return err
 	}
-	if err := t.need(zonalColumns...); err != nil {
+	if err := t.Need(zonalColumns...); err != nil {
 		return err
 	}
 	var (
@@ -87,43 +88,43 @@ func readZonal(src Source, minYear int, known func(int) bool, fn func(QuarterYea
 			return nil
 		}
 		if math.Abs(sumPct-100) > 0.5 {
-			return t.errorf(lastLine, "%s %d: shares add up to %.2f %%, want 100", cur.Location, cur.Year, sumPct)
+			return t.Errorf(lastLine, "%s %d: shares add up to %.2f %%, want 100", cur.Location, cur.Year, sumPct)
 		}
 		for _, c := range cur.Classes {
 			if want := 100 * float64(c.Pixels) / float64(total); math.Abs(c.Pct-want) > 0.05 {
-				return t.errorf(lastLine, "%s %d class %d: pct %.2f disagrees with %d of %d pixels (%.2f)", cur.Location, cur.Year, c.Code, c.Pct, c.Pixels, total, want)
+				return t.Errorf(lastLine, "%s %d class %d: pct %.2f disagrees with %d of %d pixels (%.2f)", cur.Location, cur.Year, c.Code, c.Pct, c.Pixels, total, want)
 			}
 		}
 		err := fn(cur)
 		cur, total, sumPct = QuarterYear{}, 0, 0
 		return err
 	}
-	err = each(t, func(r *row) error {
-		text := r.get("LEGAL_LOCATION")
-		year, err := parseInt(r.get("YEAR"), minYear, 2100)
+	err = t.Each(func(r *ingest.Row) error {
+		text := r.Get("LEGAL_LOCATION")
+		year, err := parseInt(r.Get("YEAR"), minYear, 2100)
 		if err != nil {
-			return t.errorf(r.line, "year: %v", err)
+			return t.Errorf(r.Line, "year: %v", err)
 		}
 		var loc lld.Location
 		if text == curText && len(cur.Classes) > 0 {
 			loc = cur.Location
 		} else if loc, err = lld.Parse(text); err != nil || loc.System != lld.DLS || loc.Unit != lld.QuarterSection {
-			return t.errorf(r.line, "legal_location %q: want a DLS quarter section such as NW-25-24-1-W5", text)
+			return t.Errorf(r.Line, "legal_location %q: want a DLS quarter section such as NW-25-24-1-W5", text)
 		}
-		code, err := parseInt(r.get("CLASS_CODE"), 1, 254)
+		code, err := parseInt(r.Get("CLASS_CODE"), 1, 254)
 		if err != nil {
-			return t.errorf(r.line, "class_code: %v", err)
+			return t.Errorf(r.Line, "class_code: %v", err)
 		}
 		if !known(code) {
-			return t.errorf(r.line, "class_code %d is not in the legend", code)
+			return t.Errorf(r.Line, "class_code %d is not in the legend", code)
 		}
-		px, err := parseInt(r.get("PIXELS"), 1, math.MaxInt32)
+		px, err := parseInt(r.Get("PIXELS"), 1, math.MaxInt32)
 		if err != nil {
-			return t.errorf(r.line, "pixels: %v", err)
+			return t.Errorf(r.Line, "pixels: %v", err)
 		}
-		pct, err := parseFloat(r.get("PCT"))
+		pct, err := parseFloat(r.Get("PCT"))
 		if err != nil || pct <= 0 || pct > 100 {
-			return t.errorf(r.line, "pct %q: want a share above 0 and at most 100", r.get("PCT"))
+			return t.Errorf(r.Line, "pct %q: want a share above 0 and at most 100", r.Get("PCT"))
 		}
 		if loc != cur.Location || year != cur.Year {
 			if err := flush(); err != nil {
@@ -133,15 +134,15 @@ func readZonal(src Source, minYear int, known func(int) bool, fn func(QuarterYea
 		}
 		for _, c := range cur.Classes {
 			if c.Code == code {
-				return t.errorf(r.line, "%s %d: class %d appears twice", loc, year, code)
+				return t.Errorf(r.Line, "%s %d: class %d appears twice", loc, year, code)
 			}
 		}
 		cur.Classes = append(cur.Classes, ClassShare{Code: code, Pixels: px, Pct: pct})
 		if total += px; total > math.MaxInt32 {
-			return t.errorf(r.line, "%s %d: more than %d pixels", loc, year, math.MaxInt32)
+			return t.Errorf(r.Line, "%s %d: more than %d pixels", loc, year, math.MaxInt32)
 		}
 		sumPct += pct
-		lastLine = r.line
+		lastLine = r.Line
 		return nil
 	})
 	if err != nil {

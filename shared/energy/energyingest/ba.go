@@ -116,8 +116,8 @@ func ReadBACodes(r io.Reader, file string, opt ReadOptions, fn func(BA) error) e
 			footer = t.line
 			continue
 		}
-		if len(t.row) != t.width {
-			return t.errorf("row has %d fields, want %d as in the header", len(t.row), t.width)
+		if t.row.Width() != t.width {
+			return t.errorf("row has %d fields, want %d as in the header", t.row.Width(), t.width)
 		}
 		if !valid {
 			return t.errorf("BA Code: %q is not a 4-character code", code)
@@ -133,9 +133,9 @@ func ReadBACodes(r io.Reader, file string, opt ReadOptions, fn func(BA) error) e
 }
 
 // onlyFirstCell reports whether every cell of row but the first is empty.
-func onlyFirstCell(row []string) bool {
-	for _, c := range row[1:] {
-		if trimPad(c) != "" {
+func onlyFirstCell(row *ingest.Row) bool {
+	for i := 1; i < row.Width(); i++ {
+		if row.At(i) != "" {
 			return false
 		}
 	}

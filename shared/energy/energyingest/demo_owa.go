@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"meridian/shared/ingest"
 )
 
 // demoOrphanRow is one row of the OWA inventory.
@@ -128,7 +130,7 @@ func writeXLSX(sheets []xlsxSheetData, modified time.Time) ([]byte, error) {
 				if v == "" {
 					continue
 				}
-				if allDigits(v) && len(v) < 10 && (v[0] != '0' || v == "0") {
+				if ingest.AllDigits(v) && len(v) < 10 && (v[0] != '0' || v == "0") {
 					fmt.Fprintf(&b, `<c r="%s"><v>%s</v></c>`, ref, v)
 					continue
 				}

@@ -14,59 +14,43 @@ import (
 
 // feature is one member of a FeatureCollection's features array.
 type feature struct {
-	line  int               // line of its opening brace
-	props map[string]string // values as text (numbers as written, null as ""), keys upper-cased
-	geom  orb.Geometry      // nil for a null geometry
+	line int          // line of its opening brace
+	row  *ingest.Row  // values as trimmed text (numbers as written, null as ""), by upper-cased key
+	geom orb.Geometry // nil for a null geometry
 }
 
-func (f *feature) get(names ...string) string {
-	for _, n := range names {
-		if v, ok := f.props[n]; ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
-}
+func (f *feature) get(names ...string) string { return f.row.Get(names...) }
 
-func (f *feature) has(name string) bool {
-	_, ok := f.props[name]
-	return ok
-}
+func (f *feature) has(name string) bool { return f.row.Has(name) }
+
+// upperName is how readFeatures names properties: trimmed, upper case.
+func upperName(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
 
 // readFeatures streams the features of a GeoJSON FeatureCollection to fn,
-// one at a time (see package geojsonfc, which converts the coordinates of a
-// legacy "crs" member to longitude, latitude). Geometries must be one of
-// kinds (or null), property values text, numbers, booleans or null. The
-// feature is reused for the next one.
+// one at a time (an ingest.Table over package geojsonfc, which converts
+// the coordinates of a legacy "crs" member to longitude, latitude).
+// Geometries must be one of kinds (or null), property values text,
+// numbers, booleans or null, each property given once. The feature is
+// reused for the next one.
 func readFeatures(r io.Reader, file string, kinds []string, fn func(*feature) error) error {
-	rd := geojsonfc.NewReader(r, geojsonfc.Options{Types: kinds})
-	f := &feature{props: make(map[string]string)}
-	for {
-		gf, err := rd.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			ge := err.(*geojsonfc.Error) // as every error of Next but io.EOF
-			return ingest.Errorf(file, ge.Line, "%s", ge.Reason)
-		}
-		clear(f.props)
-		for _, p := range gf.Properties {
-			if p.Kind == geojsonfc.ObjectValue || p.Kind == geojsonfc.ArrayValue {
-				return ingest.Errorf(file, gf.Line, "feature: property %q: an object or array where text or a number was expected", p.Name)
+	t, err := ingest.Source{
+		Name: file, Format: ingest.GeoJSON, R: r,
+		Names: upperName, Features: &geojsonfc.Options{Types: kinds}, ScalarProperties: true,
+		Geometry: func(g orb.Geometry) (orb.Geometry, string) {
+			if err := checkLngLat(g); err != nil {
+				return g, "feature: geometry: " + err.Error()
 			}
-			f.props[strings.ToUpper(strings.TrimSpace(p.Name))] = p.Value
-		}
-		if gf.Geometry != nil {
-			if err := checkLngLat(gf.Geometry); err != nil {
-				return ingest.Errorf(file, gf.Line, "feature: geometry: %v", err)
-			}
-		}
-		f.line, f.geom = gf.Line, gf.Geometry
-		if err := fn(f); err != nil {
-			return err
-		}
+			return g, ""
+		},
+	}.Open()
+	if err != nil {
+		return err
 	}
+	f := new(feature)
+	return t.Each(func(r *ingest.Row) error {
+		f.line, f.row, f.geom = r.Line, r, r.Geom
+		return fn(f)
+	})
 }
 
 // checkLngLat refuses coordinates outside longitude/latitude ranges (a

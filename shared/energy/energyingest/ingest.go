@@ -309,7 +309,7 @@ func withFile(path string, fn func(r io.Reader, name string) error) error {
 }
 
 func (in *ingester) source(section, name, path string) {
-	asOf := fileDate(path)
+	asOf := ingest.FileDate(path)
 	if asOf == "" {
 		asOf = in.o.Now.Format("2006-01-02") // an undated file: the day of the ingest
 	}
@@ -320,28 +320,6 @@ func (in *ingester) source(section, name, path string) {
 	if old, ok := in.sources[section]; !ok || s.AsOf > old.AsOf {
 		in.sources[section] = s
 	}
-}
-
-// fileDate finds a YYYY-MM-DD or YYYY-MM in a file name; "" when there is
-// none.
-func fileDate(path string) string {
-	n := filepath.Base(path)
-	for i := 0; i+7 <= len(n); i++ {
-		if t, err := time.Parse("2006-01-02", safeSlice(n, i, 10)); err == nil {
-			return t.Format("2006-01-02")
-		}
-		if t, err := time.Parse("2006-01", safeSlice(n, i, 7)); err == nil {
-			return t.Format("2006-01")
-		}
-	}
-	return ""
-}
-
-func safeSlice(s string, i, n int) string {
-	if i+n > len(s) {
-		return ""
-	}
-	return s[i : i+n]
 }
 
 func licenceKey(l string) string { return strings.TrimLeft(strings.TrimSpace(l), "0") }

@@ -218,81 +218,53 @@ func ReadPipelinesShapefile(shpR, dbfR io.Reader, prj, file string, opt ReadOpti
 	if p := strings.TrimSpace(prj); p != "" && !strings.HasPrefix(strings.ToUpper(p), "GEOGCS") {
 		return ingest.Errorf(file, 0, "the .prj is not a geographic coordinate system (the 10TM variant?): want Pipelines_GCS_NAD83")
 	}
-	rd, err := shp.NewReader(shpR, dbfR, shp.ReaderOptions{})
+	t, err := ingest.Source{
+		Name: file, Format: ingest.Shapefile, R: shpR, DBF: dbfR,
+		Names: strings.ToUpper, ShapeTypes: pipelineShapes,
+		Geometry: func(g orb.Geometry) (orb.Geometry, string) {
+			switch g.(type) {
+			case orb.LineString, orb.MultiLineString:
+				if err := checkLngLat(g); err != nil {
+					return g, "geometry: " + err.Error()
+				}
+				return g, ""
+			}
+			return g, fmt.Sprintf("geometry %s: want a line", g.GeoJSONType())
+		},
+	}.Open()
 	if err != nil {
-		return shapeError(file, err)
+		return err
 	}
-	switch rd.ShapeType() {
-	case shp.PolyLine, shp.PolyLineZ, shp.PolyLineM, shp.Null:
-	default:
-		return ingest.Errorf(file, 0, "shape type %s: want PolyLine", rd.ShapeType())
-	}
-	idx := make(map[string]int)
-	for i, fl := range rd.Fields() {
-		name := strings.ToUpper(fl.Name)
-		if _, dup := idx[name]; !dup {
-			idx[name] = i
-		}
-	}
-	has := func(name string) bool { _, ok := idx[name]; return ok }
+	has := func(name string) bool { return t.Col(name) >= 0 }
 	if olderPipelineForm(has) {
 		opt.recognised(PipelineOlderLayout)
 	} else {
 		opt.recognised(PipelineLayout)
 	}
-	for name, alt := range pipelineAliases {
-		if _, ok := idx[name]; !ok {
-			if j, ok := idx[alt]; ok {
-				idx[name] = j
-			}
+	col := func(name string) int {
+		if alt, ok := pipelineAliases[name]; ok {
+			return t.Col(name, alt)
 		}
+		return t.Col(name)
 	}
 	for _, a := range requiredPipelineAttributes {
-		if _, ok := idx[a]; !ok {
+		if col(a) < 0 {
 			return ingest.Errorf(file, 0, "the .dbf has no %s field", a)
 		}
 	}
-	for {
-		f, err := rd.Next()
-		if err == io.EOF {
-			return nil
-		}
+	return t.Each(func(r *ingest.Row) error {
+		p, err := parsePipeline(func(name string) string { return strings.TrimSpace(r.At(col(name))) })
 		if err != nil {
-			return shapeError(file, err)
+			return ingest.Errorf(file, r.Line, "%v", err)
 		}
-		p, err := parsePipeline(func(name string) string {
-			if j, ok := idx[name]; ok && j < len(f.Attrs) {
-				return strings.TrimSpace(f.Attrs[j])
-			}
-			return ""
-		})
-		if err != nil {
-			return ingest.Errorf(file, f.Number, "%v", err)
-		}
-		pipelineNotice(opt.Notices, file, f.Number, p)
-		switch g := f.Geometry.(type) {
-		case nil:
-		case orb.LineString, orb.MultiLineString:
-			if err := checkLngLat(g); err != nil {
-				return ingest.Errorf(file, f.Number, "geometry: %v", err)
-			}
-			p.Geometry = g
-		default:
-			return ingest.Errorf(file, f.Number, "geometry %s: want a line", g.GeoJSONType())
-		}
-		if err := fn(p); err != nil {
-			return err
-		}
-	}
+		pipelineNotice(opt.Notices, file, r.Line, p)
+		p.Geometry = r.Geom
+		return fn(p)
+	})
 }
 
-func shapeError(file string, err error) error {
-	var fe *shp.FormatError
-	if errors.As(err, &fe) {
-		return ingest.Errorf(file, fe.Record, "%s: %s", fe.File, fe.Msg)
-	}
-	return ingest.Errorf(file, 0, "read: %v", err)
-}
+// pipelineShapes are the shape types of a pipelines shapefile.
+var pipelineShapes = []shp.ShapeType{shp.PolyLine, shp.PolyLineZ, shp.PolyLineM, shp.Null}
 
 // parsePipeline reads the attributes of one segment through get (by
 // published name, "" when empty or absent).
@@ -391,7 +363,7 @@ func parsePipeline(get func(string) string) (Pipeline, error) {
 		fail("BA_CODE", fmt.Errorf("%q is not a 4-character BA code", p.BA))
 	}
 	if s := get("LAST_OCCYR"); s != "" {
-		y, ok := atoi(s)
+		y, ok := ingest.ParseUint(s)
 		if !ok || y < 1800 || y > 2200 {
 			fail("LAST_OCCYR", fmt.Errorf("%q is not a year", s))
 		}
@@ -419,11 +391,11 @@ func parseLSDText(s string) (lld.Location, bool) {
 	if w < 1 {
 		return lld.Location{}, false
 	}
-	lsd, ok1 := atoi(parts[0])
-	sec, ok2 := atoi(parts[1])
-	twp, ok3 := atoi(parts[2])
-	rge, ok4 := atoi(parts[3][:w])
-	mer, ok5 := atoi(parts[3][w+1:])
+	lsd, ok1 := ingest.ParseUint(parts[0])
+	sec, ok2 := ingest.ParseUint(parts[1])
+	twp, ok3 := ingest.ParseUint(parts[2])
+	rge, ok4 := ingest.ParseUint(parts[3][:w])
+	mer, ok5 := ingest.ParseUint(parts[3][w+1:])
 	if !(ok1 && ok2 && ok3 && ok4 && ok5) || len(parts[0]) > 2 || len(parts[1]) > 2 || len(parts[2]) > 3 || w > 2 || len(parts[3])-w-1 != 1 {
 		return lld.Location{}, false
 	}

@@ -207,17 +207,17 @@ func parseWell(f []string) (Well, error) {
 	if (len(f) == 18 || len(w.Key) == 13) && w.Key != u.stKey() {
 		fail(1, "%q does not match the UWI %s (want %s)", w.Key, w.UWI, u.stKey())
 	}
-	w.UpdateFlag = decodeText(get(2))
-	w.Name = decodeText(get(3))
+	w.UpdateFlag = ingest.DecodeText(get(2))
+	w.Name = ingest.DecodeText(get(3))
 	w.FieldCode = get(4)
-	if w.FieldCode != "" && !allDigits(w.FieldCode) {
+	if w.FieldCode != "" && !ingest.AllDigits(w.FieldCode) {
 		fail(4, "%q is not a numeric field code", w.FieldCode)
 	}
 	w.PoolCode = get(5)
-	if w.PoolCode != "" && !allDigits(w.PoolCode) {
+	if w.PoolCode != "" && !ingest.AllDigits(w.PoolCode) {
 		fail(5, "%q is not a numeric pool code", w.PoolCode)
 	}
-	w.OilSandsArea = decodeText(get(6))
+	w.OilSandsArea = ingest.DecodeText(get(6))
 	w.OilSandsDeposit = get(7)
 	if w.OilSandsDeposit != "" && !allUpperAlnum(w.OilSandsDeposit) {
 		fail(7, "%q is not a deposit code", w.OilSandsDeposit)
@@ -226,10 +226,10 @@ func parseWell(f []string) (Well, error) {
 	if !allUpperAlnum(w.Licence) {
 		fail(8, "%q is not a licence number", w.Licence)
 	}
-	w.LicenceStatus = decodeText(get(9))
+	w.LicenceStatus = ingest.DecodeText(get(9))
 	date := func(col int) time.Time {
 		s := get(col)
-		if s != "" && !(len(s) == 8 && allDigits(s)) {
+		if s != "" && !(len(s) == 8 && ingest.AllDigits(s)) {
 			fail(col, "%q is not a YYYYMMDD date", s)
 			return time.Time{}
 		}
@@ -268,12 +268,12 @@ func parseWell(f []string) (Well, error) {
 	}
 	w.StatusDate = date(17)
 	if len(f) == 24 {
-		w.FluidShort = decodeText(get(18))
-		w.ModeShort = decodeText(get(19))
-		w.TypeShort = decodeText(get(20))
-		w.StructureShort = decodeText(get(21))
-		w.SchemeType = decodeText(get(22))
-		w.SchemeSubType = decodeText(get(23))
+		w.FluidShort = ingest.DecodeText(get(18))
+		w.ModeShort = ingest.DecodeText(get(19))
+		w.TypeShort = ingest.DecodeText(get(20))
+		w.StructureShort = ingest.DecodeText(get(21))
+		w.SchemeType = ingest.DecodeText(get(22))
+		w.SchemeSubType = ingest.DecodeText(get(23))
 	}
 	if firstErr != nil {
 		return Well{}, firstErr
@@ -371,22 +371,15 @@ func ReadWellHoles(shpR, dbfR io.Reader, prj, file string, opt ReadOptions, fn f
 	if p := strings.TrimSpace(prj); p != "" && !strings.HasPrefix(strings.ToUpper(p), "GEOGCS") {
 		return ingest.Errorf(file, 0, "the .prj is not a geographic coordinate system: want ST37_*_GCS_NAD83")
 	}
-	rd, err := shp.NewReader(shpR, dbfR, shp.ReaderOptions{})
+	t, err := ingest.Source{
+		Name: file, Format: ingest.Shapefile, R: shpR, DBF: dbfR,
+		Names: strings.ToUpper, ShapeTypes: holeShapes,
+		Geometry: func(g orb.Geometry) (orb.Geometry, string) { return g, "" }, // placed and checked below
+	}.Open()
 	if err != nil {
-		return shapeError(file, err)
+		return err
 	}
-	switch rd.ShapeType() {
-	case shp.Point, shp.PointZ, shp.PointM, shp.MultiPoint, shp.MultiPointZ, shp.MultiPointM, shp.Null:
-	default:
-		return ingest.Errorf(file, 0, "shape type %s: want Point", rd.ShapeType())
-	}
-	idx := make(map[string]int)
-	for i, fl := range rd.Fields() {
-		if _, dup := idx[strings.ToUpper(fl.Name)]; !dup {
-			idx[strings.ToUpper(fl.Name)] = i
-		}
-	}
-	has := func(n string) bool { _, ok := idx[strings.ToUpper(n)]; return ok }
+	has := func(n string) bool { return t.Col(strings.ToUpper(n)) >= 0 }
 	var kind HoleKind
 	switch {
 	case has("Licence") && has("Latitude"):
@@ -402,31 +395,14 @@ func ReadWellHoles(shpR, dbfR io.Reader, prj, file string, opt ReadOptions, fn f
 	col := make([]int, len(names))
 	read := make(map[int]bool)
 	for i, n := range names {
-		j, ok := idx[strings.ToUpper(n)]
-		if !ok {
-			j = -1
-		}
-		col[i] = j
-		read[j] = true
+		col[i] = t.Col(strings.ToUpper(n))
+		read[col[i]] = true
 	}
-	fields := rd.Fields()
-	for {
-		f, err := rd.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return shapeError(file, err)
-		}
-		get := func(i int) string {
-			if j := col[i]; j >= 0 && j < len(f.Attrs) {
-				return strings.TrimSpace(f.Attrs[j])
-			}
-			return ""
-		}
+	return t.Each(func(f *ingest.Row) error {
+		get := func(i int) string { return strings.TrimSpace(f.At(col[i])) }
 		h := WellHole{Kind: kind, Licence: get(0), Company: get(1)}
 		if h.Licence == "" {
-			return ingest.Errorf(file, f.Number, "%s: empty", names[0])
+			return ingest.Errorf(file, f.Line, "%s: empty", names[0])
 		}
 		var bad error
 		date := func(i int) time.Time {
@@ -445,7 +421,7 @@ func ReadWellHoles(shpR, dbfR io.Reader, prj, file string, opt ReadOptions, fn f
 			h.LicenceDate, h.StatusDate = date(4), date(5)
 		}
 		lat, lng := get(2), get(3)
-		switch g := f.Geometry.(type) {
+		switch g := f.Geom.(type) {
 		case orb.Point:
 			h.Point = g
 		case orb.MultiPoint:
@@ -457,29 +433,30 @@ func ReadWellHoles(shpR, dbfR io.Reader, prj, file string, opt ReadOptions, fn f
 			y, ok1 := parseNumber(lat)
 			x, ok2 := parseNumber(lng)
 			if !ok1 || !ok2 {
-				return ingest.BadValue(file, f.Number, names[2]+"/"+names[3], lat+" "+lng, []string{"decimal degrees"})
+				return ingest.BadValue(file, f.Line, names[2]+"/"+names[3], lat+" "+lng, []string{"decimal degrees"})
 			}
 			h.Point = orb.Point{x, y}
-		} else if f.Geometry == nil {
-			return ingest.Errorf(file, f.Number, "neither %s/%s nor a shape: the hole has no place", names[2], names[3])
+		} else if f.Geom == nil {
+			return ingest.Errorf(file, f.Line, "neither %s/%s nor a shape: the hole has no place", names[2], names[3])
 		}
 		if !(h.Point[1] >= 48.5 && h.Point[1] <= 60.5 && h.Point[0] >= -120.5 && h.Point[0] <= -109.5) {
-			return ingest.Errorf(file, f.Number, "point %v is not in Alberta's longitude, latitude (a projected file, or latitude and longitude swapped?)", h.Point)
+			return ingest.Errorf(file, f.Line, "point %v is not in Alberta's longitude, latitude (a projected file, or latitude and longitude swapped?)", h.Point)
 		}
 		if bad != nil {
-			return ingest.Errorf(file, f.Number, "%v", bad)
+			return ingest.Errorf(file, f.Line, "%v", bad)
 		}
-		for j, fl := range fields {
-			if read[j] || j >= len(f.Attrs) || f.Attrs[j] == "" {
+		for j, name := range t.Header {
+			if read[j] || f.At(j) == "" {
 				continue
 			}
 			if h.Other == nil {
 				h.Other = make(map[string]string)
 			}
-			h.Other[fl.Name] = strings.TrimSpace(f.Attrs[j])
+			h.Other[name] = strings.TrimSpace(f.At(j))
 		}
-		if err := fn(h); err != nil {
-			return err
-		}
-	}
+		return fn(h)
+	})
 }
+
+// holeShapes are the shape types of an ST37 well hole shapefile.
+var holeShapes = []shp.ShapeType{shp.Point, shp.PointZ, shp.PointM, shp.MultiPoint, shp.MultiPointZ, shp.MultiPointM, shp.Null}

@@ -3,6 +3,8 @@ package energyingest
 import (
 	"fmt"
 	"strings"
+
+	"meridian/shared/ingest"
 )
 
 // Code is one value of a well status code table: the number, AER's short
@@ -83,7 +85,7 @@ type WellStatus struct {
 // parseWellStatus splits a 10-digit WELL-STAT-CODE. The last two digits
 // are unused and not checked beyond being digits.
 func parseWellStatus(s string) (WellStatus, error) {
-	if len(s) != 10 || !allDigits(s) {
+	if len(s) != 10 || !ingest.AllDigits(s) {
 		return WellStatus{}, fmt.Errorf("%q is not a 10-digit well status code", s)
 	}
 	n := func(i int) int { return int(s[i]-'0')*10 + int(s[i+1]-'0') }

@@ -1,18 +1,14 @@
 package energyingest
 
 import (
-	"bufio"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"meridian/shared/ingest"
-	"meridian/shared/ingest/shp"
 )
 
 // Amount is a number as a regulator publishes it: a value, an empty cell,
@@ -42,18 +38,6 @@ const confidential = "***"
 
 const utf8BOM = "\xef\xbb\xbf"
 
-// decodeText returns b as UTF-8: as it is when it is valid UTF-8, else read
-// as Windows-1252 (a superset of Latin-1 in the printable range), the
-// encoding of AER's text files. A Latin-1 byte sequence that is also valid
-// UTF-8 needs a letter in C2-DF followed by a C1 control or symbol, which no
-// published name has.
-func decodeText(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	return shp.DecodeWindows1252([]byte(s))
-}
-
 // trimPad removes the fixed-width padding (spaces) and stray carriage
 // returns around a value.
 func trimPad(s string) string { return strings.Trim(s, " \r") }
@@ -61,16 +45,6 @@ func trimPad(s string) string { return strings.Trim(s, " \r") }
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func isUpperAlnum(c byte) bool { return isDigit(c) || 'A' <= c && c <= 'Z' }
-
-// allDigits reports whether s is non-empty and only ASCII digits.
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return false
-		}
-	}
-	return s != ""
-}
 
 // allUpperAlnum reports whether s is non-empty and only A-Z and 0-9.
 func allUpperAlnum(s string) bool {
@@ -80,21 +54,6 @@ func allUpperAlnum(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-// atoi parses a short run of digits (at most 9) with no sign.
-func atoi(s string) (int, bool) {
-	if s == "" || len(s) > 9 {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return 0, false
-		}
-		n = n*10 + int(s[i]-'0')
-	}
-	return n, true
 }
 
 // parseNumber parses a plain decimal number (ingest.ParseNumber: no
@@ -147,21 +106,21 @@ func parseDate(s string) (time.Time, error) {
 	var y, m, day int
 	var ok bool
 	switch {
-	case len(d) == 8 && allDigits(d):
-		y, _ = atoi(d[:4])
-		m, _ = atoi(d[4:6])
-		day, _ = atoi(d[6:])
+	case len(d) == 8 && ingest.AllDigits(d):
+		y, _ = ingest.ParseUint(d[:4])
+		m, _ = ingest.ParseUint(d[4:6])
+		day, _ = ingest.ParseUint(d[6:])
 		ok = true
 	case len(d) == 10 && (d[4] == '-' && d[7] == '-' || d[4] == '/' && d[7] == '/'):
 		var ok1, ok2, ok3 bool
-		y, ok1 = atoi(d[:4])
-		m, ok2 = atoi(d[5:7])
-		day, ok3 = atoi(d[8:])
+		y, ok1 = ingest.ParseUint(d[:4])
+		m, ok2 = ingest.ParseUint(d[5:7])
+		day, ok3 = ingest.ParseUint(d[8:])
 		ok = ok1 && ok2 && ok3
 	case len(d) == 7 && d[4] == '-':
 		var ok1, ok2 bool
-		y, ok1 = atoi(d[:4])
-		m, ok2 = atoi(d[5:])
+		y, ok1 = ingest.ParseUint(d[:4])
+		m, ok2 = ingest.ParseUint(d[5:])
 		day, ok = 1, ok1 && ok2
 	}
 	if !ok {
@@ -177,8 +136,8 @@ func parseDate(s string) (time.Time, error) {
 // checkMonth validates a "YYYY-MM" production month.
 func checkMonth(s string) error {
 	if len(s) == 7 && s[4] == '-' {
-		y, ok1 := atoi(s[:4])
-		m, ok2 := atoi(s[5:])
+		y, ok1 := ingest.ParseUint(s[:4])
+		m, ok2 := ingest.ParseUint(s[5:])
 		if _, ok := date(y, m, 1); ok && ok1 && ok2 {
 			return nil
 		}
@@ -223,23 +182,25 @@ type column struct {
 	required bool
 }
 
-// csvTable reads a CSV file with a header row: RFC 4180 quoting (commas and
-// line breaks inside quotes; every field quoted or not), UTF-8 with or
-// without a byte order mark or Windows-1252, CRLF or LF. Columns are found
-// by header name, case-insensitively and in any order; columns nobody asks
-// for are ignored; every row must have as many fields as the header.
+// csvTable reads a CSV file with a header row through ingest.Table: RFC
+// 4180 quoting, lenient (a stray quote is kept as text; commas and line
+// breaks inside quotes; every field quoted or not), UTF-8 with or without
+// a byte order mark or Windows-1252, CRLF or LF. Columns are found by
+// header name, case-insensitively and in any order, under their own name
+// or an alias; columns nobody asks for are ignored and may be unnamed;
+// every row must have as many fields as the header (unless anyWidth).
 type csvTable struct {
 	file string
-	cr   *csv.Reader
+	tab  *ingest.Table
 	cols []column
 	idx  []int // index in the row of each requested column, -1 if absent
 	// names holds, for each requested column, the name the header gave it
 	// ("" when absent): the column's own name or one of its aliases.
 	names []string
 	width int
-	line  int // line where the current row starts
-	row   []string
-	err   error // first bad cell of the current row (see fail)
+	line  int         // line where the current row starts
+	row   *ingest.Row // the current row
+	err   error       // first bad cell of the current row (see fail)
 	// anyWidth stops next from checking the number of fields (for footers).
 	anyWidth bool
 }
@@ -248,97 +209,59 @@ type csvTable struct {
 type csvOptions struct {
 	// headerCell, when set, makes rows before the header allowed: the
 	// header is the first row whose first cell is headerCell
-	// (case-insensitive). At most maxPreamble rows may come before it.
+	// (case-insensitive). At most 50 rows may come before it.
 	headerCell string
 	// aliases are other names a column is published under, by the
 	// column's own name: the first name present in the header is read.
 	aliases map[string][]string
 }
 
+// maxPreamble is how many rows may come before the header of a
+// spreadsheet (the limit ingest.Table has for CSV).
 const maxPreamble = 50
 
 func newCSVTable(r io.Reader, file string, cols []column, opt csvOptions) (*csvTable, error) {
-	br := bufio.NewReaderSize(r, 64*1024)
-	if b, err := br.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {
-		br.Discard(len(utf8BOM))
+	tab, err := ingest.Source{
+		Name: file, Format: ingest.CSV, R: r,
+		Names: strings.ToLower, UnnamedColumns: true, AnyWidth: true, LazyQuotes: true,
+		HeaderCell: opt.headerCell,
+	}.Open()
+	if err != nil {
+		return nil, err
 	}
-	cr := csv.NewReader(br)
-	cr.FieldsPerRecord = -1
-	cr.LazyQuotes = true
-	cr.ReuseRecord = true
-	t := &csvTable{file: file, cr: cr, cols: cols}
-	var head []string
-	for n := 0; ; n++ {
-		row, err := cr.Read()
-		if err == io.EOF {
-			if opt.headerCell != "" {
-				return nil, ingest.Errorf(file, max(t.line, 1), "no header row (a row starting with %q)", opt.headerCell)
-			}
-			return nil, ingest.Errorf(file, 1, "empty file: want a header row")
-		}
-		if err != nil {
-			return nil, t.csvError(err)
-		}
-		t.line, _ = cr.FieldPos(0)
-		if opt.headerCell == "" || strings.EqualFold(trimPad(decodeText(row[0])), opt.headerCell) {
-			head = row
-			break
-		}
-		if n >= maxPreamble {
-			return nil, ingest.Errorf(file, t.line, "no header row (a row starting with %q) in the first %d rows", opt.headerCell, maxPreamble)
-		}
-	}
-	t.width = len(head)
-	names := make(map[string]int, len(head))
-	for i, h := range head {
-		h = strings.ToLower(trimPad(decodeText(h)))
-		if _, dup := names[h]; dup && h != "" {
-			return nil, ingest.Errorf(file, t.line, "column %q appears twice in the header", h)
-		}
-		names[h] = i
-	}
+	t := &csvTable{file: file, tab: tab, cols: cols, width: len(tab.Cols), line: tab.HeaderAt}
 	t.idx = make([]int, len(cols))
 	t.names = make([]string, len(cols))
 	for i, c := range cols {
-		found := c.name
-		j, ok := names[strings.ToLower(c.name)]
-		for _, a := range opt.aliases[c.name] {
-			if ok {
+		t.idx[i] = -1
+		for _, n := range append([]string{c.name}, opt.aliases[c.name]...) {
+			if j := tab.Col(strings.ToLower(n)); j >= 0 {
+				t.idx[i], t.names[i] = j, n
 				break
 			}
-			j, ok = names[strings.ToLower(a)]
-			found = a
 		}
-		if ok {
-			t.names[i] = found
-		} else {
-			if c.required {
-				if a := opt.aliases[c.name]; len(a) > 0 {
-					return nil, ingest.Errorf(file, t.line, "header has no %s column (nor %s)", c.name, strings.Join(a, ", "))
-				}
-				return nil, ingest.Errorf(file, t.line, "header has no %s column", c.name)
+		if t.idx[i] < 0 && c.required {
+			if a := opt.aliases[c.name]; len(a) > 0 {
+				return nil, ingest.Errorf(file, t.line, "header has no %s column (nor %s)", c.name, strings.Join(a, ", "))
 			}
-			j = -1
+			return nil, ingest.Errorf(file, t.line, "header has no %s column", c.name)
 		}
-		t.idx[i] = j
 	}
 	return t, nil
 }
 
 // next reads the next row; false at the end of the file.
 func (t *csvTable) next() (bool, error) {
-	row, err := t.cr.Read()
+	row, err := t.tab.Next()
 	if err == io.EOF {
 		return false, nil
 	}
 	if err != nil {
-		return false, t.csvError(err)
+		return false, err
 	}
-	t.line, _ = t.cr.FieldPos(0)
-	t.row = row
-	t.err = nil
-	if len(row) != t.width && !t.anyWidth {
-		return false, t.errorf("row has %d fields, want %d as in the header", len(row), t.width)
+	t.row, t.line, t.err = row, row.Line, nil
+	if row.Width() != t.width && !t.anyWidth {
+		return false, t.errorf("row has %d fields, want %d as in the header", row.Width(), t.width)
 	}
 	return true, nil
 }
@@ -348,24 +271,10 @@ func (t *csvTable) has(i int) bool { return t.idx[i] >= 0 }
 
 // str returns requested column i of the current row as UTF-8, trimmed of
 // padding; "" when the column is absent.
-func (t *csvTable) str(i int) string {
-	j := t.idx[i]
-	if j < 0 || j >= len(t.row) {
-		return ""
-	}
-	return trimPad(decodeText(t.row[j]))
-}
+func (t *csvTable) str(i int) string { return t.row.At(t.idx[i]) }
 
 func (t *csvTable) errorf(format string, args ...any) error {
 	return ingest.Errorf(t.file, max(t.line, 1), format, args...)
-}
-
-func (t *csvTable) csvError(err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return ingest.Errorf(t.file, max(pe.StartLine, 1), "line %d: %v", pe.Line, pe.Err)
-	}
-	return ingest.Errorf(t.file, max(t.line, 1), "read: %v", err)
 }
 
 // badValue records, as the first bad cell of the current row, a value of

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"meridian/shared/ingest"
 	"meridian/shared/lld"
 )
 
@@ -117,12 +118,12 @@ func parseDisplayUWI(s string) (dlsUWI, error) {
 	if !isUpperAlnum(s[0]) || !isUpperAlnum(s[1]) {
 		return bad()
 	}
-	lsd, ok1 := atoi(s[3:5])
-	sec, ok2 := atoi(s[6:8])
-	twp, ok3 := atoi(s[9:12])
-	rge, ok4 := atoi(s[13:15])
-	mer, ok5 := atoi(s[16:17])
-	ev, ok6 := atoi(s[18:19])
+	lsd, ok1 := ingest.ParseUint(s[3:5])
+	sec, ok2 := ingest.ParseUint(s[6:8])
+	twp, ok3 := ingest.ParseUint(s[9:12])
+	rge, ok4 := ingest.ParseUint(s[13:15])
+	mer, ok5 := ingest.ParseUint(s[16:17])
+	ev, ok6 := ingest.ParseUint(s[18:19])
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
 		return bad()
 	}
@@ -147,12 +148,12 @@ func parseUWI16(s string) (dlsUWI, error) {
 	if len(s) != 16 || s[0] != '1' || s[12] != 'W' || !isUpperAlnum(s[1]) || !isUpperAlnum(s[2]) {
 		return bad()
 	}
-	lsd, ok1 := atoi(s[3:5])
-	sec, ok2 := atoi(s[5:7])
-	twp, ok3 := atoi(s[7:10])
-	rge, ok4 := atoi(s[10:12])
-	mer, ok5 := atoi(s[13:14])
-	ev, ok6 := atoi(s[14:16])
+	lsd, ok1 := ingest.ParseUint(s[3:5])
+	sec, ok2 := ingest.ParseUint(s[5:7])
+	twp, ok3 := ingest.ParseUint(s[7:10])
+	rge, ok4 := ingest.ParseUint(s[10:12])
+	mer, ok5 := ingest.ParseUint(s[13:14])
+	ev, ok6 := ingest.ParseUint(s[14:16])
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
 		return bad()
 	}

@@ -201,7 +201,7 @@ func (t *csvTable) splitLocation(lsdCol, secCol, twpCol, rgeCol, merCol int) lld
 	}
 	merS = strings.TrimPrefix(strings.ToUpper(merS), "W")
 	num := func(col int, s string) int {
-		n, ok := atoi(s)
+		n, ok := ingest.ParseUint(s)
 		if !ok {
 			t.fail(col, fmt.Errorf("%q is not a number", s))
 		}

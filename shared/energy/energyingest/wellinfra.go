@@ -308,7 +308,7 @@ func (t *csvTable) wellStatus(w *PetrinexWell) {
 			continue
 		}
 		empty = false
-		n, ok := atoi(s)
+		n, ok := ingest.ParseUint(s)
 		if !ok || n > 99 {
 			t.fail(c, fmt.Errorf("%q is not a two-digit status code", s))
 			return
@@ -371,7 +371,7 @@ func (t *csvTable) wellLocation(w *PetrinexWell) {
 	le := t.str(wLE)
 	ev := -1
 	if s := t.str(wEvent); s != "" {
-		n, ok := atoi(s)
+		n, ok := ingest.ParseUint(s)
 		if !ok || n > 99 {
 			t.fail(wEvent, fmt.Errorf("%q is not an event sequence", s))
 			return

@@ -8,6 +8,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"meridian/shared/ingest"
 )
 
 // An XLSX workbook (Office Open XML, ECMA-376) is a zip of XML parts:
@@ -332,7 +334,7 @@ func cellColumn(ref string) (int, bool) {
 			return 0, false
 		}
 	}
-	if i == 0 || i == len(ref) || !allDigits(ref[i:]) {
+	if i == 0 || i == len(ref) || !ingest.AllDigits(ref[i:]) {
 		return 0, false
 	}
 	return n - 1, true

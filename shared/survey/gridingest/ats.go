@@ -388,7 +388,7 @@ func (a *atsReader) checkTrailing(s string, line int) error {
 		if len(v) < f.n {
 			return a.errorf(line, "%s %q at columns %d-%d is cut off by the end of the line", f.name, v, f.off+1, f.off+f.n)
 		}
-		if f.digits && !allDigits(v) {
+		if f.digits && !ingest.AllDigits(v) {
 			return a.errorf(line, "%s %q at columns %d-%d is not %d digits", f.name, v, f.off+1, f.off+f.n, f.n)
 		}
 		if !f.digits {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"meridian/shared/ingest"
@@ -165,9 +166,9 @@ func ReadATSPolygons(shpR, dbfR io.Reader, prj, file string, emit Emit, opts ATS
 
 // fieldNames lists the fields of f's layer, for messages.
 func fieldNames(f shpFeature) string {
-	names := make([]string, len(f.f.Attrs))
-	for n, i := range f.fields {
-		if i < len(names) {
+	names := make([]string, len(f.cols))
+	for i, n := range f.cols {
+		if !slices.Contains(f.cols[:i], n) {
 			names[i] = n
 		}
 	}

@@ -2,71 +2,51 @@ package gridingest
 
 import (
 	"io"
-	"strings"
-
-	"meridian/shared/ingest"
 
 	"github.com/paulmach/orb"
 
+	"meridian/shared/ingest"
 	"meridian/shared/ingest/geojsonfc"
 )
 
 // geoFeature is one feature of a GeoJSON FeatureCollection, its geometry
 // converted to lng/lat, oriented and closed.
 type geoFeature struct {
-	no    int               // 1-based feature number
-	props map[string]string // property values as text, by headerName(key)
-	geom  orb.Geometry      // nil for a feature without geometry
+	no   int          // 1-based feature number
+	row  *ingest.Row  // property values as trimmed text, by headerName(key)
+	geom orb.Geometry // nil for a feature without geometry
 }
 
-func (f *geoFeature) get(names ...string) string {
-	for _, n := range names {
-		if v, ok := f.props[n]; ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
-}
+func (f *geoFeature) get(names ...string) string { return f.row.Get(names...) }
 
-func (f *geoFeature) has(names ...string) bool {
-	for _, n := range names {
-		if _, ok := f.props[n]; ok {
-			return true
-		}
-	}
-	return false
-}
+func (f *geoFeature) has(names ...string) bool { return f.row.Has(names...) }
 
 // readGeoJSON streams the Polygon and MultiPolygon features of a GeoJSON
-// FeatureCollection to fn, one at a time (see package geojsonfc, which
-// also converts the coordinates of a legacy "crs" member). The geoFeature
-// is reused for the next feature. Errors are *Error with the feature
-// number as Line (0 for the structure of the file).
+// FeatureCollection to fn, one at a time (an ingest.Table over package
+// geojsonfc, which also converts the coordinates of a legacy "crs"
+// member). The geoFeature is reused for the next feature. Errors are
+// *Error with the feature number as Line (0 for the structure of the
+// file); a property given twice (after headerName) is one.
 func readGeoJSON(r io.Reader, file string, fn func(*geoFeature) error) error {
-	rd := geojsonfc.NewReader(r, geojsonfc.Options{Types: []string{"Polygon", "MultiPolygon"}})
-	f := &geoFeature{props: make(map[string]string)}
-	for {
-		gf, err := rd.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			ge := err.(*geojsonfc.Error) // as every error of Next but io.EOF
-			return ingest.Errorf(file, ge.Feature, "%s", ge.Reason)
-		}
-		clear(f.props)
-		for _, p := range gf.Properties {
-			f.props[headerName(p.Name)] = p.Value
-		}
-		f.no, f.geom = gf.Number, gf.Geometry
-		if f.geom != nil {
-			f.geom = orientGeometry(f.geom)
-			if why := checkPolygonal(f.geom); why != "" {
-				return ingest.Errorf(file, f.no, "geometry: %s", why)
+	t, err := ingest.Source{
+		Name: file, Format: ingest.GeoJSON, R: r,
+		Names:          headerName,
+		Features:       &geojsonfc.Options{Types: []string{"Polygon", "MultiPolygon"}},
+		FeatureNumbers: true,
+		Geometry: func(g orb.Geometry) (orb.Geometry, string) {
+			g, why := blockPolygon(g)
+			if why != "" {
+				why = "geometry: " + why
 			}
-		}
-		if err := fn(f); err != nil {
-			return err
-		}
+			return g, why
+		},
+	}.Open()
+	if err != nil {
+		return err
 	}
+	f := new(geoFeature)
+	return t.Each(func(r *ingest.Row) error {
+		f.no, f.row, f.geom = r.Line, r, r.Geom
+		return fn(f)
+	})
 }

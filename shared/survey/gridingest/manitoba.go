@@ -270,7 +270,7 @@ func (c *mbSurveyColumns) quarterFromParts(t *csvTable) (lld.Location, error) {
 	if q == "" || s == "" || tw == "" || r == "" || m == "" {
 		return lld.Location{}, fmt.Errorf("description does not parse and the parts (Quarter, SECTION, TOWNSHIP, RANGE, MERIDIAN) are incomplete")
 	}
-	if allDigits(m) {
+	if ingest.AllDigits(m) {
 		add := strings.ToUpper(t.get(c.rangeAdd))
 		if add != "E" && add != "W" {
 			return lld.Location{}, fmt.Errorf("MERIDIAN %q gives no direction and RANGEADD %q is not E or W", m, add)
@@ -504,7 +504,7 @@ func parseDLSKey(k string) (lld.Location, error) {
 	rng, ok1 := parseUint(k[2:4])
 	twp, ok2 := parseUint(k[4:7])
 	sec, ok3 := parseUint(k[7:9])
-	if !ok1 || !ok2 || !ok3 || !allDigits(k[2:9]) || rng < 1 || rng > 34 || twp < 1 || twp > 126 || sec < 1 || sec > 36 {
+	if !ok1 || !ok2 || !ok3 || !ingest.AllDigits(k[2:9]) || rng < 1 || rng > 34 || twp < 1 || twp > 126 || sec < 1 || sec > 36 {
 		return lld.Location{}, errors.New(want + " (range 1-34, township 1-126, section 1-36)")
 	}
 	var a lld.Aliquot

@@ -180,8 +180,8 @@ func skDetect(f shpFeature, file string) (*skLayer, error) {
 }
 
 func skFieldNames(f shpFeature) string {
-	names := make([]string, 0, len(f.fields))
-	for n := range f.fields {
+	names := make([]string, 0, len(f.cols))
+	for _, n := range uniqueCols(f.cols) {
 		names = append(names, strings.ToUpper(strings.ReplaceAll(n, " ", "_")))
 	}
 	slices.Sort(names)
@@ -245,7 +245,7 @@ func (l *skLayer) location(f shpFeature, file string, no int) (lld.Location, err
 // and surrounding spaces ("06", "6", " 6", "006").
 func skNumber(s string) (int, bool) {
 	s = strings.TrimSpace(s)
-	if s == "" || len(s) > 4 || !allDigits(s) {
+	if s == "" || len(s) > 4 || !ingest.AllDigits(s) {
 		return 0, false
 	}
 	n, err := strconv.Atoi(s)
@@ -253,9 +253,4 @@ func skNumber(s string) (int, bool) {
 }
 
 // skRaw is a field's value as stored, untrimmed, for messages.
-func skRaw(f shpFeature, name string) string {
-	if i, ok := f.fields[name]; ok && i < len(f.f.Attrs) {
-		return f.f.Attrs[i]
-	}
-	return ""
-}
+func skRaw(f shpFeature, name string) string { return f.row.Get(name) }
