@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -161,7 +162,7 @@ func filePaths[T any](files T, skip ...string) []string {
 	var out []string
 	v := reflect.ValueOf(files)
 	for i := 0; i < v.NumField(); i++ {
-		if contains(skip, v.Type().Field(i).Name) {
+		if slices.Contains(skip, v.Type().Field(i).Name) {
 			continue
 		}
 		f := v.Field(i)
@@ -174,27 +175,8 @@ func filePaths[T any](files T, skip ...string) []string {
 			}
 		}
 	}
-	sort.Strings(out)
-	return slicesCompact(out)
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func slicesCompact(ss []string) []string {
-	out := ss[:0]
-	for i, s := range ss {
-		if i == 0 || s != ss[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // checkReports runs a report domain's check: each file on its own through
