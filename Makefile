@@ -73,7 +73,7 @@ FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/convert:Fuzz
 	shared/convert:FuzzAppendString shared/convert:FuzzAppendCoord shared/convert:FuzzHandlers shared/survey/dls:FuzzLocate shared/survey/nts:FuzzLocate \
 	shared/survey/gridingest:FuzzReadATS shared/survey/gridingest:FuzzReadATSPolygons shared/survey/gridingest:FuzzReadManitobaSurvey shared/survey/gridingest:FuzzReadManitobaCorners \
 	shared/survey/gridingest:FuzzReadSaskGrid shared/survey/gridingest:FuzzReadOntarioLots shared/survey/gridingest:FuzzReadOntarioLotsGeoJSON \
-	shared/survey/gridingest:FuzzDissolve shared/ingest/shp:FuzzReader shared/ingest/proj:FuzzFromWKT shared/ingest/proj:FuzzLambertRoundTrip shared/ingest/geotiff:FuzzOpen \
+	shared/survey/gridingest:FuzzDissolve shared/survey/datum:FuzzReadNTv1 shared/ingest/shp:FuzzReader shared/ingest/proj:FuzzFromWKT shared/ingest/proj:FuzzLambertRoundTrip shared/ingest/geotiff:FuzzOpen \
 	shared/survey/gridindex:FuzzOpen shared/blob:FuzzCachedReadRange \
 	shared/tile:FuzzTileRequest shared/tile/archive:FuzzOpen shared/tile/archive:FuzzDecodeHeader \
 	shared/tile/archive:FuzzDecodeDirectory shared/tile/archive:FuzzFindTile \
