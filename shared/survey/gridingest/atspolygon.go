@@ -3,7 +3,6 @@ package gridingest
 import (
 	"fmt"
 	"io"
-	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -320,27 +319,11 @@ func atsDescriptor(d string) (l lld.Location, ok bool) {
 // readATSShapefile reads the ATS polygon layer name (a .shp) of src with
 // its .dbf and .prj beside it.
 func readATSShapefile(src GridSource, name string, emit Emit) (Stats, error) {
-	stem := name[:len(name)-len(".shp")]
-	open := func(n string) (fs.File, error) {
-		f, err := src.FS.Open(n)
-		if err != nil {
-			return nil, &ingest.Error{File: path.Base(n), Reason: err.Error()}
-		}
-		return f, nil
-	}
-	shpF, err := open(name)
+	shpF, dbfF, prj, err := openShapefile(src, name)
 	if err != nil {
 		return Stats{}, err
 	}
 	defer shpF.Close()
-	dbfF, err := open(stem + ".dbf")
-	if err != nil {
-		return Stats{}, err
-	}
 	defer dbfF.Close()
-	prj, err := fs.ReadFile(src.FS, stem+".prj")
-	if err != nil {
-		return Stats{}, &ingest.Error{File: path.Base(stem) + ".prj", Reason: fmt.Sprintf("the projection file is needed to place the coordinates: %v", err)}
-	}
-	return ReadATSPolygons(shpF, dbfF, string(prj), path.Base(name), emit, ATSOptions{Notices: src.Notices})
+	return ReadATSPolygons(shpF, dbfF, prj, path.Base(name), emit, ATSOptions{Notices: src.Notices})
 }

@@ -146,13 +146,7 @@ func readGridFile(src GridSource, name string, emit Emit) (Stats, error) {
 func readGridLayout(src GridSource, name string, emit Emit, seen func(ingest.Layout)) (Stats, error) {
 	base := path.Base(name)
 	lower := strings.ToLower(base)
-	open := func(n string) (fs.File, error) {
-		f, err := src.FS.Open(n)
-		if err != nil {
-			return nil, &ingest.Error{File: path.Base(n), Reason: err.Error()}
-		}
-		return f, nil
-	}
+	open := func(n string) (fs.File, error) { return openFile(src, n) }
 	switch src.Format {
 	case FormatATS:
 		if strings.HasSuffix(lower, ".shp") {
@@ -194,21 +188,12 @@ func readGridLayout(src GridSource, name string, emit Emit, seen func(ingest.Lay
 		if !strings.HasSuffix(lower, ".shp") {
 			return Stats{}, &ingest.Error{File: base, Reason: "want a .shp (with its .dbf and .prj beside it) or a .geojson file"}
 		}
-		stem := name[:len(name)-len(".shp")]
-		shpF, err := open(name)
+		shpF, dbfF, prj, err := openShapefile(src, name)
 		if err != nil {
 			return Stats{}, err
 		}
 		defer shpF.Close()
-		dbfF, err := open(stem + ".dbf")
-		if err != nil {
-			return Stats{}, err
-		}
 		defer dbfF.Close()
-		prj, err := fs.ReadFile(src.FS, stem+".prj")
-		if err != nil {
-			return Stats{}, &ingest.Error{File: path.Base(stem) + ".prj", Reason: fmt.Sprintf("the projection file is needed to place the coordinates: %v", err)}
-		}
 		rd := OntarioReader{Notices: src.Notices}
 		defer func() {
 			if src.Format == FormatOntario {
@@ -217,12 +202,42 @@ func readGridLayout(src GridSource, name string, emit Emit, seen func(ingest.Lay
 		}()
 		switch {
 		case src.Format == FormatSaskGrid:
-			return ReadSaskGrid(shpF, dbfF, string(prj), base, emit, SaskGridOptions{Notices: src.Notices, Layout: seen})
+			return ReadSaskGrid(shpF, dbfF, prj, base, emit, SaskGridOptions{Notices: src.Notices, Layout: seen})
 		case strings.Contains(lower, "township"):
-			return rd.Townships(shpF, dbfF, string(prj), base, emit)
+			return rd.Townships(shpF, dbfF, prj, base, emit)
 		default:
-			return rd.Lots(shpF, dbfF, string(prj), base, emit)
+			return rd.Lots(shpF, dbfF, prj, base, emit)
 		}
 	}
 	return Stats{}, fmt.Errorf("ingest: unknown grid format %q (want ats, mb, sk or on)", src.Format)
+}
+
+// openFile opens n in src, failing with an *ingest.Error that names it.
+func openFile(src GridSource, n string) (fs.File, error) {
+	f, err := src.FS.Open(n)
+	if err != nil {
+		return nil, &ingest.Error{File: path.Base(n), Reason: err.Error()}
+	}
+	return f, nil
+}
+
+// openShapefile opens the Shapefile name (a .shp) of src with the .dbf
+// beside it and reads the .prj, which every grid reader needs to place
+// the coordinates. The caller closes shp and dbf.
+func openShapefile(src GridSource, name string) (shp, dbf fs.File, prj string, err error) {
+	stem := name[:len(name)-len(path.Ext(name))]
+	if shp, err = openFile(src, name); err != nil {
+		return nil, nil, "", err
+	}
+	if dbf, err = openFile(src, stem+".dbf"); err != nil {
+		shp.Close()
+		return nil, nil, "", err
+	}
+	b, err := fs.ReadFile(src.FS, stem+".prj")
+	if err != nil {
+		shp.Close()
+		dbf.Close()
+		return nil, nil, "", &ingest.Error{File: path.Base(stem) + ".prj", Reason: fmt.Sprintf("the projection file is needed to place the coordinates: %v", err)}
+	}
+	return shp, dbf, string(b), nil
 }
