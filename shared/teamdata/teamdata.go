@@ -107,12 +107,21 @@ func Column(t testing.TB, rel string, sep rune, name string) []string {
 	return vals
 }
 
-// GroundTruthFile is the team's sample of real points with their legal
-// land descriptions.
+// GroundTruthFile is the team's first sample of real points with their
+// legal land descriptions (113 rows: AER bottom holes, BCER surfaces,
+// Manitoba official centroids).
 const GroundTruthFile = "ground-truth/lld-points-sample.csv"
+
+// GroundTruthWellsFile adds 891 real wells (AER bottom holes W4–W6, BC
+// Energy Regulator surfaces in DLS and NTS), published 2026-11.
+const GroundTruthWellsFile = "ground-truth/lld-points-wells-2026-11.csv"
+
+// GroundTruthFiles are every ground-truth file, oldest first.
+var GroundTruthFiles = []string{GroundTruthFile, GroundTruthWellsFile}
 
 // Point is one row of the ground truth.
 type Point struct {
+	File   string    // the ground-truth file, relative to the shared directory
 	Line   int       // line in the file, for messages
 	LLD    string    // as the source writes it: 10-22-050-26W4, NE-1-12-12E1, D-080-H/092-G-03
 	Pt     orb.Point // lng, lat (NAD83)
@@ -121,23 +130,36 @@ type Point struct {
 }
 
 // GroundTruth reads every row of GroundTruthFile.
-func GroundTruth(t testing.TB) []Point {
+func GroundTruth(t testing.TB) []Point { return GroundTruthOf(t, GroundTruthFile) }
+
+// AllGroundTruth reads every row of every file of GroundTruthFiles.
+func AllGroundTruth(t testing.TB) []Point {
+	var pts []Point
+	for _, f := range GroundTruthFiles {
+		pts = append(pts, GroundTruthOf(t, f)...)
+	}
+	return pts
+}
+
+// GroundTruthOf reads every row of one ground-truth file (header
+// lld,lat,lng,point_kind,source).
+func GroundTruthOf(t testing.TB, file string) []Point {
 	t.Helper()
-	rows := Rows(t, GroundTruthFile, ',')
+	rows := Rows(t, file, ',')
 	if strings.Join(rows[0], ",") != "lld,lat,lng,point_kind,source" {
-		t.Fatalf("%s: unexpected header %q", GroundTruthFile, rows[0])
+		t.Fatalf("%s: unexpected header %q", file, rows[0])
 	}
 	pts := make([]Point, 0, len(rows)-1)
 	for i, r := range rows[1:] {
 		if len(r) != 5 {
-			t.Fatalf("%s line %d: %d fields, want 5", GroundTruthFile, i+2, len(r))
+			t.Fatalf("%s line %d: %d fields, want 5", file, i+2, len(r))
 		}
 		lat, err1 := strconv.ParseFloat(r[1], 64)
 		lng, err2 := strconv.ParseFloat(r[2], 64)
 		if err1 != nil || err2 != nil {
-			t.Fatalf("%s line %d: bad coordinates %q, %q", GroundTruthFile, i+2, r[1], r[2])
+			t.Fatalf("%s line %d: bad coordinates %q, %q", file, i+2, r[1], r[2])
 		}
-		pts = append(pts, Point{Line: i + 2, LLD: r[0], Pt: orb.Point{lng, lat}, Kind: r[3], Source: r[4]})
+		pts = append(pts, Point{File: file, Line: i + 2, LLD: r[0], Pt: orb.Point{lng, lat}, Kind: r[3], Source: r[4]})
 	}
 	return pts
 }
