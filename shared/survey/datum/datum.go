@@ -160,3 +160,9 @@ func (g *Grid) ToNAD27(p orb.Point) (orb.Point, error) {
 	}
 	return q, nil
 }
+
+// Bound returns the NAD27 area the grid covers, as longitude (negative
+// west) and latitude.
+func (g *Grid) Bound() orb.Bound {
+	return orb.Bound{Min: orb.Point{-g.west, g.south}, Max: orb.Point{-g.east, g.north}}
+}

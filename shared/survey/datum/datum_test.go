@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"flag"
 	"math"
 	"os"
 	"strconv"
@@ -222,4 +223,112 @@ func FuzzReadNTv1(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+var update = flag.Bool("update", false, "rewrite ntv1_can.compact from the shared directory's ntv1_can.dat")
+
+// TestEmbeddedGrid: the embedded compact grid holds every node of NRCan's
+// file to the compact form's rounding (with -update, it is rewritten
+// first).
+func TestEmbeddedGrid(t *testing.T) {
+	src := canada(t)
+	if *update {
+		var b bytes.Buffer
+		if err := src.WriteCompact(&b); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile("ntv1_can.compact", b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote ntv1_can.compact: %d bytes", b.Len())
+		b2, _ := os.ReadFile("ntv1_can.compact")
+		g, err := datum.ReadCompact(bytes.NewReader(b2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareGrids(t, src, g)
+		return
+	}
+	compareGrids(t, src, datum.Canada())
+}
+
+// compareGrids checks that two grids have the same extent and the same
+// shift, to 0.6e-5″, at every node and at the middle of every cell.
+func compareGrids(t *testing.T, want, got *datum.Grid) {
+	t.Helper()
+	wb, gb := want.Bound(), got.Bound()
+	if wb != gb {
+		t.Fatalf("bound %v, want %v", gb, wb)
+	}
+	worst, n := 0.0, 0
+	for lat := wb.Min[1]; lat <= wb.Max[1]; lat += 0.125 {
+		for lng := wb.Min[0]; lng <= wb.Max[0]; lng += 0.125 {
+			p := orb.Point{lng, lat}
+			a1, o1, err1 := want.Shift(p)
+			a2, o2, err2 := got.Shift(p)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("shift at %v: %v, %v", p, err1, err2)
+			}
+			worst = max(worst, math.Abs(a1-a2), math.Abs(o1-o2))
+			n++
+		}
+	}
+	t.Logf("%d positions, largest difference %.2g″", n, worst)
+	if worst > 0.6e-5 || n < 277000 {
+		t.Errorf("largest difference %.2g″ over %d positions, want <= 0.6e-5″ over the whole grid (277,105 positions)", worst, n)
+	}
+}
+
+// TestCanadaSanity: the README's figures from the embedded grid alone, so
+// this runs without the shared directory.
+func TestCanadaSanity(t *testing.T) {
+	t.Parallel()
+	p, err := datum.NAD27ToNAD83(orb.Point{-121.5, 56.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dLat, dLon := (p[1]-56.2)*3600, (p[0]+121.5)*3600; math.Abs(dLat+0.21) > 0.006 || math.Abs(dLon+5.34) > 0.006 {
+		t.Errorf("shift at 56.2 N 121.5 W = %.3f″, %.3f″; want -0.21″, -5.34″", dLat, dLon)
+	}
+	back, err := datum.NAD83ToNAD27(p)
+	if err != nil || math.Abs(back[0]+121.5) > 1e-11 || math.Abs(back[1]-56.2) > 1e-11 {
+		t.Errorf("round trip = %v, %v", back, err)
+	}
+	if _, err := datum.NAD27ToNAD83(orb.Point{-100, 39.9}); err != datum.ErrOutside {
+		t.Errorf("39.9 N: err = %v, want ErrOutside", err)
+	}
+}
+
+func BenchmarkDecodeEmbedded(b *testing.B) {
+	raw, err := os.ReadFile("ntv1_can.compact")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := datum.ReadCompact(bytes.NewReader(raw)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestReadCompactDamaged: a truncated or foreign compact grid is an error,
+// never a partial grid.
+func TestReadCompactDamaged(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("ntv1_can.compact")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		b    []byte
+	}{
+		{"truncated", raw[:len(raw)/2]},
+		{"empty", nil},
+		{"NTv1 file instead", []byte(strings.Repeat("HEADER  ", 40))},
+	} {
+		if g, err := datum.ReadCompact(bytes.NewReader(c.b)); err == nil {
+			t.Errorf("%s: got a grid %v, want an error", c.name, g.Bound())
+		}
+	}
 }
