@@ -129,21 +129,42 @@ func ABBCBoundary() orb.LineString {
 // Points west of it (smaller longitude) are in British Columbia.
 func ABBCBoundaryLng(lat float64) float64 { return std.divide.lng(lat) }
 
+// lng120 is the Alberta–British Columbia boundary north of Intersection
+// Mountain: the 120th meridian, as the boundary commission surveyed it
+// (1913–53). Blocks of townships 56–126 are clipped at it.
+const lng120 = -120.0
+
+// lat60 is the north boundary of Alberta, Saskatchewan and Manitoba, the
+// 60th parallel (Alberta and Saskatchewan Acts 1905, Manitoba Boundaries
+// Extension Act 1912; survey-geometry.md "Province boundaries" f). Township
+// 126 is the last township and ends there; the model's 126 townships of 483
+// chains would end 180 m short of it (59.9984°N), so township 126 is
+// stretched to reach it: each of its 24 LSD rows is 7.5 m (0.4%) taller.
+// Where the real surplus lies is not known to us; it is well inside the
+// model's error.
+const lat60 = 60.0
+
 // Peace River Block (survey-geometry.md "Province boundaries" e): townships
 // 77–88 of W6 between 120°W and a west edge that runs from ≈121.94°W at the
 // south boundary (south edge of T77) to ≈121.99°W at the north boundary
-// (south edge of T89), computed there from the Block's 75.7-mile width.
+// (south edge of T89), computed there from the Block's 75.7-mile width
+// along great circles [computed, unverified]. The south and north
+// boundaries are taken as township lines: the great-circle sag of ≤ 1.7 km
+// at the west end (a sliver of T76 inside, of T88 outside) is not modelled.
 const (
 	prbFirstTownship = 77
 	prbLastTownship  = 88
-	prbMaxRange      = 26
 	prbWestSouth     = -121.94
 	prbWestNorth     = -121.99
 )
 
-// prbWestLng returns the Peace River Block's west edge at latitude lat.
-func (m *model) prbWestLng(lat float64) float64 {
+// prbWestLng returns the Peace River Block's west edge in township t
+// (77–88): the edge at the township's mid-latitude, held over the whole
+// township so that blocks clipped at it stay boxes. The edge drifts 0.004°
+// (260 m) per township, well inside the ±0.01° the edge itself is known to.
+func (m *model) prbWestLng(t int) float64 {
 	s, n := m.south[prbFirstTownship], m.south[prbLastTownship+1]
+	lat := (m.south[t] + m.south[t+1]) / 2
 	f := (lat - s) / (n - s)
 	return prbWestSouth + f*(prbWestNorth-prbWestSouth)
 }

@@ -63,15 +63,36 @@
 // # Coverage
 //
 // Province applies the boundary rules of survey-geometry.md ("Province
-// boundaries in DLS terms"): the Alberta–Saskatchewan line is the 4th
-// meridian; Manitoba–Saskatchewan the W1 range 29/30 road allowance up to
-// township 78 and the 2nd meridian north of it; E1 ranges end at range 17
-// (16 in townships 43–44) and north of township 44 at the Manitoba–Ontario
-// line and the Hudson Bay coast; E2 exists in townships 79 and up west of
-// the 1st meridian (its real extent is not documented); Alberta–British
-// Columbia is the Rocky Mountain divide (interpolated from a township
-// table, ±1 range, see ABBCBoundary) and 120°W; the Peace River Block is W6
-// townships 77–88 west of 120°W and east of ≈121.94–121.99°W. Blocks that
-// cross a boundary are placed by their centroid. The BC Railway Belt is not
-// supported. Locate answers W1, never E2, where the two overlap.
+// boundaries in DLS terms"):
+//
+//   - Alberta–Saskatchewan is the 4th meridian as surveyed: the last W3
+//     range is fractional and clipped there, W4 range 1 starts there.
+//   - Manitoba–Saskatchewan is the W1 range 29/30 road allowance up to
+//     township 78 (range 30 is fractional at townships 75–78) and the 2nd
+//     meridian north of it, where W1 ranges are clipped.
+//   - E1 ranges end at range 17 (16 in townships 43–44) and north of
+//     township 44 at the Manitoba–Ontario line and the Hudson Bay coast; E2
+//     exists in townships 79 and up west of the 1st meridian (its real
+//     extent is not documented).
+//   - Alberta–British Columbia is the Rocky Mountain divide in townships
+//     1–55 (interpolated from a township table, ±1 range, see
+//     ABBCBoundary; blocks the divide crosses are placed by their
+//     centroid) and the 120th meridian in townships 56–126.
+//   - North of the divide blocks stop at 120°W: a block with any part east
+//     of it resolves to Alberta's part, clipped there, even when most of it
+//     lies west of the line. West of 120°W only the Peace River Block is
+//     DLS: W6 townships 77–88 east of a west edge computed at
+//     ≈121.94–121.99°W (held per township; blocks are clipped at it too).
+//     Its south and north boundaries are taken as township lines.
+//   - In townships 77–88 a block 120°W crosses is two parcels with one
+//     name, one in each province. Resolve answers the larger (the one
+//     holding the block's centroid), OtherPart the smaller, and ResolveAt the
+//     one on a given point's side, which is what reverse lookups use.
+//   - Township 126 ends at 60°N, the boundary: 126 townships of 483 chains
+//     end 180 m short of it (59.9984°N), so the model stretches township
+//     126 to it (7.5 m per LSD row). Township 127 does not exist.
+//
+// The BC Railway Belt is not supported. Locate answers W1, never E2, where
+// the two overlap. edges_test.go checks every block of the bordering
+// ranges at each of these edges, and real wells and places beside them.
 package dls

@@ -11,9 +11,12 @@ import (
 // pt is outside DLS coverage: south of 49°N, north of township 126 (60°N),
 // west of the 7th meridian, or in a block that Resolve rejects (east of the
 // Manitoba–Ontario line, British Columbia outside the Peace River Block,
-// ...). Coverage is decided per block, by the same centroid rules as
-// Province, so Resolve(Locate(pt, u)) always holds pt. Half sections are
-// not located (a point is in two of them).
+// ...). Coverage is decided per block, by the same rules as Province and
+// on pt's side of the lines blocks are clipped at (120°W and the Peace River
+// Block's west edge), so ResolveAt(Locate(pt, u), pt) always holds pt, and
+// so does Resolve(Locate(pt, u)) except in the blocks of townships 77–88
+// that 120°W splits between Alberta and the Peace River Block. Half
+// sections are not located (a point is in two of them).
 //
 // The meridian is the nearest initial meridian at or east of pt (ranges are
 // clipped at the next meridian); east of the 1st meridian it is E1. E2 is
@@ -91,7 +94,9 @@ func (m *model) locate(pt orb.Point, unit lld.Unit) (lld.Location, bool) {
 	if !ok {
 		return lld.Location{}, false
 	}
-	if _, ok := m.province(l, b.Center()); !ok {
+	// The part of the block on pt's side must be in coverage and hold pt:
+	// west of 120°W outside the Peace River Block it is not.
+	if pc, ok := m.place(l, b, &pt); !ok || !pc.box.Contains(pt) {
 		return lld.Location{}, false
 	}
 	return l, true

@@ -40,9 +40,10 @@ func TestLocate(t *testing.T) {
 		{"Saskatchewan W3", orb.Point{-106.6, 52.1}, lld.Township, twp(lld.W3, 5, 36), true},
 		{"north-west Manitoba answers W1, not E2", orb.Point{-100.3, 56.75}, lld.Township, twp(lld.W1, 18, 89), true},
 		{"last township", orb.Point{-112, 59.998}, lld.Township, twp(lld.W4, 12, 126), true},
+		{"township 126 reaches 60°N", orb.Point{-112, 59.9999}, lld.Township, twp(lld.W4, 12, 126), true},
 
 		{"south of 49°N", orb.Point{-100, 48.99}, lld.Township, lld.Location{}, false},
-		{"north of township 126", orb.Point{-112, 59.999}, lld.Township, lld.Location{}, false},
+		{"on 60°N", orb.Point{-112, 60}, lld.Township, lld.Location{}, false},
 		{"north of 60°N", orb.Point{-112, 60.01}, lld.LSD, lld.Location{}, false},
 		{"Ontario, south", orb.Point{-94.5, 50}, lld.Township, lld.Location{}, false},
 		{"Ontario, north", orb.Point{-90, 55}, lld.Section, lld.Location{}, false},
@@ -71,7 +72,9 @@ func contains(b survey.Block, pt orb.Point) bool {
 
 // TestLocateResolveContains: for random points across the coverage and on
 // grid lines (correction lines, meridians, range and section lines, LSD
-// corners), Resolve(Locate(pt, u)) holds pt for every unit.
+// corners), ResolveAt(Locate(pt, u), pt) holds pt for every unit, and so
+// does Resolve(Locate(pt, u)) unless the block is one 120°W splits between
+// Alberta and the Peace River Block (townships 77–88).
 func TestLocateResolveContains(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -82,15 +85,22 @@ func TestLocateResolveContains(t *testing.T) {
 				continue
 			}
 			located++
-			b, ok := dls.Resolve(l)
+			b, ok := dls.ResolveAt(l, pt)
 			if !ok {
-				t.Fatalf("Locate(%v, %v) = %v, but Resolve rejects it", pt, u, l)
+				t.Fatalf("Locate(%v, %v) = %v, but ResolveAt rejects it", pt, u, l)
 			}
 			if !contains(b, pt) {
 				t.Fatalf("Locate(%v, %v) = %v, whose block %v does not hold the point", pt, u, l, b.Geometry.Bound())
 			}
 			if b.Location != l {
-				t.Fatalf("Resolve(%v).Location = %v", l, b.Location)
+				t.Fatalf("ResolveAt(%v).Location = %v", l, b.Location)
+			}
+			r, ok := dls.Resolve(l)
+			if !ok {
+				t.Fatalf("Locate(%v, %v) = %v, but Resolve rejects it", pt, u, l)
+			}
+			if !contains(r, pt) && !splitAt120(l) {
+				t.Fatalf("Locate(%v, %v) = %v, whose block %v does not hold the point", pt, u, l, r.Geometry.Bound())
 			}
 		}
 		return located
@@ -155,6 +165,13 @@ func TestLocateCentroidRoundTrip(t *testing.T) {
 	if resolved < 100000 {
 		t.Errorf("only %d random locations resolved", resolved)
 	}
+}
+
+// splitAt120 reports whether the block of l has parts on both sides of 120°W
+// in the Peace River Block's townships.
+func splitAt120(l lld.Location) bool {
+	b := dls.Bound(l)
+	return l.Meridian == lld.W6 && l.Township >= 77 && l.Township <= 88 && b.Min[0] < -120 && b.Max[0] > -120
 }
 
 // randomLocation returns a random syntactically valid DLS location, most of

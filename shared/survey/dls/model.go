@@ -14,7 +14,7 @@ const (
 	rangeWidth     = 486 * chain // E–W on the governing base line: 6 × 80 ch + 6 × 1 ch
 	firstBaseLine  = 49.0        // degrees north: south edge of township 1
 
-	maxTownship = 126 // township 126 reaches 60°N (its modelled north edge is 59.9984°N)
+	maxTownship = 126 // township 126 reaches 60°N (stretched there from 59.9984°N, newModel)
 	maxRange    = 99  // sanity bound; real limits come from the meridians and the province rules
 	grid        = 24  // LSD cells along each side of a township (6 sections × 4 LSDs)
 )
@@ -96,7 +96,7 @@ var defaultOptions = options{w2: lngW2, w4: lngW4, layout: roadAllowances}
 // It is immutable after newModel.
 type model struct {
 	// south[T] is the latitude of the south edge of township T, T = 1..127
-	// (south[127] is the north edge of township 126).
+	// (south[127] is the north edge of township 126: 60°N).
 	south [maxTownship + 2]float64
 	// dlng[T] is the width in degrees of longitude of a range in township T,
 	// from the township's governing base line.
@@ -128,6 +128,9 @@ func newModel(o options) *model {
 		m.south[t] = inverseMeridianArc(m0+float64(t-1)*height) / degree
 	}
 	m.south[1] = firstBaseLine // exact, not M⁻¹(M(49°))
+	// Township 126 ends at 60°N, the boundary, not at 59.9984°N where 126
+	// townships of 483 chains end: its rows share the 180 m (divide.go).
+	m.south[maxTownship+1] = lat60
 	for t := 1; t <= maxTownship; t++ {
 		phiB := m.south[governingBaseTownship(t)] * degree
 		m.dlng[t] = width / parallelRadius(phiB) / degree

@@ -23,9 +23,13 @@ func TestTownshipSouthEdges(t *testing.T) {
 			t.Errorf("Bound(T%d R1 W4) lat %v..%v, want %v..%v", twp, b.Min[1], b.Max[1], std.south[twp], std.south[twp+1])
 		}
 	}
-	// §1.2: the south edge of township 127 (the north edge of 126).
-	if got := std.south[127]; math.Abs(got-59.9984) > 5e-5 {
-		t.Errorf("south edge of T127 = %.5f, want 59.9984", got)
+	// §1.2: 126 townships of 483 chains end at 59.9984°N; township 126 is
+	// stretched to the 60th parallel, its boundary.
+	if got := inverseMeridianArc(meridianArc(firstBaseLine*degree)+126*townshipHeight) / degree; math.Abs(got-59.9984) > 5e-5 {
+		t.Errorf("126 townships end at %.5f°N, want 59.9984", got)
+	}
+	if got := std.south[127]; got != 60 {
+		t.Errorf("north edge of T126 = %v, want 60", got)
 	}
 }
 

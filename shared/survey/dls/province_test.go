@@ -85,7 +85,7 @@ func TestProvince(t *testing.T) {
 		{"W6 R13 T60 is Alberta", twp(lld.W6, 13, 60), survey.AB, true},
 		{"W6 R14 T60 east end is Alberta", sec(east, lld.W6, 14, 60), survey.AB, true},
 		{"W6 R14 T60 west end is BC", sec(west, lld.W6, 14, 60), none, false},
-		{"W6 R14 T60 township centroid is west of 120°W", twp(lld.W6, 14, 60), none, false},
+		{"W6 R14 T60 township straddles 120°W: Alberta's part", twp(lld.W6, 14, 60), survey.AB, true},
 		{"W6 R12 T120 is Alberta", twp(lld.W6, 12, 120), survey.AB, true},
 		{"W6 R13 T120 is BC", twp(lld.W6, 13, 120), none, false},
 

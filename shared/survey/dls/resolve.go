@@ -23,24 +23,41 @@ func Bound(l lld.Location) orb.Bound {
 // false when l is not a valid DLS location or names no block in coverage
 // (the rules of Province). Fields of l its unit does not use are cleared in
 // the returned Location.
+//
+// North of the divide (townships 56–126) blocks stop at 120°W and at the
+// Peace River Block's west edge: a block the line crosses answers with its
+// part in coverage. In townships 77–88 a block crossing 120°W has a part in
+// each province; Resolve answers the one holding the block's centroid and
+// ResolveAt the one on a given point's side.
 func Resolve(l lld.Location) (b survey.Block, ok bool) { return std.resolve(l) }
 
-func (m *model) resolve(l lld.Location) (survey.Block, bool) {
+// ResolveAt is Resolve, except that where the block of l is split between
+// Alberta and the Peace River Block at 120°W it answers the part on pt's
+// side of the line. Resolve(Locate(pt, u)) may miss pt there;
+// ResolveAt(Locate(pt, u), pt) always holds it.
+func ResolveAt(l lld.Location, pt orb.Point) (b survey.Block, ok bool) {
+	return std.resolveAt(l, &pt)
+}
+
+func (m *model) resolve(l lld.Location) (survey.Block, bool) { return m.resolveAt(l, nil) }
+
+// resolveAt resolves l, choosing the part on *at's side where the block is
+// split between two provinces (place).
+func (m *model) resolveAt(l lld.Location, at *orb.Point) (survey.Block, bool) {
 	bd, ok := m.bound(l)
 	if !ok {
 		return survey.Block{}, false
 	}
-	c := bd.Center()
-	p, ok := m.province(l, c)
+	pc, ok := m.place(l, bd, at)
 	if !ok {
 		return survey.Block{}, false
 	}
 	return survey.Block{
 		Location:  canonical(l),
-		Province:  p,
-		Geometry:  survey.BoxPolygon(bd),
-		Centroid:  c,
-		AccuracyM: Accuracy(p, l.Meridian),
+		Province:  pc.prov,
+		Geometry:  survey.BoxPolygon(pc.box),
+		Centroid:  pc.box.Center(),
+		AccuracyM: Accuracy(pc.prov, l.Meridian),
 		Source:    survey.SourceModel,
 	}, true
 }
