@@ -99,6 +99,12 @@ func (s *Service) dlsBlocks(ctx context.Context, u lld.Unit, b orb.Bound, fn fun
 				if blk, ok = dls.Resolve(l); !ok {
 					continue
 				}
+				// 120°W splits some Peace River Block blocks in two parcels: draw both.
+				if p, ok := dls.OtherPart(l); ok && p.Geometry.Bound().Intersects(b) {
+					if err := fn(p); err != nil {
+						return err
+					}
+				}
 			}
 			if blk.Geometry != nil && !blk.Geometry.Bound().Intersects(b) {
 				continue

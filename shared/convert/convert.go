@@ -247,7 +247,7 @@ func (s *Service) reverseDLS(ctx context.Context, q ReverseQuery) ([]survey.Bloc
 		}
 		l, ok := dls.Locate(q.Point, u)
 		if ok {
-			blocks[i], ok = dls.Resolve(l)
+			blocks[i], ok = dls.ResolveAt(l, q.Point)
 		}
 		if !ok {
 			return nil, outsideSystem(q.Point, lld.DLS)

@@ -1,0 +1,79 @@
+package convert_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/paulmach/orb"
+
+	"meridian/shared/convert"
+	"meridian/shared/lld"
+	"meridian/shared/survey"
+	"meridian/shared/survey/dls"
+)
+
+// In the Peace River Block's townships 120°W splits the blocks of range 13
+// W6 between Alberta and British Columbia. A tile over the line draws both
+// parts of every split block, each on its side; a reverse lookup answers the
+// part on the point's side, in that part's province; search answers the
+// larger part.
+func TestSplitAt120(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svc := convert.New()
+	box := orb.Bound{Min: orb.Point{-120.02, 55.90}, Max: orb.Point{-119.98, 55.98}} // T80 R13 W6
+	parts := map[lld.Location][]survey.Block{}
+	err := svc.Blocks(ctx, lld.DLS, lld.LSD, box, func(b survey.Block) error {
+		parts[b.Location] = append(parts[b.Location], b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	split := 0
+	for l, ps := range parts {
+		full := dls.Bound(l)
+		straddles := full.Min[0] < -120 && full.Max[0] > -120
+		if !straddles {
+			if len(ps) != 1 {
+				t.Errorf("%s drawn %d times", l, len(ps))
+			}
+			continue
+		}
+		split++
+		if len(ps) != 2 {
+			t.Errorf("%s straddles 120°W but is drawn %d times, want its two parts", l, len(ps))
+			continue
+		}
+		a, b := ps[0].Geometry.Bound(), ps[1].Geometry.Bound()
+		if ps[0].Province == ps[1].Province || a.Union(b) != full {
+			t.Errorf("%s parts %v %v and %v %v, want Alberta's and the Block's, together %v", l, ps[0].Province, a, ps[1].Province, b, full)
+		}
+		for _, p := range ps {
+			g := p.Geometry.Bound()
+			if (p.Province == survey.AB && g.Min[0] != -120) || (p.Province == survey.BC && g.Max[0] != -120) {
+				t.Errorf("%s: %v part %v does not stop at 120°W", l, p.Province, g)
+			}
+			// A point inside the part reverses to it.
+			pt := g.Center()
+			got, err := svc.Reverse(ctx, convert.ReverseQuery{Point: pt, System: lld.DLS, Unit: lld.LSD})
+			if err != nil || len(got) != 1 || got[0].Location != l || got[0].Province != p.Province || !got[0].Geometry.Bound().Contains(pt) {
+				t.Errorf("Reverse(%v) = %v, %v, want %s in %v", pt, got, err, l, p.Province)
+			}
+		}
+		// Search answers the larger part.
+		res, err := svc.Resolve(ctx, l, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		other, _ := dls.OtherPart(l)
+		ra, oa := res.Geometry.Bound(), other.Geometry.Bound()
+		if ra.Max[0]-ra.Min[0] < oa.Max[0]-oa.Min[0] {
+			t.Errorf("Resolve(%s) = the smaller part %v (other %v)", l, ra, oa)
+		}
+	}
+	if split == 0 {
+		t.Fatal("no split block in the box: the test misses 120°W")
+	}
+	t.Logf("%d LSDs drawn, %d split by 120°W", len(parts), split)
+}
