@@ -77,3 +77,28 @@ func TestSplitAt120(t *testing.T) {
 	}
 	t.Logf("%d LSDs drawn, %d split by 120°W", len(parts), split)
 }
+
+// Either side of 120°W outside the Peace River Block a reverse lookup with
+// no system answers DLS in Alberta east of the line and NTS in British
+// Columbia west of it, even where one township or LSD straddles the line.
+func TestReverseAcross120(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svc := convert.New()
+	for _, lat := range []float64{54.3, 55.59, 57.7, 59.9} { // T60, T76 (issue 14's well), T100, T125
+		for _, c := range []struct {
+			lng  float64
+			sys  lld.System
+			prov survey.Province
+		}{
+			{-119.9999, lld.DLS, survey.AB},
+			{-120.0001, lld.NTS, survey.BC},
+		} {
+			pt := orb.Point{c.lng, lat}
+			got, err := svc.Reverse(ctx, convert.ReverseQuery{Point: pt})
+			if err != nil || len(got) != 1 || got[0].Location.System != c.sys || got[0].Province != c.prov || !got[0].Geometry.Bound().Contains(pt) {
+				t.Errorf("Reverse(%v) = %v, %v, want a %v block in %v holding it", pt, got, err, c.sys, c.prov)
+			}
+		}
+	}
+}
