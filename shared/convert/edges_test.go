@@ -6,6 +6,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"meridian/shared/apierr"
 	"meridian/shared/convert"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
@@ -99,6 +100,47 @@ func TestReverseAcross120(t *testing.T) {
 			if err != nil || len(got) != 1 || got[0].Location.System != c.sys || got[0].Province != c.prov || !got[0].Geometry.Bound().Contains(pt) {
 				t.Errorf("Reverse(%v) = %v, %v, want a %v block in %v holding it", pt, got, err, c.sys, c.prov)
 			}
+		}
+	}
+}
+
+// Search at the edges: a block with a part in coverage answers with that
+// part and its province; one wholly outside is refused with 404 not_found;
+// township 127 is malformed (400).
+func TestSearchAtEdges(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svc := convert.New()
+	tests := []struct {
+		in   string
+		prov survey.Province // ProvinceNone: refused
+		kind apierr.Kind
+		code string
+	}{
+		{"15-18-076-13W6", survey.AB, 0, ""},                // issue 14: Alberta's part west of its centroid
+		{"NE-18-76-13-W6", survey.AB, 0, ""},                // the quarter holding it
+		{"SE-18-76-14-W6", 0, apierr.NotFound, "not_found"}, // wholly west of 120°W outside the Block: BC uses NTS
+		{"13-34-126-12-W6", survey.AB, 0, ""},               // township 126 north row, across 120°W
+		{"1-6-80-26-W6", 0, apierr.NotFound, "not_found"},   // west of the Peace River Block's west edge
+		{"16-1-80-26-W6", survey.BC, 0, ""},                 // east of it
+		{"SE-1-127-1-W4", 0, apierr.Invalid, "invalid_legal_location"},
+	}
+	for _, tc := range tests {
+		b, err := svc.Search(ctx, tc.in)
+		if tc.prov == survey.ProvinceNone {
+			e := apierr.As(err)
+			if e == nil || e.Kind != tc.kind || (tc.code != "" && e.Code != tc.code) {
+				t.Errorf("Search(%q) = %v, %v; want %v %s", tc.in, b.Province, err, tc.kind, tc.code)
+			}
+			continue
+		}
+		if err != nil || b.Province != tc.prov {
+			t.Errorf("Search(%q) = %v, %v; want %v", tc.in, b.Province, err, tc.prov)
+			continue
+		}
+		g := b.Geometry.Bound()
+		if tc.prov == survey.AB && g.Min[0] < -120 || g.Max[1] > 60 {
+			t.Errorf("Search(%q) polygon %v crosses 120°W or 60°N", tc.in, g)
 		}
 	}
 }
