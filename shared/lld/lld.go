@@ -22,9 +22,10 @@ const (
 	NTS                  // BC National Topographic System
 	RiverLot             // Manitoba river, parish and settlement lots
 	GeoTownship          // Ontario geographic townships
+	FPS                  // Federal Permit System grids (COGLR): NWT, Nunavut, offshore
 )
 
-var systemNames = [...]string{"", "DLS", "NTS", "River Lot", "Geographic Township"}
+var systemNames = [...]string{"", "DLS", "NTS", "River Lot", "Geographic Township", "FPS"}
 
 // String returns the name used in API responses ("DLS", "River Lot", ...).
 func (s System) String() string {
@@ -57,12 +58,18 @@ const (
 	// Ontario.
 	Concession
 	Lot
+	// FPS (see fps.go): read with the system, as DLS also has a Section and
+	// NTS a Unit.
+	Grid
+	FPSSection
+	FPSUnit
 )
 
 var unitNames = [...]string{
 	"", "Township", "Section", "Half Section", "Quarter Section", "LSD",
 	"Series", "Map Area", "Map Sheet", "Block", "Unit", "Quarter Unit",
 	"River/Parish Lot", "Concession", "Lot",
+	"Grid", "Section", "Unit",
 }
 
 // String returns the name used in API responses ("Quarter Section", ...).
@@ -235,6 +242,9 @@ type Location struct {
 	Lot        string
 	Concession string
 	Place      string
+
+	// FPS grid area, section and unit (fps.go).
+	FPS FPSRef
 }
 
 // String returns the canonical form of l, used as legal_location everywhere:
@@ -248,6 +258,8 @@ type Location struct {
 //	                F/93-P-8 (block), 2-F/93-P-8 (unit), A-2-F/93-P-8 (quarter unit)
 //	Manitoba lot    RL-22-St. Norbert
 //	Ontario         Adjala Township, Con 1 Adjala, Lot 10 Con 1 Adjala
+//	FPS             60-20 N 100-30 W (grid), 48 60-20 N 100-30 W (section),
+//	                F 48 60-20 N 100-30 W (unit)
 func (l Location) String() string {
 	return string(l.AppendText(make([]byte, 0, 24)))
 }
@@ -314,13 +326,16 @@ func (l Location) AppendText(b []byte) []byte {
 		b = append(b, l.Concession...)
 		b = append(b, ' ')
 		b = append(b, l.Place...)
+	case FPS:
+		b = l.FPS.appendText(b, l.Unit)
 	}
 	return b
 }
 
 // Parent returns the location one level up in its system's hierarchy (LSD →
 // quarter section → section → township; quarter unit → unit → block → map
-// sheet → map area → series) and false at the top or for lots.
+// sheet → map area → series; FPS unit → section → grid) and false at the
+// top or for lots.
 func (l Location) Parent() (Location, bool) {
 	p := l
 	switch l.Unit {
@@ -347,6 +362,10 @@ func (l Location) Parent() (Location, bool) {
 		p.Unit, p.Lot = Concession, ""
 	case Concession:
 		p.Unit, p.Concession = Township, ""
+	case FPSUnit:
+		p.Unit, p.FPS.Unit = FPSSection, 0
+	case FPSSection:
+		p.Unit, p.FPS.Section = Grid, 0
 	default:
 		return Location{}, false
 	}
