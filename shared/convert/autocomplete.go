@@ -43,6 +43,9 @@ func (s *Service) Autocomplete(ctx context.Context, input string, limit int, pro
 	if len(out) >= limit {
 		return out, nil
 	}
+	if out, ok := completeFPS(input, limit, bias, out); ok {
+		return out, nil // FPS readings win over DLS digits
+	}
 	if len(s.indexes()) > 0 {
 		var err error
 		if out, err = s.completeLots(ctx, input, limit, bias, out); err != nil || len(out) >= limit {

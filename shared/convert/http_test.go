@@ -349,7 +349,7 @@ func TestSearchCoordinatesErrors(t *testing.T) {
 		{"half section", []string{"location", "-114,51", "unit", "Half Section"}, 400, "invalid_parameter"},
 		{"Ottawa", []string{"location", "-75.69,45.42"}, 404, "not_found"},
 		{"Pacific", []string{"location", "-140,50"}, 404, "not_found"},
-		{"north of 60", []string{"location", "-114,61"}, 404, "not_found"},
+		{"north of 60 without FPS (Nunavik)", []string{"location", "-72,61"}, 404, "not_found"},
 		{"Ontario without data", []string{"location", "-79.93,44.17", "survey_system", "Geographic Township"}, 404, "not_found"},
 	}
 	for _, tc := range tests {
