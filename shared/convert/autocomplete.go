@@ -25,6 +25,8 @@ import (
 // blocks that complete it are searched best-first, nearest first to
 // proximity, or without proximity to a fixed default point (Calgary), so the
 // order is deterministic. A complete description that resolves comes first.
+// FPS prefixes (F 48 60-20, 60-20 N) complete to FPS blocks only
+// (autocomplete_fps.go).
 func (s *Service) Autocomplete(ctx context.Context, input string, limit int, proximity *orb.Point) ([]survey.Block, error) {
 	bias := defaultBias
 	if proximity != nil {

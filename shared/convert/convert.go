@@ -316,7 +316,7 @@ func (s *Service) reverseOntario(ctx context.Context, q ReverseQuery) ([]survey.
 }
 
 func outside(pt orb.Point) error {
-	return apierr.NotFoundf("No legal land location contains %s: it is outside the grids this server covers (DLS in AB, SK, MB and the BC Peace River Block; NTS in BC)", fmtPoint(pt))
+	return apierr.NotFoundf("No legal land location contains %s: it is outside the grids this server covers (DLS in AB, SK, MB and the BC Peace River Block; NTS in BC; FPS north of 60° N, and offshore with survey_system=FPS)", fmtPoint(pt))
 }
 
 func outsideSystem(pt orb.Point, sys lld.System) error {

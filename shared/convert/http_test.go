@@ -596,6 +596,8 @@ func FuzzHandlers(f *testing.F) {
 	f.Add("A-2-F/93", "51,-114", "LSD", `{"coordinates":[[-114,51]]}`)
 	f.Add("\x00\xff", "1e999,0", "Quarter Unit", `[`)
 	f.Add("Lot 5, Con 3, Admaston", `52°17'08"N 113°48'41"W`, "", `[null,{},[]]`)
+	f.Add("F 48 60-20", "-100.6,60.3", "Section", `["F 48 60-20 N 100-30 W","84-10 N 90-00 W"]`)
+	f.Add("FPS", "-90,84.5", "Grid", `{"coordinates":[[-100.6,60.3]],"survey_system":"FPS","unit":"Unit"}`)
 	f.Fuzz(func(t *testing.T, lld, coords, unit, body string) {
 		q := url.Values{"location": {lld}}
 		reqs := []*http.Request{
