@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/paulmach/orb"
@@ -301,5 +302,63 @@ func TestOutside(t *testing.T) {
 	}
 	if _, err := fps.Locate(orb.Point{-100, 60}, lld.LSD); !errors.Is(err, fps.ErrInvalid) {
 		t.Errorf("Locate(unit LSD) error %v, want ErrInvalid", err)
+	}
+}
+
+// TestDatumStepMatters measures what the NAD27 to NAD83 step buys: random
+// units in each band computed the naive way (NAD27 numbers read as NAD83)
+// against the shifted model, by the distance between the two centroids
+// and how many naive centroids fall outside the unit's NAD83 polygon; and
+// random NAD83 points, located the naive way, against the shifted lookup.
+func TestDatumStepMatters(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(27, 83))
+	names := []string{"40-60°", "60-68°", "68-70°", "70-75°", "75-78°", "78-84°"}
+	for i, band := range bands {
+		const n = 2000
+		var dists []float64
+		outside, wrong := 0, 0
+		for range n {
+			u := randomUnit(r, band[0], band[1])
+			b, err := fps.Resolve(u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b27, _ := fps.Bound27(u)
+			naive := b27.Center()
+			dists = append(dists, geo.Distance(naive, b.Centroid))
+			if !planar.PolygonContains(b.Geometry.(orb.Polygon), naive) {
+				outside++
+			}
+			p := orb.Point{b27.Min[0] + r.Float64()*(b27.Max[0]-b27.Min[0]), b27.Min[1] + r.Float64()*(b27.Max[1]-b27.Min[1])}
+			naiveUnit, _ := fps.Locate27(p, lld.FPSUnit)
+			if l, err := fps.Locate(p, lld.FPSUnit); err != nil || l != naiveUnit {
+				wrong++
+			}
+		}
+		slices.Sort(dists)
+		t.Logf("band %s: naive NAD27-as-NAD83 centroid off by median %.0f m, max %.0f m; outside its unit %d of %d; random points in the wrong unit %d of %d",
+			names[i], dists[n/2], dists[n-1], outside, n, wrong, n)
+		if dists[n/2] < 1 {
+			t.Errorf("band %s: median shift %.2f m, want a real datum shift", names[i], dists[n/2])
+		}
+	}
+}
+
+func BenchmarkResolveUnit(b *testing.B) {
+	l, _ := lld.Parse("F 48 60-20 N 100-30 W")
+	for b.Loop() {
+		if _, err := fps.Resolve(l); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLocateUnit(b *testing.B) {
+	p := orb.Point{-100.645, 60.2898}
+	for b.Loop() {
+		if _, err := fps.Locate(p, lld.FPSUnit); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
