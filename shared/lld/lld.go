@@ -1,7 +1,8 @@
 // Package lld parses and formats Canadian legal land descriptions (LLDs):
 // Dominion Land Survey townships, sections, half and quarter sections and
 // legal subdivisions (LSDs), UWIs, BC National Topographic System units,
-// Manitoba river and parish lots and Ontario geographic township lots.
+// Manitoba river and parish lots, Ontario geographic township lots and
+// Federal Permit System (FPS) grid areas, sections and units.
 //
 // Every accepted spelling maps to one Location, and every Location has one
 // canonical string (Location.String): upper case, dash separated, no leading
