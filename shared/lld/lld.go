@@ -6,8 +6,9 @@
 //
 // Every accepted spelling maps to one Location, and every Location has one
 // canonical string (Location.String): upper case, dash separated, no leading
-// zeros, meridians written W5 rather than W5M. Parse(l.String()) == l for
-// every Location that Parse returns.
+// zeros, meridians written W5 rather than W5M (FPS keeps Township Canada's
+// spaced form, F 48 60-20 N 100-30 W, with two-digit minutes).
+// Parse(l.String()) == l for every Location that Parse returns.
 package lld
 
 import (
