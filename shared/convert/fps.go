@@ -24,9 +24,12 @@ import (
 // it lies north of 60° N outside Nunavik and Labrador (the coarse box
 // 60°-62.6° N, 80°-63.5° W is left out): the Northwest Territories,
 // Nunavut, the Arctic islands and waters, and Yukon, where the federal grid
-// is assumed (unverified). Offshore areas south of 60° (Atlantic, Hudson
-// Bay south of 60°, Pacific) need survey_system=FPS: without a coastline
-// the server cannot tell them from provincial land.
+// is assumed (unverified). Greenland is left out by a coarse median line
+// between its west coast and the Canadian Arctic islands (greenlandLine,
+// drawn from coastline positions to within about 30 km, not the 1973
+// treaty's 127 points). Offshore areas south of 60° (Atlantic, Hudson Bay
+// south of 60°, Pacific) need survey_system=FPS: without a coastline the
+// server cannot tell them from provincial land.
 
 // fpsUnits: reverse lookups from the largest block down.
 var fpsUnits = []lld.Unit{lld.Grid, lld.FPSSection, lld.FPSUnit}
@@ -90,5 +93,23 @@ func fpsByDefault(pt orb.Point) bool {
 		return false
 	}
 	nunavikLabrador := lat < 62.6 && lng > -80 && lng < -63.5
-	return !nunavikLabrador
+	return !nunavikLabrador && lng < greenlandLng(lat)
+}
+
+// greenlandLine is a coarse Canada-Greenland median line, south to north:
+// latitude, longitude. East of it lies Greenland.
+var greenlandLine = [...][2]float64{
+	{60, -57.5}, {67, -57.5}, {70, -61}, {73, -64.5}, {75.5, -69}, {77, -73},
+	{78.5, -73.5}, {80, -68.5}, {81, -64.5}, {82, -61}, {84, -60},
+}
+
+// greenlandLng is the longitude of greenlandLine at latitude lat (60-84).
+func greenlandLng(lat float64) float64 {
+	for i := 1; i < len(greenlandLine); i++ {
+		a, b := greenlandLine[i-1], greenlandLine[i]
+		if lat <= b[0] {
+			return a[1] + (b[1]-a[1])*(lat-a[0])/(b[0]-a[0])
+		}
+	}
+	return greenlandLine[len(greenlandLine)-1][1]
 }

@@ -106,6 +106,10 @@ func TestSearchCoordinatesFPS(t *testing.T) {
 		{"Grid without system means FPS", loc, "", "Grid", []string{"60-20 N 100-30 W"}},
 		{"FPS all", loc, "FPS", "all", []string{"60-20 N 100-30 W", "48 60-20 N 100-30 W", "F 48 60-20 N 100-30 W"}},
 		{"default north of 60 is FPS", loc, "", "", []string{"F 48 60-20 N 100-30 W"}},
+		{"Iqaluit by default", "-68.52,63.75", "", "Grid", []string{"63-50 N 68-30 W"}},
+		{"Alert by default", "-62.35,82.5", "", "Grid", []string{"82-30 N 62-00 W"}},
+		{"Grise Fiord by default", "-82.9,76.42", "", "Grid", []string{"76-30 N 82-30 W"}},
+		{"Clyde River by default", "-68.6,70.47", "", "Grid", []string{"70-30 N 68-30 W"}},
 		{"Hibernia offshore asked in FPS", "-48.781792,46.750578", "FPS", "", []string{"B 16 46-50 N 48-45 W"}},
 	}
 	for _, tc := range tests {
@@ -152,6 +156,10 @@ func TestSearchCoordinatesFPSErrors(t *testing.T) {
 		{"south of 40", []string{"location", "-60,39.5", "survey_system", "FPS"}, 404, "not_found"},
 		{"Nunavik is not FPS by default", []string{"location", "-72,61"}, 404, "not_found"},
 		{"south of 60 needs the system", []string{"location", "-48.78,46.75"}, 404, "not_found"},
+		{"Nuuk, Greenland", []string{"location", "-51.72,64.18"}, 404, "not_found"},
+		{"Pituffik, Greenland", []string{"location", "-68.7,76.53"}, 404, "not_found"},
+		{"Qaanaaq, Greenland", []string{"location", "-69.23,77.47"}, 404, "not_found"},
+		{"Upernavik, Greenland", []string{"location", "-56.15,72.79"}, 404, "not_found"},
 	}
 	for _, tc := range tests {
 		rec := get(t, "/search/coordinates", tc.params...)

@@ -68,7 +68,7 @@ var (
 
 	unitParam = api.Param{Name: "unit", Description: "Township, Section, Quarter Section, LSD (DLS); Series, Map Area, Map Sheet, Block, Unit, Quarter Unit (NTS); River/Parish Lot; Lot, Concession; Grid, Section, Unit (FPS: with survey_system=FPS, as DLS also has a Section and NTS a Unit; Grid alone means FPS); or all. Omitted: the smallest block containing the point.",
 		Schema: map[string]any{"type": "string", "enum": reverseUnits, "examples": []string{"Quarter Section", "Section", "Grid"}}}
-	sysParam = api.Param{Name: "survey_system", Description: "DLS, NTS, River Lot, Geographic Township or FPS (Federal Permit System grids, NAD27 moved to NAD83). Omitted: the system covering the point; DLS where DLS and NTS both apply (BC Peace River Block); FPS only north of 60° N where no other grid applies (not in Nunavik or Labrador); offshore FPS south of 60° needs survey_system=FPS.",
+	sysParam = api.Param{Name: "survey_system", Description: "DLS, NTS, River Lot, Geographic Township or FPS (Federal Permit System grids, NAD27 moved to NAD83). Omitted: the system covering the point; DLS where DLS and NTS both apply (BC Peace River Block); FPS only north of 60° N where no other grid applies (not in Nunavik, Labrador or Greenland); offshore FPS south of 60° needs survey_system=FPS.",
 		Schema: map[string]any{"type": "string", "enum": systemNames, "examples": []string{"DLS", "FPS"}}}
 )
 
