@@ -362,3 +362,57 @@ func BenchmarkLocateUnit(b *testing.B) {
 		}
 	}
 }
+
+// clarkeArea is the area in hectares of a latitude/longitude box on the
+// Clarke 1866 ellipsoid (NAD27's).
+func clarkeArea(b orb.Bound) float64 {
+	const a, bb = 6378206.4, 6356583.8
+	e := math.Sqrt(1 - bb*bb/(a*a))
+	q := func(deg float64) float64 {
+		s := math.Sin(deg * math.Pi / 180)
+		return s/(1-e*e*s*s) + math.Log((1+e*s)/(1-e*s))/(2*e)
+	}
+	dl := (b.Max[0] - b.Min[0]) * math.Pi / 180
+	return bb * bb * dl / 2 * (q(b.Max[1]) - q(b.Min[1])) / 1e4
+}
+
+// TestGazetteAreas is fps-grid.md §5 cross-check 2: the Canada Gazette land
+// lists give grid areas a little under the ellipsoid's (NS13-1: grid
+// 44-10 N 60-00 W, sections 1-100, 37,050 ha; NS12-1: grids at 42-30,
+// 42-40 and 42-50 N, 38,070, 37,970 and 37,870 ha). The boxes must agree
+// within 0.15%, and their sections and units must tile them.
+func TestGazetteAreas(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		grid    string
+		gazette float64
+	}{
+		{"44-10 N 60-00 W", 37050},
+		{"42-30 N 60-00 W", 38070},
+		{"42-40 N 60-00 W", 37970},
+		{"42-50 N 60-00 W", 37870},
+	}
+	for _, tc := range tests {
+		l := parse(t, tc.grid)
+		b, _ := fps.Bound27(l)
+		got := clarkeArea(b)
+		rel := got/tc.gazette - 1
+		t.Logf("%s: %.0f ha on Clarke 1866, Gazette %.0f ha (%+.3f%%)", tc.grid, got, tc.gazette, 100*rel)
+		if math.Abs(rel) > 0.0015 {
+			t.Errorf("%s: %.0f ha, Gazette %.0f ha: %.3f%% apart", tc.grid, got, tc.gazette, 100*rel)
+		}
+		sum := 0.0
+		for s := 1; s <= 10*l.FPS.Columns(); s++ {
+			for u := byte('A'); u <= 'P'; u++ {
+				ub, ok := fps.Bound27(lld.Location{System: lld.FPS, Unit: lld.FPSUnit, FPS: lld.FPSRef{Lat: l.FPS.Lat, Lng: l.FPS.Lng, Section: uint8(s), Unit: u}})
+				if !ok || !b.Contains(ub.Center()) {
+					t.Fatalf("%s: unit %c %d outside the grid", tc.grid, u, s)
+				}
+				sum += clarkeArea(ub)
+			}
+		}
+		if math.Abs(sum-got) > 1e-6*got {
+			t.Errorf("%s: its 1,600 units cover %.3f ha, the grid %.3f ha", tc.grid, sum, got)
+		}
+	}
+}
