@@ -38,7 +38,10 @@
 //
 // Accuracy (AccuracyM): 2 m for the transformation (EPSG:1312, "NAD27 to
 // NAD83 (3)", NRCan's NTv1, operation accuracy 2.0 m) plus the geodesic bow
-// above at the block's longitudes, from its formula. Reverse lookups move
+// above at the block's longitudes, from its formula. EPSG gives that 2 m
+// for Canada onshore and the east-coast offshore (40°-83.17° N); over the
+// Beaufort Sea and other Arctic waters the NTv1 grid has nodes but no
+// published accuracy, and the same 2 m is used there: an assumption. Reverse lookups move
 // the NAD83 point to NAD27 (datum.NAD83ToNAD27) and index it with
 // half-open intervals: a point on a line belongs to the block north or west
 // of it.
