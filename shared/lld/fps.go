@@ -205,3 +205,21 @@ func ValidFPS(r FPSRef) bool {
 	}
 	return true
 }
+
+// parseFPSUWI reads the 16-character UWI of a well in an FPS unit, as
+// fps-grid.md §4 documents it (kayess007's well table and a public UWI
+// view): survey digit 3, a two-character location exception, the unit
+// letter, the two-digit section, the grid's NE corner as DDMM and DDDMM,
+// and a one-digit event: 302B164650048451 is Hibernia B-16, unit
+// B 16 46-50 N 48-45 W. ok is false when s does not have that shape.
+// Section "00" (said to stand for section 100) is refused: unverified.
+func parseFPSUWI(s string) (l Location, ok bool, err error) {
+	if len(s) != 16 || s[0] != '3' || !isASCIIAlnum(s[1:3]) || !between(upper(s[3]), 'A', 'Z') || !allDigits(s[4:16]) {
+		return Location{}, false, nil
+	}
+	if s[4:6] == "00" {
+		return Location{}, true, invalidf("FPS UWI %s has section 00: whether that means section 100 is not verified; give the unit as %c 100 %s-%s N %s-%s W", s, upper(s[3]), s[6:8], s[8:10], trimZeros(s[10:13]), s[13:15])
+	}
+	l, err = fpsLocation(string(s[3]), s[4:6], s[6:8], s[8:10], s[10:13], s[13:15])
+	return l, true, err
+}

@@ -45,6 +45,8 @@ var fpsParseTests = []struct {
 	{"north limit", "85-00 N 90-00 W", "85-00 N 90-00 W", fps(0, 0, 85*60, 90*60)},
 	{"south limit", "40-10 N 60-00 W", "40-10 N 60-00 W", fps(0, 0, 40*60+10, 60*60)},
 	{"comment after comma", "60-20 N 100-30 W, Mackenzie", "60-20 N 100-30 W", fps(0, 0, 3620, 6030)},
+	{"hibernia uwi", "302B164650048451", "B 16 46-50 N 48-45 W", fps('B', 16, 2810, 2925)},
+	{"uwi lower case", "302b164650048451", "B 16 46-50 N 48-45 W", fps('B', 16, 2810, 2925)},
 }
 
 func TestParseFPS(t *testing.T) {
@@ -93,6 +95,9 @@ var fpsErrorTests = []struct {
 	{"longitude past 180", "60-20 N 180-00 W", "out of range"},
 	{"junk before", "X Y 60-20 N 100-30 W", "not a Federal Permit System description"},
 	{"junk after", "60-20 N 100-30 W 5", `"5" is not expected there`},
+	{"uwi section 00", "302B004650048451", "section 00"},
+	{"uwi unit Q", "302Q164650048451", `unit "Q" is not valid`},
+	{"uwi latitude minutes", "302B164655048451", "whole 10′ steps"},
 }
 
 func TestParseFPSErrors(t *testing.T) {
@@ -186,6 +191,8 @@ func FuzzParseFPS(f *testing.F) {
 	f.Add("N N 60-20 N 100-30 W")
 	f.Add("60-20 N 100-30 W 60-20 N 100-30 W")
 	f.Add("A 99999 60-20 N 100-30 W")
+	f.Add("302B164650048451")
+	f.Add("3AAP996010099301")
 	f.Fuzz(func(t *testing.T, s string) {
 		l, err := lld.Parse(s)
 		if err != nil {

@@ -43,7 +43,8 @@ const examples = "NW-25-24-1-W5, 10-36-42-3-W5, A-2-F/93-P-8, Lot 10 Con 1 Adjal
 //	FPS grids       F 48 60-20 N 100-30 W, f-48 60-20n 100-30w, 48 60-20 N
 //	                100-30 W, 60-20 N 100-30 W (checked against the COGLR:
 //	                latitude minutes by 10′, longitude minutes by the grid
-//	                width, sections by latitude band, units A-P, 40°-85° N)
+//	                width, sections by latitude band, units A-P, 40°-85° N);
+//	                the unit of an FPS UWI, 302B164650048451 (Parse only)
 //
 // Parse repairs what users paste: Unicode spaces and dashes, smart quotes
 // and apostrophes (dropped), ¼ and ½, a parenthesised comment at the end,
@@ -67,6 +68,9 @@ func Parse(s string) (Location, error) {
 	}
 	if u, ok, err := parseUWI(desc); ok {
 		return u.Location, err
+	}
+	if l, ok, err := parseFPSUWI(desc); ok {
+		return l, err
 	}
 	var t tokens
 	t.scan(desc)
