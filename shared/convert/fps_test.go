@@ -40,6 +40,7 @@ func TestSearchFPS(t *testing.T) {
 		{"48 60-20 N 100-30 W", "48 60-20 N 100-30 W", "Section", 8, 9},
 		{"f-48 60-20n 100-30w", "F 48 60-20 N 100-30 W", "Unit", 8, 9},
 		{"B 16 46-50 N 48-45 W", "B 16 46-50 N 48-45 W", "Unit", 2, 9},
+		{"302B164650048451", "B 16 46-50 N 48-45 W", "Unit", 2, 9}, // Hibernia B-16's UWI
 		{"M 100 72-00 N 120-00 W", "M 100 72-00 N 120-00 W", "Unit", 3, 4}, // west edge of a 30′ grid: bow 1.7 m
 	}
 	for _, tc := range tests {
