@@ -25,6 +25,8 @@ import (
 // blocks that complete it are searched best-first, nearest first to
 // proximity, or without proximity to a fixed default point (Calgary), so the
 // order is deterministic. A complete description that resolves comes first.
+// FPS prefixes (F 48 60-20, 60-20 N) complete to FPS blocks only
+// (autocomplete_fps.go).
 func (s *Service) Autocomplete(ctx context.Context, input string, limit int, proximity *orb.Point) ([]survey.Block, error) {
 	bias := defaultBias
 	if proximity != nil {
@@ -42,6 +44,9 @@ func (s *Service) Autocomplete(ctx context.Context, input string, limit int, pro
 	}
 	if len(out) >= limit {
 		return out, nil
+	}
+	if out, ok := completeFPS(input, limit, bias, out); ok {
+		return out, nil // FPS readings win over DLS digits
 	}
 	if len(s.indexes()) > 0 {
 		var err error

@@ -110,6 +110,8 @@ func (s *Service) Resolve(ctx context.Context, l lld.Location, input string) (su
 			return survey.Block{}, apierr.NotFoundf("No legal land location matches '%s': Ontario geographic townships come from the Land Information Ontario lot fabric, which is not loaded on this server", input)
 		}
 		return survey.Block{}, apierr.NotFoundf("No legal land location matches '%s': the Ontario lot fabric loaded here has no %s", input, l)
+	case lld.FPS:
+		return resolveFPS(l, input)
 	}
 	return survey.Block{}, fmt.Errorf("convert: location %+v has no survey system", l)
 }
@@ -140,6 +142,8 @@ func SystemOfUnit(u lld.Unit) lld.System {
 		return lld.RiverLot
 	case lld.Lot, lld.Concession:
 		return lld.GeoTownship
+	case lld.Grid, lld.FPSSection, lld.FPSUnit:
+		return lld.FPS
 	}
 	return lld.SystemUnknown
 }
@@ -148,6 +152,7 @@ func SystemOfUnit(u lld.Unit) lld.System {
 // must belong to the system, and a half section cannot be looked up (which
 // half is ambiguous).
 func CheckReverse(q ReverseQuery) error {
+	q = withFPSUnit(q)
 	if q.Unit == lld.HalfSection {
 		return apierr.Invalidf("invalid_parameter", "unit 'Half Section' cannot be looked up from a point (a point lies in both an N/S and an E/W half): use Quarter Section")
 	}
@@ -169,6 +174,7 @@ func (s *Service) Reverse(ctx context.Context, q ReverseQuery) ([]survey.Block, 
 	if err := CheckReverse(q); err != nil {
 		return nil, err
 	}
+	q = withFPSUnit(q)
 	sys := q.System
 	if sys == lld.SystemUnknown && q.Unit != lld.UnitUnknown {
 		sys = SystemOfUnit(q.Unit)
@@ -186,6 +192,8 @@ func (s *Service) Reverse(ctx context.Context, q ReverseQuery) ([]survey.Block, 
 		return reverseNTS(q)
 	case lld.GeoTownship:
 		return s.reverseOntario(ctx, q)
+	case lld.FPS:
+		return reverseFPS(q)
 	case lld.RiverLot:
 		b, ok, err := s.nearestLot(ctx, q.Point, maxRiverLotDistanceM)
 		if err != nil {
@@ -226,6 +234,9 @@ func (s *Service) systemAt(ctx context.Context, pt orb.Point) (lld.System, error
 	}
 	if nts.InBC(pt) {
 		return lld.NTS, nil
+	}
+	if fpsByDefault(pt) {
+		return lld.FPS, nil
 	}
 	return lld.SystemUnknown, nil
 }
@@ -305,7 +316,7 @@ func (s *Service) reverseOntario(ctx context.Context, q ReverseQuery) ([]survey.
 }
 
 func outside(pt orb.Point) error {
-	return apierr.NotFoundf("No legal land location contains %s: it is outside the grids this server covers (DLS in AB, SK, MB and the BC Peace River Block; NTS in BC)", fmtPoint(pt))
+	return apierr.NotFoundf("No legal land location contains %s: it is outside the grids this server covers (DLS in AB, SK, MB and the BC Peace River Block; NTS in BC; FPS north of 60° N, and offshore with survey_system=FPS)", fmtPoint(pt))
 }
 
 func outsideSystem(pt orb.Point, sys lld.System) error {

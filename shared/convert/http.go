@@ -102,7 +102,7 @@ func reverseOptions(system, unit string) (ReverseQuery, error) {
 	if system = strings.TrimSpace(system); system != "" {
 		s, ok := lld.ParseSystem(system)
 		if !ok {
-			return q, apierr.Invalidf("invalid_parameter", "survey_system '%s' is not valid: use DLS, NTS, River Lot or Geographic Township", system)
+			return q, apierr.Invalidf("invalid_parameter", "survey_system '%s' is not valid: use DLS, NTS, River Lot, Geographic Township or FPS", system)
 		}
 		q.System = s
 	}
@@ -112,7 +112,7 @@ func reverseOptions(system, unit string) (ReverseQuery, error) {
 		} else {
 			u, ok := lld.ParseUnit(unit)
 			if !ok {
-				return q, apierr.Invalidf("invalid_parameter", "unit '%s' is not valid: use Township, Section, Quarter Section, LSD (DLS); Series, Map Area, Map Sheet, Block, Unit, Quarter Unit (NTS); River/Parish Lot; Lot, Concession; or all", unit)
+				return q, apierr.Invalidf("invalid_parameter", "unit '%s' is not valid: use Township, Section, Quarter Section, LSD (DLS); Series, Map Area, Map Sheet, Block, Unit, Quarter Unit (NTS); River/Parish Lot; Lot, Concession; Grid, Section, Unit (FPS); or all", unit)
 			}
 			q.Unit = u
 		}

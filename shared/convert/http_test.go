@@ -349,7 +349,7 @@ func TestSearchCoordinatesErrors(t *testing.T) {
 		{"half section", []string{"location", "-114,51", "unit", "Half Section"}, 400, "invalid_parameter"},
 		{"Ottawa", []string{"location", "-75.69,45.42"}, 404, "not_found"},
 		{"Pacific", []string{"location", "-140,50"}, 404, "not_found"},
-		{"north of 60", []string{"location", "-114,61"}, 404, "not_found"},
+		{"north of 60 without FPS (Nunavik)", []string{"location", "-72,61"}, 404, "not_found"},
 		{"Ontario without data", []string{"location", "-79.93,44.17", "survey_system", "Geographic Township"}, 404, "not_found"},
 	}
 	for _, tc := range tests {
@@ -596,6 +596,8 @@ func FuzzHandlers(f *testing.F) {
 	f.Add("A-2-F/93", "51,-114", "LSD", `{"coordinates":[[-114,51]]}`)
 	f.Add("\x00\xff", "1e999,0", "Quarter Unit", `[`)
 	f.Add("Lot 5, Con 3, Admaston", `52°17'08"N 113°48'41"W`, "", `[null,{},[]]`)
+	f.Add("F 48 60-20", "-100.6,60.3", "Section", `["F 48 60-20 N 100-30 W","84-10 N 90-00 W"]`)
+	f.Add("FPS", "-90,84.5", "Grid", `{"coordinates":[[-100.6,60.3]],"survey_system":"FPS","unit":"Unit"}`)
 	f.Fuzz(func(t *testing.T, lld, coords, unit, body string) {
 		q := url.Values{"location": {lld}}
 		reqs := []*http.Request{

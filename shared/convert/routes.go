@@ -16,11 +16,11 @@ var featureSchema = map[string]any{
 			"properties": map[string]any{
 				"shape":          map[string]any{"enum": []string{"grid", "centroid"}, "description": "absent on autocomplete"},
 				"search_term":    map[string]any{"type": "string", "description": "the caller's input"},
-				"legal_location": map[string]any{"type": "string", "description": "canonical: NW-25-24-1-W5, 10-36-42-3-W5, A-2-F/93-P-8"},
-				"unit":           map[string]any{"type": "string"},
-				"survey_system":  map[string]any{"enum": []string{"DLS", "NTS", "River Lot", "Geographic Township"}},
-				"province":       map[string]any{"type": "string", "description": "full name, e.g. Alberta"},
-				"accuracy_m":     map[string]any{"type": "number", "description": "expected error of the geometry in metres (0 for NTS)"},
+				"legal_location": map[string]any{"type": "string", "description": "canonical: NW-25-24-1-W5, 10-36-42-3-W5, A-2-F/93-P-8, F 48 60-20 N 100-30 W"},
+				"unit":           map[string]any{"enum": unitNames, "description": "read with survey_system: DLS and FPS both have a Section, NTS and FPS both a Unit"},
+				"survey_system":  map[string]any{"enum": systemNames},
+				"province":       map[string]any{"type": "string", "description": "full name, e.g. Alberta; Canada Lands for FPS (Northwest Territories, Nunavut, offshore)"},
+				"accuracy_m":     map[string]any{"type": "number", "description": "expected error of the geometry in metres (0 for NTS; for FPS the NAD27 to NAD83 grid's 2 m plus the bow of geodesic grid edges, up to 22 m)"},
 				"source":         map[string]any{"type": "string", "description": "model, or the ingested dataset"},
 			},
 		},
@@ -58,8 +58,18 @@ var batchCollection = map[string]any{
 }
 
 var (
-	unitParam = api.Param{Name: "unit", Description: "Township, Section, Quarter Section, LSD (DLS); Series, Map Area, Map Sheet, Block, Unit, Quarter Unit (NTS); River/Parish Lot; Lot, Concession; or all. Omitted: the smallest block containing the point."}
-	sysParam  = api.Param{Name: "survey_system", Description: "DLS, NTS, River Lot or Geographic Township. Omitted: the system covering the point; DLS where DLS and NTS both apply (BC Peace River Block)."}
+	// systemNames and unitNames are the values survey_system and unit take
+	// in features and requests (requests match them case-insensitively).
+	systemNames = []string{"DLS", "NTS", "River Lot", "Geographic Township", "FPS"}
+	unitNames   = []string{"Township", "Section", "Half Section", "Quarter Section", "LSD", "Series", "Map Area", "Map Sheet", "Block", "Unit", "Quarter Unit", "River/Parish Lot", "Concession", "Lot", "Grid"}
+	// reverseUnits are the units of a reverse lookup: no Half Section
+	// (ambiguous from a point), and all.
+	reverseUnits = []string{"Township", "Section", "Quarter Section", "LSD", "Series", "Map Area", "Map Sheet", "Block", "Unit", "Quarter Unit", "River/Parish Lot", "Concession", "Lot", "Grid", "all"}
+
+	unitParam = api.Param{Name: "unit", Description: "Township, Section, Quarter Section, LSD (DLS); Series, Map Area, Map Sheet, Block, Unit, Quarter Unit (NTS); River/Parish Lot; Lot, Concession; Grid, Section, Unit (FPS: with survey_system=FPS, as DLS also has a Section and NTS a Unit; Grid alone means FPS); or all. Omitted: the smallest block containing the point.",
+		Schema: map[string]any{"type": "string", "enum": reverseUnits, "examples": []string{"Quarter Section", "Section", "Grid"}}}
+	sysParam = api.Param{Name: "survey_system", Description: "DLS, NTS, River Lot, Geographic Township or FPS (Federal Permit System grids, NAD27 moved to NAD83). Omitted: the system covering the point; DLS where DLS and NTS both apply (BC Peace River Block); FPS only north of 60° N where no other grid applies (not in Nunavik, Labrador or Greenland); offshore FPS south of 60° needs survey_system=FPS.",
+		Schema: map[string]any{"type": "string", "enum": systemNames, "examples": []string{"DLS", "FPS"}}}
 )
 
 // SearchRoutes are the routes of the search product.
@@ -72,7 +82,8 @@ func (h *Handler) SearchRoutes() []api.Route {
 				Tag:     "search",
 				Summary: "Legal land description to its block and centre point",
 				Params: []api.Param{{Name: "location", Required: true,
-					Description: "a legal land description: NW-25-24-1-W5, 10-36-42-3-W5, 25-24-1-W5, 100/06-32-048-07W5/00, A-2-F/93-P-8, ..."}},
+					Description: "a legal land description: NW-25-24-1-W5, 10-36-42-3-W5, 25-24-1-W5, 100/06-32-048-07W5/00, A-2-F/93-P-8, FPS F 48 60-20 N 100-30 W (unit), 48 60-20 N 100-30 W (section), 60-20 N 100-30 W (grid), ...",
+					Schema:      map[string]any{"type": "string", "examples": []string{"NW-25-24-1-W5", "A-2-F/93-P-8", "F 48 60-20 N 100-30 W"}}}},
 				Response: featureCollection,
 				Errors:   []int{400, 404},
 			},
@@ -104,7 +115,8 @@ func (h *Handler) AutocompleteRoutes() []api.Route {
 			Summary:     "Complete a partial legal land description",
 			Description: "Suggestions are centre points, nearest first to proximity when given, otherwise to a fixed default point (Calgary, 51.0447,-114.0719).",
 			Params: []api.Param{
-				{Name: "location", Required: true, Description: "partial or full legal land description, at least 2 characters"},
+				{Name: "location", Required: true, Description: "partial or full legal land description, at least 2 characters; FPS prefixes such as F 48 60-20 or 60-20 N complete to FPS units, sections and grids",
+					Schema: map[string]any{"type": "string", "examples": []string{"NW-25-24", "F 48 60-20", "60-20 N"}}},
 				{Name: "limit", Description: "1 to 10, default 3", Schema: map[string]any{"type": "integer", "minimum": 1, "maximum": 10, "default": 3}},
 				{Name: "proximity", Description: "a point as lng,lat (or lat,lng) that ranks suggestions by distance"},
 			},
@@ -141,8 +153,8 @@ func (h *Handler) BatchRoutes() []api.Route {
 						"required": []string{"coordinates"},
 						"properties": map[string]any{
 							"coordinates":   map[string]any{"type": "array", "maxItems": MaxBatch, "items": map[string]any{"type": "array", "items": map[string]any{"type": "number"}, "minItems": 2, "maxItems": 2}},
-							"survey_system": map[string]any{"type": "string"},
-							"unit":          map[string]any{"type": "string"},
+							"survey_system": sysParam.Schema,
+							"unit":          unitParam.Schema,
 						},
 					}},
 				Response: batchCollection,

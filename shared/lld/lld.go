@@ -1,12 +1,14 @@
 // Package lld parses and formats Canadian legal land descriptions (LLDs):
 // Dominion Land Survey townships, sections, half and quarter sections and
 // legal subdivisions (LSDs), UWIs, BC National Topographic System units,
-// Manitoba river and parish lots and Ontario geographic township lots.
+// Manitoba river and parish lots, Ontario geographic township lots and
+// Federal Permit System (FPS) grid areas, sections and units.
 //
 // Every accepted spelling maps to one Location, and every Location has one
 // canonical string (Location.String): upper case, dash separated, no leading
-// zeros, meridians written W5 rather than W5M. Parse(l.String()) == l for
-// every Location that Parse returns.
+// zeros, meridians written W5 rather than W5M (FPS keeps Township Canada's
+// spaced form, F 48 60-20 N 100-30 W, with two-digit minutes).
+// Parse(l.String()) == l for every Location that Parse returns.
 package lld
 
 import (
@@ -22,9 +24,10 @@ const (
 	NTS                  // BC National Topographic System
 	RiverLot             // Manitoba river, parish and settlement lots
 	GeoTownship          // Ontario geographic townships
+	FPS                  // Federal Permit System grids (COGLR): NWT, Nunavut, offshore
 )
 
-var systemNames = [...]string{"", "DLS", "NTS", "River Lot", "Geographic Township"}
+var systemNames = [...]string{"", "DLS", "NTS", "River Lot", "Geographic Township", "FPS"}
 
 // String returns the name used in API responses ("DLS", "River Lot", ...).
 func (s System) String() string {
@@ -57,12 +60,18 @@ const (
 	// Ontario.
 	Concession
 	Lot
+	// FPS (see fps.go): read with the system, as DLS also has a Section and
+	// NTS a Unit.
+	Grid
+	FPSSection
+	FPSUnit
 )
 
 var unitNames = [...]string{
 	"", "Township", "Section", "Half Section", "Quarter Section", "LSD",
 	"Series", "Map Area", "Map Sheet", "Block", "Unit", "Quarter Unit",
 	"River/Parish Lot", "Concession", "Lot",
+	"Grid", "Section", "Unit",
 }
 
 // String returns the name used in API responses ("Quarter Section", ...).
@@ -235,6 +244,9 @@ type Location struct {
 	Lot        string
 	Concession string
 	Place      string
+
+	// FPS grid area, section and unit (fps.go).
+	FPS FPSRef
 }
 
 // String returns the canonical form of l, used as legal_location everywhere:
@@ -248,6 +260,8 @@ type Location struct {
 //	                F/93-P-8 (block), 2-F/93-P-8 (unit), A-2-F/93-P-8 (quarter unit)
 //	Manitoba lot    RL-22-St. Norbert
 //	Ontario         Adjala Township, Con 1 Adjala, Lot 10 Con 1 Adjala
+//	FPS             60-20 N 100-30 W (grid), 48 60-20 N 100-30 W (section),
+//	                F 48 60-20 N 100-30 W (unit)
 func (l Location) String() string {
 	return string(l.AppendText(make([]byte, 0, 24)))
 }
@@ -314,13 +328,16 @@ func (l Location) AppendText(b []byte) []byte {
 		b = append(b, l.Concession...)
 		b = append(b, ' ')
 		b = append(b, l.Place...)
+	case FPS:
+		b = l.FPS.appendText(b, l.Unit)
 	}
 	return b
 }
 
 // Parent returns the location one level up in its system's hierarchy (LSD →
 // quarter section → section → township; quarter unit → unit → block → map
-// sheet → map area → series) and false at the top or for lots.
+// sheet → map area → series; FPS unit → section → grid) and false at the
+// top or for lots.
 func (l Location) Parent() (Location, bool) {
 	p := l
 	switch l.Unit {
@@ -347,6 +364,10 @@ func (l Location) Parent() (Location, bool) {
 		p.Unit, p.Lot = Concession, ""
 	case Concession:
 		p.Unit, p.Concession = Township, ""
+	case FPSUnit:
+		p.Unit, p.FPS.Unit = FPSSection, 0
+	case FPSSection:
+		p.Unit, p.FPS.Section = Grid, 0
 	default:
 		return Location{}, false
 	}

@@ -40,6 +40,11 @@ const examples = "NW-25-24-1-W5, 10-36-42-3-W5, A-2-F/93-P-8, Lot 10 Con 1 Adjal
 //	                PL-R-St. Andrews, OT-11A-St. Clements, RL-0022-St. Norbert
 //	Ontario         Lot 10 Con 1 Adjala, Lot 10, Concession IV, Township of
 //	                Adjala, Con 1 Adjala, Adjala Township
+//	FPS grids       F 48 60-20 N 100-30 W, f-48 60-20n 100-30w, 48 60-20 N
+//	                100-30 W, 60-20 N 100-30 W (checked against the COGLR:
+//	                latitude minutes by 10′, longitude minutes by the grid
+//	                width, sections by latitude band, units A-P, 40°-85° N);
+//	                the unit of an FPS UWI, 302B164650048451 (Parse only)
 //
 // Parse repairs what users paste: Unicode spaces and dashes, smart quotes
 // and apostrophes (dropped), ¼ and ½, a parenthesised comment at the end,
@@ -64,6 +69,9 @@ func Parse(s string) (Location, error) {
 	if u, ok, err := parseUWI(desc); ok {
 		return u.Location, err
 	}
+	if l, ok, err := parseFPSUWI(desc); ok {
+		return l, err
+	}
 	var t tokens
 	t.scan(desc)
 	return t.parse()
@@ -75,7 +83,7 @@ func (t *tokens) parse() (Location, error) {
 		return Location{}, notLLD(t.s)
 	}
 	if t.isFPS() {
-		return Location{}, invalidf("Federal Permit System grids are not supported (%q): give a DLS, BC NTS, Manitoba lot or Ontario lot description; examples: %s", t.s, examples)
+		return parseFPS(t)
 	}
 	if kind, _ := riverLotKind(t); kind != "" {
 		return parseRiverLot(t)
@@ -94,7 +102,8 @@ func (t *tokens) parse() (Location, error) {
 }
 
 // isFPS reports whether t holds a Federal Permit System grid, written
-// "60-20 N 100-30 W" (latitude and longitude of the grid).
+// "60-20 N 100-30 W" (latitude and longitude of the grid). FPS forms are
+// tried before the DLS readings of the same digits.
 func (t *tokens) isFPS() bool {
 	for i := 0; i+5 < t.n; i++ {
 		if t.isNum(i) && t.isNum(i+1) && t.kw(i+2) == kwN &&

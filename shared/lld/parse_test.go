@@ -392,10 +392,6 @@ var parseErrorTests = []struct {
 	{"Quarter without which", "Quarter Sec 25 Twp 24 Rge 1 W5", "names a Quarter but not which"},
 	{"punctuation", "NW-25-24-1;W5", `";" is not expected there`},
 
-	// FPS.
-	{"fps unit section grid", "F 48 60-20 N 100-30 W", "Federal Permit System grids are not supported"},
-	{"fps grid", "60-20 N 100-30 W", "Federal Permit System grids are not supported"},
-
 	// NTS ranges.
 	{"nts quarter unit E", "E-2-F/93-P-8", `quarter unit "E" is not valid: quarter units are A-D`},
 	{"nts unit 101", "A-101-F/93-P-8", "unit 101 is out of range: units are 1-100"},

@@ -23,10 +23,15 @@ const (
 	SK
 	MB
 	ON
+	// CanadaLands is where the FPS grids of the Canada Oil and Gas Land
+	// Regulations lie: the Northwest Territories, Nunavut and the offshore
+	// (the "Canada lands" and "frontier lands" of federal statutes). FPS
+	// answers name this region rather than guess a territory.
+	CanadaLands
 )
 
-var provinceNames = [...]string{"", "Alberta", "British Columbia", "Saskatchewan", "Manitoba", "Ontario"}
-var provinceCodes = [...]string{"", "AB", "BC", "SK", "MB", "ON"}
+var provinceNames = [...]string{"", "Alberta", "British Columbia", "Saskatchewan", "Manitoba", "Ontario", "Canada Lands"}
+var provinceCodes = [...]string{"", "AB", "BC", "SK", "MB", "ON", "CL"}
 
 // Name is the full name used in conversion features ("Alberta").
 func (p Province) Name() string {

@@ -39,7 +39,8 @@ func TestProvinceNames(t *testing.T) {
 	t.Parallel()
 	for p, want := range map[survey.Province][2]string{
 		survey.AB: {"Alberta", "AB"}, survey.BC: {"British Columbia", "BC"}, survey.SK: {"Saskatchewan", "SK"},
-		survey.MB: {"Manitoba", "MB"}, survey.ON: {"Ontario", "ON"}, survey.ProvinceNone: {"", ""},
+		survey.MB: {"Manitoba", "MB"}, survey.ON: {"Ontario", "ON"}, survey.CanadaLands: {"Canada Lands", "CL"},
+		survey.ProvinceNone: {"", ""},
 	} {
 		if p.Name() != want[0] || p.Code() != want[1] {
 			t.Errorf("%d: %q %q, want %q %q", p, p.Name(), p.Code(), want[0], want[1])
