@@ -40,7 +40,7 @@ func (m *model) resolve(l lld.Location) (survey.Block, bool) {
 		Province:  p,
 		Geometry:  survey.BoxPolygon(bd),
 		Centroid:  c,
-		AccuracyM: Accuracy(p, l.Meridian),
+		AccuracyM: m.accuracy(p, l),
 		Source:    survey.SourceModel,
 	}, true
 }

@@ -1,0 +1,329 @@
+package dls
+
+import (
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/paulmach/orb"
+
+	"meridian/shared/lld"
+	"meridian/shared/survey"
+)
+
+// mbPoint is one official Manitoba quarter centroid of
+// testdata/manitoba-quarters.csv.
+type mbPoint struct {
+	raw string
+	loc lld.Location
+	pt  orb.Point // lng, lat
+}
+
+// township is the leave-one-out group of p: its township.
+func (p mbPoint) township() lld.Location {
+	l := p.loc
+	l.Unit, l.Section, l.Aliquot = lld.Township, 0, lld.AliquotNone
+	return l
+}
+
+func (p mbPoint) system() system {
+	return surveySystem(p.loc.Meridian, int(p.loc.Range), int(p.loc.Township))
+}
+
+func readManitobaQuarters(t *testing.T) []mbPoint {
+	t.Helper()
+	f, err := os.Open("testdata/manitoba-quarters.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.Comment = '#'
+	rows, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pts []mbPoint
+	for i, row := range rows[1:] {
+		l, err := lld.Parse(row[0])
+		if err != nil || l.Unit != lld.QuarterSection || !(l.Meridian == lld.W1 || l.Meridian == lld.E1) {
+			t.Fatalf("row %d: %q is not a W1/E1 quarter (%v)", i+2, row[0], err)
+		}
+		lat, err1 := strconv.ParseFloat(row[1], 64)
+		lng, err2 := strconv.ParseFloat(row[2], 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("row %d: bad coordinates %q, %q", i+2, row[1], row[2])
+		}
+		pts = append(pts, mbPoint{raw: row[0], loc: l, pt: orb.Point{lng, lat}})
+	}
+	return pts
+}
+
+// residual returns the official centroid minus the modelled one, in metres
+// north and east.
+func residual(p orb.Point, c orb.Point) (dn, de float64) {
+	phi := p[1] * degree
+	return (p[1] - c[1]) * degree * meridianRadius(phi), (p[0] - c[0]) * degree * parallelRadius(phi)
+}
+
+// fitManitoba fits mbFit to pts: least squares of the residuals of the
+// uncorrected model (mbFit{}) on the features the corrections are linear
+// in (see mbFit).
+func fitManitoba(t *testing.T, pts []mbPoint) mbFit {
+	t.Helper()
+	m0 := newModel(options{w2: lngW2, w4: lngW4, layout: roadAllowances})
+	var aFirst, aThird, aEast [][]float64
+	var yFirst, yThird, yEast []float64
+	for _, p := range pts {
+		b, ok := m0.bound(p.loc)
+		if !ok {
+			t.Fatalf("%s: no block in the uncorrected model", p.raw)
+		}
+		c := b.Center()
+		dn, de := residual(p.pt, c)
+		tw, r, mer := int(p.loc.Township), int(p.loc.Range), p.loc.Meridian
+		w, e, s, n, _, _ := m0.mb.frame(mer, r, tw)
+		xw, xe := float64(r-1), float64(r)
+		if !mer.East() {
+			xw, xe = -float64(r), -float64(r-1)
+		}
+		x := xw + (c[0]-w)/(e-w)*(xe-xw)
+		if p.system() == sysFirst {
+			aFirst = append(aFirst, []float64{1, float64(tw-1) + (c[1]-s)/(n-s)})
+			yFirst = append(yFirst, dn)
+		} else {
+			aThird = append(aThird, []float64{1})
+			yThird = append(yThird, dn)
+		}
+		aEast = append(aEast, []float64{1, float64(min(tw, maxDriftTownship)) - 0.5, x})
+		yEast = append(yEast, de)
+	}
+	first, third, east := leastSquares(aFirst, yFirst), leastSquares(aThird, yThird), leastSquares(aEast, yEast)
+	if first == nil || third == nil || east == nil {
+		t.Fatalf("fitManitoba: too few points (%d first-system, %d third-system)", len(yFirst), len(yThird))
+	}
+	return mbFit{
+		firstN0: first[0], firstNPerTownship: first[1],
+		thirdN: third[0],
+		e0:     east[0], ePerTownship: east[1], ePerRange: east[2],
+	}
+}
+
+// leastSquares solves min |A·c − y| by the normal equations (a handful of
+// unknowns); nil when they are singular.
+func leastSquares(a [][]float64, y []float64) []float64 {
+	if len(a) == 0 {
+		return nil
+	}
+	k := len(a[0])
+	m := make([][]float64, k)
+	for i := range m {
+		m[i] = make([]float64, k+1)
+		for r, row := range a {
+			for j := range k {
+				m[i][j] += row[i] * row[j]
+			}
+			m[i][k] += row[i] * y[r]
+		}
+	}
+	for i := range k {
+		p := i
+		for j := i + 1; j < k; j++ {
+			if math.Abs(m[j][i]) > math.Abs(m[p][i]) {
+				p = j
+			}
+		}
+		m[i], m[p] = m[p], m[i]
+		if math.Abs(m[i][i]) < 1e-9 {
+			return nil
+		}
+		for j := range k {
+			if j != i {
+				f := m[j][i] / m[i][i]
+				for c := i; c <= k; c++ {
+					m[j][c] -= f * m[i][c]
+				}
+			}
+		}
+	}
+	c := make([]float64, k)
+	for i := range k {
+		c[i] = m[i][k] / m[i][i]
+	}
+	return c
+}
+
+// TestManitobaFit checks that manitobaFit is the fit to all the official
+// centroids: change the data and this test says what the constants become.
+func TestManitobaFit(t *testing.T) {
+	got := fitManitoba(t, readManitobaQuarters(t))
+	want := manitobaFit
+	g := []float64{got.firstN0, got.firstNPerTownship, got.thirdN, got.e0, got.ePerTownship, got.ePerRange}
+	w := []float64{want.firstN0, want.firstNPerTownship, want.thirdN, want.e0, want.ePerTownship, want.ePerRange}
+	for i := range g {
+		if math.Abs(g[i]-w[i]) > 0.01 {
+			t.Errorf("manitobaFit = %+v, the data give %+v", want, got)
+			break
+		}
+	}
+}
+
+// Floors reached against testdata/manitoba-quarters.csv (distances from the
+// official quarter centroid to the modelled one); TestManitobaCentroids
+// fails above them. The out-of-sample figures are leave one township out:
+// the corrections are refitted without the point's township.
+const (
+	maxMBInSampleM = 150 // largest in-sample distance (measured 139 m)
+	maxMBFirstOOSM = accuracyMBFirst
+	maxMBThirdOOSM = accuracyMBThird
+)
+
+func TestManitobaCentroids(t *testing.T) {
+	pts := readManitobaQuarters(t)
+	plain := newModel(options{w2: lngW2, w4: lngW4, layout: roadAllowances, plainManitoba: true})
+
+	// Out of sample: each township's points against the fit to the others.
+	oos := map[string]float64{}
+	for _, p := range pts {
+		if _, done := oos[p.raw]; done {
+			continue
+		}
+		var train, held []mbPoint
+		for _, q := range pts {
+			if q.township() == p.township() {
+				held = append(held, q)
+			} else {
+				train = append(train, q)
+			}
+		}
+		o := defaultOptions
+		o.mb = fitManitoba(t, train)
+		m := newModel(o)
+		for _, q := range held {
+			b, ok := m.bound(q.loc)
+			if !ok {
+				t.Fatalf("%s: no block", q.raw)
+			}
+			oos[q.raw] = pointDistanceM(q.pt, b.Center())
+		}
+	}
+
+	var tbl strings.Builder
+	fmt.Fprintf(&tbl, "\n| quarter | system | before (one third-system formula) | after (in sample) | after (out of sample) | inside modelled quarter | AccuracyM |\n|---|---|---|---|---|---|---|\n")
+	bySystem := map[system][]float64{}
+	var before, after []float64
+	for _, p := range pts {
+		blk, ok := std.resolve(p.loc)
+		if !ok || blk.Province != survey.MB {
+			t.Errorf("Resolve(%s) = %v, %v, want a Manitoba block", p.raw, blk.Province, ok)
+			continue
+		}
+		pb, _ := plain.bound(p.loc)
+		qb, _ := std.bound(p.loc)
+		d0, d1 := pointDistanceM(p.pt, pb.Center()), pointDistanceM(p.pt, blk.Centroid)
+		inside := distanceM(p.pt, qb) == 0
+		sys := map[system]string{sysFirst: "first", sysThird: "third"}[p.system()]
+		fmt.Fprintf(&tbl, "| %s | %s | %.0f m | %.0f m | %.0f m | %v | %.0f m |\n", p.raw, sys, d0, d1, oos[p.raw], inside, blk.AccuracyM)
+		before, after = append(before, d0), append(after, d1)
+		bySystem[p.system()] = append(bySystem[p.system()], oos[p.raw])
+		if d1 > maxMBInSampleM {
+			t.Errorf("%s: modelled centroid %.0f m from the official one, want <= %d m", p.raw, d1, maxMBInSampleM)
+		}
+		if oos[p.raw] > blk.AccuracyM {
+			t.Errorf("%s: out-of-sample miss %.0f m exceeds AccuracyM %.0f m", p.raw, oos[p.raw], blk.AccuracyM)
+		}
+		// Locate answers the quarter that holds the official centroid.
+		got, ok := Locate(p.pt, lld.QuarterSection)
+		if inside && (!ok || got != p.loc) {
+			t.Errorf("Locate(%v, quarter) = %v, %v, want %s", p.pt, got, ok, p.raw)
+		}
+	}
+	floors := map[system]float64{sysFirst: maxMBFirstOOSM, sysThird: maxMBThirdOOSM}
+	fmt.Fprintf(&tbl, "\n| system | n | p95 out of sample | max out of sample | floor |\n|---|---|---|---|---|\n")
+	for _, s := range []system{sysFirst, sysThird} {
+		d := bySystem[s]
+		if len(d) == 0 {
+			t.Errorf("no official points in system %d", s)
+			continue
+		}
+		p95 := percentile(d, 0.95)
+		fmt.Fprintf(&tbl, "| %s | %d | %.0f m | %.0f m | %.0f m |\n", map[system]string{sysFirst: "first", sysThird: "third"}[s], len(d), p95, slices.Max(d), floors[s])
+		if p95 > floors[s] {
+			t.Errorf("system %d: p95 out-of-sample miss %.0f m, want <= %.0f m", s, p95, floors[s])
+		}
+	}
+	fmt.Fprintf(&tbl, "\nall: median before %.0f m, after %.0f m; max before %.0f m, after %.0f m\n",
+		percentile(before, 0.5), percentile(after, 0.5), slices.Max(before), slices.Max(after))
+	t.Log(tbl.String())
+}
+
+// percentile returns the nearest-rank q-quantile of d.
+func percentile(d []float64, q float64) float64 {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[max(0, int(math.Ceil(q*float64(len(s))))-1)]
+}
+
+// TestManitobaSystems checks the layout rules at the edges of the first
+// system's area: the 489-chain townships, the south line of township 21 on
+// the first system's north line, and E1 range 8 starting at range 7's east
+// line.
+func TestManitobaSystems(t *testing.T) {
+	tw := func(mer lld.Meridian, r, t int) orb.Bound {
+		b, _ := std.bound(lld.Location{System: lld.DLS, Unit: lld.Township, Meridian: mer, Range: uint8(r), Township: uint8(t)})
+		return b
+	}
+	// A first-system township is 489 chains high.
+	b := tw(lld.W1, 10, 10)
+	h := (meridianArc(b.Max[1]*degree) - meridianArc(b.Min[1]*degree)) / chain
+	if math.Abs(h-489-manitobaFit.firstNPerTownship/chain) > 0.01 {
+		t.Errorf("W1 T10 height %.3f ch, want 489 ch + the fitted stretch", h)
+	}
+	for _, c := range []struct {
+		name    string
+		mer     lld.Meridian
+		r, t    int
+		wantSys system
+	}{
+		{"W1 T20 first", lld.W1, 5, 20, sysFirst},
+		{"W1 T21 third", lld.W1, 5, 21, sysThird},
+		{"SK W1 T5 first", lld.W1, 32, 5, sysFirst},
+		{"E1 R7 T20 first", lld.E1, 7, 20, sysFirst},
+		{"E1 R8 T1 third", lld.E1, 8, 1, sysThird},
+		{"E1 R12 T12 third", lld.E1, 12, 12, sysThird},
+	} {
+		if got := surveySystem(c.mer, c.r, c.t); got != c.wantSys {
+			t.Errorf("%s: surveySystem = %d, want %d", c.name, got, c.wantSys)
+		}
+	}
+	// Township 21 starts where township 20 of the first system ends.
+	for _, c := range []struct {
+		mer lld.Meridian
+		r   int
+	}{{lld.W1, 1}, {lld.W1, 29}, {lld.E1, 1}, {lld.E1, 7}} {
+		if s, n := tw(c.mer, c.r, 21).Min[1], tw(c.mer, c.r, 20).Max[1]; s != n {
+			t.Errorf("%s R%d: south of T21 %v, north of T20 %v", c.mer, c.r, s, n)
+		}
+	}
+	// E1 range 8 never overlaps range 7 (first system) beside it.
+	for tn := 1; tn <= 21; tn++ {
+		r8 := tw(lld.E1, 8, tn)
+		for tf := 1; tf <= firstSystemTownships; tf++ {
+			r7 := tw(lld.E1, 7, tf)
+			if r7.Min[1] < r8.Max[1] && r7.Max[1] > r8.Min[1] && r7.Max[0] > r8.Min[0]+1e-12 {
+				t.Errorf("E1 R7 T%d (east %v) overlaps E1 R8 T%d (west %v)", tf, r7.Max[0], tn, r8.Min[0])
+			}
+		}
+	}
+	// Third-system ranges of W1 and E1 share the 1st meridian line.
+	for _, tn := range []int{21, 40, 44, 45, 100} {
+		if w, e := tw(lld.W1, 1, tn).Max[0], tw(lld.E1, 1, tn).Min[0]; w != e {
+			t.Errorf("T%d: W1 R1 east %v, E1 R1 west %v", tn, w, e)
+		}
+	}
+}
