@@ -20,38 +20,44 @@ import (
 //     of the model. "In Manitoba there is evidence of only the first and
 //     third systems" (Manitoba from the Air, mbair.brandonu.ca, chapter 7).
 //
-// Both are counted from 49°N; their township lines do not meet where the
-// systems change. The areas below are rules, not survey records: no open
-// dataset says which system a township was laid out under.
+// Both are counted from 49°N. Where they meet, the third system's lines
+// stay where they would be and its blocks that the first system already
+// covers were never laid out: "Township 26 was surveyed using the First
+// System of the DLS, and for townships 27 and 28 the Third System was used.
+// Township 27 ... is only four sections deep" and its south-easternmost
+// section is 13 (ranges 20 and 21 W1 west of Sifton, Manitoba from the Air,
+// figure 7.19).
 //
-// The official quarter centroids of testdata/manitoba-quarters.csv (DataMB)
-// fix the rules where they can and calibrate each system
-// (manitoba_internal_test.go fits manitobaFit and measures it
-// out of sample):
+// No open dataset says which system each township was laid out under; the
+// areas below are rules drawn from this evidence (the official quarter
+// centroids of testdata/manitoba-quarters.csv, from DataMB, against the
+// uncorrected grids; manitoba_internal_test.go):
 //
-//	evidence                                          system
-//	W1 T2–T11 R1–R19, E1 T8–T9 R1–R2 (8 centroids)   first: within 35–280 m
-//	                                                 of the raw 489-chain grid,
-//	                                                 0.3–2.1 km off the third
-//	E1 T12 R12 (2), W1 T33–T35 R29 (3), E1 T34 R17    third: within 0.2–0.7 km
-//	W1 T12–T14 R16–R18 ("The DLS System (First System) Near Moore Park",
-//	mbair.brandonu.ca/book/chapter/7/7)              first
-//	1872–75 surveys: Portage Plains to Riding Mountain, Shoal Lake, the
-//	southern flanks of Riding Mountain (University of Manitoba digital
-//	collections, uofm:2369278)                       first, to about T20
+//	evidence                                         distance to the raw grid
+//	W1 T2–T11 R1–R19, E1 T8–T9 R1–R2: 8 centroids    first 0.17–0.36 km,
+//	                                                 third 0.32–2.1 km
+//	E1 T12 R12: 2, W1 T33–T35 R29: 3, E1 T34 R17: 1  third 0.21–0.72 km,
+//	                                                 first 1.7–4.4 km
+//	W1 T12–T14 R16–R18: first ("The DLS System (First System) Near Moore
+//	Park", figure 7.7); W1 T26 R20–R21: first, T27–T28 third (figure 7.19)
+//	1872–75 surveys from the Red River plain and the Portage Plains to Riding
+//	Mountain and Shoal Lake (University of Manitoba digital collections,
+//	uofm:2369278): first
 //
-// Hence the rules: the first system covers W1 townships 1–20 (every range,
-// so also south-east Saskatchewan) and E1 townships 1–20 ranges 1–7 (the
-// Red River plain; E1 range 12 at township 12 is third system, and nothing
-// places the change between ranges 3 and 11: range 7 is an assumption);
-// everything else north or east of it is third system. E2 keeps the plain
-// model.
+// Hence: the first system covers W1 townships 1–26 (every range, so also
+// south-east Saskatchewan) and E1 townships 1–26 ranges 1–7 (the Red River
+// plain; range 12 at township 12 is third system and nothing places the
+// change between ranges 3 and 11: range 7 is an assumption); everything
+// north or east of it is third system. Only townships 1–11 of the first
+// system and 12–35 of the third are measured (see the AccuracyM constants).
+// E2 keeps the plain model.
 const (
-	firstSystemTownships = 20
+	firstSystemTownships = 26
 	firstSystemE1Ranges  = 7
-	// maxDriftTownship: the meridian drift of manitobaFit is measured up to
-	// township 35 and held constant north of it, up to lastEastFitTownship.
-	maxDriftTownship = 35
+	// lastDriftBase: the meridian drift of manitobaFit is measured up to
+	// township 35, whose governing base line is the south line of township
+	// 37; it is held constant north of it, up to lastEastFitTownship.
+	lastDriftBase = 37
 	// lastEastFitTownship: north of township 44 (the 12th base line, where
 	// Province's Manitoba–Ontario rule starts from the nominal meridian, and
 	// where official centroids are sparse and unmeasured) the east
@@ -81,11 +87,13 @@ func surveySystem(mer lld.Meridian, r, t int) system {
 // mbFit are the corrections fitted to Manitoba's official quarter
 // centroids, in metres: north of the first-system grid a + b·(T−1) on the
 // south line of township T (the first system's townships come out about
-// 1 chain taller than 489 chains); north of the third-system grid a
-// constant; east, for both systems, e0 + e1·(T−½) + e2·X on range line X
-// (X counts ranges from the 1st meridian, east positive): the meridian as
-// surveyed drifts west going north, and ranges are slightly wider than
-// nominal.
+// 1 chain taller than 489 chains, as if measured 0.2% long); north of the
+// third-system grid a constant; east, for both systems, e0 + e1·B + e2·X on
+// range line X (ranges from the 1st meridian, east positive) in townships
+// whose governing base line is the south line of township B+1: the range
+// lines as surveyed drift west going north by about 14 m a township (56 m
+// at each correction line, so they stay straight between them), and ranges
+// are about 5 m wider than nominal.
 type mbFit struct {
 	firstN0, firstNPerTownship  float64
 	thirdN                      float64
@@ -99,21 +107,29 @@ var manitobaFit = mbFit{
 	firstN0:           20.73,
 	firstNPerTownship: 21.61,
 	thirdN:            -136.98,
-	e0:                -60.95,
-	ePerTownship:      -14.17,
-	ePerRange:         5.07,
+	e0:                -63.61,
+	ePerTownship:      -14.07,
+	ePerRange:         4.87,
 }
 
-// AccuracyM of 1st-meridian blocks in Manitoba, by system: the 95th
-// percentile (nearest rank, rounded up to 10 m) of the leave-one-township-out
-// distances between official and modelled quarter centroids
-// (TestManitobaCentroids prints them and fails when they exceed these).
-// The areas without official points (first system T12–T20, third system
-// T13–T32 and north of T35) are assumed to behave like the measured ones;
-// they may not.
+// AccuracyM of 1st-meridian blocks in Manitoba. Where official centroids
+// exist (first system townships 1–11, third system townships 12–35) it is
+// the 95th percentile (nearest rank, rounded up to 10 m) of the
+// leave-one-township-out distances between official and modelled quarter
+// centroids, per system (TestManitobaCentroids prints them and fails when
+// they exceed these). Elsewhere nothing was measured: the first system's
+// townships 12–26 rest on the stretch fitted in townships 2–11 (a chain a
+// township; if it stops at township 11 they move by up to 330 m) and the
+// one documented junction, township 27 range 20 W1, says it is too long
+// there (the model's township 26 ends 0.64 km north of where section 13
+// begins on the ground, TestManitobaSystems); north of township 35 the
+// meridian drift is held. They get accuracyMBUnmeasured.
 const (
-	accuracyMBFirst = 160
-	accuracyMBThird = 180
+	accuracyMBFirst      = 170
+	accuracyMBThird      = 220
+	accuracyMBUnmeasured = 1000
+	lastMeasuredFirst    = 11
+	lastMeasuredThird    = 35
 )
 
 // manitoba holds the tables of the 1st-meridian townships, per system.
@@ -152,27 +168,32 @@ func newManitoba(base float64, l layout, f mbFit) *manitoba {
 	return mb
 }
 
+// driftTownship is the township count at which the meridian drift of
+// township t is evaluated: its governing base line (so range lines stay
+// straight between correction lines and jog only at them), measured up to
+// township 35 (base line 37) and held north of it.
+func driftTownship(t int) float64 {
+	return float64(min(governingBaseTownship(t), lastDriftBase) - 1)
+}
+
 // lineLng returns the longitude of range line x (ranges from the 1st
 // meridian, east positive) in township t of system s.
 func (mb *manitoba) lineLng(s system, t int, x float64) float64 {
 	if t > lastEastFitTownship {
 		return mb.base + x*mb.dlng[s][t]
 	}
-	phi := (mb.south[s][t] + mb.south[s][t+1]) / 2 * degree
-	shift := mb.fit.e0 + mb.fit.ePerTownship*(float64(min(t, maxDriftTownship))-0.5) + mb.fit.ePerRange*x
+	phi := mb.south[s][governingBaseTownship(t)] * degree // as dlng: lines stay straight between correction lines
+	shift := mb.fit.e0 + mb.fit.ePerTownship*driftTownship(t) + mb.fit.ePerRange*x
 	return mb.base + x*mb.dlng[s][t] + shift/parallelRadius(phi)/degree
 }
 
 // frame returns the edges of range r of mer (W1 or E1) in township t,
-// unclipped at the 2nd meridian, and the LSD lines of its system.
-//
-// Where a third-system township meets first-system ones its lines stop at
-// theirs: the south line of township 21 is the first system's north line of
-// township 20, and the west line of E1 range 8 in townships 1–21 is the
-// easternmost first-system east line of range 7 beside it. Where the
-// first-system line jogs (at its correction lines) the strip between the
-// two is covered by neither: Locate does not answer there.
-func (mb *manitoba) frame(mer lld.Meridian, r, t int) (w, e, s, n float64, xs, ys *[grid + 1]float64) {
+// unclipped, the LSD lines of its system, and clipS: the latitude below
+// which the township's blocks do not exist (-Inf but for a third-system
+// township 27 above first-system ones: its sections south of the first
+// system's north line of township 26 were never laid out, as in township 27
+// range 20 W1, "only four sections deep", whose first section is 13).
+func (mb *manitoba) frame(mer lld.Meridian, r, t int) (w, e, s, n, clipS float64, xs, ys *[grid + 1]float64) {
 	sys := surveySystem(mer, r, t)
 	xw, xe := float64(r-1), float64(r)
 	if !mer.East() {
@@ -180,19 +201,47 @@ func (mb *manitoba) frame(mer lld.Meridian, r, t int) (w, e, s, n float64, xs, y
 	}
 	w, e = mb.lineLng(sys, t, xw), mb.lineLng(sys, t, xe)
 	s, n = mb.south[sys][t], mb.south[sys][t+1]
-	if sys == sysThird {
-		if t == firstSystemTownships+1 && surveySystem(mer, r, t-1) == sysFirst {
-			s = math.Max(s, mb.south[sysFirst][t])
-		}
-		if mer == lld.E1 && r == firstSystemE1Ranges+1 {
-			for tf := 1; tf <= firstSystemTownships; tf++ {
-				if mb.south[sysFirst][tf] < n && mb.south[sysFirst][tf+1] > s {
-					w = math.Max(w, mb.lineLng(sysFirst, tf, firstSystemE1Ranges))
-				}
-			}
+	clipS = math.Inf(-1)
+	if sys == sysThird && t == firstSystemTownships+1 && surveySystem(mer, r, t-1) == sysFirst {
+		clipS = mb.south[sysFirst][t]
+	}
+	return w, e, s, n, clipS, &mb.xs[sys], &mb.ys[sys]
+}
+
+// firstEastLimit returns the easternmost east line of E1 range 7 of the
+// first-system townships that overlap latitudes s..n (-Inf when none): the
+// west limit of E1 range 8 (third system) beside them. Where that line jogs
+// (at the first system's correction lines) the strip between the two is
+// covered by neither model: Locate does not answer there.
+func (mb *manitoba) firstEastLimit(s, n float64) float64 {
+	lim := math.Inf(-1)
+	for t := 1; t <= firstSystemTownships; t++ {
+		if mb.south[sysFirst][t] < n && mb.south[sysFirst][t+1] > s {
+			lim = math.Max(lim, mb.lineLng(sysFirst, t, firstSystemE1Ranges))
 		}
 	}
-	return w, e, s, n, &mb.xs[sys], &mb.ys[sys]
+	return lim
+}
+
+// cellBound is model.cellBound for W1 and E1; lim is the 2nd meridian,
+// where W1 ranges end.
+func (mb *manitoba) cellBound(mer lld.Meridian, r, t int, c cells, lim float64) (orb.Bound, bool) {
+	w, e, s, n, clipS, xs, ys := mb.frame(mer, r, t)
+	b := orb.Bound{
+		Min: orb.Point{lerp(w, e, xs[:], c.x0), lerp(s, n, ys[:], c.y0)},
+		Max: orb.Point{lerp(w, e, xs[:], c.x1), lerp(s, n, ys[:], c.y1)},
+	}
+	if !mer.East() {
+		b.Min[0] = math.Max(b.Min[0], lim)
+	}
+	b.Min[1] = math.Max(b.Min[1], clipS)
+	if mer == lld.E1 && r == firstSystemE1Ranges+1 {
+		b.Min[0] = math.Max(b.Min[0], mb.firstEastLimit(b.Min[1], b.Max[1]))
+	}
+	if b.Min[0] >= b.Max[0] || b.Min[1] >= b.Max[1] {
+		return orb.Bound{}, false
+	}
+	return b, true
 }
 
 // firstMeridian reports whether townships of mer are laid out by the
@@ -220,7 +269,7 @@ func (m *model) locateFirstMeridian(pt orb.Point, unit lld.Unit) (lld.Location, 
 					if surveySystem(mer, r, t) != sys {
 						continue
 					}
-					w, e, s, n, xs, ys := mb.frame(mer, r, t)
+					w, e, s, n, _, xs, ys := mb.frame(mer, r, t)
 					if lng < w || lng > e || lat < s || lat > n {
 						continue
 					}
@@ -228,8 +277,8 @@ func (m *model) locateFirstMeridian(pt orb.Point, unit lld.Unit) (lld.Location, 
 					cy := cellIndex(lat, s, n, ys[:])
 					l, c := locationAt(mer, r, t, cx, cy, unit)
 					b, ok := m.cellBound(mer, r, t, c)
-					if !ok {
-						return lld.Location{}, false
+					if !ok || !b.Contains(pt) {
+						continue // clipped away: the first system holds pt, or no one does
 					}
 					if _, ok := m.province(l, b.Center()); !ok {
 						return lld.Location{}, false
@@ -290,11 +339,22 @@ func (m *model) townshipsFirstMeridian(b orb.Bound, fn func(lld.Location) bool) 
 
 // accuracy returns the AccuracyM of a block of l in province p.
 func (m *model) accuracy(p survey.Province, l lld.Location) float64 {
-	if p != survey.MB || !m.firstMeridian(l.Meridian) {
+	switch {
+	case p != survey.MB || !(l.Meridian == lld.W1 || l.Meridian == lld.E1):
 		return Accuracy(p, l.Meridian)
+	case m.mb == nil:
+		return accuracyManitoba // the plain model (a calibration variant): 0.2–2.1 km off
 	}
-	if surveySystem(l.Meridian, int(l.Range), int(l.Township)) == sysFirst {
-		return accuracyMBFirst
+	t := int(l.Township)
+	switch surveySystem(l.Meridian, int(l.Range), t) {
+	case sysFirst:
+		if t <= lastMeasuredFirst {
+			return accuracyMBFirst
+		}
+	case sysThird:
+		if t <= lastMeasuredThird {
+			return accuracyMBThird
+		}
 	}
-	return accuracyMBThird
+	return accuracyMBUnmeasured
 }

@@ -222,15 +222,14 @@ type cells struct{ x0, x1, y0, y1 int }
 // clipped at the next meridian for W ranges; ok is false when nothing of it
 // is left east of that meridian.
 func (m *model) cellBound(mer lld.Meridian, r, t int, c cells) (orb.Bound, bool) {
+	if m.firstMeridian(mer) {
+		return m.mb.cellBound(mer, r, t, c, m.next[mer]) // Manitoba's survey systems
+	}
 	w, e := m.rangeEdges(mer, r, t)
 	s, n := m.south[t], m.south[t+1]
-	xs, ys := &m.xs, &m.ys
-	if m.firstMeridian(mer) {
-		w, e, s, n, xs, ys = m.mb.frame(mer, r, t)
-	}
 	b := orb.Bound{
-		Min: orb.Point{lerp(w, e, xs[:], c.x0), lerp(s, n, ys[:], c.y0)},
-		Max: orb.Point{lerp(w, e, xs[:], c.x1), lerp(s, n, ys[:], c.y1)},
+		Min: orb.Point{lerp(w, e, m.xs[:], c.x0), lerp(s, n, m.ys[:], c.y0)},
+		Max: orb.Point{lerp(w, e, m.xs[:], c.x1), lerp(s, n, m.ys[:], c.y1)},
 	}
 	if !mer.East() {
 		lim := m.next[mer]
