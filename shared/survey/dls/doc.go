@@ -58,7 +58,7 @@
 //	AB W5 (AER bottom)    26      96%        85%        21 m            107 m
 //	AB W6 (AER bottom)     1     100%       100%         0 m              0 m
 //	BC W6 PRB (BCER)      33      91%        67%        62 m            121 m
-//	MB quarter centroids   6   official centroid to modelled: 42–148 m
+//	MB quarter centroids   6   official centroid to modelled: 7–98 m
 //	                           (one third-system formula: 0.2–2.1 km)
 //
 // LSD-level misses are partly the data (bottom holes and legacy surface
