@@ -370,3 +370,30 @@ func TestManitobaSystems(t *testing.T) {
 		}
 	}
 }
+
+// TestManitobaLocateCoverage locates a grid of points over southern
+// Manitoba (49–52.5°N, 101.3–95.5°W): every located LSD holds its point,
+// and the points no block holds (the strips where the first system's E1
+// range 7 line jogs) stay rare.
+func TestManitobaLocateCoverage(t *testing.T) {
+	var n, missed int
+	for lat := 49.0005; lat < 52.5; lat += 0.0071 {
+		for lng := -101.3; lng < -95.5; lng += 0.0103 {
+			pt := orb.Point{lng, lat}
+			n++
+			l, ok := Locate(pt, lld.LSD)
+			if !ok {
+				missed++
+				t.Logf("no block at %v", pt)
+				continue
+			}
+			if b, ok := std.bound(l); !ok || !b.Contains(pt) {
+				t.Fatalf("Locate(%v) = %v, whose box %v does not hold it", pt, l, b)
+			}
+		}
+	}
+	t.Logf("%d of %d points in no block (%.3f%%)", missed, n, 100*float64(missed)/float64(n))
+	if float64(missed) > 0.002*float64(n) {
+		t.Errorf("%d of %d points in no block, want < 0.2%%", missed, n)
+	}
+}
