@@ -363,6 +363,18 @@ func TestManitobaSystems(t *testing.T) {
 	short := (meridianArc(s19.Min[1]*degree) - meridianArc(s13.Min[1]*degree))
 	t.Logf("27-20-W1: section 13 is %.0f m high in the model (sections 19–24 above it %.0f m): the junction is %.0f m off",
 		short, (meridianArc(s19.Max[1]*degree) - meridianArc(s19.Min[1]*degree)), (meridianArc(s19.Max[1]*degree)-meridianArc(s19.Min[1]*degree))-short)
+	// There "a small jog occurs in the range line between ranges 20 and 21
+	// WI where it crosses from township 26 to 27. This results from the
+	// imperfect contact between the two systems" (figure 7.19): small beside
+	// a correction line's jog that far west (T22/T23).
+	mJog := func(t1, t2 int) float64 {
+		return (tw(lld.W1, 20, t1).Min[0] - tw(lld.W1, 20, t2).Min[0]) * degree * parallelRadius(51.3*degree)
+	}
+	contact, correction := mJog(26, 27), mJog(22, 23)
+	t.Logf("R20/R21 line: jog %.0f m at T26/T27 (systems meet), %.0f m at the T22/T23 correction line", contact, correction)
+	if math.Abs(contact) > 400 || math.Abs(contact) > math.Abs(correction)/3 {
+		t.Errorf("R20/R21 line: jog %.0f m where the systems meet, want small (correction line: %.0f m)", contact, correction)
+	}
 	// Third-system ranges of W1 and E1 share the 1st meridian line.
 	for _, tn := range []int{27, 40, 44, 45, 100} {
 		if w, e := tw(lld.W1, 1, tn).Max[0], tw(lld.E1, 1, tn).Min[0]; w != e {
