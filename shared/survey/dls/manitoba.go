@@ -87,7 +87,8 @@ func surveySystem(mer lld.Meridian, r, t int) system {
 // mbFit are the corrections fitted to Manitoba's official quarter
 // centroids, in metres: north of the first-system grid a + b·(T−1) on the
 // south line of township T (the first system's townships come out about
-// 1 chain taller than 489 chains, as if measured 0.2% long); north of the
+// 1 chain taller than 489 chains, as if measured 0.2% long; T−1 is held at
+// 11, the last township measured); north of the
 // third-system grid a constant; east, for both systems, e0 + e1·B + e2·X on
 // range line X (ranges from the 1st meridian, east positive) in townships
 // whose governing base line is the south line of township B+1: the range
@@ -118,12 +119,12 @@ var manitobaFit = mbFit{
 // leave-one-township-out distances between official and modelled quarter
 // centroids, per system (TestManitobaCentroids prints them and fails when
 // they exceed these). Elsewhere nothing was measured: the first system's
-// townships 12–26 rest on the stretch fitted in townships 2–11 (a chain a
-// township; if it stops at township 11 they move by up to 330 m) and the
-// one documented junction, township 27 range 20 W1, says it is too long
-// there (the model's township 26 ends 0.64 km north of where section 13
-// begins on the ground, TestManitobaSystems); north of township 35 the
-// meridian drift is held. They get accuracyMBUnmeasured.
+// townships 12–26 hold the stretch fitted in townships 2–11 (a chain a
+// township) at its township-11 value: carried on, it would put the one
+// documented junction, township 27 range 20 W1, 0.64 km off instead of the
+// 0.31 km TestManitobaSystems reports (the model's township 26 ends north of
+// where section 13 begins on the ground); north of township 35 the meridian
+// drift is held. They get accuracyMBUnmeasured.
 const (
 	accuracyMBFirst      = 170
 	accuracyMBThird      = 220
@@ -157,7 +158,8 @@ func newManitoba(base float64, l layout, f mbFit) *manitoba {
 	for s, d := range dims {
 		mb.south[s][1] = firstBaseLine // the boundary as monumented
 		for t := 2; t <= maxTownship+1; t++ {
-			mb.south[s][t] = inverseMeridianArc(m0+float64(t-1)*(d.height+d.nPer)+d.n0) / degree
+			stretch := float64(min(t-1, lastMeasuredFirst)) * d.nPer // held north of the measured townships
+			mb.south[s][t] = inverseMeridianArc(m0+float64(t-1)*d.height+stretch+d.n0) / degree
 		}
 		for t := 1; t <= maxTownship; t++ {
 			phiB := mb.south[s][governingBaseTownship(t)] * degree
