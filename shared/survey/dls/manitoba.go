@@ -58,11 +58,12 @@ const (
 	// township 35, whose governing base line is the south line of township
 	// 37; it is held constant north of it, up to lastEastFitTownship.
 	lastDriftBase = 37
-	// lastEastFitTownship: north of township 44 (the 12th base line, where
-	// Province's Manitoba–Ontario rule starts from the nominal meridian, and
-	// where official centroids are sparse and unmeasured) the east
-	// corrections are not applied: ranges are nominal.
-	lastEastFitTownship = 44
+	// lastEastFitTownship: north of the T42/T43 correction line the east
+	// corrections are not applied and ranges are nominal: Province's
+	// Manitoba–Ontario rule north of township 44 starts from the nominal
+	// meridian, and nothing is measured there. The cut is at a correction
+	// line, where range lines jog anyway.
+	lastEastFitTownship = 42
 )
 
 // system is the survey system of a 1st-meridian township.
