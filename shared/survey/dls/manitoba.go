@@ -74,6 +74,13 @@ const (
 	sysFirst
 )
 
+func (s system) String() string {
+	if s == sysFirst {
+		return "first"
+	}
+	return "third"
+}
+
 // surveySystem returns the system of township t, range r of mer (W1 or E1).
 func surveySystem(mer lld.Meridian, r, t int) system {
 	switch {

@@ -76,7 +76,9 @@ func residual(p orb.Point, c orb.Point) (dn, de float64) {
 // in (see mbFit).
 func fitManitoba(t *testing.T, pts []mbPoint) mbFit {
 	t.Helper()
-	m0 := newModel(options{w2: lngW2, w4: lngW4, layout: roadAllowances})
+	o := defaultOptions
+	o.mb = mbFit{}
+	m0 := newModel(o)
 	var aFirst, aThird, aEast [][]float64
 	var yFirst, yThird, yEast []float64
 	for _, p := range pts {
@@ -185,7 +187,9 @@ const (
 
 func TestManitobaCentroids(t *testing.T) {
 	pts := readManitobaQuarters(t)
-	plain := newModel(options{w2: lngW2, w4: lngW4, layout: roadAllowances, plainManitoba: true})
+	po := defaultOptions
+	po.plainManitoba = true
+	plain := newModel(po)
 
 	// Out of sample: each township's points against the fit to the others.
 	oos := map[string]float64{}
@@ -227,8 +231,7 @@ func TestManitobaCentroids(t *testing.T) {
 		qb, _ := std.bound(p.loc)
 		d0, d1 := pointDistanceM(p.pt, pb.Center()), pointDistanceM(p.pt, blk.Centroid)
 		inside := distanceM(p.pt, qb) == 0
-		sys := map[system]string{sysFirst: "first", sysThird: "third"}[p.system()]
-		fmt.Fprintf(&tbl, "| %s | %s | %.0f m | %.0f m | %.0f m | %v | %.0f m |\n", p.raw, sys, d0, d1, oos[p.raw], inside, blk.AccuracyM)
+		fmt.Fprintf(&tbl, "| %s | %s | %.0f m | %.0f m | %.0f m | %v | %.0f m |\n", p.raw, p.system(), d0, d1, oos[p.raw], inside, blk.AccuracyM)
 		before, after = append(before, d0), append(after, d1)
 		bySystem[p.system()] = append(bySystem[p.system()], oos[p.raw])
 		if d1 > maxMBInSampleM {
@@ -248,13 +251,13 @@ func TestManitobaCentroids(t *testing.T) {
 	for _, s := range []system{sysFirst, sysThird} {
 		d := bySystem[s]
 		if len(d) == 0 {
-			t.Errorf("no official points in system %d", s)
+			t.Errorf("no official points in the %s system", s)
 			continue
 		}
 		p95 := percentile(d, 0.95)
-		fmt.Fprintf(&tbl, "| %s | %d | %.0f m | %.0f m | %.0f m |\n", map[system]string{sysFirst: "first", sysThird: "third"}[s], len(d), p95, slices.Max(d), floors[s])
+		fmt.Fprintf(&tbl, "| %s | %d | %.0f m | %.0f m | %.0f m |\n", s, len(d), p95, slices.Max(d), floors[s])
 		if p95 > floors[s] {
-			t.Errorf("system %d: p95 out-of-sample miss %.0f m, want <= %.0f m", s, p95, floors[s])
+			t.Errorf("%s system: p95 out-of-sample miss %.0f m, want <= %.0f m", s, p95, floors[s])
 		}
 	}
 	fmt.Fprintf(&tbl, "\nall: median before %.0f m, after %.0f m; max before %.0f m, after %.0f m\n",
@@ -298,7 +301,7 @@ func TestManitobaSystems(t *testing.T) {
 		{"E1 R12 T12 third", lld.E1, 12, 12, sysThird},
 	} {
 		if got := surveySystem(c.mer, c.r, c.t); got != c.wantSys {
-			t.Errorf("%s: surveySystem = %d, want %d", c.name, got, c.wantSys)
+			t.Errorf("%s: surveySystem = %s, want %s", c.name, got, c.wantSys)
 		}
 	}
 	// Township 27 starts where township 26 of the first system ends.
