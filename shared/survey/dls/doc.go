@@ -1,7 +1,8 @@
 // Package dls is a first-principles model of the Dominion Land Survey
-// (third system): the township grid of Alberta, Saskatchewan, Manitoba and
-// British Columbia's Peace River Block, computed from the survey rules
-// rather than from surveyed corners (docs/survey-geometry.md §1).
+// (third system, and the first system in Manitoba): the township grid of
+// Alberta, Saskatchewan, Manitoba and British Columbia's Peace River Block,
+// computed from the survey rules rather than from surveyed corners
+// (docs/survey-geometry.md §1).
 //
 // # Model
 //
@@ -30,6 +31,15 @@
 //     beside it, so blocks tile the township. Quarters, halves and LSDs are
 //     1/2 and 1/4 of the 80-chain section; numbering is boustrophedon from
 //     the south-east (§1.5). Every block is a lng/lat rectangle.
+//   - 1st meridian (W1, E1; manitoba.go): townships 1–26 of W1 and of E1
+//     ranges 1–7 are first-system (1871–80): 489 × 489 chains, 1½-chain
+//     allowances around every section (equal sixths). The others are third
+//     system; where a third-system township meets first-system ones its
+//     blocks stop at their lines. Both grids are corrected by a fit to
+//     official Manitoba quarter centroids: first-system townships about a
+//     chain taller, third-system ones 137 m south, and range lines drifting
+//     west going north (14 m a township) with ranges 5 m wider. E2 uses the
+//     plain third-system model.
 //
 // The tables (township edges, range widths, the divide line) are computed
 // once at package initialisation; Bound, Resolve, Locate and Province are
@@ -37,9 +47,9 @@
 //
 // # Accuracy
 //
-// The model is right to tens of metres in typical Alberta townships and
-// wrong by kilometres in Manitoba, where townships of 1871–80 (489-chain
-// first system) and later systems mix. Against the team's ground-truth
+// The model is right to tens of metres in typical Alberta townships and to
+// about 200 m in Manitoba, where townships of 1871–80 (489-chain first
+// system) and of the third system mix. Against the team's ground-truth
 // sample (calibration_internal_test.go; "outside by d" is the distance from
 // the official point to the modelled block, a lower bound on model error):
 //
@@ -48,7 +58,8 @@
 //	AB W5 (AER bottom)    26      96%        85%        21 m            107 m
 //	AB W6 (AER bottom)     1     100%       100%         0 m              0 m
 //	BC W6 PRB (BCER)      33      91%        67%        62 m            121 m
-//	MB quarter centroids   6   official centroid to modelled: 0.2–2.1 km
+//	MB quarter centroids   6   official centroid to modelled: 7–98 m
+//	                           (one third-system formula: 0.2–2.1 km)
 //
 // LSD-level misses are partly the data (bottom holes and legacy surface
 // locations are not at LSD centres); section-level misses are mostly the
@@ -56,9 +67,13 @@
 // the section, worst 83 m. Saskatchewan is not measured (no open ground
 // truth). Resolve reports survey.Block.AccuracyM per area: 100 m for
 // Alberta W5/W6, 200 m for Alberta W4, 150 m for the Peace River Block,
-// 1 km for Saskatchewan W2/W3 (unverified), 4 km for Manitoba and
-// Saskatchewan W1 (see Accuracy). Where an official grid has been ingested,
-// its polygons replace the model's.
+// 1 km for Saskatchewan W2/W3 (unverified), 4 km for Saskatchewan W1 and
+// Manitoba E2 (not measured; see Accuracy). Manitoba W1/E1 blocks get the
+// 95th percentile of their system's leave-one-township-out misses over 14
+// official quarter centroids where those exist (170 m first system,
+// townships 1–11; 220 m third system, townships 12–35) and 1 km elsewhere
+// (manitoba.go). Where an official grid has been ingested, its polygons
+// replace the model's.
 //
 // # Coverage
 //

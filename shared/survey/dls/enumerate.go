@@ -21,11 +21,17 @@ func (m *model) townships(b orb.Bound, fn func(lld.Location) bool) {
 	if !(b.Max[1] > firstBaseLine && b.Min[1] < m.south[maxTownship+1] && b.Max[0] > lngW7 && b.Min[0] < -85) {
 		return
 	}
+	if m.mb != nil && !m.townshipsFirstMeridian(b, fn) {
+		return
+	}
 	for t := 1; t <= maxTownship; t++ {
 		if m.south[t+1] <= b.Min[1] || m.south[t] >= b.Max[1] {
 			continue
 		}
 		for mer := lld.W1; mer <= lld.E1; mer++ {
+			if m.firstMeridian(mer) {
+				continue // done above
+			}
 			lo, hi := m.rangeSpan(mer, t, b)
 			for r := lo; r <= hi; r++ {
 				w, e := m.rangeEdges(mer, r, t)

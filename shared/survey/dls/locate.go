@@ -61,6 +61,10 @@ func (m *model) locate(pt orb.Point, unit lld.Unit) (lld.Location, bool) {
 		}
 	}
 
+	if m.firstMeridian(mer) {
+		return m.locateFirstMeridian(pt, unit)
+	}
+
 	// Range, from the township's governing base line.
 	var r int
 	if mer.East() {

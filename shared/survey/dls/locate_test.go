@@ -35,8 +35,12 @@ func TestLocate(t *testing.T) {
 			lld.Location{System: lld.DLS, Unit: lld.QuarterSection, Meridian: lld.W5, Range: 8, Township: 48, Section: 12, Aliquot: lld.SW}, true},
 		{"on the 5th meridian", orb.Point{-114, 51}, lld.Township, twp(lld.W5, 1, 23), true},
 		{"just east of the 5th meridian", orb.Point{-113.9999999, 51}, lld.Township, twp(lld.W4, 29, 23), true},
-		{"east of the 1st meridian", orb.Point{-97.3, 49.7}, lld.Township, twp(lld.E1, 2, 9), true},
-		{"Saskatchewan W1", orb.Point{-101.5, 49.5}, lld.Township, twp(lld.W1, 31, 6), true},
+		// First-system (489-chain) townships: 49.7°N is township 8 (the
+		// official centroid of NE-22-8-1E1 is at 49.676°N, NW-10-9-1E1 at
+		// 49.735°N), and 101.5°W at 49.5°N is range 30.
+		{"east of the 1st meridian", orb.Point{-97.3, 49.7}, lld.Township, twp(lld.E1, 2, 8), true},
+		{"Saskatchewan W1", orb.Point{-101.5, 49.5}, lld.Township, twp(lld.W1, 30, 6), true},
+		{"Manitoba third system", orb.Point{-101.5, 51.9}, lld.Township, twp(lld.W1, 29, 34), true},
 		{"Saskatchewan W3", orb.Point{-106.6, 52.1}, lld.Township, twp(lld.W3, 5, 36), true},
 		{"north-west Manitoba answers W1, not E2", orb.Point{-100.3, 56.75}, lld.Township, twp(lld.W1, 18, 89), true},
 		{"last township", orb.Point{-112, 59.998}, lld.Township, twp(lld.W4, 12, 126), true},

@@ -86,11 +86,16 @@ type options struct {
 	// townships each way with 1½-chain allowances around every section
 	// (equal sixths). Calibration variant for Manitoba only.
 	firstSystem bool
+	// Manitoba (manitoba.go): plainManitoba lays out W1 and E1 townships
+	// like all others (calibration variant); otherwise each by its survey
+	// system, corrected by mb.
+	plainManitoba bool
+	mb            mbFit
 }
 
 // defaultOptions are the constants the package uses. The calibration test
 // (calibration_internal_test.go) reports the alternatives it tried.
-var defaultOptions = options{w2: lngW2, w4: lngW4, layout: roadAllowances}
+var defaultOptions = options{w2: lngW2, w4: lngW4, layout: roadAllowances, mb: manitobaFit}
 
 // model holds the precomputed tables of one calibration of the DLS model.
 // It is immutable after newModel.
@@ -110,6 +115,9 @@ type model struct {
 	xs, ys [grid + 1]float64
 	// divide is the interpolated AB–BC boundary (divide.go).
 	divide divideLine
+	// mb lays out the townships of W1 and E1 by survey system
+	// (manitoba.go); nil for the plain model.
+	mb *manitoba
 }
 
 // std is the package's model.
@@ -144,6 +152,9 @@ func newModel(o options) *model {
 	m.base[lld.E2] = o.w2
 	m.xs, m.ys = lines(o.layout)
 	m.divide = newDivideLine(m)
+	if !o.firstSystem && !o.plainManitoba {
+		m.mb = newManitoba(lngW1, o.layout, o.mb)
+	}
 	return m
 }
 
@@ -214,6 +225,9 @@ type cells struct{ x0, x1, y0, y1 int }
 // clipped at the next meridian for W ranges; ok is false when nothing of it
 // is left east of that meridian.
 func (m *model) cellBound(mer lld.Meridian, r, t int, c cells) (orb.Bound, bool) {
+	if m.firstMeridian(mer) {
+		return m.mb.cellBound(mer, r, t, c, m.next[mer]) // Manitoba's survey systems
+	}
 	w, e := m.rangeEdges(mer, r, t)
 	s, n := m.south[t], m.south[t+1]
 	b := orb.Bound{

@@ -57,7 +57,7 @@ func (m *model) resolveAt(l lld.Location, at *orb.Point) (survey.Block, bool) {
 		Province:  pc.prov,
 		Geometry:  survey.BoxPolygon(pc.box),
 		Centroid:  pc.box.Center(),
-		AccuracyM: Accuracy(pc.prov, l.Meridian),
+		AccuracyM: m.accuracy(pc.prov, l),
 		Source:    survey.SourceModel,
 	}, true
 }
@@ -81,13 +81,15 @@ const (
 	// measured (no open SK ground truth) and W2's surveyed longitude is not
 	// known (102° vs 102.0068° is 450 m): unverified, set at 1 km.
 	accuracySKW2W3 = 1000
-	// Manitoba and Saskatchewan W1: first-system (489-chain) townships
-	// 1871–80 and later systems mixed; one formula misses by 0.1–4 km.
+	// Saskatchewan W1 and Manitoba E2: not measured (with one third-system
+	// formula Manitoba's official centroids were 0.2–2.1 km off). Manitoba's
+	// W1 and E1 blocks get their survey system's figure (manitoba.go).
 	accuracyManitoba = 4000
 )
 
 // Accuracy returns the model's AccuracyM for blocks of meridian mer in
-// province p.
+// province p. For Manitoba's W1 and E1 it is the figure of their
+// unmeasured areas; Resolve refines it by township (manitoba.go).
 func Accuracy(p survey.Province, mer lld.Meridian) float64 {
 	switch {
 	case p == survey.AB && mer == lld.W4:
@@ -98,6 +100,8 @@ func Accuracy(p survey.Province, mer lld.Meridian) float64 {
 		return accuracyPRB
 	case p == survey.SK && mer != lld.W1:
 		return accuracySKW2W3
+	case p == survey.MB && (mer == lld.W1 || mer == lld.E1):
+		return accuracyMBUnmeasured
 	}
 	return accuracyManitoba
 }

@@ -192,9 +192,14 @@ func TestAccuracy(t *testing.T) {
 		{twp(lld.W6, 1, 60), 100},
 		{twp(lld.W6, 20, 80), 150},
 		{twp(lld.W3, 1, 10), 1000},
-		{twp(lld.W1, 30, 10), 4000},
-		{twp(lld.W1, 1, 10), 4000},
-		{twp(lld.E1, 1, 10), 4000},
+		{twp(lld.W1, 30, 10), 4000}, // Saskatchewan W1: not measured
+		{twp(lld.W1, 1, 10), 170},   // Manitoba first system, measured
+		{twp(lld.E1, 1, 10), 170},
+		{twp(lld.W1, 1, 20), 1000}, // first system, not measured
+		{twp(lld.E1, 12, 10), 220}, // Manitoba third system, measured
+		{twp(lld.W1, 29, 34), 220},
+		{twp(lld.W1, 20, 60), 1000}, // third system, not measured
+		{twp(lld.E2, 11, 89), 4000}, // E2: the plain model, not measured
 	}
 	for _, tc := range tests {
 		b, ok := dls.Resolve(tc.l)
