@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geo"
 
+	"meridian/shared/api"
 	"meridian/shared/apierr"
 	"meridian/shared/convert"
 	"meridian/shared/lld"
@@ -273,5 +276,81 @@ func TestConvertCSVDatum(t *testing.T) {
 		if !strings.HasPrefix(rows[2][11], tc.errCol) {
 			t.Errorf("%v: row outside the grid: error %q, want %s...", tc.d, rows[2][11], tc.errCol)
 		}
+	}
+}
+
+// TestOpenAPIDatum: the OpenAPI document offers datum on every conversion
+// route (the query parameter, and a body member of /batch/coordinates) and
+// the datum property on features.
+func TestOpenAPIDatum(t *testing.T) {
+	t.Parallel()
+	h := convert.NewHandler(convert.New())
+	routes := append(append(h.SearchRoutes(), h.AutocompleteRoutes()...), h.BatchRoutes()...)
+	raw, err := api.OpenAPI(api.Info{Title: "t", Version: "1"}, routes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Parameters []struct {
+				Name   string         `json:"name"`
+				In     string         `json:"in"`
+				Schema map[string]any `json:"schema"`
+			} `json:"parameters"`
+			RequestBody struct {
+				Content map[string]struct {
+					Schema struct {
+						Properties map[string]any `json:"properties"`
+					} `json:"schema"`
+				} `json:"content"`
+			} `json:"requestBody"`
+			Responses map[string]struct {
+				Content map[string]struct {
+					Schema struct {
+						Properties struct {
+							Features struct {
+								Items struct {
+									Properties struct {
+										Properties struct {
+											Properties map[string]any `json:"properties"`
+										} `json:"properties"`
+									} `json:"properties"`
+								} `json:"items"`
+							} `json:"features"`
+						} `json:"properties"`
+					} `json:"schema"`
+				} `json:"content"`
+			} `json:"responses"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/search/legal-location", "/search/coordinates", "/autocomplete/legal-location", "/batch/legal-location", "/batch/coordinates"} {
+		for method, op := range doc.Paths[path] {
+			found := false
+			for _, p := range op.Parameters {
+				if p.Name == "datum" && p.In == "query" && strings.Contains(fmt.Sprint(p.Schema["enum"]), "NAD27") {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s %s: no datum query parameter offering NAD27", method, path)
+			}
+			if len(op.Responses["200"].Content) == 0 {
+				t.Errorf("%s %s: no 200 response schema", method, path)
+			}
+			for ct, c := range op.Responses["200"].Content {
+				if _, ok := c.Schema.Properties.Features.Items.Properties.Properties.Properties["datum"]; !ok {
+					t.Errorf("%s %s: %s features lack the datum property", method, path, ct)
+				}
+			}
+		}
+		if len(doc.Paths[path]) == 0 {
+			t.Errorf("%s: not in the document", path)
+		}
+	}
+	if _, ok := doc.Paths["/batch/coordinates"]["post"].RequestBody.Content["application/json"].Schema.Properties["datum"]; !ok {
+		t.Error("POST /batch/coordinates: the body schema lacks datum")
 	}
 }
