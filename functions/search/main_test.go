@@ -31,6 +31,8 @@ var wantEvents = map[string]apigwtest.Want{
 	"search-coordinates-nts":          {Status: 200, Contains: []string{`"legal_location":"D-80-H/92-G-3"`, `"survey_system":"NTS"`}},
 	"search-coordinates-outside":      {Status: 404, Contains: []string{`"code":"not_found"`}},
 	"search-coordinates-bad-unit":     {Status: 400, Contains: []string{`"code":"invalid_parameter"`, `Acre`}},
+	"search-coordinates-nad27":        {Status: 200, Contains: []string{`"legal_location":"A-2-F/93-P-8"`, `"datum":"NAD27"`, `"accuracy_m":0`, `"coordinates":[-120.265625,55.335417]`}},
+	"search-coordinates-bad-datum":    {Status: 400, Contains: []string{`"code":"invalid_parameter"`, `NAD27`}},
 }
 
 // TestReplayEvents runs every events/search-*.json through the real handler.
