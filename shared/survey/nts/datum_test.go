@@ -16,14 +16,32 @@ import (
 // TestRingFollowsShift: every point of a block's NAD27 edge, moved to NAD83
 // on its own, lies on Resolve's ring (within 1 mm): the vertices at the
 // shift grid's node lines make the ring the exact image of the box. It
-// logs how far the straight edges between the four moved corners alone
-// would be off, per unit.
+// covers every BC series, map area and map sheet and random blocks, units
+// and quarter units, and logs how far straight edges between the four
+// moved corners alone would be off, per unit.
 func TestRingFollowsShift(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 8))
+	var locs []lld.Location
+	for _, series := range []uint8{82, 83, 92, 93, 94, 102, 103, 104, 114} {
+		locs = append(locs, lld.Location{System: lld.NTS, Unit: lld.Series, Series: series})
+		for area := byte('A'); area <= 'P'; area++ {
+			locs = append(locs, lld.Location{System: lld.NTS, Unit: lld.MapArea, Series: series, Area: area})
+			for sheet := uint8(1); sheet <= 16; sheet++ {
+				locs = append(locs, lld.Location{System: lld.NTS, Unit: lld.MapSheet, Series: series, Area: area, Sheet: sheet})
+			}
+		}
+	}
+	for range 600 {
+		l := quarterUnit(byte('A'+rng.IntN(4)), uint8(1+rng.IntN(100)), byte('A'+rng.IntN(12)), 93, byte('A'+rng.IntN(16)), uint8(1+rng.IntN(16)))
+		for range rng.IntN(3) {
+			l, _ = l.Parent()
+		}
+		locs = append(locs, l)
+	}
 	chord := map[lld.Unit]float64{}
-	for range 400 {
-		l := randomLocation(rng)
+	n := map[lld.Unit]int{}
+	for _, l := range locs {
 		blk, ok := nts.Resolve(l)
 		if !ok {
 			continue
@@ -33,13 +51,14 @@ func TestRingFollowsShift(t *testing.T) {
 		if !datum.Canada().Bound().Contains(b.Min) {
 			continue // series 114 west of 142°W: no grid there
 		}
+		n[l.Unit]++
 		corners := []orb.Point{b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}, b.Min}
 		var moved orb.Ring
 		for _, c := range corners {
 			moved = append(moved, onNAD83(c))
 		}
 		for k := 1; k < len(corners); k++ {
-			for range 50 {
+			for range 16 {
 				f := rng.Float64()
 				p := onNAD83(orb.Point{corners[k-1][0] + f*(corners[k][0]-corners[k-1][0]), corners[k-1][1] + f*(corners[k][1]-corners[k-1][1])})
 				if d := distanceToRing(ring, p); d > 1e-3 {
@@ -50,7 +69,10 @@ func TestRingFollowsShift(t *testing.T) {
 		}
 	}
 	for _, u := range units {
-		t.Logf("%v: straight edges between the moved corners would be off by up to %.3f m", u, chord[u])
+		if n[u] == 0 {
+			t.Errorf("no %v checked", u)
+		}
+		t.Logf("%v (%d): straight edges between the moved corners would be off by up to %.3f m", u, n[u], chord[u])
 	}
 	for _, u := range []lld.Unit{lld.Block, lld.NTSUnit, lld.QuarterUnit} {
 		if chord[u] > 1e-3 {
