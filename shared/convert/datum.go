@@ -2,6 +2,7 @@ package convert
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -66,6 +67,18 @@ func (d Datum) ToNAD83(pt orb.Point) (orb.Point, error) {
 		return pt, apierr.Invalidf("invalid_coordinates", "%s is outside NRCan's NAD27 to NAD83 grid (40° to 84° N, 44° to 142° W), the only area where NAD27 coordinates can be read: send NAD83 coordinates (datum=NAD83, the default)", fmtPoint(pt))
 	}
 	return q, err
+}
+
+// explain adds to a not-found answer for a point sent in NAD27 that the
+// coordinates it quotes are the point's NAD83 position.
+func (d Datum) explain(err error, sent orb.Point) error {
+	e := apierr.As(err)
+	if d != NAD27 || e == nil || e.Kind != apierr.NotFound {
+		return err
+	}
+	c := *e
+	c.Message += fmt.Sprintf(" (NAD83; sent as %s in NAD27)", fmtPoint(sent))
+	return &c
 }
 
 // Block returns b, computed in NAD83, with its geometry and centroid in d

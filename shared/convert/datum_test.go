@@ -163,10 +163,14 @@ func TestDatumErrors(t *testing.T) {
 		{"NAD27 outside the grid (Hawaii)", "GET", "/search/coordinates?location=-155.5,19.6&datum=NAD27", "", 400, "invalid_coordinates"},
 		{"NAD27 outside the grid (west of 142°W)", "GET", "/search/coordinates?location=-150,61&datum=NAD27", "", 400, "invalid_coordinates"},
 		{"NAD27 proximity outside the grid", "GET", "/autocomplete/legal-location?location=NW-25&proximity=-150,61&datum=NAD27", "", 400, "invalid_coordinates"},
+		{"NAD27 in the grid, outside coverage (Lake Ontario)", "GET", "/search/coordinates?location=-77.8,43.6&datum=NAD27", "", 404, "not_found"},
 	}
 	for _, tc := range tests {
 		rec := do(t, tc.method, tc.target, tc.body)
 		e := decode[errorBody](t, rec)
+		if tc.status == 404 && !strings.Contains(e.Error.Message, "sent as -77.8,43.6 in NAD27") {
+			t.Errorf("%s: message %q does not quote the NAD27 point sent", tc.name, e.Error.Message)
+		}
 		if rec.Code != tc.status || e.Error.Code != tc.code {
 			t.Errorf("%s: %d %+v, want %d %s", tc.name, rec.Code, e, tc.status, tc.code)
 		}
@@ -184,7 +188,7 @@ func TestBatchDatum(t *testing.T) {
 	pt := orb.Point{nad27Box.Max[0] - 40.0/63000, nad27Box.Center()[1]} // as in TestSearchCoordinatesDatum
 	pair := "[" + strings.Replace(appendPair(pt), ",", ", ", 1) + "]"
 	for _, target := range []string{"/batch/coordinates", "/batch/coordinates?datum=NAD27", "/batch/coordinates?datum=nad27"} {
-		body := `{"coordinates":[` + pair + `,[-150,61]],"unit":"Quarter Unit"`
+		body := `{"coordinates":[` + pair + `,[-150,61],[-77.8,43.6]],"unit":"Quarter Unit"`
 		if target == "/batch/coordinates" {
 			body += `,"datum":"NAD27"`
 		}
@@ -197,8 +201,9 @@ func TestBatchDatum(t *testing.T) {
 		if len(fc.Features) != 2 || fc.Features[0].prop("legal_location") != "A-2-F/93-P-8" || fc.Features[0].prop("datum") != "NAD27" || fc.Features[1].prop("datum") != "NAD27" {
 			t.Errorf("%s: features %+v, want A-2-F/93-P-8 in NAD27", target, fc.Features)
 		}
-		if len(fc.Errors) != 1 || fc.Errors[0].Index != 1 || fc.Errors[0].Code != "invalid_coordinates" {
-			t.Errorf("%s: errors %+v, want record 1 invalid_coordinates", target, fc.Errors)
+		if len(fc.Errors) != 2 || fc.Errors[0].Index != 1 || fc.Errors[0].Code != "invalid_coordinates" ||
+			fc.Errors[1].Index != 2 || fc.Errors[1].Code != "not_found" || !strings.Contains(fc.Errors[1].Message, "sent as -77.8,43.6 in NAD27") {
+			t.Errorf("%s: errors %+v, want record 1 invalid_coordinates, record 2 not_found quoting the NAD27 point", target, fc.Errors)
 		}
 	}
 	rec := do(t, "POST", "/batch/legal-location?datum=NAD27", `["NW-25-24-1-W5","A-2-F/93-P-8"]`)

@@ -98,7 +98,7 @@ func (h *Handler) SearchCoordinates(w http.ResponseWriter, r *http.Request) erro
 		err = d.blocks(blocks)
 	}
 	if err != nil {
-		return err
+		return d.explain(err, pt)
 	}
 	writeCollection(w, func(buf []byte) []byte {
 		for i := range blocks {
@@ -281,9 +281,10 @@ func (h *Handler) BatchCoordinates(w http.ResponseWriter, r *http.Request) error
 			errs = append(errs, BatchError{i, raw, "invalid_coordinates", "record is not a [lng, lat] pair of numbers"})
 			continue
 		}
-		pt, err := PointFrom(pair[0], pair[1])
+		sent, err := PointFrom(pair[0], pair[1])
+		var pt orb.Point
 		if err == nil {
-			pt, err = d.ToNAD83(pt)
+			pt, err = d.ToNAD83(sent)
 		}
 		if err == nil {
 			q.Point = pt
@@ -300,7 +301,7 @@ func (h *Handler) BatchCoordinates(w http.ResponseWriter, r *http.Request) error
 				continue
 			}
 		}
-		e := apierr.As(err)
+		e := apierr.As(d.explain(err, sent))
 		if e == nil || e.Kind == apierr.Unavailable {
 			return err
 		}
