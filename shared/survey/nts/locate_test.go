@@ -34,6 +34,10 @@ func TestLocate(t *testing.T) {
 
 		{"Alberta", orb.Point{-114, 51}, lld.QuarterUnit, lld.Location{}, false},
 		{"Alberta, east of 120°W", orb.Point{-119.9, 57}, lld.QuarterUnit, lld.Location{}, false},
+		// The BC line at 120°W is a grid line in NAD27; in NAD83 it lies
+		// about 90 m west of -120 (at 57°N, -120.00147).
+		{"40 m west of 120°W in NAD27 terms", onNAD83(orb.Point{-120.00066, 57}), lld.Series, lld.Location{System: lld.NTS, Unit: lld.Series, Series: 94}, true},
+		{"40 m east of 120°W in NAD27 terms (west of -120 in NAD83)", onNAD83(orb.Point{-119.99934, 57}), lld.Series, lld.Location{}, false},
 		{"Washington", orb.Point{-122.3, 47.6}, lld.QuarterUnit, lld.Location{}, false},
 		{"Point Roberts", orb.Point{-123.06, 48.98}, lld.QuarterUnit, lld.Location{}, false},
 		{"Alaska panhandle, Juneau", orb.Point{-134.42, 58.30}, lld.QuarterUnit, lld.Location{}, false},
