@@ -18,6 +18,7 @@ var wantEvents = map[string]apigwtest.Want{
 	"batch-legal-location-too-large": {Status: 413, Contains: []string{`"code":"batch_too_large"`, `101`}},
 	"batch-legal-location-malformed": {Status: 400, Contains: []string{`"code":"invalid_parameter"`}},
 	"batch-coordinates":              {Status: 200, Contains: []string{`"unit":"Quarter Section"`, `"errors":[{"index":2,"input":[200,100],"code":"invalid_coordinates"`}},
+	"batch-coordinates-nad27":        {Status: 200, Contains: []string{`"legal_location":"A-2-F/93-P-8"`, `"datum":"NAD27"`, `"errors":[{"index":1,"input":[-150,61],"code":"invalid_coordinates"`}},
 }
 
 // TestReplayEvents runs every events/batch-*.json through the real handler.

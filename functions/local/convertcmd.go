@@ -19,7 +19,9 @@ const convertUsage = `usage: meridian convert [flags] [-in FILE] [-out FILE]
 Converts a CSV of legal land descriptions (or of coordinates) with the same
 engine as the API, one row at a time, in constant memory. Each output row is
 the input row plus legal_location, unit, survey_system, province, lat, lng,
-accuracy_m, source and error; -format geojson writes a FeatureCollection.
+datum, accuracy_m, source and error; -format geojson writes a FeatureCollection.
+With -datum NAD27 the coordinate columns are read as NAD27 and the lat, lng
+and geometries written in NAD27 (NRCan's NTv1 grid; NAD83 by default).
 Rows that fail are reported on stderr and the conversion goes on.
 
 flags:
@@ -39,6 +41,7 @@ func convertCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	centroids := fs.Bool("centroids", false, "GeoJSON: write centre points instead of grid polygons")
 	unit := fs.String("unit", "", "coordinates: unit to look up (default: the smallest block)")
 	system := fs.String("survey-system", "", "coordinates: DLS, NTS, River Lot or Geographic Township")
+	datumName := fs.String("datum", "NAD83", "datum of the coordinates read and written: NAD83 or NAD27")
 	quiet := fs.Bool("q", false, "no progress bar and no per-row error lines")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -51,6 +54,12 @@ func convertCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		Column: *column, Lng: *lng, Lat: *lat, NoHeader: *noHeader,
 		GeoJSON: *format == "geojson", Centroids: *centroids,
 	}
+	d, err := convert.ParseDatum(*datumName)
+	if err != nil {
+		fmt.Fprintf(stderr, "meridian convert: -datum %q: want NAD83 or NAD27\n", *datumName)
+		return 2
+	}
+	opts.Datum = d
 	if *system != "" {
 		s, ok := lld.ParseSystem(*system)
 		if !ok {

@@ -67,4 +67,17 @@ func TestConvertCommand(t *testing.T) {
 	if code := run([]string{"convert", "-format", "kml"}, nil, &stdout, &stderr); code != 2 {
 		t.Errorf("bad format: exit %d", code)
 	}
+	// -datum NAD27: the NAD27 centre of A-2-F/93-P-8 (survey-geometry.md
+	// §4) in, the same quarter unit and centre out, in NAD27; read as NAD83
+	// the point is 90 m east in NAD27 terms, still inside.
+	stdout.Reset()
+	stderr.Reset()
+	code = run([]string{"convert", "-datum", "nad27"}, strings.NewReader("lng,lat\n-120.265625,55.335417\n"), &stdout, &stderr)
+	if code != 0 || !strings.Contains(stdout.String(), ",A-2-F/93-P-8,Quarter Unit,NTS,BC,55.335417,-120.265625,NAD27,0,model,") {
+		t.Errorf("-datum nad27: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	stderr.Reset()
+	if code := run([]string{"convert", "-datum", "WGS84"}, strings.NewReader("lng,lat\n-120,55\n"), &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "NAD27") {
+		t.Errorf("-datum WGS84: exit %d, stderr %q", code, stderr.String())
+	}
 }

@@ -21,7 +21,7 @@ var wantEvents = map[string]apigwtest.Want{
 	"search-coordinates-river-lot":    {Status: 200, Contains: []string{`"legal_location":"RL-22-St. Norbert"`, `"survey_system":"River Lot"`}},
 	"search-legal-location":           {Status: 200, ContentType: geoJSON, Contains: []string{`"shape":"grid"`, `"shape":"centroid"`, `"legal_location":"NW-25-24-1-W5"`, `"province":"Alberta"`, `"unit":"Quarter Section"`}},
 	"search-legal-location-uwi":       {Status: 200, Contains: []string{`"legal_location":"6-32-48-7-W5"`, `"unit":"LSD"`, `"search_term":"100/06-32-048-07W5/00"`}},
-	"search-legal-location-nts":       {Status: 200, Contains: []string{`"legal_location":"A-2-F/93-P-8"`, `"survey_system":"NTS"`, `"accuracy_m":0`}},
+	"search-legal-location-nts":       {Status: 200, Contains: []string{`"legal_location":"A-2-F/93-P-8"`, `"survey_system":"NTS"`, `"accuracy_m":2`}},
 	"search-legal-location-invalid":   {Status: 400, Contains: []string{`"code":"invalid_legal_location"`, `37`}},
 	"search-legal-location-missing":   {Status: 400, Contains: []string{`"code":"invalid_parameter"`}},
 	"search-legal-location-not-found": {Status: 404, Contains: []string{`"code":"not_found"`}},
@@ -31,6 +31,8 @@ var wantEvents = map[string]apigwtest.Want{
 	"search-coordinates-nts":          {Status: 200, Contains: []string{`"legal_location":"D-80-H/92-G-3"`, `"survey_system":"NTS"`}},
 	"search-coordinates-outside":      {Status: 404, Contains: []string{`"code":"not_found"`}},
 	"search-coordinates-bad-unit":     {Status: 400, Contains: []string{`"code":"invalid_parameter"`, `Acre`}},
+	"search-coordinates-nad27":        {Status: 200, Contains: []string{`"legal_location":"A-2-F/93-P-8"`, `"datum":"NAD27"`, `"accuracy_m":0`, `"coordinates":[-120.265625,55.335417]`}},
+	"search-coordinates-bad-datum":    {Status: 400, Contains: []string{`"code":"invalid_parameter"`, `NAD27`}},
 }
 
 // TestReplayEvents runs every events/search-*.json through the real handler.

@@ -32,6 +32,9 @@ type CSVOptions struct {
 	Centroids bool
 	// Reverse lookups: survey system and unit (zero: smallest block).
 	Reverse ReverseQuery
+	// Datum of the coordinate columns read and of the coordinates and
+	// geometries written (zero: NAD83).
+	Datum Datum
 	// Progress, when set, is called now and then with the rows and bytes
 	// read so far.
 	Progress func(rows, bytes int64)
@@ -45,7 +48,7 @@ type CSVStats struct {
 }
 
 // CSV output columns appended to each input row.
-var csvColumns = []string{"legal_location", "unit", "survey_system", "province", "lat", "lng", "accuracy_m", "source", "error"}
+var csvColumns = []string{"legal_location", "unit", "survey_system", "province", "lat", "lng", "datum", "accuracy_m", "source", "error"}
 
 // ConvertCSV streams r to w, converting one row at a time: memory stays
 // constant whatever the size of the input. Rows that fail are kept (CSV,
@@ -120,7 +123,7 @@ func (s *Service) ConvertCSV(ctx context.Context, r io.Reader, w io.Writer, opts
 			return stats, err
 		}
 		stats.Rows++
-		input, b, cerr := s.convertRow(ctx, row, cols, opts.Reverse)
+		input, b, cerr := s.convertRow(ctx, row, cols, opts.Reverse, opts.Datum)
 		if cerr != nil {
 			stats.Failed++
 			if opts.Bad != nil {
@@ -134,12 +137,12 @@ func (s *Service) ConvertCSV(ctx context.Context, r io.Reader, w io.Writer, opts
 				if written > 0 {
 					out.WriteString(",\n")
 				}
-				buf = appendRowFeature(buf[:0], &b, input, header, row, opts.Centroids)
+				buf = appendRowFeature(buf[:0], &b, input, header, row, opts.Centroids, opts.Datum)
 				out.Write(buf)
 				written++
 			}
 		} else {
-			rec := append(row, csvRecord(&b, cerr)...)
+			rec := append(row, csvRecord(&b, cerr, opts.Datum)...)
 			cw.Write(rec)
 		}
 		if opts.Progress != nil && stats.Rows%4096 == 0 {
@@ -219,7 +222,8 @@ func pickColumns(header []string, n int, opts CSVOptions) (columns, error) {
 	return c, errors.New("convert: cannot tell which column to convert: name it with -column (legal land descriptions) or -lng and -lat (coordinates)")
 }
 
-func (s *Service) convertRow(ctx context.Context, row []string, c columns, q ReverseQuery) (string, survey.Block, error) {
+// convertRow converts one row; the block it returns is in d.
+func (s *Service) convertRow(ctx context.Context, row []string, c columns, q ReverseQuery, d Datum) (string, survey.Block, error) {
 	field := func(i int) string {
 		if i < len(row) {
 			return row[i]
@@ -229,6 +233,9 @@ func (s *Service) convertRow(ctx context.Context, row []string, c columns, q Rev
 	if c.lld >= 0 {
 		input := field(c.lld)
 		b, err := s.Search(ctx, input)
+		if err == nil {
+			b, err = d.Block(b)
+		}
 		return input, b, err
 	}
 	lngS, latS := strings.TrimSpace(field(c.lng)), strings.TrimSpace(field(c.lat))
@@ -239,6 +246,9 @@ func (s *Service) convertRow(ctx context.Context, row []string, c columns, q Rev
 		return input, survey.Block{}, apierr.Invalidf("invalid_coordinates", "'%s' is not a coordinate pair of numbers", input)
 	}
 	pt, err := PointFrom(lng, lat)
+	if err == nil {
+		pt, err = d.ToNAD83(pt)
+	}
 	if err != nil {
 		return input, survey.Block{}, err
 	}
@@ -247,34 +257,35 @@ func (s *Service) convertRow(ctx context.Context, row []string, c columns, q Rev
 	if err != nil {
 		return input, survey.Block{}, err
 	}
-	return input, blocks[0], nil
+	b, err := d.Block(blocks[0])
+	return input, b, err
 }
 
-func csvRecord(b *survey.Block, err error) []string {
+func csvRecord(b *survey.Block, err error, d Datum) []string {
 	if err != nil {
 		msg := err.Error()
 		if e := apierr.As(err); e != nil {
 			msg = e.Code + ": " + e.Message
 		}
-		return []string{"", "", "", "", "", "", "", "", msg}
+		return []string{"", "", "", "", "", "", "", "", "", msg}
 	}
 	return []string{
 		b.Location.String(), b.Location.Unit.String(), b.Location.System.String(), b.Province.Code(),
-		string(appendCoord(nil, b.Centroid[1])), string(appendCoord(nil, b.Centroid[0])),
+		string(appendCoord(nil, b.Centroid[1])), string(appendCoord(nil, b.Centroid[0])), d.String(),
 		strconv.FormatFloat(b.AccuracyM, 'f', 0, 64), b.Source, "",
 	}
 }
 
 // appendRowFeature writes one GeoJSON feature with the conversion properties
 // and the row's own columns under "input".
-func appendRowFeature(buf []byte, b *survey.Block, input string, header, row []string, centroid bool) []byte {
+func appendRowFeature(buf []byte, b *survey.Block, input string, header, row []string, centroid bool, d Datum) []byte {
 	buf = append(buf, `{"type":"Feature","geometry":`...)
 	if centroid {
 		buf = appendPoint(buf, b.Centroid)
 	} else {
 		buf = appendGeometry(buf, b.Geometry)
 	}
-	buf = appendProps(buf, b, "", input, false)
+	buf = appendProps(buf, b, "", input, false, d)
 	// Reopen the properties object to add the input row.
 	buf = buf[:len(buf)-1]
 	buf = append(buf, `,"input":{`...)

@@ -32,7 +32,7 @@ func TestConvertCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantHeader := "id,lld,note,legal_location,unit,survey_system,province,lat,lng,accuracy_m,source,error"
+	wantHeader := "id,lld,note,legal_location,unit,survey_system,province,lat,lng,datum,accuracy_m,source,error"
 	if got := strings.Join(rows[0], ","); got != wantHeader {
 		t.Errorf("header = %s, want %s", got, wantHeader)
 	}
@@ -47,7 +47,8 @@ func TestConvertCSV(t *testing.T) {
 	}
 	for i, w := range want {
 		r := rows[i+1]
-		if r[3] != w.legal || r[4] != w.unit || r[6] != w.province || !strings.HasPrefix(r[11], w.errPrefix) || (w.errPrefix == "") != (r[11] == "") {
+		if r[3] != w.legal || r[4] != w.unit || r[6] != w.province || !strings.HasPrefix(r[12], w.errPrefix) || (w.errPrefix == "") != (r[12] == "") ||
+			(w.errPrefix == "") != (r[9] == "NAD83") {
 			t.Errorf("row %d = %q, want %+v", i+1, r, w)
 		}
 	}

@@ -34,7 +34,8 @@ func TestSplitAt120(t *testing.T) {
 	split := 0
 	for l, ps := range parts {
 		full := dls.Bound(l)
-		straddles := full.Min[0] < -120 && full.Max[0] > -120
+		x120 := dls.ABBCLine120(full.Center()[1])
+		straddles := full.Min[0] < x120 && full.Max[0] > x120
 		if !straddles {
 			if len(ps) != 1 {
 				t.Errorf("%s drawn %d times", l, len(ps))
@@ -52,7 +53,7 @@ func TestSplitAt120(t *testing.T) {
 		}
 		for _, p := range ps {
 			g := p.Geometry.Bound()
-			if (p.Province == survey.AB && g.Min[0] != -120) || (p.Province == survey.BC && g.Max[0] != -120) {
+			if (p.Province == survey.AB && g.Min[0] != x120) || (p.Province == survey.BC && g.Max[0] != x120) {
 				t.Errorf("%s: %v part %v does not stop at 120°W", l, p.Province, g)
 			}
 			// A point inside the part reverses to it.
@@ -87,13 +88,15 @@ func TestReverseAcross120(t *testing.T) {
 	ctx := context.Background()
 	svc := convert.New()
 	for _, lat := range []float64{54.3, 55.59, 57.7, 59.9} { // T60, T76 (issue 14's well), T100, T125
+		x120 := dls.ABBCLine120(lat) // NAD27's 120°W, where the NTS grid ends
 		for _, c := range []struct {
 			lng  float64
 			sys  lld.System
 			prov survey.Province
 		}{
-			{-119.9999, lld.DLS, survey.AB},
-			{-120.0001, lld.NTS, survey.BC},
+			{x120 + 0.0001, lld.DLS, survey.AB},
+			{x120 - 0.0001, lld.NTS, survey.BC},
+			{-120.0001, lld.DLS, survey.AB}, // NAD83's 120°W is 90 m inside Alberta
 		} {
 			pt := orb.Point{c.lng, lat}
 			got, err := svc.Reverse(ctx, convert.ReverseQuery{Point: pt})
@@ -139,7 +142,7 @@ func TestSearchAtEdges(t *testing.T) {
 			continue
 		}
 		g := b.Geometry.Bound()
-		if tc.prov == survey.AB && g.Min[0] < -120 || g.Max[1] > 60 {
+		if tc.prov == survey.AB && g.Min[0] < dls.ABBCLine120(g.Center()[1]) || g.Max[1] > 60 {
 			t.Errorf("Search(%q) polygon %v crosses 120°W or 60°N", tc.in, g)
 		}
 	}

@@ -40,7 +40,7 @@ func TestSearchFPS(t *testing.T) {
 		{"48 60-20 N 100-30 W", "48 60-20 N 100-30 W", "Section", 8, 9},
 		{"f-48 60-20n 100-30w", "F 48 60-20 N 100-30 W", "Unit", 8, 9},
 		{"B 16 46-50 N 48-45 W", "B 16 46-50 N 48-45 W", "Unit", 2, 9},
-		{"302B164650048451", "B 16 46-50 N 48-45 W", "Unit", 2, 9}, // Hibernia B-16's UWI
+		{"302B164650048451", "B 16 46-50 N 48-45 W", "Unit", 2, 9},         // Hibernia B-16's UWI
 		{"M 100 72-00 N 120-00 W", "M 100 72-00 N 120-00 W", "Unit", 3, 4}, // west edge of a 30′ grid: bow 1.7 m
 	}
 	for _, tc := range tests {
@@ -271,11 +271,14 @@ func TestConvertCSVFPS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// lld,legal_location,unit,survey_system,province,lat,lng,accuracy_m,source,error
-	if r := rows[1]; r[1] != "F 48 60-20 N 100-30 W" || r[2] != "Unit" || r[3] != "FPS" || r[8] != "model" {
-		t.Errorf("row 1 = %q", r)
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
 	}
-	if r := rows[2]; !strings.Contains(r[9], "whole 10′ steps") {
+	if r := rows[1]; r[col["legal_location"]] != "F 48 60-20 N 100-30 W" || r[col["unit"]] != "Unit" || r[col["survey_system"]] != "FPS" || r[col["source"]] != "model" {
+		t.Errorf("row 1 = %q (header %q)", r, rows[0])
+	}
+	if r := rows[2]; !strings.Contains(r[col["error"]], "whole 10′ steps") {
 		t.Errorf("row 2 = %q, want the latitude-minutes error", r)
 	}
 

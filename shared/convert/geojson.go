@@ -21,30 +21,30 @@ const (
 )
 
 // appendBlockFeatures appends the grid feature then the centroid feature of
-// b, each with the conversion properties, as the search and batch
-// endpoints answer.
-func appendBlockFeatures(buf []byte, b *survey.Block, searchTerm string) []byte {
+// b (already in datum d), each with the conversion properties, as the
+// search and batch endpoints answer.
+func appendBlockFeatures(buf []byte, b *survey.Block, searchTerm string, d Datum) []byte {
 	buf = append(buf, `{"type":"Feature","geometry":`...)
 	buf = appendGeometry(buf, b.Geometry)
-	buf = appendProps(buf, b, shapeGrid, searchTerm, true)
+	buf = appendProps(buf, b, shapeGrid, searchTerm, true, d)
 	buf = append(buf, `},{"type":"Feature","geometry":`...)
 	buf = appendPoint(buf, b.Centroid)
-	buf = appendProps(buf, b, shapeCentroid, searchTerm, true)
+	buf = appendProps(buf, b, shapeCentroid, searchTerm, true, d)
 	buf = append(buf, '}')
 	return buf
 }
 
-// appendSuggestion appends an autocomplete feature: the block's centroid,
-// without shape.
-func appendSuggestion(buf []byte, b *survey.Block, searchTerm string) []byte {
+// appendSuggestion appends an autocomplete feature: the block's centroid
+// (already in datum d), without shape.
+func appendSuggestion(buf []byte, b *survey.Block, searchTerm string, d Datum) []byte {
 	buf = append(buf, `{"type":"Feature","geometry":`...)
 	buf = appendPoint(buf, b.Centroid)
-	buf = appendProps(buf, b, "", searchTerm, false)
+	buf = appendProps(buf, b, "", searchTerm, false, d)
 	buf = append(buf, '}')
 	return buf
 }
 
-func appendProps(buf []byte, b *survey.Block, shape, searchTerm string, withShape bool) []byte {
+func appendProps(buf []byte, b *survey.Block, shape, searchTerm string, withShape bool, d Datum) []byte {
 	buf = append(buf, `,"properties":{`...)
 	if withShape {
 		buf = append(buf, `"shape":"`...)
@@ -65,7 +65,9 @@ func appendProps(buf []byte, b *survey.Block, shape, searchTerm string, withShap
 	buf = strconv.AppendFloat(buf, math.Round(b.AccuracyM), 'f', -1, 64)
 	buf = append(buf, `,"source":`...)
 	buf = appendString(buf, b.Source)
-	buf = append(buf, '}')
+	buf = append(buf, `,"datum":"`...)
+	buf = append(buf, d.String()...)
+	buf = append(buf, `"}`...)
 	return buf
 }
 

@@ -55,17 +55,24 @@ func (h *Handler) SearchLegalLocation(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
+	d, err := datumParam(r)
+	if err != nil {
+		return err
+	}
 	b, err := h.svc.Search(r.Context(), input)
+	if err == nil {
+		b, err = d.Block(b)
+	}
 	if err != nil {
 		return err
 	}
 	writeCollection(w, func(buf []byte) []byte {
-		return append(appendBlockFeatures(buf, &b, input), ']')
+		return append(appendBlockFeatures(buf, &b, input, d), ']')
 	})
 	return nil
 }
 
-// SearchCoordinates answers GET /search/coordinates?location=lng,lat[&survey_system=][&unit=]
+// SearchCoordinates answers GET /search/coordinates?location=lng,lat[&survey_system=][&unit=][&datum=]
 func (h *Handler) SearchCoordinates(w http.ResponseWriter, r *http.Request) error {
 	input, err := requiredParam(r, "location", "coordinates as lng,lat such as -114.0719,51.0447")
 	if err != nil {
@@ -79,17 +86,26 @@ func (h *Handler) SearchCoordinates(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	q.Point = pt
-	blocks, err := h.svc.Reverse(r.Context(), q)
+	d, err := datumParam(r)
 	if err != nil {
 		return err
+	}
+	if q.Point, err = d.ToNAD83(pt); err != nil {
+		return err
+	}
+	blocks, err := h.svc.Reverse(r.Context(), q)
+	if err == nil {
+		err = d.blocks(blocks)
+	}
+	if err != nil {
+		return d.explain(err, pt)
 	}
 	writeCollection(w, func(buf []byte) []byte {
 		for i := range blocks {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendBlockFeatures(buf, &blocks[i], input)
+			buf = appendBlockFeatures(buf, &blocks[i], input, d)
 		}
 		return append(buf, ']')
 	})
@@ -137,15 +153,25 @@ func (h *Handler) Autocomplete(w http.ResponseWriter, r *http.Request) error {
 		}
 		limit = n
 	}
+	d, err := datumParam(r)
+	if err != nil {
+		return err
+	}
 	var prox *orb.Point
 	if s := r.URL.Query().Get("proximity"); s != "" {
 		pt, err := ParsePoint(s)
+		if err == nil {
+			pt, err = d.ToNAD83(pt)
+		}
 		if err != nil {
 			return apierr.Invalidf("invalid_coordinates", "proximity: %s", apierr.As(err).Message)
 		}
 		prox = &pt
 	}
 	blocks, err := h.svc.Autocomplete(r.Context(), input, limit, prox)
+	if err == nil {
+		err = d.blocks(blocks)
+	}
 	if err != nil {
 		return err
 	}
@@ -154,7 +180,7 @@ func (h *Handler) Autocomplete(w http.ResponseWriter, r *http.Request) error {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendSuggestion(buf, &blocks[i], input)
+			buf = appendSuggestion(buf, &blocks[i], input, d)
 		}
 		return append(buf, ']')
 	})
@@ -169,9 +195,13 @@ type BatchError struct {
 	Message string          `json:"message"`
 }
 
-// BatchLegalLocation answers POST /batch/legal-location with a JSON array of
-// up to 100 legal land descriptions.
+// BatchLegalLocation answers POST /batch/legal-location[?datum=] with a JSON
+// array of up to 100 legal land descriptions.
 func (h *Handler) BatchLegalLocation(w http.ResponseWriter, r *http.Request) error {
+	d, err := datumParam(r)
+	if err != nil {
+		return err
+	}
 	var items []json.RawMessage
 	if err := decodeBody(r, &items, "a JSON array of up to 100 legal land descriptions, e.g. [\"NW-25-24-1-W5\",\"10-36-42-3-W5\"]"); err != nil {
 		return err
@@ -192,6 +222,9 @@ func (h *Handler) BatchLegalLocation(w http.ResponseWriter, r *http.Request) err
 			continue
 		}
 		b, err := h.svc.Search(r.Context(), s)
+		if err == nil {
+			b, err = d.Block(b)
+		}
 		if err != nil {
 			e := apierr.As(err)
 			if e == nil || e.Kind == apierr.Unavailable {
@@ -202,7 +235,7 @@ func (h *Handler) BatchLegalLocation(w http.ResponseWriter, r *http.Request) err
 		}
 		blocks[i], terms[i] = b, s
 	}
-	return writeBatch(w, blocks, terms, errs)
+	return writeBatch(w, blocks, terms, errs, d)
 }
 
 // batchCoordinatesBody is the body of POST /batch/coordinates.
@@ -210,10 +243,13 @@ type batchCoordinatesBody struct {
 	Coordinates  []json.RawMessage `json:"coordinates"`
 	SurveySystem string            `json:"survey_system"`
 	Unit         string            `json:"unit"`
+	Datum        string            `json:"datum"`
 }
 
 // BatchCoordinates answers POST /batch/coordinates with
-// {"coordinates": [[lng, lat], ...], "survey_system": ..., "unit": ...}.
+// {"coordinates": [[lng, lat], ...], "survey_system": ..., "unit": ...,
+// "datum": ...}; the datum may also come as the query parameter (the two
+// must agree when both are given).
 func (h *Handler) BatchCoordinates(w http.ResponseWriter, r *http.Request) error {
 	var body batchCoordinatesBody
 	const want = `a JSON object {"coordinates": [[lng, lat], ...], "survey_system": "DLS", "unit": "Quarter Section"} with up to 100 pairs`
@@ -230,6 +266,10 @@ func (h *Handler) BatchCoordinates(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
+	d, err := bodyDatum(r, body.Datum)
+	if err != nil {
+		return err
+	}
 	var (
 		blocks []survey.Block
 		terms  []string
@@ -241,11 +281,18 @@ func (h *Handler) BatchCoordinates(w http.ResponseWriter, r *http.Request) error
 			errs = append(errs, BatchError{i, raw, "invalid_coordinates", "record is not a [lng, lat] pair of numbers"})
 			continue
 		}
-		pt, err := PointFrom(pair[0], pair[1])
+		sent, err := PointFrom(pair[0], pair[1])
+		var pt orb.Point
+		if err == nil {
+			pt, err = d.ToNAD83(sent)
+		}
 		if err == nil {
 			q.Point = pt
 			var got []survey.Block
 			if got, err = h.svc.Reverse(r.Context(), q); err == nil {
+				err = d.blocks(got)
+			}
+			if err == nil {
 				term := trimFloat(pair[0]) + "," + trimFloat(pair[1])
 				for _, b := range got {
 					blocks = append(blocks, b)
@@ -254,18 +301,38 @@ func (h *Handler) BatchCoordinates(w http.ResponseWriter, r *http.Request) error
 				continue
 			}
 		}
-		e := apierr.As(err)
+		e := apierr.As(d.explain(err, sent))
 		if e == nil || e.Kind == apierr.Unavailable {
 			return err
 		}
 		errs = append(errs, BatchError{i, raw, e.Code, e.Message})
 	}
-	return writeBatch(w, blocks, terms, errs)
+	return writeBatch(w, blocks, terms, errs, d)
 }
 
-// writeBatch writes the blocks that resolved (skipping the zero blocks of
-// failed records) and the errors member.
-func writeBatch(w http.ResponseWriter, blocks []survey.Block, terms []string, errs []BatchError) error {
+// bodyDatum reads the datum of a request that may name it in its body and
+// in the query: either, or both if they agree.
+func bodyDatum(r *http.Request, inBody string) (Datum, error) {
+	d, err := ParseDatum(inBody)
+	if err != nil {
+		return d, err
+	}
+	q, err := datumParam(r)
+	if err != nil {
+		return q, err
+	}
+	switch {
+	case strings.TrimSpace(inBody) == "":
+		return q, nil
+	case r.URL.Query().Has("datum") && q != d:
+		return d, apierr.Invalidf("invalid_parameter", "datum is %s in the body but %s in the query: give one", d, q)
+	}
+	return d, nil
+}
+
+// writeBatch writes the blocks that resolved, in datum d (skipping the zero
+// blocks of failed records), and the errors member.
+func writeBatch(w http.ResponseWriter, blocks []survey.Block, terms []string, errs []BatchError, d Datum) error {
 	errJSON := []byte("[]")
 	if len(errs) > 0 {
 		var err error
@@ -282,7 +349,7 @@ func writeBatch(w http.ResponseWriter, blocks []survey.Block, terms []string, er
 			if n > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendBlockFeatures(buf, &blocks[i], terms[i])
+			buf = appendBlockFeatures(buf, &blocks[i], terms[i], d)
 			n++
 		}
 		buf = append(buf, `],"errors":`...)

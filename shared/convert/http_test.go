@@ -134,7 +134,7 @@ func checkPair(t *testing.T, grid, cent feature, searchTerm string) {
 	if grid.Geometry.Type != "Polygon" || cent.Geometry.Type != "Point" {
 		t.Fatalf("geometry types = %s, %s, want Polygon, Point", grid.Geometry.Type, cent.Geometry.Type)
 	}
-	for _, name := range []string{"search_term", "legal_location", "unit", "survey_system", "province", "accuracy_m", "source"} {
+	for _, name := range []string{"search_term", "legal_location", "unit", "survey_system", "province", "accuracy_m", "source", "datum"} {
 		if _, ok := grid.Properties[name]; !ok {
 			t.Errorf("grid feature lacks property %s", name)
 		}
@@ -604,6 +604,9 @@ func FuzzHandlers(f *testing.F) {
 			httptest.NewRequest("GET", "/search/legal-location?"+q.Encode(), nil),
 			httptest.NewRequest("GET", "/autocomplete/legal-location?"+url.Values{"location": {lld}, "proximity": {coords}, "limit": {unit}}.Encode(), nil),
 			httptest.NewRequest("GET", "/search/coordinates?"+url.Values{"location": {coords}, "unit": {unit}, "survey_system": {lld}}.Encode(), nil),
+			httptest.NewRequest("GET", "/search/coordinates?"+url.Values{"location": {coords}, "datum": {"NAD27"}}.Encode(), nil),
+			httptest.NewRequest("GET", "/search/legal-location?"+url.Values{"location": {lld}, "datum": {unit}}.Encode(), nil),
+			httptest.NewRequest("POST", "/batch/coordinates?datum=nad27", strings.NewReader(body)),
 			httptest.NewRequest("POST", "/batch/legal-location", strings.NewReader(body)),
 			httptest.NewRequest("POST", "/batch/coordinates", strings.NewReader(body)),
 		}

@@ -20,8 +20,9 @@ var featureSchema = map[string]any{
 				"unit":           map[string]any{"enum": unitNames, "description": "read with survey_system: DLS and FPS both have a Section, NTS and FPS both a Unit"},
 				"survey_system":  map[string]any{"enum": systemNames},
 				"province":       map[string]any{"type": "string", "description": "full name, e.g. Alberta; Canada Lands for FPS (Northwest Territories, Nunavut, offshore)"},
-				"accuracy_m":     map[string]any{"type": "number", "description": "expected error of the geometry in metres (0 for NTS; for FPS the NAD27 to NAD83 grid's 2 m plus the bow of geodesic grid edges, up to 22 m)"},
+				"accuracy_m":     map[string]any{"type": "number", "description": "expected error of the geometry in metres, in the answer's datum: for NTS the NAD27 to NAD83 transformation's 2 m (0 in NAD27, where the grid is defined); for FPS that 2 m plus the bow of geodesic grid edges, up to 22 m (the bow alone in NAD27); for the DLS model its bound; for ingested data the source's; plus 2 m when a NAD83 grid is given in NAD27"},
 				"source":         map[string]any{"type": "string", "description": "model, or the ingested dataset"},
+				"datum":          map[string]any{"enum": []string{"NAD83", "NAD27"}, "description": "datum of the feature's coordinates: NAD83 unless the request asked for datum=NAD27"},
 			},
 		},
 	},
@@ -29,7 +30,7 @@ var featureSchema = map[string]any{
 
 var featureCollection = map[string]any{
 	"type":        "object",
-	"description": "GeoJSON FeatureCollection: per location a grid feature (Polygon or MultiPolygon) then a centroid feature (Point), with properties shape, search_term, legal_location, unit, survey_system, province, accuracy_m, source",
+	"description": "GeoJSON FeatureCollection: per location a grid feature (Polygon or MultiPolygon) then a centroid feature (Point), with properties shape, search_term, legal_location, unit, survey_system, province, accuracy_m, source, datum",
 	"required":    []string{"type", "features"},
 	"properties": map[string]any{
 		"type":     map[string]any{"const": "FeatureCollection"},
@@ -70,6 +71,8 @@ var (
 		Schema: map[string]any{"type": "string", "enum": reverseUnits, "examples": []string{"Quarter Section", "Section", "Grid"}}}
 	sysParam = api.Param{Name: "survey_system", Description: "DLS, NTS, River Lot, Geographic Township or FPS (Federal Permit System grids, NAD27 moved to NAD83). Omitted: the system covering the point; DLS where DLS and NTS both apply (BC Peace River Block); FPS only north of 60° N where no other grid applies (not in Nunavik, Labrador or Greenland); offshore FPS south of 60° needs survey_system=FPS.",
 		Schema: map[string]any{"type": "string", "enum": systemNames, "examples": []string{"DLS", "FPS"}}}
+	datumParamDoc = api.Param{Name: "datum", Description: "NAD83 (default) or NAD27, any case: the datum of the coordinates sent (location, proximity, batch pairs) and of the geometries answered. NAD27 coordinates are moved to NAD83 and answers back to NAD27 with NRCan's NTv1 grid, which covers 40° to 84° N, 44° to 142° W; a NAD27 point outside it is invalid_coordinates. Every feature carries a datum property.",
+		Schema: map[string]any{"type": "string", "enum": []string{"NAD83", "NAD27", "nad83", "nad27"}, "default": "NAD83"}}
 )
 
 // SearchRoutes are the routes of the search product.
@@ -83,7 +86,7 @@ func (h *Handler) SearchRoutes() []api.Route {
 				Summary: "Legal land description to its block and centre point",
 				Params: []api.Param{{Name: "location", Required: true,
 					Description: "a legal land description: NW-25-24-1-W5, 10-36-42-3-W5, 25-24-1-W5, 100/06-32-048-07W5/00, A-2-F/93-P-8, FPS F 48 60-20 N 100-30 W (unit), 48 60-20 N 100-30 W (section), 60-20 N 100-30 W (grid), ...",
-					Schema:      map[string]any{"type": "string", "examples": []string{"NW-25-24-1-W5", "A-2-F/93-P-8", "F 48 60-20 N 100-30 W"}}}},
+					Schema:      map[string]any{"type": "string", "examples": []string{"NW-25-24-1-W5", "A-2-F/93-P-8", "F 48 60-20 N 100-30 W"}}}, datumParamDoc},
 				Response: featureCollection,
 				Errors:   []int{400, 404},
 			},
@@ -96,7 +99,7 @@ func (h *Handler) SearchRoutes() []api.Route {
 				Summary: "Coordinates to the legal land description of the block containing them",
 				Params: []api.Param{
 					{Name: "location", Required: true, Description: "lng,lat (lat,lng is recognised by range; degrees-minutes-seconds with hemispheres also accepted)"},
-					sysParam, unitParam,
+					sysParam, unitParam, datumParamDoc,
 				},
 				Response: featureCollection,
 				Errors:   []int{400, 404},
@@ -119,6 +122,7 @@ func (h *Handler) AutocompleteRoutes() []api.Route {
 					Schema: map[string]any{"type": "string", "examples": []string{"NW-25-24", "F 48 60-20", "60-20 N"}}},
 				{Name: "limit", Description: "1 to 10, default 3", Schema: map[string]any{"type": "integer", "minimum": 1, "maximum": 10, "default": 3}},
 				{Name: "proximity", Description: "a point as lng,lat (or lat,lng) that ranks suggestions by distance"},
+				datumParamDoc,
 			},
 			Response: featureCollection,
 			Errors:   []int{400},
@@ -135,6 +139,7 @@ func (h *Handler) BatchRoutes() []api.Route {
 			Op: api.Operation{
 				Tag:     "batch",
 				Summary: "Up to 100 legal land descriptions to blocks and centre points",
+				Params:  []api.Param{datumParamDoc},
 				Body: &api.Body{Description: "a JSON array of up to 100 legal land descriptions",
 					Schema: map[string]any{"type": "array", "maxItems": MaxBatch, "items": map[string]any{"type": "string"}}},
 				Response: batchCollection,
@@ -147,7 +152,8 @@ func (h *Handler) BatchRoutes() []api.Route {
 			Op: api.Operation{
 				Tag:     "batch",
 				Summary: "Up to 100 coordinate pairs to legal land descriptions",
-				Body: &api.Body{Description: "coordinates as [lng, lat] pairs, with optional survey_system and unit",
+				Params:  []api.Param{datumParamDoc},
+				Body: &api.Body{Description: "coordinates as [lng, lat] pairs, with optional survey_system, unit and datum (NAD83, the default, or NAD27; the datum query parameter may be used instead, and must agree when both are given)",
 					Schema: map[string]any{
 						"type":     "object",
 						"required": []string{"coordinates"},
@@ -155,6 +161,7 @@ func (h *Handler) BatchRoutes() []api.Route {
 							"coordinates":   map[string]any{"type": "array", "maxItems": MaxBatch, "items": map[string]any{"type": "array", "items": map[string]any{"type": "number"}, "minItems": 2, "maxItems": 2}},
 							"survey_system": sysParam.Schema,
 							"unit":          unitParam.Schema,
+							"datum":         map[string]any{"type": "string", "enum": []string{"NAD83", "NAD27", "nad83", "nad27"}, "default": "NAD83"},
 						},
 					}},
 				Response: batchCollection,

@@ -62,9 +62,9 @@ type Block struct {
 	// lng/lat), or an orb.MultiPolygon where the block has several parts.
 	Geometry orb.Geometry
 	Centroid orb.Point
-	// AccuracyM is the expected error of Geometry in metres: 0 for exact
-	// systems (NTS), the model's bound for computed DLS, the source's for
-	// ingested data.
+	// AccuracyM is the expected error of Geometry in metres: for NTS, exact
+	// on NAD27, the NAD27 to NAD83 transformation's (2 m); the model's bound
+	// for computed DLS; the source's for ingested data.
 	AccuracyM float64
 	// Source is SourceModel or the name of the ingested dataset.
 	Source string

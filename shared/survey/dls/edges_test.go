@@ -9,6 +9,7 @@ import (
 
 	"meridian/shared/lld"
 	"meridian/shared/survey"
+	"meridian/shared/survey/datum"
 	"meridian/shared/survey/dls"
 	"meridian/shared/teamdata"
 )
@@ -22,7 +23,9 @@ import (
 // Facts the edges are checked against (not the model's own constants).
 const (
 	// The 120th meridian, the Alberta–British Columbia boundary north of
-	// Intersection Mountain (Order in Council 1913; survey-geometry.md d).
+	// Intersection Mountain (Order in Council 1913; survey-geometry.md d),
+	// taken on NAD27, where the BC grid that meets Alberta's is defined
+	// (line120).
 	lng120 = -120.0
 	// The 4th meridian as surveyed, 110°00′18.4″W (survey-geometry.md §1.1;
 	// Alberta's marker at 49.955537, −110.005022, ifamilyhistory.blogspot.com
@@ -62,11 +65,12 @@ func TestEdgePlaces(t *testing.T) {
 		// 14, in township 76 range 13 W6 at −119.9995 (its latitude is not
 		// given; 55.59°N is mid-township): the model's LSD there straddles
 		// 120°W with its centroid west of it, and answered 404 before
-		// Alberta's part of straddling blocks existed.
+		// Alberta's part of straddling blocks existed. The line is NAD27's
+		// 120°W (line120), about 90 m west of NAD83's.
 		{"issue 14 well, T76 R13 W6 at -119.9995", orb.Point{-119.9995, 55.59}, lld.LSD, lsdAt(15, 18, lld.W6, 13, 76), survey.AB},
-		{"1 m west of 120°W in T76 is BC (NTS)", orb.Point{-120.00001, 55.59}, lld.LSD, none, 0},
-		{"1 m west of 120°W in T100 is BC (NTS)", orb.Point{-120.00001, 57.7}, lld.Section, none, 0},
-		{"1 m east of 120°W in T100 is Alberta", orb.Point{-119.99999, 57.7}, lld.Section, sec(23, lld.W6, 13, 100), survey.AB},
+		{"1 m west of 120°W in T76 is BC (NTS)", orb.Point{line120(55.59) - 1e-5, 55.59}, lld.LSD, none, 0},
+		{"1 m west of 120°W in T100 is BC (NTS)", orb.Point{line120(57.7) - 1e-5, 57.7}, lld.Section, none, 0},
+		{"1 m east of 120°W in T100 is Alberta", orb.Point{line120(57.7) + 1e-5, 57.7}, lld.Section, sec(23, lld.W6, 13, 100), survey.AB},
 
 		// Peace River Block, east edge (120°W inside R13 W6). AER bottom
 		// holes on the Alberta side, BCER surfaces on the BC side
@@ -78,8 +82,8 @@ func TestEdgePlaces(t *testing.T) {
 		{"AER 10-11-081-13W6", orb.Point{-119.9123, 56.00753}, lld.LSD, lsdAt(10, 11, lld.W6, 13, 81), survey.AB},
 		{"BCER 12-01-078-14W6", orb.Point{-120.04189, 55.73063}, lld.Section, sec(1, lld.W6, 14, 78), survey.BC},
 		{"Pouce Coupe", orb.Point{-120.13389, 55.71583}, lld.Township, twp(lld.W6, 14, 77), survey.BC},
-		{"1 m east of 120°W in T80: Alberta's part", orb.Point{-119.99999, 55.95}, lld.Section, sec(20, lld.W6, 13, 80), survey.AB},
-		{"1 m west of 120°W in T80: the Block's part", orb.Point{-120.00001, 55.95}, lld.Section, sec(20, lld.W6, 13, 80), survey.BC},
+		{"1 m east of 120°W in T80: Alberta's part", orb.Point{line120(55.95) + 1e-5, 55.95}, lld.Section, sec(20, lld.W6, 13, 80), survey.AB},
+		{"1 m west of 120°W in T80: the Block's part", orb.Point{line120(55.95) - 1e-5, 55.95}, lld.Section, sec(20, lld.W6, 13, 80), survey.BC},
 
 		// Peace River Block, west edge (≈121.94–121.99°W, inside R26 W6):
 		// BCER surfaces (lld-points-wells-2026-11.csv).
@@ -182,6 +186,26 @@ type side struct {
 }
 
 // eastOf and westOf split blocks at a meridian.
+// line120 is NAD27's 120th meridian in NAD83 at latitude lat (about 90 m
+// west of NAD83's).
+func line120(lat float64) float64 {
+	p, err := datum.NAD27ToNAD83(orb.Point{lng120, lat})
+	if err != nil {
+		panic(err)
+	}
+	return p[0]
+}
+
+// eastOf120 and westOf120 are eastOf and westOf NAD27's 120th meridian at
+// the block's latitude.
+func eastOf120(l lld.Location, b orb.Bound) (orb.Bound, bool) {
+	return eastOf(line120(b.Center()[1]))(l, b)
+}
+
+func westOf120(l lld.Location, b orb.Bound) (orb.Bound, bool) {
+	return westOf(line120(b.Center()[1]))(l, b)
+}
+
 func eastOf(lng float64) func(lld.Location, orb.Bound) (orb.Bound, bool) {
 	return func(_ lld.Location, b orb.Bound) (orb.Bound, bool) {
 		b.Min[0] = max(b.Min[0], lng)
@@ -232,7 +256,7 @@ func TestEdgeBlocks(t *testing.T) {
 	}
 	prbPart := func(l lld.Location, b orb.Bound) (orb.Bound, bool) {
 		b.Min[0] = max(b.Min[0], prbWest[l.Township])
-		b.Max[0] = min(b.Max[0], lng120)
+		b.Max[0] = min(b.Max[0], line120(b.Center()[1]))
 		return b, b.Max[0] > b.Min[0]
 	}
 	tests := []struct {
@@ -243,17 +267,17 @@ func TestEdgeBlocks(t *testing.T) {
 		{
 			"120°W south of the Peace River Block (T56–76)",
 			[]rangeBand{{lld.W6, 10, 16, 56, 62}, {lld.W6, 10, 15, 70, 76}},
-			[]side{{"Alberta", survey.AB, eastOf(lng120)}, {"BC (NTS)", survey.ProvinceNone, westOf(lng120)}},
+			[]side{{"Alberta", survey.AB, eastOf120}, {"BC (NTS)", survey.ProvinceNone, westOf120}},
 		},
 		{
 			"120°W north of the Peace River Block (T89–126)",
 			[]rangeBand{{lld.W6, 10, 15, 89, 94}, {lld.W6, 10, 14, 120, 126}},
-			[]side{{"Alberta", survey.AB, eastOf(lng120)}, {"BC (NTS)", survey.ProvinceNone, westOf(lng120)}},
+			[]side{{"Alberta", survey.AB, eastOf120}, {"BC (NTS)", survey.ProvinceNone, westOf120}},
 		},
 		{
 			"Peace River Block east edge, 120°W (T77–88)",
 			[]rangeBand{{lld.W6, 11, 15, 77, 88}},
-			[]side{{"Alberta", survey.AB, eastOf(lng120)}, {"Peace River Block", survey.BC, westOf(lng120)}},
+			[]side{{"Alberta", survey.AB, eastOf120}, {"Peace River Block", survey.BC, westOf120}},
 		},
 		{
 			"Peace River Block west edge (T77–88)",
@@ -537,7 +561,8 @@ func TestOtherPart(t *testing.T) {
 	split := 0
 	for _, l := range (rangeBand{lld.W6, 12, 14, 75, 90}).blocks() {
 		full := dls.Bound(l)
-		want := l.Township >= 77 && l.Township <= 88 && full.Min[0] < lng120 && full.Max[0] > lng120
+		x120 := line120(full.Center()[1])
+		want := l.Township >= 77 && l.Township <= 88 && full.Min[0] < x120 && full.Max[0] > x120
 		o, ok := dls.OtherPart(l)
 		if ok != want {
 			t.Errorf("OtherPart(%v) ok = %v, want %v (box %v)", l, ok, want, full)
@@ -549,7 +574,7 @@ func TestOtherPart(t *testing.T) {
 		split++
 		r, _ := dls.Resolve(l)
 		rb, ob := r.Geometry.Bound(), o.Geometry.Bound()
-		if r.Province == o.Province || rb.Union(ob) != full || (rb.Max[0] != lng120 && rb.Min[0] != lng120) {
+		if r.Province == o.Province || rb.Union(ob) != full || (rb.Max[0] != x120 && rb.Min[0] != x120) {
 			t.Errorf("%v: parts %v %v and %v %v, want two provinces meeting at 120°W and making %v", l, r.Province, rb, o.Province, ob, full)
 		}
 		if rb.Max[0]-rb.Min[0] < ob.Max[0]-ob.Min[0] {

@@ -136,16 +136,17 @@ func (m *model) albertaOrBC(l lld.Location, c orb.Point) (survey.Province, bool)
 // both answers with the part on at's side of 120°W, or, with at nil, the
 // part holding b's centroid: the larger share.
 func (m *model) place120(t int, b orb.Bound, at *orb.Point) (part, bool) {
+	x120 := line120(b.Center()[1])
 	ab := part{prov: survey.AB, box: b}
-	ab.box.Min[0] = math.Max(b.Min[0], lng120)
-	hasAB := b.Max[0] > lng120
+	ab.box.Min[0] = math.Max(b.Min[0], x120)
+	hasAB := b.Max[0] > x120
 
 	bc := part{prov: survey.BC, box: b}
 	hasBC := false
-	if t >= prbFirstTownship && t <= prbLastTownship && b.Min[0] < lng120 {
+	if t >= prbFirstTownship && t <= prbLastTownship && b.Min[0] < x120 {
 		w := m.prbWestLng(t)
 		bc.box.Min[0] = math.Max(b.Min[0], w)
-		bc.box.Max[0] = math.Min(b.Max[0], lng120)
+		bc.box.Max[0] = math.Min(b.Max[0], x120)
 		hasBC = b.Max[0] > w
 	}
 
@@ -155,7 +156,7 @@ func (m *model) place120(t int, b orb.Bound, at *orb.Point) (part, bool) {
 		if at != nil {
 			x = at[0]
 		}
-		if x >= lng120 {
+		if x >= x120 {
 			return ab, true
 		}
 		return bc, true
@@ -180,12 +181,13 @@ func (m *model) otherPart(l lld.Location) (survey.Block, bool) {
 		return survey.Block{}, false
 	}
 	bd, _ := m.bound(l)
-	if !(bd.Min[0] < lng120 && bd.Max[0] > lng120) {
+	x120 := line120(bd.Center()[1])
+	if !(bd.Min[0] < x120 && bd.Max[0] > x120) {
 		return survey.Block{}, false
 	}
-	at := orb.Point{math.Nextafter(lng120, -180), bd.Center()[1]} // just west of 120°W
+	at := orb.Point{math.Nextafter(x120, -180), bd.Center()[1]} // just west of 120°W
 	if first.Province == survey.BC {
-		at[0] = lng120
+		at[0] = x120
 	}
 	other, ok := m.resolveAt(l, &at)
 	if !ok || other.Province == first.Province {

@@ -25,8 +25,8 @@ var (
 
 // DatumAccuracyM is the accuracy of NRCan's NTv1 NAD27 to NAD83
 // transformation as EPSG records it (EPSG:1312, "NAD27 to NAD83 (3)",
-// operation accuracy 2.0 m).
-const DatumAccuracyM = 2.0
+// operation accuracy 2.0 m): datum.AccuracyM.
+const DatumAccuracyM = datum.AccuracyM
 
 // earthRadiusM is the mean radius used for the geodesic bow (under 1% from
 // the ellipsoid's meridian radius at these latitudes).

@@ -8,7 +8,11 @@ import (
 )
 
 // bcOutline is a coarse outline of British Columbia's mainland and islands,
-// for coverage decisions only (lng/lat, closed, counter-clockwise):
+// for coverage decisions only (lng/lat, closed, counter-clockwise). Locate
+// and Resolve read it as NAD27, the grid's datum, so that 49°N, 60°N and
+// 120°W are grid lines; its coarse parts (±3 km, ±10 km) do not depend on
+// the datum, and InBC's callers with NAD83 points stay within the 70–130 m
+// the datums differ by:
 //
 //   - east: the Alberta boundary exactly as package dls models it
 //     (dls.ABBCBoundary): the Rocky Mountain divide interpolated from

@@ -2,6 +2,23 @@
 // used in legal descriptions (A-2-F/93-P-8): exact lat/lng arithmetic, no
 // data (docs/survey-geometry.md §4).
 //
+// The grid is defined on NAD27 latitudes and longitudes (BC Data Catalogue,
+// "Petroleum and Natural Gas Grid Unit": "It is based on latitude and
+// longitude in North American Datum (NAD) 27"). Bound and the lattice below
+// are that NAD27 definition, exact. Resolve and Locate speak NAD83, like
+// the rest of the service: Resolve moves the NAD27 box to NAD83 with
+// NRCan's NTv1 grid (package datum), Locate moves a NAD83 point to NAD27
+// before indexing it, and Cells takes a NAD83 box. Computed on NAD83
+// coordinates directly, the blocks would sit 70–130 m east of where they
+// are; moved, the 118 BC Energy Regulator well surfaces of the team's
+// ground truth all fall inside their quarter units (89 did before).
+//
+// Accuracy: the grid itself is exact, so an answer's error is the
+// transformation's, AccuracyM = 2 m, the accuracy the EPSG dataset records
+// for NTv1 (transformation 1312, from Geomatics Canada). Coverage
+// decisions (InBC, which blocks resolve) are made on NAD27 positions: the
+// outline's exact lines, 49°N, 60°N and 120°W, are grid lines there.
+//
 // All steps count latitude north from the south edge and longitude west
 // from the east edge:
 //

@@ -158,10 +158,11 @@ func (c cells) bound() orb.Bound {
 	}
 }
 
-// Bound returns the exact lng/lat box of a BC NTS series, map area, map
-// sheet, block, unit or quarter unit, and the zero Bound when l is not a
-// valid NTS location in a BC series. It applies no coverage test (see
-// Resolve).
+// Bound returns the exact NAD27 lng/lat box of a BC NTS series, map area,
+// map sheet, block, unit or quarter unit (the grid's definition, §4's
+// figures), and the zero Bound when l is not a valid NTS location in a BC
+// series. It applies no coverage test and no datum shift: Resolve gives
+// the block in NAD83.
 func Bound(l lld.Location) orb.Bound {
 	c, ok := cellsOf(l)
 	if !ok {

@@ -8,6 +8,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"meridian/shared/lld"
+	"meridian/shared/survey/datum"
 	"meridian/shared/survey/nts"
 )
 
@@ -28,11 +29,15 @@ func TestLocate(t *testing.T) {
 		{"unit", orb.Point{-120.265625, 55.335417}, lld.NTSUnit,
 			lld.Location{System: lld.NTS, Unit: lld.NTSUnit, Series: 93, Area: 'P', Sheet: 8, Block: 'F', UnitNo: 2}, true},
 		{"series", orb.Point{-120.265625, 55.335417}, lld.Series, lld.Location{System: lld.NTS, Unit: lld.Series, Series: 93}, true},
-		{"on a line: the block north-west of it", orb.Point{-120.25, 55 + 1.0/3}, lld.Block,
+		{"on a line: the block north-west of it", onNAD83(orb.Point{-120.25, 55 + 1.0/3}), lld.Block,
 			lld.Location{System: lld.NTS, Unit: lld.Block, Series: 93, Area: 'P', Sheet: 8, Block: 'F'}, true},
 
 		{"Alberta", orb.Point{-114, 51}, lld.QuarterUnit, lld.Location{}, false},
 		{"Alberta, east of 120°W", orb.Point{-119.9, 57}, lld.QuarterUnit, lld.Location{}, false},
+		// The BC line at 120°W is a grid line in NAD27; in NAD83 it lies
+		// about 90 m west of -120 (at 57°N, -120.00147).
+		{"40 m west of 120°W in NAD27 terms", onNAD83(orb.Point{-120.00066, 57}), lld.Series, lld.Location{System: lld.NTS, Unit: lld.Series, Series: 94}, true},
+		{"40 m east of 120°W in NAD27 terms (west of -120 in NAD83)", onNAD83(orb.Point{-119.99934, 57}), lld.Series, lld.Location{}, false},
 		{"Washington", orb.Point{-122.3, 47.6}, lld.QuarterUnit, lld.Location{}, false},
 		{"Point Roberts", orb.Point{-123.06, 48.98}, lld.QuarterUnit, lld.Location{}, false},
 		{"Alaska panhandle, Juneau", orb.Point{-134.42, 58.30}, lld.QuarterUnit, lld.Location{}, false},
@@ -100,7 +105,8 @@ func TestLocateCentroidRoundTrip(t *testing.T) {
 	for range 100000 {
 		l := randomLocation(rng)
 		b, ok := nts.Resolve(l)
-		if !ok || !nts.InBC(b.Centroid) {
+		// Coverage is decided in NAD27, where the grid is defined.
+		if !ok || !nts.InBC(nts.Bound(l).Center()) {
 			continue
 		}
 		tried++
@@ -111,6 +117,15 @@ func TestLocateCentroidRoundTrip(t *testing.T) {
 	if tried < 20000 {
 		t.Errorf("only %d locations with a centroid in BC", tried)
 	}
+}
+
+// onNAD83 moves a NAD27 grid position to NAD83, where Locate reads it.
+func onNAD83(p orb.Point) orb.Point {
+	q, err := datum.NAD27ToNAD83(p)
+	if err != nil {
+		panic(err)
+	}
+	return q
 }
 
 func BenchmarkLocate(b *testing.B) {

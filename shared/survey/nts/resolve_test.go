@@ -7,9 +7,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/geo"
 
 	"meridian/shared/lld"
 	"meridian/shared/survey"
+	"meridian/shared/survey/datum"
 	"meridian/shared/survey/nts"
 )
 
@@ -21,19 +23,38 @@ func TestResolve(t *testing.T) {
 	if !ok {
 		t.Fatalf("Resolve(%v) not ok", in)
 	}
+	// The exact NAD27 box (§4), each corner moved to NAD83.
 	b := nts.Bound(in)
+	var ring orb.Ring
+	for _, p := range []orb.Point{b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}, b.Min} {
+		q, err := datum.NAD27ToNAD83(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ring = append(ring, q)
+	}
+	centroid, _ := datum.NAD27ToNAD83(b.Center())
 	want := survey.Block{
-		Location: quarterUnit('D', 80, 'H', 92, 'G', 3),
-		Province: survey.BC,
-		Geometry: orb.Polygon{orb.Ring{b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}, b.Min}},
-		Centroid: b.Center(),
-		Source:   survey.SourceModel,
+		Location:  quarterUnit('D', 80, 'H', 92, 'G', 3),
+		Province:  survey.BC,
+		Geometry:  orb.Polygon{ring},
+		Centroid:  centroid,
+		AccuracyM: 2,
+		Source:    survey.SourceModel,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Resolve(%v) (-want +got):\n%s", in, diff)
 	}
-	if c := got.Centroid; math.Abs(c[1]-49.147917) > 5e-7 || math.Abs(c[0]+123.115625) > 5e-7 {
-		t.Errorf("centroid = %v, want 49.147917, -123.115625 (§4)", c)
+	// Back in NAD27 the centroid is §4's; in NAD83 it lies 70–130 m west.
+	c27, err := datum.NAD83ToNAD27(got.Centroid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(c27[1]-49.147917) > 5e-7 || math.Abs(c27[0]+123.115625) > 5e-7 {
+		t.Errorf("centroid in NAD27 = %v, want 49.147917, -123.115625 (§4)", c27)
+	}
+	if d := geo.Distance(got.Centroid, c27); d < 70 || d > 130 || got.Centroid[0] >= c27[0] {
+		t.Errorf("centroid %v is %.0f m from its NAD27 position %v, want 70–130 m west", got.Centroid, d, c27)
 	}
 }
 
@@ -64,8 +85,8 @@ func TestResolveCoverage(t *testing.T) {
 		if ok != tc.ok {
 			t.Errorf("%s: Resolve(%v) ok = %v, want %v", tc.name, tc.l, ok, tc.ok)
 		}
-		if ok && (b.Province != survey.BC || b.AccuracyM != 0) {
-			t.Errorf("%s: Resolve(%v) = %v, %v m, want BC, 0 m", tc.name, tc.l, b.Province, b.AccuracyM)
+		if ok && (b.Province != survey.BC || b.AccuracyM != nts.AccuracyM || nts.AccuracyM != 2) {
+			t.Errorf("%s: Resolve(%v) = %v, %v m, want BC, 2 m (the NTv1 transformation's accuracy)", tc.name, tc.l, b.Province, b.AccuracyM)
 		}
 	}
 }
@@ -101,6 +122,15 @@ func randomLocation(rng *rand.Rand) lld.Location {
 
 func BenchmarkResolve(b *testing.B) {
 	l := quarterUnit('A', 2, 'F', 93, 'P', 8)
+	b.ReportAllocs()
+	for b.Loop() {
+		nts.Resolve(l)
+	}
+}
+
+// BenchmarkResolveSeries: the largest block, 97 vertices moved.
+func BenchmarkResolveSeries(b *testing.B) {
+	l := lld.Location{System: lld.NTS, Unit: lld.Series, Series: 93}
 	b.ReportAllocs()
 	for b.Loop() {
 		nts.Resolve(l)
