@@ -80,21 +80,24 @@ func TestDemoCounts(t *testing.T) {
 		t.Errorf("legend classes = %d, want 72", len(got))
 	}
 	// Crops: 11 townships × 144 quarters, less 24 quarters (50-20-W3
-	// sections 19-24), × 5 years.
+	// sections 19-24), × 5 years (7,800), plus quarters of neighbouring
+	// townships that get a few border pixels where the DLS model's
+	// corrected townships overlap (survey/dls correction.go): 8,395.
 	crops := demoRasters(t, agingest.ReadCropRaster, agingest.DemoCropRasters())
-	if len(crops) != (11*144-24)*5 {
-		t.Errorf("crop quarter-years = %d, want %d", len(crops), (11*144-24)*5)
+	if len(crops) != 8395 {
+		t.Errorf("crop quarter-years = %d, want 8395 ((11*144-24)*5 = 7800 and neighbours' border quarters)", len(crops))
 	}
-	if n := countShares(crops); n != 17006 {
-		t.Errorf("crop rows = %d, want 17006", n)
+	if n := countShares(crops); n != 17872 {
+		t.Errorf("crop rows = %d, want 17872", n)
 	}
-	// Land use: 10 townships (not 10-9-W1), 2 vintages.
+	// Land use: 10 townships (not 10-9-W1), 2 vintages (2,880), plus
+	// neighbours' border quarters as above: 3,140.
 	lu := demoRasters(t, agingest.ReadLandUseRaster, agingest.DemoLandUseRasters())
-	if len(lu) != 10*144*2 {
-		t.Errorf("land use quarter-years = %d, want %d", len(lu), 10*144*2)
+	if len(lu) != 3140 {
+		t.Errorf("land use quarter-years = %d, want 3140 (10*144*2 = 2880 and neighbours' border quarters)", len(lu))
 	}
-	if n := countShares(lu); n != 6523 {
-		t.Errorf("land use rows = %d, want 6523", n)
+	if n := countShares(lu); n != 6977 {
+		t.Errorf("land use rows = %d, want 6977", n)
 	}
 	slc := collect(t, agingest.ReadSLCPolygons, openDemo(t, agingest.DemoSLCPolygons))
 	polys := collect(t, agingest.ReadPolygonComponents, openDemo(t, agingest.DemoSLCComponents))

@@ -16,6 +16,7 @@ var locateUnits = []lld.Unit{lld.Township, lld.Section, lld.QuarterSection, lld.
 
 func TestLocate(t *testing.T) {
 	t.Parallel()
+	w5T23 := dls.Bound(twp(lld.W5, 1, 23)).Max[0]
 	lsd := func(n, s uint8, mer lld.Meridian, r, tw uint8) lld.Location {
 		return lld.Location{System: lld.DLS, Unit: lld.LSD, Meridian: mer, Range: r, Township: tw, Section: s, LSD: n}
 	}
@@ -33,13 +34,15 @@ func TestLocate(t *testing.T) {
 		{"section", orb.Point{-115.04675, 53.12168}, lld.Section, sec(12, lld.W5, 8, 48), true},
 		{"quarter", orb.Point{-115.04675, 53.12168}, lld.QuarterSection,
 			lld.Location{System: lld.DLS, Unit: lld.QuarterSection, Meridian: lld.W5, Range: 8, Township: 48, Section: 12, Aliquot: lld.SW}, true},
-		{"on the 5th meridian", orb.Point{-114, 51}, lld.Township, twp(lld.W5, 1, 23), true},
-		{"just east of the 5th meridian", orb.Point{-113.9999999, 51}, lld.Township, twp(lld.W4, 29, 23), true},
+		// The 5th meridian where the correction puts it in T23 (the east
+		// edge of R1 W5; W4's fractional range ends on it).
+		{"on the 5th meridian", orb.Point{w5T23, 51}, lld.Township, twp(lld.W5, 1, 23), true},
+		{"just east of the 5th meridian", orb.Point{w5T23 + 1e-7, 51}, lld.Township, twp(lld.W4, 29, 23), true},
 		{"east of the 1st meridian", orb.Point{-97.3, 49.7}, lld.Township, twp(lld.E1, 2, 9), true},
 		{"Saskatchewan W1", orb.Point{-101.5, 49.5}, lld.Township, twp(lld.W1, 31, 6), true},
 		{"Saskatchewan W3", orb.Point{-106.6, 52.1}, lld.Township, twp(lld.W3, 5, 36), true},
 		{"north-west Manitoba answers W1, not E2", orb.Point{-100.3, 56.75}, lld.Township, twp(lld.W1, 18, 89), true},
-		{"last township", orb.Point{-112, 59.998}, lld.Township, twp(lld.W4, 12, 126), true},
+		{"last township", orb.Point{-112, 59.997}, lld.Township, twp(lld.W4, 12, 126), true},
 
 		{"south of 49°N", orb.Point{-100, 48.99}, lld.Township, lld.Location{}, false},
 		{"north of township 126", orb.Point{-112, 59.999}, lld.Township, lld.Location{}, false},

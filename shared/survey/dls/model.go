@@ -86,11 +86,20 @@ type options struct {
 	// townships each way with 1½-chain allowances around every section
 	// (equal sixths). Calibration variant for Manitoba only.
 	firstSystem bool
+	// corr is the fitted correction (correction.go); nil for none.
+	corr *correction
 }
 
 // defaultOptions are the constants the package uses. The calibration test
 // (calibration_internal_test.go) reports the alternatives it tried.
-var defaultOptions = options{w2: lngW2, w4: lngW4, layout: roadAllowances}
+var defaultOptions = options{w2: lngW2, w4: lngW4, layout: roadAllowances, corr: &fitted}
+
+// uncorrected returns o without its correction: the model the correction
+// is fitted to.
+func (o options) uncorrected() options {
+	o.corr = nil
+	return o
+}
 
 // model holds the precomputed tables of one calibration of the DLS model.
 // It is immutable after newModel.
@@ -110,6 +119,11 @@ type model struct {
 	xs, ys [grid + 1]float64
 	// divide is the interpolated AB–BC boundary (divide.go).
 	divide divideLine
+	// corr is the correction applied to every block (correction.go), nil
+	// for none; lngPerM[T] and latPerM[T] convert its metres to degrees
+	// in township T (at the township's south edge).
+	corr             *correction
+	lngPerM, latPerM [maxTownship + 1]float64
 }
 
 // std is the package's model.
@@ -131,7 +145,11 @@ func newModel(o options) *model {
 	for t := 1; t <= maxTownship; t++ {
 		phiB := m.south[governingBaseTownship(t)] * degree
 		m.dlng[t] = width / parallelRadius(phiB) / degree
+		phi := m.south[t] * degree
+		m.lngPerM[t] = 1 / parallelRadius(phi) / degree
+		m.latPerM[t] = 1 / meridianRadius(phi) / degree
 	}
+	m.corr = o.corr
 	lng := [...]float64{lngW1, o.w2, lngW3, o.w4, lngW5, lngW6, lngW7}
 	for mer := lld.W1; mer <= lld.W6; mer++ {
 		m.base[mer] = lng[mer-lld.W1]
@@ -208,8 +226,9 @@ func (m *model) rangeEdges(mer lld.Meridian, r, t int) (west, east float64) {
 type cells struct{ x0, x1, y0, y1 int }
 
 // cellBound returns the lng/lat box of c in township t, range r of mer,
-// clipped at the next meridian for W ranges; ok is false when nothing of it
-// is left east of that meridian.
+// clipped at the next meridian for W ranges and then moved by the
+// township's correction (correction.go); ok is false when nothing of it is
+// left east of that meridian.
 func (m *model) cellBound(mer lld.Meridian, r, t int, c cells) (orb.Bound, bool) {
 	w, e := m.rangeEdges(mer, r, t)
 	s, n := m.south[t], m.south[t+1]
@@ -218,13 +237,13 @@ func (m *model) cellBound(mer lld.Meridian, r, t int, c cells) (orb.Bound, bool)
 		Max: orb.Point{lerp(w, e, m.xs[:], c.x1), lerp(s, n, m.ys[:], c.y1)},
 	}
 	if !mer.East() {
-		lim := m.next[mer]
+		lim := m.nextMeridian(mer, r, t)
 		if b.Max[0] <= lim {
 			return orb.Bound{}, false
 		}
 		b.Min[0] = math.Max(b.Min[0], lim)
 	}
-	return b, true
+	return m.extend(mer, r, t, c, m.shifted(mer, r, t, b)), true
 }
 
 // lerp returns line i of frac between lo and hi, exact at both ends so that
