@@ -93,17 +93,56 @@ func (c *correction) surface(mer lld.Meridian, r, t int) (shift, bool) {
 	return c.shifts[i], true
 }
 
+// maxShiftRange bounds the W4–W6 ranges of the dense table (the 4th
+// meridian's ranges reach about 30 at 49°N).
+const maxShiftRange = 40
+
+// denseShifts is a correction spread over every township of W4–W6 (range
+// 1..maxShiftRange): the township's shift, its own or its region's, and
+// whether it is its own. Built once per model (newModel), it makes the
+// correction an array look-up.
+type denseShifts [3][maxTownship + 1][maxShiftRange + 1]struct {
+	shift
+	surface bool
+}
+
+// spread returns c's shifts for every township of W4–W6 in model m.
+func (c *correction) spread(m *model) *denseShifts {
+	d := new(denseShifts)
+	for mer := lld.W4; mer <= lld.W6; mer++ {
+		for t := 1; t <= maxTownship; t++ {
+			for r := 1; r <= maxShiftRange; r++ {
+				e := &d[mer-lld.W4][t][r]
+				e.shift, e.surface = c.surface(mer, r, t)
+				if !e.surface {
+					w, east := m.rangeEdges(mer, r, t)
+					e.shift = c.regional[regionOf(mer, t, (w+east)/2)]
+				}
+			}
+		}
+	}
+	return d
+}
+
+// townshipShift returns the correction of township t, range r of mer in
+// metres and whether it is the township's own (the surface) rather than
+// its region's constant; zero outside W4–W6.
+func (m *model) townshipShift(mer lld.Meridian, r, t int) (shift, bool) {
+	if m.dense == nil || mer < lld.W4 || mer > lld.W6 || t < 1 || t > maxTownship || r < 1 {
+		return shift{}, false
+	}
+	if r > maxShiftRange {
+		w, e := m.rangeEdges(mer, r, t)
+		return m.corr.regional[regionOf(mer, t, (w+e)/2)], false
+	}
+	e := m.dense[mer-lld.W4][t][r]
+	return e.shift, e.surface
+}
+
 // shiftDegrees returns the correction of township t, range r of mer in
 // degrees of longitude and latitude (0, 0 without corrections).
 func (m *model) shiftDegrees(mer lld.Meridian, r, t int) (dlng, dlat float64) {
-	if m.corr == nil || mer < lld.W4 || mer > lld.W6 {
-		return 0, 0
-	}
-	s, ok := m.corr.surface(mer, r, t)
-	if !ok {
-		w, e := m.rangeEdges(mer, r, t)
-		s = m.corr.regional[regionOf(mer, t, (w+e)/2)]
-	}
+	s, _ := m.townshipShift(mer, r, t)
 	return float64(s.east) * m.lngPerM[t], float64(s.north) * m.latPerM[t]
 }
 
@@ -141,36 +180,48 @@ const sliverEps = 1e-8
 // difference of their shifts instead of leaving a gap, so every point of
 // the grid is in a block that Locate can answer.
 func (m *model) extend(mer lld.Meridian, r, t int, c cells, b orb.Bound) orb.Bound {
-	if m.corr == nil || mer < lld.W4 || mer > lld.W6 {
+	if m.dense == nil || mer < lld.W4 || mer > lld.W6 {
 		return b
 	}
 	w, e := m.rangeEdges(mer, r, t)
-	w = math.Max(w, m.nextMeridian(mer, r, t))
 	s, n := m.south[t], m.south[t+1]
-	mid := (s + n) / 2
-	if c.x0 == 0 {
-		if g, ok := m.frame(orb.Point{w - sliverEps, mid}); ok {
-			dx, _ := m.shiftDegrees(g.mer, g.r, g.t)
-			b.Min[0] = math.Min(b.Min[0], g.e+dx)
-		}
+	// West and east: the neighbour in the same township row. Across a
+	// meridian there is nothing to do: a fractional range ends on the
+	// corrected meridian (nextMeridian).
+	if c.x0 == 0 && w > m.nextMeridian(mer, r, t) {
+		dx, _ := m.shiftDegrees(mer, r+1, t)
+		b.Min[0] = math.Min(b.Min[0], w+dx)
 	}
-	if c.x1 == grid {
-		if g, ok := m.frame(orb.Point{e + sliverEps, mid}); ok {
-			dx, _ := m.shiftDegrees(g.mer, g.r, g.t)
-			b.Max[0] = math.Max(b.Max[0], m.westEdge(g)+dx)
-		}
+	if c.x1 == grid && r > 1 {
+		dx, _ := m.shiftDegrees(mer, r-1, t)
+		b.Max[0] = math.Max(b.Max[0], e+dx)
 	}
-	for _, lng := range [...]float64{w + sliverEps, (w + e) / 2, e - sliverEps} {
-		if c.y0 == 0 {
-			if g, ok := m.frame(orb.Point{lng, s - sliverEps}); ok {
-				_, dy := m.shiftDegrees(g.mer, g.r, g.t)
-				b.Min[1] = math.Min(b.Min[1], m.south[g.t+1]+dy)
+	// South and north: the neighbour in the same range column, or, across
+	// a correction line where range lines jog, every township facing this
+	// one.
+	if c.y0 == 0 && t > 1 {
+		if governingBaseTownship(t-1) == governingBaseTownship(t) {
+			_, dy := m.shiftDegrees(mer, r, t-1)
+			b.Min[1] = math.Min(b.Min[1], s+dy)
+		} else {
+			for _, lng := range [...]float64{math.Max(w, m.next[mer]) + sliverEps, (w + e) / 2, e - sliverEps} {
+				if g, ok := m.frame(orb.Point{lng, s - sliverEps}); ok {
+					_, dy := m.shiftDegrees(g.mer, g.r, g.t)
+					b.Min[1] = math.Min(b.Min[1], m.south[g.t+1]+dy)
+				}
 			}
 		}
-		if c.y1 == grid {
-			if g, ok := m.frame(orb.Point{lng, n + sliverEps}); ok {
-				_, dy := m.shiftDegrees(g.mer, g.r, g.t)
-				b.Max[1] = math.Max(b.Max[1], m.south[g.t]+dy)
+	}
+	if c.y1 == grid && t < maxTownship {
+		if governingBaseTownship(t+1) == governingBaseTownship(t) {
+			_, dy := m.shiftDegrees(mer, r, t+1)
+			b.Max[1] = math.Max(b.Max[1], n+dy)
+		} else {
+			for _, lng := range [...]float64{math.Max(w, m.next[mer]) + sliverEps, (w + e) / 2, e - sliverEps} {
+				if g, ok := m.frame(orb.Point{lng, n + sliverEps}); ok {
+					_, dy := m.shiftDegrees(g.mer, g.r, g.t)
+					b.Max[1] = math.Max(b.Max[1], m.south[g.t]+dy)
+				}
 			}
 		}
 	}

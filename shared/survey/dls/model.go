@@ -123,6 +123,7 @@ type model struct {
 	// for none; lngPerM[T] and latPerM[T] convert its metres to degrees
 	// in township T (at the township's south edge).
 	corr             *correction
+	dense            *denseShifts
 	lngPerM, latPerM [maxTownship + 1]float64
 }
 
@@ -159,6 +160,9 @@ func newModel(o options) *model {
 	m.base[lld.E2] = o.w2
 	m.xs, m.ys = lines(o.layout)
 	m.divide = newDivideLine(m)
+	if m.corr != nil {
+		m.dense = m.corr.spread(m)
+	}
 	return m
 }
 

@@ -88,7 +88,7 @@ func Accuracy(p survey.Province, mer lld.Meridian) float64 {
 // figure where l's township has a fitted shift of its own, else Accuracy.
 func (m *model) accuracy(l lld.Location, p survey.Province) float64 {
 	if p == survey.AB || p == survey.BC {
-		if _, ok := m.corr.surface(l.Meridian, int(l.Range), int(l.Township)); ok {
+		if _, ok := m.townshipShift(l.Meridian, int(l.Range), int(l.Township)); ok {
 			if p == survey.BC {
 				return surfaceAccuracyM[regionPRB]
 			}
