@@ -316,6 +316,16 @@ func TestCorrectionTable(t *testing.T) {
 	if !bytes.Equal(got, src) {
 		t.Errorf("%s is not what the fit gives from the ground truth; run go test ./shared/survey/dls -run TestCorrectionTable -update", file)
 	}
+	// Townships' blocks move by a shift and extend to a neighbour's edge:
+	// at most twice the largest shift, which correctionMargin must cover
+	// (Townships searches that much wider).
+	largest := 0.0
+	for _, s := range append(c.shifts, c.regional[:]...) {
+		largest = max(largest, math.Abs(float64(s.east)), math.Abs(float64(s.north)))
+	}
+	if deg := 2 * largest / (parallelRadius(60*degree) * degree); deg > correctionMargin {
+		t.Errorf("largest shift %.0f m: blocks may move %.4f°, more than correctionMargin %v", largest, deg, correctionMargin)
+	}
 	t.Logf("%d townships with their own shift; regional %v; accuracy %v (n %v), regional-only %v (n %v)", len(c.keys), c.regional, acc, n, accReg, nReg)
 }
 

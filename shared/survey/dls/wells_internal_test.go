@@ -1,6 +1,10 @@
 package dls
 
 import (
+	"math/rand/v2"
+
+	"github.com/paulmach/orb"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -129,10 +133,72 @@ func TestWellsMeasure(t *testing.T) {
 	base := newModel(defaultOptions.uncorrected())
 	t.Log("uncorrected, all points", formatWells(measureWells(base, pts)))
 	t.Log("uncorrected, validation", formatWells(measureWells(base, val)))
-	t.Log("corrected, validation", formatWells(measureWells(std, val)))
+	after := measureWells(std, val)
+	t.Log("corrected, validation", formatWells(after))
+	for g, f := range after {
+		if f.unresolved > 0 {
+			t.Errorf("%s: %d held-out wells do not resolve", g, f.unresolved)
+		}
+	}
 	t.Log("corrected, calibration (in-sample)", formatWells(measureWells(std, cal)))
 	l, _ := lld.Parse("NW-25-24-1-W5")
 	b, _ := std.resolve(l)
 	t.Logf("NW-25-24-1-W5 centroid %v, %.0f m from Township Canada's 51.077932,-114.01924", b.Centroid,
 		pointDistanceM(b.Centroid, [2]float64{-114.01924, 51.077932}))
+}
+
+// TestWellsLocate: every well of the ground truth inside its modelled LSD
+// (no tolerance) is located back to that LSD, or, where corrected
+// townships overlap (correction.go), to a block that holds it too.
+func TestWellsLocate(t *testing.T) {
+	pts := readAllGroundTruth(t)
+	var inside, same, overlap int
+	for _, p := range pts {
+		if wellGroup(p) == "" {
+			continue
+		}
+		if b, ok := std.bound(p.loc); !ok || !b.Contains(p.pt) {
+			continue
+		}
+		inside++
+		got, ok := std.locate(p.pt, lld.LSD)
+		switch {
+		case ok && got == p.loc:
+			same++
+		case ok:
+			if b, _ := std.bound(got); b.Contains(p.pt) {
+				overlap++
+				t.Logf("%s: located in %v, whose corrected block overlaps its own", p.raw, got)
+				continue
+			}
+			fallthrough
+		default:
+			t.Errorf("Locate(%v, LSD) = %v, %v, want %v (%s)", p.pt, got, ok, p.loc, p.raw)
+		}
+	}
+	t.Logf("%d wells inside their LSD: %d located back to it, %d to an overlapping block", inside, same, overlap)
+	if inside < 800 {
+		t.Errorf("only %d wells inside their LSD: the test is not exercising the model", inside)
+	}
+}
+
+// TestCorrectionSlivers: across Alberta and the Peace River Block, a point
+// the uncorrected model locates is located by the corrected one too, but
+// for a few near the province boundaries (a block's corrected centroid may
+// cross one) and the corners of slivers no extension reaches.
+func TestCorrectionSlivers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 200000
+	lost := 0
+	for range n {
+		pt := orb.Point{-121 + rng.Float64()*11, 49.05 + rng.Float64()*10.9}
+		_, ok0 := plain.locate(pt, lld.LSD)
+		if _, ok := std.locate(pt, lld.LSD); ok0 && !ok {
+			lost++
+		}
+	}
+	t.Logf("%d of %d points located only without the correction", lost, n)
+	if lost > n/10000 {
+		t.Errorf("%d of %d points lost by the correction, want at most %d", lost, n, n/10000)
+	}
 }
