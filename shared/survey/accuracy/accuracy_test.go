@@ -79,7 +79,7 @@ func wellGroup(p teamdata.Point, l lld.Location) string {
 // figures are one group's results.
 type figures struct {
 	n, lsdIn, sectionIn, unresolved int
-	sectionMiss, lsdMiss             []float64
+	sectionMiss, lsdMiss            []float64
 }
 
 func (f *figures) p99Section() float64 { return percentile(f.sectionMiss, 0.99) }
