@@ -397,37 +397,47 @@ func TestCorrectionParameters(t *testing.T) {
 		return int(h % 3)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n| kernel km | prior | min weight | inside LSD | inside section | p95 LSD miss |\n|---|---|---|---|---|---|\n")
-	for _, kern := range []float64{24, 32, 48, 64} {
-		for _, prior := range []float64{0.25, 1} {
+	fmt.Fprintf(&b, "\n| kernel km | prior | group | n | inside LSD | inside section | p99 section miss |\n|---|---|---|---|---|---|---|\n")
+	for _, kern := range []float64{16, 32, 64} {
+		for _, prior := range []float64{1, 4} {
 			fp := fitParams{kernelKM: kern, priorWeight: prior, minWeight: minWeight}
-			var in, sec, n int
-			var miss []float64
+			var test []groundPoint
+			var folded [3]*model
 			for k := range 3 {
-				var train, test []groundPoint
+				var train []groundPoint
 				for _, p := range calG {
-					if fold(p) == k {
-						test = append(test, p)
-					} else {
+					if fold(p) != k {
 						train = append(train, p)
 					}
 				}
 				o := defaultOptions
 				o.corr = fitCorrection(base, calPoints(base, train), fp)
-				m := newModel(o)
-				for _, f := range measureWellsRaw(m, test) {
-					n++
-					if f[1] <= toleranceM {
-						in++
+				folded[k] = newModel(o)
+			}
+			test = calG
+			figs := map[string]*wellFigures{}
+			for k := range 3 {
+				var part []groundPoint
+				for _, p := range test {
+					if fold(p) == k {
+						part = append(part, p)
 					}
-					if f[0] <= toleranceM {
-						sec++
+				}
+				for g, f := range measureWells(folded[k], part) {
+					if figs[g] == nil {
+						figs[g] = new(wellFigures)
 					}
-					miss = append(miss, f[1])
+					figs[g].n += f.n
+					figs[g].lsdIn += f.lsdIn
+					figs[g].sectionIn += f.sectionIn
+					figs[g].sectionP99 = max(figs[g].sectionP99, f.sectionP99)
 				}
 			}
-			fmt.Fprintf(&b, "| %g | %g | %g | %.1f%% | %.1f%% | %.0f m |\n", kern, prior, minWeight,
-				100*float64(in)/float64(n), 100*float64(sec)/float64(n), percentile(miss, 0.95))
+			for _, g := range wellGroups {
+				f := figs[g]
+				fmt.Fprintf(&b, "| %g | %g | %s | %d | %.1f%% | %.1f%% | %.0f m (worst fold) |\n", kern, prior, g, f.n,
+					100*float64(f.lsdIn)/float64(f.n), 100*float64(f.sectionIn)/float64(f.n), f.sectionP99)
+			}
 		}
 	}
 	t.Log(b.String())
