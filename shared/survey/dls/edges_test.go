@@ -122,7 +122,7 @@ func TestEdgePlaces(t *testing.T) {
 		// 60°N: the 60°N 117°W confluence on the Alberta–Northwest
 		// Territories line, 15 km north of Indian Cabins (confluence.org,
 		// 60°N 117°W; the 2003 visitor stood 33 m south of it, in Alberta).
-		{"33 m south of 60°N 117°W", orb.Point{-117, 59.9997}, lld.LSD, lsdAt(15, 35, lld.W5, 18, 126), survey.AB},
+		{"33 m south of 60°N 117°W", orb.Point{-117, 59.9997}, lld.LSD, lsdAt(16, 35, lld.W5, 18, 126), survey.AB}, // 15 before the correction moved W5 85 m west
 		{"60°N 117°W itself", orb.Point{-117, lat60}, lld.LSD, none, 0},
 		{"1 m south of 60°N on W1", orb.Point{-98, lat60 - 1e-5}, lld.Section, sec(36, lld.W1, 4, 126), survey.MB},
 	}
@@ -419,8 +419,17 @@ func checkEdgeBlock(t *testing.T, edge string, l lld.Location, sides []side, res
 			res.across++
 			report("across", "ResolveAt(%v) polygon %v leaves its %s part %v", pt, g, sd.name, pb)
 		}
+		// Locate answers a block holding each point: l, or, where the
+		// correction makes neighbouring townships overlap by a few metres
+		// (correction.go), the neighbour that also holds it.
 		for _, p := range inside {
-			if got, ok := dls.Locate(p, l.Unit); !ok || got != l {
+			got, ok := dls.Locate(p, l.Unit)
+			if ok && got != l {
+				if g, gok := dls.ResolveAt(got, p); gok && g.Geometry.Bound().Contains(p) {
+					continue
+				}
+			}
+			if !ok || got != l {
 				res.holes++
 				report("hole", "Locate(%v, %v) = %v, %v inside its %s part", p, l.Unit, got, ok, sd.name)
 				break
@@ -509,7 +518,11 @@ func TestTownship126(t *testing.T) {
 		b := dls.Bound(lsdAt(16, s, lld.W4, 1, 126))
 		lo, hi = min(lo, b.Max[1]-b.Min[1]), max(hi, b.Max[1]-b.Min[1])
 	}
-	if hi > 1.06*lo { // road allowances make rows 80 or 81 chains: 1.25%; plus the stretch
+	// Road allowances make rows 80 or 81 chains (1.25%), the stretch to
+	// 60°N adds 0.4%, and the correction (correction.go) moves the rows
+	// below the north row by the township's north shift, which the north
+	// row absorbs: up to 100 m, 27% of a row.
+	if hi > 1.3*lo {
 		t.Errorf("LSD row heights in township 126 range %.6f..%.6f°", lo, hi)
 	}
 }

@@ -18,6 +18,23 @@ func Townships(b orb.Bound, fn func(lld.Location) bool) {
 }
 
 func (m *model) townships(b orb.Bound, fn func(lld.Location) bool) {
+	if m.corr != nil {
+		// Corrected townships (correction.go) lie within correctionMargin
+		// of their uncorrected boxes: search wider, keep those that meet b.
+		q := orb.Bound{Min: orb.Point{b.Min[0] - correctionMargin, b.Min[1] - correctionMargin},
+			Max: orb.Point{b.Max[0] + correctionMargin, b.Max[1] + correctionMargin}}
+		m.uncorrectedTownships(q, func(l lld.Location) bool {
+			if tb, ok := m.bound(l); ok && tb.Intersects(b) {
+				return fn(l)
+			}
+			return true
+		})
+		return
+	}
+	m.uncorrectedTownships(b, fn)
+}
+
+func (m *model) uncorrectedTownships(b orb.Bound, fn func(lld.Location) bool) {
 	if !(b.Max[1] > firstBaseLine && b.Min[1] < m.south[maxTownship+1] && b.Max[0] > lngW7 && b.Min[0] < -85) {
 		return
 	}

@@ -15,8 +15,8 @@ func ExampleResolve() {
 	fmt.Println(ok, b.Location, b.Province.Name(), b.AccuracyM, b.Source)
 	fmt.Printf("%.5f %.5f\n", b.Centroid.Lat(), b.Centroid.Lon())
 	// Output:
-	// true NW-36-42-3-W5 Alberta 100 model
-	// 52.66468 -114.30581
+	// true NW-36-42-3-W5 Alberta 20 model
+	// 52.66532 -114.30720
 }
 
 func ExampleLocate() {

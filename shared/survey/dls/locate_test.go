@@ -16,6 +16,7 @@ var locateUnits = []lld.Unit{lld.Township, lld.Section, lld.QuarterSection, lld.
 
 func TestLocate(t *testing.T) {
 	t.Parallel()
+	w5T23 := dls.Bound(twp(lld.W5, 1, 23)).Max[0]
 	lsd := func(n, s uint8, mer lld.Meridian, r, tw uint8) lld.Location {
 		return lld.Location{System: lld.DLS, Unit: lld.LSD, Meridian: mer, Range: r, Township: tw, Section: s, LSD: n}
 	}
@@ -33,8 +34,10 @@ func TestLocate(t *testing.T) {
 		{"section", orb.Point{-115.04675, 53.12168}, lld.Section, sec(12, lld.W5, 8, 48), true},
 		{"quarter", orb.Point{-115.04675, 53.12168}, lld.QuarterSection,
 			lld.Location{System: lld.DLS, Unit: lld.QuarterSection, Meridian: lld.W5, Range: 8, Township: 48, Section: 12, Aliquot: lld.SW}, true},
-		{"on the 5th meridian", orb.Point{-114, 51}, lld.Township, twp(lld.W5, 1, 23), true},
-		{"just east of the 5th meridian", orb.Point{-113.9999999, 51}, lld.Township, twp(lld.W4, 29, 23), true},
+		// The 5th meridian where the correction puts it in T23 (the east
+		// edge of R1 W5; W4's fractional range ends on it).
+		{"on the 5th meridian", orb.Point{w5T23, 51}, lld.Township, twp(lld.W5, 1, 23), true},
+		{"just east of the 5th meridian", orb.Point{w5T23 + 1e-7, 51}, lld.Township, twp(lld.W4, 29, 23), true},
 		// First-system (489-chain) townships: 49.7°N is township 8 (the
 		// official centroid of NE-22-8-1E1 is at 49.676°N, NW-10-9-1E1 at
 		// 49.735°N), and 101.5°W at 49.5°N is range 30.

@@ -348,8 +348,9 @@ func (m *model) townshipsFirstMeridian(b orb.Bound, fn func(lld.Location) bool) 
 	return true
 }
 
-// accuracy returns the AccuracyM of a block of l in province p.
-func (m *model) accuracy(p survey.Province, l lld.Location) float64 {
+// manitobaAccuracy returns the AccuracyM of a block of l in province p
+// (called for Manitoba by accuracy, resolve.go).
+func (m *model) manitobaAccuracy(p survey.Province, l lld.Location) float64 {
 	switch {
 	case p != survey.MB || !(l.Meridian == lld.W1 || l.Meridian == lld.E1):
 		return Accuracy(p, l.Meridian)

@@ -265,13 +265,6 @@ func TestManitobaCentroids(t *testing.T) {
 	t.Log(tbl.String())
 }
 
-// percentile returns the nearest-rank q-quantile of d.
-func percentile(d []float64, q float64) float64 {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[max(0, int(math.Ceil(q*float64(len(s))))-1)]
-}
-
 // TestManitobaSystems checks the layout rules at the edges of the first
 // system's area: the 489-chain townships, the south line of township 21 on
 // the first system's north line, and E1 range 8 starting at range 7's east

@@ -91,11 +91,20 @@ type options struct {
 	// system, corrected by mb.
 	plainManitoba bool
 	mb            mbFit
+	// corr is the fitted correction (correction.go); nil for none.
+	corr *correction
 }
 
 // defaultOptions are the constants the package uses. The calibration test
 // (calibration_internal_test.go) reports the alternatives it tried.
-var defaultOptions = options{w2: lngW2, w4: lngW4, layout: roadAllowances, mb: manitobaFit}
+var defaultOptions = options{w2: lngW2, w4: lngW4, layout: roadAllowances, mb: manitobaFit, corr: &fitted}
+
+// uncorrected returns o without its correction: the model the correction
+// is fitted to.
+func (o options) uncorrected() options {
+	o.corr = nil
+	return o
+}
 
 // model holds the precomputed tables of one calibration of the DLS model.
 // It is immutable after newModel.
@@ -118,6 +127,12 @@ type model struct {
 	// mb lays out the townships of W1 and E1 by survey system
 	// (manitoba.go); nil for the plain model.
 	mb *manitoba
+	// corr is the correction applied to every block (correction.go), nil
+	// for none; lngPerM[T] and latPerM[T] convert its metres to degrees
+	// in township T (at the township's south edge).
+	corr             *correction
+	dense            *denseShifts
+	lngPerM, latPerM [maxTownship + 1]float64
 }
 
 // std is the package's model.
@@ -142,7 +157,11 @@ func newModel(o options) *model {
 	for t := 1; t <= maxTownship; t++ {
 		phiB := m.south[governingBaseTownship(t)] * degree
 		m.dlng[t] = width / parallelRadius(phiB) / degree
+		phi := m.south[t] * degree
+		m.lngPerM[t] = 1 / parallelRadius(phi) / degree
+		m.latPerM[t] = 1 / meridianRadius(phi) / degree
 	}
+	m.corr = o.corr
 	lng := [...]float64{lngW1, o.w2, lngW3, o.w4, lngW5, lngW6, lngW7}
 	for mer := lld.W1; mer <= lld.W6; mer++ {
 		m.base[mer] = lng[mer-lld.W1]
@@ -154,6 +173,9 @@ func newModel(o options) *model {
 	m.divide = newDivideLine(m)
 	if !o.firstSystem && !o.plainManitoba {
 		m.mb = newManitoba(lngW1, o.layout, o.mb)
+	}
+	if m.corr != nil {
+		m.dense = m.corr.spread(m)
 	}
 	return m
 }
@@ -222,8 +244,9 @@ func (m *model) rangeEdges(mer lld.Meridian, r, t int) (west, east float64) {
 type cells struct{ x0, x1, y0, y1 int }
 
 // cellBound returns the lng/lat box of c in township t, range r of mer,
-// clipped at the next meridian for W ranges; ok is false when nothing of it
-// is left east of that meridian.
+// clipped at the next meridian for W ranges and then moved by the
+// township's correction (correction.go); ok is false when nothing of it is
+// left east of that meridian.
 func (m *model) cellBound(mer lld.Meridian, r, t int, c cells) (orb.Bound, bool) {
 	if m.firstMeridian(mer) {
 		return m.mb.cellBound(mer, r, t, c, m.next[mer]) // Manitoba's survey systems
@@ -235,13 +258,13 @@ func (m *model) cellBound(mer lld.Meridian, r, t int, c cells) (orb.Bound, bool)
 		Max: orb.Point{lerp(w, e, m.xs[:], c.x1), lerp(s, n, m.ys[:], c.y1)},
 	}
 	if !mer.East() {
-		lim := m.next[mer]
+		lim := m.nextMeridian(mer, r, t)
 		if b.Max[0] <= lim {
 			return orb.Bound{}, false
 		}
 		b.Min[0] = math.Max(b.Min[0], lim)
 	}
-	return b, true
+	return m.extend(mer, r, t, c, m.shifted(mer, r, t, b)), true
 }
 
 // lerp returns line i of frac between lo and hi, exact at both ends so that

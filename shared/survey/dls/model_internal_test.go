@@ -15,12 +15,12 @@ func TestTownshipSouthEdges(t *testing.T) {
 	want := []float64{49.000000, 49.087370, 49.174738, 49.262105, 49.349470}
 	for i, w := range want {
 		twp := i + 1
-		if got := std.south[twp]; math.Abs(got-w) > 5e-7 {
+		if got := plain.south[twp]; math.Abs(got-w) > 5e-7 {
 			t.Errorf("south edge of T%d = %.7f, want %.6f", twp, got, w)
 		}
-		b := Bound(lld.Location{System: lld.DLS, Unit: lld.Township, Meridian: lld.W4, Range: 1, Township: uint8(twp)})
-		if b.Min[1] != std.south[twp] || b.Max[1] != std.south[twp+1] {
-			t.Errorf("Bound(T%d R1 W4) lat %v..%v, want %v..%v", twp, b.Min[1], b.Max[1], std.south[twp], std.south[twp+1])
+		b := plain.bound1(lld.Location{System: lld.DLS, Unit: lld.Township, Meridian: lld.W4, Range: 1, Township: uint8(twp)})
+		if b.Min[1] != plain.south[twp] || b.Max[1] != plain.south[twp+1] {
+			t.Errorf("Bound(T%d R1 W4) lat %v..%v, want %v..%v", twp, b.Min[1], b.Max[1], plain.south[twp], plain.south[twp+1])
 		}
 	}
 	// §1.2: 126 townships of 483 chains end at 59.9984°N; township 126 is
@@ -42,7 +42,7 @@ func TestRangeWidth(t *testing.T) {
 		{1, 0.133614}, {2, 0.133614}, {61, 0.149954},
 	}
 	for _, tc := range tests {
-		b := Bound(lld.Location{System: lld.DLS, Unit: lld.Township, Meridian: lld.W5, Range: 1, Township: tc.twp})
+		b := plain.bound1(lld.Location{System: lld.DLS, Unit: lld.Township, Meridian: lld.W5, Range: 1, Township: tc.twp})
 		if got := b.Max[0] - b.Min[0]; math.Abs(got-tc.want) > 5e-7 {
 			t.Errorf("width of T%d R1 W5 = %.7f°, want %.6f°", tc.twp, got, tc.want)
 		}
@@ -50,8 +50,8 @@ func TestRangeWidth(t *testing.T) {
 			t.Errorf("east edge of T%d R1 W5 = %v, want %v", tc.twp, b.Max[0], lngW5)
 		}
 		// Along the governing base line the width is 486 chains.
-		phiB := std.south[governingBaseTownship(int(tc.twp))] * degree
-		if got := std.dlng[tc.twp] * degree * parallelRadius(phiB); math.Abs(got-9776.7648) > 1e-6 {
+		phiB := plain.south[governingBaseTownship(int(tc.twp))] * degree
+		if got := plain.dlng[tc.twp] * degree * parallelRadius(phiB); math.Abs(got-9776.7648) > 1e-6 {
 			t.Errorf("T%d range width on its base line = %.4f m, want 9776.7648 (486 ch)", tc.twp, got)
 		}
 	}
@@ -79,7 +79,7 @@ func TestSanityQuarter(t *testing.T) {
 	}
 	// The default layout moves the quarter's inner lines by under a chain
 	// (20 m): its south edge 0.75 ch south, its east edge 0.5 ch east.
-	got = Bound(nw36)
+	got = plain.bound1(nw36)
 	if d := max(pointDistanceM(got.Min, want.Min), pointDistanceM(got.Max, want.Max)); d > chain {
 		t.Errorf("Bound(%v) = %v, corners %.1f m from %v, want within a chain", nw36, got, d, want)
 	}
@@ -130,13 +130,45 @@ func TestFractionalRange(t *testing.T) {
 	// W4 R30 at T1 reaches past 114°W: clipped there; its westernmost
 	// sections are partly or wholly W5 ground.
 	twp := lld.Location{System: lld.DLS, Unit: lld.Township, Meridian: lld.W4, Range: 30, Township: 1}
-	b, ok := std.bound(twp)
+	b, ok := plain.bound(twp)
 	if !ok || b.Min[0] != lngW5 {
 		t.Errorf("bound(%v) = %v, %v, want west edge clipped at %v", twp, b, ok, lngW5)
 	}
 	r31 := twp
 	r31.Range = 31
-	if b, ok := std.bound(r31); ok {
+	if b, ok := plain.bound(r31); ok {
 		t.Errorf("bound(%v) = %v, want none (east edge past W5)", r31, b)
+	}
+}
+
+// plain is the package's model without its correction (correction.go):
+// the first-principles model these tests check against the survey rules.
+var plain = newModel(defaultOptions.uncorrected())
+
+// bound1 is bound without the ok.
+func (m *model) bound1(l lld.Location) orb.Bound {
+	b, _ := m.bound(l)
+	return b
+}
+
+// TestCorrectionLineJog: range lines jog at correction lines; townships
+// north of one are measured from the next base line. (The correction then
+// moves each township on its own: see TestCorrectionSlivers.)
+func TestCorrectionLineJog(t *testing.T) {
+	t.Parallel()
+	twp := func(r, n uint8) lld.Location {
+		return lld.Location{System: lld.DLS, Unit: lld.Township, Meridian: lld.W4, Range: r, Township: n}
+	}
+	below, above := plain.bound1(twp(20, 2)), plain.bound1(twp(20, 3))
+	if below.Max[1] != above.Min[1] {
+		t.Fatalf("T2 and T3 do not share the correction line: %v, %v", below, above)
+	}
+	if below.Min[0] == above.Min[0] {
+		t.Errorf("no jog at the T2/T3 correction line: west edges both %v", below.Min[0])
+	}
+	// Between base lines the range lines are continuous.
+	t3, t4 := plain.bound1(twp(20, 3)), plain.bound1(twp(20, 4))
+	if t3.Min[0] != t4.Min[0] || t3.Max[0] != t4.Max[0] {
+		t.Errorf("range lines of T3 and T4 differ: %v, %v", t3, t4)
 	}
 }

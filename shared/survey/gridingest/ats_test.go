@@ -500,8 +500,11 @@ func largeATS(ranges, townships int) io.Reader {
 	pr, pw := io.Pipe()
 	go func() {
 		var b strings.Builder
+		// Townships 1–20 of W5 have no township shifts of their own in
+		// the DLS model's correction (dls correction_table.go), so their
+		// model sections share corners across townships as a real file's do.
 		for r := 1; r <= ranges; r++ {
-			for tw := 30; tw < 30+townships; tw++ {
+			for tw := 1; tw <= townships; tw++ {
 				b.Reset()
 				for s := 1; s <= 36; s++ {
 					b.WriteString(atsSection(lld.W5, r, tw, s))
