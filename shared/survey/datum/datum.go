@@ -166,3 +166,48 @@ func (g *Grid) ToNAD27(p orb.Point) (orb.Point, error) {
 func (g *Grid) Bound() orb.Bound {
 	return orb.Bound{Min: orb.Point{-g.west, g.south}, Max: orb.Point{-g.east, g.north}}
 }
+
+// NodeRing returns the NAD27 box b as a closed counter-clockwise ring from
+// its south-west corner (SW, SE, NE, NW, SW) with a vertex wherever an edge
+// crosses one of the grid's node lines, the parallels and meridians its
+// nodes lie on. Between two node lines the shift is bilinear, so along an
+// edge it is linear: moving the ring's vertices to NAD83 gives the exact
+// image of the box, where moving its four corners alone would cut across
+// the bends (by up to tens of metres on a box of a few degrees).
+func (g *Grid) NodeRing(b orb.Bound) orb.Ring {
+	lngs := nodeLines(b.Min[0], b.Max[0], -g.west, g.dLon)
+	lats := nodeLines(b.Min[1], b.Max[1], g.south, g.dLat)
+	r := make(orb.Ring, 0, 5+2*len(lngs)+2*len(lats))
+	r = append(r, b.Min)
+	for _, x := range lngs { // south edge, west to east
+		r = append(r, orb.Point{x, b.Min[1]})
+	}
+	r = append(r, orb.Point{b.Max[0], b.Min[1]})
+	for _, y := range lats { // east edge, south to north
+		r = append(r, orb.Point{b.Max[0], y})
+	}
+	r = append(r, b.Max)
+	for i := len(lngs) - 1; i >= 0; i-- { // north edge, east to west
+		r = append(r, orb.Point{lngs[i], b.Max[1]})
+	}
+	r = append(r, orb.Point{b.Min[0], b.Max[1]})
+	for i := len(lats) - 1; i >= 0; i-- { // west edge, north to south
+		r = append(r, orb.Point{b.Min[0], lats[i]})
+	}
+	return append(r, b.Min)
+}
+
+// nodeLines returns the node lines origin + k·step strictly between lo and
+// hi, ascending (none for an empty or reversed interval).
+func nodeLines(lo, hi, origin, step float64) []float64 {
+	var out []float64
+	for k := math.Floor((lo-origin)/step) + 1; ; k++ {
+		v := origin + k*step
+		if v >= hi {
+			return out
+		}
+		if v > lo {
+			out = append(out, v)
+		}
+	}
+}

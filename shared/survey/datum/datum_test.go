@@ -332,3 +332,49 @@ func TestReadCompactDamaged(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeRing: a box's ring has its corners and one vertex per node line
+// an edge crosses, in counter-clockwise order, and moved to NAD83 it is
+// the box's exact image: every point of an edge, moved, lies on the moved
+// ring's segment between the moved vertices either side of it.
+func TestNodeRing(t *testing.T) {
+	t.Parallel()
+	g := datum.Canada()
+	for _, c := range []struct {
+		b          orb.Bound
+		lngs, lats int // node lines crossed
+	}{
+		{orb.Bound{Min: orb.Point{-120.2, 55.3}, Max: orb.Point{-120.1, 55.35}}, 0, 0}, // inside a cell
+		{orb.Bound{Min: orb.Point{-120.3, 55.2}, Max: orb.Point{-119.6, 55.8}}, 3, 3},  // -120.25, -120, -119.75; 55.25, 55.5, 55.75
+		{orb.Bound{Min: orb.Point{-122, 55}, Max: orb.Point{-120, 56}}, 7, 3},          // corners on node lines: not repeated
+	} {
+		r := g.NodeRing(c.b)
+		if len(r) != 5+2*c.lngs+2*c.lats {
+			t.Errorf("%v: %d vertices, want %d", c.b, len(r), 5+2*c.lngs+2*c.lats)
+		}
+		if r[0] != c.b.Min || r[len(r)-1] != c.b.Min || orb.Ring(r).Orientation() != orb.CCW {
+			t.Errorf("%v: ring %v is not closed and counter-clockwise from the SW corner", c.b, r)
+		}
+		moved := make(orb.Ring, len(r))
+		for i, p := range r {
+			q, err := g.ToNAD83(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			moved[i] = q
+		}
+		// Points along each segment, moved, stay on the moved segment.
+		worst := 0.0
+		for i := 0; i+1 < len(r); i++ {
+			for f := 0.1; f < 1; f += 0.2 {
+				p := orb.Point{r[i][0] + f*(r[i+1][0]-r[i][0]), r[i][1] + f*(r[i+1][1]-r[i][1])}
+				q, _ := g.ToNAD83(p)
+				want := orb.Point{moved[i][0] + f*(moved[i+1][0]-moved[i][0]), moved[i][1] + f*(moved[i+1][1]-moved[i][1])}
+				worst = max(worst, math.Abs(q[0]-want[0]), math.Abs(q[1]-want[1]))
+			}
+		}
+		if worst > 1e-11 {
+			t.Errorf("%v: a moved edge point is %.2g° off its moved segment", c.b, worst)
+		}
+	}
+}

@@ -32,10 +32,6 @@ const DatumAccuracyM = datum.AccuracyM
 // the ellipsoid's meridian radius at these latitudes).
 const earthRadiusM = 6371000.0
 
-// nodeMin is the NTv1 grid's node spacing in minutes: between node lines
-// the bilinear shift is linear along a parallel or a meridian.
-const nodeMin = 15.0
-
 // Resolve returns the block the FPS location l names: its NAD27 box moved
 // to NAD83 as a closed counter-clockwise ring (vertices at the corners and
 // where edges cross NTv1 node lines), the NAD83 image of the box's centre,
@@ -88,32 +84,10 @@ func AccuracyM(l lld.Location) float64 {
 }
 
 // shiftRing returns b's ring counter-clockwise from the south-west corner,
-// with a vertex wherever an edge crosses a node line, each vertex moved to
-// NAD83.
+// with a vertex wherever an edge crosses a node line of the datum grid
+// (datum.Grid.NodeRing), each vertex moved to NAD83.
 func shiftRing(b box) (orb.Ring, error) {
-	ring := make(orb.Ring, 0, 9)
-	add := func(lat, west float64) { ring = append(ring, orb.Point{-west / 60, lat / 60}) }
-	// South edge, west to east (decreasing west).
-	add(b.south, b.west)
-	for _, v := range crossings(b.east, b.west, true) {
-		add(b.south, v)
-	}
-	// East edge, south to north.
-	add(b.south, b.east)
-	for _, v := range crossings(b.south, b.north, false) {
-		add(v, b.east)
-	}
-	// North edge, east to west.
-	add(b.north, b.east)
-	for _, v := range crossings(b.east, b.west, false) {
-		add(b.north, v)
-	}
-	// West edge, north to south.
-	add(b.north, b.west)
-	for _, v := range crossings(b.south, b.north, true) {
-		add(v, b.west)
-	}
-	ring = append(ring, ring[0])
+	ring := datum.Canada().NodeRing(b.bound())
 	for i, p := range ring {
 		q, err := datum.NAD27ToNAD83(p)
 		if err != nil {
@@ -122,23 +96,6 @@ func shiftRing(b box) (orb.Ring, error) {
 		ring[i] = q
 	}
 	return ring, nil
-}
-
-// crossings returns the node lines strictly between lo and hi (minutes),
-// descending when desc is set.
-func crossings(lo, hi float64, desc bool) []float64 {
-	var out []float64
-	for v := math.Floor(lo/nodeMin)*nodeMin + nodeMin; v < hi; v += nodeMin {
-		if v > lo {
-			out = append(out, v)
-		}
-	}
-	if desc {
-		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-			out[i], out[j] = out[j], out[i]
-		}
-	}
-	return out
 }
 
 // Locate returns the FPS block of unit u (lld.Grid, lld.FPSSection or

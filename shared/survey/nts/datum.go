@@ -51,47 +51,13 @@ func toNAD83(p orb.Point) orb.Point {
 	return orb.Point{p[0] + s[0] - c[0], p[1] + s[1] - c[1]}
 }
 
-// ring returns the NAD83 outline of c: its NAD27 box moved to NAD83 as a
-// closed counter-clockwise ring (SW, SE, NE, NW, SW) with a vertex
-// wherever an edge crosses a node line of the shift grid.
+// ring returns the NAD83 outline of c: its NAD27 box with a vertex
+// wherever an edge crosses a node line of the shift grid, moved to NAD83,
+// as a closed counter-clockwise ring (SW, SE, NE, NW, SW).
 func (c cells) ring() orb.Ring {
-	n := 5
-	if c.i1-c.i0 > nodeRows || c.j1-c.j0 > nodeCols {
-		n += 2*(c.i1-c.i0)/nodeRows + 2*(c.j1-c.j0)/nodeCols
+	r := datum.Canada().NodeRing(c.bound())
+	for i, p := range r {
+		r[i] = toNAD83(p)
 	}
-	r := make(orb.Ring, 0, n)
-	add := func(i, j int) { r = append(r, toNAD83(orb.Point{lngOf(j), latOf(i)})) }
-	// South edge, west to east (column j1 down to j0).
-	for j := c.j1; j > c.j0; j = prevLine(j, c.j0, nodeCols) {
-		add(c.i0, j)
-	}
-	// East edge, south to north.
-	for i := c.i0; i < c.i1; i = nextLine(i, c.i1, nodeRows) {
-		add(i, c.j0)
-	}
-	// North edge, east to west.
-	for j := c.j0; j < c.j1; j = nextLine(j, c.j1, nodeCols) {
-		add(c.i1, j)
-	}
-	// West edge, north to south.
-	for i := c.i1; i > c.i0; i = prevLine(i, c.i0, nodeRows) {
-		add(i, c.j1)
-	}
-	return append(r, r[0])
-}
-
-// nextLine returns the first multiple of step above v, or end if that is
-// not below end.
-func nextLine(v, end, step int) int {
-	return min(v-v%step+step, end)
-}
-
-// prevLine returns the last multiple of step below v, or end if that is not
-// above end (v > 0).
-func prevLine(v, end, step int) int {
-	p := v - v%step
-	if p == v {
-		p -= step
-	}
-	return max(p, end)
+	return r
 }
