@@ -1,12 +1,10 @@
 package nts_test
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/paulmach/orb"
-	"github.com/paulmach/orb/geo"
 
 	"meridian/shared/lld"
 	"meridian/shared/survey/datum"
@@ -61,10 +59,10 @@ func TestRingFollowsShift(t *testing.T) {
 			for range 16 {
 				f := rng.Float64()
 				p := onNAD83(orb.Point{corners[k-1][0] + f*(corners[k][0]-corners[k-1][0]), corners[k-1][1] + f*(corners[k][1]-corners[k-1][1])})
-				if d := distanceToRing(ring, p); d > 1e-3 {
+				if d := edgeDistance(ring, p); d > 1e-3 {
 					t.Fatalf("%v: edge point %v is %.4f m off the ring", l, p, d)
 				}
-				chord[l.Unit] = max(chord[l.Unit], distanceToRing(moved, p))
+				chord[l.Unit] = max(chord[l.Unit], edgeDistance(moved, p))
 			}
 		}
 	}
@@ -79,25 +77,6 @@ func TestRingFollowsShift(t *testing.T) {
 			t.Errorf("%v: the four corners are %.4f m off the exact edge; they lie within one node cell and should be exact", u, chord[u])
 		}
 	}
-}
-
-// distanceToRing returns the distance in metres from pt to the nearest
-// edge of ring.
-func distanceToRing(ring orb.Ring, pt orb.Point) float64 {
-	kx := geo.Distance(pt, orb.Point{pt[0] + 1e-3, pt[1]}) / 1e-3
-	ky := geo.Distance(pt, orb.Point{pt[0], pt[1] + 1e-3}) / 1e-3
-	best := math.Inf(1)
-	for i := 1; i < len(ring); i++ {
-		ax, ay := (ring[i-1][0]-pt[0])*kx, (ring[i-1][1]-pt[1])*ky
-		bx, by := (ring[i][0]-pt[0])*kx, (ring[i][1]-pt[1])*ky
-		dx, dy := bx-ax, by-ay
-		s := 0.0
-		if l := dx*dx + dy*dy; l > 0 {
-			s = min(max(-(ax*dx+ay*dy)/l, 0), 1)
-		}
-		best = min(best, math.Hypot(ax+s*dx, ay+s*dy))
-	}
-	return best
 }
 
 // TestLocateMovesToNAD27: a NAD83 point is located where its NAD27
