@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"meridian/shared/convert"
-	"meridian/shared/lld"
 )
 
 const convertUsage = `usage: meridian convert [flags] [-in FILE] [-out FILE]
@@ -39,8 +38,8 @@ func convertCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	lat := fs.String("lat", "", "latitude column")
 	noHeader := fs.Bool("no-header", false, "the first row is data")
 	centroids := fs.Bool("centroids", false, "GeoJSON: write centre points instead of grid polygons")
-	unit := fs.String("unit", "", "coordinates: unit to look up (default: the smallest block)")
-	system := fs.String("survey-system", "", "coordinates: DLS, NTS, River Lot or Geographic Township")
+	unit := fs.String("unit", "", "coordinates: unit to look up, read with -survey-system (FPS has Grid, Section, Unit; default: the smallest block)")
+	system := fs.String("survey-system", "", "coordinates: DLS, NTS, River Lot, Geographic Township or FPS")
 	datumName := fs.String("datum", "NAD83", "datum of the coordinates read and written: NAD83 or NAD27")
 	quiet := fs.Bool("q", false, "no progress bar and no per-row error lines")
 	if err := fs.Parse(args); err != nil {
@@ -60,22 +59,12 @@ func convertCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		return 2
 	}
 	opts.Datum = d
-	if *system != "" {
-		s, ok := lld.ParseSystem(*system)
-		if !ok {
-			fmt.Fprintf(stderr, "meridian convert: -survey-system %q: want DLS, NTS, River Lot or Geographic Township\n", *system)
-			return 2
-		}
-		opts.Reverse.System = s
+	rq, err := convert.ParseReverse(*system, *unit)
+	if err != nil {
+		fmt.Fprintf(stderr, "meridian convert: -survey-system %q -unit %q: %v\n", *system, *unit, err)
+		return 2
 	}
-	if *unit != "" {
-		u, ok := lld.ParseUnit(*unit)
-		if !ok {
-			fmt.Fprintf(stderr, "meridian convert: -unit %q is not a unit\n", *unit)
-			return 2
-		}
-		opts.Reverse.Unit = u
-	}
+	opts.Reverse.System, opts.Reverse.Unit, opts.Reverse.All = rq.System, rq.Unit, rq.All
 
 	r := stdin
 	var size int64

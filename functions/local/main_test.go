@@ -67,6 +67,19 @@ func TestConvertCommand(t *testing.T) {
 	if code := run([]string{"convert", "-format", "kml"}, nil, &stdout, &stderr); code != 2 {
 		t.Errorf("bad format: exit %d", code)
 	}
+	// FPS: -unit Section is read with -survey-system FPS (DLS also has a
+	// Section). The NAD27 centre of section 48 of 60-20 N 100-30 W
+	// (fps-grid.md §5) moved ~100 m by NAD83 stays inside it.
+	stdout.Reset()
+	stderr.Reset()
+	code = run([]string{"convert", "-survey-system", "fps", "-unit", "section", "-datum", "NAD27"}, strings.NewReader("lat,lng\n60.2875,-100.6536\n"), &stdout, &stderr)
+	if code != 0 || !strings.Contains(stdout.String(), ",48 60-20 N 100-30 W,Section,FPS,") {
+		t.Errorf("FPS section: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	stderr.Reset()
+	if code := run([]string{"convert", "-survey-system", "DLS", "-unit", "Grid"}, strings.NewReader("lat,lng\n60.2875,-100.6536\n"), &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "does not belong") {
+		t.Errorf("DLS with an FPS unit: exit %d, stderr %q", code, stderr.String())
+	}
 	// -datum NAD27: the NAD27 centre of A-2-F/93-P-8 (survey-geometry.md
 	// §4) in, the same quarter unit and centre out, in NAD27; read as NAD83
 	// the point is 90 m east in NAD27 terms, still inside.

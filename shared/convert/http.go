@@ -82,7 +82,7 @@ func (h *Handler) SearchCoordinates(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	q, err := reverseOptions(r.URL.Query().Get("survey_system"), r.URL.Query().Get("unit"))
+	q, err := ParseReverse(r.URL.Query().Get("survey_system"), r.URL.Query().Get("unit"))
 	if err != nil {
 		return err
 	}
@@ -112,8 +112,10 @@ func (h *Handler) SearchCoordinates(w http.ResponseWriter, r *http.Request) erro
 	return nil
 }
 
-// reverseOptions reads survey_system and unit.
-func reverseOptions(system, unit string) (ReverseQuery, error) {
+// ParseReverse reads the survey_system and unit of a reverse lookup (as
+// the HTTP routes and the convert command take them; either may be empty)
+// and checks them together: an FPS Section or Unit is read with the system.
+func ParseReverse(system, unit string) (ReverseQuery, error) {
 	var q ReverseQuery
 	if system = strings.TrimSpace(system); system != "" {
 		s, ok := lld.ParseSystem(system)
@@ -262,7 +264,7 @@ func (h *Handler) BatchCoordinates(w http.ResponseWriter, r *http.Request) error
 	if len(body.Coordinates) > MaxBatch {
 		return tooMany(len(body.Coordinates))
 	}
-	q, err := reverseOptions(body.SurveySystem, body.Unit)
+	q, err := ParseReverse(body.SurveySystem, body.Unit)
 	if err != nil {
 		return err
 	}
