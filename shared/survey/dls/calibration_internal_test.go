@@ -10,26 +10,30 @@ import (
 	"meridian/shared/survey"
 )
 
-// Calibration thresholds: the figures the default model reached against the
-// sample (go test ./shared/survey/dls -run TestCalibration -v prints them;
-// counts in the comments). TestCalibration fails when the model drops below
-// any of them. The sample is smaller than the one of survey-geometry.md §1.7
-// (55/81/5/102 points there), so the figures differ from that table.
+// Calibration thresholds: the figures the default model reaches against
+// the first sample (go test ./shared/survey/dls -run TestCalibration -v
+// prints them; counts in the comments). TestCalibration fails when the
+// model drops below any of them. Most of the sample's townships are
+// calibration townships of the correction (correction.go), so these are
+// mostly in-sample figures: the held-out report is package
+// survey/accuracy's test. Before the correction of issue 14: AB W4 18/20
+// in section, 9/20 in LSD; AB W5 25/26, 22/26; BC PRB 30/33, 22/33.
 var calibrationFloor = map[string]calibrationFigures{
-	// AER bottom holes: 18/20 inside their section, 9/20 inside their LSD.
-	"AB W4": {n: 20, sectionIn: 0.90, lsdIn: 0.45, sectionMissM: 44, lsdMissM: 120},
-	// AER bottom holes: 25/26 and 22/26.
-	"AB W5": {n: 26, sectionIn: 0.96, lsdIn: 0.84, sectionMissM: 22, lsdMissM: 108},
+	// AER bottom holes: 19/20 inside their section, 13/20 inside their LSD.
+	"AB W4": {n: 20, sectionIn: 0.95, lsdIn: 0.65, sectionMissM: 11, lsdMissM: 61},
+	// AER bottom holes: 26/26 and 26/26.
+	"AB W5": {n: 26, sectionIn: 1, lsdIn: 1, sectionMissM: 0, lsdMissM: 0},
 	// One AER bottom hole, inside both.
 	"AB W6": {n: 1, sectionIn: 1, lsdIn: 1, sectionMissM: 0, lsdMissM: 0},
-	// BCER vertical-well surfaces: 30/33 and 22/33.
-	"BC W6 (PRB)": {n: 33, sectionIn: 0.90, lsdIn: 0.66, sectionMissM: 62, lsdMissM: 122},
+	// BCER vertical-well surfaces: 33/33 and 33/33.
+	"BC W6 (PRB)": {n: 33, sectionIn: 1, lsdIn: 1, sectionMissM: 0, lsdMissM: 0},
 }
 
 // maxManitobaCentroidM is the largest distance measured between an official
-// Manitoba quarter centroid and the model's (2,081 m, NW-15-11-19W1); it
-// must also stay within the AccuracyM the model claims for Manitoba.
-const maxManitobaCentroidM = 2100
+// Manitoba quarter centroid of the sample and the model's (98 m,
+// SW-20-2-1W1; 2,081 m with one third-system formula); it must also stay
+// within the AccuracyM the model claims for Manitoba.
+const maxManitobaCentroidM = 100
 
 // calibrationFigures are one group's results.
 type calibrationFigures struct {
