@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"meridian/shared/datafetch"
 )
@@ -21,7 +22,7 @@ import (
 // `meridian ingest`, ingests it and records it as the current download in
 // DATA/downloads/<dataset>. `meridian data list` prints the manifest.
 
-const dataUsage = `usage: meridian data fetch [-dataset NAME[,NAME]] [-dry-run] [-data DIR] [-url URL]
+const dataUsage = `usage: meridian data fetch [-dataset NAME[,NAME]] [-dry-run] [-data DIR] [-url URL] [-now YYYY-MM-DD]
        meridian data list
 
 fetch downloads what changed of each official dataset of the manifest
@@ -57,6 +58,7 @@ func dataCommand(args []string, stdout, stderr io.Writer) int {
 	dataDir := fs.String("data", defaultDataDir(), "data directory (downloads go to DATA/downloads)")
 	fs.StringVar(dataDir, "dir", defaultDataDir(), "the same as -data")
 	oneURL := fs.String("url", "", "with one -dataset: fetch its file from this URL instead of the manifest's")
+	nowFlag := fs.String("now", "", "the day monthly and yearly releases are counted back from, YYYY-MM-DD (default today)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -78,6 +80,14 @@ func dataCommand(args []string, stdout, stderr io.Writer) int {
 		// Only tests point the manifest at a local server.
 		BaseURL: os.Getenv("MERIDIAN_FETCH_BASE_URL"),
 		Log:     stdout,
+	}
+	if *nowFlag != "" {
+		day, err := time.Parse("2006-01-02", *nowFlag)
+		if err != nil {
+			fmt.Fprintf(stderr, "meridian data fetch: -now %q: want YYYY-MM-DD\n", *nowFlag)
+			return 2
+		}
+		opts.Now = func() time.Time { return day }
 	}
 	if *oneURL != "" {
 		if len(entries) != 1 {

@@ -58,7 +58,10 @@ func (f *Fetcher) plan(ctx context.Context, e Entry, s Expanded, prev *FileState
 	resp.Body.Close()
 	p.Size = resp.ContentLength
 	etag, lm := resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
-	have, _ := partialOf(partialPath(f.opts.Dir, e.Key, s.Name), s.URL)
+	have, meta := partialOf(partialPath(f.opts.Dir, e.Key, s.Name), s.URL)
+	if have > 0 && (meta.ETag != "" && meta.ETag != etag || meta.ETag == "" && meta.LastModified != lm) {
+		have = 0 // the file changed since: a fetch starts over
+	}
 	switch {
 	case resp.StatusCode == http.StatusNotModified:
 		p.Action, p.Why = "unchanged", "the server answers 304 Not Modified to the stored validators"

@@ -210,6 +210,7 @@ func (f *Fetcher) Run(ctx context.Context, entries, all []Entry, ing Ingester) [
 				continue
 			}
 			os.RemoveAll(st.dir)
+			dropPartials(f.opts.Dir, st.entry.Key)
 			r.Status, r.Err = StatusFailed, err
 		}
 	}
@@ -274,6 +275,7 @@ func (f *Fetcher) stage(ctx context.Context, e Entry) (*staged, error) {
 	next := &State{Version: versionName(f.opts.Now(), gots, func(g got) string { return g.src.URL + " " + g.d.sha256 })}
 	fail := func(url, reason string, err error) (*staged, error) {
 		os.RemoveAll(dir)
+		dropPartials(f.opts.Dir, e.Key)
 		return nil, &FetchError{Dataset: e.Key, URL: url, Reason: reason, Err: err}
 	}
 	var names []string
@@ -469,6 +471,13 @@ func (f *Fetcher) commit(st *staged) error {
 		os.RemoveAll(filepath.Join(base, st.prev.Version))
 	}
 	return nil
+}
+
+// dropPartials removes key's partial downloads once they are complete but
+// refused (unpacking, check or ingest): a resume would only fetch them
+// again byte for byte. Transfers cut short keep theirs.
+func dropPartials(dir, key string) {
+	os.RemoveAll(filepath.Join(dir, key, ".partial"))
 }
 
 // syncFiles fsyncs every file of dir, then dir.

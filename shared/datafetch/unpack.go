@@ -49,7 +49,7 @@ func unpackInto(file, name, dir string, budget *int64, maxRatio int64, depth int
 	if err != nil {
 		return err
 	}
-	if !z {
+	if !z || zipBasedFormat(name) {
 		target := filepath.Join(dir, safeName(name))
 		if err := claim(target, out); err != nil {
 			return err
@@ -117,6 +117,17 @@ func unpackInto(file, name, dir string, budget *int64, maxRatio int64, depth int
 		}
 	}
 	return nil
+}
+
+// zipBasedFormat reports whether name is a file format that is itself a
+// zip (an XLSX spreadsheet, a KMZ):
+// kept whole for its reader.
+func zipBasedFormat(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".xlsx", ".xlsm", ".docx", ".ods", ".kmz":
+		return true
+	}
+	return false
 }
 
 // claim records target as a file of the version, refusing a second file
