@@ -68,7 +68,11 @@ func dataCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	var keys []string
 	if *datasets != "" {
-		keys = strings.Split(*datasets, ",")
+		for _, k := range strings.Split(*datasets, ",") {
+			if k = strings.TrimSpace(k); k != "" {
+				keys = append(keys, k)
+			}
+		}
 	}
 	entries, skipped, err := datafetch.Select(keys)
 	if err != nil {

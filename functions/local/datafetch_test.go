@@ -275,6 +275,7 @@ func TestDataFetchEveryManifestEntry(t *testing.T) {
 	// data and the ST37 download stay as they were.
 	before, _ := datafetch.ReadState(filepath.Join(data, "downloads"), "aer-st37")
 	pub.mu.Lock()
+	goodST37 := pub.files["/prd/documents/sts/st37/ST37.zip"]
 	pub.files["/prd/documents/sts/st37/ST37.zip"] = zipBytes(t, map[string][]byte{"WellList.txt": []byte("not\ta\twell\tlist\n")})
 	pub.mu.Unlock()
 	out.Reset()
@@ -300,6 +301,38 @@ func TestDataFetchEveryManifestEntry(t *testing.T) {
 	}
 	if !regexpLine(out.String(), "aer-st37", "changed") || !regexpLine(out.String(), "petrinex-ba", "unchanged") {
 		t.Errorf("dry run:\n%s\nwant aer-st37 changed and petrinex-ba unchanged", out.String())
+	}
+
+	// The BA list disappears (404): the dataset fails with its URL, the
+	// rest of a default run goes on, and the datasets that need a hand
+	// step are listed, not fetched.
+	pub.mu.Lock()
+	pub.files["/prd/documents/sts/st37/ST37.zip"] = goodST37
+	delete(pub.files, "/bbreports/PRABAIdentifiers.csv")
+	saskServed := pub.served["/MapsandPlans/Pages/SaskGrid.aspx"]
+	pub.mu.Unlock()
+	baBefore, _ := datafetch.ReadState(filepath.Join(data, "downloads"), "petrinex-ba")
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"data", "fetch", "-data", data, "-now", "2026-11-21"}, nil, &out, &errb); code != 1 {
+		t.Fatalf("default run with a 404 = %d, want 1\n%s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "petrinex-ba: FAILED") || !strings.Contains(errb.String(), "HTTP 404") || !strings.Contains(errb.String(), "https://www.petrinex.gov.ab.ca/bbreports/PRABAIdentifiers.csv") {
+		t.Errorf("stderr %q: want petrinex-ba, its URL and HTTP 404", errb.String())
+	}
+	for _, k := range []string{"sk-saskgrid", "owa-inventory", "bc-alr"} {
+		if !strings.Contains(out.String(), k+": skipped, needs a hand step") {
+			t.Errorf("%s: not listed as skipped in a default run", k)
+		}
+	}
+	if pub.served["/MapsandPlans/Pages/SaskGrid.aspx"] != saskServed {
+		t.Errorf("a default run requested the SaskGrid URL, which needs an account")
+	}
+	if !strings.Contains(out.String(), "aer-st37: unchanged") {
+		t.Errorf("aer-st37 after its good file is back: want unchanged (the rejected one was never recorded):\n%s", tail(out.String(), 25))
+	}
+	if baAfter, _ := datafetch.ReadState(filepath.Join(data, "downloads"), "petrinex-ba"); baAfter.Version != baBefore.Version {
+		t.Errorf("petrinex-ba moved from %s to %s after a 404", baBefore.Version, baAfter.Version)
 	}
 }
 
