@@ -551,3 +551,29 @@ func (fakeIngesterNoRead) Check(context.Context, datafetch.Ingest, datafetch.Inp
 func (fakeIngesterNoRead) Ingest(context.Context, datafetch.Ingest, datafetch.Input) error {
 	return nil
 }
+
+func TestFetchChecksPublishedSizeAndChecksum(t *testing.T) {
+	body := []byte("BACode,BAName,CorpStatus\nA5D4,Demo,Active\n")
+	for _, tc := range []struct {
+		name   string
+		size   int64
+		sum    string
+		status datafetch.Status
+		want   string
+	}{
+		{"matching", int64(len(body)), sha(body), datafetch.StatusUpdated, ""},
+		{"wrong checksum", 0, sha([]byte("other")), datafetch.StatusFailed, "SHA-256"},
+		{"wrong size", int64(len(body)) + 1, "", datafetch.StatusFailed, "the publisher states"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, ts := newServer(t)
+			srv.set("/PRABAIdentifiers.csv", body)
+			e := entry("petrinex-ba", "/PRABAIdentifiers.csv", "PRABAIdentifiers.csv")
+			e.Sources[0].Size, e.Sources[0].SHA256 = tc.size, tc.sum
+			r := runOne(t, newFetcher(t, ts, t.TempDir()), e, &fakeIngester{})
+			if r.Status != tc.status || tc.want != "" && !strings.Contains(fmt.Sprint(r.Err), tc.want) {
+				t.Fatalf("%s %v, want %s %q", r.Status, r.Err, tc.status, tc.want)
+			}
+		})
+	}
+}
