@@ -126,6 +126,12 @@ func dataCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	unlock, err := f.Lock()
+	if err != nil {
+		fmt.Fprintf(stderr, "meridian data fetch: %v\n", err)
+		return 1
+	}
+	defer unlock()
 	ing := &localIngester{dataDir: *dataDir, stdout: stdout}
 	results := f.Run(ctx, entries, datafetch.Manifest(), ing)
 	failed := 0

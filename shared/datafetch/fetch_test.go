@@ -577,3 +577,25 @@ func TestFetchChecksPublishedSizeAndChecksum(t *testing.T) {
 		})
 	}
 }
+
+func TestLockRefusesASecondFetch(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no flock")
+	}
+	dir := t.TempDir()
+	a := datafetch.New(datafetch.Options{Dir: dir})
+	b := datafetch.New(datafetch.Options{Dir: dir})
+	unlock, err := a.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Lock(); err == nil || !strings.Contains(err.Error(), "another data fetch is running") {
+		t.Fatalf("second Lock: %v, want refused", err)
+	}
+	unlock()
+	unlock2, err := b.Lock()
+	if err != nil {
+		t.Fatalf("Lock after the first was released: %v", err)
+	}
+	unlock2()
+}
