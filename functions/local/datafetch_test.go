@@ -320,7 +320,7 @@ func TestDataFetchEveryManifestEntry(t *testing.T) {
 	if !strings.Contains(errb.String(), "petrinex-ba: FAILED") || !strings.Contains(errb.String(), "HTTP 404") || !strings.Contains(errb.String(), "https://www.petrinex.gov.ab.ca/bbreports/PRABAIdentifiers.csv") {
 		t.Errorf("stderr %q: want petrinex-ba, its URL and HTTP 404", errb.String())
 	}
-	for _, k := range []string{"sk-saskgrid", "owa-inventory", "bc-alr"} {
+	for _, k := range []string{"altalis-ats", "sk-saskgrid", "owa-inventory", "bc-alr"} {
 		if !strings.Contains(out.String(), k+": skipped, needs a hand step") {
 			t.Errorf("%s: not listed as skipped in a default run", k)
 		}

@@ -130,6 +130,11 @@ func (f *Fetcher) sources(e Entry) []Expanded {
 	if u, ok := f.opts.URLs[e.Key]; ok && len(xs) > 0 {
 		xs = xs[:1]
 		xs[0].URL = u
+		// The link's own file name, which may carry the release date
+		// (the OWA inventory's does).
+		if n := nameOf(u); filepath.Ext(n) != "" {
+			xs[0].Name = n
+		}
 	}
 	return xs
 }

@@ -599,3 +599,25 @@ func TestLockRefusesASecondFetch(t *testing.T) {
 	}
 	unlock2()
 }
+
+// -url: a link copied from the publisher's page replaces the manifest's.
+func TestFetchURLOverride(t *testing.T) {
+	srv, ts := newServer(t)
+	srv.set("/files/Reporting - Full Inventory - 2026-11-01.xlsx", []byte("PK\x03\x04 not really a spreadsheet"))
+	dir := t.TempDir()
+	link := ts.URL + "/files/Reporting%20-%20Full%20Inventory%20-%202026-11-01.xlsx"
+	f := datafetch.New(datafetch.Options{Dir: dir, URLs: map[string]string{"owa-inventory": link}, RetryDelay: time.Millisecond})
+	e, _ := datafetch.Lookup("owa-inventory")
+	ing := &fakeIngester{}
+	r := runOne(t, f, e, ing)
+	if r.Status != datafetch.StatusUpdated {
+		t.Fatalf("%s %v", r.Status, r.Err)
+	}
+	// Kept whole: an .xlsx is a zip its reader opens.
+	if !slices.Equal(ing.inputs[0], []string{"Reporting - Full Inventory - 2026-11-01.xlsx"}) {
+		t.Errorf("inputs %v, want the spreadsheet as one file, under the link's name", ing.inputs[0])
+	}
+	if st := readState(t, dir, "owa-inventory"); st.Files[0].URL != link {
+		t.Errorf("recorded URL %s, want %s", st.Files[0].URL, link)
+	}
+}

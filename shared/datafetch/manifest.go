@@ -2,6 +2,7 @@ package datafetch
 
 import (
 	"fmt"
+	"net/url"
 	"path"
 	"strings"
 	"time"
@@ -171,7 +172,10 @@ func nameOf(u string) string {
 	if n == "." || n == "/" {
 		return "download"
 	}
-	return strings.ReplaceAll(n, "%20", " ")
+	if un, err := url.PathUnescape(n); err == nil {
+		n = un
+	}
+	return n
 }
 
 // Lookup returns the manifest entry named key.
@@ -210,9 +214,9 @@ func Manifest() []Entry {
 		// Survey grids.
 		{
 			Key: "altalis-ats", Publisher: "AltaLIS Ltd. for the Province of Alberta", Product: "ATS v4.1 coordinate file (ATS_V4_1.SEQ)",
-			Sources: []Source{{URL: "https://www.altalis.com/map;type=ats/ATS_V4_1.zip", Files: []string{"ATS_V4_1*.SEQ"}}},
-			Licence: oglAlberta, Cadence: "a few times a year", Access: ClickThrough,
-			Note:   "free download from altalis.com after accepting the OGL-Alberta terms on the site; the direct file URL is not published, check it in the browser's download and pass it with -url",
+			Sources: []Source{{URL: "https://www.altalis.com/", Name: "ATS_V4_1.zip", Files: []string{"ATS_V4_1*.SEQ"}}},
+			Licence: oglAlberta, Cadence: "a few times a year", Access: Page,
+			Note:   "free download from altalis.com once the OGL-Alberta terms are accepted on the site; no stable file URL is published: copy the link of the download and pass it with -url",
 			Ingest: Ingest{Kind: "grid", Format: "ats"},
 		},
 		{
