@@ -213,9 +213,27 @@ func (l *localIngester) Check(_ context.Context, t datafetch.Ingest, in datafetc
 	var out bytes.Buffer
 	if code := ingestCommand(args, &out, &out); code != 0 {
 		l.stdout.Write(out.Bytes())
-		return errors.New(lastLine(out.String()))
+		return errors.New(rejections(out.String()))
 	}
 	return nil
+}
+
+// rejections picks the check's rejections (file:line: reason) out of its
+// report, or its last line.
+func rejections(report string) string {
+	var rs []string
+	for _, line := range strings.Split(report, "\n") {
+		if r, ok := strings.CutPrefix(strings.TrimSpace(line), "REJECTED: "); ok {
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) == 0 {
+		return lastLine(report)
+	}
+	if len(rs) > 3 {
+		rs = append(rs[:3], fmt.Sprintf("and %d more", len(rs)-3))
+	}
+	return strings.Join(rs, "; ")
 }
 
 // Ingest runs `meridian ingest …`, which installs the new version the way

@@ -283,9 +283,10 @@ func TestDataFetchEveryManifestEntry(t *testing.T) {
 	if code := run([]string{"data", "fetch", "-dataset", "aer-st37", "-data", data, "-now", "2026-11-21"}, nil, &out, &errb); code != 1 {
 		t.Fatalf("fetch of a broken ST37 = %d, want 1\n%s", code, errb.String())
 	}
-	if !strings.Contains(errb.String(), "aer-st37: FAILED") || !strings.Contains(errb.String(), "-check rejected the download") {
+	if !strings.Contains(errb.String(), "aer-st37: FAILED") || !strings.Contains(errb.String(), "-check rejected the download") || !strings.Contains(errb.String(), "https://static.aer.ca/prd/documents/sts/st37/ST37.zip") || !strings.Contains(errb.String(), "WellList.txt:1:") {
 		t.Errorf("stderr %q: want the dataset and the check's rejection", errb.String())
 	}
+	t.Logf("a broken ST37: %s", strings.TrimSpace(errb.String()))
 	after, _ := datafetch.ReadState(filepath.Join(data, "downloads"), "aer-st37")
 	if after.Version != before.Version {
 		t.Errorf("ST37 download moved from %s to %s after a rejected check", before.Version, after.Version)

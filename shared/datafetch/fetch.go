@@ -433,17 +433,24 @@ func (f *Fetcher) ingestTarget(ctx context.Context, t Ingest, sts []*staged, all
 	slices.Sort(files)
 	input := Input{Dir: in, Files: files}
 	keys := make([]string, 0, len(sts))
+	var fetchedURLs []string
 	for _, st := range sts {
 		keys = append(keys, st.entry.Key)
+		for _, fs := range st.next.Files {
+			if st.prev.file(fs.URL) == nil || st.prev.file(fs.URL).SHA256 != fs.SHA256 {
+				fetchedURLs = append(fetchedURLs, fs.URL)
+			}
+		}
 	}
 	who := strings.Join(keys, ", ")
+	what := strings.Join(firstN(fetchedURLs, 4), " ")
 	f.logf("%s: %s -check over %d files", who, t, len(files))
 	if err := ing.Check(ctx, t, input); err != nil {
-		return &FetchError{Dataset: who, URL: in, Reason: t.String() + " -check rejected the download", Err: err}
+		return &FetchError{Dataset: who, URL: what, Reason: t.String() + " -check rejected the download (its report is printed above)", Err: err}
 	}
 	f.logf("%s: %s", who, t)
 	if err := ing.Ingest(ctx, t, input); err != nil {
-		return &FetchError{Dataset: who, URL: in, Reason: t.String() + " failed; the data served before is unchanged", Err: err}
+		return &FetchError{Dataset: who, URL: what, Reason: t.String() + " failed; the data served before is unchanged", Err: err}
 	}
 	return nil
 }
