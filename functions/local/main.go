@@ -5,6 +5,7 @@
 //	meridian keys      add, list and revoke API keys
 //	meridian ingest    build official grid indexes from the published files
 //	meridian build-tiles  build PMTiles archives of the survey grid layers
+//	meridian data      fetch the official datasets and ingest what changed
 //	meridian publish   copy the data into an AWS deployment's bucket and table
 //	meridian convert   convert a CSV of legal land descriptions or coordinates
 //	meridian loadtest  measure requests per second and latency of a server
@@ -25,6 +26,7 @@ commands:
             or load report data: meridian ingest energy|ag [-demo] DIR
             -check first: what each file is and what is wrong, publishing nothing
   build-tiles  build PMTiles archives of survey grid layers: meridian build-tiles ab/twp ab/sec
+  data      download the official datasets, check and ingest what changed: meridian data fetch|list
   publish   copy grid indexes, tile archives and report data into an AWS deployment
   convert   convert a CSV of legal land descriptions or coordinates to CSV or GeoJSON
   loadtest  measure requests per second and p99 latency against a running server
@@ -52,6 +54,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return buildTilesCommand(args, stdout, stderr)
 	case "publish":
 		return publishCommand(args, stdout, stderr)
+	case "data":
+		return dataCommand(args, stdout, stderr)
 	case "convert":
 		return convertCommand(args, stdin, stdout, stderr)
 	case "loadtest":
