@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // tmpPrefix starts the names of Put's temporary files; List skips them.
@@ -127,8 +128,12 @@ func (d *Dir) Stat(ctx context.Context, key string) (Info, error) {
 		return Info{}, fmt.Errorf("blob: stat %s: %w", key, err)
 	}
 	mod := fi.ModTime()
-	etag := strconv.Quote(strconv.FormatInt(size, 16) + "-" + strconv.FormatInt(mod.UnixNano(), 16))
-	return Info{Size: size, ETag: etag, ModTime: mod}, nil
+	return Info{Size: size, ETag: dirETag(size, mod), ModTime: mod}, nil
+}
+
+// dirETag is the version tag of a file of size bytes last modified at mod.
+func dirETag(size int64, mod time.Time) string {
+	return strconv.Quote(strconv.FormatInt(size, 16) + "-" + strconv.FormatInt(mod.UnixNano(), 16))
 }
 
 // Put writes the contents of r to key atomically: into a temporary file in
