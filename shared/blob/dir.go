@@ -190,14 +190,20 @@ func (d *Dir) Put(ctx context.Context, key string, r io.Reader) (err error) {
 	if err := f.Close(); err != nil {
 		return err
 	}
+	// As atomicfile.Rename does, through the root: the directory is synced
+	// before the rename (the temporary entry is on disk) and after it (the
+	// new entry is); not every platform can sync a directory.
+	syncDir := func() {
+		if df, err := root.Open(dir); err == nil {
+			df.Sync()
+			df.Close()
+		}
+	}
+	syncDir()
 	if err := root.Rename(tmp, name); err != nil {
 		return err
 	}
-	// Make the rename durable; not every platform can sync a directory.
-	if df, err := root.Open(dir); err == nil {
-		df.Sync()
-		df.Close()
-	}
+	syncDir()
 	return nil
 }
 
