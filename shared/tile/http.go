@@ -302,7 +302,7 @@ func archiveTile(ctx context.Context, a Archive, l Layer, t maptile.Tile) ([]byt
 	}
 	switch encoding {
 	case "gzip":
-		if _, err := gunzip(data); err != nil {
+		if err := checkGzip(data); err != nil {
 			return nil, apierr.Unavailablef(fmt.Errorf("tile: %s %d/%d/%d: %w", l.Path(), t.Z, t.X, t.Y, err), "the %s archive cannot be read at the moment; try again later", l.Path())
 		}
 		return data, nil
@@ -316,6 +316,34 @@ func archiveTile(ctx context.Context, a Archive, l Layer, t maptile.Tile) ([]byt
 		return buf.Bytes(), nil
 	}
 	return nil, apierr.Unavailablef(fmt.Errorf("tile: %s: tile encoding %q is not supported", l.Path(), encoding), "the %s archive cannot be read at the moment; try again later", l.Path())
+}
+
+// gzipReaders reuse decompressors (each holds a 32 KiB window) across
+// checks.
+var gzipReaders sync.Pool
+
+// checkGzip decompresses data into nothing, up to maxTileBytes: it is good
+// when the whole member decompresses and its CRC-32 and length trailer match.
+func checkGzip(data []byte) error {
+	zr, _ := gzipReaders.Get().(*gzip.Reader)
+	var err error
+	if zr == nil {
+		zr, err = gzip.NewReader(bytes.NewReader(data))
+	} else {
+		err = zr.Reset(bytes.NewReader(data))
+	}
+	if err != nil {
+		return err
+	}
+	defer gzipReaders.Put(zr)
+	n, err := io.Copy(io.Discard, io.LimitReader(zr, maxTileBytes+1))
+	if err != nil {
+		return err
+	}
+	if n > maxTileBytes {
+		return fmt.Errorf("more than %d bytes decompressed", maxTileBytes)
+	}
+	return nil
 }
 
 // gunzip decompresses a whole gzip member, checking its trailer, up to
