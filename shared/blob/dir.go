@@ -52,29 +52,38 @@ func localName(key string) (string, error) {
 // open opens key for reading and returns it with its size. A directory, or
 // a path through a regular file, is a missing key as it would be on S3.
 func (d *Dir) open(key string) (*os.File, int64, error) {
-	name, err := localName(key)
+	f, fi, err := d.openStat(key)
 	if err != nil {
 		return nil, 0, err
 	}
+	return f, fi.Size(), nil
+}
+
+// openStat is open returning the open file's FileInfo.
+func (d *Dir) openStat(key string) (*os.File, fs.FileInfo, error) {
+	name, err := localName(key)
+	if err != nil {
+		return nil, nil, err
+	}
 	root, err := os.OpenRoot(d.root)
 	if err != nil {
-		return nil, 0, notExist(err)
+		return nil, nil, notExist(err)
 	}
 	defer root.Close()
 	f, err := root.Open(name)
 	if err != nil {
-		return nil, 0, notExist(err)
+		return nil, nil, notExist(err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, 0, err
+		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, fmt.Errorf("%s is not a regular file: %w", name, fs.ErrNotExist)
+		return nil, nil, fmt.Errorf("%s is not a regular file: %w", name, fs.ErrNotExist)
 	}
-	return f, fi.Size(), nil
+	return f, fi, nil
 }
 
 // notExist makes ENOTDIR (a key that passes through a file) a missing key.

@@ -49,16 +49,13 @@ func (d *Dir) ReadRangeIf(ctx context.Context, key, etag string, off, n int64) (
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("blob: read %s: %w", key, err)
 	}
-	f, size, err := d.open(key)
+	f, fi, err := d.openStat(key)
 	if err != nil {
 		return nil, fmt.Errorf("blob: read %s: %w", key, err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("blob: read %s: %w", key, err)
-	}
-	if got := dirETag(fi.Size(), fi.ModTime()); got != etag {
+	size := fi.Size()
+	if got := dirETag(size, fi.ModTime()); got != etag {
 		return nil, changed(key, etag, got)
 	}
 	if off >= size {
