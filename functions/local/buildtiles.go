@@ -15,6 +15,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"meridian/shared/atomicfile"
 	"meridian/shared/blob"
 	"meridian/shared/convert"
 	"meridian/shared/kv"
@@ -198,7 +199,7 @@ func buildArchive(ctx context.Context, l tile.Layer, src tile.Source, dir, attri
 	if _, err := archive.Open(ctx, blob.NewDir(filepath.Dir(path)), filepath.Base(tmp.Name())); err != nil {
 		return archiveStats{BuildStats: st}, fmt.Errorf("the new archive does not open: %w", err)
 	}
-	return archiveStats{BuildStats: st, Size: ws.Bytes}, os.Rename(tmp.Name(), path)
+	return archiveStats{BuildStats: st, Size: ws.Bytes}, atomicfile.Rename(tmp.Name(), path)
 }
 
 func parseBounds(s string) (orb.Bound, error) {

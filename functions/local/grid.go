@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"meridian/shared/atomicfile"
 	"meridian/shared/blob"
 	"meridian/shared/convert"
 	"meridian/shared/fixture"
@@ -63,7 +64,7 @@ func installGrid(ctx context.Context, dataDir string, src gridingest.GridSource)
 	if _, err := gridindex.Open(ctx, blob.NewDir(dir), filepath.Base(tmp.Name()), gridindex.Options{}); err != nil {
 		return st, ist, fmt.Errorf("the new index does not open: %w", err)
 	}
-	return st, ist, os.Rename(tmp.Name(), filepath.Join(dir, src.Meta.Name+gridExt))
+	return st, ist, atomicfile.Rename(tmp.Name(), filepath.Join(dir, src.Meta.Name+gridExt))
 }
 
 // ensureFixtures ingests the embedded fixtures, through the same code as

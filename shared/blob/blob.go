@@ -57,6 +57,15 @@
 // of Dir in the local server. Readers that may see an object replaced in
 // place call Stat now and then: a new ETag drops the old blocks.
 //
+// # Pinned reads
+//
+// A reader that answers from several ranges of one object records the
+// version tag when it opens it and reads through [Pinned.ReadRangeIf]:
+// If-Match on S3, a comparison with the opened file's tag locally. A
+// replaced object fails with [ErrChanged] instead of giving bytes of another
+// version at the old offsets, and the reader reopens. [Cached] caches pinned
+// blocks per (key, tag), so no cached block crosses versions either.
+//
 // # Timeouts and retries on S3
 //
 // Each S3 call runs under its own timeout (S3Options.Timeout, 3 s by

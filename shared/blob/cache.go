@@ -118,17 +118,41 @@ func (c *Cached) ReadRange(ctx context.Context, key string, off, n int64) ([]byt
 	if err := checkRead(key, off, n); err != nil {
 		return nil, err
 	}
+	get := func(ctx context.Context, off, n int64) ([]byte, error) { return c.s.ReadRange(ctx, key, off, n) }
+	return c.read(ctx, key, key, get, off, n)
+}
+
+// ReadRangeIf implements Pinned when the underlying store does (else every
+// read fails with an error saying so). Blocks read under a version tag are
+// cached apart from the key's unpinned blocks and from other versions, so a
+// pinned read never mixes versions; they leave the cache by LRU eviction.
+func (c *Cached) ReadRangeIf(ctx context.Context, key, etag string, off, n int64) ([]byte, error) {
+	if err := checkRead(key, off, n); err != nil {
+		return nil, err
+	}
+	p, ok := c.s.(Pinned)
+	if !ok {
+		return nil, fmt.Errorf("blob: read %s: %T cannot read a pinned version", key, c.s)
+	}
+	get := func(ctx context.Context, off, n int64) ([]byte, error) { return p.ReadRangeIf(ctx, key, etag, off, n) }
+	// NUL never occurs in a key, so this state key names no other object.
+	return c.read(ctx, key+"\x00"+etag, key, get, off, n)
+}
+
+// read serves [off, off+n) of the object whose blocks are cached under skey,
+// fetching missing blocks with get.
+func (c *Cached) read(ctx context.Context, skey, key string, get func(ctx context.Context, off, n int64) ([]byte, error), off, n int64) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("blob: read %s: %w", key, err)
 	}
 	if n == 0 || n > c.max/4 || off > math.MaxInt64-n {
 		// n == 0 only checks that the key exists; large reads bypass; and
 		// a range ending past the largest offset is surely past the end.
-		return c.readThrough(ctx, key, off, n)
+		return c.readThrough(ctx, get, off, n)
 	}
 	first, last := off/c.bs, (off+n-1)/c.bs
 	if (last-first+1)*c.bs > c.max/4 { // the blocks it spans are too many
-		return c.readThrough(ctx, key, off, n)
+		return c.readThrough(ctx, get, off, n)
 	}
 
 	parts := make([][]byte, last-first+1) // block data, by index - first
@@ -136,7 +160,7 @@ func (c *Cached) ReadRange(ctx context.Context, key string, off, n int64) ([]byt
 	var mine []*flight                    // those this read starts
 	var cur *flight                       // the fetch this read is extending
 	c.mu.Lock()
-	ks := c.state(key)
+	ks := c.state(skey)
 	for i := first; i <= last; i++ {
 		if el, ok := ks.blocks[i]; ok {
 			c.lru.MoveToFront(el)
@@ -167,7 +191,7 @@ func (c *Cached) ReadRange(ctx context.Context, key string, off, n int64) ([]byt
 
 	detached := context.WithoutCancel(ctx)
 	for _, f := range mine {
-		go c.fetch(detached, key, ks, f)
+		go c.fetch(detached, skey, get, ks, f)
 	}
 	for _, f := range waits {
 		select {
@@ -200,8 +224,8 @@ func (c *Cached) ReadRange(ctx context.Context, key string, off, n int64) ([]byt
 }
 
 // readThrough reads from the underlying store without caching.
-func (c *Cached) readThrough(ctx context.Context, key string, off, n int64) ([]byte, error) {
-	b, err := c.s.ReadRange(ctx, key, off, n)
+func (c *Cached) readThrough(ctx context.Context, get func(ctx context.Context, off, n int64) ([]byte, error), off, n int64) ([]byte, error) {
+	b, err := get(ctx, off, n)
 	c.mu.Lock()
 	c.stats.Reads++
 	c.stats.Bytes += int64(len(b))
@@ -211,8 +235,8 @@ func (c *Cached) readThrough(ctx context.Context, key string, off, n int64) ([]b
 
 // fetch performs f and caches its blocks unless the key was invalidated
 // meanwhile.
-func (c *Cached) fetch(ctx context.Context, key string, ks *keyState, f *flight) {
-	data, err := c.s.ReadRange(ctx, key, f.first*c.bs, f.count*c.bs)
+func (c *Cached) fetch(ctx context.Context, key string, get func(ctx context.Context, off, n int64) ([]byte, error), ks *keyState, f *flight) {
+	data, err := get(ctx, f.first*c.bs, f.count*c.bs)
 	c.mu.Lock()
 	c.stats.Reads++
 	c.stats.Bytes += int64(len(data))

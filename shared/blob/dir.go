@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // tmpPrefix starts the names of Put's temporary files; List skips them.
@@ -51,29 +52,38 @@ func localName(key string) (string, error) {
 // open opens key for reading and returns it with its size. A directory, or
 // a path through a regular file, is a missing key as it would be on S3.
 func (d *Dir) open(key string) (*os.File, int64, error) {
-	name, err := localName(key)
+	f, fi, err := d.openStat(key)
 	if err != nil {
 		return nil, 0, err
 	}
+	return f, fi.Size(), nil
+}
+
+// openStat is open returning the open file's FileInfo.
+func (d *Dir) openStat(key string) (*os.File, fs.FileInfo, error) {
+	name, err := localName(key)
+	if err != nil {
+		return nil, nil, err
+	}
 	root, err := os.OpenRoot(d.root)
 	if err != nil {
-		return nil, 0, notExist(err)
+		return nil, nil, notExist(err)
 	}
 	defer root.Close()
 	f, err := root.Open(name)
 	if err != nil {
-		return nil, 0, notExist(err)
+		return nil, nil, notExist(err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, 0, err
+		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, fmt.Errorf("%s is not a regular file: %w", name, fs.ErrNotExist)
+		return nil, nil, fmt.Errorf("%s is not a regular file: %w", name, fs.ErrNotExist)
 	}
-	return f, fi.Size(), nil
+	return f, fi, nil
 }
 
 // notExist makes ENOTDIR (a key that passes through a file) a missing key.
@@ -127,8 +137,12 @@ func (d *Dir) Stat(ctx context.Context, key string) (Info, error) {
 		return Info{}, fmt.Errorf("blob: stat %s: %w", key, err)
 	}
 	mod := fi.ModTime()
-	etag := strconv.Quote(strconv.FormatInt(size, 16) + "-" + strconv.FormatInt(mod.UnixNano(), 16))
-	return Info{Size: size, ETag: etag, ModTime: mod}, nil
+	return Info{Size: size, ETag: dirETag(size, mod), ModTime: mod}, nil
+}
+
+// dirETag is the version tag of a file of size bytes last modified at mod.
+func dirETag(size int64, mod time.Time) string {
+	return strconv.Quote(strconv.FormatInt(size, 16) + "-" + strconv.FormatInt(mod.UnixNano(), 16))
 }
 
 // Put writes the contents of r to key atomically: into a temporary file in
@@ -185,14 +199,20 @@ func (d *Dir) Put(ctx context.Context, key string, r io.Reader) (err error) {
 	if err := f.Close(); err != nil {
 		return err
 	}
+	// As atomicfile.Rename does, through the root: the directory is synced
+	// before the rename (the temporary entry is on disk) and after it (the
+	// new entry is); not every platform can sync a directory.
+	syncDir := func() {
+		if df, err := root.Open(dir); err == nil {
+			df.Sync()
+			df.Close()
+		}
+	}
+	syncDir()
 	if err := root.Rename(tmp, name); err != nil {
 		return err
 	}
-	// Make the rename durable; not every platform can sync a directory.
-	if df, err := root.Open(dir); err == nil {
-		df.Sync()
-		df.Close()
-	}
+	syncDir()
 	return nil
 }
 

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"meridian/shared/atomicfile"
 )
 
 // File names inside a data directory. The keys file and the usage file may
@@ -116,13 +118,10 @@ func writeFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	if err = f.Chmod(perm); err != nil {
 		return err
 	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
 	if err = f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	return atomicfile.Rename(tmp, path) // syncs the file and its directory
 }
 
 // Lock file timing: writers of the keys file hold <keys file>.lock for a few

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/hex"
+	"fmt"
 	"hash/fnv"
 	"io"
 	"net/http"
@@ -24,6 +25,15 @@ import (
 // PMTiles); Tile returns the stored, gzip-compressed MVT.
 type Archive interface {
 	Tile(ctx context.Context, z uint8, x, y uint32) (data []byte, ok bool, err error)
+}
+
+// An EncodedArchive is an Archive that says, with each tile, how the bytes
+// it returns are encoded: "gzip", or "" for uncompressed MVT, from the header
+// of the archive version the tile was read from (package archive's Set).
+// The Handler gzips uncompressed tiles and checks gzip ones before serving;
+// an Archive that is not an EncodedArchive is taken to store gzip.
+type EncodedArchive interface {
+	EncodedTile(ctx context.Context, z uint8, x, y uint32) (data []byte, encoding string, ok bool, err error)
 }
 
 // ArchiveInfo is what a layer's TileJSON takes from its built archive.
@@ -226,10 +236,14 @@ func (h *Handler) serveTile(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	data, err := h.Tile(r.Context(), l, t)
+	if err == nil {
+		err = writeTile(w, r, data)
+	}
 	if err != nil {
+		// Nothing of a failed tile may be cached, by the client or a CDN.
+		w.Header().Set("Cache-Control", "no-store")
 		return err
 	}
-	writeTile(w, r, data)
 	return nil
 }
 
@@ -245,8 +259,7 @@ func (h *Handler) Tile(ctx context.Context, l Layer, t maptile.Tile) ([]byte, er
 		return nil, err
 	}
 	if a != nil {
-		data, _, err := a.Tile(ctx, uint8(t.Z), t.X, t.Y)
-		return data, err
+		return archiveTile(ctx, a, l, t)
 	}
 	if !l.Survey() || h.o.Generator == nil {
 		return nil, notBuilt(l)
@@ -266,43 +279,126 @@ func (h *Handler) Tile(ctx context.Context, l Layer, t maptile.Tile) ([]byte, er
 	})
 }
 
+// maxTileBytes bounds a tile decompressed (MVT tiles are kilobytes; the
+// spec's limit for a tile is 500 KiB): a larger one is not served.
+const maxTileBytes = 16 << 20
+
+// archiveTile reads tile t of layer l from a and returns it gzipped and
+// checked: a gzip tile must decompress whole (its CRC-32 and length
+// trailer match), an uncompressed one is gzipped here. A tile that fails is
+// a 503 upstream_unavailable: the archive cannot be read as it is, and the
+// answer must not be cached as the tile.
+func archiveTile(ctx context.Context, a Archive, l Layer, t maptile.Tile) ([]byte, error) {
+	var data []byte
+	encoding := "gzip"
+	var err error
+	if ea, ok := a.(EncodedArchive); ok {
+		data, encoding, _, err = ea.EncodedTile(ctx, uint8(t.Z), t.X, t.Y)
+	} else {
+		data, _, err = a.Tile(ctx, uint8(t.Z), t.X, t.Y)
+	}
+	if err != nil || len(data) == 0 {
+		return nil, err
+	}
+	switch encoding {
+	case "gzip":
+		if err := checkGzip(data); err != nil {
+			return nil, apierr.Unavailablef(fmt.Errorf("tile: %s %d/%d/%d: %w", l.Path(), t.Z, t.X, t.Y, err), "the %s archive cannot be read at the moment; try again later", l.Path())
+		}
+		return data, nil
+	case "":
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(data)
+		if err := zw.Close(); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	return nil, apierr.Unavailablef(fmt.Errorf("tile: %s: tile encoding %q is not supported", l.Path(), encoding), "the %s archive cannot be read at the moment; try again later", l.Path())
+}
+
+// gzipReaders reuse decompressors (each holds a 32 KiB window) across
+// checks.
+var gzipReaders sync.Pool
+
+// checkGzip decompresses data into nothing, up to maxTileBytes: it is good
+// when the whole member decompresses and its CRC-32 and length trailer match.
+func checkGzip(data []byte) error {
+	zr, _ := gzipReaders.Get().(*gzip.Reader)
+	var err error
+	if zr == nil {
+		zr, err = gzip.NewReader(bytes.NewReader(data))
+	} else {
+		err = zr.Reset(bytes.NewReader(data))
+	}
+	if err != nil {
+		return err
+	}
+	defer gzipReaders.Put(zr)
+	n, err := io.Copy(io.Discard, io.LimitReader(zr, maxTileBytes+1))
+	if err != nil {
+		return err
+	}
+	if n > maxTileBytes {
+		return fmt.Errorf("more than %d bytes decompressed", maxTileBytes)
+	}
+	return nil
+}
+
+// gunzip decompresses a whole gzip member, checking its trailer, up to
+// maxTileBytes.
+func gunzip(data []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	raw, err := io.ReadAll(io.LimitReader(zr, maxTileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) > maxTileBytes {
+		return nil, fmt.Errorf("more than %d bytes decompressed", maxTileBytes)
+	}
+	return raw, nil
+}
+
 // writeTile answers 204 for an empty tile, 304 when the client holds it,
-// else the tile, gzip passed through when accepted.
-func writeTile(w http.ResponseWriter, r *http.Request, data []byte) {
+// else the tile, gzip passed through when accepted. data is gzip that
+// decompresses (checked by Tile); the cache headers are set only once the
+// body to send is in hand, so a failure leaves none behind.
+func writeTile(w http.ResponseWriter, r *http.Request, data []byte) error {
 	hd := w.Header()
-	hd.Set("Cache-Control", tileCacheControl)
-	hd.Set("Vary", "Accept-Encoding")
 	if len(data) == 0 {
+		hd.Set("Cache-Control", tileCacheControl)
+		hd.Set("Vary", "Accept-Encoding")
 		w.WriteHeader(http.StatusNoContent)
-		return
+		return nil
+	}
+	body, encoding := data, "gzip"
+	if !acceptsGzip(r) {
+		raw, err := gunzip(data)
+		if err != nil {
+			return err
+		}
+		body, encoding = raw, ""
 	}
 	etag := ETag(data)
+	hd.Set("Cache-Control", tileCacheControl)
+	hd.Set("Vary", "Accept-Encoding")
 	hd.Set("ETag", etag)
 	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
 		w.WriteHeader(http.StatusNotModified)
-		return
+		return nil
 	}
 	hd.Set("Content-Type", ContentType)
-	if acceptsGzip(r) {
-		hd.Set("Content-Encoding", "gzip")
-		hd.Set("Content-Length", strconv.Itoa(len(data)))
-		w.WriteHeader(http.StatusOK)
-		w.Write(data)
-		return
+	if encoding != "" {
+		hd.Set("Content-Encoding", encoding)
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		api.WriteError(w, r, err)
-		return
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		api.WriteError(w, r, err)
-		return
-	}
-	hd.Set("Content-Length", strconv.Itoa(len(raw)))
+	hd.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
-	w.Write(raw)
+	w.Write(body)
+	return nil
 }
 
 func acceptsGzip(r *http.Request) bool {

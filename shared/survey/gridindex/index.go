@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
@@ -27,12 +28,19 @@ type RangeReader interface {
 type Options struct {
 	// PageCache is how many decoded pages (groups) stay in memory; default 64.
 	PageCache int
+	// Recheck is how often the Index compares the store's version tag of
+	// its file with the one it opened (see Index); DefaultRecheck when
+	// zero, every lookup when negative. Only for stores that pin reads.
+	Recheck time.Duration
 }
 
-// Index is an open grid index. It is safe for concurrent use.
-type Index struct {
+// version is one version of an index file, opened and read pinned to the
+// store's version tag when the store can pin reads (see Index).
+type version struct {
 	rr      RangeReader
+	pinned  pinnedReader // rr, when it can pin reads; nil otherwise
 	key     string
+	tag     string // the store's version tag at open ("" unpinned)
 	h       header
 	meta    Meta
 	spatial []spatialRef
@@ -40,7 +48,7 @@ type Index struct {
 
 	pages *pageCache
 
-	reads atomic.Int64 // range reads issued
+	reads *atomic.Int64 // range reads issued, the Index's counter
 }
 
 type spatialRef struct {
@@ -66,13 +74,18 @@ type keyEntry struct {
 	off, length uint64
 }
 
-// Open reads the header, metadata and root of the index stored under key:
-// one range read when they fit in the first 16 KiB.
-func Open(ctx context.Context, rr RangeReader, key string, opts Options) (*Index, error) {
-	if opts.PageCache <= 0 {
-		opts.PageCache = 64
+// openVersion reads the header, metadata and root of the index stored
+// under key: one range read when they fit in the first 16 KiB (and a Stat
+// when rr can pin reads).
+func openVersion(ctx context.Context, rr RangeReader, key string, opts Options, reads *atomic.Int64) (*version, error) {
+	ix := &version{rr: rr, key: key, pages: newPageCache(opts.PageCache), reads: reads}
+	if p, ok := rr.(pinnedReader); ok {
+		info, err := p.Stat(ctx, key)
+		if err != nil {
+			return nil, fmt.Errorf("gridindex: open %s: %w", key, err)
+		}
+		ix.pinned, ix.tag = p, info.ETag
 	}
-	ix := &Index{rr: rr, key: key, pages: newPageCache(opts.PageCache)}
 	first, err := ix.read(ctx, 0, firstRead)
 	if err != nil {
 		return nil, err
@@ -122,21 +135,18 @@ func Open(ctx context.Context, rr RangeReader, key string, opts Options) (*Index
 	return ix, nil
 }
 
-// Meta describes the dataset.
-func (ix *Index) Meta() Meta { return ix.meta }
-
-// Bound is the extent of every record.
-func (ix *Index) Bound() orb.Bound { return ix.h.bounds }
-
-// Reads is the number of range reads issued so far.
-func (ix *Index) Reads() int64 { return ix.reads.Load() }
-
-func (ix *Index) read(ctx context.Context, off uint64, n int64) ([]byte, error) {
+func (ix *version) read(ctx context.Context, off uint64, n int64) ([]byte, error) {
 	if off > maxFileSize || n < 0 || n > maxFileSize {
 		return nil, fmt.Errorf("gridindex: %s: corrupt offset", ix.key)
 	}
 	ix.reads.Add(1)
-	b, err := ix.rr.ReadRange(ctx, ix.key, int64(off), n)
+	var b []byte
+	var err error
+	if ix.pinned != nil {
+		b, err = ix.pinned.ReadRangeIf(ctx, ix.key, ix.tag, int64(off), n)
+	} else {
+		b, err = ix.rr.ReadRange(ctx, ix.key, int64(off), n)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("gridindex: read %s: %w", ix.key, err)
 	}
@@ -144,7 +154,7 @@ func (ix *Index) read(ctx context.Context, off uint64, n int64) ([]byte, error) 
 }
 
 // leafBytes reads and inflates a directory leaf.
-func (ix *Index) leafBytes(ctx context.Context, off, length uint64) (*decoder, error) {
+func (ix *version) leafBytes(ctx context.Context, off, length uint64) (*decoder, error) {
 	if off > ix.h.leavesLen || length > ix.h.leavesLen-off || length > maxUncompressed {
 		return nil, fmt.Errorf("gridindex: %s: leaf out of range", ix.key)
 	}
@@ -161,7 +171,7 @@ func (ix *Index) leafBytes(ctx context.Context, off, length uint64) (*decoder, e
 
 // keyLeaf returns the decoded entries of a key leaf, reading it once; the
 // hot path after that is a lock-free load.
-func (ix *Index) keyLeaf(ctx context.Context, k *keyRef) ([]keyEntry, error) {
+func (ix *version) keyLeaf(ctx context.Context, k *keyRef) ([]keyEntry, error) {
 	if p := k.leaf.Load(); p != nil {
 		return *p, nil
 	}
@@ -181,7 +191,7 @@ func (ix *Index) keyLeaf(ctx context.Context, k *keyRef) ([]keyEntry, error) {
 }
 
 // spatialLeaf returns the decoded pages of a spatial leaf, reading it once.
-func (ix *Index) spatialLeaf(ctx context.Context, s *spatialRef) ([]pageRef, error) {
+func (ix *version) spatialLeaf(ctx context.Context, s *spatialRef) ([]pageRef, error) {
 	if p := s.leaf.Load(); p != nil {
 		return *p, nil
 	}
@@ -207,7 +217,7 @@ type page struct {
 	bounds []orb.Bound
 }
 
-func (ix *Index) page(ctx context.Context, off, length uint64) (*page, error) {
+func (ix *version) page(ctx context.Context, off, length uint64) (*page, error) {
 	if p := ix.pages.get(off); p != nil {
 		return p, nil
 	}
@@ -239,7 +249,7 @@ func (ix *Index) page(ctx context.Context, off, length uint64) (*page, error) {
 }
 
 // findGroup returns the page of a group key, or false.
-func (ix *Index) findGroup(ctx context.Context, group string) (*page, bool, error) {
+func (ix *version) findGroup(ctx context.Context, group string) (*page, bool, error) {
 	i := sort.Search(len(ix.keys), func(i int) bool { return ix.keys[i].last >= group })
 	if i == len(ix.keys) || ix.keys[i].first > group {
 		return nil, false, nil
@@ -258,7 +268,7 @@ func (ix *Index) findGroup(ctx context.Context, group string) (*page, bool, erro
 
 // HasGroup reports whether the index holds any record of l's group (its
 // DLS township, Manitoba parish or Ontario geographic township).
-func (ix *Index) HasGroup(ctx context.Context, l lld.Location) (bool, error) {
+func (ix *version) hasGroup(ctx context.Context, l lld.Location) (bool, error) {
 	g, ok := GroupKey(l)
 	if !ok {
 		return false, nil
@@ -268,7 +278,7 @@ func (ix *Index) HasGroup(ctx context.Context, l lld.Location) (bool, error) {
 }
 
 // Lookup returns the record of l.
-func (ix *Index) Lookup(ctx context.Context, l lld.Location) (Record, bool, error) {
+func (ix *version) lookup(ctx context.Context, l lld.Location) (Record, bool, error) {
 	g, ok := GroupKey(l)
 	if !ok {
 		return Record{}, false, nil
@@ -286,7 +296,7 @@ func (ix *Index) Lookup(ctx context.Context, l lld.Location) (Record, bool, erro
 }
 
 // Group returns every record of l's group.
-func (ix *Index) Group(ctx context.Context, l lld.Location) ([]Record, error) {
+func (ix *version) group(ctx context.Context, l lld.Location) ([]Record, error) {
 	g, ok := GroupKey(l)
 	if !ok {
 		return nil, nil
@@ -300,13 +310,13 @@ func (ix *Index) Group(ctx context.Context, l lld.Location) ([]Record, error) {
 
 // pagesNear calls fn for each page whose box, grown by margin degrees,
 // contains pt.
-func (ix *Index) pagesNear(ctx context.Context, pt orb.Point, margin float64, fn func(*page) error) error {
+func (ix *version) pagesNear(ctx context.Context, pt orb.Point, margin float64, fn func(*page) error) error {
 	b := orb.Bound{Min: orb.Point{pt[0] - margin, pt[1] - margin}, Max: orb.Point{pt[0] + margin, pt[1] + margin}}
 	return ix.pagesIn(ctx, b, fn)
 }
 
 // pagesIn calls fn for each page whose box intersects b (edges included).
-func (ix *Index) pagesIn(ctx context.Context, b orb.Bound, fn func(*page) error) error {
+func (ix *version) pagesIn(ctx context.Context, b orb.Bound, fn func(*page) error) error {
 	if !ix.h.bounds.Intersects(b) {
 		return nil
 	}
@@ -339,7 +349,7 @@ func (ix *Index) pagesIn(ctx context.Context, b orb.Bound, fn func(*page) error)
 // by page in file order: what a map tile over b draws. Records without a
 // polygon are matched by their centroid. fn must not keep rec past the call
 // unless it copies it.
-func (ix *Index) Within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(rec *Record) error) error {
+func (ix *version) within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(rec *Record) error) error {
 	return ix.pagesIn(ctx, b, func(p *page) error {
 		for i := range p.recs {
 			r := &p.recs[i]
@@ -355,7 +365,7 @@ func (ix *Index) Within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(re
 }
 
 // Containing returns every record whose polygon contains pt, of any unit.
-func (ix *Index) Containing(ctx context.Context, pt orb.Point) ([]Record, error) {
+func (ix *version) containing(ctx context.Context, pt orb.Point) ([]Record, error) {
 	var out []Record
 	err := ix.pagesNear(ctx, pt, 0, func(p *page) error {
 		for i := range p.recs {
@@ -374,7 +384,7 @@ func (ix *Index) Containing(ctx context.Context, pt orb.Point) ([]Record, error)
 // Nearest returns the record of unit u whose centroid is nearest pt and no
 // farther than maxM metres: the lookup for datasets that publish centroids
 // only (Manitoba river and parish lots).
-func (ix *Index) Nearest(ctx context.Context, pt orb.Point, u lld.Unit, maxM float64) (Record, float64, bool, error) {
+func (ix *version) nearest(ctx context.Context, pt orb.Point, u lld.Unit, maxM float64) (Record, float64, bool, error) {
 	const mPerDeg = 111_320.0
 	margin := maxM / (mPerDeg * math.Max(0.2, math.Cos(pt[1]*math.Pi/180)))
 	var (
@@ -400,7 +410,7 @@ func (ix *Index) Nearest(ctx context.Context, pt orb.Point, u lld.Unit, maxM flo
 }
 
 // GroupKeys returns up to limit group keys starting with prefix, in order.
-func (ix *Index) GroupKeys(ctx context.Context, prefix string, limit int) ([]string, error) {
+func (ix *version) groupKeys(ctx context.Context, prefix string, limit int) ([]string, error) {
 	var out []string
 	for i := range ix.keys {
 		k := &ix.keys[i]
@@ -424,7 +434,7 @@ func (ix *Index) GroupKeys(ctx context.Context, prefix string, limit int) ([]str
 }
 
 // GroupByKey returns the records of a group key from GroupKeys.
-func (ix *Index) GroupByKey(ctx context.Context, group string) ([]Record, error) {
+func (ix *version) groupByKey(ctx context.Context, group string) ([]Record, error) {
 	p, found, err := ix.findGroup(ctx, group)
 	if err != nil || !found {
 		return nil, err

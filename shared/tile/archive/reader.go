@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -50,15 +51,20 @@ type FormatError struct {
 func (e *FormatError) Error() string { return "archive: " + e.Key + ": " + e.Reason }
 
 // Reader reads tiles from an archive in a blob.Store by byte ranges. It is
-// safe for concurrent use. It reads the archive as it was at Open: an
-// object replaced in place needs a new Reader (watch Stat's version tag).
+// safe for concurrent use. It reads the archive as it was at Open: every
+// read is pinned to the store's version tag seen at Open (blob.Pinned), so
+// an object replaced in place is never read at the old version's offsets;
+// reads fail with an error wrapping blob.ErrChanged instead, and a new
+// Reader is needed ([Set] opens one and retries).
 type Reader struct {
-	store  blob.Store
-	key    string
-	h      v3Header
-	header Header
-	root   []entry
-	etag   string
+	store   blob.Store
+	pinned  blob.Pinned // store, when it can pin reads (every blob store can)
+	key     string
+	version string // the store's version tag at Open
+	h       v3Header
+	header  Header
+	root    []entry
+	etag    string
 
 	leaves *leafCache
 	reads  atomic.Int64 // range reads issued
@@ -79,12 +85,25 @@ type Reader struct {
 // upstream_unavailable error of package apierr (see blob.AsAPIError); a
 // caller for which a missing archive is the client's doing checks
 // errors.Is(err, fs.ErrNotExist) first.
+//
+// An object replaced between the Stat and the reads is opened again, once;
+// a second change fails with an error wrapping blob.ErrChanged.
 func Open(ctx context.Context, store blob.Store, key string) (*Reader, error) {
+	r, err := open(ctx, store, key)
+	if errors.Is(err, blob.ErrChanged) {
+		r, err = open(ctx, store, key)
+	}
+	return r, err
+}
+
+func open(ctx context.Context, store blob.Store, key string) (*Reader, error) {
 	r := &Reader{store: store, key: key, leaves: newLeafCache()}
+	r.pinned, _ = store.(blob.Pinned)
 	info, err := store.Stat(ctx, key)
 	if err != nil {
 		return nil, r.storeError(err)
 	}
+	r.version = info.ETag
 	first, err := r.read(ctx, 0, min(firstRead, info.Size))
 	if err != nil {
 		return nil, err
@@ -183,6 +202,9 @@ func (r *Reader) Header() Header { return r.header }
 // ETag is a strong HTTP entity tag (quoted) for the archive's content: a
 // hash of the store's version tag and the archive's first 16 KiB.
 func (r *Reader) ETag() string { return r.etag }
+
+// Version is the store's version tag of the object this Reader reads.
+func (r *Reader) Version() string { return r.version }
 
 // Reads is the number of range reads issued so far, Open's included.
 func (r *Reader) Reads() int64 { return r.reads.Load() }
@@ -309,15 +331,22 @@ func (r *Reader) directory(z []byte, what string) ([]entry, error) {
 	return entries, nil
 }
 
-// read reads n bytes at off, all of them or an error.
+// read reads n bytes at off of the version opened, all of them or an error.
+// A store that cannot pin reads (a test's stub) is read unpinned.
 func (r *Reader) read(ctx context.Context, off uint64, n int64) ([]byte, error) {
 	r.reads.Add(1)
-	b, err := r.store.ReadRange(ctx, r.key, int64(off), n)
+	var b []byte
+	var err error
+	if r.pinned != nil {
+		b, err = r.pinned.ReadRangeIf(ctx, r.key, r.version, int64(off), n)
+	} else {
+		b, err = r.store.ReadRange(ctx, r.key, int64(off), n)
+	}
 	if err != nil {
 		return nil, r.storeError(err)
 	}
 	if int64(len(b)) != n {
-		return nil, r.formatError("truncated: read %d bytes at %d, want %d (replaced since Open?)", len(b), off, n)
+		return nil, r.formatError("truncated: read %d bytes at %d, want %d", len(b), off, n)
 	}
 	return b, nil
 }

@@ -12,10 +12,27 @@ import (
 )
 
 // Set finds the built archives of layers in a store, at tile.Layer.Key
-// ("ab/sec.pmtiles"), opening each on first use. It checks the store again
-// at most every recheck for an archive that appeared, changed or went away,
-// so a build or an upload takes effect without a restart. It implements
+// ("ab/sec.pmtiles"), opening each on first use. It implements
 // tile.Archives and is safe for concurrent use.
+//
+// # Replacing an archive while it is served
+//
+// A build or an upload replaces an archive in place (a rename over the
+// file; a PutObject on the key). Set notices it in two ways:
+//
+//   - it checks the store's version tag (Stat) at most every recheck, and
+//     opens the new version when the tag changed, so a new archive is served
+//     at most recheck after it appeared (30 s in the local server);
+//   - every read of a Reader is pinned to the version it opened
+//     (blob.Pinned), so a request that reaches a replaced archive before
+//     the recheck gets blob.ErrChanged, never bytes of the new file at the
+//     old file's offsets; the archives Set returns then open the new version
+//     at once and answer the request from it (see maxRetries).
+//
+// A Reader holds no file open (each pinned read opens, compares and closes),
+// so nothing is left to close when a version is dropped: requests that
+// still hold the old Reader finish or move to the new one, and the old one
+// is garbage once the last of them is done.
 type Set struct {
 	store   blob.Store
 	recheck time.Duration
@@ -27,7 +44,6 @@ type Set struct {
 type setEntry struct {
 	mu      sync.Mutex
 	r       *Reader // nil: not built
-	tag     string  // the store's version tag of what r reads
 	checked time.Time
 }
 
@@ -38,17 +54,25 @@ func NewSet(store blob.Store, recheck time.Duration) *Set {
 
 // Archive returns layer l's archive, or (nil, nil) when none is built. A
 // store that cannot be read is a 503-kind error; an archive that is there
-// but does not open is an error naming it.
+// but does not open is an error naming it. The archive's reads reopen a
+// replaced archive once (see the type's doc).
 func (s *Set) Archive(ctx context.Context, l tile.Layer) (tile.Archive, error) {
 	r, err := s.Reader(ctx, l.Key())
 	if r == nil || err != nil {
 		return nil, err
 	}
-	return r, nil
+	return &setArchive{s: s, key: l.Key(), r: r}, nil
 }
 
 // Reader returns the archive at key, or (nil, nil) when there is none.
 func (s *Set) Reader(ctx context.Context, key string) (*Reader, error) {
+	return s.reader(ctx, key, nil)
+}
+
+// reader returns the archive at key, checking the store when the last check
+// is older than recheck or when stale, the Reader a caller found changed, is
+// still the current one.
+func (s *Set) reader(ctx context.Context, key string, stale *Reader) (*Reader, error) {
 	s.mu.Lock()
 	e := s.open[key]
 	if e == nil {
@@ -59,18 +83,21 @@ func (s *Set) Reader(ctx context.Context, key string) (*Reader, error) {
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !e.checked.IsZero() && time.Since(e.checked) < s.recheck {
+	if stale != nil && e.r != stale {
+		return e.r, nil // another request opened the new version already
+	}
+	if stale == nil && !e.checked.IsZero() && time.Since(e.checked) < s.recheck {
 		return e.r, nil
 	}
 	info, err := s.store.Stat(ctx, key)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		e.r, e.tag, e.checked = nil, "", time.Now()
+		e.r, e.checked = nil, time.Now()
 		return nil, nil
 	case err != nil:
 		return nil, blob.AsAPIError(err, "the tile archive store")
 	}
-	if e.r != nil && info.ETag == e.tag {
+	if e.r != nil && info.ETag == e.r.Version() && stale == nil {
 		e.checked = time.Now()
 		return e.r, nil
 	}
@@ -79,12 +106,77 @@ func (s *Set) Reader(ctx context.Context, key string) (*Reader, error) {
 	}
 	r, err := Open(ctx, s.store, key)
 	if err != nil {
-		if e.r != nil { // a replacement that does not open: keep serving the old
+		if e.r != nil && stale == nil && !errors.Is(err, blob.ErrChanged) {
+			// A replacement that does not open (still being copied in
+			// place, or corrupt): keep the old Reader. Its pinned reads
+			// serve the old version where the store still has it and fail
+			// with ErrChanged where it does not; never a mixture.
 			e.checked = time.Now()
 			return e.r, nil
 		}
 		return nil, err
 	}
-	e.r, e.tag, e.checked = r, info.ETag, time.Now()
+	e.r, e.checked = r, time.Now()
 	return r, nil
+}
+
+// setArchive is a Set's archive of one key: a Reader, replaced by the
+// current one when a read finds its version gone.
+type setArchive struct {
+	s   *Set
+	key string
+	r   *Reader
+}
+
+// maxRetries bounds how often one request moves to a newer version of its
+// archive. One is the rule (the version it opened was replaced); the second
+// covers a request that was handed the version another request had just
+// opened, replaced again meanwhile, which happens only when replaces come
+// faster than a request takes.
+const maxRetries = 2
+
+// retry runs fn on a's Reader and, while the archive changed under it, on
+// the current Reader, at most maxRetries more times.
+func retry[T any](ctx context.Context, a *setArchive, fn func(r *Reader) (T, error)) (T, *Reader, error) {
+	r := a.r
+	v, err := fn(r)
+	for range maxRetries {
+		if !errors.Is(err, blob.ErrChanged) {
+			break
+		}
+		next, rerr := a.s.reader(ctx, a.key, r)
+		if rerr != nil || next == nil {
+			break // the 503 of the changed read
+		}
+		r, a.r = next, next // a is used by one request
+		v, err = fn(r)
+	}
+	return v, r, err
+}
+
+type tileResult struct {
+	data []byte
+	ok   bool
+}
+
+// Tile implements tile.Archive.
+func (a *setArchive) Tile(ctx context.Context, z uint8, x, y uint32) ([]byte, bool, error) {
+	data, _, ok, err := a.EncodedTile(ctx, z, x, y)
+	return data, ok, err
+}
+
+// EncodedTile implements tile.EncodedArchive: the tile and the
+// Content-Encoding of the archive version it was read from.
+func (a *setArchive) EncodedTile(ctx context.Context, z uint8, x, y uint32) ([]byte, string, bool, error) {
+	res, r, err := retry(ctx, a, func(r *Reader) (tileResult, error) {
+		data, ok, err := r.Tile(ctx, z, x, y)
+		return tileResult{data, ok}, err
+	})
+	return res.data, r.Header().ContentEncoding, res.ok, err
+}
+
+// Info implements tile.Describer.
+func (a *setArchive) Info(ctx context.Context) (tile.ArchiveInfo, error) {
+	info, _, err := retry(ctx, a, func(r *Reader) (tile.ArchiveInfo, error) { return r.Info(ctx) })
+	return info, err
 }
