@@ -10,8 +10,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"meridian/shared/blob"
@@ -29,8 +31,10 @@ already published from the same local version are skipped (a dataset is
 published whole or not at all), so a run that stopped can simply be run again. Run it with
 the local server stopped (it reads reports.db).
 
-AWS credentials and region come from the usual chain (environment, profile);
--s3-endpoint and -dynamodb-endpoint point at emulators.
+AWS credentials and region come from the SDK's default chain, untouched:
+environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN),
+AWS_PROFILE with SSO or an assumed role, web identity, container and
+instance roles. -s3-endpoint and -dynamodb-endpoint point at emulators.
 
 flags:
 `
@@ -39,7 +43,7 @@ type publishOptions struct {
 	dataDir, bucket, table     string
 	s3Endpoint, dynamoEndpoint string
 	region                     string
-	accessKey, secretKey       string
+	accessKey, secretKey       string // static credentials for tests; empty: the SDK's default chain
 	progress                   io.Writer
 }
 
@@ -61,9 +65,13 @@ func publishCommand(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	o.accessKey, o.secretKey = os.Getenv("AWS_ACCESS_KEY_ID"), os.Getenv("AWS_SECRET_ACCESS_KEY")
+	// No static credentials: the SDK's chain reads the environment itself,
+	// session token included (copying the two keys here dropped it, which
+	// broke SSO and assumed roles).
 	o.progress = stdout
-	if err := publish(context.Background(), o); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := publish(ctx, o); err != nil {
 		fmt.Fprintf(stderr, "meridian publish: %v\n", err)
 		return 1
 	}
