@@ -3,14 +3,19 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,8 +25,12 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
 	"meridian/shared/energy"
+	"meridian/shared/fixture"
 	"meridian/shared/gateway"
+	"meridian/shared/gridstore"
 	"meridian/shared/kv"
+	"meridian/shared/release"
+	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile/datalayers"
 )
 
@@ -64,9 +73,24 @@ func TestPublishToEmulators(t *testing.T) {
 		!strings.Contains(out.String(), "dataset ag: version 1 published") {
 		t.Errorf("first run:\n%s", out.String())
 	}
+	// The grid indexes are in the bucket at the keys the manifest names,
+	// and only there: nothing is overwritten in place.
 	grid := blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
-	if info, err := grid.Stat(ctx, "fixture-altalis-ats-v4.1.mgix"); err != nil || info.Size == 0 {
-		t.Errorf("grid index not in the bucket: %v", err)
+	m, ok, err := release.Read(ctx, grid)
+	if err != nil || !ok || len(m.Files) != 4 {
+		t.Fatalf("grid manifest: %+v, %v, %v", m, ok, err)
+	}
+	const name = "fixture-altalis-ats-v4.1.mgix"
+	key, ok := m.Resolve(name)
+	if info, err := grid.Stat(ctx, key); !ok || err != nil || info.Size == 0 || info.Size != m.Files[name].Size || !strings.HasPrefix(key, "v/") {
+		t.Errorf("grid index %s at %q: %+v, %v", name, key, info, err)
+	}
+	if _, err := grid.Stat(ctx, name); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("grid index also at its name: %v; want fs.ErrNotExist", err)
+	}
+	tiles := blob.NewS3(s3c, bucket, "tiles/", blob.S3Options{})
+	if tm, ok, err := release.Read(ctx, tiles); err != nil || !ok || len(tm.Files) != len(datalayers.Names()) {
+		t.Errorf("tiles manifest: %+v, %v, %v", tm, ok, err)
 	}
 
 	local, _ := kv.OpenBolt(reportsPath(dir), kv.BoltOptions{ReadOnly: true})
@@ -194,5 +218,80 @@ func TestPublishSessionToken(t *testing.T) {
 	ddbLog.check(t, "DynamoDB", token, key)
 	if d, ok, err := kv.Open(ctx, kv.NewDynamo(dc, "reports", kv.DynamoOptions{}), "tiny"); err != nil || !ok || d.Items != 1 {
 		t.Errorf("published dataset: %+v, %v, %v", d, ok, err)
+	}
+}
+
+// An index opened from a published release keeps reading the bytes it
+// opened after the file is published again with other content: publish
+// writes new objects and a new manifest, never over the old object. A new
+// open reads the new release.
+func TestPublishKeepsOpenIndexes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	files, err := fixture.Indexes(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := slices.Sorted(maps.Keys(files))
+	first, second := files[names[0]], files[names[1]]
+
+	dir := t.TempDir()
+	local, err := kv.OpenBolt(reportsPath(dir), kv.BoltOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local.Close()
+	if err := os.MkdirAll(gridPath(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(gridPath(dir), "served"+gridExt)
+	const bucket = "meridian-data"
+	s3c := blobtest.FakeS3(t, bucket)
+	ddb := httptest.NewServer(minidyn.NewServer())
+	t.Cleanup(ddb.Close)
+	o := publishOptions{dataDir: dir, bucket: bucket, table: "reports", s3Endpoint: *s3c.Options().BaseEndpoint,
+		dynamoEndpoint: ddb.URL, region: "us-east-1", accessKey: "test", secretKey: "test", progress: io.Discard}
+	store := blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
+	open := func() *gridindex.Index {
+		t.Helper()
+		ixs, err := gridstore.OpenIndexes(ctx, store, []string{"served" + gridExt}, "test:")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ixs[0]
+	}
+
+	if err := os.WriteFile(path, first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := publish(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	held := open()
+	if err := os.WriteFile(path, second, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := publish(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+
+	// What the held index reads now (its first reads past the header)
+	// against the same reads of the first file, from memory.
+	mem := blob.NewMem()
+	mem.Put(ctx, "x", bytes.NewReader(first))
+	ref, err := gridindex.Open(ctx, mem, "x", gridindex.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ref.GroupKeys(ctx, "", 50)
+	if err != nil || len(want) == 0 {
+		t.Fatalf("GroupKeys of the first file = %v, %v", want, err)
+	}
+	got, err := held.GroupKeys(ctx, "", 50)
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("index held across a publish reads %v, %v; want the first file's %v", got, err, want)
+	}
+	if m := open().Meta(); m.Name == held.Meta().Name {
+		t.Errorf("a new open after the second publish reads %q, the first file's dataset", m.Name)
 	}
 }
