@@ -20,6 +20,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/aws/smithy-go"
+
 	"meridian/shared/blob"
 	"meridian/shared/kv"
 	"meridian/shared/release"
@@ -36,7 +41,8 @@ Files go to content-addressed keys (grid/v/<sha256>/<name>), never
 overwritten, so a warm Lambda keeps reading the bytes it opened; once all
 are uploaded and checked, one manifest object per prefix
 (grid/MANIFEST.json, tiles/MANIFEST.json) names them, and new cold starts
-read the new release. Tile archives are also copied to their names, which
+read the new release. The manifest write is conditional on the manifest
+read at the start: a publish that overlapped another fails (run it again). Tile archives are also copied to their names, which
 the tiles function reads today. A report dataset is published whole or not
 at all, with a new version and a conditional flip of its pointer: a
 concurrent publish of the same dataset fails rather than merging.
@@ -107,6 +113,7 @@ func publish(ctx context.Context, o publishOptions) error {
 		plainKeys        bool // also write the files at their names (see uploadSet)
 		store            *blob.S3
 		manifest         release.Manifest
+		base             manifestBase // the manifest before this publish
 	}
 	sets := []*set{
 		{dir: gridPath(o.dataDir), prefix: "grid/", ext: gridExt},
@@ -117,6 +124,9 @@ func publish(ctx context.Context, o publishOptions) error {
 	for _, st := range sets {
 		st.store = blob.NewS3(client, o.bucket, st.prefix, blob.S3Options{})
 		st.manifest = release.Manifest{Files: map[string]release.File{}}
+		if st.base, err = readManifestBase(ctx, client, o.bucket, st.prefix); err != nil {
+			return err
+		}
 		u, sk, err := uploadSet(ctx, st.store, st.dir, st.ext, st.manifest.Files, func(key string) {
 			fmt.Fprintf(o.progress, "uploaded s3://%s/%s%s\n", o.bucket, st.prefix, key)
 		})
@@ -129,7 +139,7 @@ func publish(ctx context.Context, o publishOptions) error {
 		if len(st.manifest.Files) == 0 {
 			continue
 		}
-		changed, err := writeManifest(ctx, st.store, st.manifest)
+		changed, err := writeManifest(ctx, client, st.base, st.manifest)
 		if err != nil {
 			return err
 		}
@@ -236,12 +246,51 @@ func putFile(ctx context.Context, store *blob.S3, key, path string) error {
 	return store.Put(ctx, key, f)
 }
 
-// writeManifest writes m as the store's release manifest unless the one
-// there names the same files; it reports whether it wrote.
-func writeManifest(ctx context.Context, store *blob.S3, m release.Manifest) (bool, error) {
-	if have, ok, err := release.Read(ctx, store); err != nil && !errors.Is(err, release.ErrCorrupt) {
-		return false, err
-	} else if ok && maps.Equal(have.Files, m.Files) {
+// errReleaseConflict is wrapped by the error of a publish whose manifest
+// changed since it started: another publish wrote one meanwhile.
+var errReleaseConflict = errors.New("publish: release manifest changed by a concurrent publish; run publish again")
+
+// manifestBase is a manifest object as read before a publish: its key, its
+// ETag ("" when absent) and its files.
+type manifestBase struct {
+	bucket, key string
+	etag        string
+	files       map[string]release.File
+}
+
+// readManifestBase reads the manifest under prefix and its ETag, in one
+// GetObject. A corrupt manifest reads as one with no files: the publish
+// replaces it (conditionally on its ETag).
+func readManifestBase(ctx context.Context, client *s3.Client, bucket, prefix string) (manifestBase, error) {
+	b := manifestBase{bucket: bucket, key: prefix + release.ManifestKey}
+	out, err := client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(b.key)})
+	var nsk *s3types.NoSuchKey
+	if errors.As(err, &nsk) {
+		return b, nil
+	}
+	if err != nil {
+		return b, fmt.Errorf("publish: read s3://%s/%s: %w", bucket, b.key, err)
+	}
+	defer out.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(out.Body, release.MaxManifestBytes+1))
+	if err != nil {
+		return b, fmt.Errorf("publish: read s3://%s/%s: %w", bucket, b.key, err)
+	}
+	b.etag = aws.ToString(out.ETag)
+	var m release.Manifest
+	if len(data) <= release.MaxManifestBytes && json.Unmarshal(data, &m) == nil && m.Validate() == nil {
+		b.files = m.Files
+	}
+	return b, nil
+}
+
+// writeManifest writes m as the manifest unless base names the same files,
+// and reports whether it wrote. The write is conditional on the manifest
+// being still base (If-Match its ETag, or If-None-Match * when there was
+// none): of two publishes that overlap, the second to finish fails with
+// errReleaseConflict instead of replacing a release it never saw.
+func writeManifest(ctx context.Context, client *s3.Client, base manifestBase, m release.Manifest) (bool, error) {
+	if base.files != nil && maps.Equal(base.files, m.Files) {
 		return false, nil
 	}
 	m.Published = time.Now().UTC()
@@ -249,7 +298,20 @@ func writeManifest(ctx context.Context, store *blob.S3, m release.Manifest) (boo
 	if err != nil {
 		return false, fmt.Errorf("publish: encode manifest: %w", err)
 	}
-	return true, store.Put(ctx, release.ManifestKey, bytes.NewReader(data))
+	in := &s3.PutObjectInput{Bucket: aws.String(base.bucket), Key: aws.String(base.key), Body: bytes.NewReader(data), ContentType: aws.String("application/json")}
+	if base.etag != "" {
+		in.IfMatch = aws.String(base.etag)
+	} else {
+		in.IfNoneMatch = aws.String("*")
+	}
+	if _, err := client.PutObject(ctx, in); err != nil {
+		var ae smithy.APIError
+		if errors.As(err, &ae) && (ae.ErrorCode() == "PreconditionFailed" || ae.ErrorCode() == "ConditionalRequestConflict") {
+			return false, fmt.Errorf("s3://%s/%s: %w", base.bucket, base.key, errReleaseConflict)
+		}
+		return false, fmt.Errorf("publish: write s3://%s/%s: %w", base.bucket, base.key, err)
+	}
+	return true, nil
 }
 
 // putIfChanged uploads path to key unless the object there has the file's

@@ -295,3 +295,57 @@ func TestPublishKeepsOpenIndexes(t *testing.T) {
 		t.Errorf("a new open after the second publish reads %q, the first file's dataset", m.Name)
 	}
 }
+
+// Two publishes that overlap: the second to write the manifest finds it
+// changed since it started and fails, leaving the first one's release.
+func TestPublishManifestConflict(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	const bucket = "meridian-data"
+	client := blobtest.FakeS3(t, bucket)
+	mine := release.Manifest{Files: map[string]release.File{"a.mgix": {Key: "v/01/a.mgix", Size: 1}}}
+	theirs := release.Manifest{Files: map[string]release.File{"a.mgix": {Key: "v/02/a.mgix", Size: 2}}}
+	read := func() manifestBase {
+		t.Helper()
+		b, err := readManifestBase(ctx, client, bucket, "grid/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	served := func() string {
+		t.Helper()
+		m, _, err := release.Read(ctx, blob.NewS3(client, bucket, "grid/", blob.S3Options{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		key, _ := m.Resolve("a.mgix")
+		return key
+	}
+
+	myBase, theirBase := read(), read() // both start with no manifest
+	if ok, err := writeManifest(ctx, client, theirBase, theirs); !ok || err != nil {
+		t.Fatalf("first manifest write = %v, %v", ok, err)
+	}
+	if ok, err := writeManifest(ctx, client, myBase, mine); ok || !errors.Is(err, errReleaseConflict) {
+		t.Errorf("manifest write over one written meanwhile (none at start) = %v, %v; want errReleaseConflict", ok, err)
+	}
+	if got := served(); got != "v/02/a.mgix" {
+		t.Errorf("manifest after the lost race names %q, want the winner's", got)
+	}
+
+	myBase, theirBase = read(), read()
+	if ok, err := writeManifest(ctx, client, theirBase, mine); !ok || err != nil {
+		t.Fatalf("manifest write with the current ETag = %v, %v", ok, err)
+	}
+	third := release.Manifest{Files: map[string]release.File{"a.mgix": {Key: "v/03/a.mgix", Size: 3}}}
+	if ok, err := writeManifest(ctx, client, myBase, third); ok || !errors.Is(err, errReleaseConflict) {
+		t.Errorf("manifest write with a stale ETag = %v, %v; want errReleaseConflict", ok, err)
+	}
+	if got := served(); got != "v/01/a.mgix" {
+		t.Errorf("manifest after the second lost race names %q, want v/01/a.mgix", got)
+	}
+	if ok, err := writeManifest(ctx, client, read(), mine); ok || err != nil {
+		t.Errorf("manifest write of the same files = %v, %v; want skipped", ok, err)
+	}
+}

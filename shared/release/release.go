@@ -11,8 +11,12 @@
 // next cold start), and a new manifest only changes what the next open
 // finds. Publishing is in this order: every object of the release is
 // uploaded (an S3 PutObject is atomic, so an object that exists is
-// complete) and checked, then the manifest is written with one PutObject.
-// A publish that fails before the manifest changes nothing readers see.
+// complete) and checked, then the manifest is written with one PutObject,
+// conditional on the manifest being the one the publish read when it
+// started (If-Match its ETag, If-None-Match * when there was none), so of
+// two overlapping publishes the second to finish fails instead of
+// replacing a release it never saw. A publish that fails before the
+// manifest changes nothing readers see.
 //
 // Objects of older releases stay in the store; deleting those no manifest
 // names (after a delay longer than a reader holds a key) is the job of a
