@@ -156,17 +156,7 @@ func (d Dataset) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
 		return Item{}, false, err
 	}
 	if !d.settled() {
-		// A strongly consistent read of one item: an exact-key Query.
-		if err := checkSK(sk); err != nil {
-			return Item{}, false, err
-		}
-		page, err := d.s.Query(ctx, Query{PK: d.prefix + pk, SKFrom: sk, SKTo: sk, Limit: 1, Consistent: true})
-		if err != nil || len(page.Items) == 0 {
-			return Item{}, false, err
-		}
-		it := page.Items[0]
-		it.PK = pk
-		return it, true, nil
+		ctx = withConsistentRead(ctx)
 	}
 	it, ok, err := d.s.Get(ctx, d.prefix+pk, sk)
 	if ok {
@@ -177,6 +167,9 @@ func (d Dataset) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
 
 // settled reports whether the version was published more than
 // SettleWindow ago, so that eventually consistent reads see all of it.
+// Until then its Get and Query ask the store for strongly consistent
+// reads: Query.Consistent, and for Get a mark on the context (Get has no
+// options), which wrappers of a Store pass on with the context.
 func (d Dataset) settled() bool {
 	return time.Since(d.Published) >= SettleWindow
 }
@@ -475,4 +468,18 @@ func deleteItems(ctx context.Context, s Store, prefix string) error {
 		return fmt.Errorf("kv: delete items under %s: %w", prefix, err)
 	}
 	return nil
+}
+
+// consistentKey marks a context whose reads must be strongly consistent.
+type consistentKey struct{}
+
+func withConsistentRead(ctx context.Context) context.Context {
+	return context.WithValue(ctx, consistentKey{}, true)
+}
+
+// consistentRead reports whether reads under ctx must be strongly
+// consistent (Dataset.Get of a version not yet settled).
+func consistentRead(ctx context.Context) bool {
+	v, _ := ctx.Value(consistentKey{}).(bool)
+	return v
 }

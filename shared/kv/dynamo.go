@@ -54,8 +54,8 @@ type DynamoOptions struct {
 	// the read cost). Without it, reads are eventually consistent except
 	// where a stale answer would be wrong: the dataset pointers and version
 	// counters (Get of PK DatasetPK or DATASET#LAST, one item per request)
-	// and queries that ask for it (Query.Consistent, which Dataset sets for
-	// a version published less than SettleWindow ago).
+	// and the reads of a Dataset whose version was published less than
+	// SettleWindow ago (Query.Consistent, and a mark on Get's context).
 	ConsistentRead bool
 	// WriteConcurrency is the number of BatchWriteItem calls Put and Delete
 	// run at once; DefaultWriteConcurrency when zero.
@@ -155,7 +155,7 @@ func (d *Dynamo) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
 	out, err := d.client.GetItem(cctx, &dynamodb.GetItemInput{
 		TableName:      aws.String(d.table),
 		Key:            dynamoKey(pk, sk),
-		ConsistentRead: aws.Bool(d.opts.ConsistentRead || controlPK(pk)),
+		ConsistentRead: aws.Bool(d.opts.ConsistentRead || controlPK(pk) || consistentRead(ctx)),
 	})
 	if err != nil {
 		return Item{}, false, d.wrap(ctx, "get", err)
@@ -216,7 +216,7 @@ func (d *Dynamo) Query(ctx context.Context, q Query) (Page, error) {
 		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: vals,
 		ScanIndexForward:          aws.Bool(!q.Reverse),
-		ConsistentRead:            aws.Bool(d.opts.ConsistentRead || q.Consistent || controlPK(q.PK)),
+		ConsistentRead:            aws.Bool(d.opts.ConsistentRead || q.Consistent || controlPK(q.PK) || consistentRead(ctx)),
 	}
 	if afterUsed {
 		in.ExclusiveStartKey = dynamoKey(q.PK, q.After)

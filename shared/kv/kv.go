@@ -96,8 +96,8 @@
 // reflect it. So [Dynamo] always reads the pointers and counters (Get of
 // PK "DATASET" or "DATASET#LAST") strongly consistently, one item per
 // request at 1 read unit instead of 0.5; and a [Dataset] asks for strongly
-// consistent reads of its items (Query.Consistent) while its version is
-// less than [SettleWindow] old, twice the read cost for a minute after
+// consistent reads of its items (Query.Consistent, and a mark on the
+// context of Get) while its version is less than [SettleWindow] old, twice the read cost for a minute after
 // each flip and the normal cost afterwards. Items of a version are never
 // rewritten, so once settled, an eventually consistent read is exact.
 //
