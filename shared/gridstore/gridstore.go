@@ -6,8 +6,11 @@ package gridstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/aws/smithy-go"
 
 	"meridian/shared/blob"
 	"meridian/shared/env"
@@ -68,6 +71,13 @@ func Open(ctx context.Context, c Config) ([]*gridindex.Index, error) {
 // names themselves.
 func OpenIndexes(ctx context.Context, store blob.Store, names []string, where string) ([]*gridindex.Index, error) {
 	m, hasManifest, err := release.Read(ctx, store)
+	if accessDenied(err) {
+		// S3 answers a missing key with 403 to callers that may not list
+		// the bucket, as the grid functions may not: a bucket published
+		// before manifests. If the denial is real, opening the names
+		// below is denied too, and that error is returned.
+		hasManifest, err = false, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("gridstore: %s: %w", where, err)
 	}
@@ -87,4 +97,10 @@ func OpenIndexes(ctx context.Context, store blob.Store, names []string, where st
 		out = append(out, ix)
 	}
 	return out, nil
+}
+
+// accessDenied reports whether err is S3's 403 AccessDenied.
+func accessDenied(err error) bool {
+	var ae smithy.APIError
+	return errors.As(err, &ae) && ae.ErrorCode() == "AccessDenied"
 }

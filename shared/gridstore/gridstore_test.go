@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
+
+	"github.com/aws/smithy-go"
 
 	"meridian/shared/blob"
 	"meridian/shared/gridstore"
@@ -35,5 +38,33 @@ func TestOpenIndexesResolves(t *testing.T) {
 	store.Put(ctx, release.ManifestKey, bytes.NewReader([]byte(`{"files":`)))
 	if _, err := gridstore.OpenIndexes(ctx, store, []string{"b.mgix"}, "mem:"); !errors.Is(err, release.ErrCorrupt) {
 		t.Errorf("corrupt manifest: %v; want release.ErrCorrupt", err)
+	}
+}
+
+// failManifest answers reads of the manifest with err.
+type failManifest struct {
+	*blob.Mem
+	err error
+}
+
+func (f failManifest) ReadRange(ctx context.Context, key string, off, n int64) ([]byte, error) {
+	if key == release.ManifestKey {
+		return nil, fmt.Errorf("blob: read %s: %w", key, f.err)
+	}
+	return f.Mem.ReadRange(ctx, key, off, n)
+}
+
+// S3's 403 for a missing manifest (no s3:ListBucket) reads as no
+// manifest: the names are opened. Any other failure is an error.
+func TestOpenIndexesManifestDenied(t *testing.T) {
+	ctx := context.Background()
+	denied := failManifest{blob.NewMem(), &smithy.GenericAPIError{Code: "AccessDenied", Message: "Access Denied"}}
+	_, err := gridstore.OpenIndexes(ctx, denied, []string{"a.mgix"}, "mem:")
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "a.mgix") {
+		t.Errorf("manifest denied: %v; want the names opened (fs.ErrNotExist for a.mgix)", err)
+	}
+	down := failManifest{blob.NewMem(), blob.ErrUnavailable}
+	if _, err := gridstore.OpenIndexes(ctx, down, []string{"a.mgix"}, "mem:"); !errors.Is(err, blob.ErrUnavailable) {
+		t.Errorf("manifest unavailable: %v; want blob.ErrUnavailable", err)
 	}
 }
