@@ -32,6 +32,7 @@ import (
 	"meridian/shared/convert/convertfn"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/gateway"
+	"meridian/shared/gridstore"
 	"meridian/shared/kv"
 	"meridian/shared/reportfn"
 	"meridian/shared/survey/gridindex"
@@ -50,12 +51,11 @@ func awsHandlers(t *testing.T, s3c blob.S3API, bucket string, indexes []string, 
 	if cached {
 		grid = blob.NewCached(grid, blob.CacheOptions{})
 	}
-	for _, n := range indexes {
-		ix, err := gridindex.Open(ctx, grid, n, gridindex.Options{})
-		if err != nil {
-			t.Fatalf("open %s from S3: %v", n, err)
-		}
-		grids = append(grids, ix)
+	// As gridstore.Open does: through the release manifest when publish
+	// wrote one.
+	grids, err := gridstore.OpenIndexes(ctx, grid, indexes, "s3://"+bucket+"/grid/")
+	if err != nil {
+		t.Fatalf("open grid indexes from S3: %v", err)
 	}
 	logger := slog.New(slog.DiscardHandler)
 	search = convertfn.NewHandler(logger, grids, (*convert.Handler).SearchRoutes)

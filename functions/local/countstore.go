@@ -53,6 +53,9 @@ func (s *countStore) Put(_ context.Context, items []kv.Item) error {
 	return nil
 }
 
+// Swap counts nothing: the control items it writes are not data.
+func (s *countStore) Swap(context.Context, kv.Item, []byte) (bool, error) { return true, nil }
+
 func (s *countStore) Delete(context.Context, []kv.Key) error { return nil }
 
 func (s *countStore) ScanKeys(context.Context, string, func([]kv.Key) error) error { return nil }

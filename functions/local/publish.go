@@ -1,21 +1,33 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/md5"
+	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/aws/smithy-go"
 
 	"meridian/shared/blob"
 	"meridian/shared/kv"
+	"meridian/shared/release"
 )
 
 const publishUsage = `usage: meridian publish -bucket BUCKET -table TABLE [-data DIR] [flags]
@@ -23,14 +35,27 @@ const publishUsage = `usage: meridian publish -bucket BUCKET -table TABLE [-data
 Copies a data directory into a deployment (make deploy): the grid indexes
 (DIR/grid/*.mgix) to s3://BUCKET/grid/, the tile archives
 (DIR/tiles/**/*.pmtiles) to s3://BUCKET/tiles/, and every report dataset of
-DIR/reports.db to the DynamoDB table. It is resumable: an object already in
-the bucket with the same content (its ETag is the file's MD5) and a dataset
-already published from the same local version are skipped (a dataset is
-published whole or not at all), so a run that stopped can simply be run again. Run it with
-the local server stopped (it reads reports.db).
+DIR/reports.db to the DynamoDB table.
 
-AWS credentials and region come from the usual chain (environment, profile);
--s3-endpoint and -dynamodb-endpoint point at emulators.
+Files go to content-addressed keys (grid/v/<sha256>/<name>), never
+overwritten, so a warm Lambda keeps reading the bytes it opened; once all
+are uploaded and checked, one manifest object per prefix
+(grid/MANIFEST.json, tiles/MANIFEST.json) names them, and new cold starts
+read the new release. The manifest write is conditional on the manifest
+read at the start: a publish that overlapped another fails (run it again). Tile archives are also copied to their names, which
+the tiles function reads today. A report dataset is published whole or not
+at all, with a new version and a conditional flip of its pointer: a
+concurrent publish of the same dataset fails rather than merging.
+
+It is resumable: objects already in the bucket and datasets already
+published from the same local version are skipped, so a run that stopped
+can simply be run again. Run it with the local server stopped (it reads
+reports.db).
+
+AWS credentials and region come from the SDK's default chain, untouched:
+environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN),
+AWS_PROFILE with SSO or an assumed role, web identity, container and
+instance roles. -s3-endpoint and -dynamodb-endpoint point at emulators.
 
 flags:
 `
@@ -39,7 +64,7 @@ type publishOptions struct {
 	dataDir, bucket, table     string
 	s3Endpoint, dynamoEndpoint string
 	region                     string
-	accessKey, secretKey       string
+	accessKey, secretKey       string // static credentials for tests; empty: the SDK's default chain
 	progress                   io.Writer
 }
 
@@ -61,9 +86,13 @@ func publishCommand(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	o.accessKey, o.secretKey = os.Getenv("AWS_ACCESS_KEY_ID"), os.Getenv("AWS_SECRET_ACCESS_KEY")
+	// No static credentials: the SDK's chain reads the environment itself,
+	// session token included (copying the two keys here dropped it, which
+	// broke SSO and assumed roles).
 	o.progress = stdout
-	if err := publish(context.Background(), o); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := publish(ctx, o); err != nil {
 		fmt.Fprintf(stderr, "meridian publish: %v\n", err)
 		return 1
 	}
@@ -79,34 +108,57 @@ func publish(ctx context.Context, o publishOptions) error {
 		return err
 	}
 	uploaded, skipped := 0, 0
-	for _, set := range []struct{ dir, prefix, ext string }{
-		{gridPath(o.dataDir), "grid/", gridExt},
-		{filepath.Join(o.dataDir, tilesDir), "tiles/", ".pmtiles"},
-	} {
-		store := blob.NewS3(client, o.bucket, set.prefix, blob.S3Options{})
-		err := filepath.WalkDir(set.dir, func(path string, d fs.DirEntry, err error) error {
-			if errors.Is(err, fs.ErrNotExist) && path == set.dir {
-				return fs.SkipDir
-			}
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, set.ext) || strings.HasPrefix(d.Name(), ".") {
-				return err
-			}
-			rel, _ := filepath.Rel(set.dir, path)
-			key := filepath.ToSlash(rel)
-			done, err := putIfChanged(ctx, store, key, path)
-			if err != nil {
-				return err
-			}
-			if done {
-				uploaded++
-				fmt.Fprintf(o.progress, "uploaded s3://%s/%s%s\n", o.bucket, set.prefix, key)
-			} else {
-				skipped++
-			}
-			return nil
+	type set struct {
+		dir, prefix, ext string
+		plainKeys        bool // also write the files at their names (see uploadSet)
+		store            *blob.S3
+		manifest         release.Manifest
+		base             manifestBase // the manifest before this publish
+	}
+	sets := []*set{
+		{dir: gridPath(o.dataDir), prefix: "grid/", ext: gridExt},
+		{dir: filepath.Join(o.dataDir, tilesDir), prefix: "tiles/", ext: ".pmtiles", plainKeys: true},
+	}
+	// Every object of every set first, each manifest after: a manifest never
+	// names an object that is not complete.
+	for _, st := range sets {
+		st.store = blob.NewS3(client, o.bucket, st.prefix, blob.S3Options{})
+		st.manifest = release.Manifest{Files: map[string]release.File{}}
+		if st.base, err = readManifestBase(ctx, client, o.bucket, st.prefix); err != nil {
+			return err
+		}
+		u, sk, err := uploadSet(ctx, st.store, st.dir, st.ext, st.manifest.Files, func(key string) {
+			fmt.Fprintf(o.progress, "uploaded s3://%s/%s%s\n", o.bucket, st.prefix, key)
 		})
 		if err != nil {
 			return err
+		}
+		uploaded, skipped = uploaded+u, skipped+sk
+	}
+	for _, st := range sets {
+		if len(st.manifest.Files) == 0 {
+			continue
+		}
+		changed, err := writeManifest(ctx, client, st.base, st.manifest)
+		if err != nil {
+			return err
+		}
+		if changed {
+			fmt.Fprintf(o.progress, "release s3://%s/%s%s: %d files\n", o.bucket, st.prefix, release.ManifestKey, len(st.manifest.Files))
+		}
+		if st.plainKeys {
+			// The tiles function still reads archives at their names;
+			// until it resolves them through the manifest, the archives
+			// are copied there too, after the release is complete.
+			for name := range st.manifest.Files {
+				done, err := putIfChanged(ctx, st.store, name, filepath.Join(st.dir, filepath.FromSlash(name)))
+				if err != nil {
+					return err
+				}
+				if done {
+					fmt.Fprintf(o.progress, "uploaded s3://%s/%s%s\n", o.bucket, st.prefix, name)
+				}
+			}
 		}
 	}
 	fmt.Fprintf(o.progress, "files: %d uploaded, %d already there\n", uploaded, skipped)
@@ -127,6 +179,139 @@ func publish(ctx context.Context, o publishOptions) error {
 	}
 	fmt.Fprintf(o.progress, "published in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// uploadSet uploads the files under dir ending in ext to their
+// content-addressed keys (release.ContentKey), skipping those already
+// there, and records them in files by name (the path under dir). It reads
+// each file twice (hash, then upload) and holds none in memory.
+func uploadSet(ctx context.Context, store *blob.S3, dir, ext string, files map[string]release.File, progress func(key string)) (uploaded, skipped int, err error) {
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && path == dir {
+			return fs.SkipDir
+		}
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ext) || strings.HasPrefix(d.Name(), ".") {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		name := filepath.ToSlash(rel)
+		sum, size, err := hashFile(path)
+		if err != nil {
+			return err
+		}
+		key := release.ContentKey(name, sum)
+		files[name] = release.File{Key: key, Size: size, SHA256: hex.EncodeToString(sum)}
+		// A content-addressed object that exists with the size is this
+		// file: PutObject is atomic, so it is never a partial upload.
+		if info, err := store.Stat(ctx, key); err == nil && info.Size == size {
+			skipped++
+			return nil
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if err := putFile(ctx, store, key, path); err != nil {
+			return err
+		}
+		if info, err := store.Stat(ctx, key); err != nil || info.Size != size {
+			return fmt.Errorf("publish: s3 object %s after upload: %d bytes, %v; want %d", key, info.Size, err, size)
+		}
+		uploaded++
+		progress(key)
+		return nil
+	})
+	return uploaded, skipped, err
+}
+
+// hashFile returns the SHA-256 and size of the file at path.
+func hashFile(path string) ([]byte, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return nil, 0, fmt.Errorf("publish: read %s: %w", path, err)
+	}
+	return h.Sum(nil), n, nil
+}
+
+func putFile(ctx context.Context, store *blob.S3, key, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return store.Put(ctx, key, f)
+}
+
+// errReleaseConflict is wrapped by the error of a publish whose manifest
+// changed since it started: another publish wrote one meanwhile.
+var errReleaseConflict = errors.New("publish: release manifest changed by a concurrent publish; run publish again")
+
+// manifestBase is a manifest object as read before a publish: its key, its
+// ETag ("" when absent) and its files.
+type manifestBase struct {
+	bucket, key string
+	etag        string
+	files       map[string]release.File
+}
+
+// readManifestBase reads the manifest under prefix and its ETag, in one
+// GetObject. A corrupt manifest reads as one with no files: the publish
+// replaces it (conditionally on its ETag).
+func readManifestBase(ctx context.Context, client *s3.Client, bucket, prefix string) (manifestBase, error) {
+	b := manifestBase{bucket: bucket, key: prefix + release.ManifestKey}
+	out, err := client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(b.key)})
+	var nsk *s3types.NoSuchKey
+	if errors.As(err, &nsk) {
+		return b, nil
+	}
+	if err != nil {
+		return b, fmt.Errorf("publish: read s3://%s/%s: %w", bucket, b.key, err)
+	}
+	defer out.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(out.Body, release.MaxManifestBytes+1))
+	if err != nil {
+		return b, fmt.Errorf("publish: read s3://%s/%s: %w", bucket, b.key, err)
+	}
+	b.etag = aws.ToString(out.ETag)
+	var m release.Manifest
+	if len(data) <= release.MaxManifestBytes && json.Unmarshal(data, &m) == nil && m.Validate() == nil {
+		b.files = m.Files
+	}
+	return b, nil
+}
+
+// writeManifest writes m as the manifest unless base names the same files,
+// and reports whether it wrote. The write is conditional on the manifest
+// being still base (If-Match its ETag, or If-None-Match * when there was
+// none): of two publishes that overlap, the second to finish fails with
+// errReleaseConflict instead of replacing a release it never saw.
+func writeManifest(ctx context.Context, client *s3.Client, base manifestBase, m release.Manifest) (bool, error) {
+	if base.files != nil && maps.Equal(base.files, m.Files) {
+		return false, nil
+	}
+	m.Published = time.Now().UTC()
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return false, fmt.Errorf("publish: encode manifest: %w", err)
+	}
+	in := &s3.PutObjectInput{Bucket: aws.String(base.bucket), Key: aws.String(base.key), Body: bytes.NewReader(data), ContentType: aws.String("application/json")}
+	if base.etag != "" {
+		in.IfMatch = aws.String(base.etag)
+	} else {
+		in.IfNoneMatch = aws.String("*")
+	}
+	if _, err := client.PutObject(ctx, in); err != nil {
+		var ae smithy.APIError
+		if errors.As(err, &ae) && (ae.ErrorCode() == "PreconditionFailed" || ae.ErrorCode() == "ConditionalRequestConflict") {
+			return false, fmt.Errorf("s3://%s/%s: %w", base.bucket, base.key, errReleaseConflict)
+		}
+		return false, fmt.Errorf("publish: write s3://%s/%s: %w", base.bucket, base.key, err)
+	}
+	return true, nil
 }
 
 // putIfChanged uploads path to key unless the object there has the file's

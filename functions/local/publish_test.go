@@ -3,10 +3,21 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"log/slog"
+	"maps"
+	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	minidyn "github.com/truora/minidyn/server"
@@ -14,8 +25,12 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
 	"meridian/shared/energy"
+	"meridian/shared/fixture"
 	"meridian/shared/gateway"
+	"meridian/shared/gridstore"
 	"meridian/shared/kv"
+	"meridian/shared/release"
+	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile/datalayers"
 )
 
@@ -58,9 +73,24 @@ func TestPublishToEmulators(t *testing.T) {
 		!strings.Contains(out.String(), "dataset ag: version 1 published") {
 		t.Errorf("first run:\n%s", out.String())
 	}
+	// The grid indexes are in the bucket at the keys the manifest names,
+	// and only there: nothing is overwritten in place.
 	grid := blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
-	if info, err := grid.Stat(ctx, "fixture-altalis-ats-v4.1.mgix"); err != nil || info.Size == 0 {
-		t.Errorf("grid index not in the bucket: %v", err)
+	m, ok, err := release.Read(ctx, grid)
+	if err != nil || !ok || len(m.Files) != 4 {
+		t.Fatalf("grid manifest: %+v, %v, %v", m, ok, err)
+	}
+	const name = "fixture-altalis-ats-v4.1.mgix"
+	key, ok := m.Resolve(name)
+	if info, err := grid.Stat(ctx, key); !ok || err != nil || info.Size == 0 || info.Size != m.Files[name].Size || !strings.HasPrefix(key, "v/") {
+		t.Errorf("grid index %s at %q: %+v, %v", name, key, info, err)
+	}
+	if _, err := grid.Stat(ctx, name); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("grid index also at its name: %v; want fs.ErrNotExist", err)
+	}
+	tiles := blob.NewS3(s3c, bucket, "tiles/", blob.S3Options{})
+	if tm, ok, err := release.Read(ctx, tiles); err != nil || !ok || len(tm.Files) != len(datalayers.Names()) {
+		t.Errorf("tiles manifest: %+v, %v, %v", tm, ok, err)
 	}
 
 	local, _ := kv.OpenBolt(reportsPath(dir), kv.BoltOptions{ReadOnly: true})
@@ -85,5 +115,237 @@ func TestPublishToEmulators(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), fmt.Sprintf("files: 0 uploaded, %d already there", files)) || !strings.Contains(out.String(), "dataset energy: version 1 already published") {
 		t.Errorf("second run should skip everything:\n%s", out.String())
+	}
+}
+
+// headerLog is a reverse proxy in front of an emulator that records the
+// session token and access key of every request.
+type headerLog struct {
+	mu      sync.Mutex
+	tokens  []string
+	keys    []string
+	backend string
+}
+
+func newHeaderLog(t *testing.T, backend string) (*headerLog, string) {
+	t.Helper()
+	u, err := url.Parse(backend)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &headerLog{backend: backend}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		l.mu.Lock()
+		l.tokens = append(l.tokens, r.Header.Get("X-Amz-Security-Token"))
+		auth := r.Header.Get("Authorization")
+		if _, rest, ok := strings.Cut(auth, "Credential="); ok {
+			auth, _, _ = strings.Cut(rest, "/")
+		}
+		l.keys = append(l.keys, auth)
+		l.mu.Unlock()
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	return l, ts.URL
+}
+
+// check reports requests that did not carry the token and key.
+func (l *headerLog) check(t *testing.T, what, token, key string) {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.tokens) == 0 {
+		t.Errorf("%s: no request reached the emulator", what)
+	}
+	for i := range l.tokens {
+		if l.tokens[i] != token || l.keys[i] != key {
+			t.Errorf("%s request %d: X-Amz-Security-Token %q, access key %q; want %q, %q", what, i, l.tokens[i], l.keys[i], token, key)
+			return
+		}
+	}
+}
+
+// `meridian publish` signs with the SDK's default credential chain: a
+// session token in the environment (SSO, an assumed role) reaches every S3
+// and DynamoDB request. Not parallel: it sets the environment.
+func TestPublishSessionToken(t *testing.T) {
+	const token, key = "session-token-for-test", "ASIATESTSESSION"
+	for k, v := range map[string]string{
+		"AWS_ACCESS_KEY_ID": key, "AWS_SECRET_ACCESS_KEY": "secret", "AWS_SESSION_TOKEN": token,
+		"AWS_REGION": "us-east-1", "AWS_PROFILE": "", "AWS_CONFIG_FILE": filepath.Join(t.TempDir(), "none"),
+		"AWS_SHARED_CREDENTIALS_FILE": filepath.Join(t.TempDir(), "none"), "AWS_EC2_METADATA_DISABLED": "true",
+	} {
+		t.Setenv(k, v)
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	if err := os.MkdirAll(gridPath(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(gridPath(dir), "a"+gridExt), []byte("grid bytes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	local, err := kv.OpenBolt(reportsPath(dir), kv.BoltOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kv.Publish(ctx, local, kv.DatasetInfo{Name: "tiny", Source: "test"}, func(w *kv.Writer) error { return w.Put("P", "s", 1) }); err != nil {
+		t.Fatal(err)
+	}
+	local.Close()
+
+	const bucket = "meridian-data"
+	s3c := blobtest.FakeS3(t, bucket)
+	s3log, s3URL := newHeaderLog(t, *s3c.Options().BaseEndpoint)
+	ddb := httptest.NewServer(minidyn.NewServer())
+	t.Cleanup(ddb.Close)
+	dc, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kv.CreateTable(ctx, dc, "reports"); err != nil {
+		t.Fatal(err)
+	}
+	ddbLog, ddbURL := newHeaderLog(t, ddb.URL)
+
+	var stdout, stderr bytes.Buffer
+	code := publishCommand([]string{"-data", dir, "-bucket", bucket, "-table", "reports", "-s3-endpoint", s3URL, "-dynamodb-endpoint", ddbURL}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("publish exited %d:\n%s%s", code, stdout.String(), stderr.String())
+	}
+	s3log.check(t, "S3", token, key)
+	ddbLog.check(t, "DynamoDB", token, key)
+	if d, ok, err := kv.Open(ctx, kv.NewDynamo(dc, "reports", kv.DynamoOptions{}), "tiny"); err != nil || !ok || d.Items != 1 {
+		t.Errorf("published dataset: %+v, %v, %v", d, ok, err)
+	}
+}
+
+// An index opened from a published release keeps reading the bytes it
+// opened after the file is published again with other content: publish
+// writes new objects and a new manifest, never over the old object. A new
+// open reads the new release.
+func TestPublishKeepsOpenIndexes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	files, err := fixture.Indexes(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := slices.Sorted(maps.Keys(files))
+	first, second := files[names[0]], files[names[1]]
+
+	dir := t.TempDir()
+	local, err := kv.OpenBolt(reportsPath(dir), kv.BoltOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local.Close()
+	if err := os.MkdirAll(gridPath(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(gridPath(dir), "served"+gridExt)
+	const bucket = "meridian-data"
+	s3c := blobtest.FakeS3(t, bucket)
+	ddb := httptest.NewServer(minidyn.NewServer())
+	t.Cleanup(ddb.Close)
+	o := publishOptions{dataDir: dir, bucket: bucket, table: "reports", s3Endpoint: *s3c.Options().BaseEndpoint,
+		dynamoEndpoint: ddb.URL, region: "us-east-1", accessKey: "test", secretKey: "test", progress: io.Discard}
+	store := blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
+	open := func() *gridindex.Index {
+		t.Helper()
+		ixs, err := gridstore.OpenIndexes(ctx, store, []string{"served" + gridExt}, "test:")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ixs[0]
+	}
+
+	if err := os.WriteFile(path, first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := publish(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	held := open()
+	if err := os.WriteFile(path, second, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := publish(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+
+	// What the held index reads now (its first reads past the header)
+	// against the same reads of the first file, from memory.
+	mem := blob.NewMem()
+	mem.Put(ctx, "x", bytes.NewReader(first))
+	ref, err := gridindex.Open(ctx, mem, "x", gridindex.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ref.GroupKeys(ctx, "", 50)
+	if err != nil || len(want) == 0 {
+		t.Fatalf("GroupKeys of the first file = %v, %v", want, err)
+	}
+	got, err := held.GroupKeys(ctx, "", 50)
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("index held across a publish reads %v, %v; want the first file's %v", got, err, want)
+	}
+	if m := open().Meta(); m.Name == held.Meta().Name {
+		t.Errorf("a new open after the second publish reads %q, the first file's dataset", m.Name)
+	}
+}
+
+// Two publishes that overlap: the second to write the manifest finds it
+// changed since it started and fails, leaving the first one's release.
+func TestPublishManifestConflict(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	const bucket = "meridian-data"
+	client := blobtest.FakeS3(t, bucket)
+	mine := release.Manifest{Files: map[string]release.File{"a.mgix": {Key: "v/01/a.mgix", Size: 1}}}
+	theirs := release.Manifest{Files: map[string]release.File{"a.mgix": {Key: "v/02/a.mgix", Size: 2}}}
+	read := func() manifestBase {
+		t.Helper()
+		b, err := readManifestBase(ctx, client, bucket, "grid/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	served := func() string {
+		t.Helper()
+		m, _, err := release.Read(ctx, blob.NewS3(client, bucket, "grid/", blob.S3Options{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		key, _ := m.Resolve("a.mgix")
+		return key
+	}
+
+	myBase, theirBase := read(), read() // both start with no manifest
+	if ok, err := writeManifest(ctx, client, theirBase, theirs); !ok || err != nil {
+		t.Fatalf("first manifest write = %v, %v", ok, err)
+	}
+	if ok, err := writeManifest(ctx, client, myBase, mine); ok || !errors.Is(err, errReleaseConflict) {
+		t.Errorf("manifest write over one written meanwhile (none at start) = %v, %v; want errReleaseConflict", ok, err)
+	}
+	if got := served(); got != "v/02/a.mgix" {
+		t.Errorf("manifest after the lost race names %q, want the winner's", got)
+	}
+
+	myBase, theirBase = read(), read()
+	if ok, err := writeManifest(ctx, client, theirBase, mine); !ok || err != nil {
+		t.Fatalf("manifest write with the current ETag = %v, %v", ok, err)
+	}
+	third := release.Manifest{Files: map[string]release.File{"a.mgix": {Key: "v/03/a.mgix", Size: 3}}}
+	if ok, err := writeManifest(ctx, client, myBase, third); ok || !errors.Is(err, errReleaseConflict) {
+		t.Errorf("manifest write with a stale ETag = %v, %v; want errReleaseConflict", ok, err)
+	}
+	if got := served(); got != "v/01/a.mgix" {
+		t.Errorf("manifest after the second lost race names %q, want v/01/a.mgix", got)
+	}
+	if ok, err := writeManifest(ctx, client, read(), mine); ok || err != nil {
+		t.Errorf("manifest write of the same files = %v, %v; want skipped", ok, err)
 	}
 }

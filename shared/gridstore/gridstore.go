@@ -6,11 +6,15 @@ package gridstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/aws/smithy-go"
+
 	"meridian/shared/blob"
 	"meridian/shared/env"
+	"meridian/shared/release"
 	"meridian/shared/survey/gridindex"
 )
 
@@ -44,8 +48,8 @@ func ReadConfig(r *env.Reader) Config {
 	return c
 }
 
-// Open opens every configured index (one range read each). No bucket
-// means no indexes.
+// Open opens every configured index (one range read each, plus one for
+// the release manifest). No bucket means no indexes.
 func Open(ctx context.Context, c Config) ([]*gridindex.Index, error) {
 	if c.Bucket == "" {
 		return nil, nil
@@ -55,13 +59,48 @@ func Open(ctx context.Context, c Config) ([]*gridindex.Index, error) {
 		return nil, fmt.Errorf("gridstore: %w", err)
 	}
 	store := blob.NewCached(blob.NewS3(client, c.Bucket, c.Prefix, blob.S3Options{}), blob.CacheOptions{MaxBytes: int64(c.CacheMiB) << 20})
-	out := make([]*gridindex.Index, 0, len(c.Indexes))
-	for _, k := range c.Indexes {
-		ix, err := gridindex.Open(ctx, store, k, gridindex.Options{})
+	return OpenIndexes(ctx, store, c.Indexes, "s3://"+c.Bucket+"/"+c.Prefix)
+}
+
+// OpenIndexes opens the indexes named in store, where names them in
+// errors. When the store has a release manifest (package release, written
+// by `meridian publish`), each name is opened at the content-addressed key
+// the manifest gives, which is never overwritten: the index reads the same
+// bytes for as long as it is held, whatever is published meanwhile. A
+// store without a manifest (published before manifests) is read at the
+// names themselves.
+func OpenIndexes(ctx context.Context, store blob.Store, names []string, where string) ([]*gridindex.Index, error) {
+	m, hasManifest, err := release.Read(ctx, store)
+	if accessDenied(err) {
+		// S3 answers a missing key with 403 to callers that may not list
+		// the bucket, as the grid functions may not: a bucket published
+		// before manifests. If the denial is real, opening the names
+		// below is denied too, and that error is returned.
+		hasManifest, err = false, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gridstore: %s: %w", where, err)
+	}
+	out := make([]*gridindex.Index, 0, len(names))
+	for _, k := range names {
+		key := k
+		if hasManifest {
+			var ok bool
+			if key, ok = m.Resolve(k); !ok {
+				return nil, fmt.Errorf("gridstore: %s%s does not name %s", where, release.ManifestKey, k)
+			}
+		}
+		ix, err := gridindex.Open(ctx, store, key, gridindex.Options{})
 		if err != nil {
-			return nil, fmt.Errorf("gridstore: open s3://%s/%s%s: %w", c.Bucket, c.Prefix, k, err)
+			return nil, fmt.Errorf("gridstore: open %s%s: %w", where, key, err)
 		}
 		out = append(out, ix)
 	}
 	return out, nil
+}
+
+// accessDenied reports whether err is S3's 403 AccessDenied.
+func accessDenied(err error) bool {
+	var ae smithy.APIError
+	return errors.As(err, &ae) && ae.ErrorCode() == "AccessDenied"
 }

@@ -235,6 +235,35 @@ func (b *Bolt) Put(ctx context.Context, items []Item) error {
 	return nil
 }
 
+// Swap implements Store: the check and the write are one transaction.
+func (b *Bolt) Swap(ctx context.Context, item Item, expect []byte) (bool, error) {
+	if err := checkItem(item); err != nil {
+		return false, err
+	}
+	if err := ctx.Err(); err != nil {
+		return false, b.wrap(ctx, "put", err)
+	}
+	swapped := false
+	err := b.db.Update(func(tx *bolt.Tx) error {
+		bk := tx.Bucket(bucketName)
+		k := boltKey(item.PK, item.SK)
+		v := bk.Get(k)
+		if !swapHolds(v != nil, func() []byte { return v }, expect) {
+			return nil
+		}
+		data := item.Data
+		if data == nil {
+			data = []byte{}
+		}
+		swapped = true
+		return bk.Put(k, data)
+	})
+	if err != nil {
+		return false, b.wrap(ctx, "put", err)
+	}
+	return swapped, nil
+}
+
 // Delete implements Store: one transaction, all keys or none.
 func (b *Bolt) Delete(ctx context.Context, keys []Key) error {
 	if err := checkKeys(keys); err != nil {

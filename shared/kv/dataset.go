@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +18,7 @@ import (
 // partition keys contain '@'.
 const (
 	DatasetPK     = "DATASET"
-	lastVersionPK = "DATASET#LAST"
+	LastVersionPK = "DATASET#LAST"
 )
 
 // MaxDatasetNameBytes bounds a dataset name.
@@ -156,11 +155,23 @@ func (d Dataset) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
 	if err := checkPK(pk); err != nil {
 		return Item{}, false, err
 	}
+	if !d.settled() {
+		ctx = withConsistentRead(ctx)
+	}
 	it, ok, err := d.s.Get(ctx, d.prefix+pk, sk)
 	if ok {
 		it.PK = pk
 	}
 	return it, ok, err
+}
+
+// settled reports whether the version was published more than
+// SettleWindow ago, so that eventually consistent reads see all of it.
+// Until then its Get and Query ask the store for strongly consistent
+// reads: Query.Consistent, and for Get a mark on the context (Get has no
+// options), which wrappers of a Store pass on with the context.
+func (d Dataset) settled() bool {
+	return time.Since(d.Published) >= SettleWindow
 }
 
 // Query runs q on the dataset's version; q.PK and the items' PKs are
@@ -174,6 +185,7 @@ func (d Dataset) Query(ctx context.Context, q Query) (Page, error) {
 	}
 	pk := q.PK
 	q.PK = d.prefix + pk
+	q.Consistent = q.Consistent || !d.settled()
 	page, err := d.s.Query(ctx, q)
 	for i := range page.Items {
 		page.Items[i].PK = pk
@@ -245,25 +257,48 @@ func (w *Writer) flush() error {
 // failure, which run even when the caller's context is done.
 const cleanupTimeout = 2 * time.Minute
 
+// ErrConflict is wrapped by the error of a Publish that lost a race with
+// another Publish of the same dataset: the other one changed the dataset's
+// pointer after this one read it. The dataset then serves the other
+// version, whole; the loser's items are deleted. Run the ingest again if
+// its data is the newer.
+var ErrConflict = errors.New("kv: dataset changed by a concurrent publish")
+
+// SettleWindow is how long after a version's flip a Dataset reads its items
+// with strongly consistent reads (Query.Consistent). DynamoDB's eventually
+// consistent reads reflect a write typically within a second; a minute
+// covers that with room for clock skew between the publisher (which
+// stamps Published) and the reader. Afterwards reads are eventually
+// consistent again: items of a published version are never rewritten.
+const SettleWindow = time.Minute
+
+// reserveAttempts bounds the retries of the version counter's
+// compare-and-swap when other publishes of the dataset keep winning.
+const reserveAttempts = 20
+
 // Publish writes a new version of dataset ds.Name with write and makes it
 // the version readers see, atomically: see the package doc. It returns the
 // new version.
 //
 // If write returns an error, or the store fails, the previous version stays
 // served, what the new version wrote is deleted (best effort), and the
-// error is returned. If the new version was published but deleting older
-// versions failed, Publish returns the new version and an error: the data
-// served is right, and the next Publish deletes the leftovers. The version
-// replaced stays in the store until the next Publish (see the package doc).
+// error is returned. If another Publish of the dataset flipped the pointer
+// after this one read it, this one fails with an error wrapping
+// ErrConflict and deletes its items: the two never merge. If the new
+// version was published but deleting older versions failed, Publish
+// returns the new version and an error: the data served is right, and the
+// next Publish deletes the leftovers. The version replaced stays in the
+// store until the next Publish (see the package doc).
 func Publish(ctx context.Context, s Store, ds DatasetInfo, write func(w *Writer) error) (Version, error) {
 	if err := checkName(ds.Name); err != nil {
 		return 0, err
 	}
 	name := ds.Name
-	v, prev, err := reserveVersion(ctx, s, name)
+	r, err := reserveVersion(ctx, s, name)
 	if err != nil {
 		return 0, fmt.Errorf("kv: publish %s: %w", name, err)
 	}
+	v, prev := r.next, r.published
 	prefix := versionPrefix(name, v)
 	w := &Writer{ctx: ctx, s: s, prefix: prefix}
 	err = write(w)
@@ -279,11 +314,19 @@ func Publish(ctx context.Context, s Store, ds DatasetInfo, write func(w *Writer)
 	if err != nil {
 		return 0, fmt.Errorf("kv: publish %s: encode pointer: %w", name, err)
 	}
-	if err := s.Put(ctx, []Item{{PK: DatasetPK, SK: name, Data: data}}); err != nil {
-		err = fmt.Errorf("kv: publish %s version %d: write pointer: %w", name, v, err)
-		// The write may have happened anyway (a timeout after the server
-		// applied it): only delete the new items if the pointer is known
-		// not to name them.
+	// The flip: only if the pointer still holds what this publish read
+	// before reserving its version.
+	swapped, err := s.Swap(ctx, Item{PK: DatasetPK, SK: name, Data: data}, r.pointer)
+	if err != nil || !swapped {
+		ambiguous := err != nil
+		if ambiguous {
+			err = fmt.Errorf("kv: publish %s version %d: write pointer: %w", name, v, err)
+		} else {
+			err = fmt.Errorf("kv: publish %s version %d: %w (the pointer no longer names version %d)", name, v, ErrConflict, prev)
+		}
+		// The write may have happened anyway (a timeout, or an SDK retry
+		// of an attempt the server applied): only delete the new items if
+		// the pointer is known not to name them.
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
 		cur, ok, rerr := Open(cctx, s, name)
@@ -292,65 +335,98 @@ func Publish(ctx context.Context, s Store, ds DatasetInfo, write func(w *Writer)
 			return 0, errors.Join(err, fmt.Errorf("kv: publish %s version %d: pointer unknown, new items kept for the next Publish to delete: %w", name, v, rerr))
 		case ok && cur.Version == v:
 			// Published after all.
+		case ambiguous && ok && cur.Version > v:
+			// A later version is served; whether this one was served
+			// between the two is unknown, so its items are left for the
+			// next Publish, as readers may hold it.
+			return 0, errors.Join(err, fmt.Errorf("kv: publish %s version %d: version %d now served; new items kept for the next Publish to delete", name, v, cur.Version))
 		default:
 			return 0, errors.Join(err, deleteItems(ctx, s, prefix))
 		}
 	}
 	// The version served until now stays, for readers that opened it just
 	// before the flip (a request in flight, a Lambda's cached pointer); the
-	// next Publish deletes it.
-	keep := []string{prefix}
-	if prev > 0 {
-		keep = append(keep, versionPrefix(name, prev))
-	}
-	if err := deleteItems(ctx, s, name+"@", keep...); err != nil {
+	// next Publish deletes it. Versions above this one belong to publishes
+	// still running (they will fail their flip, and delete their own).
+	if err := deleteOlder(ctx, s, name, v, prev); err != nil {
 		return v, fmt.Errorf("kv: publish %s version %d: published, but older versions remain: %w", name, v, err)
 	}
 	return v, nil
 }
 
-// reserveVersion returns the next version of dataset name, one above both
-// the published one and the last one handed out, and records it as handed
-// out, so that leftovers of a failed Publish are never read as part of a
-// later version. It also returns the version published now (0: none).
-func reserveVersion(ctx context.Context, s Store, name string) (next, published Version, err error) {
-	var last Version
-	cur, ok, err := Open(ctx, s, name)
-	if err != nil {
-		return 0, 0, err
-	}
-	if ok {
-		last, published = cur.Version, cur.Version
-	}
-	it, ok, err := s.Get(ctx, lastVersionPK, name)
-	if err != nil {
-		return 0, 0, err
-	}
-	if ok {
-		var lv lastVersion
-		if err := json.Unmarshal(it.Data, &lv); err != nil {
-			return 0, 0, fmt.Errorf("kv: last version of %s is corrupt: %w", name, err)
-		}
-		last = max(last, lv.Version)
-	}
-	next = last + 1
-	data, _ := json.Marshal(lastVersion{Version: next})
-	if err := s.Put(ctx, []Item{{PK: lastVersionPK, SK: name, Data: data}}); err != nil {
-		return 0, 0, err
-	}
-	return next, published, nil
+// reservation is what reserveVersion found and took.
+type reservation struct {
+	next      Version // the version reserved
+	published Version // the version the pointer named (0: none)
+	pointer   []byte  // the pointer's data as read (nil: none), expected at the flip
 }
 
-// deleteItems deletes the items whose PK begins with prefix, except those
-// under any of keep. It goes on after the caller's context is done, for
-// cleanupTimeout at most.
-func deleteItems(ctx context.Context, s Store, prefix string, keep ...string) error {
+// reserveVersion returns the next version of dataset name, one above both
+// the published one and the last one handed out, and records it as handed
+// out with a compare-and-swap of the counter, so that two publishes never
+// get the same version and leftovers of a failed Publish are never read as
+// part of a later version. The pointer is read before the counter is
+// swapped: a publish that reserved a version before another's flip
+// therefore always sees a pointer that flip changed, and cannot flip.
+func reserveVersion(ctx context.Context, s Store, name string) (reservation, error) {
+	for attempt := 1; ; attempt++ {
+		var r reservation
+		var last Version
+		it, ok, err := s.Get(ctx, DatasetPK, name)
+		if err != nil {
+			return reservation{}, err
+		}
+		if ok {
+			cur, err := decodePointer(s, it)
+			if err != nil {
+				return reservation{}, err
+			}
+			last, r.published, r.pointer = cur.Version, cur.Version, it.Data
+		}
+		lit, lok, err := s.Get(ctx, LastVersionPK, name)
+		if err != nil {
+			return reservation{}, err
+		}
+		var expect []byte
+		if lok {
+			var lv lastVersion
+			if err := json.Unmarshal(lit.Data, &lv); err != nil {
+				return reservation{}, fmt.Errorf("kv: last version of %s is corrupt: %w", name, err)
+			}
+			last, expect = max(last, lv.Version), lit.Data
+		}
+		r.next = last + 1
+		data, _ := json.Marshal(lastVersion{Version: r.next})
+		swapped, err := s.Swap(ctx, Item{PK: LastVersionPK, SK: name, Data: data}, expect)
+		if err != nil {
+			return reservation{}, err
+		}
+		if swapped {
+			return r, nil
+		}
+		if attempt == reserveAttempts {
+			return reservation{}, fmt.Errorf("kv: reserve a version of %s: %w (lost %d times)", name, ErrConflict, attempt)
+		}
+		t := time.NewTimer(batchBackoff(min(attempt, 4)))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return reservation{}, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// deleteOlder deletes the items of the versions of dataset name below v,
+// except those of keep.
+func deleteOlder(ctx context.Context, s Store, name string, v, keep Version) error {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
+	prefix := name + "@"
 	err := s.ScanKeys(cctx, prefix, func(keys []Key) error {
 		del := keys[:0:0]
 		for _, k := range keys {
-			if !slices.ContainsFunc(keep, func(p string) bool { return strings.HasPrefix(k.PK, p) }) {
+			if w, ok := keyVersion(k.PK, prefix); ok && w < v && w != keep {
 				del = append(del, k)
 			}
 		}
@@ -363,4 +439,47 @@ func deleteItems(ctx context.Context, s Store, prefix string, keep ...string) er
 		return fmt.Errorf("kv: delete items under %s: %w", prefix, err)
 	}
 	return nil
+}
+
+// keyVersion returns the version of a dataset item's partition key,
+// "<name>@<version>#<pk>", given "<name>@".
+func keyVersion(pk, prefix string) (Version, bool) {
+	rest, ok := strings.CutPrefix(pk, prefix)
+	if !ok {
+		return 0, false
+	}
+	n, _, ok := strings.Cut(rest, "#")
+	if !ok {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(n, 10, 64)
+	return Version(v), err == nil && v > 0
+}
+
+// deleteItems deletes the items whose PK begins with prefix. It goes on after the caller's context is done, for
+// cleanupTimeout at most.
+func deleteItems(ctx context.Context, s Store, prefix string) error {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	err := s.ScanKeys(cctx, prefix, func(keys []Key) error {
+		return s.Delete(cctx, keys)
+	})
+	if err != nil {
+		return fmt.Errorf("kv: delete items under %s: %w", prefix, err)
+	}
+	return nil
+}
+
+// consistentKey marks a context whose reads must be strongly consistent.
+type consistentKey struct{}
+
+func withConsistentRead(ctx context.Context) context.Context {
+	return context.WithValue(ctx, consistentKey{}, true)
+}
+
+// consistentRead reports whether reads under ctx must be strongly
+// consistent (Dataset.Get of a version not yet settled).
+func consistentRead(ctx context.Context) bool {
+	v, _ := ctx.Value(consistentKey{}).(bool)
+	return v
 }

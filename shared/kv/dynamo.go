@@ -41,6 +41,7 @@ type DynamoAPI interface {
 	Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
 	Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
 	BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error)
+	PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
 }
 
 // DynamoOptions configure a Dynamo store.
@@ -49,9 +50,12 @@ type DynamoOptions struct {
 	// or unreachable endpoint fails fast with a 503 instead of holding a
 	// Lambda until its deadline. DefaultDynamoTimeout when zero.
 	Timeout time.Duration
-	// ConsistentRead makes Get and Query strongly consistent (twice the
-	// read cost). Without it a reader may, for about a second after a
-	// Publish, see the new dataset pointer before all of its items.
+	// ConsistentRead makes every Get and Query strongly consistent (twice
+	// the read cost). Without it, reads are eventually consistent except
+	// where a stale answer would be wrong: the dataset pointers and version
+	// counters (Get of PK DatasetPK or DATASET#LAST, one item per request)
+	// and the reads of a Dataset whose version was published less than
+	// SettleWindow ago (Query.Consistent, and a mark on Get's context).
 	ConsistentRead bool
 	// WriteConcurrency is the number of BatchWriteItem calls Put and Delete
 	// run at once; DefaultWriteConcurrency when zero.
@@ -151,7 +155,7 @@ func (d *Dynamo) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
 	out, err := d.client.GetItem(cctx, &dynamodb.GetItemInput{
 		TableName:      aws.String(d.table),
 		Key:            dynamoKey(pk, sk),
-		ConsistentRead: aws.Bool(d.opts.ConsistentRead),
+		ConsistentRead: aws.Bool(d.opts.ConsistentRead || controlPK(pk) || consistentRead(ctx)),
 	})
 	if err != nil {
 		return Item{}, false, d.wrap(ctx, "get", err)
@@ -212,7 +216,7 @@ func (d *Dynamo) Query(ctx context.Context, q Query) (Page, error) {
 		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: vals,
 		ScanIndexForward:          aws.Bool(!q.Reverse),
-		ConsistentRead:            aws.Bool(d.opts.ConsistentRead),
+		ConsistentRead:            aws.Bool(d.opts.ConsistentRead || q.Consistent || controlPK(q.PK) || consistentRead(ctx)),
 	}
 	if afterUsed {
 		in.ExclusiveStartKey = dynamoKey(q.PK, q.After)
@@ -261,6 +265,47 @@ func (d *Dynamo) Put(ctx context.Context, items []Item) error {
 	}
 	return d.batchWrite(ctx, "put", reqs)
 }
+
+// Swap implements Store with one PutItem whose ConditionExpression is
+// attribute_not_exists(pk) when expect is empty and data = :expect
+// otherwise; DynamoDB evaluates the condition and writes atomically, and
+// answers ConditionalCheckFailedException (swapped == false) when it does
+// not hold.
+//
+// A Swap whose answer was lost (a timeout, a retry by the SDK after the
+// first attempt was applied) may report false, or an error, although its
+// write happened: a caller that needs to know reads the item back (Publish
+// does).
+func (d *Dynamo) Swap(ctx context.Context, item Item, expect []byte) (bool, error) {
+	if err := checkItem(item); err != nil {
+		return false, err
+	}
+	in := &dynamodb.PutItemInput{
+		TableName:                aws.String(d.table),
+		Item:                     encodeItem(item),
+		ExpressionAttributeNames: map[string]string{"#pk": attrPK},
+		ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
+	}
+	if len(expect) > 0 {
+		in.ExpressionAttributeNames = map[string]string{"#data": attrData}
+		in.ConditionExpression = aws.String("#data = :expect")
+		in.ExpressionAttributeValues = map[string]types.AttributeValue{":expect": &types.AttributeValueMemberB{Value: expect}}
+	}
+	cctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
+	defer cancel()
+	if _, err := d.client.PutItem(cctx, in); err != nil {
+		var failed *types.ConditionalCheckFailedException
+		if errors.As(err, &failed) {
+			return false, nil
+		}
+		return false, d.wrap(ctx, "put", err)
+	}
+	return true, nil
+}
+
+// controlPK reports whether pk is a partition of the dataset pointers or
+// version counters, which Dynamo always reads strongly consistently.
+func controlPK(pk string) bool { return pk == DatasetPK || pk == LastVersionPK }
 
 // Delete implements Store like Put.
 func (d *Dynamo) Delete(ctx context.Context, keys []Key) error {

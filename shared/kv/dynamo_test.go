@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/google/go-cmp/cmp"
 	"github.com/truora/minidyn/server"
 
 	"meridian/shared/apierr"
@@ -303,5 +305,72 @@ func TestDynamoUnprocessedItems(t *testing.T) {
 	checkUnavailable(t, "Delete with a batch never processed", err)
 	if n := stuck.calls.Load(); n != 3 || time.Since(start) > 2*time.Second {
 		t.Errorf("Delete with a batch never processed: %d calls in %v, want 3 and fast", n, time.Since(start))
+	}
+}
+
+// readFlags records the ConsistentRead flag of each GetItem and Query, by
+// partition key.
+type readFlags struct {
+	kv.DynamoAPI
+	mu   sync.Mutex
+	seen map[string][]bool
+}
+
+func (r *readFlags) note(pk types.AttributeValue, consistent *bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, _ := pk.(*types.AttributeValueMemberS)
+	if s != nil {
+		r.seen[s.Value] = append(r.seen[s.Value], aws.ToBool(consistent))
+	}
+}
+
+func (r *readFlags) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	r.note(in.Key["pk"], in.ConsistentRead)
+	return r.DynamoAPI.GetItem(ctx, in, opts...)
+}
+
+func (r *readFlags) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	r.note(in.ExpressionAttributeValues[":pk"], in.ConsistentRead)
+	return r.DynamoAPI.Query(ctx, in, opts...)
+}
+
+// TestDynamoConsistentReads: without DynamoOptions.ConsistentRead, the
+// dataset pointer and version counter are read strongly consistently, and
+// so are the items of a version published less than kv.SettleWindow ago;
+// other reads are eventually consistent.
+func TestDynamoConsistentReads(t *testing.T) {
+	client := newMinidyn(t)
+	rec := &readFlags{DynamoAPI: client, seen: map[string][]bool{}}
+	s := kv.NewDynamo(rec, newTable(t, client), kv.DynamoOptions{Timeout: 30 * time.Second})
+	ctx := t.Context()
+	v, err := kv.Publish(ctx, s, kv.DatasetInfo{Name: "wells", Source: "test"}, func(w *kv.Writer) error {
+		return w.Put("LSD#1", "a", map[string]int{"n": 1})
+	})
+	if err != nil || v != 1 {
+		t.Fatalf("Publish = %d, %v", v, err)
+	}
+	d, ok, err := kv.Open(ctx, s, "wells")
+	if err != nil || !ok {
+		t.Fatalf("Open = %v, %v", ok, err)
+	}
+	if it, ok, err := d.Get(ctx, "LSD#1", "a"); err != nil || !ok || it.PK != "LSD#1" || string(it.Data) != `{"n":1}` {
+		t.Errorf("Dataset.Get of a fresh version = %+v, %v, %v", it, ok, err)
+	}
+	if _, ok, err := d.Get(ctx, "LSD#1", "b"); err != nil || ok {
+		t.Errorf("Dataset.Get of a missing item = %v, %v", ok, err)
+	}
+	if _, err := d.Query(ctx, kv.Query{PK: "LSD#1"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Get(ctx, "OTHER", "x")
+	want := map[string][]bool{
+		kv.DatasetPK:     {true, true}, // Publish's reservation, Open
+		kv.LastVersionPK: {true},
+		"wells@1#LSD#1":  {true, true, true},
+		"OTHER":          {false},
+	}
+	if diff := cmp.Diff(want, rec.seen); diff != "" {
+		t.Errorf("ConsistentRead by partition (-want +got):\n%s", diff)
 	}
 }

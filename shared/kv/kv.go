@@ -39,37 +39,67 @@
 // transactions across items:
 //
 //   - Each ingest gets a version, an integer one above the dataset's last
-//     (1, 2, 3, ...). The items it writes are stored under partition keys
-//     namespaced by dataset and version, "<name>@<version>#<pk>" (callers
-//     write and read un-namespaced keys through [Writer] and [Dataset]).
+//     (1, 2, 3, ...), reserved with a compare-and-swap ([Store.Swap]) of
+//     the dataset's version counter (PK "DATASET#LAST", SK "<name>"): two
+//     publishes of one dataset never get the same version. The items it
+//     writes are stored under partition keys namespaced by dataset and
+//     version, "<name>@<version>#<pk>" (callers write and read
+//     un-namespaced keys through [Writer] and [Dataset]).
 //   - Once every item is written, one item flips: the dataset pointer, PK
 //     "DATASET" and SK "<name>", whose data names the version to read (and
 //     the source, the file date, whether it is demo data and the counts,
 //     for meta.sources). Readers go through the pointer ([Open]), so the new
-//     version becomes visible with that single write.
+//     version becomes visible with that single write. The flip is a
+//     compare-and-swap too: it happens only if the pointer still holds
+//     what this Publish read before reserving its version.
 //   - Then the items of versions older than the one just replaced are
 //     deleted: the replaced version stays until the next Publish, so a
 //     reader that opened it just before the flip (a request in flight, a
-//     Lambda holding the pointer) still reads all of it. On bbolt and in memory
-//     that is a prefix scan of "<name>@"; on DynamoDB, where a prefix of a
-//     partition key cannot be queried, it is a paginated Scan of the whole
-//     table with the filter begins_with(pk, :prefix) and only the keys
-//     projected: a full-table read, acceptable at ingest time only and never
-//     done on a request path.
+//     Lambda holding the pointer) still reads all of it. Versions above the
+//     new one are left alone: they belong to publishes still running. On
+//     bbolt and in memory that is a prefix scan of "<name>@"; on DynamoDB,
+//     where a prefix of a partition key cannot be queried, it is a
+//     paginated Scan of the whole table with the filter begins_with(pk,
+//     :prefix) and only the keys projected: a full-table read, acceptable
+//     at ingest time only and never done on a request path.
 //   - If the write fails (the callback's error or a store error), Publish
 //     deletes what the new version wrote, best effort, and the previous
 //     version stays served. Leftovers of a failed cleanup are invisible (no
 //     pointer names them), are never reused (versions are reserved before
-//     writing, item PK "DATASET#LAST"), and are deleted by the dataset's
-//     next successful Publish.
+//     writing), and are deleted by the dataset's next successful Publish.
 //
 // Re-running an ingest of the same files writes the same items under a new
-// version, so what readers see is unchanged: ingest is idempotent. Two
-// Publish calls for the same dataset must not run at the same time (ingest
-// is one job); different datasets may be published concurrently. Keeping
-// the replaced version costs one dataset's worth of storage; a reader
-// could still find its items gone only if two Publish calls of the same
-// dataset completed while it held the older pointer.
+// version, so what readers see is unchanged: ingest is idempotent.
+//
+// # Concurrent publishes of one dataset
+//
+// Two Publish calls of the same dataset may run at once (a scheduled
+// refresh and a manual one, two machines): they never merge. Each reads
+// the pointer, then reserves its own version; whichever flips first wins,
+// and the other's flip finds the pointer changed, fails with an error
+// wrapping [ErrConflict] and deletes its own items. The proof is short: a
+// publish's pointer read precedes its reservation, so any flip that
+// happens after it changes the pointer it expects (pointer data carry
+// the version and the time of publishing, and never repeat); and a
+// publish deletes only versions below its own, which were reserved
+// before it and so read the pointer before its flip, and can no longer
+// flip. Publishes that do not overlap both succeed, one after the other.
+// Different datasets never interfere. Keeping the replaced version costs
+// one dataset's worth of storage; a reader could still find its items
+// gone only if two Publish calls of the same dataset completed while it
+// held the older pointer.
+//
+// # Consistency of reads
+//
+// Bolt and Mem read what was last written. DynamoDB's default reads are
+// eventually consistent: for about a second after a write, a read may not
+// reflect it. So [Dynamo] always reads the pointers and counters (Get of
+// PK "DATASET" or "DATASET#LAST") strongly consistently, one item per
+// request at 1 read unit instead of 0.5; and a [Dataset] asks for strongly
+// consistent reads of its items (Query.Consistent, and a mark on the
+// context of Get) while its version is less than [SettleWindow] old, twice the read cost for a minute after
+// each flip and the normal cost afterwards. Items of a version are never
+// rewritten, so once settled, an eventually consistent read is exact.
 //
 // # Limits and validation
 //
@@ -106,6 +136,7 @@
 package kv
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -144,6 +175,11 @@ type Query struct {
 	// After is the cursor of the previous page (its Next): the page starts
 	// with the first item after it in the query's order.
 	After string
+	// Consistent asks for a strongly consistent read: one that reflects
+	// every write acknowledged before it. Bolt and Mem always read so;
+	// Dynamo sends ConsistentRead (twice the read cost). Dataset sets it
+	// for a version published less than SettleWindow ago.
+	Consistent bool
 }
 
 // Page is one page of a Query's answer.
@@ -171,7 +207,7 @@ const (
 // package kvtest; it is safe for concurrent use.
 //
 // Request paths use Get and Query only (consumers declare that smaller
-// interface); Put, Delete and ScanKeys are for ingest.
+// interface); Put, Swap, Delete and ScanKeys are for ingest.
 type Store interface {
 	// Get returns the item with the key, or ok == false if there is none.
 	Get(ctx context.Context, pk, sk string) (item Item, ok bool, err error)
@@ -182,6 +218,16 @@ type Store interface {
 	// (one transaction) but not on DynamoDB (batches of 25): Publish is the
 	// way to make many items visible at once.
 	Put(ctx context.Context, items []Item) error
+	// Swap writes item if the stored item with its key holds exactly the
+	// data expect, or, when expect is empty, if no item has its key; it
+	// reports whether it wrote. swapped == false with a nil error means the
+	// condition did not hold. The check and the write are one atomic step
+	// on every store (a transaction on bbolt, a lock in memory, a
+	// conditional PutItem on DynamoDB): this is what lets two Publish
+	// calls of one dataset race without merging. An item with empty data
+	// cannot be expected; Swap is meant for small control items (the
+	// dataset pointers and version counters).
+	Swap(ctx context.Context, item Item, expect []byte) (swapped bool, err error)
 	// Delete removes the items with the keys; missing keys are not an error.
 	Delete(ctx context.Context, keys []Key) error
 	// ScanKeys calls fn with the keys of every item whose PK begins with
@@ -399,4 +445,14 @@ func cloneData(b []byte) []byte {
 // a deadline, which is the store being too slow: Unavailable).
 func canceled(ctx context.Context) bool {
 	return errors.Is(ctx.Err(), context.Canceled)
+}
+
+// swapHolds reports whether Swap's condition holds for a stored item that
+// exists (with data()) or not: expect empty means absent, otherwise the
+// item must exist with exactly that data.
+func swapHolds(exists bool, data func() []byte, expect []byte) bool {
+	if len(expect) == 0 {
+		return !exists
+	}
+	return exists && bytes.Equal(data(), expect)
 }

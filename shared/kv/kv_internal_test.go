@@ -1,6 +1,11 @@
 package kv
 
-import "testing"
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+)
 
 func TestPrefixEnd(t *testing.T) {
 	tests := []struct {
@@ -47,6 +52,64 @@ func TestQueryBounds(t *testing.T) {
 		got, afterUsed, empty := queryBounds(tc.q)
 		if got != tc.want || afterUsed != tc.afterUsed || empty != tc.empty {
 			t.Errorf("%s: queryBounds(%+v) = %+v, %v, %v; want %+v, %v, %v", tc.name, tc.q, got, afterUsed, empty, tc.want, tc.afterUsed, tc.empty)
+		}
+	}
+}
+
+// consistentLog records Query.Consistent of each query.
+type consistentLog struct {
+	Store
+	got []bool
+}
+
+func (c *consistentLog) Query(ctx context.Context, q Query) (Page, error) {
+	c.got = append(c.got, q.Consistent)
+	return c.Store.Query(ctx, q)
+}
+
+func (c *consistentLog) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
+	c.got = append(c.got, consistentRead(ctx))
+	return c.Store.Get(ctx, pk, sk)
+}
+
+// A Dataset asks for consistent reads during SettleWindow after its
+// version's flip, and not after.
+func TestDatasetSettles(t *testing.T) {
+	ctx := t.Context()
+	log := &consistentLog{Store: NewMem()}
+	if _, err := Publish(ctx, log, DatasetInfo{Name: "d"}, func(w *Writer) error { return w.Put("P", "s", 1) }); err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := Open(ctx, log, "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.got = nil
+	d.Query(ctx, Query{PK: "P"})
+	d.Get(ctx, "P", "s")
+	d.Published = d.Published.Add(-SettleWindow - time.Second)
+	d.Query(ctx, Query{PK: "P"})
+	d.Get(ctx, "P", "s")
+	if want := []bool{true, true, false, false}; !slices.Equal(log.got, want) {
+		t.Errorf("consistent reads of Query, Get fresh, then settled = %v; want %v", log.got, want)
+	}
+}
+
+func TestKeyVersion(t *testing.T) {
+	for _, tc := range []struct {
+		pk   string
+		want Version
+		ok   bool
+	}{
+		{"wells@12#LSD#1", 12, true},
+		{"wells@1#", 1, true},
+		{"wells@x#A", 0, false},
+		{"wells@0#A", 0, false},
+		{"wells@12", 0, false},
+		{"other@3#A", 0, false},
+	} {
+		if got, ok := keyVersion(tc.pk, "wells@"); got != tc.want || ok != tc.ok {
+			t.Errorf("keyVersion(%q) = %d, %v; want %d, %v", tc.pk, got, ok, tc.want, tc.ok)
 		}
 	}
 }

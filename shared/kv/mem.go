@@ -108,6 +108,31 @@ func (m *Mem) Put(ctx context.Context, items []Item) error {
 	return nil
 }
 
+// Swap implements Store under the store's lock.
+func (m *Mem) Swap(ctx context.Context, item Item, expect []byte) (bool, error) {
+	if err := checkItem(item); err != nil {
+		return false, err
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	part := m.parts[item.PK]
+	i, ok := findSK(part, item.SK)
+	if !swapHolds(ok, func() []byte { return part[i].data }, expect) {
+		return false, nil
+	}
+	e := memEntry{sk: item.SK, data: cloneData(item.Data)}
+	if ok {
+		part[i] = e
+	} else {
+		part = slices.Insert(part, i, e)
+	}
+	m.parts[item.PK] = part
+	return true, nil
+}
+
 // Delete implements Store: all keys or none.
 func (m *Mem) Delete(ctx context.Context, keys []Key) error {
 	if err := checkKeys(keys); err != nil {

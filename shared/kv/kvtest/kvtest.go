@@ -59,6 +59,10 @@ func Run(t *testing.T, newStore func(t *testing.T) kv.Store) {
 		{"Datasets", testDatasets},
 		{"DatasetReads", testDatasetReads},
 		{"ConcurrentReadersWhilePublishing", testConcurrentPublish},
+		{"Swap", testSwap},
+		{"SwapAtomic", testSwapAtomic},
+		{"PublishRace", testPublishRace},
+		{"PublishContention", testPublishContention},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -771,6 +775,7 @@ type faultStore struct {
 	puts        atomic.Int64
 	failPointer bool
 	applyFirst  bool // write the pointer, then report a failure
+	applyFalse  bool // with applyFirst: report a failed condition instead of an error
 }
 
 var errInjected = errors.New("kvtest: injected failure")
@@ -789,6 +794,25 @@ func (f *faultStore) Put(ctx context.Context, items []kv.Item) error {
 		return injected
 	}
 	return f.Store.Put(ctx, items)
+}
+
+// Swap fails the dataset pointer's flip (after applying it when
+// applyFirst is set), as Put does.
+func (f *faultStore) Swap(ctx context.Context, item kv.Item, expect []byte) (bool, error) {
+	if item.PK == kv.DatasetPK && f.failPointer {
+		if f.applyFirst {
+			if _, err := f.Store.Swap(ctx, item, expect); err != nil {
+				return false, err
+			}
+			if f.applyFalse {
+				// An SDK retry of an attempt the server applied: the
+				// retry's condition fails against its own write.
+				return false, nil
+			}
+		}
+		return false, apierr.Unavailablef(fmt.Errorf("%w: %w", kv.ErrUnavailable, errInjected), "unavailable")
+	}
+	return f.Store.Swap(ctx, item, expect)
 }
 
 func testPublishStoreFailure(t *testing.T, s kv.Store) {
@@ -819,9 +843,10 @@ func testPublishStoreFailure(t *testing.T, s kv.Store) {
 	checkServes(t, s, "leases", 1, 20, "A", "B")
 }
 
-// testPublishPointerAmbiguous: the pointer write reports a failure but
-// happened (a timeout after the server applied it). The new version is
-// served, so its items must stay.
+// testPublishPointerAmbiguous: the pointer write reports a failure, or a
+// failed condition, but happened (a timeout after the server applied it,
+// an SDK retry whose condition fails against its own first attempt). The
+// new version is served, so its items must stay.
 func testPublishPointerAmbiguous(t *testing.T, s kv.Store) {
 	publish(t, s, "leases", 1, 20, "A")
 	f := &faultStore{Store: s, okPuts: 1 << 40, failPointer: true, applyFirst: true}
@@ -830,6 +855,12 @@ func testPublishPointerAmbiguous(t *testing.T, s kv.Store) {
 		t.Errorf("Publish whose pointer write failed after applying = %d, %v; want version 2", v, err)
 	}
 	checkServes(t, s, "leases", 2, 30, "A")
+	f.applyFalse = true
+	v, err = kv.Publish(t.Context(), f, kv.DatasetInfo{Name: "leases"}, writeRecords(3, 35, "A"))
+	if err != nil || v != 3 {
+		t.Errorf("Publish whose pointer swap reported a failed condition after applying = %d, %v; want version 3", v, err)
+	}
+	checkServes(t, s, "leases", 3, 35, "A")
 }
 
 // visible returns every item a reader of dataset name sees in pks.
