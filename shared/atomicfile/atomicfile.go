@@ -68,3 +68,23 @@ func SyncDir(dir string) error {
 	}
 	return err
 }
+
+// RenameDir renames the directory dir to path (which must not exist, or be
+// an empty directory) durably: dir's entries and its parent's are synced
+// before the rename and path's parent after it. The files inside dir must
+// already be synced (SyncFile) by the caller that wrote them.
+func RenameDir(dir, path string) error {
+	if err := SyncDir(dir); err != nil {
+		return fmt.Errorf("atomicfile: %w", err)
+	}
+	if err := SyncDir(filepath.Dir(dir)); err != nil {
+		return fmt.Errorf("atomicfile: %w", err)
+	}
+	if err := os.Rename(dir, path); err != nil {
+		return fmt.Errorf("atomicfile: %w", err)
+	}
+	if err := SyncDir(filepath.Dir(path)); err != nil {
+		return fmt.Errorf("atomicfile: renamed %s to %s, not yet durable: %w", dir, path, err)
+	}
+	return nil
+}

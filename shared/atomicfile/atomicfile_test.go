@@ -113,3 +113,35 @@ func TestNoBareRename(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRenameDir: a directory and its files are renamed whole; a failure
+// (the target exists and is not empty) leaves both as they were.
+func TestRenameDir(t *testing.T) {
+	base := t.TempDir()
+	src, dst := filepath.Join(base, ".new-1"), filepath.Join(base, "v1")
+	if err := os.Mkdir(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "a.csv"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := atomicfile.RenameDir(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dst, "a.csv")); err != nil || string(b) != "a" {
+		t.Fatalf("renamed file = %q, %v", b, err)
+	}
+	if _, err := os.Stat(src); !os.IsNotExist(err) {
+		t.Errorf("source still there: %v", err)
+	}
+	// A second source onto the now non-empty target fails and keeps both.
+	if err := os.Mkdir(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := atomicfile.RenameDir(src, dst); err == nil {
+		t.Errorf("renaming onto a non-empty directory succeeded")
+	}
+	if _, err := os.Stat(filepath.Join(dst, "a.csv")); err != nil {
+		t.Errorf("target lost its file: %v", err)
+	}
+}

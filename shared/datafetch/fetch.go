@@ -32,6 +32,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"meridian/shared/atomicfile"
 )
 
 // Ingester checks and ingests a dataset's files; functions/local runs
@@ -463,10 +465,7 @@ func (f *Fetcher) commit(st *staged) error {
 	if err := syncFiles(st.dir); err != nil {
 		return err
 	}
-	if err := os.Rename(st.dir, vdir); err != nil {
-		return err
-	}
-	if err := syncDir(base); err != nil {
+	if err := atomicfile.RenameDir(st.dir, vdir); err != nil {
 		return err
 	}
 	if err := writeState(f.opts.Dir, st.entry.Key, st.next); err != nil {
@@ -509,7 +508,7 @@ func syncFiles(dir string) error {
 			return err
 		}
 	}
-	return syncDir(dir)
+	return atomicfile.SyncDir(dir)
 }
 
 // Select returns the manifest entries named in keys (all of the
