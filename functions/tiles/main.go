@@ -63,7 +63,7 @@ func newHandler(logger *slog.Logger, c config, grids []*gridindex.Index, archive
 		Attribution: tile.Attribution(svc),
 	}
 	if archives != nil {
-		o.Archives = archive.NewSet(archives, c.Recheck)
+		o.Archives = archive.NewReleaseSet(archives, c.Recheck) // as `meridian publish` writes them
 	}
 	mux := api.NewMux()
 	mux.Mount(tile.NewHandler(o).Routes()...)

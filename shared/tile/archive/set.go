@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"meridian/shared/blob"
+	"meridian/shared/release"
 	"meridian/shared/tile"
 )
 
@@ -39,6 +40,14 @@ type Set struct {
 
 	mu   sync.Mutex
 	open map[string]*setEntry
+
+	// release: names are read at the keys the store's release manifest
+	// gives (NewReleaseSet); rel is that manifest, read at relAt.
+	release bool
+	relMu   sync.Mutex
+	rel     release.Manifest
+	relHas  bool
+	relAt   time.Time
 }
 
 type setEntry struct {
@@ -50,6 +59,50 @@ type setEntry struct {
 // NewSet returns a Set over store; recheck <= 0 checks every time.
 func NewSet(store blob.Store, recheck time.Duration) *Set {
 	return &Set{store: store, recheck: recheck, open: map[string]*setEntry{}}
+}
+
+// NewReleaseSet is NewSet over a store that `meridian publish` writes: a
+// release manifest (package release) names the content-addressed key that
+// holds each archive, and those keys are never overwritten. Each name is
+// read at the key the manifest gives; the manifest is read again at most
+// every recheck, so a new release is served within recheck while requests
+// holding the old archive keep reading its own bytes. A store without a
+// manifest (published before manifests, or one that cannot be listed) is
+// read at the names themselves.
+func NewReleaseSet(store blob.Store, recheck time.Duration) *Set {
+	s := NewSet(store, recheck)
+	s.release = true
+	return s
+}
+
+// keyOf returns the key holding the archive named name: name itself, or
+// the release manifest's key for it; "" when the manifest does not name it
+// (no archive).
+func (s *Set) keyOf(ctx context.Context, name string) string {
+	if !s.release {
+		return name
+	}
+	s.relMu.Lock()
+	defer s.relMu.Unlock()
+	if s.relAt.IsZero() || time.Since(s.relAt) >= s.recheck {
+		m, ok, err := release.Read(ctx, s.store)
+		switch {
+		case err == nil:
+			s.rel, s.relHas = m, ok
+		case !s.relHas:
+			// No manifest read yet and none readable: S3 answers a
+			// missing key with 403 to a reader that may not list the
+			// bucket. Read the names; if the store is really down, that
+			// read fails and answers 503.
+		}
+		// On an error with a manifest in hand, keep serving it.
+		s.relAt = time.Now()
+	}
+	if !s.relHas {
+		return name
+	}
+	k, _ := s.rel.Resolve(name)
+	return k
 }
 
 // Archive returns layer l's archive, or (nil, nil) when none is built. A
@@ -88,6 +141,10 @@ func (s *Set) reader(ctx context.Context, key string, stale *Reader) (*Reader, e
 	}
 	if stale == nil && !e.checked.IsZero() && time.Since(e.checked) < s.recheck {
 		return e.r, nil
+	}
+	if key = s.keyOf(ctx, key); key == "" {
+		e.r, e.checked = nil, time.Now() // the release has no such archive
+		return nil, nil
 	}
 	info, err := s.store.Stat(ctx, key)
 	switch {
