@@ -491,24 +491,23 @@ func dropPartials(dir, key string) {
 	os.RemoveAll(filepath.Join(dir, key, ".partial"))
 }
 
-// syncFiles fsyncs every file of dir, then dir.
+// syncFiles fsyncs every entry of dir (atomicfile.RenameDir syncs dir
+// itself when it installs it).
 func syncFiles(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		fh, err := os.Open(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return err
+		sync := atomicfile.SyncFile
+		if e.IsDir() {
+			sync = atomicfile.SyncDir
 		}
-		err = fh.Sync()
-		fh.Close()
-		if err != nil {
+		if err := sync(filepath.Join(dir, e.Name())); err != nil {
 			return err
 		}
 	}
-	return atomicfile.SyncDir(dir)
+	return nil
 }
 
 // Select returns the manifest entries named in keys (all of the

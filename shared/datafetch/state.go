@@ -84,9 +84,9 @@ func writeState(dir, key string, s *State) error {
 	return writeFileAtomic(filepath.Join(dir, key, stateFile), append(b, '\n'))
 }
 
-// writeFileAtomic writes path through a synced temporary file renamed into
-// place, then syncs the directory, so a crash leaves the old or the new
-// file whole.
+// writeFileAtomic writes path through a temporary file that
+// atomicfile.Rename syncs, with its directory, and renames into place, so a
+// crash leaves the old or the new file whole.
 func writeFileAtomic(path string, data []byte) error {
 	d := filepath.Dir(path)
 	tmp, err := os.CreateTemp(d, ".tmp-*")
@@ -95,10 +95,6 @@ func writeFileAtomic(path string, data []byte) error {
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		return err
 	}
