@@ -132,24 +132,20 @@ func ABBCBoundaryLng(lat float64) float64 { return std.divide.lng(lat) }
 
 // lng120 is the Alberta–British Columbia boundary north of Intersection
 // Mountain: the 120th meridian, as the boundary commission surveyed it
-// (1913–53), in NAD27 (see line120).
+// (1913–53), in NAD27 (see ABBCLine120).
 const lng120 = -120.0
 
-// line120 returns the NAD83 longitude of the 120th meridian of NAD27 at
-// latitude lat: about 90 m west of NAD83's 120°W north of 53.8°N. Blocks of
-// townships 56–126 are clipped at it. The BC petroleum and natural gas
-// grid (package nts) is defined on NAD27 and ends at NAD27's 120°W, so
+// ABBCLine120 returns the NAD83 longitude of the Alberta–British Columbia
+// boundary at latitude lat north of Intersection Mountain (townships
+// 56–126): the 120th meridian of NAD27, about 90 m west of NAD83's 120°W.
+// Blocks of those townships are clipped at it. The BC petroleum and natural
+// gas grid (package nts) is defined on NAD27 and ends at NAD27's 120°W, so
 // clipping Alberta's DLS blocks at the same line makes the two grids meet
 // without a gap or an overlap. That the commission's line is NAD27's
 // meridian is our reading, not a published fact: the boundary predates
 // NAD83 and was computed on the continental datum of its day, so NAD83's
 // 120°W would leave an 85–90 m strip that no grid answers. The difference
 // is within the model's accuracy_m either way.
-func line120(lat float64) float64 { return ABBCLine120(lat) }
-
-// ABBCLine120 returns the NAD83 longitude of the Alberta–British Columbia
-// boundary at latitude lat north of Intersection Mountain (townships
-// 56–126): NAD27's 120th meridian (see line120).
 func ABBCLine120(lat float64) float64 {
 	p, err := datum.NAD27ToNAD83(orb.Point{lng120, lat})
 	if err != nil {

@@ -136,7 +136,7 @@ func (m *model) albertaOrBC(l lld.Location, c orb.Point) (survey.Province, bool)
 // both answers with the part on at's side of 120°W, or, with at nil, the
 // part holding b's centroid: the larger share.
 func (m *model) place120(t int, b orb.Bound, at *orb.Point) (part, bool) {
-	x120 := line120(b.Center()[1])
+	x120 := ABBCLine120(b.Center()[1])
 	ab := part{prov: survey.AB, box: b}
 	ab.box.Min[0] = math.Max(b.Min[0], x120)
 	hasAB := b.Max[0] > x120
@@ -181,7 +181,7 @@ func (m *model) otherPart(l lld.Location) (survey.Block, bool) {
 		return survey.Block{}, false
 	}
 	bd, _ := m.bound(l)
-	x120 := line120(bd.Center()[1])
+	x120 := ABBCLine120(bd.Center()[1])
 	if !(bd.Min[0] < x120 && bd.Max[0] > x120) {
 		return survey.Block{}, false
 	}

@@ -273,7 +273,7 @@ func TestAccuracy(t *testing.T) {
 	for range 2000 {
 		for _, band := range bands {
 			a := fps.AccuracyM(randomUnit(r, band[0], band[1]))
-			if a < fps.DatumAccuracyM || a > fps.DatumAccuracyM+19.6 {
+			if a < datum.AccuracyM || a > datum.AccuracyM+19.6 {
 				t.Fatalf("AccuracyM = %.2f, outside [2, 21.6]", a)
 			}
 		}

@@ -23,11 +23,6 @@ var (
 	ErrOutside = errors.New("fps: outside the NAD27 to NAD83 grid (40°-84° N, 44°-142° W)")
 )
 
-// DatumAccuracyM is the accuracy of NRCan's NTv1 NAD27 to NAD83
-// transformation as EPSG records it (EPSG:1312, "NAD27 to NAD83 (3)",
-// operation accuracy 2.0 m): datum.AccuracyM.
-const DatumAccuracyM = datum.AccuracyM
-
 // earthRadiusM is the mean radius used for the geodesic bow (under 1% from
 // the ellipsoid's meridian radius at these latitudes).
 const earthRadiusM = 6371000.0
@@ -63,7 +58,7 @@ func Resolve(l lld.Location) (survey.Block, error) {
 }
 
 // AccuracyM is the expected error of the block l resolves to, in metres:
-// DatumAccuracyM plus the largest poleward bow of its grid area's geodesic
+// datum.AccuracyM plus the largest poleward bow of its grid area's geodesic
 // north and south lines over the block's longitudes (0 at the grid's east
 // and west edges, about 7.5 m at the middle of a 15′ grid, 19.5 m of a 30′
 // grid at 70° N). It returns 0 for an invalid location.
@@ -80,7 +75,7 @@ func AccuracyM(l lld.Location) float64 {
 	phi := b.north / 60 * math.Pi / 180
 	rad := math.Pi / 180 / 60
 	bow := math.Sin(phi) * math.Cos(phi) * (x * rad) * ((w - x) * rad) / 2 * earthRadiusM
-	return DatumAccuracyM + bow
+	return datum.AccuracyM + bow
 }
 
 // shiftRing returns b's ring counter-clockwise from the south-west corner,
