@@ -107,6 +107,12 @@ func (d *Dir) ReadRange(ctx context.Context, key string, off, n int64) ([]byte, 
 		return nil, fmt.Errorf("blob: read %s: %w", key, err)
 	}
 	defer f.Close()
+	return readAt(f, key, size, off, n)
+}
+
+// readAt reads up to n bytes at off of the open file f of key, whose size
+// is size: none past the end, short only if the file shrank since.
+func readAt(f *os.File, key string, size, off, n int64) ([]byte, error) {
 	if off >= size {
 		return []byte{}, nil
 	}
@@ -115,7 +121,7 @@ func (d *Dir) ReadRange(ctx context.Context, key string, off, n int64) ([]byte, 
 	if err != nil && !(errors.Is(err, io.EOF) && m < len(buf)) {
 		return nil, fmt.Errorf("blob: read %s: %w", key, err)
 	}
-	return buf[:m], nil // short only if the file shrank since Stat
+	return buf[:m], nil
 }
 
 // Stat implements Store. The ETag is the size and the modification time in

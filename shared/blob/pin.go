@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"slices"
 )
@@ -54,19 +53,10 @@ func (d *Dir) ReadRangeIf(ctx context.Context, key, etag string, off, n int64) (
 		return nil, fmt.Errorf("blob: read %s: %w", key, err)
 	}
 	defer f.Close()
-	size := fi.Size()
-	if got := dirETag(size, fi.ModTime()); got != etag {
+	if got := dirETag(fi.Size(), fi.ModTime()); got != etag {
 		return nil, changed(key, etag, got)
 	}
-	if off >= size {
-		return []byte{}, nil
-	}
-	buf := make([]byte, min(n, size-off))
-	m, err := f.ReadAt(buf, off)
-	if err != nil && !(errors.Is(err, io.EOF) && m < len(buf)) {
-		return nil, fmt.Errorf("blob: read %s: %w", key, err)
-	}
-	return buf[:m], nil
+	return readAt(f, key, fi.Size(), off, n)
 }
 
 // ReadRangeIf implements Pinned.
