@@ -113,13 +113,8 @@ func (f *Fetcher) fetchOnce(ctx context.Context, src Expanded, prev *FileState, 
 		} else {
 			req.Header.Set("If-Range", meta.LastModified)
 		}
-	} else if prev != nil {
-		if prev.ETag != "" {
-			req.Header.Set("If-None-Match", prev.ETag)
-		}
-		if prev.LastModified != "" {
-			req.Header.Set("If-Modified-Since", prev.LastModified)
-		}
+	} else {
+		setConditional(req, prev)
 	}
 	resp, err := f.opts.Client.Do(req)
 	if err != nil {
@@ -308,4 +303,18 @@ func safeName(n string) string {
 		return "download"
 	}
 	return n
+}
+
+// setConditional asks for the file only if it changed since prev, the
+// state of the version fetched last (nil: none).
+func setConditional(req *http.Request, prev *FileState) {
+	if prev == nil {
+		return
+	}
+	if prev.ETag != "" {
+		req.Header.Set("If-None-Match", prev.ETag)
+	}
+	if prev.LastModified != "" {
+		req.Header.Set("If-Modified-Since", prev.LastModified)
+	}
 }

@@ -42,14 +42,7 @@ func (f *Fetcher) plan(ctx context.Context, e Entry, s Expanded, prev *FileState
 	}
 	req.Header.Set("Accept-Encoding", "identity")
 	req.Header.Set("User-Agent", userAgent)
-	if prev != nil {
-		if prev.ETag != "" {
-			req.Header.Set("If-None-Match", prev.ETag)
-		}
-		if prev.LastModified != "" {
-			req.Header.Set("If-Modified-Since", prev.LastModified)
-		}
-	}
+	setConditional(req, prev)
 	resp, err := f.opts.Client.Do(req)
 	if err != nil {
 		p.Action, p.Why = "error", err.Error()
