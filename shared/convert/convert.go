@@ -242,12 +242,7 @@ func (s *Service) systemAt(ctx context.Context, pt orb.Point) (lld.System, error
 }
 
 func (s *Service) reverseDLS(ctx context.Context, q ReverseQuery) ([]survey.Block, error) {
-	units := []lld.Unit{lld.LSD}
-	if q.All {
-		units = dlsUnits
-	} else if q.Unit != lld.UnitUnknown {
-		units = []lld.Unit{q.Unit}
-	}
+	units := answerUnits(q, dlsUnits)
 	blocks, _, err := s.dlsFromIndexes(ctx, q.Point, units)
 	if err != nil {
 		return nil, err
@@ -267,13 +262,21 @@ func (s *Service) reverseDLS(ctx context.Context, q ReverseQuery) ([]survey.Bloc
 	return blocks, nil
 }
 
-func reverseNTS(q ReverseQuery) ([]survey.Block, error) {
-	units := ntsUnits[len(ntsUnits)-1:]
-	if q.All {
-		units = ntsUnits
-	} else if q.Unit != lld.UnitUnknown {
-		units = []lld.Unit{q.Unit}
+// answerUnits returns the units a reverse lookup q answers in, from a
+// system's units, largest first: every one with q.All, the one asked for,
+// or else the smallest.
+func answerUnits(q ReverseQuery, units []lld.Unit) []lld.Unit {
+	switch {
+	case q.All:
+		return units
+	case q.Unit != lld.UnitUnknown:
+		return []lld.Unit{q.Unit}
 	}
+	return units[len(units)-1:]
+}
+
+func reverseNTS(q ReverseQuery) ([]survey.Block, error) {
+	units := answerUnits(q, ntsUnits)
 	blocks := make([]survey.Block, 0, len(units))
 	for _, u := range units {
 		l, ok := nts.Locate(q.Point, u)
@@ -295,12 +298,7 @@ func (s *Service) reverseOntario(ctx context.Context, q ReverseQuery) ([]survey.
 	if !s.hasSystem(lld.GeoTownship) {
 		return nil, apierr.NotFoundf("No Ontario geographic township contains %s: the Land Information Ontario lot fabric is not loaded on this server", fmtPoint(q.Point))
 	}
-	units := []lld.Unit{lld.Lot}
-	if q.All {
-		units = ontarioUnits
-	} else if q.Unit != lld.UnitUnknown {
-		units = []lld.Unit{q.Unit}
-	}
+	units := answerUnits(q, ontarioUnits)
 	blocks := make([]survey.Block, 0, len(units))
 	for _, u := range units {
 		b, ok, err := s.containingIn(ctx, q.Point, lld.GeoTownship, u)

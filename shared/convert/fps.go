@@ -64,12 +64,7 @@ func gridOf(l lld.Location) lld.Location {
 }
 
 func reverseFPS(q ReverseQuery) ([]survey.Block, error) {
-	units := fpsUnits[len(fpsUnits)-1:]
-	if q.All {
-		units = fpsUnits
-	} else if q.Unit != lld.UnitUnknown {
-		units = []lld.Unit{q.Unit}
-	}
+	units := answerUnits(q, fpsUnits)
 	blocks := make([]survey.Block, 0, len(units))
 	for _, u := range units {
 		l, err := fps.Locate(q.Point, u)
