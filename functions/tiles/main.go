@@ -29,7 +29,7 @@ import (
 // config is the function's environment, checked at cold start.
 type config struct {
 	LogLevel  slog.Level
-	Grid      gridstore.Config // GRID_BUCKET, GRID_PREFIX, GRID_INDEXES, GRID_CACHE_MIB
+	Grid      gridstore.Config // GRID_BUCKET, GRID_PREFIX, GRID_INDEXES, GRID_CACHE_MIB, GRID_RECHECK_SECONDS
 	Bucket    string           // TILES_BUCKET: archives; empty: survey grids on demand only
 	Prefix    string           // TILES_PREFIX: key prefix of the archives, default "tiles/"
 	PublicURL string           // PUBLIC_TILES_URL: {tiles_url} as clients reach it (CloudFront), for TileJSON
@@ -54,8 +54,14 @@ func loadConfig(getenv func(string) string) (config, error) {
 // newHandler builds the function's handler over the grid indexes and the
 // archive store (nil: no archives).
 func newHandler(logger *slog.Logger, c config, grids []*gridindex.Index, archives blob.Store) http.Handler {
+	return newGridsHandler(logger, c, gridstore.Fixed(grids), archives)
+}
+
+// newGridsHandler is newHandler over grids that follow the published
+// release: survey tiles are generated from a new grid release within
+// GRID_RECHECK_SECONDS, and the tiles generated from the old are dropped.
+func newGridsHandler(logger *slog.Logger, c config, grids *gridstore.Grids, archives blob.Store) http.Handler {
 	svc := convert.New()
-	svc.SetIndexes(grids)
 	o := tile.Options{
 		Generator:   tile.NewGenerator(svc),
 		CacheBytes:  c.CacheMiB << 20 / 2,
@@ -65,9 +71,11 @@ func newHandler(logger *slog.Logger, c config, grids []*gridindex.Index, archive
 	if archives != nil {
 		o.Archives = archive.NewReleaseSet(archives, c.Recheck) // as `meridian publish` writes them
 	}
+	th := tile.NewHandler(o)
+	grids.Attach(svc.SetIndexes, th.Invalidate)
 	mux := api.NewMux()
-	mux.Mount(tile.NewHandler(o).Routes()...)
-	return apigw.Wrap(mux, logger)
+	mux.Mount(th.Routes()...)
+	return apigw.Wrap(grids.Handler(mux), logger)
 }
 
 func main() {
@@ -78,7 +86,7 @@ func main() {
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: c.LogLevel}))
 	ctx := context.Background()
-	grids, err := gridstore.Open(ctx, c.Grid)
+	grids, err := gridstore.Open(ctx, c.Grid, logger)
 	if err != nil {
 		logger.Error("cold start", "err", err)
 		os.Exit(1)
@@ -92,5 +100,5 @@ func main() {
 		}
 		store = blob.NewCached(blob.NewS3(client, c.Bucket, c.Prefix, blob.S3Options{}), blob.CacheOptions{MaxBytes: int64(c.CacheMiB) << 20 / 2})
 	}
-	apigw.Start(newHandler(logger, c, grids, store))
+	apigw.Start(newGridsHandler(logger, c, grids, store))
 }

@@ -1,14 +1,17 @@
 // Package gridstore opens a deployment's official grid indexes: on AWS from
 // the S3 bucket named in the function's environment, read by range
 // requests through a block cache that lives as long as the Lambda
-// environment.
+// environment, and kept in step with the release `meridian publish` writes
+// (see Grids).
 package gridstore
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/aws/smithy-go"
 
@@ -26,6 +29,9 @@ type Config struct {
 	Region   string   // AWS_REGION
 	Endpoint string   // AWS_ENDPOINT_URL_S3: an S3-compatible endpoint (emulators); empty for AWS
 	CacheMiB int      // GRID_CACHE_MIB: block cache size, default 32
+	// GRID_RECHECK_SECONDS: how often a warm function reads the release
+	// manifest again, default 300 (as ARCHIVE_RECHECK_SECONDS).
+	Recheck time.Duration
 }
 
 // ReadConfig reads Config from the environment, recording problems in r.
@@ -36,6 +42,7 @@ func ReadConfig(r *env.Reader) Config {
 		Region:   r.String("AWS_REGION", "us-east-1"),
 		Endpoint: r.String("AWS_ENDPOINT_URL_S3", ""),
 		CacheMiB: r.Int("GRID_CACHE_MIB", 32, 1, 1024),
+		Recheck:  time.Duration(r.Int("GRID_RECHECK_SECONDS", 300, 1, 86400)) * time.Second,
 	}
 	for _, k := range strings.Split(r.String("GRID_INDEXES", ""), ",") {
 		if k = strings.TrimSpace(k); k != "" {
@@ -49,17 +56,19 @@ func ReadConfig(r *env.Reader) Config {
 }
 
 // Open opens every configured index (one range read each, plus one for
-// the release manifest). No bucket means no indexes.
-func Open(ctx context.Context, c Config) ([]*gridindex.Index, error) {
+// the release manifest) and returns them as Grids that read the manifest
+// again at most every c.Recheck. No bucket means no indexes, ever.
+func Open(ctx context.Context, c Config, logger *slog.Logger) (*Grids, error) {
 	if c.Bucket == "" {
-		return nil, nil
+		return Fixed(nil), nil
 	}
 	client, err := blob.NewS3Client(ctx, blob.S3ClientOptions{Region: c.Region, Endpoint: c.Endpoint, PathStyle: c.Endpoint != ""})
 	if err != nil {
 		return nil, fmt.Errorf("gridstore: %w", err)
 	}
-	store := blob.NewCached(blob.NewS3(client, c.Bucket, c.Prefix, blob.S3Options{}), blob.CacheOptions{MaxBytes: int64(c.CacheMiB) << 20})
-	return OpenIndexes(ctx, store, c.Indexes, "s3://"+c.Bucket+"/"+c.Prefix)
+	s3 := blob.NewS3(client, c.Bucket, c.Prefix, blob.S3Options{})
+	store := blob.NewCached(s3, blob.CacheOptions{MaxBytes: int64(c.CacheMiB) << 20})
+	return New(ctx, Source{Indexes: store, Manifest: s3, Names: c.Indexes, Where: "s3://" + c.Bucket + "/" + c.Prefix, Recheck: c.Recheck}, logger)
 }
 
 // OpenIndexes opens the indexes named in store, where names them in
@@ -70,18 +79,36 @@ func Open(ctx context.Context, c Config) ([]*gridindex.Index, error) {
 // store without a manifest (published before manifests) is read at the
 // names themselves.
 func OpenIndexes(ctx context.Context, store blob.Store, names []string, where string) ([]*gridindex.Index, error) {
-	m, hasManifest, err := release.Read(ctx, store)
+	keys, err := resolve(ctx, store, names, where)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*gridindex.Index, 0, len(keys))
+	for _, key := range keys {
+		ix, err := gridindex.Open(ctx, store, key, gridindex.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("gridstore: open %s%s: %w", where, key, err)
+		}
+		out = append(out, ix)
+	}
+	return out, nil
+}
+
+// resolve returns the key holding each name: the release manifest's, or
+// the names themselves when the store has no manifest.
+func resolve(ctx context.Context, manifest release.Store, names []string, where string) ([]string, error) {
+	m, hasManifest, err := release.Read(ctx, manifest)
 	if accessDenied(err) {
 		// S3 answers a missing key with 403 to callers that may not list
 		// the bucket, as the grid functions may not: a bucket published
 		// before manifests. If the denial is real, opening the names
-		// below is denied too, and that error is returned.
+		// is denied too, and that error is returned.
 		hasManifest, err = false, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("gridstore: %s: %w", where, err)
 	}
-	out := make([]*gridindex.Index, 0, len(names))
+	keys := make([]string, 0, len(names))
 	for _, k := range names {
 		key := k
 		if hasManifest {
@@ -90,13 +117,9 @@ func OpenIndexes(ctx context.Context, store blob.Store, names []string, where st
 				return nil, fmt.Errorf("gridstore: %s%s does not name %s", where, release.ManifestKey, k)
 			}
 		}
-		ix, err := gridindex.Open(ctx, store, key, gridindex.Options{})
-		if err != nil {
-			return nil, fmt.Errorf("gridstore: open %s%s: %w", where, key, err)
-		}
-		out = append(out, ix)
+		keys = append(keys, key)
 	}
-	return out, nil
+	return keys, nil
 }
 
 // accessDenied reports whether err is S3's 403 AccessDenied.

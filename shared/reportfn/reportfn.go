@@ -24,7 +24,7 @@ import (
 type Config struct {
 	LogLevel slog.Level       // LOG_LEVEL: debug, info (default), warn, error
 	Table    string           // REPORTS_TABLE: the report store's DynamoDB table
-	Grid     gridstore.Config // GRID_BUCKET, GRID_PREFIX, GRID_INDEXES, GRID_CACHE_MIB
+	Grid     gridstore.Config // GRID_BUCKET, GRID_PREFIX, GRID_INDEXES, GRID_CACHE_MIB, GRID_RECHECK_SECONDS
 }
 
 // LoadConfig reads Config through getenv, reporting every problem at once.
@@ -46,11 +46,18 @@ type Routes func(store kv.Store, svc *convert.Service) []api.Route
 // indexes (none: the survey models place parcels), once, before
 // lambda.Start.
 func NewHandler(logger *slog.Logger, store kv.Store, grids []*gridindex.Index, routes Routes) http.Handler {
+	return NewGridsHandler(logger, store, gridstore.Fixed(grids), routes)
+}
+
+// NewGridsHandler is NewHandler over grids that follow the published
+// release: a warm function places parcels on a new grid release within
+// the recheck.
+func NewGridsHandler(logger *slog.Logger, store kv.Store, grids *gridstore.Grids, routes Routes) http.Handler {
 	svc := convert.New()
-	svc.SetIndexes(grids)
+	grids.Attach(svc.SetIndexes, nil)
 	mux := api.NewMux()
 	mux.Mount(routes(store, svc)...)
-	return apigw.Wrap(mux, logger)
+	return apigw.Wrap(grids.Handler(mux), logger)
 }
 
 // Main loads the environment, connects to the table, opens the grid indexes
@@ -69,10 +76,10 @@ func Main(routes Routes) {
 		logger.Error("cold start", "err", err)
 		os.Exit(1)
 	}
-	grids, err := gridstore.Open(ctx, c.Grid)
+	grids, err := gridstore.Open(ctx, c.Grid, logger)
 	if err != nil {
 		logger.Error("cold start", "err", err)
 		os.Exit(1)
 	}
-	apigw.Start(NewHandler(logger, kv.NewDynamo(client, c.Table, kv.DynamoOptions{}), grids, routes))
+	apigw.Start(NewGridsHandler(logger, kv.NewDynamo(client, c.Table, kv.DynamoOptions{}), grids, routes))
 }

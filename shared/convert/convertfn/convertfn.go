@@ -24,7 +24,7 @@ type Routes func(*convert.Handler) []api.Route
 // Config is a conversion function's environment, checked at cold start.
 type Config struct {
 	LogLevel slog.Level       // LOG_LEVEL: debug, info (default), warn, error
-	Grid     gridstore.Config // GRID_BUCKET, GRID_PREFIX, GRID_INDEXES, GRID_CACHE_MIB
+	Grid     gridstore.Config // GRID_BUCKET, GRID_PREFIX, GRID_INDEXES, GRID_CACHE_MIB, GRID_RECHECK_SECONDS
 }
 
 // LoadConfig reads Config through getenv, reporting every problem at once.
@@ -37,11 +37,17 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 // NewHandler builds the handler of routes over the grid indexes (none: the
 // models answer everywhere), once, before lambda.Start.
 func NewHandler(logger *slog.Logger, grids []*gridindex.Index, routes Routes) http.Handler {
+	return NewGridsHandler(logger, gridstore.Fixed(grids), routes)
+}
+
+// NewGridsHandler is NewHandler over grids that follow the published
+// release: a warm function serves a new grid release within the recheck.
+func NewGridsHandler(logger *slog.Logger, grids *gridstore.Grids, routes Routes) http.Handler {
 	svc := convert.New()
-	svc.SetIndexes(grids)
+	grids.Attach(svc.SetIndexes, nil)
 	mux := api.NewMux()
 	mux.Mount(routes(convert.NewHandler(svc))...)
-	return apigw.Wrap(mux, logger)
+	return apigw.Wrap(grids.Handler(mux), logger)
 }
 
 // Main loads the environment, opens the grid indexes and serves routes on
@@ -54,10 +60,10 @@ func Main(routes Routes) {
 		os.Exit(1)
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	grids, err := gridstore.Open(context.Background(), cfg.Grid)
+	grids, err := gridstore.Open(context.Background(), cfg.Grid, logger)
 	if err != nil {
 		logger.Error("cold start", "err", err)
 		os.Exit(1)
 	}
-	apigw.Start(NewHandler(logger, grids, routes))
+	apigw.Start(NewGridsHandler(logger, grids, routes))
 }
