@@ -85,6 +85,11 @@ func (s *Set) keyOf(ctx context.Context, name string) string {
 	s.relMu.Lock()
 	defer s.relMu.Unlock()
 	if s.relAt.IsZero() || time.Since(s.relAt) >= s.recheck {
+		if c, ok := s.store.(*blob.Cached); ok {
+			// The manifest is replaced in place: its cached blocks
+			// would answer the first release for ever.
+			c.Invalidate(release.ManifestKey)
+		}
 		m, ok, err := release.Read(ctx, s.store)
 		switch {
 		case err == nil:

@@ -1,0 +1,433 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"meridian/shared/ag/agapi"
+	"meridian/shared/api"
+	"meridian/shared/api/apigw"
+	"meridian/shared/blob"
+	"meridian/shared/convert"
+	"meridian/shared/convert/convertfn"
+	"meridian/shared/energy/energyapi"
+	"meridian/shared/gridstore"
+	"meridian/shared/kv"
+	"meridian/shared/reportfn"
+	"meridian/shared/tile"
+	"meridian/shared/tile/archive"
+)
+
+// A refresh under load (issue 15, item 4): a few workers keep search,
+// autocomplete, batch, reports, the operator list and tiles busy while
+// every dataset is refreshed from version A to version B (see
+// refresh_data_test.go), on AWS (the Lambda handlers over the S3 and
+// DynamoDB emulators, refreshed by `meridian publish`) and locally (the
+// server over a data directory, refreshed by `meridian ingest` and
+// `meridian build-tiles` into that directory). Every response must be
+// byte for byte the answer of A or of B for its probe: no failure, no
+// mixture. By the end every probe answers B.
+//
+// Bounds: loadWorkers workers, at most loadMaxRequests requests and
+// loadMaxTime per target; results are kept per request (a few dozen bytes
+// each), so memory is bounded by loadMaxRequests. No timing is asserted
+// (the machine is shared); the latencies are reported.
+
+const (
+	loadWorkers     = 4
+	loadMaxRequests = 20000
+	loadMaxTime     = 50 * time.Second
+	loadBaseline    = 1500 * time.Millisecond // before the refresh
+	loadAfter       = time.Second             // after every probe answers B
+	loadSettleMax   = 15 * time.Second        // for every probe to answer B once the refresh is done
+	loadRecheck     = 200 * time.Millisecond  // GRID_RECHECK_SECONDS, ARCHIVE_RECHECK_SECONDS of the test's functions
+	// loadPause is each worker's pause between requests, so that the
+	// load leaves the refresh some of the 2 cores this runs on.
+	loadPause = 10 * time.Millisecond
+	// reportPause is the report worker's pause (see runLoad).
+	reportPause = 3 * time.Second
+)
+
+// Phases of a load run.
+const (
+	phaseBefore = iota
+	phaseDuring // the refresh commands are running
+	phaseSettle // they are done; waiting for every probe to answer B
+	phaseAfter
+	phases
+)
+
+var phaseNames = [phases]string{"before", "during", "settle", "after"}
+
+// loadTarget is a running service and the refresh of its data.
+type loadTarget struct {
+	name    string
+	base    string // loopback URL of the service
+	key     string // API key to send, if any
+	refresh func(ctx context.Context, logf func(string, ...any)) error
+}
+
+// outcome is one request's result.
+type outcome struct {
+	phase   int8
+	probe   int16
+	version int8 // 0 A, 1 B, 2 both alike, -1 error
+	dur     time.Duration
+}
+
+// loadReport is what a run measured.
+type loadReport struct {
+	n, failed, mixed [phases]int
+	a, b             [phases]int // answers of version A, of B (not alike in the other)
+	p50, p99         [phases]time.Duration
+	errs             []string // the first few
+	lastB            []bool   // per probe: its last answer was B's
+	sawB             map[string]bool
+	refreshTook      time.Duration
+}
+
+// runLoad runs the load against tg, refreshing once after the baseline.
+func runLoad(t *testing.T, tg loadTarget, ps []*probe) loadReport {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), loadMaxTime)
+	defer cancel()
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: loadWorkers}, Timeout: 10 * time.Second}
+	defer client.CloseIdleConnections()
+
+	var phase atomic.Int32
+	var total atomic.Int64
+	var mu sync.Mutex
+	var all []outcome
+	var errs []string
+	last := make([]atomic.Int32, len(ps)) // per probe: last version seen
+	// The report probes (DynamoDB) have one worker of their own, the
+	// others share the rest: the DynamoDB emulator answers one request at
+	// a time, slower as the table grows (a query of minidyn takes ~0.5 s
+	// with two versions of the demo data in it), and more than one worker
+	// on it starves the publish's own writes into their 3 s timeout.
+	var reportLane, otherLane []int
+	for i, p := range ps {
+		if p.product == "energy" || p.product == "ag" {
+			reportLane = append(reportLane, i)
+		} else {
+			otherLane = append(otherLane, i)
+		}
+	}
+	lanes := [][]int{reportLane, otherLane}
+	if len(reportLane) == 0 {
+		lanes = lanes[1:]
+	}
+	var wg sync.WaitGroup
+	for w := range loadWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mine []outcome
+			defer func() { mu.Lock(); all = append(all, mine...); mu.Unlock() }()
+			mineProbes := lanes[min(w, len(lanes)-1)]
+			for i := w; ctx.Err() == nil && total.Add(1) <= loadMaxRequests; i++ {
+				pi := mineProbes[i%len(mineProbes)]
+				p := ps[pi]
+				ph := int8(phase.Load())
+				start := time.Now()
+				v, err := fetch(ctx, client, tg, p)
+				o := outcome{phase: ph, probe: int16(pi), version: int8(v), dur: time.Since(start)}
+				if ctx.Err() != nil && err != nil {
+					return // the run ended mid-request
+				}
+				if err != nil {
+					o.version = int8(min(v, -1))
+					mu.Lock()
+					if len(errs) < 8 {
+						errs = append(errs, fmt.Sprintf("[%s] %v", phaseNames[ph], err))
+					}
+					mu.Unlock()
+				} else {
+					last[pi].Store(int32(v))
+				}
+				mine = append(mine, o)
+				if lanes[0][0] == mineProbes[0] && len(lanes) > 1 {
+					time.Sleep(reportPause)
+				} else {
+					time.Sleep(loadPause)
+				}
+			}
+		}()
+	}
+
+	var rep loadReport
+	sleep := func(d time.Duration) {
+		select {
+		case <-ctx.Done():
+		case <-time.After(d):
+		}
+	}
+	sleep(loadBaseline)
+	phase.Store(phaseDuring)
+	start := time.Now()
+	if err := tg.refresh(ctx, t.Logf); err != nil {
+		cancel()
+		wg.Wait()
+		t.Fatalf("%s: refresh: %v", tg.name, err)
+	}
+	rep.refreshTook = time.Since(start)
+	phase.Store(phaseSettle)
+	settled := func() bool {
+		for i := range last {
+			if v := last[i].Load(); v != 1 && v != 2 {
+				return false
+			}
+		}
+		return true
+	}
+	for deadline := time.Now().Add(loadSettleMax); !settled() && time.Now().Before(deadline) && ctx.Err() == nil; {
+		sleep(50 * time.Millisecond)
+	}
+	phase.Store(phaseAfter)
+	sleep(loadAfter)
+	cancel()
+	wg.Wait()
+
+	rep.errs = errs
+	rep.sawB = map[string]bool{}
+	var durs [phases][]time.Duration
+	for _, o := range all {
+		rep.n[o.phase]++
+		durs[o.phase] = append(durs[o.phase], o.dur)
+		switch o.version {
+		case -1:
+			rep.failed[o.phase]++
+		case -2:
+			rep.mixed[o.phase]++
+		case 0:
+			rep.a[o.phase]++
+		case 1:
+			rep.b[o.phase]++
+			rep.sawB[ps[o.probe].dataset] = true
+		}
+	}
+	for i := range last {
+		v := last[i].Load()
+		rep.lastB = append(rep.lastB, v == 1 || v == 2)
+	}
+	for ph := range phases {
+		slices.Sort(durs[ph])
+		rep.p50[ph], rep.p99[ph] = quantile(durs[ph], 0.50), quantile(durs[ph], 0.99)
+	}
+	return rep
+}
+
+// quantile returns the q-quantile of sorted ds (nearest rank).
+func quantile(ds []time.Duration, q float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	return ds[min(len(ds)-1, int(q*float64(len(ds))))]
+}
+
+// fetch sends p to tg and classifies the answer.
+func fetch(ctx context.Context, client *http.Client, tg loadTarget, p *probe) (int, error) {
+	r, err := p.request(tg.base, tg.key)
+	if err != nil {
+		return -1, err
+	}
+	resp, err := client.Do(r.WithContext(ctx))
+	if err != nil {
+		return -1, fmt.Errorf("%s: %w", p.name, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return -1, fmt.Errorf("%s: read body: %w", p.name, err)
+	}
+	return p.classify(resp.StatusCode, body)
+}
+
+// check asserts what the issue asks of a refresh under load and logs the
+// figures.
+func (rep loadReport) check(t *testing.T, target string, ps []*probe) {
+	t.Helper()
+	t.Logf("%s: refresh took %s", target, rep.refreshTook.Round(time.Millisecond))
+	t.Logf("%-7s %8s %7s %6s %6s %6s %9s %9s", "phase", "requests", "failed", "mixed", "A", "B", "p50", "p99")
+	for ph := range phases {
+		t.Logf("%-7s %8d %7d %6d %6d %6d %9s %9s", phaseNames[ph], rep.n[ph], rep.failed[ph], rep.mixed[ph], rep.a[ph], rep.b[ph],
+			rep.p50[ph].Round(10*time.Microsecond), rep.p99[ph].Round(10*time.Microsecond))
+	}
+	failed, mixed := 0, 0
+	for ph := range phases {
+		failed += rep.failed[ph]
+		mixed += rep.mixed[ph]
+	}
+	summary := fmt.Sprintf("refresh-under-load %s: %d requests (%d during the %s refresh, %d while settling), %d failed, %d mixed; p99 before %s, during %s",
+		target, rep.n[0]+rep.n[1]+rep.n[2]+rep.n[3], rep.n[phaseDuring], rep.refreshTook.Round(time.Millisecond), rep.n[phaseSettle], failed, mixed,
+		rep.p99[phaseBefore].Round(10*time.Microsecond), rep.p99[phaseDuring].Round(10*time.Microsecond))
+	t.Log(summary)
+	fmt.Println(summary)
+	for _, e := range rep.errs {
+		t.Errorf("%s: %s", target, e)
+	}
+	if failed > 0 || mixed > 0 {
+		t.Errorf("%s: %d responses failed, %d matched neither version", target, failed, mixed)
+	}
+	if rep.n[phaseDuring] == 0 {
+		t.Errorf("%s: no request was served during the refresh", target)
+	}
+	for i, ok := range rep.lastB {
+		if !ok {
+			t.Errorf("%s: %s does not answer version B at the end", target, ps[i].name)
+		}
+	}
+	for _, p := range ps {
+		if !rep.sawB[p.dataset] && (p.want[0].status != p.want[1].status || string(p.want[0].body) != string(p.want[1].body)) {
+			t.Errorf("%s: no answer of %s at version B was seen", target, p.dataset)
+		}
+	}
+	if n := rep.n[phaseAfter]; n == 0 || rep.a[phaseAfter] > 0 {
+		t.Errorf("%s: %d requests after every probe answered B, %d of them answered A", target, n, rep.a[phaseAfter])
+	}
+}
+
+// awsFunctions are the Lambda handlers as their main.go build them (each
+// function its own grid indexes, as each Lambda has), behind one loopback
+// server routing by the first path segment as API Gateway does.
+func awsFunctions(t *testing.T, s3c blob.S3API, bucket string, names []string, reports kv.Store) http.Handler {
+	t.Helper()
+	ctx := context.Background()
+	logger := slog.New(slog.DiscardHandler)
+	grids := func() *gridstore.Grids {
+		s3 := blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
+		g, err := gridstore.New(ctx, gridstore.Source{Indexes: blob.NewCached(s3, blob.CacheOptions{MaxBytes: 32 << 20}), Manifest: s3,
+			Names: names, Where: "s3://" + bucket + "/grid/", Recheck: loadRecheck}, logger)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	fns := map[string]http.Handler{
+		"search":       convertfn.NewGridsHandler(logger, grids(), (*convert.Handler).SearchRoutes),
+		"autocomplete": convertfn.NewGridsHandler(logger, grids(), (*convert.Handler).AutocompleteRoutes),
+		"batch":        convertfn.NewGridsHandler(logger, grids(), (*convert.Handler).BatchRoutes),
+		"energy": reportfn.NewGridsHandler(logger, reports, grids(), func(s kv.Store, svc *convert.Service) []api.Route {
+			return energyapi.NewHandler(s, svc, time.Now).Routes()
+		}),
+		"ag": reportfn.NewGridsHandler(logger, reports, grids(), func(s kv.Store, svc *convert.Service) []api.Route {
+			return agapi.NewHandler(s, svc).Routes()
+		}),
+	}
+	// The tiles function as functions/tiles newGridsHandler builds it.
+	svc := convert.New()
+	archives := blob.NewCached(blob.NewS3(s3c, bucket, "tiles/", blob.S3Options{}), blob.CacheOptions{MaxBytes: 32 << 20})
+	th := tile.NewHandler(tile.Options{
+		Generator:   tile.NewGenerator(svc),
+		CacheBytes:  32 << 20,
+		Attribution: tile.Attribution(svc),
+		Archives:    archive.NewReleaseSet(archives, loadRecheck),
+	})
+	g := grids()
+	g.Attach(svc.SetIndexes, th.Invalidate)
+	mux := api.NewMux()
+	mux.Mount(th.Routes()...)
+	fns["tiles"] = apigw.Wrap(g.Handler(mux), logger)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		group, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+		h := fns[group]
+		if h == nil {
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// On AWS: version A published and served by warm functions; version B
+// published by `meridian publish` under load.
+func TestRefreshUnderLoadAWS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("refresh under load: skipped in -short mode")
+	}
+	ctx := context.Background()
+	start := time.Now()
+	src := writeRefreshSources(t)
+	dirA, dirB := versionDirs(t, src)
+	ps := probes(t, dirA, dirB)
+	t.Logf("versions A and B built, %d probes recorded, in %s", len(ps), time.Since(start).Round(time.Millisecond))
+
+	bucket, s3c, s3Endpoint, s3Key, ddbEndpoint := emulators(t)
+	dc, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddbEndpoint, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := fmt.Sprintf("reports-%d", time.Now().UnixNano())
+	if err := kv.CreateTable(ctx, dc, table); err != nil {
+		t.Fatal(err)
+	}
+	opts := func(dir string) publishOptions {
+		return publishOptions{dataDir: dir, bucket: bucket, table: table, s3Endpoint: s3Endpoint, dynamoEndpoint: ddbEndpoint,
+			region: "us-east-1", accessKey: s3Key, secretKey: s3Key, progress: io.Discard}
+	}
+	start = time.Now()
+	if err := publish(ctx, opts(dirA)); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("aws: version A published in %s (no load)", time.Since(start).Round(time.Millisecond))
+	names, _ := gridNames(dirA)
+	// The report functions reach the DynamoDB emulator through a proxy
+	// that passes one request at a time. minidyn answers every request
+	// under one lock, a query of a table holding two versions of the demo
+	// data takes ~0.5 s, and an energy report sends several at once: with
+	// them all queued ahead, the publish's batch writes (3 s each, retries
+	// included) time out. DynamoDB itself has no such lock.
+	rc, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: serialProxy(t, ddbEndpoint), AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(awsFunctions(t, s3c, bucket, names, kv.NewDynamo(rc, table, kv.DynamoOptions{})))
+	defer ts.Close()
+	// A publish that fails is run again, as its usage says: on this shared
+	// 2-core machine the DynamoDB emulator, busy with the load, sometimes
+	// takes longer than the 3 s a batch write is given. What a failed
+	// attempt leaves must still be served as version A (checked like the
+	// rest).
+	tg := loadTarget{name: "aws", base: ts.URL, refresh: func(ctx context.Context, logf func(string, ...any)) error {
+		var err error
+		for attempt := 1; attempt <= 3; attempt++ {
+			if err = publish(ctx, opts(dirB)); err == nil || ctx.Err() != nil {
+				return err
+			}
+			logf("aws: publish attempt %d failed, running it again: %.300v", attempt, err)
+		}
+		return err
+	}}
+	runLoad(t, tg, ps).check(t, "aws", ps)
+}
+
+// serialProxy is a loopback proxy to backend that passes one request at a
+// time.
+func serialProxy(t *testing.T, backend string) string {
+	t.Helper()
+	u, err := url.Parse(backend)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	var mu sync.Mutex
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
