@@ -240,7 +240,8 @@ func (p *probe) classify(status int, body []byte) (int, error) {
 	case status != p.want[0].status && status != p.want[1].status:
 		return -1, fmt.Errorf("%s: failed: %s; want %d (A) or %d (B)", p.name, got, p.want[0].status, p.want[1].status)
 	}
-	return -2, fmt.Errorf("%s: mixed or unexpected: %s\nA: %s\nB: %s", p.name, got, p.want[0], p.want[1])
+	return -2, fmt.Errorf("%s: mixed or unexpected: %s\nA: %s (first difference at byte %d)\nB: %s (first difference at byte %d)",
+		p.name, got, p.want[0], firstDiff(body, p.want[0].body), p.want[1], firstDiff(body, p.want[1].body))
 }
 
 // probes are the requests of the load: search, autocomplete and batch (the
@@ -309,13 +310,26 @@ func probes(t *testing.T, dirA, dirB string) []*probe {
 		ts.Close()
 		srv.Close()
 	}
-	kept := map[string]bool{}
-	for _, c := range cands {
-		if kept[c.dataset] || c.want[0].status != http.StatusOK || c.want[1].status != http.StatusOK || bytes.Equal(c.want[0].body, c.want[1].body) {
-			continue
+	// Of each domain, a data tile that differs if there is one, else one
+	// answered alike (its archive is still rebuilt and replaced under the
+	// load: it must never fail or come out of a mixed file).
+	for _, ds := range []string{"energy", "ag"} {
+		var pick *probe
+		for _, c := range cands {
+			if c.dataset != ds || c.want[0].status != http.StatusOK || c.want[1].status != http.StatusOK {
+				continue
+			}
+			if !bytes.Equal(c.want[0].body, c.want[1].body) {
+				pick = c
+				break
+			}
+			if pick == nil {
+				pick = c
+			}
 		}
-		kept[c.dataset] = true
-		ps = append(ps, c)
+		if pick != nil {
+			ps = append(ps, pick)
+		}
 	}
 	// Every dataset must look different in B, or the test could not tell.
 	differs := map[string]bool{}
@@ -333,4 +347,15 @@ func probes(t *testing.T, dirA, dirB string) []*probe {
 		}
 	}
 	return ps
+}
+
+// firstDiff returns the offset of the first byte where a and b differ.
+func firstDiff(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
 }

@@ -49,7 +49,7 @@ import (
 const (
 	loadWorkers     = 4
 	loadMaxRequests = 20000
-	loadMaxTime     = 50 * time.Second
+	loadMaxTime     = 60 * time.Second
 	loadBaseline    = 1500 * time.Millisecond // before the refresh
 	loadAfter       = time.Second             // after every probe answers B
 	loadSettleMax   = 15 * time.Second        // for every probe to answer B once the refresh is done
