@@ -21,8 +21,15 @@ import (
 // the content-addressed key its release manifest gives; a new release is
 // served once the manifest is read again, while a request holding the old
 // archive keeps reading the old bytes, never a mixture; a store without a
-// manifest is read at the names.
+// manifest is read at the names. The same through a block cache, as the
+// tiles function reads S3 (the manifest is replaced in place under it).
 func TestReleaseSet(t *testing.T) {
+	for _, cached := range []bool{false, true} {
+		t.Run(map[bool]string{false: "store", true: "cached"}[cached], func(t *testing.T) { testReleaseSet(t, cached) })
+	}
+}
+
+func testReleaseSet(t *testing.T, cached bool) {
 	ctx := context.Background()
 	store := blob.NewMem()
 	const name = "energy/mineral_tenure.pmtiles"
@@ -59,7 +66,11 @@ func TestReleaseSet(t *testing.T) {
 	// No manifest: the name itself.
 	old, _ := archivetest.Build(t, versionTiles("plain", 5), archivetest.Meta())
 	put(name, old)
-	set := archive.NewReleaseSet(store, 0)
+	var read blob.Store = store
+	if cached {
+		read = blob.NewCached(store, blob.CacheOptions{})
+	}
+	set := archive.NewReleaseSet(read, 0)
 	r, err := set.Reader(ctx, name)
 	if err != nil || r == nil || !strings.HasPrefix(tileOf(r), "plain ") {
 		t.Fatalf("without a manifest: reader %v, %v", r, err)
