@@ -191,7 +191,9 @@ func TestGridsCheck(t *testing.T) {
 	s3 := blob.NewS3(blobtest.FakeS3(t, bucket), bucket, "grid/", blob.S3Options{})
 	publishRelease(t, s3, indexBytes(t, "release A"))
 	var logs logBuffer
-	g, err := gridstore.New(ctx, gridstore.Source{Indexes: s3, Manifest: s3, Names: []string{"a.mgix"}, Where: "s3://grids/grid/", Recheck: 50 * time.Millisecond},
+	const recheck = 300 * time.Millisecond
+	opened := time.Now()
+	g, err := gridstore.New(ctx, gridstore.Source{Indexes: s3, Manifest: s3, Names: []string{"a.mgix"}, Where: "s3://grids/grid/", Recheck: recheck},
 		slog.New(slog.NewTextHandler(&logs, nil)))
 	if err != nil {
 		t.Fatal(err)
@@ -199,10 +201,10 @@ func TestGridsCheck(t *testing.T) {
 	publishRelease(t, s3, indexBytes(t, "release B"))
 	h := g.Handler(http.NotFoundHandler())
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
-	if s := sources(g.Indexes()); s != "release A" {
+	if s := sources(g.Indexes()); s != "release A" && time.Since(opened) < recheck {
 		t.Errorf("before the recheck: %q, want release A", s)
 	}
-	time.Sleep(60 * time.Millisecond)
+	time.Sleep(recheck + 10*time.Millisecond)
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
 	if s := sources(g.Indexes()); s != "release B" {
 		t.Errorf("after the recheck: %q, want release B", s)
@@ -210,7 +212,7 @@ func TestGridsCheck(t *testing.T) {
 	if err := s3.Put(ctx, release.ManifestKey, strings.NewReader(`{"files":`)); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(60 * time.Millisecond)
+	time.Sleep(recheck + 10*time.Millisecond)
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
 	if s := sources(g.Indexes()); s != "release B" || !strings.Contains(logs.String(), "keeping what is served") || !strings.Contains(logs.String(), "corrupt manifest") {
 		t.Errorf("corrupt manifest: %q served, log %q; want release B kept and the failure logged", s, logs.String())
