@@ -119,6 +119,9 @@ loadtest: ## Requests/s and p99 of search, reverse and batch against a local ser
 	@go build -o $(BIN) ./functions/local
 	@$(BIN) loadtest -duration 5s -requests 50000 -c 8
 
+test-refresh: ## Refresh every dataset under load, locally and on the S3/DynamoDB emulators; prints the figures (refresh-under-load ...)
+	go test -count=1 -run '^TestRefreshUnderLoad' -v ./functions/local | grep -E '^(refresh-under-load|---|ok|FAIL)|phase|before|during|settle|after '
+
 # AWS deployment (infra/, its own Go module): the aws-cdk CLI from npm, pinned.
 CDK_CLI_VERSION := 2.1148.1
 CDK_PREFIX      := $(CURDIR)/.build/cdk
@@ -154,4 +157,4 @@ bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' ow
 clean: ## Remove build output
 	rm -rf .build infra/cdk.out $(WEB)/node_modules $(WEB_VENDOR)
 
-.PHONY: help run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest clean
+.PHONY: help run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean
