@@ -84,13 +84,14 @@ type loadTarget struct {
 type outcome struct {
 	phase   int8
 	probe   int16
-	version int8 // 0 A, 1 B, 2 both alike, -1 error
+	version int8 // 0 A, 1 B, 2 both alike; -1 failed, -2 mixed, -3 A after B
 	dur     time.Duration
 }
 
 // loadReport is what a run measured.
 type loadReport struct {
 	n, failed, mixed [phases]int
+	back             [phases]int // answers of A after B had been answered
 	a, b             [phases]int // answers of version A, of B (not alike in the other)
 	p50, p99         [phases]time.Duration
 	errs             []string // the first few
@@ -112,7 +113,8 @@ func runLoad(t *testing.T, tg loadTarget, ps []*probe) loadReport {
 	var mu sync.Mutex
 	var all []outcome
 	var errs []string
-	last := make([]atomic.Int32, len(ps)) // per probe: last version seen
+	last := make([]atomic.Int32, len(ps))   // per probe: last version seen
+	firstB := make([]atomic.Int64, len(ps)) // per probe: when its first answer of B arrived (unix ns)
 	// The report probes (DynamoDB) have one worker of their own, the
 	// others share the rest: the DynamoDB emulator answers one request at
 	// a time, slower as the table grows (a query of minidyn takes ~0.5 s
@@ -157,6 +159,20 @@ func runLoad(t *testing.T, tg loadTarget, ps []*probe) loadReport {
 					mu.Unlock()
 				} else {
 					last[pi].Store(int32(v))
+					now := time.Now().UnixNano()
+					if v == 1 {
+						firstB[pi].CompareAndSwap(0, now)
+					}
+					if b := firstB[pi].Load(); v == 0 && b != 0 && start.UnixNano() > b {
+						// An answer of A to a request sent after an
+						// answer of B had arrived: the version went back.
+						o.version = -3
+						mu.Lock()
+						if len(errs) < 8 {
+							errs = append(errs, fmt.Sprintf("[%s] %s: answered version A %s after it had answered B", phaseNames[ph], p.name, time.Duration(start.UnixNano()-b)))
+						}
+						mu.Unlock()
+					}
 				}
 				mine = append(mine, o)
 				if lanes[0][0] == mineProbes[0] && len(lanes) > 1 {
@@ -212,6 +228,8 @@ func runLoad(t *testing.T, tg loadTarget, ps []*probe) loadReport {
 			rep.failed[o.phase]++
 		case -2:
 			rep.mixed[o.phase]++
+		case -3:
+			rep.back[o.phase]++
 		case 0:
 			rep.a[o.phase]++
 		case 1:
@@ -261,15 +279,19 @@ func fetch(ctx context.Context, client *http.Client, tg loadTarget, p *probe) (i
 func (rep loadReport) check(t *testing.T, target string, ps []*probe) {
 	t.Helper()
 	t.Logf("%s: refresh took %s", target, rep.refreshTook.Round(time.Millisecond))
-	t.Logf("%-7s %8s %7s %6s %6s %6s %9s %9s", "phase", "requests", "failed", "mixed", "A", "B", "p50", "p99")
+	t.Logf("%-7s %8s %7s %6s %6s %6s %6s %9s %9s", "phase", "requests", "failed", "mixed", "A", "B", "A<-B", "p50", "p99")
 	for ph := range phases {
-		t.Logf("%-7s %8d %7d %6d %6d %6d %9s %9s", phaseNames[ph], rep.n[ph], rep.failed[ph], rep.mixed[ph], rep.a[ph], rep.b[ph],
+		t.Logf("%-7s %8d %7d %6d %6d %6d %6d %9s %9s", phaseNames[ph], rep.n[ph], rep.failed[ph], rep.mixed[ph], rep.a[ph], rep.b[ph], rep.back[ph],
 			rep.p50[ph].Round(10*time.Microsecond), rep.p99[ph].Round(10*time.Microsecond))
 	}
-	failed, mixed := 0, 0
+	failed, mixed, back := 0, 0, 0
 	for ph := range phases {
 		failed += rep.failed[ph]
 		mixed += rep.mixed[ph]
+		back += rep.back[ph]
+	}
+	if back > 0 {
+		t.Errorf("%s: %d answers of version A to requests sent after the same request had been answered B", target, back)
 	}
 	summary := fmt.Sprintf("refresh-under-load %s: %d requests (%d during the %s refresh, %d while settling), %d failed, %d mixed; p99 before %s, during %s",
 		target, rep.n[0]+rep.n[1]+rep.n[2]+rep.n[3], rep.n[phaseDuring], rep.refreshTook.Round(time.Millisecond), rep.n[phaseSettle], failed, mixed,
