@@ -29,10 +29,13 @@ import (
 // garbage once the last such request is done. A manifest that cannot be
 // read or an index that does not open is logged, and what is served stays.
 //
-// Memory: the open indexes of at most two releases (the one served and the
-// one being opened, plus the old one until its last request ends) and the
-// block cache of the index store, bounded by its MaxBytes; blocks of a
-// release no longer served leave it by LRU eviction.
+// Memory: the open indexes of two releases at most at once (the one served
+// and the one being opened or, after the switch, the old one until its
+// last request ends), each index holding its root and at most
+// gridindex.Options.PageCache decoded pages; and the index store's block
+// cache, bounded by its MaxBytes (GRID_CACHE_MIB), which blocks of a
+// release no longer served leave by LRU eviction. Indexes whose key is
+// unchanged are reused, not opened again.
 type Grids struct {
 	src    Source
 	logger *slog.Logger
