@@ -362,14 +362,9 @@ func zipBytes(t *testing.T, files map[string][]byte) []byte {
 
 func reportVersions(t *testing.T, data string) map[string]kv.Version {
 	t.Helper()
-	store, err := kv.OpenBolt(reportsPath(data), kv.BoltOptions{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
 	out := map[string]kv.Version{}
-	for _, name := range []string{energy.Dataset, ag.Dataset} {
-		d, ok, err := kv.Open(context.Background(), store, name)
+	for _, name := range reportDomains {
+		d, ok, err := kv.Open(context.Background(), servedReports(t, data, name), name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,7 +46,7 @@ func TestPublishToEmulators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.Close() // publish reads reports.db, which a server holds
+	defer srv.Close() // publish reads the report versions a server serves
 
 	const bucket = "meridian-data"
 	s3c := blobtest.FakeS3(t, bucket)
@@ -93,8 +93,7 @@ func TestPublishToEmulators(t *testing.T) {
 		t.Errorf("tiles manifest: %+v, %v, %v", tm, ok, err)
 	}
 
-	local, _ := kv.OpenBolt(reportsPath(dir), kv.BoltOptions{ReadOnly: true})
-	defer local.Close()
+	local := servedReports(t, dir, energy.Dataset)
 	remote := kv.NewDynamo(dc, o.table, kv.DynamoOptions{})
 	want, _, _ := kv.Open(ctx, local, energy.Dataset)
 	got, ok, err := kv.Open(ctx, remote, energy.Dataset)
@@ -186,14 +185,12 @@ func TestPublishSessionToken(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(gridPath(dir), "a"+gridExt), []byte("grid bytes"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	local, err := kv.OpenBolt(reportsPath(dir), kv.BoltOptions{})
-	if err != nil {
+	if _, err := reportDir(dir, energy.Dataset).Publish(ctx, func(ctx context.Context, s kv.Store) error {
+		_, err := kv.Publish(ctx, s, kv.DatasetInfo{Name: energy.Dataset, Source: "test"}, func(w *kv.Writer) error { return w.Put("P", "s", 1) })
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := kv.Publish(ctx, local, kv.DatasetInfo{Name: "tiny", Source: "test"}, func(w *kv.Writer) error { return w.Put("P", "s", 1) }); err != nil {
-		t.Fatal(err)
-	}
-	local.Close()
 
 	const bucket = "meridian-data"
 	s3c := blobtest.FakeS3(t, bucket)
@@ -216,7 +213,7 @@ func TestPublishSessionToken(t *testing.T) {
 	}
 	s3log.check(t, "S3", token, key)
 	ddbLog.check(t, "DynamoDB", token, key)
-	if d, ok, err := kv.Open(ctx, kv.NewDynamo(dc, "reports", kv.DynamoOptions{}), "tiny"); err != nil || !ok || d.Items != 1 {
+	if d, ok, err := kv.Open(ctx, kv.NewDynamo(dc, "reports", kv.DynamoOptions{}), energy.Dataset); err != nil || !ok || d.Items != 1 {
 		t.Errorf("published dataset: %+v, %v, %v", d, ok, err)
 	}
 }
@@ -236,11 +233,6 @@ func TestPublishKeepsOpenIndexes(t *testing.T) {
 	first, second := files[names[0]], files[names[1]]
 
 	dir := t.TempDir()
-	local, err := kv.OpenBolt(reportsPath(dir), kv.BoltOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	local.Close()
 	if err := os.MkdirAll(gridPath(dir), 0o755); err != nil {
 		t.Fatal(err)
 	}

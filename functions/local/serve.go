@@ -77,7 +77,7 @@ func serve(ctx context.Context, cfg serverConfig, addr string, stdout io.Writer)
 		return err
 	}
 	defer srv.Close()
-	go srv.grids.watch(ctx)
+	go srv.watch(ctx)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err

@@ -20,7 +20,12 @@ import (
 
 func newTestServer(t *testing.T) (*server, string) {
 	t.Helper()
-	dir := t.TempDir()
+	return newTestServerIn(t, t.TempDir())
+}
+
+// newTestServerIn is newTestServer over the data directory dir.
+func newTestServerIn(t *testing.T, dir string) (*server, string) {
+	t.Helper()
 	key, err := gateway.EnsureDemoKey(dir)
 	if err != nil {
 		t.Fatal(err)
