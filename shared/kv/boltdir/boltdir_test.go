@@ -325,3 +325,23 @@ func TestReadersDuringSwitches(t *testing.T) {
 	}
 	t.Logf("%d whole-version reads across %d switches", reads.Load(), publishes)
 }
+
+// BenchmarkAcquire is what pinning a request to a version costs the
+// request: a read lock and two atomic adds.
+func BenchmarkAcquire(b *testing.B) {
+	d := boltdir.New(filepath.Join(b.TempDir(), "energy"))
+	if _, err := d.Publish(b.Context(), publishWells(b.Context(), "a", 1)); err != nil {
+		b.Fatal(err)
+	}
+	live, err := boltdir.NewLive(d, func(s kv.Store) kv.Store { return s })
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer live.Close()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			_, _, release := live.Acquire()
+			release()
+		}
+	})
+}
