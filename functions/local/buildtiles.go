@@ -104,11 +104,12 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	gen := tile.NewGenerator(svc)
-	data := map[string]*datalayers.Source{} // by domain, over its served report version
+	sources := map[string]*datalayers.Source{} // by domain, over its served report version
 	for _, l := range layers {
 		src, o, attribution := tile.Source(gen.Tile), opts, tile.Attribution(svc)(l)
 		if l.Kind == tile.Data {
-			if data[l.Region] == nil {
+			data := sources[l.Region]
+			if data == nil {
 				store, ok, err := openReportStore(*dataDir, l.Region)
 				if err != nil {
 					fmt.Fprintf(stderr, "meridian build-tiles: report store: %v\n", err)
@@ -119,9 +120,9 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 					continue
 				}
 				defer store.Close()
-				data[l.Region] = datalayers.New(store, svc)
+				data = datalayers.New(store, svc)
+				sources[l.Region] = data
 			}
-			data := data[l.Region]
 			src = data.Tile
 			do, a, ok, err := dataArchiveOptions(ctx, data, l)
 			if err != nil {
