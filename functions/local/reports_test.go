@@ -163,6 +163,12 @@ func TestIngestWhileServing(t *testing.T) {
 	if c1, c2 := report(energyPath), report(agPath); c1 != 200 || c2 != 200 {
 		t.Fatalf("after the switch: energy %d, ag %d", c1, c2)
 	}
+	// build-tiles reads the served version beside the server, too.
+	var out, errOut strings.Builder
+	if code := run([]string{"build-tiles", "-data", dir, "energy/og_activity_lsd", "ag/lsrs_productivity"}, nil, &out, &errOut); code != 0 ||
+		strings.Count(out.String(), "\n") != 2 {
+		t.Fatalf("build-tiles while serving: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
 
 	// A rejected ingest: nothing switches.
 	served := srv.reports[energy.Dataset].Name()
