@@ -46,7 +46,10 @@ func (m *Mux) Mount(routes ...Route) {
 // Handle registers an undocumented handler; Patterns still reports it, so a
 // test can tell it is missing from the OpenAPI document.
 func (m *Mux) Handle(pattern string, h http.Handler) {
-	m.mux.Handle(pattern, h)
+	m.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		NoteRoute(r.Context(), pattern)
+		h.ServeHTTP(w, r)
+	}))
 	m.patterns = append(m.patterns, pattern)
 }
 
