@@ -445,11 +445,22 @@ func (f *flight) do(key string, fn func() ([]byte, error)) ([]byte, error) {
 	c := &call{done: make(chan struct{})}
 	f.calls[key] = c
 	f.mu.Unlock()
+	// If fn panics, the waiters get an error and the key is freed before
+	// the panic goes on to the request's recovery (which logs its stack,
+	// still intact: nothing here recovers it); otherwise they would wait
+	// for ever, and so would every later request for the tile.
+	returned := false
+	defer func() {
+		if !returned {
+			c.data, c.err = nil, fmt.Errorf("tile: generating %s failed (panic)", key)
+		}
+		close(c.done)
+		f.mu.Lock()
+		delete(f.calls, key)
+		f.mu.Unlock()
+	}()
 	c.data, c.err = fn()
-	close(c.done)
-	f.mu.Lock()
-	delete(f.calls, key)
-	f.mu.Unlock()
+	returned = true
 	return c.data, c.err
 }
 
