@@ -44,6 +44,9 @@ type serverConfig struct {
 	dataDir    string // keys.json, usage.json, plans.json, demo-key, grid/
 	logger     *slog.Logger
 	noFixtures bool // do not ingest the embedded fixtures into an empty grid directory
+	// public: the server listens beyond loopback (serve -public), and the
+	// map page's configuration answers any Host.
+	public bool
 	// archiveRecheck is how often the tile archives are looked for again
 	// (default archiveRecheck; negative: on every request).
 	archiveRecheck time.Duration
@@ -65,11 +68,11 @@ func newServer(cfg serverConfig) (*server, error) {
 	if err := grids.load(ctx); err != nil {
 		return nil, err
 	}
-	// The map page calls the API with the demo key; it must be in the keys
+	// The map page calls the API with its own key; it must be in the keys
 	// file before the gateway loads it.
-	demoKey, err := gateway.EnsureDemoKey(cfg.dataDir)
+	mapKey, err := gateway.EnsureMapKey(cfg.dataDir)
 	if err != nil {
-		return nil, fmt.Errorf("demo key: %w", err)
+		return nil, fmt.Errorf("map page key: %w", err)
 	}
 	if err := migrateReports(cfg.dataDir); err != nil {
 		return nil, err
@@ -96,6 +99,7 @@ func newServer(cfg serverConfig) (*server, error) {
 		closeReports()
 		return nil, err
 	}
+	plans = gateway.WithMapPagePlans(plans)
 	gw, err := gateway.New(gateway.Options{
 		KeysPath:  filepath.Join(cfg.dataDir, gateway.KeysFile),
 		UsagePath: filepath.Join(cfg.dataDir, gateway.UsageFile),
@@ -122,7 +126,11 @@ func newServer(cfg serverConfig) (*server, error) {
 		mux.Mount(liveRoutes(reports[domain])...)
 	}
 	tilesRoot := filepath.Join(cfg.dataDir, tilesDir)
-	mux.Mount(webRoutes(demoKey, mapLayersOf(tile.Layers()), func() []mapLayer {
+	allowHost := loopbackHost
+	if cfg.public {
+		allowHost = func(string) bool { return true }
+	}
+	mux.Mount(webRoutes(mapKey, allowHost, mapLayersOf(tile.Layers()), func() []mapLayer {
 		return dataMapLayers(tile.Layers(), func(l tile.Layer) bool {
 			_, err := os.Stat(filepath.Join(tilesRoot, filepath.FromSlash(l.Key())))
 			return err == nil

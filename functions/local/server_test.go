@@ -213,3 +213,73 @@ func TestServePrintsURLAndKey(t *testing.T) {
 		t.Errorf("usage counts were not flushed on shutdown: %v", err)
 	}
 }
+
+// The server listens on loopback unless -public: beyond it, every machine
+// that reaches the port would get the map page's key.
+func TestCheckListenAddr(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		addr   string
+		public bool
+		ok     bool
+	}{
+		{"127.0.0.1:8080", false, true},
+		{"localhost:0", false, true},
+		{"[::1]:8080", false, true},
+		{":8080", false, false},
+		{"0.0.0.0:8080", false, false},
+		{"[::]:8080", false, false},
+		{"192.168.1.10:8080", false, false},
+		{"example.com:8080", false, false},
+		{"0.0.0.0:8080", true, true},
+		{"8080", false, false},
+	} {
+		if err := checkListenAddr(c.addr, c.public); (err == nil) != c.ok {
+			t.Errorf("checkListenAddr(%q, public %v) = %v, want ok %v", c.addr, c.public, err, c.ok)
+		}
+	}
+	var stderr strings.Builder
+	if code := run([]string{"serve", "-addr", "0.0.0.0:0", "-data", t.TempDir()}, nil, io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), "-public") {
+		t.Errorf("serve -addr 0.0.0.0:0: exit %d, %s", code, stderr.String())
+	}
+}
+
+// The map page's configuration hands out the map page's own key, not the
+// demo key, and only to a loopback Host (DNS rebinding: a page elsewhere
+// pointing its own name at 127.0.0.1 must not read it). The key opens
+// maps, search and autocomplete, nothing else.
+func TestMapConfigKey(t *testing.T) {
+	t.Parallel()
+	srv, demoKey := newTestServer(t)
+	config := func(host string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("GET", "/map/config.json", nil)
+		r.Host = host
+		w := httptest.NewRecorder()
+		srv.handler.ServeHTTP(w, r)
+		return w
+	}
+	for _, host := range []string{"evil.example", "evil.example:8080", "127.0.0.1.nip.io:8080"} {
+		if w := config(host); w.Code != 403 || !strings.Contains(w.Body.String(), `"code":"host_not_allowed"`) || strings.Contains(w.Body.String(), "mk_") {
+			t.Errorf("Host %s: %d %s", host, w.Code, w.Body)
+		}
+	}
+	w := config("localhost:8080")
+	var cfg mapConfig
+	if err := json.Unmarshal(w.Body.Bytes(), &cfg); w.Code != 200 || err != nil || cfg.APIKey == "" {
+		t.Fatalf("Host localhost:8080: %d %s", w.Code, w.Body)
+	}
+	if cfg.APIKey == demoKey {
+		t.Fatal("the map page hands out the unlimited demo key")
+	}
+	for path, want := range map[string]int{
+		"/search/legal-location?location=NW-25-24-1-W5":  200,
+		"/autocomplete/legal-location?location=NW-25-24": 200,
+		"/tiles/ab/twp.json":                             200,
+		"/energy/report?legal_location=9-10-60-22-W5":    403,
+		"/ag/report?legal_location=NE-25-10-14-W2":       403,
+	} {
+		if w := get(t, srv, path, "X-API-Key", cfg.APIKey); w.Code != want {
+			t.Errorf("map key on %s: %d, want %d: %s", path, w.Code, want, w.Body)
+		}
+	}
+}

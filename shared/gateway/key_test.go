@@ -306,3 +306,60 @@ func TestKeysAcceptedInAnyFormat(t *testing.T) {
 		t.Errorf("products of a key naming an unknown product (-want +got):\n%s", diff)
 	}
 }
+
+// The map page's key sits beside the demo key: its own value and file,
+// only the products the page calls, on the rate-limited map-page plan,
+// stable across starts, replaced when revoked; its name is reserved.
+func TestEnsureMapKey(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	demo, err := gateway.EnsureDemoKey(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := gateway.EnsureMapKey(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key == demo || key == "" {
+		t.Fatalf("map key %q, demo key %q: want a key of its own", key, demo)
+	}
+	if again, err := gateway.EnsureMapKey(dir); err != nil || again != key {
+		t.Errorf("second EnsureMapKey = %q, %v; want the same key", again, err)
+	}
+	if again, err := gateway.EnsureDemoKey(dir); err != nil || again != demo {
+		t.Errorf("EnsureDemoKey after the map key = %q, %v; want the demo key unchanged", again, err)
+	}
+	keys, err := gateway.ListKeys(filepath.Join(dir, gateway.KeysFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mk gateway.Key
+	for _, k := range keys {
+		if k.Name == gateway.MapKeyName && !k.Revoked() {
+			mk = k
+		}
+	}
+	want := map[gateway.Product]string{gateway.Maps: gateway.MapPagePlan, gateway.Search: gateway.MapPagePlan, gateway.Autocomplete: gateway.MapPagePlan}
+	if diff := cmp.Diff(want, mk.Products); diff != "" {
+		t.Errorf("map key products (-want +got):\n%s", diff)
+	}
+	plans := gateway.WithMapPagePlans(gateway.DefaultPlans())
+	for p := range want {
+		if pl, ok := plans.Lookup(p, gateway.MapPagePlan); !ok || pl.RatePerSecond <= 0 {
+			t.Errorf("%s: map-page plan %+v, %v; want a rate limit", p, pl, ok)
+		}
+	}
+	if _, ok := gateway.DefaultPlans().Lookup(gateway.Search, gateway.MapPagePlan); ok {
+		t.Error("the AWS catalogue (DefaultPlans) has the map-page plan")
+	}
+	if err := gateway.RevokeKey(filepath.Join(dir, gateway.KeysFile), mk.ID); err != nil {
+		t.Fatal(err)
+	}
+	if fresh, err := gateway.EnsureMapKey(dir); err != nil || fresh == key {
+		t.Errorf("after revocation EnsureMapKey = %q, %v; want a new key", fresh, err)
+	}
+	if _, _, err := gateway.AddKey(filepath.Join(dir, gateway.KeysFile), gateway.MapKeyName, want); err == nil {
+		t.Error("AddKey took the reserved map key name")
+	}
+}

@@ -20,6 +20,7 @@ const (
 	KeysFile    = "keys.json"  // keys: hashes, names, products→plans (written by the CLI)
 	UsageFile   = "usage.json" // monthly counts (written by the server)
 	DemoKeyFile = "demo-key"   // the demo key in plain text, mode 0600
+	MapKeyFile  = "map-key"    // the map page's key in plain text, mode 0600
 	PlansFile   = "plans.json" // optional overrides of DefaultPlans (LoadPlans)
 )
 
