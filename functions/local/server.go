@@ -217,6 +217,10 @@ func (s *server) Close() error {
 	return err
 }
 
+// quotaPolicy is what costs a key its monthly quota, as the gateway
+// applies it (gateway.Middleware), for the OpenAPI description.
+const quotaPolicy = "Quota: a keyed request costs one unit of its product's monthly quota when a route answers it with a status below 500 (200, and a 400 or 404 the route itself gives). Unknown paths (404 not_found from the router), methods a path does not allow (405), refusals by the gateway (401, 403, 429) and 5xx answers cost nothing; X-RateLimit-Remaining on each answer already reflects that."
+
 // serviceRoutes are the public routes of the local server itself.
 func serviceRoutes(mux *api.Mux) []api.Route {
 	return []api.Route{
@@ -226,7 +230,7 @@ func serviceRoutes(mux *api.Mux) []api.Route {
 				doc, err := api.OpenAPI(api.Info{
 					Title:       "Meridian",
 					Version:     version,
-					Description: "Canadian legal land descriptions to coordinates and back, parcel reports and map tiles.",
+					Description: "Canadian legal land descriptions to coordinates and back, parcel reports and map tiles. " + quotaPolicy,
 				}, mux.Routes())
 				if err != nil {
 					return err

@@ -283,3 +283,18 @@ func TestMapConfigKey(t *testing.T) {
 		}
 	}
 }
+
+// The OpenAPI document states what costs quota, as the README does.
+func TestOpenAPIStatesQuotaPolicy(t *testing.T) {
+	t.Parallel()
+	srv, _ := newTestServer(t)
+	w := get(t, srv, "/openapi.json")
+	var doc struct {
+		Info struct {
+			Description string `json:"description"`
+		} `json:"info"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &doc); err != nil || !strings.Contains(doc.Info.Description, "5xx answers cost nothing") {
+		t.Errorf("openapi.json info.description = %q, %v; want the quota policy", doc.Info.Description, err)
+	}
+}
