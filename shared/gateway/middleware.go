@@ -15,7 +15,7 @@ import (
 // Where a request carries its key.
 const (
 	HeaderAPIKey = "X-Api-Key" // canonical form of X-API-Key; REST clients
-	QueryAPIKey  = "api_key"   // tiles and TileJSON (map libraries cannot set headers)
+	QueryAPIKey  = "api_key"   // tiles and TileJSON only (map libraries cannot set headers)
 )
 
 // Response headers on admitted requests whose plan has a monthly quota.
@@ -137,8 +137,12 @@ func (w *chargeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // admit runs the checks for product p and counts the request when it
 // passes. gr is the key's grant when the key is known, even if refused.
 func (g *Gateway) admit(h http.Header, r *http.Request, p Product) (gr *grant, ch charge, err error) {
-	plain := apiKeyOf(r)
+	plain := apiKeyOf(r, p)
 	if plain == "" {
+		if p != Maps && queryValue(r.URL.RawQuery, QueryAPIKey) != "" {
+			return nil, ch, apierr.Unauthorizedf("missing_api_key",
+				"Missing API key: the api_key query parameter is accepted only for tiles and TileJSON, where map libraries cannot set headers. Send your key in the X-API-Key header (a key in a URL ends up in logs and histories).")
+		}
 		return nil, ch, errMissingKey()
 	}
 	e := g.table.Load().lookup(plain)
@@ -212,11 +216,14 @@ func setQuotaHeaders(h http.Header, gr *grant, remaining int64) {
 	h[HeaderRemaining] = []string{strconv.FormatInt(remaining, 10)}
 }
 
-// apiKeyOf returns the key from the X-API-Key header, else from the api_key
-// query parameter.
-func apiKeyOf(r *http.Request) string {
+// apiKeyOf returns the key from the X-API-Key header, else, for tiles and
+// TileJSON (product maps), from the api_key query parameter.
+func apiKeyOf(r *http.Request, p Product) string {
 	if v := r.Header[HeaderAPIKey]; len(v) > 0 && v[0] != "" {
 		return v[0]
+	}
+	if p != Maps {
+		return ""
 	}
 	return queryValue(r.URL.RawQuery, QueryAPIKey)
 }

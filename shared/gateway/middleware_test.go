@@ -59,8 +59,9 @@ func TestMiddlewareChecks(t *testing.T) {
 			want: result{Status: 403, Code: "product_not_in_plan"}, wantMessage: "maps product"},
 		{name: "key with the product in the header", target: "/search/legal-location", header: searchKey, want: ok},
 		{name: "key in the query on tiles", target: "/tiles/ab/dls/1/2/3.mvt?api_key=" + mapsKey, want: ok},
-		{name: "key in the query on a REST route", target: "/search/legal-location?location=x&api_key=" + searchKey, want: ok},
-		{name: "escaped key in the query", target: "/search/legal-location?api_key=" + url.QueryEscape(searchKey) + "&x=%20", want: ok},
+		// Only tiles and TileJSON take the key in the URL (issue 16).
+		{name: "key in the query on a REST route", target: "/search/legal-location?location=x&api_key=" + searchKey, want: result{Status: 401, Code: "missing_api_key"}},
+		{name: "escaped key in the query", target: "/tiles/ab/dls/1/2/3.mvt?api_key=" + url.QueryEscape(mapsKey) + "&x=%20", want: ok},
 		{name: "header wins over query", target: "/search/legal-location?api_key=wrong", header: searchKey, want: ok},
 		{name: "bad header is not rescued by the query", target: "/search/legal-location?api_key=" + searchKey, header: "wrong",
 			want: result{Status: 401, Code: "invalid_api_key"}},
