@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -30,7 +31,7 @@ import (
 	"meridian/shared/release"
 )
 
-const publishUsage = `usage: meridian publish -bucket BUCKET -table TABLE [-data DIR] [flags]
+const publishUsage = `usage: meridian publish -bucket BUCKET -table TABLE [-data DIR] [-merge] [flags]
 
 Copies a data directory into a deployment (make deploy): the grid indexes
 (DIR/grid/*.mgix) to s3://BUCKET/grid/, the tile archives
@@ -52,6 +53,14 @@ published from the same local version are skipped, so a run that stopped
 can simply be run again. Run it with the local server stopped (it reads
 reports.db).
 
+-merge publishes a directory that holds only part of the data (the
+scheduled refresh job ingests one dataset group into scratch storage):
+the files of the bucket's manifests that DIR does not have stay named
+in the new manifests, and every report dataset of DIR is published as
+a new version, since a scratch directory's version numbers say nothing
+about what the table holds. A directory without reports.db publishes
+files only.
+
 AWS credentials and region come from the SDK's default chain, untouched:
 environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN),
 AWS_PROFILE with SSO or an assumed role, web identity, container and
@@ -65,6 +74,7 @@ type publishOptions struct {
 	s3Endpoint, dynamoEndpoint string
 	region                     string
 	accessKey, secretKey       string // static credentials for tests; empty: the SDK's default chain
+	merge                      bool   // keep the manifests' other files; publish every dataset (-merge)
 	progress                   io.Writer
 }
 
@@ -79,6 +89,7 @@ func publishCommand(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.region, "region", "", "AWS region (default: the SDK's chain)")
 	fs.StringVar(&o.s3Endpoint, "s3-endpoint", "", "S3-compatible endpoint, e.g. http://127.0.0.1:4569 (emulators)")
 	fs.StringVar(&o.dynamoEndpoint, "dynamodb-endpoint", "", "DynamoDB endpoint, e.g. http://127.0.0.1:8100 (emulators)")
+	fs.BoolVar(&o.merge, "merge", false, "DIR holds part of the data: keep the files it lacks in the manifests, publish its datasets as new versions")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -139,6 +150,14 @@ func publish(ctx context.Context, o publishOptions) error {
 		if len(st.manifest.Files) == 0 {
 			continue
 		}
+		local := slices.Sorted(maps.Keys(st.manifest.Files))
+		if o.merge {
+			for name, f := range st.base.files {
+				if _, ok := st.manifest.Files[name]; !ok {
+					st.manifest.Files[name] = f
+				}
+			}
+		}
 		changed, err := writeManifest(ctx, client, st.base, st.manifest)
 		if err != nil {
 			return err
@@ -150,7 +169,7 @@ func publish(ctx context.Context, o publishOptions) error {
 			// The tiles function still reads archives at their names;
 			// until it resolves them through the manifest, the archives
 			// are copied there too, after the release is complete.
-			for name := range st.manifest.Files {
+			for _, name := range local {
 				done, err := putIfChanged(ctx, st.store, name, filepath.Join(st.dir, filepath.FromSlash(name)))
 				if err != nil {
 					return err
@@ -163,6 +182,11 @@ func publish(ctx context.Context, o publishOptions) error {
 	}
 	fmt.Fprintf(o.progress, "files: %d uploaded, %d already there\n", uploaded, skipped)
 
+	if _, err := os.Stat(reportsPath(o.dataDir)); errors.Is(err, fs.ErrNotExist) && o.merge {
+		fmt.Fprintf(o.progress, "no report store in %s: no datasets to publish\n", o.dataDir)
+		fmt.Fprintf(o.progress, "published in %s\n", time.Since(start).Round(time.Millisecond))
+		return nil
+	}
 	local, err := kv.OpenBolt(reportsPath(o.dataDir), kv.BoltOptions{ReadOnly: true, Timeout: time.Second})
 	if err != nil {
 		return fmt.Errorf("report store %s: %w (is a server running on this data directory?)", reportsPath(o.dataDir), err)
@@ -174,7 +198,7 @@ func publish(ctx context.Context, o publishOptions) error {
 		return err
 	}
 	remote := kv.NewDynamo(dc, o.table, kv.DynamoOptions{})
-	if err := copyDatasets(ctx, local, remote, o.progress); err != nil {
+	if err := copyDatasets(ctx, local, remote, o.merge, o.progress); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.progress, "published in %s\n", time.Since(start).Round(time.Millisecond))
@@ -339,8 +363,9 @@ func putIfChanged(ctx context.Context, store *blob.S3, key, path string) (bool, 
 }
 
 // copyDatasets publishes every dataset of from into to, skipping those to
-// already holds at the same source version with as many items.
-func copyDatasets(ctx context.Context, from, to kv.Store, progress io.Writer) error {
+// already holds at the same source version with as many items, unless all
+// is set.
+func copyDatasets(ctx context.Context, from, to kv.Store, all bool, progress io.Writer) error {
 	sets, err := kv.Datasets(ctx, from)
 	if err != nil {
 		return err
@@ -353,7 +378,7 @@ func copyDatasets(ctx context.Context, from, to kv.Store, progress io.Writer) er
 		info.Counts["source_version"] = int(ds.Version)
 		if have, ok, err := kv.Open(ctx, to, info.Name); err != nil {
 			return err
-		} else if ok && have.Info.Source == info.Source && have.Info.Counts["source_version"] == int(ds.Version) {
+		} else if ok && !all && have.Info.Source == info.Source && have.Info.Counts["source_version"] == int(ds.Version) {
 			fmt.Fprintf(progress, "dataset %s: version %d already published (%d items)\n", info.Name, ds.Version, ds.Items)
 			continue
 		}
