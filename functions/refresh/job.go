@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +24,7 @@ import (
 
 	"meridian/shared/atomicfile"
 	"meridian/shared/datafetch"
+	"meridian/shared/release"
 )
 
 // defaultPrefix is where the job keeps, in the data bucket, the downloads
@@ -70,8 +72,11 @@ type Job struct {
 	// FetchBaseURL points the dry run at a test server, as
 	// MERIDIAN_FETCH_BASE_URL does for meridian.
 	FetchBaseURL string
-	Log          *slog.Logger
-	Out          io.Writer // meridian's output (the function's log)
+	// Now, when set, is the day monthly and yearly releases are counted
+	// back from (meridian data fetch -now); tests pin it to the demo's.
+	Now func() time.Time
+	Log *slog.Logger
+	Out io.Writer // meridian's output (the function's log)
 }
 
 // Request is a run's input: the Lambda's event, the task's REFRESH_DATASETS.
@@ -147,10 +152,24 @@ func (j *Job) Run(ctx context.Context, req Request) (res Result, err error) {
 			return res, err
 		}
 	}
+	// A report ingest places parcels on the official grids, as the
+	// functions do: the published indexes go where it reads them. Those an
+	// ingest of this run did not replace are removed before the publish,
+	// which must not name them again (a grid refresh may have replaced one
+	// meanwhile).
+	var pulled map[string]os.FileInfo
+	if slices.ContainsFunc(entries, func(e datafetch.Entry) bool { return e.Ingest.Kind != "grid" }) {
+		if pulled, err = j.pullGrids(ctx, filepath.Join(j.Scratch, "grid")); err != nil {
+			return res, err
+		}
+	}
 
 	args := []string{"data", "fetch", "-data", j.Scratch, "-dataset", strings.Join(keysOf(entries), ",")}
 	if req.URL != "" {
 		args = append(args, "-url", req.URL)
+	}
+	if j.Now != nil {
+		args = append(args, "-now", j.Now().Format("2006-01-02"))
 	}
 	fetchOut, fetchErr := j.meridian(ctx, &res, args...)
 	for _, e := range entries {
@@ -162,6 +181,13 @@ func (j *Job) Run(ctx context.Context, req Request) (res Result, err error) {
 			res.Updated = append(res.Updated, e.Key)
 		case strings.Contains(fetchOut, e.Key+": unchanged"):
 			res.Unchanged = append(res.Unchanged, e.Key)
+		}
+	}
+	for path, was := range pulled {
+		if now, err := os.Stat(path); err == nil && os.SameFile(was, now) {
+			if err := os.Remove(path); err != nil {
+				return res, fmt.Errorf("refresh: %w", err)
+			}
 		}
 	}
 	if len(res.Updated) > 0 {
@@ -235,7 +261,7 @@ func keysOf(entries []datafetch.Entry) []string {
 // answer other than unchanged, or a set of URLs that differs from the
 // recorded one (a month out of the window), calls for a full run.
 func (j *Job) anythingNew(ctx context.Context, downloads string, entries []datafetch.Entry, prev map[string]*datafetch.State) (bool, error) {
-	f := datafetch.New(datafetch.Options{Dir: downloads, BaseURL: j.FetchBaseURL, Client: &http.Client{Timeout: time.Minute}})
+	f := datafetch.New(datafetch.Options{Dir: downloads, BaseURL: j.FetchBaseURL, Now: j.Now, Client: &http.Client{Timeout: time.Minute}})
 	published := map[string]int{}
 	for _, p := range f.DryRun(ctx, entries) {
 		j.Log.Info("dry run", "dataset", p.Key, "url", p.URL, "action", p.Action, "why", p.Why)
@@ -329,6 +355,45 @@ func (j *Job) pushDownload(ctx context.Context, downloads, dataset string, old *
 		}
 	}
 	return nil
+}
+
+// pullGrids copies the grid indexes the bucket's grid manifest names into
+// dir, by name, and returns what it wrote.
+func (j *Job) pullGrids(ctx context.Context, dir string) (map[string]os.FileInfo, error) {
+	tmp := filepath.Join(j.Scratch, ".grid-manifest.json")
+	ok, err := j.get(ctx, "grid/"+release.ManifestKey, tmp)
+	if err != nil || !ok {
+		return nil, err // no manifest: no grids published yet, the models place parcels
+	}
+	b, err := os.ReadFile(tmp)
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(tmp)
+	var m release.Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("refresh: grid manifest: %w", err)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("refresh: grid manifest: %w", err)
+	}
+	out := map[string]os.FileInfo{}
+	for name, f := range m.Files {
+		if err := checkName(name); err != nil {
+			return nil, fmt.Errorf("refresh: grid manifest: %w", err)
+		}
+		path := filepath.Join(dir, name)
+		if _, err := j.get(ctx, "grid/"+f.Key, path); err != nil {
+			return nil, err
+		}
+		info, err := os.Stat(path)
+		if err != nil {
+			return nil, err
+		}
+		out[path] = info
+		j.Log.Info("grid index for the ingest", "name", name, "key", f.Key)
+	}
+	return out, nil
 }
 
 // checkName refuses a file name from a state file that is not a plain name.

@@ -22,12 +22,18 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	minidyn "github.com/truora/minidyn/server"
 
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
+	"meridian/shared/datafetch"
+	"meridian/shared/datafetch/datafetchtest"
+	"meridian/shared/energy"
+	"meridian/shared/energy/energyingest"
 	"meridian/shared/fixture"
+	"meridian/shared/kv"
 	"meridian/shared/release"
 )
 
@@ -128,12 +134,20 @@ func (s *statusRecorder) WriteHeader(code int) {
 
 // testJob is a Job against an S3 emulator (gofakes3), a DynamoDB emulator
 // (minidyn) and the local publisher at base.
-func testJob(t *testing.T, base string) (*Job, *s3.Client) {
+func testJob(t *testing.T, base string) (*Job, *s3.Client, *dynamodb.Client) {
 	t.Helper()
 	const bucket = "meridian-data"
 	s3c := blobtest.FakeS3(t, bucket)
 	ddb := httptest.NewServer(minidyn.NewServer())
 	t.Cleanup(ddb.Close)
+	dc, err := kv.NewDynamoClient(context.Background(), kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddb.URL,
+		AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kv.CreateTable(context.Background(), dc, "reports"); err != nil {
+		t.Fatal(err)
+	}
 	var log bytes.Buffer
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -150,7 +164,7 @@ func testJob(t *testing.T, base string) (*Job, *s3.Client) {
 		FetchBaseURL: base,
 		Log:          slog.New(slog.NewTextHandler(&log, nil)),
 		Out:          &log,
-	}, s3c
+	}, s3c, dc
 }
 
 // gridManifest reads grid/MANIFEST.json and its ETag.
@@ -188,7 +202,7 @@ func object(t *testing.T, s3c *s3.Client, bucket, key string) ([]byte, bool) {
 func TestRefreshGridEndToEnd(t *testing.T) {
 	ctx := context.Background()
 	pub, ts := newMBPublisher(t)
-	job, s3c := testJob(t, ts.URL)
+	job, s3c, _ := testJob(t, ts.URL)
 	handler := newHandler(job, []string{"mb-original-survey"})
 
 	res, err := handler(ctx, Request{})
@@ -316,4 +330,74 @@ func TestLoadConfig(t *testing.T) {
 	if err != nil || c.Prefix != defaultPrefix || !slices.Equal(c.Datasets, []string{"aer-st37", "petrinex-ba"}) || filepath.Base(c.Meridian) != "meridian" {
 		t.Errorf("loadConfig = %+v, %v", c, err)
 	}
+}
+
+// The energy group (the Fargate task's program, run here in-process)
+// end to end against the demo files as the publishers pack them: every
+// energy dataset fetched, checked and ingested into scratch, the energy
+// report dataset published to DynamoDB with a conditional flip and the
+// energy tile archives to S3 behind their manifest; a second run is
+// answered 304 and publishes nothing.
+func TestRefreshEnergyEndToEnd(t *testing.T) {
+	ctx := context.Background()
+	now := energyingest.DemoAsOf() // the demo's months are the manifest's on that day
+	pub, ts, _ := datafetchtest.NewPublisher(t, now)
+	job, s3c, dc := testJob(t, ts.URL)
+	job.Now = func() time.Time { return now }
+	var keys []string
+	for _, g := range datafetch.Manifest() {
+		if g.Ingest.Kind == "energy" && g.Access.Unattended() {
+			keys = append(keys, g.Key)
+		}
+	}
+	// The Manitoba grid first: the energy ingest places parcels on it.
+	if res, err := job.Run(ctx, Request{Datasets: []string{"mb-original-survey"}}); err != nil || !res.Published {
+		t.Fatalf("grid run: %+v, %v", res, err)
+	}
+	_, gridETag := gridManifest(t, s3c, job.Bucket)
+	res, err := job.Run(ctx, Request{Datasets: keys})
+	if err != nil {
+		t.Fatalf("first run: %v", err)
+	}
+	if _, etag := gridManifest(t, s3c, job.Bucket); etag != gridETag {
+		t.Errorf("the energy run rewrote the grid manifest")
+	}
+	if !strings.Contains(job.Out.(*bytes.Buffer).String(), "grid index for the ingest") {
+		t.Errorf("the energy ingest was not given the published grid")
+	}
+	if !slices.Equal(res.Updated, keys) || !res.Published {
+		t.Fatalf("first run: %+v, want %v updated and published", res, keys)
+	}
+	t.Logf("energy, first run: %.2f s, scratch %d bytes at most, meridian peak RSS %d KiB", res.Seconds, res.ScratchBytes, res.PeakRSSKiB)
+	remote := kv.NewDynamo(dc, job.Table, kv.DynamoOptions{})
+	ds, ok, err := kv.Open(ctx, remote, energy.Dataset)
+	if err != nil || !ok || ds.Items == 0 {
+		t.Fatalf("energy dataset in DynamoDB: %+v, %v, %v", ds, ok, err)
+	}
+	page, err := ds.Query(ctx, kv.Query{PK: energy.PKOperators})
+	if err != nil || len(page.Items) == 0 {
+		t.Errorf("energy operators in DynamoDB: %d items, %v", len(page.Items), err)
+	}
+	tm, ok, err := release.Read(ctx, blob.NewS3(s3c, job.Bucket, "tiles/", blob.S3Options{}))
+	if err != nil || !ok || len(tm.Files) == 0 {
+		t.Errorf("tiles manifest: %d files, %v, %v", len(tm.Files), ok, err)
+	}
+
+	pub.Lock()
+	pub.Cond = 0
+	pub.Unlock()
+	res, err = job.Run(ctx, Request{Datasets: keys})
+	if err != nil || res.Published || len(res.Updated) != 0 || !slices.Equal(res.Unchanged, keys) {
+		t.Fatalf("second run: %+v, %v; want every dataset unchanged, nothing published", res, err)
+	}
+	pub.Lock()
+	cond := pub.Cond
+	pub.Unlock()
+	if cond == 0 {
+		t.Error("second run sent no conditional request")
+	}
+	if again, _, _ := kv.Open(ctx, remote, energy.Dataset); again.Version != ds.Version {
+		t.Errorf("second run published version %d (was %d)", again.Version, ds.Version)
+	}
+	t.Logf("energy, second run: %.2f s, %d conditional requests", res.Seconds, cond)
 }
