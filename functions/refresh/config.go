@@ -20,6 +20,9 @@ type config struct {
 	// Datasets is REFRESH_DATASETS, the manifest keys a run without any in
 	// its event refreshes (the Fargate task's only input).
 	Datasets []string
+	// URL is REFRESH_URL: with one dataset, its file's link (a hand step);
+	// a task runs with it through run-task's container overrides.
+	URL string
 }
 
 func loadConfig(getenv func(string) string) (config, error) {
@@ -32,6 +35,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		Scratch:  r.String("SCRATCH_DIR", filepath.Join(os.TempDir(), "meridian-refresh")),
 		Meridian: r.String("MERIDIAN_BIN", besideExecutable("meridian")),
 		Datasets: splitList(getenv("REFRESH_DATASETS")),
+		URL:      r.String("REFRESH_URL", ""),
 	}
 	return c, r.Err()
 }

@@ -325,9 +325,9 @@ func TestLoadConfig(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "DATA_BUCKET") || !strings.Contains(err.Error(), "REPORTS_TABLE") {
 		t.Errorf("empty environment: %v; want both DATA_BUCKET and REPORTS_TABLE named", err)
 	}
-	env := map[string]string{"DATA_BUCKET": "b", "REPORTS_TABLE": "t", "REFRESH_DATASETS": " aer-st37, petrinex-ba ,"}
+	env := map[string]string{"DATA_BUCKET": "b", "REPORTS_TABLE": "t", "REFRESH_DATASETS": " aer-st37, petrinex-ba ,", "REFRESH_URL": "https://example.com/x.zip"}
 	c, err := loadConfig(func(k string) string { return env[k] })
-	if err != nil || c.Prefix != defaultPrefix || !slices.Equal(c.Datasets, []string{"aer-st37", "petrinex-ba"}) || filepath.Base(c.Meridian) != "meridian" {
+	if err != nil || c.Prefix != defaultPrefix || !slices.Equal(c.Datasets, []string{"aer-st37", "petrinex-ba"}) || filepath.Base(c.Meridian) != "meridian" || c.URL != "https://example.com/x.zip" {
 		t.Errorf("loadConfig = %+v, %v", c, err)
 	}
 }

@@ -6,7 +6,8 @@
 // One program, two runtimes. On Lambda (AWS_LAMBDA_RUNTIME_API set) the
 // event is a Request, {"datasets": ["mb-original-survey"]}, and the answer
 // a Result. Elsewhere (the ECS Fargate task of the datasets too large for
-// Lambda) it runs once over REFRESH_DATASETS and exits 1 on failure.
+// Lambda) it runs once over REFRESH_DATASETS, with REFRESH_URL (a hand
+// step's link) if set, and exits 1 on failure.
 // Environment: see config.
 package main
 
@@ -44,7 +45,7 @@ func main() {
 		lambda.StartWithOptions(newHandler(job, c.Datasets), lambda.WithContext(ctx))
 		return
 	}
-	res, err := job.Run(ctx, Request{Datasets: c.Datasets})
+	res, err := job.Run(ctx, Request{Datasets: c.Datasets, URL: c.URL})
 	b, _ := json.Marshal(res)
 	logger.Info("refresh", "result", json.RawMessage(b), "err", errString(err))
 	if err != nil {
