@@ -26,6 +26,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	minidyn "github.com/truora/minidyn/server"
 
+	"meridian/shared/ag"
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
 	"meridian/shared/datafetch"
@@ -400,4 +401,39 @@ func TestRefreshEnergyEndToEnd(t *testing.T) {
 		t.Errorf("second run published version %d (was %d)", again.Version, ds.Version)
 	}
 	t.Logf("energy, second run: %.2f s, %d conditional requests", res.Seconds, cond)
+}
+
+// The agriculture group (the other Fargate task) end to end: every
+// unattended agriculture dataset fetched, checked, ingested and the ag
+// report dataset published; a second run publishes nothing.
+func TestRefreshAgEndToEnd(t *testing.T) {
+	ctx := context.Background()
+	now := energyingest.DemoAsOf()
+	_, ts, _ := datafetchtest.NewPublisher(t, now)
+	job, _, dc := testJob(t, ts.URL)
+	job.Now = func() time.Time { return now }
+	var keys []string
+	for _, g := range datafetch.Manifest() {
+		if g.Ingest.Kind == "ag" && g.Access.Unattended() {
+			keys = append(keys, g.Key)
+		}
+	}
+	res, err := job.Run(ctx, Request{Datasets: keys})
+	if err != nil || !slices.Equal(res.Updated, keys) || !res.Published {
+		t.Fatalf("first run: %+v, %v; want %v updated and published", res, err, keys)
+	}
+	t.Logf("ag, first run: %.2f s, scratch %d bytes at most, meridian peak RSS %d KiB", res.Seconds, res.ScratchBytes, res.PeakRSSKiB)
+	remote := kv.NewDynamo(dc, job.Table, kv.DynamoOptions{})
+	ds, ok, err := kv.Open(ctx, remote, ag.Dataset)
+	if err != nil || !ok || ds.Items == 0 {
+		t.Fatalf("ag dataset in DynamoDB: %+v, %v, %v", ds, ok, err)
+	}
+	res, err = job.Run(ctx, Request{Datasets: keys})
+	if err != nil || res.Published || !slices.Equal(res.Unchanged, keys) {
+		t.Fatalf("second run: %+v, %v; want every dataset unchanged, nothing published", res, err)
+	}
+	if again, _, _ := kv.Open(ctx, remote, ag.Dataset); again.Version != ds.Version {
+		t.Errorf("second run published version %d (was %d)", again.Version, ds.Version)
+	}
+	t.Logf("ag, second run: %.2f s", res.Seconds)
 }
