@@ -179,7 +179,7 @@ func (j *Job) Run(ctx context.Context, req Request) (res Result, err error) {
 			return res, fmt.Errorf("refresh: %w", err)
 		case s != nil && (prev[e.Key] == nil || prev[e.Key].Version != s.Version):
 			res.Updated = append(res.Updated, e.Key)
-		case strings.Contains(fetchOut, e.Key+": unchanged"):
+		case saidUnchanged(fetchOut, e.Key):
 			res.Unchanged = append(res.Unchanged, e.Key)
 		}
 	}
@@ -304,6 +304,9 @@ func (j *Job) pullState(ctx context.Context, downloads, dataset string) (*datafe
 func (j *Job) pullFiles(ctx context.Context, downloads, dataset string, s *datafetch.State) error {
 	if s == nil {
 		return nil
+	}
+	if err := checkName(s.Version); err != nil {
+		return fmt.Errorf("refresh: recorded state of %s: version: %w", dataset, err)
 	}
 	for _, fs := range s.Files {
 		for _, n := range fs.Files {
@@ -479,6 +482,17 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// saidUnchanged reports whether meridian data fetch's output has the line
+// "<key>: unchanged".
+func saidUnchanged(out, key string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		if strings.TrimSpace(line) == key+": unchanged" {
+			return true
+		}
+	}
+	return false
 }
 
 // failures picks the FAILED lines out of meridian data fetch's output.

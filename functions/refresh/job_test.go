@@ -437,3 +437,21 @@ func TestRefreshAgEndToEnd(t *testing.T) {
 	}
 	t.Logf("ag, second run: %.2f s", res.Seconds)
 }
+
+// A state file in the bucket that names a path instead of a file is
+// refused before anything is written outside the scratch directory.
+func TestPullFilesRefusesPaths(t *testing.T) {
+	j := &Job{Scratch: t.TempDir()}
+	for _, s := range []*datafetch.State{
+		{Version: "../../etc", Files: []datafetch.FileState{{Files: []string{"x"}}}},
+		{Version: "v1", Files: []datafetch.FileState{{Files: []string{"../x"}}}},
+		{Version: "v1", Files: []datafetch.FileState{{Files: []string{"a/b"}}}},
+	} {
+		if err := j.pullFiles(context.Background(), j.Scratch, "aer-st37", s); err == nil || !strings.Contains(err.Error(), "not a plain name") {
+			t.Errorf("pullFiles(%+v) = %v, want a refusal", s, err)
+		}
+	}
+	if !saidUnchanged("aafc-aci-legend: unchanged\naafc-aci: updated\n", "aafc-aci-legend") || saidUnchanged("aafc-aci-legend: unchanged\n", "aafc-aci") {
+		t.Error("saidUnchanged mixes up aafc-aci and aafc-aci-legend")
+	}
+}
