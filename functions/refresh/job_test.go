@@ -455,3 +455,30 @@ func TestPullFilesRefusesPaths(t *testing.T) {
 		t.Error("saidUnchanged mixes up aafc-aci and aafc-aci-legend")
 	}
 }
+
+// A publish that fails (S3 unreachable for meridian publish) fails the run
+// and records no download, so the next run fetches and publishes again.
+func TestRefreshPublishFailureRecordsNothing(t *testing.T) {
+	ctx := context.Background()
+	_, ts := newMBPublisher(t)
+	job, s3c, _ := testJob(t, ts.URL)
+	good := slices.Clone(job.PublishFlags)
+	dead := httptest.NewServer(http.NotFoundHandler())
+	dead.Close()
+	job.PublishFlags[1] = dead.URL // -s3-endpoint
+	req := Request{Datasets: []string{"mb-original-survey"}}
+	res, err := job.Run(ctx, req)
+	if err == nil || res.Published || !strings.Contains(err.Error(), "publish") {
+		t.Fatalf("run with S3 down for publish: %+v, %v; want a publish error", res, err)
+	}
+	if _, ok := object(t, s3c, job.Bucket, "refresh/downloads/mb-original-survey/state.json"); ok {
+		t.Error("download recorded although the publish failed")
+	}
+	if _, ok := object(t, s3c, job.Bucket, "grid/"+release.ManifestKey); ok {
+		t.Error("grid manifest written although the publish failed")
+	}
+	job.PublishFlags = good
+	if res, err = job.Run(ctx, req); err != nil || !res.Published || !slices.Equal(res.Updated, req.Datasets) {
+		t.Fatalf("next run: %+v, %v; want it fetched and published", res, err)
+	}
+}
