@@ -368,11 +368,14 @@ func (j *Job) pullGrids(ctx context.Context, dir string) (map[string]os.FileInfo
 	if err != nil || !ok {
 		return nil, err // no manifest: no grids published yet, the models place parcels
 	}
+	defer os.Remove(tmp)
+	if info, err := os.Stat(tmp); err != nil || info.Size() > release.MaxManifestBytes {
+		return nil, fmt.Errorf("refresh: grid manifest: over %d bytes or unreadable (%v)", release.MaxManifestBytes, err)
+	}
 	b, err := os.ReadFile(tmp)
 	if err != nil {
 		return nil, err
 	}
-	os.Remove(tmp)
 	var m release.Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("refresh: grid manifest: %w", err)
