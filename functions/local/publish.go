@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -30,7 +31,7 @@ import (
 	"meridian/shared/release"
 )
 
-const publishUsage = `usage: meridian publish -bucket BUCKET -table TABLE [-data DIR] [flags]
+const publishUsage = `usage: meridian publish -bucket BUCKET -table TABLE [-data DIR] [-merge] [flags]
 
 Copies a data directory into a deployment (make deploy): the grid indexes
 (DIR/grid/*.mgix) to s3://BUCKET/grid/, the tile archives
@@ -54,6 +55,14 @@ can simply be run again. A local server may keep running on DIR: publish
 reads the report versions it serves, and an ingest meanwhile writes a new
 one beside them.
 
+-merge publishes a directory that holds only part of the data (the
+scheduled refresh job ingests one dataset group into scratch storage):
+the files of the bucket's manifests that DIR does not have stay named
+in the new manifests, and every report dataset of DIR is published as
+a new version, since a scratch directory's version numbers say nothing
+about what the table holds. A report domain never ingested in DIR is
+left as the table has it.
+
 AWS credentials and region come from the SDK's default chain, untouched:
 environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN),
 AWS_PROFILE with SSO or an assumed role, web identity, container and
@@ -67,6 +76,7 @@ type publishOptions struct {
 	s3Endpoint, dynamoEndpoint string
 	region                     string
 	accessKey, secretKey       string // static credentials for tests; empty: the SDK's default chain
+	merge                      bool   // keep the manifests' other files; publish every dataset (-merge)
 	progress                   io.Writer
 }
 
@@ -81,6 +91,7 @@ func publishCommand(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.region, "region", "", "AWS region (default: the SDK's chain)")
 	fs.StringVar(&o.s3Endpoint, "s3-endpoint", "", "S3-compatible endpoint, e.g. http://127.0.0.1:4569 (emulators)")
 	fs.StringVar(&o.dynamoEndpoint, "dynamodb-endpoint", "", "DynamoDB endpoint, e.g. http://127.0.0.1:8100 (emulators)")
+	fs.BoolVar(&o.merge, "merge", false, "DIR holds part of the data: keep the files it lacks in the manifests, publish its datasets as new versions")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -141,6 +152,14 @@ func publish(ctx context.Context, o publishOptions) error {
 		if len(st.manifest.Files) == 0 {
 			continue
 		}
+		local := slices.Sorted(maps.Keys(st.manifest.Files))
+		if o.merge {
+			for name, f := range st.base.files {
+				if _, ok := st.manifest.Files[name]; !ok {
+					st.manifest.Files[name] = f
+				}
+			}
+		}
 		changed, err := writeManifest(ctx, client, st.base, st.manifest)
 		if err != nil {
 			return err
@@ -152,7 +171,7 @@ func publish(ctx context.Context, o publishOptions) error {
 			// The tiles function still reads archives at their names;
 			// until it resolves them through the manifest, the archives
 			// are copied there too, after the release is complete.
-			for name := range st.manifest.Files {
+			for _, name := range local {
 				done, err := putIfChanged(ctx, st.store, name, filepath.Join(st.dir, filepath.FromSlash(name)))
 				if err != nil {
 					return err
@@ -181,7 +200,7 @@ func publish(ctx context.Context, o publishOptions) error {
 			fmt.Fprintf(o.progress, "dataset %s: never ingested here, not published\n", domain)
 			continue
 		}
-		err = copyDataset(ctx, local, remote, domain, o.progress)
+		err = copyDataset(ctx, local, remote, domain, o.merge, o.progress)
 		local.Close()
 		if err != nil {
 			return err
@@ -349,8 +368,9 @@ func putIfChanged(ctx context.Context, store *blob.S3, key, path string) (bool, 
 }
 
 // copyDataset publishes dataset name of from into to, unless to already
-// holds it at the same source version with as many items.
-func copyDataset(ctx context.Context, from, to kv.Store, name string, progress io.Writer) error {
+// holds it at the same source version with as many items and all is not
+// set (publish -merge: a scratch directory's versions start again at 1).
+func copyDataset(ctx context.Context, from, to kv.Store, name string, all bool, progress io.Writer) error {
 	ds, ok, err := kv.Open(ctx, from, name)
 	if err != nil || !ok {
 		return err
@@ -362,7 +382,7 @@ func copyDataset(ctx context.Context, from, to kv.Store, name string, progress i
 	info.Counts["source_version"] = int(ds.Version)
 	if have, ok, err := kv.Open(ctx, to, info.Name); err != nil {
 		return err
-	} else if ok && have.Info.Source == info.Source && have.Info.Counts["source_version"] == int(ds.Version) {
+	} else if ok && !all && have.Info.Source == info.Source && have.Info.Counts["source_version"] == int(ds.Version) {
 		fmt.Fprintf(progress, "dataset %s: version %d already published (%d items)\n", info.Name, ds.Version, ds.Items)
 		return nil
 	}

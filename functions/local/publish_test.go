@@ -341,3 +341,56 @@ func TestPublishManifestConflict(t *testing.T) {
 		t.Errorf("manifest write of the same files = %v, %v; want skipped", ok, err)
 	}
 }
+
+// -merge publishes a directory holding part of the data (what the refresh
+// job ingested into scratch storage): the manifest keeps naming the files
+// the directory lacks, and a directory without a report store publishes
+// its files alone.
+func TestPublishMerge(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	const bucket = "meridian-merge"
+	s3c := blobtest.FakeS3(t, bucket)
+	write := func(dir, name, body string) {
+		t.Helper()
+		p := filepath.Join(gridPath(dir), name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	full, part := t.TempDir(), t.TempDir()
+	write(full, "a.mgix", "index a, first")
+	write(full, "b.mgix", "index b, first")
+	write(part, "b.mgix", "index b, second")
+	o := publishOptions{bucket: bucket, table: "unused", s3Endpoint: *s3c.Options().BaseEndpoint,
+		region: "us-east-1", accessKey: "test", secretKey: "test", merge: true}
+	grid := blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
+	var out bytes.Buffer
+	o.progress = &out
+	for _, dir := range []string{full, part} {
+		o.dataDir = dir
+		if err := publish(ctx, o); err != nil {
+			t.Fatalf("publish -merge %s: %v\n%s", dir, err, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), "no report store") {
+		t.Errorf("no word about the missing report store:\n%s", out.String())
+	}
+	m, ok, err := release.Read(ctx, grid)
+	if err != nil || !ok {
+		t.Fatalf("grid manifest: %v %v", ok, err)
+	}
+	if got := slices.Sorted(maps.Keys(m.Files)); !slices.Equal(got, []string{"a.mgix", "b.mgix"}) {
+		t.Fatalf("manifest names %v, want a.mgix (kept) and b.mgix (new)", got)
+	}
+	for name, want := range map[string]string{"a.mgix": "index a, first", "b.mgix": "index b, second"} {
+		key, _ := m.Resolve(name)
+		b, err := grid.ReadRange(ctx, key, 0, int64(len(want)))
+		if err != nil || string(b) != want {
+			t.Errorf("%s at %s: %q, %v; want %q", name, key, b, err, want)
+		}
+	}
+}
