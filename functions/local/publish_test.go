@@ -376,7 +376,7 @@ func TestPublishMerge(t *testing.T) {
 			t.Fatalf("publish -merge %s: %v\n%s", dir, err, out.String())
 		}
 	}
-	if !strings.Contains(out.String(), "no report store") {
+	if !strings.Contains(out.String(), "dataset energy: never ingested here, not published") {
 		t.Errorf("no word about the missing report store:\n%s", out.String())
 	}
 	m, ok, err := release.Read(ctx, grid)
