@@ -37,11 +37,11 @@ MAPLIBRE    := $(WEB)/node_modules/maplibre-gl
 help: ## Show the targets
 	@grep -hE '^[a-z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
-run: ## Run the local server with embedded data (ADDR=127.0.0.1:8080); prints base_url= and api_key=
+run: ## Run the local server with embedded data (ADDR=127.0.0.1:8080; TLS=1 for HTTPS); prints base_url= and api_key=
 	@$(MAKE) --no-print-directory web || echo "make web failed (no npm?): the API and tiles work; the map page at / says what is missing" >&2
 	@mkdir -p .build
 	@go build -o $(BIN) ./functions/local
-	@$(BIN) serve -addr $(ADDR) -data $(DATA)
+	@$(BIN) serve -addr $(ADDR) -data $(DATA) $(if $(TLS),-tls)
 
 web: $(WEB_VENDOR)/maplibre-gl.mjs ## MapLibre GL JS from npm (npm ci) into the map page's static/vendor/, which go build embeds
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -34,6 +35,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	dataDir := fs.String("data", defaultDataDir(), "directory of keys.json, usage.json and the demo key")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	noFixtures := fs.Bool("no-fixtures", false, "do not ingest the embedded fixture grid data into an empty data directory")
+	useTLS := fs.Bool("tls", false, "serve HTTPS with a certificate for the loopback names made once in DATA/tls (trust DATA/tls/ca.pem)")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:6060; off by default")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -58,7 +60,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, serverConfig{dataDir: *dataDir, logger: logger, noFixtures: *noFixtures, public: *public}, *addr, stdout); err != nil {
+	if err := serve(ctx, serverConfig{dataDir: *dataDir, logger: logger, noFixtures: *noFixtures, public: *public, tls: *useTLS}, *addr, stdout); err != nil {
 		fmt.Fprintf(stderr, "meridian serve: %v\n", err)
 		return 1
 	}
@@ -105,7 +107,21 @@ func serve(ctx context.Context, cfg serverConfig, addr string, stdout io.Writer)
 		return err
 	}
 	base := "http://" + ln.Addr().String()
+	var caPath string
+	if cfg.tls {
+		cert, ca, err := ensureTLS(dataDir)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		caPath = ca
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+		base = "https://" + ln.Addr().String()
+	}
 	fmt.Fprintf(stdout, "base_url=%s\napi_key=%s\ntiles_url=%s/tiles\n", base, key, base)
+	if caPath != "" {
+		fmt.Fprintf(stdout, "ca_file=%s\n", caPath)
+	}
 	if f, ok := stdout.(*os.File); ok {
 		f.Sync()
 	}

@@ -47,6 +47,7 @@ type serverConfig struct {
 	// public: the server listens beyond loopback (serve -public), and the
 	// map page's configuration answers any Host.
 	public bool
+	tls    bool // serve HTTPS (serve -tls; see tls.go)
 	// archiveRecheck is how often the tile archives are looked for again
 	// (default archiveRecheck; negative: on every request).
 	archiveRecheck time.Duration
