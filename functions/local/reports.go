@@ -59,19 +59,31 @@ func migrateReports(dataDir string) error {
 	if _, err := os.Stat(legacy); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
-	for _, domain := range reportDomains {
-		d := reportDir(dataDir, domain)
-		if cur, err := d.Current(); err != nil || cur != "" {
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		if _, err := d.Adopt(legacy); err != nil {
+	domains, err := unpublished(dataDir)
+	if err != nil {
+		return err
+	}
+	for _, domain := range domains {
+		if _, err := reportDir(dataDir, domain).Adopt(legacy); err != nil {
 			return fmt.Errorf("report store %s from an earlier release: %w (is an older server still running on this data directory?)", legacy, err)
 		}
 	}
 	return atomicfile.Rename(legacy, legacy+".adopted")
+}
+
+// unpublished returns the report domains of dataDir with no version yet.
+func unpublished(dataDir string) ([]string, error) {
+	var out []string
+	for _, domain := range reportDomains {
+		cur, err := reportDir(dataDir, domain).Current()
+		if err != nil {
+			return nil, err
+		}
+		if cur == "" {
+			out = append(out, domain)
+		}
+	}
+	return out, nil
 }
 
 // openReportStore opens domain's served version read-only, for the
@@ -89,14 +101,12 @@ func openReportStore(dataDir, domain string) (store *kv.Bolt, ok bool, err error
 // formats and read by the same code as real files, into each domain that
 // has never been published.
 func ensureDemoReports(ctx context.Context, dataDir string, svc *convert.Service, logger *slog.Logger) error {
-	for _, domain := range reportDomains {
+	domains, err := unpublished(dataDir)
+	if err != nil {
+		return err
+	}
+	for _, domain := range domains {
 		d := reportDir(dataDir, domain)
-		if cur, err := d.Current(); err != nil || cur != "" {
-			if err != nil {
-				return err
-			}
-			continue
-		}
 		start := time.Now()
 		var attrs []any
 		if _, err := d.Publish(ctx, func(ctx context.Context, store kv.Store) (err error) {

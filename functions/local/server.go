@@ -183,14 +183,19 @@ func liveRoutes(l *boltdir.Live[[]api.Route]) []api.Route {
 // data directory until ctx ends.
 func (s *server) watch(ctx context.Context) {
 	go s.grids.watch(ctx)
-	t := time.NewTicker(reportPollTime)
+	every(ctx, reportPollTime, s.reloadReports)
+}
+
+// every runs fn every d until ctx ends.
+func every(ctx context.Context, d time.Duration, fn func()) {
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			s.reloadReports()
+			fn()
 		}
 	}
 }

@@ -158,16 +158,19 @@ func TestServerProductsAndLimits(t *testing.T) {
 	}
 }
 
-// serve prints base_url= and api_key= lines, answers on that address, and
-// stops cleanly when its context ends.
-func TestServePrintsURLAndKey(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
+// startServe runs serve with cfg on a free loopback port, reads the lines
+// it prints up to and including the one named last, and returns them with
+// a function that stops the server and checks it stopped cleanly.
+func startServe(t *testing.T, cfg serverConfig, last string) (map[string]string, func()) {
+	t.Helper()
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.DiscardHandler)
+	}
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)}, "127.0.0.1:0", pw)
+		done <- serve(ctx, cfg, "127.0.0.1:0", pw)
 		pw.Close()
 	}()
 	lines := map[string]string{}
@@ -175,19 +178,41 @@ func TestServePrintsURLAndKey(t *testing.T) {
 	for sc.Scan() {
 		k, v, _ := strings.Cut(sc.Text(), "=")
 		lines[k] = v
-		if k == "tiles_url" {
+		if k == last {
 			break
 		}
 	}
 	go io.Copy(io.Discard, pr)
+	return lines, func() {
+		t.Helper()
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatal("serve did not stop")
+		}
+	}
+}
+
+// serve prints base_url= and api_key= lines, answers on that address, and
+// stops cleanly when its context ends.
+func TestServePrintsURLAndKey(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	lines, stop := startServe(t, serverConfig{dataDir: dir}, "tiles_url")
 	base, key := lines["base_url"], lines["api_key"]
 	if !strings.HasPrefix(base, "http://127.0.0.1:") || !strings.HasPrefix(key, "mk_") || lines["tiles_url"] != base+"/tiles" {
+		stop()
 		t.Fatalf("printed %v", lines)
 	}
 	req, _ := http.NewRequest("GET", base+"/search/legal-location?location=NW-25-24-1-W5", nil)
 	req.Header.Set("X-API-Key", key)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
+		stop()
 		t.Fatal(err)
 	}
 	body, _ := io.ReadAll(resp.Body)
@@ -195,15 +220,7 @@ func TestServePrintsURLAndKey(t *testing.T) {
 	if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`"legal_location":"NW-25-24-1-W5"`)) {
 		t.Errorf("search: %d %s", resp.StatusCode, body)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("serve did not stop")
-	}
+	stop()
 	// The demo key is the same on the next start.
 	again, err := gateway.EnsureDemoKey(dir)
 	if err != nil || again != key {

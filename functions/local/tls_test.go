@@ -1,54 +1,15 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
-
-// serveTLS starts `serve -tls` on dir and returns the printed lines and a
-// stop function.
-func serveTLS(t *testing.T, dir string) (map[string]string, func()) {
-	t.Helper()
-	pr, pw := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- serve(ctx, serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), tls: true}, "127.0.0.1:0", pw)
-		pw.Close()
-	}()
-	lines := map[string]string{}
-	sc := bufio.NewScanner(pr)
-	for sc.Scan() {
-		k, v, _ := strings.Cut(sc.Text(), "=")
-		lines[k] = v
-		if k == "ca_file" {
-			break
-		}
-	}
-	go io.Copy(io.Discard, pr)
-	return lines, func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("serve: %v", err)
-			}
-		case <-time.After(15 * time.Second):
-			t.Fatal("serve did not stop")
-		}
-	}
-}
 
 // serve -tls answers HTTPS with a certificate that a client trusting the
 // printed ca_file verifies (and one that does not trust it refuses); the
@@ -56,7 +17,7 @@ func serveTLS(t *testing.T, dir string) (map[string]string, func()) {
 func TestServeTLS(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	lines, stop := serveTLS(t, dir)
+	lines, stop := startServe(t, serverConfig{dataDir: dir, tls: true}, "ca_file")
 	base, key, caFile := lines["base_url"], lines["api_key"], lines["ca_file"]
 	if !strings.HasPrefix(base, "https://127.0.0.1:") || caFile != filepath.Join(dir, tlsDir, tlsCAFile) {
 		stop()
@@ -110,7 +71,7 @@ print(urllib.request.urlopen(sys.argv[1] + "/healthz", context=ctx).status)`
 	}
 	stop()
 	before, _ := os.ReadFile(filepath.Join(dir, tlsDir, tlsCertFile))
-	lines, stop = serveTLS(t, dir)
+	lines, stop = startServe(t, serverConfig{dataDir: dir, tls: true}, "ca_file")
 	stop()
 	after, _ := os.ReadFile(filepath.Join(dir, tlsDir, tlsCertFile))
 	if len(before) == 0 || string(before) != string(after) || lines["ca_file"] != caFile {
