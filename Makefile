@@ -1,6 +1,6 @@
 # Meridian. `make` lists the targets.
 
-FUNCTIONS   := search autocomplete batch tiles authorizer ag energy
+FUNCTIONS   := search autocomplete batch tiles authorizer ag energy refresh
 LAMBDA_ENV  := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 LAMBDA_FLAGS := -trimpath -tags lambda.norpc -ldflags='-s -w'
 ADDR        ?= 127.0.0.1:8080
@@ -23,6 +23,10 @@ SIZE_BUDGET_authorizer   := 7500000
 SIZE_BUDGET_ag           := 13500000
 # The energy function measured 10.7 MB (the DynamoDB client, as ag).
 SIZE_BUDGET_energy       := 13500000
+# The refresh job measured 9.9 MB (S3 client, aws-lambda-go, datafetch); the
+# meridian binary beside it (48.4 MB, linux/arm64, stripped) is the local
+# binary and has no budget of its own: Lambda allows 250 MB unzipped.
+SIZE_BUDGET_refresh      := 12500000
 
 WEB         := functions/local/web
 WEB_VENDOR  := $(WEB)/static/vendor
@@ -33,11 +37,11 @@ MAPLIBRE    := $(WEB)/node_modules/maplibre-gl
 help: ## Show the targets
 	@grep -hE '^[a-z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
-run: ## Run the local server with embedded data (ADDR=127.0.0.1:8080); prints base_url= and api_key=
+run: ## Run the local server with embedded data (ADDR=127.0.0.1:8080; TLS=1 for HTTPS); prints base_url= and api_key=
 	@$(MAKE) --no-print-directory web || echo "make web failed (no npm?): the API and tiles work; the map page at / says what is missing" >&2
 	@mkdir -p .build
 	@go build -o $(BIN) ./functions/local
-	@$(BIN) serve -addr $(ADDR) -data $(DATA)
+	@$(BIN) serve -addr $(ADDR) -data $(DATA) $(if $(TLS),-tls)
 
 web: $(WEB_VENDOR)/maplibre-gl.mjs ## MapLibre GL JS from npm (npm ci) into the map page's static/vendor/, which go build embeds
 
@@ -102,6 +106,14 @@ build: $(FUNCTIONS:%=build-%) ## Build every Lambda into .build/<fn>/bootstrap (
 
 build-%:
 	$(LAMBDA_ENV) go build $(LAMBDA_FLAGS) -o .build/$*/bootstrap ./functions/$*
+
+# The refresh job runs the meridian binary (data fetch, publish), so its
+# directory holds both, and the Dockerfile of the Fargate task's image,
+# which cdk deploy builds from that directory.
+build-refresh:
+	$(LAMBDA_ENV) go build $(LAMBDA_FLAGS) -o .build/refresh/bootstrap ./functions/refresh
+	$(LAMBDA_ENV) go build -trimpath -ldflags='-s -w' -o .build/refresh/meridian ./functions/local
+	cp functions/refresh/Dockerfile .build/refresh/Dockerfile
 
 size: build ## Print each Lambda's size; fail past its budget
 	@fail=0; for f in $(FUNCTIONS); do \

@@ -1,7 +1,8 @@
 // Command infra is Meridian's AWS deployment, a CDK app in Go: stack
 // Meridian with one Lambda and REST API per product, the key authorizer,
 // usage plans from meridian/shared/gateway, the data bucket, the report
-// table and CloudFront in front of the tiles (see NewStack).
+// table, CloudFront in front of the tiles, and the scheduled data refresh
+// (a Lambda and two Fargate tasks, refresh.go; see NewStack).
 //
 // `cdk synth` (make synth) runs it offline; `cdk deploy` (make deploy) needs
 // an account that has been through `cdk bootstrap`. Context values (-c
@@ -9,7 +10,8 @@
 //
 //	account      AWS account; CDK_DEFAULT_ACCOUNT, else 123456789012 (offline synth only)
 //	region       AWS region; CDK_DEFAULT_REGION, else ca-central-1
-//	assets       directory of <function>/bootstrap; ../.build (what make build writes)
+//	assets       directory of <function>/bootstrap (and refresh/meridian, refresh/Dockerfile);
+//	             ../.build (what make build writes)
 //	gridIndexes  comma-separated grid index files under grid/ in the data bucket
 //	             (GRID_INDEXES); empty: the functions answer from the survey models
 //	plans        a plans.json overlaying gateway.DefaultPlans (same file and format

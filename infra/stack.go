@@ -77,7 +77,8 @@ type Stack struct {
 
 // NewStack defines the whole deployment: per product a Lambda and a REST
 // API (stage v1) with the key authorizer and usage plans; the data bucket;
-// the report table; CloudFront before the maps API.
+// the report table; CloudFront before the maps API; the scheduled data
+// refresh (refresh.go) and the publisher's managed policy.
 //
 // PUBLIC_TILES_URL needs the distribution's domain, and the distribution
 // needs the maps API. Taking the API's stage URL (api.url) would close a
@@ -169,6 +170,8 @@ func NewStack(scope constructs.Construct, id string, props StackProps) (*Stack, 
 		}
 	}
 
+	s.refresh(props)
+
 	awscdk.NewCfnOutput(stack, jsii.String("DataBucketName"), &awscdk.CfnOutputProps{
 		Description: jsii.String("S3 bucket of grid indexes (" + GridPrefix + ") and PMTiles archives (" + TilesPrefix + ")"),
 		Value:       s.Bucket.BucketName(),
@@ -216,9 +219,14 @@ func checkProps(props StackProps) error {
 	for _, p := range props.Products {
 		fns = append(fns, p.Function)
 	}
+	var need []string
 	for _, fn := range fns {
-		if _, err := os.Stat(filepath.Join(props.AssetRoot, fn, "bootstrap")); err != nil {
-			errs = append(errs, fmt.Errorf("infra: %s: build the functions first (make build): %w", fn, err))
+		need = append(need, filepath.Join(props.AssetRoot, fn, "bootstrap"))
+	}
+	for _, path := range append(need, checkRefreshAssets(props.AssetRoot)...) {
+		if _, err := os.Stat(path); err != nil {
+			rel, _ := filepath.Rel(props.AssetRoot, path)
+			errs = append(errs, fmt.Errorf("infra: %s: build the functions first (make build): %w", rel, err))
 		}
 	}
 	return errors.Join(errs...)

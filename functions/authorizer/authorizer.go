@@ -28,8 +28,9 @@ var errUnauthorized = errors.New("Unauthorized")
 //
 // What a caller sees, compared with the local gateway (meridian/shared/gateway):
 //
-//   - no key in the X-API-Key header (any case) nor in the api_key query
-//     parameter: this function returns errUnauthorized, API Gateway answers
+//   - no key in the X-API-Key header (any case) nor, for tiles and TileJSON
+//     (paths under /tiles/), in the api_key query parameter: this function
+//     returns errUnauthorized, API Gateway answers
 //     401 and the stack's UNAUTHORIZED gateway response writes the
 //     missing_api_key error body, as locally;
 //   - a key that is unknown, disabled, or in no usage plan of this product's
@@ -88,11 +89,14 @@ func (a *authorizer) authorize(ctx context.Context, req events.APIGatewayCustomA
 }
 
 // apiKeyOf returns the caller's key as the local gateway finds it: the
-// X-API-Key header (any case; its first value) when not empty, else the
-// first api_key query parameter.
+// X-API-Key header (any case; its first value) when not empty, else, for
+// tiles and TileJSON only, the first api_key query parameter.
 func apiKeyOf(req events.APIGatewayCustomAuthorizerRequestTypeRequest) string {
 	if v := headerValue(req.MultiValueHeaders, req.Headers, gateway.HeaderAPIKey); v != "" {
 		return v
+	}
+	if p, ok := gateway.ProductOf(req.Path); !ok || p != gateway.Maps {
+		return ""
 	}
 	if v := req.MultiValueQueryStringParameters[gateway.QueryAPIKey]; len(v) > 0 {
 		return v[0]

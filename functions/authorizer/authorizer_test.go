@@ -33,18 +33,22 @@ func TestAPIKeyOf(t *testing.T) {
 		{"multi-value header: the first value, as the local gateway", events.APIGatewayCustomAuthorizerRequestTypeRequest{
 			Headers:           map[string]string{"X-API-Key": otherKey},
 			MultiValueHeaders: map[string][]string{"X-API-Key": {testKey, otherKey}}}, testKey},
-		{"query", events.APIGatewayCustomAuthorizerRequestTypeRequest{
+		{"query on a tile", events.APIGatewayCustomAuthorizerRequestTypeRequest{Path: "/tiles/ab/sec/10/1/2.mvt",
 			QueryStringParameters: map[string]string{"api_key": testKey}}, testKey},
-		{"multi-value query: the first value", events.APIGatewayCustomAuthorizerRequestTypeRequest{
+		{"query on TileJSON", events.APIGatewayCustomAuthorizerRequestTypeRequest{Path: "/tiles/ab/sec.json",
+			QueryStringParameters: map[string]string{"api_key": testKey}}, testKey},
+		{"query on a REST route: refused, as locally", events.APIGatewayCustomAuthorizerRequestTypeRequest{Path: "/search/legal-location",
+			QueryStringParameters: map[string]string{"api_key": testKey}}, ""},
+		{"multi-value query: the first value", events.APIGatewayCustomAuthorizerRequestTypeRequest{Path: "/tiles/ab/sec.json",
 			QueryStringParameters:           map[string]string{"api_key": otherKey},
 			MultiValueQueryStringParameters: map[string][]string{"api_key": {testKey, otherKey}}}, testKey},
 		{"header wins over query", events.APIGatewayCustomAuthorizerRequestTypeRequest{
 			Headers:               map[string]string{"X-API-Key": testKey},
 			QueryStringParameters: map[string]string{"api_key": otherKey}}, testKey},
-		{"empty header falls back to query", events.APIGatewayCustomAuthorizerRequestTypeRequest{
+		{"empty header falls back to query", events.APIGatewayCustomAuthorizerRequestTypeRequest{Path: "/tiles/ab/sec.json",
 			Headers:               map[string]string{"X-API-Key": ""},
 			QueryStringParameters: map[string]string{"api_key": testKey}}, testKey},
-		{"query name is case-sensitive, as locally", events.APIGatewayCustomAuthorizerRequestTypeRequest{
+		{"query name is case-sensitive, as locally", events.APIGatewayCustomAuthorizerRequestTypeRequest{Path: "/tiles/ab/sec.json",
 			QueryStringParameters: map[string]string{"API_KEY": testKey}}, ""},
 		{"other header", events.APIGatewayCustomAuthorizerRequestTypeRequest{
 			Headers: map[string]string{"Authorization": "Bearer " + testKey}}, ""},

@@ -30,6 +30,7 @@ import (
 	"meridian/shared/blob/blobtest"
 	"meridian/shared/convert"
 	"meridian/shared/convert/convertfn"
+	"meridian/shared/energy"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/gateway"
 	"meridian/shared/gridstore"
@@ -285,7 +286,7 @@ func TestAWSReportWhenDynamoDBFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := kv.NewDynamo(client, "reports", kv.DynamoOptions{})
-	if err := ensureDemoEnergy(ctx, store, convert.New(), slog.New(slog.DiscardHandler)); err != nil {
+	if _, err := ingestDemo(ctx, energy.Dataset, store, convert.New()); err != nil {
 		t.Fatal(err)
 	}
 	h := reportfn.NewHandler(slog.New(slog.DiscardHandler), store, nil, func(s kv.Store, svc *convert.Service) []api.Route {

@@ -57,11 +57,11 @@ func TestBrowserMapPage(t *testing.T) {
 	srv, key := newTestServer(t)
 	// One energy and one agriculture archive around the view, built from
 	// the demo report data as build-tiles does.
-	data := datalayers.New(srv.reports, srv.grids.svc)
 	view := orb.Bound{Min: orb.Point{-114.4, 50.9}, Max: orb.Point{-113.7, 51.25}}
 	for _, path := range []string{"energy/og_activity_lsd", "ag/lsrs_productivity"} {
 		region, name, _ := strings.Cut(path, "/")
 		l, _ := tile.Lookup(region, name)
+		data := datalayers.New(servedReports(t, srv.grids.dataDir, region), srv.grids.svc)
 		if _, err := buildArchive(context.Background(), l, data.Tile, filepath.Join(srv.grids.dataDir, tilesDir), "test",
 			tile.BuildOptions{MinZoom: 9, MaxZoom: 12, Bounds: view}); err != nil {
 			t.Fatalf("build %s: %v", path, err)

@@ -11,14 +11,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/paulmach/orb"
 
 	"meridian/shared/atomicfile"
 	"meridian/shared/blob"
 	"meridian/shared/convert"
-	"meridian/shared/kv"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
 	"meridian/shared/tile/archive/writer"
@@ -31,11 +29,12 @@ Builds PMTiles v3 archives of survey grid and label layers (ab/twp,
 ab/sec-label, bc/qtr-unit, on/lot, ...) from the grid models and the official
 indexes in DATA/grid, exactly the tiles the server generates on demand; and
 of the agriculture and energy data layers (energy/og_activity_lsd,
-ag/lsrs_productivity_twp, ...) from the report store DATA/reports.db, over
-the data's extent (run it with the server stopped). Each
-archive is written to DATA/tiles/<region>/<layer>.pmtiles (or -out), through a
-temporary file, so a failed build leaves the served archive alone; the server
-serves an archive in place of generating from then on.
+ag/lsrs_productivity_twp, ...) from the version of the report store
+DATA/reports/<domain> served now, over the data's extent. Each archive is
+written to DATA/tiles/<region>/<layer>.pmtiles (or -out), through a temporary
+file, so a failed build leaves the served archive alone; a server running on
+DATA serves the new archive from its next request to it (and in place of
+generating from then on).
 
   meridian build-tiles ab/twp ab/sec
   meridian build-tiles -zoom 9-12 -bounds -114.5,50.8,-113.5,51.4 ab/lsd
@@ -105,18 +104,24 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	gen := tile.NewGenerator(svc)
-	var data *datalayers.Source
+	sources := map[string]*datalayers.Source{} // by domain, over its served report version
 	for _, l := range layers {
 		src, o, attribution := tile.Source(gen.Tile), opts, tile.Attribution(svc)(l)
 		if l.Kind == tile.Data {
+			data := sources[l.Region]
 			if data == nil {
-				store, err := kv.OpenBolt(reportsPath(*dataDir), kv.BoltOptions{ReadOnly: true, Timeout: time.Second})
+				store, ok, err := openReportStore(*dataDir, l.Region)
 				if err != nil {
-					fmt.Fprintf(stderr, "meridian build-tiles: report store: %v (stop the server first)\n", err)
+					fmt.Fprintf(stderr, "meridian build-tiles: report store: %v\n", err)
 					return 1
+				}
+				if !ok {
+					fmt.Fprintf(stderr, "meridian build-tiles: %s: the report store has no data for it\n", l.Path())
+					continue
 				}
 				defer store.Close()
 				data = datalayers.New(store, svc)
+				sources[l.Region] = data
 			}
 			src = data.Tile
 			do, a, ok, err := dataArchiveOptions(ctx, data, l)

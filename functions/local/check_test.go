@@ -109,7 +109,7 @@ func TestCheckEnergyDemo(t *testing.T) {
 	if strings.Contains(got, "not declared by its reader") {
 		t.Errorf("an energy file has no declared layout:\n%s", got)
 	}
-	if _, err := os.Stat(reportsPath(data)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(data, reportsDir)); !os.IsNotExist(err) {
 		t.Errorf("-check opened or wrote the report store (%v)", err)
 	}
 

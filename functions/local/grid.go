@@ -194,18 +194,11 @@ func (g *gridLoader) load(ctx context.Context) error {
 
 // watch reloads on changes until ctx ends.
 func (g *gridLoader) watch(ctx context.Context) {
-	t := time.NewTicker(gridPollTime)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := g.load(ctx); err != nil {
-				g.logger.Error("grid reload", "err", err)
-			}
+	every(ctx, gridPollTime, func() {
+		if err := g.load(ctx); err != nil {
+			g.logger.Error("grid reload", "err", err)
 		}
-	}
+	})
 }
 
 const ingestUsage = `usage: meridian ingest grid -format ats|mb|sk|on [-name NAME] [-data DIR] [-check] FILE...

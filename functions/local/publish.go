@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -30,12 +31,13 @@ import (
 	"meridian/shared/release"
 )
 
-const publishUsage = `usage: meridian publish -bucket BUCKET -table TABLE [-data DIR] [flags]
+const publishUsage = `usage: meridian publish -bucket BUCKET -table TABLE [-data DIR] [-merge] [flags]
 
 Copies a data directory into a deployment (make deploy): the grid indexes
 (DIR/grid/*.mgix) to s3://BUCKET/grid/, the tile archives
-(DIR/tiles/**/*.pmtiles) to s3://BUCKET/tiles/, and every report dataset of
-DIR/reports.db to the DynamoDB table.
+(DIR/tiles/**/*.pmtiles) to s3://BUCKET/tiles/, and the served version of
+each report dataset (DIR/reports/energy, DIR/reports/ag) to the DynamoDB
+table.
 
 Files go to content-addressed keys (grid/v/<sha256>/<name>), never
 overwritten, so a warm Lambda keeps reading the bytes it opened; once all
@@ -49,8 +51,17 @@ concurrent publish of the same dataset fails rather than merging.
 
 It is resumable: objects already in the bucket and datasets already
 published from the same local version are skipped, so a run that stopped
-can simply be run again. Run it with the local server stopped (it reads
-reports.db).
+can simply be run again. A local server may keep running on DIR: publish
+reads the report versions it serves, and an ingest meanwhile writes a new
+one beside them.
+
+-merge publishes a directory that holds only part of the data (the
+scheduled refresh job ingests one dataset group into scratch storage):
+the files of the bucket's manifests that DIR does not have stay named
+in the new manifests, and every report dataset of DIR is published as
+a new version, since a scratch directory's version numbers say nothing
+about what the table holds. A report domain never ingested in DIR is
+left as the table has it.
 
 AWS credentials and region come from the SDK's default chain, untouched:
 environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN),
@@ -65,6 +76,7 @@ type publishOptions struct {
 	s3Endpoint, dynamoEndpoint string
 	region                     string
 	accessKey, secretKey       string // static credentials for tests; empty: the SDK's default chain
+	merge                      bool   // keep the manifests' other files; publish every dataset (-merge)
 	progress                   io.Writer
 }
 
@@ -79,6 +91,7 @@ func publishCommand(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.region, "region", "", "AWS region (default: the SDK's chain)")
 	fs.StringVar(&o.s3Endpoint, "s3-endpoint", "", "S3-compatible endpoint, e.g. http://127.0.0.1:4569 (emulators)")
 	fs.StringVar(&o.dynamoEndpoint, "dynamodb-endpoint", "", "DynamoDB endpoint, e.g. http://127.0.0.1:8100 (emulators)")
+	fs.BoolVar(&o.merge, "merge", false, "DIR holds part of the data: keep the files it lacks in the manifests, publish its datasets as new versions")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -139,6 +152,14 @@ func publish(ctx context.Context, o publishOptions) error {
 		if len(st.manifest.Files) == 0 {
 			continue
 		}
+		local := slices.Sorted(maps.Keys(st.manifest.Files))
+		if o.merge {
+			for name, f := range st.base.files {
+				if _, ok := st.manifest.Files[name]; !ok {
+					st.manifest.Files[name] = f
+				}
+			}
+		}
 		changed, err := writeManifest(ctx, client, st.base, st.manifest)
 		if err != nil {
 			return err
@@ -150,7 +171,7 @@ func publish(ctx context.Context, o publishOptions) error {
 			// The tiles function still reads archives at their names;
 			// until it resolves them through the manifest, the archives
 			// are copied there too, after the release is complete.
-			for name := range st.manifest.Files {
+			for _, name := range local {
 				done, err := putIfChanged(ctx, st.store, name, filepath.Join(st.dir, filepath.FromSlash(name)))
 				if err != nil {
 					return err
@@ -163,19 +184,27 @@ func publish(ctx context.Context, o publishOptions) error {
 	}
 	fmt.Fprintf(o.progress, "files: %d uploaded, %d already there\n", uploaded, skipped)
 
-	local, err := kv.OpenBolt(reportsPath(o.dataDir), kv.BoltOptions{ReadOnly: true, Timeout: time.Second})
-	if err != nil {
-		return fmt.Errorf("report store %s: %w (is a server running on this data directory?)", reportsPath(o.dataDir), err)
-	}
-	defer local.Close()
 	dc, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: o.region, Endpoint: o.dynamoEndpoint,
 		AccessKeyID: o.accessKey, SecretAccessKey: o.secretKey, DisableResponseChecksum: o.dynamoEndpoint != ""})
 	if err != nil {
 		return err
 	}
 	remote := kv.NewDynamo(dc, o.table, kv.DynamoOptions{})
-	if err := copyDatasets(ctx, local, remote, o.progress); err != nil {
-		return err
+	for _, domain := range reportDomains {
+		// The version served now: an ingest may be writing the next.
+		local, ok, err := openReportStore(o.dataDir, domain)
+		if err != nil {
+			return fmt.Errorf("report store %s: %w", domain, err)
+		}
+		if !ok {
+			fmt.Fprintf(o.progress, "dataset %s: never ingested here, not published\n", domain)
+			continue
+		}
+		err = copyDataset(ctx, local, remote, domain, o.merge, o.progress)
+		local.Close()
+		if err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(o.progress, "published in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
@@ -338,48 +367,47 @@ func putIfChanged(ctx context.Context, store *blob.S3, key, path string) (bool, 
 	return true, store.Put(ctx, key, f)
 }
 
-// copyDatasets publishes every dataset of from into to, skipping those to
-// already holds at the same source version with as many items.
-func copyDatasets(ctx context.Context, from, to kv.Store, progress io.Writer) error {
-	sets, err := kv.Datasets(ctx, from)
-	if err != nil {
+// copyDataset publishes dataset name of from into to, unless to already
+// holds it at the same source version with as many items and all is not
+// set (publish -merge: a scratch directory's versions start again at 1).
+func copyDataset(ctx context.Context, from, to kv.Store, name string, all bool, progress io.Writer) error {
+	ds, ok, err := kv.Open(ctx, from, name)
+	if err != nil || !ok {
 		return err
 	}
-	for _, ds := range sets {
-		info := ds.Info
-		if info.Counts == nil {
-			info.Counts = map[string]int{}
-		}
-		info.Counts["source_version"] = int(ds.Version)
-		if have, ok, err := kv.Open(ctx, to, info.Name); err != nil {
-			return err
-		} else if ok && have.Info.Source == info.Source && have.Info.Counts["source_version"] == int(ds.Version) {
-			fmt.Fprintf(progress, "dataset %s: version %d already published (%d items)\n", info.Name, ds.Version, ds.Items)
-			continue
-		}
-		prefix := info.Name + "@" + fmt.Sprint(ds.Version) + "#"
-		copied := 0
-		_, err := kv.Publish(ctx, to, info, func(w *kv.Writer) error {
-			return from.ScanKeys(ctx, prefix, func(keys []kv.Key) error {
-				for _, k := range keys {
-					it, ok, err := from.Get(ctx, k.PK, k.SK)
-					if err != nil || !ok {
-						return err
-					}
-					if err := w.PutRaw(strings.TrimPrefix(k.PK, prefix), k.SK, it.Data); err != nil {
-						return err
-					}
-					if copied++; copied%5000 == 0 {
-						fmt.Fprintf(progress, "dataset %s: %d of %d items\n", info.Name, copied, ds.Items)
-					}
-				}
-				return nil
-			})
-		})
-		if err != nil {
-			return fmt.Errorf("dataset %s: %w", info.Name, err)
-		}
-		fmt.Fprintf(progress, "dataset %s: version %d published, %d items\n", info.Name, ds.Version, copied)
+	info := ds.Info
+	if info.Counts == nil {
+		info.Counts = map[string]int{}
 	}
+	info.Counts["source_version"] = int(ds.Version)
+	if have, ok, err := kv.Open(ctx, to, info.Name); err != nil {
+		return err
+	} else if ok && !all && have.Info.Source == info.Source && have.Info.Counts["source_version"] == int(ds.Version) {
+		fmt.Fprintf(progress, "dataset %s: version %d already published (%d items)\n", info.Name, ds.Version, ds.Items)
+		return nil
+	}
+	prefix := info.Name + "@" + fmt.Sprint(ds.Version) + "#"
+	copied := 0
+	_, err = kv.Publish(ctx, to, info, func(w *kv.Writer) error {
+		return from.ScanKeys(ctx, prefix, func(keys []kv.Key) error {
+			for _, k := range keys {
+				it, ok, err := from.Get(ctx, k.PK, k.SK)
+				if err != nil || !ok {
+					return err
+				}
+				if err := w.PutRaw(strings.TrimPrefix(k.PK, prefix), k.SK, it.Data); err != nil {
+					return err
+				}
+				if copied++; copied%5000 == 0 {
+					fmt.Fprintf(progress, "dataset %s: %d of %d items\n", info.Name, copied, ds.Items)
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("dataset %s: %w", info.Name, err)
+	}
+	fmt.Fprintf(progress, "dataset %s: version %d published, %d items\n", info.Name, ds.Version, copied)
 	return nil
 }

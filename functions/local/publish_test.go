@@ -46,7 +46,7 @@ func TestPublishToEmulators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.Close() // publish reads reports.db, which a server holds
+	defer srv.Close() // publish reads the report versions a server serves
 
 	const bucket = "meridian-data"
 	s3c := blobtest.FakeS3(t, bucket)
@@ -93,8 +93,7 @@ func TestPublishToEmulators(t *testing.T) {
 		t.Errorf("tiles manifest: %+v, %v, %v", tm, ok, err)
 	}
 
-	local, _ := kv.OpenBolt(reportsPath(dir), kv.BoltOptions{ReadOnly: true})
-	defer local.Close()
+	local := servedReports(t, dir, energy.Dataset)
 	remote := kv.NewDynamo(dc, o.table, kv.DynamoOptions{})
 	want, _, _ := kv.Open(ctx, local, energy.Dataset)
 	got, ok, err := kv.Open(ctx, remote, energy.Dataset)
@@ -186,14 +185,12 @@ func TestPublishSessionToken(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(gridPath(dir), "a"+gridExt), []byte("grid bytes"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	local, err := kv.OpenBolt(reportsPath(dir), kv.BoltOptions{})
-	if err != nil {
+	if _, err := reportDir(dir, energy.Dataset).Publish(ctx, func(ctx context.Context, s kv.Store) error {
+		_, err := kv.Publish(ctx, s, kv.DatasetInfo{Name: energy.Dataset, Source: "test"}, func(w *kv.Writer) error { return w.Put("P", "s", 1) })
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := kv.Publish(ctx, local, kv.DatasetInfo{Name: "tiny", Source: "test"}, func(w *kv.Writer) error { return w.Put("P", "s", 1) }); err != nil {
-		t.Fatal(err)
-	}
-	local.Close()
 
 	const bucket = "meridian-data"
 	s3c := blobtest.FakeS3(t, bucket)
@@ -216,7 +213,7 @@ func TestPublishSessionToken(t *testing.T) {
 	}
 	s3log.check(t, "S3", token, key)
 	ddbLog.check(t, "DynamoDB", token, key)
-	if d, ok, err := kv.Open(ctx, kv.NewDynamo(dc, "reports", kv.DynamoOptions{}), "tiny"); err != nil || !ok || d.Items != 1 {
+	if d, ok, err := kv.Open(ctx, kv.NewDynamo(dc, "reports", kv.DynamoOptions{}), energy.Dataset); err != nil || !ok || d.Items != 1 {
 		t.Errorf("published dataset: %+v, %v, %v", d, ok, err)
 	}
 }
@@ -236,11 +233,6 @@ func TestPublishKeepsOpenIndexes(t *testing.T) {
 	first, second := files[names[0]], files[names[1]]
 
 	dir := t.TempDir()
-	local, err := kv.OpenBolt(reportsPath(dir), kv.BoltOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	local.Close()
 	if err := os.MkdirAll(gridPath(dir), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -347,5 +339,58 @@ func TestPublishManifestConflict(t *testing.T) {
 	}
 	if ok, err := writeManifest(ctx, client, read(), mine); ok || err != nil {
 		t.Errorf("manifest write of the same files = %v, %v; want skipped", ok, err)
+	}
+}
+
+// -merge publishes a directory holding part of the data (what the refresh
+// job ingested into scratch storage): the manifest keeps naming the files
+// the directory lacks, and a directory without a report store publishes
+// its files alone.
+func TestPublishMerge(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	const bucket = "meridian-merge"
+	s3c := blobtest.FakeS3(t, bucket)
+	write := func(dir, name, body string) {
+		t.Helper()
+		p := filepath.Join(gridPath(dir), name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	full, part := t.TempDir(), t.TempDir()
+	write(full, "a.mgix", "index a, first")
+	write(full, "b.mgix", "index b, first")
+	write(part, "b.mgix", "index b, second")
+	o := publishOptions{bucket: bucket, table: "unused", s3Endpoint: *s3c.Options().BaseEndpoint,
+		region: "us-east-1", accessKey: "test", secretKey: "test", merge: true}
+	grid := blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
+	var out bytes.Buffer
+	o.progress = &out
+	for _, dir := range []string{full, part} {
+		o.dataDir = dir
+		if err := publish(ctx, o); err != nil {
+			t.Fatalf("publish -merge %s: %v\n%s", dir, err, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), "dataset energy: never ingested here, not published") {
+		t.Errorf("no word about the missing report store:\n%s", out.String())
+	}
+	m, ok, err := release.Read(ctx, grid)
+	if err != nil || !ok {
+		t.Fatalf("grid manifest: %v %v", ok, err)
+	}
+	if got := slices.Sorted(maps.Keys(m.Files)); !slices.Equal(got, []string{"a.mgix", "b.mgix"}) {
+		t.Fatalf("manifest names %v, want a.mgix (kept) and b.mgix (new)", got)
+	}
+	for name, want := range map[string]string{"a.mgix": "index a, first", "b.mgix": "index b, second"} {
+		key, _ := m.Resolve(name)
+		b, err := grid.ReadRange(ctx, key, 0, int64(len(want)))
+		if err != nil || string(b) != want {
+			t.Errorf("%s at %s: %q, %v; want %q", name, key, b, err, want)
+		}
 	}
 }

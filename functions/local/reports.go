@@ -16,89 +16,141 @@ import (
 
 	"meridian/shared/ag"
 	"meridian/shared/ag/agingest"
+	"meridian/shared/atomicfile"
 	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/ingest"
 	"meridian/shared/kv"
+	"meridian/shared/kv/boltdir"
 	"meridian/shared/tile"
 	"meridian/shared/tile/datalayers"
 )
 
-// The report store is one bbolt file, <data>/reports.db, holding every
-// report dataset (package kv). The server keeps it open; bbolt locks it, so
-// `meridian ingest energy|ag` runs while the server is stopped (it says so
-// when the file is in use) — an ingest never changes what a running server
-// serves behind its back.
-const reportsFile = "reports.db"
+// The report store is a directory per domain, <data>/reports/energy and
+// <data>/reports/ag: each holds one bbolt file per published version and a
+// CURRENT pointer (package boltdir). An ingest writes a new file and
+// flips the pointer, so it runs while a server serves the same data
+// directory; the server switches on its next look at the pointer (within
+// reportPollTime) and closes the old file when the requests holding it are
+// done.
+const reportsDir = "reports"
 
-func reportsPath(dataDir string) string { return filepath.Join(dataDir, reportsFile) }
+// reportDomains are the report domains, each its own store directory; the
+// names are also their dataset names (energy.Dataset, ag.Dataset).
+var reportDomains = []string{energy.Dataset, ag.Dataset}
 
-func openReports(dataDir string) (*kv.Bolt, error) {
-	if err := os.MkdirAll(dataDir, 0o700); err != nil {
-		return nil, err
-	}
-	b, err := kv.OpenBolt(reportsPath(dataDir), kv.BoltOptions{Timeout: time.Second})
-	if err != nil {
-		return nil, fmt.Errorf("report store %s: %w (is a server running on this data directory? stop it first)", reportsPath(dataDir), err)
-	}
-	return b, nil
+// legacyReportsFile is the one store file of earlier releases, adopted as
+// each domain's first version (migrateReports).
+const legacyReportsFile = "reports.db"
+
+// reportPollTime is how often a server looks for a new report version.
+const reportPollTime = time.Second
+
+func reportDir(dataDir, domain string) boltdir.Dir {
+	return boltdir.New(filepath.Join(dataDir, reportsDir, domain))
 }
 
-// ensureDemoReports ingests the demo datasets, generated in the published
-// formats and read by the same code as real files, when the store has none
-// of a domain yet.
-func ensureDemoReports(ctx context.Context, store kv.Store, svc *convert.Service, logger *slog.Logger) error {
-	if err := ensureDemoEnergy(ctx, store, svc, logger); err != nil {
+// migrateReports adopts the single reports.db of an earlier release as the
+// first version of each domain that has none, then renames it aside
+// (reports.db.adopted): it is read once, never written.
+func migrateReports(dataDir string) error {
+	legacy := filepath.Join(dataDir, legacyReportsFile)
+	if _, err := os.Stat(legacy); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	domains, err := unpublished(dataDir)
+	if err != nil {
 		return err
 	}
-	return ensureDemoAg(ctx, store, svc, logger)
+	for _, domain := range domains {
+		if _, err := reportDir(dataDir, domain).Adopt(legacy); err != nil {
+			return fmt.Errorf("report store %s from an earlier release: %w (is an older server still running on this data directory?)", legacy, err)
+		}
+	}
+	return atomicfile.Rename(legacy, legacy+".adopted")
 }
 
-func ensureDemoAg(ctx context.Context, store kv.Store, svc *convert.Service, logger *slog.Logger) error {
-	return ensureDemo(ctx, store, ag.Dataset, agingest.WriteDemo, logger, func(dir string) ([]any, error) {
-		files, err := agingest.FilesIn(dir)
+// unpublished returns the report domains of dataDir with no version yet.
+func unpublished(dataDir string) ([]string, error) {
+	var out []string
+	for _, domain := range reportDomains {
+		cur, err := reportDir(dataDir, domain).Current()
 		if err != nil {
 			return nil, err
 		}
-		sum, err := agingest.Ingest(ctx, store, svc, files, agingest.Options{Demo: true, AsOf: energyingest.DemoAsOf()})
-		return []any{"items", sum.Items, "quarters", sum.Quarters}, err
-	})
+		if cur == "" {
+			out = append(out, domain)
+		}
+	}
+	return out, nil
 }
 
-func ensureDemoEnergy(ctx context.Context, store kv.Store, svc *convert.Service, logger *slog.Logger) error {
-	return ensureDemo(ctx, store, energy.Dataset, energyingest.WriteDemo, logger, func(dir string) ([]any, error) {
+// openReportStore opens domain's served version read-only, for the
+// commands that read it (build-tiles, publish); ok is false when it was
+// never published.
+func openReportStore(dataDir, domain string) (store *kv.Bolt, ok bool, err error) {
+	if err := migrateReports(dataDir); err != nil {
+		return nil, false, err
+	}
+	store, _, ok, err = reportDir(dataDir, domain).OpenCurrent()
+	return store, ok, err
+}
+
+// ensureDemoReports ingests the demo datasets, generated in the published
+// formats and read by the same code as real files, into each domain that
+// has never been published.
+func ensureDemoReports(ctx context.Context, dataDir string, svc *convert.Service, logger *slog.Logger) error {
+	domains, err := unpublished(dataDir)
+	if err != nil {
+		return err
+	}
+	for _, domain := range domains {
+		d := reportDir(dataDir, domain)
+		start := time.Now()
+		var attrs []any
+		if _, err := d.Publish(ctx, func(ctx context.Context, store kv.Store) (err error) {
+			attrs, err = ingestDemo(ctx, domain, store, svc)
+			return err
+		}); err != nil {
+			return fmt.Errorf("demo %s data into %s: %w", domain, d.Path(), err)
+		}
+		logger.Info("ingested demo "+domain+" data", append(attrs, "store", d.Path(), "duration_ms", time.Since(start).Milliseconds())...)
+	}
+	return nil
+}
+
+// ingestDemo writes domain's demo files to a temporary directory and
+// ingests them into store; it returns what to log.
+func ingestDemo(ctx context.Context, domain string, store kv.Store, svc *convert.Service) ([]any, error) {
+	dir, err := os.MkdirTemp("", "meridian-demo-"+domain+"-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	switch domain {
+	case energy.Dataset:
+		if err := energyingest.WriteDemo(dir); err != nil {
+			return nil, err
+		}
 		files, err := energyingest.FilesIn(dir)
 		if err != nil {
 			return nil, err
 		}
 		sum, err := energyingest.Ingest(ctx, store, svc, files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true})
 		return []any{"items", sum.Items, "wells", sum.Read["wells_st37"] + sum.Read["wells_petrinex"]}, err
-	})
-}
-
-// ensureDemo writes a domain's demo files to a temporary directory and
-// ingests them with ingestDir, unless the store has the dataset already;
-// ingestDir returns what to log.
-func ensureDemo(ctx context.Context, store kv.Store, dataset string, write func(dir string) error, logger *slog.Logger, ingestDir func(dir string) ([]any, error)) error {
-	if _, ok, err := kv.Open(ctx, store, dataset); err != nil || ok {
-		return err
+	case ag.Dataset:
+		if err := agingest.WriteDemo(dir); err != nil {
+			return nil, err
+		}
+		files, err := agingest.FilesIn(dir)
+		if err != nil {
+			return nil, err
+		}
+		sum, err := agingest.Ingest(ctx, store, svc, files, agingest.Options{Demo: true, AsOf: energyingest.DemoAsOf()})
+		return []any{"items", sum.Items, "quarters", sum.Quarters}, err
 	}
-	dir, err := os.MkdirTemp("", "meridian-demo-"+dataset+"-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	if err := write(dir); err != nil {
-		return err
-	}
-	start := time.Now()
-	attrs, err := ingestDir(dir)
-	if err != nil {
-		return fmt.Errorf("demo %s data: %w", dataset, err)
-	}
-	logger.Info("ingested demo "+dataset+" data", append(attrs, "duration_ms", time.Since(start).Milliseconds())...)
-	return nil
+	return nil, fmt.Errorf("no demo data for %q", domain)
 }
 
 const ingestReportsUsage = `usage: meridian ingest energy [-data DIR] [-now YYYY-MM-DD] [-demo] [-tiles=false] [-check] DIR
@@ -114,11 +166,13 @@ DominantAGRASID_LSRS*, slc_lsrs*, cli_*, CDM_YYMM_Dn_LR.geojson, waterbody*|NHN_
 watercourse*, municipalities*, sk_ag_crown_land*, sk_pastures*,
 bc_ag_capability*, OATS_ALR_POLYS*|ALC_ALR_POLYGONS*|bc_alr*,
 FWA_WETLANDS*) — derives the report rows and publishes them to
-DATA/reports.db as one dataset, all at once: a problem in any file rejects
-the ingest (file:line: reason) and the data served before stays. Then it
-rebuilds the domain's tile archives in DATA/tiles/energy or DATA/tiles/ag
-from the published data (-tiles=false: leave them). Run it while the server
-is stopped. -demo writes the demo files to DIR first.
+DATA/reports/energy or DATA/reports/ag as a new version, all at once: a
+problem in any file rejects the ingest (file:line: reason) and the data
+served before stays. A server running on DATA keeps serving the old
+version until the new one is complete, then switches within a second.
+Then it rebuilds the domain's tile archives in DATA/tiles/energy or
+DATA/tiles/ag from the published data (-tiles=false: leave them); the
+server picks them up too. -demo writes the demo files to DIR first.
 
 flags:
 `
@@ -229,35 +283,47 @@ func runCheck(domain, dataDir string, stdout, stderr io.Writer, check func(conte
 	return check(ctx, svc)
 }
 
-// runReportIngest opens the report store and the grid indexes of dataDir
-// and runs an ingest over them, saying what went wrong: a rejected file
-// leaves the data served before in place. run prints its summary; then,
-// with tiles, the domain's data archives are rebuilt from what was
-// published.
+// runReportIngest publishes a new version of domain's report store with
+// run, over the grid indexes of dataDir, while a server may serve the
+// version before (it switches when the new one is complete), and says what
+// went wrong: a rejected file, an interrupt (Ctrl-C) or a failure leaves
+// the version served before in place. run prints its summary; then, with
+// tiles, the domain's data archives are rebuilt from what was published.
 func runReportIngest(domain, dataDir string, tiles bool, stdout, stderr io.Writer, run func(context.Context, kv.Store, *convert.Service) error) int {
-	ctx := context.Background()
-	store, err := openReports(dataDir)
-	if err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := migrateReports(dataDir); err != nil {
 		fmt.Fprintf(stderr, "meridian ingest %s: %v\n", domain, err)
 		return 1
 	}
-	defer store.Close()
 	svc := convert.New()
 	if err := newGridLoader(dataDir, svc, slog.New(slog.DiscardHandler)).load(ctx); err != nil {
 		fmt.Fprintf(stderr, "meridian ingest %s: grid indexes: %v\n", domain, err)
 		return 1
 	}
-	if err := run(ctx, store, svc); err != nil {
+	d := reportDir(dataDir, domain)
+	name, err := d.Publish(ctx, func(ctx context.Context, store kv.Store) error { return run(ctx, store, svc) })
+	if err != nil {
 		var ie *ingest.Error
-		if errors.As(err, &ie) {
+		switch {
+		case errors.As(err, &ie):
 			fmt.Fprintf(stderr, "meridian ingest %s: rejected: %v\nthe %s data served before is unchanged\n", domain, ie, domain)
-		} else {
-			fmt.Fprintf(stderr, "meridian ingest %s: %v\n", domain, err)
+		case errors.Is(err, boltdir.ErrBusy):
+			fmt.Fprintf(stderr, "meridian ingest %s: another ingest of %s is running on %s; the data served is unchanged\n", domain, domain, dataDir)
+		default:
+			fmt.Fprintf(stderr, "meridian ingest %s: %v\nthe %s data served before is unchanged\n", domain, err, domain)
 		}
 		return 1
 	}
+	fmt.Fprintf(stdout, "%s report store: %s is served now (a running server switches within %s)\n", domain, filepath.Join(d.Path(), name), reportPollTime)
 	if tiles {
 		start := time.Now()
+		store, _, _, err := d.OpenCurrent()
+		if err != nil {
+			fmt.Fprintf(stderr, "meridian ingest %s: the data is published, but the tile archives were not rebuilt: %v\n", domain, err)
+			return 1
+		}
+		defer store.Close()
 		built, n, err := buildDataArchives(ctx, store, svc, filepath.Join(dataDir, tilesDir), domain)
 		if err != nil {
 			fmt.Fprintf(stderr, "meridian ingest %s: the data is published, but the tile archives were not rebuilt: %v\n", domain, err)
@@ -358,16 +424,22 @@ const builtMarker = ".built"
 
 // ensureDataArchives builds the archives of each data domain (energy, ag)
 // whose tile directory under dir has never been built whole (the first
-// start, or one interrupted), as `meridian build-tiles` would. A domain
-// built before is left alone, whatever archives it lacks (layers without
-// data have none): an ingest rebuilds its domain's.
-func ensureDataArchives(ctx context.Context, store kv.Store, svc *convert.Service, dir string, logger *slog.Logger) error {
-	for _, region := range []string{"energy", "ag"} {
+// start, or one interrupted), as `meridian build-tiles` would, from the
+// domain's served report version. A domain built before is left alone,
+// whatever archives it lacks (layers without data have none): an ingest
+// rebuilds its domain's.
+func ensureDataArchives(ctx context.Context, dataDir string, svc *convert.Service, dir string, logger *slog.Logger) error {
+	for _, region := range reportDomains {
 		if _, err := os.Stat(filepath.Join(dir, region, builtMarker)); err == nil {
 			continue
 		}
+		store, ok, err := openReportStore(dataDir, region)
+		if err != nil || !ok {
+			return err
+		}
 		start := time.Now()
 		built, tiles, err := buildDataArchives(ctx, store, svc, dir, region)
+		store.Close()
 		if err != nil {
 			return err
 		}

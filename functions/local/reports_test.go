@@ -8,6 +8,8 @@ import (
 	"time"
 
 	srcag "meridian/shared/ag/agingest"
+	"meridian/shared/energy"
+	"meridian/shared/kv"
 )
 
 // `meridian ingest ag|energy` publishes the dataset and rebuilds that
@@ -101,5 +103,127 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 	}
 	if after := archives("ag"); len(after) != 14 || !after["soils.pmtiles"].Equal(old) {
 		t.Errorf("a rejected ingest touched the archives: %v", after)
+	}
+}
+
+// servedReports opens domain's served report version read-only (beside
+// any server), closed when the test ends.
+func servedReports(t *testing.T, dataDir, domain string) kv.Store {
+	t.Helper()
+	store, ok, err := openReportStore(dataDir, domain)
+	if err != nil || !ok {
+		t.Fatalf("report store %s: ok %v, %v", domain, ok, err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return store
+}
+
+// `meridian ingest energy|ag` runs while a server serves the same data
+// directory (bbolt's lock refused it when the store was one shared file);
+// the server switches to the new version on its next look, and a rejected
+// ingest leaves the served version as it was.
+func TestIngestWhileServing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv, key := newTestServerIn(t, dir)
+	report := func(path string) int {
+		t.Helper()
+		return get(t, srv, path, "X-API-Key", key).Code
+	}
+	const energyPath, agPath = "/energy/report?legal_location=9-10-60-22-W5", "/ag/report?legal_location=NE-25-10-14-W2"
+	if c1, c2 := report(energyPath), report(agPath); c1 != 200 || c2 != 200 {
+		t.Fatalf("before: energy %d, ag %d", c1, c2)
+	}
+	first := map[string]string{}
+	for _, d := range reportDomains {
+		first[d] = srv.reports[d].Name()
+	}
+
+	demo := t.TempDir()
+	for _, domain := range reportDomains {
+		var stdout, stderr strings.Builder
+		if code := run([]string{"ingest", domain, "-data", dir, "-tiles=false", "-demo", filepath.Join(demo, domain)}, nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("ingest %s while serving: exit %d\n%s%s", domain, code, stdout.String(), stderr.String())
+		}
+		// Until the server looks again, it serves the version it had.
+		if got := srv.reports[domain].Name(); got != first[domain] {
+			t.Fatalf("%s switched before a reload: %s", domain, got)
+		}
+	}
+	srv.reloadReports()
+	for _, domain := range reportDomains {
+		name := srv.reports[domain].Name()
+		if name == first[domain] || name == "" {
+			t.Errorf("%s: serving %q after the ingest and a reload, was %q", domain, name, first[domain])
+		}
+		if d, ok, err := kv.Open(t.Context(), servedReports(t, dir, domain), domain); err != nil || !ok || d.Version != 2 {
+			t.Errorf("%s: served dataset %+v, %v, %v; want version 2", domain, d, ok, err)
+		}
+	}
+	if c1, c2 := report(energyPath), report(agPath); c1 != 200 || c2 != 200 {
+		t.Fatalf("after the switch: energy %d, ag %d", c1, c2)
+	}
+	// build-tiles reads the served version beside the server, too.
+	var out, errOut strings.Builder
+	if code := run([]string{"build-tiles", "-data", dir, "energy/og_activity_lsd", "ag/lsrs_productivity"}, nil, &out, &errOut); code != 0 ||
+		strings.Count(out.String(), "\n") != 2 {
+		t.Fatalf("build-tiles while serving: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+
+	// A rejected ingest: nothing switches.
+	served := srv.reports[energy.Dataset].Name()
+	vols, _ := filepath.Glob(filepath.Join(demo, energy.Dataset, "Vol_*.csv"))
+	if len(vols) == 0 {
+		t.Fatal("no volumetrics file in the energy demo")
+	}
+	os.WriteFile(vols[0], []byte("not,a,volumetrics\nfile\n"), 0o644)
+	var stdout, stderr strings.Builder
+	if code := run([]string{"ingest", "energy", "-data", dir, "-tiles=false", filepath.Join(demo, energy.Dataset)}, nil, &stdout, &stderr); code != 1 ||
+		!strings.Contains(stderr.String(), "the energy data served before is unchanged") {
+		t.Fatalf("bad file: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	srv.reloadReports()
+	if got := srv.reports[energy.Dataset].Name(); got != served {
+		t.Errorf("a rejected ingest switched the server to %s (was %s)", got, served)
+	}
+	if c := report(energyPath); c != 200 {
+		t.Errorf("after a rejected ingest: energy %d", c)
+	}
+}
+
+// A data directory of an earlier release, with its one reports.db, is
+// adopted: each domain's first version is a copy of it, and the file is
+// renamed aside.
+func TestLegacyReportsAdopted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	legacy := filepath.Join(dir, legacyReportsFile)
+	store, err := kv.OpenBolt(legacy, kv.BoltOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, domain := range reportDomains {
+		if _, err := kv.Publish(t.Context(), store, kv.DatasetInfo{Name: domain, Source: "earlier release"}, func(w *kv.Writer) error { return w.Put("P", "s", domain) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store.Close()
+	if err := migrateReports(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(legacy); !os.IsNotExist(err) {
+		t.Errorf("reports.db still in place after adoption (%v)", err)
+	}
+	if _, err := os.Stat(legacy + ".adopted"); err != nil {
+		t.Errorf("reports.db.adopted: %v", err)
+	}
+	for _, domain := range reportDomains {
+		d, ok, err := kv.Open(t.Context(), servedReports(t, dir, domain), domain)
+		if err != nil || !ok || d.Info.Source != "earlier release" {
+			t.Errorf("%s after adoption: %+v, %v, %v", domain, d, ok, err)
+		}
+	}
+	if err := migrateReports(dir); err != nil {
+		t.Errorf("second migration: %v", err)
 	}
 }

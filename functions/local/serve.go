@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -29,12 +30,18 @@ func defaultDataDir() string {
 func serveCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address (loopback only unless -public)")
+	public := fs.Bool("public", false, "allow -addr beyond loopback (e.g. 0.0.0.0:8080): every machine that reaches the port gets the map page and its rate-limited key")
 	dataDir := fs.String("data", defaultDataDir(), "directory of keys.json, usage.json and the demo key")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	noFixtures := fs.Bool("no-fixtures", false, "do not ingest the embedded fixture grid data into an empty data directory")
+	useTLS := fs.Bool("tls", false, "serve HTTPS with a certificate for the loopback names made once in DATA/tls (trust DATA/tls/ca.pem)")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:6060; off by default")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if err := checkListenAddr(*addr, *public); err != nil {
+		fmt.Fprintf(stderr, "meridian serve: %v\n", err)
 		return 2
 	}
 	var level slog.Level
@@ -53,11 +60,28 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, serverConfig{dataDir: *dataDir, logger: logger, noFixtures: *noFixtures}, *addr, stdout); err != nil {
+	if err := serve(ctx, serverConfig{dataDir: *dataDir, logger: logger, noFixtures: *noFixtures, public: *public, tls: *useTLS}, *addr, stdout); err != nil {
 		fmt.Fprintf(stderr, "meridian serve: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// checkListenAddr refuses a listen address beyond loopback unless public:
+// the local server hands the map page's key to whoever loads the page.
+func checkListenAddr(addr string, public bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("-addr %q: %v", addr, err)
+	}
+	if public || (host != "" && loopbackHost(host)) {
+		return nil
+	}
+	shown := host
+	if shown == "" {
+		shown = "every interface"
+	}
+	return fmt.Errorf("-addr %q listens beyond this machine (%s): add -public to serve other machines (they get the map page and its rate-limited key, and need keys of their own for the rest), or use 127.0.0.1", addr, shown)
 }
 
 // serve runs until ctx is done (SIGINT or SIGTERM), then drains requests and
@@ -77,13 +101,27 @@ func serve(ctx context.Context, cfg serverConfig, addr string, stdout io.Writer)
 		return err
 	}
 	defer srv.Close()
-	go srv.grids.watch(ctx)
+	go srv.watch(ctx)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	base := "http://" + ln.Addr().String()
+	var caPath string
+	if cfg.tls {
+		cert, ca, err := ensureTLS(dataDir)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		caPath = ca
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+		base = "https://" + ln.Addr().String()
+	}
 	fmt.Fprintf(stdout, "base_url=%s\napi_key=%s\ntiles_url=%s/tiles\n", base, key, base)
+	if caPath != "" {
+		fmt.Fprintf(stdout, "ca_file=%s\n", caPath)
+	}
 	if f, ok := stdout.(*os.File); ok {
 		f.Sync()
 	}

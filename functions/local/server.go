@@ -9,15 +9,19 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
+	"meridian/shared/ag"
 	"meridian/shared/ag/agapi"
 	"meridian/shared/api"
 	"meridian/shared/blob"
 	"meridian/shared/convert"
+	"meridian/shared/energy"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/gateway"
 	"meridian/shared/kv"
+	"meridian/shared/kv/boltdir"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
 )
@@ -31,7 +35,8 @@ type server struct {
 	mux     *api.Mux
 	gateway *gateway.Gateway
 	grids   *gridLoader
-	reports *kv.Bolt
+	reports map[string]*boltdir.Live[[]api.Route] // by domain: its routes over its served version
+	logger  *slog.Logger
 }
 
 // serverConfig is what newServer needs; flags fill it in serve.
@@ -39,6 +44,10 @@ type serverConfig struct {
 	dataDir    string // keys.json, usage.json, plans.json, demo-key, grid/
 	logger     *slog.Logger
 	noFixtures bool // do not ingest the embedded fixtures into an empty grid directory
+	// public: the server listens beyond loopback (serve -public), and the
+	// map page's configuration answers any Host.
+	public bool
+	tls    bool // serve HTTPS (serve -tls; see tls.go)
 	// archiveRecheck is how often the tile archives are looked for again
 	// (default archiveRecheck; negative: on every request).
 	archiveRecheck time.Duration
@@ -60,31 +69,38 @@ func newServer(cfg serverConfig) (*server, error) {
 	if err := grids.load(ctx); err != nil {
 		return nil, err
 	}
-	// The map page calls the API with the demo key; it must be in the keys
+	// The map page calls the API with its own key; it must be in the keys
 	// file before the gateway loads it.
-	demoKey, err := gateway.EnsureDemoKey(cfg.dataDir)
+	mapKey, err := gateway.EnsureMapKey(cfg.dataDir)
 	if err != nil {
-		return nil, fmt.Errorf("demo key: %w", err)
+		return nil, fmt.Errorf("map page key: %w", err)
 	}
-	reports, err := openReports(cfg.dataDir)
-	if err != nil {
+	if err := migrateReports(cfg.dataDir); err != nil {
 		return nil, err
 	}
 	if !cfg.noFixtures {
-		if err := ensureDemoReports(ctx, reports, svc, cfg.logger); err != nil {
-			reports.Close()
+		if err := ensureDemoReports(ctx, cfg.dataDir, svc, cfg.logger); err != nil {
 			return nil, err
 		}
-		if err := ensureDataArchives(ctx, reports, svc, filepath.Join(cfg.dataDir, tilesDir), cfg.logger); err != nil {
-			reports.Close()
+		if err := ensureDataArchives(ctx, cfg.dataDir, svc, filepath.Join(cfg.dataDir, tilesDir), cfg.logger); err != nil {
 			return nil, err
+		}
+	}
+	reports, err := openLiveReports(cfg.dataDir, svc)
+	if err != nil {
+		return nil, err
+	}
+	closeReports := func() {
+		for _, l := range reports {
+			l.Close()
 		}
 	}
 	plans, err := gateway.LoadPlans(filepath.Join(cfg.dataDir, gateway.PlansFile))
 	if err != nil {
-		reports.Close()
+		closeReports()
 		return nil, err
 	}
+	plans = gateway.WithMapPagePlans(plans)
 	gw, err := gateway.New(gateway.Options{
 		KeysPath:  filepath.Join(cfg.dataDir, gateway.KeysFile),
 		UsagePath: filepath.Join(cfg.dataDir, gateway.UsageFile),
@@ -92,7 +108,7 @@ func newServer(cfg serverConfig) (*server, error) {
 		Logger:    cfg.logger,
 	})
 	if err != nil {
-		reports.Close()
+		closeReports()
 		return nil, err
 	}
 	mux := api.NewMux()
@@ -107,10 +123,15 @@ func newServer(cfg serverConfig) (*server, error) {
 	})
 	grids.changed = tiles.Invalidate
 	mux.Mount(tiles.Routes()...)
-	mux.Mount(agapi.NewHandler(reports, svc).Routes()...)
-	mux.Mount(energyapi.NewHandler(reports, svc, time.Now).Routes()...)
+	for _, domain := range reportDomains {
+		mux.Mount(liveRoutes(reports[domain])...)
+	}
 	tilesRoot := filepath.Join(cfg.dataDir, tilesDir)
-	mux.Mount(webRoutes(demoKey, mapLayersOf(tile.Layers()), func() []mapLayer {
+	allowHost := loopbackHost
+	if cfg.public {
+		allowHost = func(string) bool { return true }
+	}
+	mux.Mount(webRoutes(mapKey, allowHost, mapLayersOf(tile.Layers()), func() []mapLayer {
 		return dataMapLayers(tile.Layers(), func(l tile.Layer) bool {
 			_, err := os.Stat(filepath.Join(tilesRoot, filepath.FromSlash(l.Key())))
 			return err == nil
@@ -118,10 +139,93 @@ func newServer(cfg serverConfig) (*server, error) {
 	})...)
 	mux.Mount(serviceRoutes(mux)...)
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger})
-	return &server{handler: h, mux: mux, gateway: gw, grids: grids, reports: reports}, nil
+	return &server{handler: h, mux: mux, gateway: gw, grids: grids, reports: reports, logger: cfg.logger}, nil
 }
 
-func (s *server) Close() error { return errors.Join(s.gateway.Close(), s.reports.Close()) }
+// openLiveReports opens each domain's served report version with the
+// domain's routes over it.
+func openLiveReports(dataDir string, svc *convert.Service) (map[string]*boltdir.Live[[]api.Route], error) {
+	build := map[string]func(kv.Store) []api.Route{
+		energy.Dataset: func(s kv.Store) []api.Route { return energyapi.NewHandler(s, svc, time.Now).Routes() },
+		ag.Dataset:     func(s kv.Store) []api.Route { return agapi.NewHandler(s, svc).Routes() },
+	}
+	out := map[string]*boltdir.Live[[]api.Route]{}
+	for _, domain := range reportDomains {
+		l, err := boltdir.NewLive(reportDir(dataDir, domain), build[domain])
+		if err != nil {
+			for _, o := range out {
+				o.Close()
+			}
+			return nil, fmt.Errorf("report store %s: %w", domain, err)
+		}
+		out[domain] = l
+	}
+	return out, nil
+}
+
+// liveRoutes are l's routes, each serving a request with the routes built
+// over the version served when the request starts, held until it ends.
+func liveRoutes(l *boltdir.Live[[]api.Route]) []api.Route {
+	proto, _, release := l.Acquire()
+	defer release()
+	out := slices.Clone(proto)
+	for i := range out {
+		out[i].Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			routes, _, release := l.Acquire()
+			defer release()
+			routes[i].Handler.ServeHTTP(w, r)
+		})
+	}
+	return out
+}
+
+// watch keeps the grid indexes and the report versions in step with the
+// data directory until ctx ends.
+func (s *server) watch(ctx context.Context) {
+	go s.grids.watch(ctx)
+	every(ctx, reportPollTime, s.reloadReports)
+}
+
+// every runs fn every d until ctx ends.
+func every(ctx context.Context, d time.Duration, fn func()) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			fn()
+		}
+	}
+}
+
+// reloadReports switches each domain whose CURRENT changed to its new
+// version; a version that does not open is logged and the old one kept.
+func (s *server) reloadReports() {
+	for _, domain := range reportDomains {
+		l := s.reports[domain]
+		changed, err := l.Reload()
+		switch {
+		case err != nil:
+			s.logger.Error("report store reload; keeping the version served", "domain", domain, "served", l.Name(), "err", err)
+		case changed:
+			s.logger.Info("report store switched", "domain", domain, "version_file", l.Name())
+		}
+	}
+}
+
+func (s *server) Close() error {
+	err := s.gateway.Close()
+	for _, l := range s.reports {
+		err = errors.Join(err, l.Close())
+	}
+	return err
+}
+
+// quotaPolicy is what costs a key its monthly quota, as the gateway
+// applies it (gateway.Middleware), for the OpenAPI description.
+const quotaPolicy = "Quota: a keyed request costs one unit of its product's monthly quota when a route answers it with a status below 500 (200, and a 400 or 404 the route itself gives). Unknown paths (404 not_found from the router), methods a path does not allow (405), refusals by the gateway (401, 403, 429) and 5xx answers cost nothing; X-RateLimit-Remaining on each answer already reflects that."
 
 // serviceRoutes are the public routes of the local server itself.
 func serviceRoutes(mux *api.Mux) []api.Route {
@@ -132,7 +236,7 @@ func serviceRoutes(mux *api.Mux) []api.Route {
 				doc, err := api.OpenAPI(api.Info{
 					Title:       "Meridian",
 					Version:     version,
-					Description: "Canadian legal land descriptions to coordinates and back, parcel reports and map tiles.",
+					Description: "Canadian legal land descriptions to coordinates and back, parcel reports and map tiles. " + quotaPolicy,
 				}, mux.Routes())
 				if err != nil {
 					return err

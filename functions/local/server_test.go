@@ -20,7 +20,12 @@ import (
 
 func newTestServer(t *testing.T) (*server, string) {
 	t.Helper()
-	dir := t.TempDir()
+	return newTestServerIn(t, t.TempDir())
+}
+
+// newTestServerIn is newTestServer over the data directory dir.
+func newTestServerIn(t *testing.T, dir string) (*server, string) {
+	t.Helper()
 	key, err := gateway.EnsureDemoKey(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -153,16 +158,19 @@ func TestServerProductsAndLimits(t *testing.T) {
 	}
 }
 
-// serve prints base_url= and api_key= lines, answers on that address, and
-// stops cleanly when its context ends.
-func TestServePrintsURLAndKey(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
+// startServe runs serve with cfg on a free loopback port, reads the lines
+// it prints up to and including the one named last, and returns them with
+// a function that stops the server and checks it stopped cleanly.
+func startServe(t *testing.T, cfg serverConfig, last string) (map[string]string, func()) {
+	t.Helper()
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.DiscardHandler)
+	}
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)}, "127.0.0.1:0", pw)
+		done <- serve(ctx, cfg, "127.0.0.1:0", pw)
 		pw.Close()
 	}()
 	lines := map[string]string{}
@@ -170,19 +178,41 @@ func TestServePrintsURLAndKey(t *testing.T) {
 	for sc.Scan() {
 		k, v, _ := strings.Cut(sc.Text(), "=")
 		lines[k] = v
-		if k == "tiles_url" {
+		if k == last {
 			break
 		}
 	}
 	go io.Copy(io.Discard, pr)
+	return lines, func() {
+		t.Helper()
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatal("serve did not stop")
+		}
+	}
+}
+
+// serve prints base_url= and api_key= lines, answers on that address, and
+// stops cleanly when its context ends.
+func TestServePrintsURLAndKey(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	lines, stop := startServe(t, serverConfig{dataDir: dir}, "tiles_url")
 	base, key := lines["base_url"], lines["api_key"]
 	if !strings.HasPrefix(base, "http://127.0.0.1:") || !strings.HasPrefix(key, "mk_") || lines["tiles_url"] != base+"/tiles" {
+		stop()
 		t.Fatalf("printed %v", lines)
 	}
 	req, _ := http.NewRequest("GET", base+"/search/legal-location?location=NW-25-24-1-W5", nil)
 	req.Header.Set("X-API-Key", key)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
+		stop()
 		t.Fatal(err)
 	}
 	body, _ := io.ReadAll(resp.Body)
@@ -190,15 +220,7 @@ func TestServePrintsURLAndKey(t *testing.T) {
 	if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`"legal_location":"NW-25-24-1-W5"`)) {
 		t.Errorf("search: %d %s", resp.StatusCode, body)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("serve did not stop")
-	}
+	stop()
 	// The demo key is the same on the next start.
 	again, err := gateway.EnsureDemoKey(dir)
 	if err != nil || again != key {
@@ -206,5 +228,90 @@ func TestServePrintsURLAndKey(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, gateway.UsageFile)); err != nil {
 		t.Errorf("usage counts were not flushed on shutdown: %v", err)
+	}
+}
+
+// The server listens on loopback unless -public: beyond it, every machine
+// that reaches the port would get the map page's key.
+func TestCheckListenAddr(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		addr   string
+		public bool
+		ok     bool
+	}{
+		{"127.0.0.1:8080", false, true},
+		{"localhost:0", false, true},
+		{"[::1]:8080", false, true},
+		{":8080", false, false},
+		{"0.0.0.0:8080", false, false},
+		{"[::]:8080", false, false},
+		{"192.168.1.10:8080", false, false},
+		{"example.com:8080", false, false},
+		{"0.0.0.0:8080", true, true},
+		{"8080", false, false},
+	} {
+		if err := checkListenAddr(c.addr, c.public); (err == nil) != c.ok {
+			t.Errorf("checkListenAddr(%q, public %v) = %v, want ok %v", c.addr, c.public, err, c.ok)
+		}
+	}
+	var stderr strings.Builder
+	if code := run([]string{"serve", "-addr", "0.0.0.0:0", "-data", t.TempDir()}, nil, io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), "-public") {
+		t.Errorf("serve -addr 0.0.0.0:0: exit %d, %s", code, stderr.String())
+	}
+}
+
+// The map page's configuration hands out the map page's own key, not the
+// demo key, and only to a loopback Host (DNS rebinding: a page elsewhere
+// pointing its own name at 127.0.0.1 must not read it). The key opens
+// maps, search and autocomplete, nothing else.
+func TestMapConfigKey(t *testing.T) {
+	t.Parallel()
+	srv, demoKey := newTestServer(t)
+	config := func(host string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("GET", "/map/config.json", nil)
+		r.Host = host
+		w := httptest.NewRecorder()
+		srv.handler.ServeHTTP(w, r)
+		return w
+	}
+	for _, host := range []string{"evil.example", "evil.example:8080", "127.0.0.1.nip.io:8080"} {
+		if w := config(host); w.Code != 403 || !strings.Contains(w.Body.String(), `"code":"host_not_allowed"`) || strings.Contains(w.Body.String(), "mk_") {
+			t.Errorf("Host %s: %d %s", host, w.Code, w.Body)
+		}
+	}
+	w := config("localhost:8080")
+	var cfg mapConfig
+	if err := json.Unmarshal(w.Body.Bytes(), &cfg); w.Code != 200 || err != nil || cfg.APIKey == "" {
+		t.Fatalf("Host localhost:8080: %d %s", w.Code, w.Body)
+	}
+	if cfg.APIKey == demoKey {
+		t.Fatal("the map page hands out the unlimited demo key")
+	}
+	for path, want := range map[string]int{
+		"/search/legal-location?location=NW-25-24-1-W5":  200,
+		"/autocomplete/legal-location?location=NW-25-24": 200,
+		"/tiles/ab/twp.json":                             200,
+		"/energy/report?legal_location=9-10-60-22-W5":    403,
+		"/ag/report?legal_location=NE-25-10-14-W2":       403,
+	} {
+		if w := get(t, srv, path, "X-API-Key", cfg.APIKey); w.Code != want {
+			t.Errorf("map key on %s: %d, want %d: %s", path, w.Code, want, w.Body)
+		}
+	}
+}
+
+// The OpenAPI document states what costs quota, as the README does.
+func TestOpenAPIStatesQuotaPolicy(t *testing.T) {
+	t.Parallel()
+	srv, _ := newTestServer(t)
+	w := get(t, srv, "/openapi.json")
+	var doc struct {
+		Info struct {
+			Description string `json:"description"`
+		} `json:"info"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &doc); err != nil || !strings.Contains(doc.Info.Description, "5xx answers cost nothing") {
+		t.Errorf("openapi.json info.description = %q, %v; want the quota policy", doc.Info.Description, err)
 	}
 }

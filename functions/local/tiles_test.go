@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -64,9 +65,20 @@ func TestServerTiles(t *testing.T) {
 	if !found {
 		t.Errorf("Lot 10 Con 1 Adjala is not in its tile (%d lots)", len(ls[0].Features))
 	}
+	if v := w.Header().Values("Vary"); slices.Contains(v, "X-API-Key") {
+		t.Errorf("tile with the key in the URL: Vary %v, want no X-API-Key (the URL keys caches)", v)
+	}
 	w = get(t, srv, "/tiles/on/lot-label.json?api_key="+key)
 	if w.Code != 200 || !strings.Contains(w.Body.String(), `"id":"on_lot_label"`) || !strings.Contains(w.Body.String(), "api_key="+key) {
 		t.Errorf("TileJSON: %d %s", w.Code, w.Body)
+	}
+	// With the key in the header the answer varies on it, so a shared
+	// cache never hands it to a caller without the key.
+	for _, target := range []string{tilePath("on/lot", adjala, ""), "/tiles/on/lot-label.json"} {
+		w = get(t, srv, target, "X-API-Key", key)
+		if v := w.Header().Values("Vary"); w.Code != 200 || !slices.Contains(v, "X-API-Key") || !strings.Contains(w.Header().Get("Cache-Control"), "public") {
+			t.Errorf("%s with the key in the header: %d, Vary %v, Cache-Control %q", target, w.Code, v, w.Header().Get("Cache-Control"))
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/http"
 	"path"
 	"slices"
@@ -162,20 +163,24 @@ var webContentTypes = map[string]string{
 }
 
 // webRoutes serves the map page at /, its files under /static/ and its
-// configuration at /map/config.json. The configuration hands out demoKey,
-// the local server's demo key, so the page can call the keyed endpoints:
-// acceptable for the local server (listening on 127.0.0.1 by default), and
-// the reason these routes exist only there.
+// configuration at /map/config.json. The configuration hands out mapKey,
+// the map page's own key (gateway.EnsureMapKey: maps, search and
+// autocomplete, rate-limited; never the unlimited demo key), so the page
+// can call the keyed endpoints. It answers only requests whose Host
+// allowHost accepts (the loopback names unless the server runs -public), so
+// a web page elsewhere cannot read the key through DNS rebinding (a name
+// of its own pointed at 127.0.0.1): these routes exist only on the local
+// server.
 //
 // dataLayers, when set, is asked on each request for the data archives
 // built so far, listed after the survey grids.
-func webRoutes(demoKey string, layers []mapLayer, dataLayers ...func() []mapLayer) []api.Route {
+func webRoutes(mapKey string, allowHost func(host string) bool, layers []mapLayer, dataLayers ...func() []mapLayer) []api.Route {
 	assets := loadWebAssets()
 	if layers == nil {
 		layers = []mapLayer{}
 	}
 	config := func() mapConfig {
-		cfg := mapConfig{APIKey: demoKey, TilesURL: "/tiles", Layers: layers}
+		cfg := mapConfig{APIKey: mapKey, TilesURL: "/tiles", Layers: layers}
 		for _, more := range dataLayers {
 			cfg.Layers = append(slices.Clone(cfg.Layers), more()...)
 		}
@@ -214,10 +219,15 @@ func webRoutes(demoKey string, layers []mapLayer, dataLayers ...func() []mapLaye
 			Pattern: "GET /map/config.json",
 			Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
 				w.Header().Set("Cache-Control", "no-store")
+				if !allowHost(r.Host) {
+					return apierr.Forbiddenf("host_not_allowed",
+						"This server hands out the map page's key only to pages it serves itself, by a loopback name (localhost, 127.0.0.1, [::1]); Host %q is not one. Open the map at http://localhost:PORT/, or run the server with -public.", r.Host)
+				}
 				api.WriteJSON(w, http.StatusOK, config())
 				return nil
 			}),
-			Op: api.Operation{Tag: "map", Summary: "Configuration of the map page: the demo key, the tiles URL and the survey grid layers",
+			Op: api.Operation{Tag: "map", Summary: "Configuration of the map page: its own rate-limited key (maps, search, autocomplete), the tiles URL and the layers; only to a loopback Host unless the server runs -public",
+				Errors: []int{403},
 				Response: map[string]any{
 					"type":     "object",
 					"required": []string{"api_key", "tiles_url", "layers"},
@@ -230,6 +240,20 @@ func webRoutes(demoKey string, layers []mapLayer, dataLayers ...func() []mapLaye
 				Public: true},
 		},
 	}
+}
+
+// loopbackHost reports whether the Host header names this machine by a
+// loopback name: localhost, or a loopback address, with any port.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // loadWebAssets reads every embedded file of web/static, keyed by its path

@@ -95,9 +95,13 @@ func vendorBundled() bool {
 func TestWebRoutes(t *testing.T) {
 	t.Parallel()
 	mux := api.NewMux()
-	mux.Mount(webRoutes("mk_demo", surveyGridLayers())...)
+	mux.Mount(webRoutes("mk_demo", loopbackHost, surveyGridLayers())...)
 	get := func(target string, header ...string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest("GET", target, nil)
+		req.Host = "127.0.0.1:8080"
+		if target == "/map/config.json?host=other" {
+			req.Host, req.URL.RawQuery = "meridian.example", ""
+		}
 		for i := 0; i+1 < len(header); i += 2 {
 			req.Header.Set(header[i], header[i+1])
 		}
@@ -123,6 +127,7 @@ func TestWebRoutes(t *testing.T) {
 		{"missing file", "/static/nope.js", 404, "application/json", "", `"code":"not_found"`},
 		{"directory", "/static/", 404, "application/json", "", `"code":"not_found"`},
 		{"config", "/map/config.json", 200, "application/json", "no-store", `"api_key":"mk_demo"`},
+		{"config for another host", "/map/config.json?host=other", 403, "application/json", "no-store", `"code":"host_not_allowed"`},
 		// "/" must not swallow the other paths' JSON 404.
 		{"unknown path", "/nope", 404, "application/json", "", `"code":"not_found"`},
 	}

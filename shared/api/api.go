@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"meridian/shared/apierr"
@@ -114,7 +115,58 @@ type ctxKey int
 const (
 	requestIDKey ctxKey = iota
 	loggerKey
+	noteKey
 )
+
+// note is what the Middleware's log line says about a request beyond what
+// the Middleware sees itself: the route the Mux matched and attributes
+// added by the layers inside (the gateway's key id). There is one per
+// request, shared by the copies inner layers make with WithContext (the
+// route cannot be read from the Middleware's own *http.Request: ServeMux
+// sets Pattern on the copy it is given).
+type note struct {
+	mu    sync.Mutex
+	route string
+	attrs []any
+}
+
+func noteFrom(ctx context.Context) *note {
+	n, _ := ctx.Value(noteKey).(*note)
+	return n
+}
+
+// NoteRoute records pattern as the route serving the request; Mux does it
+// for every route it mounts.
+func NoteRoute(ctx context.Context, pattern string) {
+	if n := noteFrom(ctx); n != nil {
+		n.mu.Lock()
+		n.route = pattern
+		n.mu.Unlock()
+	}
+}
+
+// RouteOf returns the pattern of the route serving the request, or "" when
+// no mounted route matched (an unknown path or method). known is false
+// outside the Middleware, where nothing is noted.
+func RouteOf(ctx context.Context) (route string, known bool) {
+	n := noteFrom(ctx)
+	if n == nil {
+		return "", false
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.route, true
+}
+
+// Annotate adds key and value to the request's log line (never a secret:
+// the gateway logs a key's public id, not the key).
+func Annotate(ctx context.Context, key string, value any) {
+	if n := noteFrom(ctx); n != nil {
+		n.mu.Lock()
+		n.attrs = append(n.attrs, key, value)
+		n.mu.Unlock()
+	}
+}
 
 // RequestID returns the request id stored by the Middleware, or "".
 func RequestID(ctx context.Context) string {
@@ -165,13 +217,12 @@ type Options struct {
 	// RequestID returns the platform's id for r (API Gateway's
 	// requestContext.requestId on Lambda); empty means generate one.
 	RequestID func(r *http.Request) string
-	// Route names the matched route for the log line; defaults to r.Pattern.
-	Route func(r *http.Request) string
 }
 
 // Middleware gives each request an id and a logger, turns panics into 500s
-// with a logged stack, and logs one line per request with request_id, route,
-// status and duration (4xx at Info, 5xx at Error).
+// with a logged stack, and logs one line per request with request_id, route
+// (the Mux pattern; "" for an unknown path), status, duration and what inner
+// layers added with Annotate (4xx at Info, 5xx at Error).
 func Middleware(next http.Handler, o Options) http.Handler {
 	logger := o.Logger
 	if logger == nil {
@@ -189,6 +240,8 @@ func Middleware(next http.Handler, o Options) http.Handler {
 		l := logger.With("request_id", id)
 		ctx := context.WithValue(r.Context(), requestIDKey, id)
 		ctx = context.WithValue(ctx, loggerKey, l)
+		n := &note{}
+		ctx = context.WithValue(ctx, noteKey, n)
 		r = r.WithContext(ctx)
 		rec := &recorder{ResponseWriter: w}
 		w.Header().Set("X-Request-Id", id)
@@ -202,10 +255,6 @@ func Middleware(next http.Handler, o Options) http.Handler {
 					WriteError(rec, r, errPanic)
 				}
 			}
-			route := r.Pattern
-			if o.Route != nil {
-				route = o.Route(r)
-			}
 			st := rec.status
 			if st == 0 {
 				st = http.StatusOK
@@ -214,10 +263,13 @@ func Middleware(next http.Handler, o Options) http.Handler {
 			if st >= 500 {
 				level = slog.LevelError
 			}
-			attrs := []any{"method", r.Method, "route", route, "status", st, "duration_ms", float64(time.Since(start).Microseconds()) / 1000}
+			n.mu.Lock()
+			attrs := []any{"method", r.Method, "route", n.route, "status", st, "duration_ms", float64(time.Since(start).Microseconds()) / 1000}
 			if rec.code != "" {
 				attrs = append(attrs, "code", rec.code)
 			}
+			attrs = append(attrs, n.attrs...)
+			n.mu.Unlock()
 			l.Log(r.Context(), level, "request", attrs...)
 		}()
 		next.ServeHTTP(rec, r)

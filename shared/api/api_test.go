@@ -169,3 +169,35 @@ func TestOpenAPI(t *testing.T) {
 		}
 	}
 }
+
+// NUL bytes and invalid UTF-8 in a path or a query parameter are refused
+// with 400 invalid_parameter before any handler sees them (a NUL reached
+// the report store's keys and answered 500).
+func TestMuxRefusesNULAndBadUTF8(t *testing.T) {
+	mux := api.NewMux()
+	reached := 0
+	mux.Mount(api.Route{Pattern: "GET /energy/operators/{name}", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached++
+		w.WriteHeader(204)
+	})})
+	for _, target := range []string{
+		"/energy/operators/%00", "/energy/operators/a%00b", "/energy/operators/%ff%fe",
+		"/energy/operators/x?view=%00", "/energy/operators/x?q%00=1", "/energy/operators/x?view=%c3%28",
+	} {
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
+		if rec.Code != 400 || !strings.Contains(rec.Body.String(), `"code":"invalid_parameter"`) {
+			t.Errorf("%s: %d %s, want 400 invalid_parameter", target, rec.Code, rec.Body.String())
+		}
+	}
+	for _, target := range []string{"/energy/operators/Caf%C3%A9%20Oil", "/energy/operators/x?view=wells&q=50%25", "/energy/operators/x?bad=%zz"} {
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
+		if rec.Code != 204 {
+			t.Errorf("%s: %d, want it to reach the handler", target, rec.Code)
+		}
+	}
+	if reached != 3 {
+		t.Errorf("handler reached %d times, want 3", reached)
+	}
+}

@@ -2,7 +2,9 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"meridian/shared/apierr"
 )
@@ -46,7 +48,14 @@ func (m *Mux) Mount(routes ...Route) {
 // Handle registers an undocumented handler; Patterns still reports it, so a
 // test can tell it is missing from the OpenAPI document.
 func (m *Mux) Handle(pattern string, h http.Handler) {
-	m.mux.Handle(pattern, h)
+	m.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		NoteRoute(r.Context(), pattern)
+		if err := checkText(r); err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
 	m.patterns = append(m.patterns, pattern)
 }
 
@@ -79,3 +88,30 @@ func (m *Mux) notFound(w http.ResponseWriter, r *http.Request) error {
 	}
 	return apierr.NotFoundf("No route %s %s: see /openapi.json for the routes this server answers", r.Method, r.URL.Path)
 }
+
+// checkText refuses a request whose path or query parameters, decoded,
+// hold a NUL byte or bytes that are not UTF-8: no route has a use for
+// them, and they reach store keys, file names and logs otherwise.
+func checkText(r *http.Request) error {
+	if !cleanText(r.URL.Path) {
+		return apierr.Invalidf("invalid_parameter", "the path holds a NUL byte or bytes that are not UTF-8")
+	}
+	raw := r.URL.RawQuery
+	if !strings.Contains(raw, "%") && cleanText(raw) {
+		return nil // the common case: nothing escaped, nothing to decode
+	}
+	q, _ := url.ParseQuery(raw) // pairs that do not decode are dropped, as r.URL.Query() does for the handlers
+	for k, vs := range q {
+		if !cleanText(k) {
+			return apierr.Invalidf("invalid_parameter", "a query parameter name holds a NUL byte or bytes that are not UTF-8")
+		}
+		for _, v := range vs {
+			if !cleanText(v) {
+				return apierr.Invalidf("invalid_parameter", "parameter %s holds a NUL byte or bytes that are not UTF-8", k)
+			}
+		}
+	}
+	return nil
+}
+
+func cleanText(s string) bool { return strings.IndexByte(s, 0) < 0 && utf8.ValidString(s) }

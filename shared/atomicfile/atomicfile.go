@@ -11,6 +11,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -88,3 +89,6 @@ func RenameDir(dir, path string) error {
 	}
 	return nil
 }
+
+// ErrLocked is wrapped by the error of a Lock held by another process.
+var ErrLocked = errors.New("locked by another process")

@@ -2,12 +2,14 @@ package atomicfile_test
 
 import (
 	"bytes"
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -144,4 +146,26 @@ func TestRenameDir(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dst, "a.csv")); err != nil {
 		t.Errorf("target lost its file: %v", err)
 	}
+}
+
+func TestLock(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no flock")
+	}
+	p := filepath.Join(t.TempDir(), ".lock")
+	unlock, err := atomicfile.Lock(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// flock locks belong to the open file, so a second open in this
+	// process contends like another process would.
+	if _, err := atomicfile.Lock(p); !errors.Is(err, atomicfile.ErrLocked) {
+		t.Fatalf("second Lock while held: %v, want ErrLocked", err)
+	}
+	unlock()
+	unlock2, err := atomicfile.Lock(p)
+	if err != nil {
+		t.Fatalf("Lock after unlock: %v", err)
+	}
+	unlock2()
 }

@@ -111,8 +111,8 @@ func (c keysCommand) add(args []string) int {
 	if err := validateKeyName(*name); err != nil {
 		return c.usageError("add", "%v", err)
 	}
-	if *name == DemoKeyName {
-		return c.usageError("add", "the name %q is reserved for the demo key", DemoKeyName)
+	if reservedKeyName(*name) {
+		return c.usageError("add", "the name %q is reserved for the key the server manages", *name)
 	}
 	if *products == "" {
 		return c.usageError("add", "-products is required (one or more of %s, or all)", productList())

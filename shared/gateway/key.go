@@ -22,8 +22,12 @@ import (
 // accepted on input when their hash is in the keys file.
 const KeyPrefix = "mk_"
 
-// DemoKeyName is the name of the key EnsureDemoKey manages; AddKey refuses it.
-const DemoKeyName = "demo"
+// DemoKeyName and MapKeyName are the names of the keys EnsureDemoKey and
+// EnsureMapKey manage; AddKey refuses them.
+const (
+	DemoKeyName = "demo"
+	MapKeyName  = "map page"
+)
 
 const (
 	keyRandomChars = 32  // base32 characters after the prefix: 160 bits
@@ -119,7 +123,8 @@ func validateProducts(products map[Product]string) error {
 // AddKey creates a key with the given name and products (product → plan
 // name) in the keys file at path, creating the file if needed, and returns
 // the plain key, which is stored nowhere: show it to the operator once.
-// Names are unique among active keys, and DemoKeyName is reserved. Plan names
+// Names are unique among active keys, and DemoKeyName and MapKeyName are
+// reserved. Plan names
 // are not checked against a catalogue (the CLI checks them against
 // LoadPlans); a Gateway refuses a product whose plan it does not know, and
 // logs it.
@@ -127,8 +132,8 @@ func AddKey(path, name string, products map[Product]string) (plainKey string, k 
 	if err := validateKeyName(name); err != nil {
 		return "", Key{}, err
 	}
-	if name == DemoKeyName {
-		return "", Key{}, fmt.Errorf("gateway: key name %q is reserved for the demo key", name)
+	if reservedKeyName(name) {
+		return "", Key{}, fmt.Errorf("gateway: key name %q is reserved for the key the server manages", name)
 	}
 	if err := validateProducts(products); err != nil {
 		return "", Key{}, err
@@ -245,17 +250,32 @@ func RevokeKey(path, idOrName string) error {
 //     whose value is lost with the file are revoked;
 //   - the catalogue gained a product: the demo key gets it.
 func EnsureDemoKey(dataDir string) (plainKey string, err error) {
+	return ensureManagedKey(dataDir, DemoKeyFile, DemoKeyName, demoProducts())
+}
+
+// EnsureMapKey is EnsureDemoKey for the map page's key: named "map page",
+// kept in <dataDir>/map-key, with only the products the page calls (maps,
+// search, autocomplete) on the rate-limited MapPagePlan. The local server
+// hands it to every browser that loads the page, so it must not be the
+// unlimited demo key.
+func EnsureMapKey(dataDir string) (plainKey string, err error) {
+	return ensureManagedKey(dataDir, MapKeyFile, MapKeyName, map[Product]string{Maps: MapPagePlan, Search: MapPagePlan, Autocomplete: MapPagePlan})
+}
+
+// ensureManagedKey keeps the key called name, with products, active and its
+// value in <dataDir>/file, under the rules of EnsureDemoKey.
+func ensureManagedKey(dataDir, file, name string, products map[Product]string) (plainKey string, err error) {
 	if err := os.MkdirAll(dataDir, 0o750); err != nil {
 		return "", fmt.Errorf("gateway: create data directory: %w", err)
 	}
-	demoPath := filepath.Join(dataDir, DemoKeyFile)
-	want := make(map[string]string, maxProduct)
-	for _, p := range Products() {
-		want[p.String()] = UnlimitedPlan
+	valuePath := filepath.Join(dataDir, file)
+	want := make(map[string]string, len(products))
+	for p, plan := range products {
+		want[p.String()] = plan
 	}
 	err = updateKeys(filepath.Join(dataDir, KeysFile), func(doc *keysDoc) error {
 		now := time.Now()
-		plain, err := readDemoKey(demoPath)
+		plain, err := readKeyValue(valuePath)
 		if err != nil {
 			return err
 		}
@@ -272,19 +292,19 @@ func EnsureDemoKey(dataDir string) (plainKey string, err error) {
 				return nil
 			case i < 0 && !slices.ContainsFunc(doc.Keys, func(r keyRecord) bool { return r.ID == keyIDOf(plain) }):
 				plainKey = plain
-				revokeDemoKeys(doc, now)
-				doc.Keys = append(doc.Keys, makeDemoRecord(keyIDOf(plain), plain, now))
+				revokeNamed(doc, name, now)
+				doc.Keys = append(doc.Keys, makeRecord(keyIDOf(plain), name, plain, products, now))
 				return nil
 			}
 		}
 		// No usable value: make one, store it before the keys file so
 		// that a crash between the two writes leaves a value that the
 		// next call puts back.
-		revokeDemoKeys(doc, now)
+		revokeNamed(doc, name, now)
 		var rec keyRecord
-		plainKey, rec = newRecord(doc, DemoKeyName, demoProducts(), now)
-		if err := writeFileAtomic(demoPath, []byte(plainKey+"\n"), 0o600); err != nil {
-			return fmt.Errorf("gateway: write demo key: %w", err)
+		plainKey, rec = newRecord(doc, name, products, now)
+		if err := writeFileAtomic(valuePath, []byte(plainKey+"\n"), 0o600); err != nil {
+			return fmt.Errorf("gateway: write %s key: %w", name, err)
 		}
 		doc.Keys = append(doc.Keys, rec)
 		return nil
@@ -301,6 +321,8 @@ func EnsureDemoKey(dataDir string) (plainKey string, err error) {
 // errUnchanged stops updateKeys without writing.
 var errUnchanged = errors.New("gateway: unchanged")
 
+func reservedKeyName(name string) bool { return name == DemoKeyName || name == MapKeyName }
+
 func demoProducts() map[Product]string {
 	ps := make(map[Product]string, maxProduct)
 	for _, p := range Products() {
@@ -309,26 +331,23 @@ func demoProducts() map[Product]string {
 	return ps
 }
 
-func makeDemoRecord(id, plain string, now time.Time) keyRecord {
-	return makeRecord(id, DemoKeyName, plain, demoProducts(), now)
-}
-
-// revokeDemoKeys revokes active demo keys before a new one replaces them.
-func revokeDemoKeys(doc *keysDoc, now time.Time) {
+// revokeNamed revokes the active keys called name before a new one
+// replaces them.
+func revokeNamed(doc *keysDoc, name string, now time.Time) {
 	for i := range doc.Keys {
-		if doc.Keys[i].Name == DemoKeyName && doc.Keys[i].active() {
+		if doc.Keys[i].Name == name && doc.Keys[i].active() {
 			doc.Keys[i].RevokedAt = now.UTC().Truncate(time.Second)
 		}
 	}
 }
 
-func readDemoKey(path string) (string, error) {
+func readKeyValue(path string) (string, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("gateway: read demo key: %w", err)
+		return "", fmt.Errorf("gateway: read %s: %w", filepath.Base(path), err)
 	}
 	return strings.TrimSpace(string(b)), nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -73,12 +74,14 @@ func TestAddKey(t *testing.T) {
 		t.Errorf("two keys share a value or id: %q/%q, %q/%q", plain, plain2, k.ID, k2.ID)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(path))
-	if len(entries) != 1 {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		t.Errorf("files after AddKey = %v, want only %s (no temporary or lock files)", names, gateway.KeysFile)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	// The lock file stays (a kernel lock on it; removing it would let a
+	// waiter lock a file no longer named); no temporary file does.
+	if want := []string{gateway.KeysFile, gateway.KeysFile + ".lock"}; !slices.Equal(names, want) {
+		t.Errorf("files after AddKey = %v, want %v (no temporary files)", names, want)
 	}
 }
 
@@ -301,5 +304,62 @@ func TestKeysAcceptedInAnyFormat(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[gateway.Product]string{gateway.Search: "default"}, keys[0].Products); diff != "" {
 		t.Errorf("products of a key naming an unknown product (-want +got):\n%s", diff)
+	}
+}
+
+// The map page's key sits beside the demo key: its own value and file,
+// only the products the page calls, on the rate-limited map-page plan,
+// stable across starts, replaced when revoked; its name is reserved.
+func TestEnsureMapKey(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	demo, err := gateway.EnsureDemoKey(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := gateway.EnsureMapKey(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key == demo || key == "" {
+		t.Fatalf("map key %q, demo key %q: want a key of its own", key, demo)
+	}
+	if again, err := gateway.EnsureMapKey(dir); err != nil || again != key {
+		t.Errorf("second EnsureMapKey = %q, %v; want the same key", again, err)
+	}
+	if again, err := gateway.EnsureDemoKey(dir); err != nil || again != demo {
+		t.Errorf("EnsureDemoKey after the map key = %q, %v; want the demo key unchanged", again, err)
+	}
+	keys, err := gateway.ListKeys(filepath.Join(dir, gateway.KeysFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mk gateway.Key
+	for _, k := range keys {
+		if k.Name == gateway.MapKeyName && !k.Revoked() {
+			mk = k
+		}
+	}
+	want := map[gateway.Product]string{gateway.Maps: gateway.MapPagePlan, gateway.Search: gateway.MapPagePlan, gateway.Autocomplete: gateway.MapPagePlan}
+	if diff := cmp.Diff(want, mk.Products); diff != "" {
+		t.Errorf("map key products (-want +got):\n%s", diff)
+	}
+	plans := gateway.WithMapPagePlans(gateway.DefaultPlans())
+	for p := range want {
+		if pl, ok := plans.Lookup(p, gateway.MapPagePlan); !ok || pl.RatePerSecond <= 0 {
+			t.Errorf("%s: map-page plan %+v, %v; want a rate limit", p, pl, ok)
+		}
+	}
+	if _, ok := gateway.DefaultPlans().Lookup(gateway.Search, gateway.MapPagePlan); ok {
+		t.Error("the AWS catalogue (DefaultPlans) has the map-page plan")
+	}
+	if err := gateway.RevokeKey(filepath.Join(dir, gateway.KeysFile), mk.ID); err != nil {
+		t.Fatal(err)
+	}
+	if fresh, err := gateway.EnsureMapKey(dir); err != nil || fresh == key {
+		t.Errorf("after revocation EnsureMapKey = %q, %v; want a new key", fresh, err)
+	}
+	if _, _, err := gateway.AddKey(filepath.Join(dir, gateway.KeysFile), gateway.MapKeyName, want); err == nil {
+		t.Error("AddKey took the reserved map key name")
 	}
 }

@@ -15,7 +15,7 @@ import (
 // Where a request carries its key.
 const (
 	HeaderAPIKey = "X-Api-Key" // canonical form of X-API-Key; REST clients
-	QueryAPIKey  = "api_key"   // tiles and TileJSON (map libraries cannot set headers)
+	QueryAPIKey  = "api_key"   // tiles and TileJSON only (map libraries cannot set headers)
 )
 
 // Response headers on admitted requests whose plan has a monthly quota.
@@ -55,6 +55,12 @@ func CallerFrom(ctx context.Context) (Caller, bool) {
 // ProductOf) and passes public routes and CORS preflights through untouched.
 // Refusals are written with api.WriteError; the checks and their order are in
 // the package documentation.
+//
+// What costs quota: an answer below 500 from a mounted route. A request is
+// counted when it is admitted (so the quota cannot be overrun by requests
+// in flight) and refunded once its status is known if no route matched it
+// (an unknown path, a method the path does not allow) or the answer is a
+// 5xx (a failure, a dependency unavailable, a panic).
 func (g *Gateway) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, ok := ProductOf(r.URL.Path)
@@ -62,28 +68,90 @@ func (g *Gateway) Middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		gr, err := g.admit(w.Header(), r, p)
+		ctx := r.Context()
+		gr, ch, err := g.admit(w.Header(), r, p)
+		if gr != nil {
+			api.Annotate(ctx, "key_id", gr.caller.KeyID)
+		}
 		if err != nil {
 			api.WriteError(w, r, err)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, gr.caller)))
+		cw := &chargeWriter{ResponseWriter: w, ctx: ctx, charge: ch}
+		defer cw.settle(http.StatusInternalServerError) // a panic: no answer yet
+		next.ServeHTTP(cw, r.WithContext(context.WithValue(ctx, callerKey{}, gr.caller)))
+		cw.settle(http.StatusOK) // nothing written: net/http answers 200
 	})
 }
 
-// admit runs the checks for product p and counts the request when it passes.
-func (g *Gateway) admit(h http.Header, r *http.Request, p Product) (*grant, error) {
-	plain := apiKeyOf(r)
+// charge is one admitted request's count, refundable until settled.
+type charge struct {
+	g         *Gateway
+	c         *counter
+	gr        *grant
+	remaining int64 // after this request, when the plan has a quota
+}
+
+// chargeWriter settles a request's charge when its status is known, before
+// the headers go out, so X-RateLimit-Remaining tells the truth.
+type chargeWriter struct {
+	http.ResponseWriter
+	ctx     context.Context
+	charge  charge
+	settled bool
+}
+
+// settle keeps the charge for an answer below 500 from a mounted route and
+// refunds it otherwise. Outside api.Middleware the route is unknown, and
+// the charge is kept.
+func (w *chargeWriter) settle(status int) {
+	if w.settled {
+		return
+	}
+	w.settled = true
+	if route, known := api.RouteOf(w.ctx); status < 500 && (route != "" || !known) {
+		return
+	}
+	ch := w.charge
+	ch.c.n.Add(-1)
+	ch.g.usage.markDirty()
+	if ch.gr.plan.MonthlyQuota > 0 {
+		setQuotaHeaders(w.Header(), ch.gr, ch.remaining+1)
+	}
+}
+
+func (w *chargeWriter) WriteHeader(code int) {
+	if code >= 200 { // 1xx are not the answer
+		w.settle(code)
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *chargeWriter) Write(b []byte) (int, error) {
+	w.settle(http.StatusOK)
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *chargeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// admit runs the checks for product p and counts the request when it
+// passes. gr is the key's grant when the key is known, even if refused.
+func (g *Gateway) admit(h http.Header, r *http.Request, p Product) (gr *grant, ch charge, err error) {
+	plain := apiKeyOf(r, p)
 	if plain == "" {
-		return nil, errMissingKey()
+		if p != Maps && queryValue(r.URL.RawQuery, QueryAPIKey) != "" {
+			return nil, ch, apierr.Unauthorizedf("missing_api_key",
+				"Missing API key: the api_key query parameter is accepted only for tiles and TileJSON, where map libraries cannot set headers. Send your key in the X-API-Key header (a key in a URL ends up in logs and histories).")
+		}
+		return nil, ch, errMissingKey()
 	}
 	e := g.table.Load().lookup(plain)
 	if e == nil {
-		return nil, errInvalidKey()
+		return nil, ch, errInvalidKey()
 	}
-	gr := e.grants[p]
+	gr = e.grants[p]
 	if gr == nil {
-		return nil, apierr.Forbiddenf("product_not_in_plan",
+		return nil, ch, apierr.Forbiddenf("product_not_in_plan",
 			"This API key does not include the %s product. Use a key whose plan includes %s, or ask for %s to be added to this key.", p, p, p)
 	}
 	now := g.now()
@@ -93,18 +161,18 @@ func (g *Gateway) admit(h http.Header, r *http.Request, p Product) (*grant, erro
 		if quota > 0 {
 			setQuotaHeaders(h, gr, quota-c.n.Load())
 		}
-		return nil, rateLimited(gr, p, now)
+		return gr, ch, rateLimited(gr, p, now)
 	}
 	n, ok := c.take(quota)
 	if !ok {
 		setQuotaHeaders(h, gr, 0)
-		return nil, quotaExceeded(gr, p, now)
+		return gr, ch, quotaExceeded(gr, p, now)
 	}
 	g.usage.markDirty()
 	if quota > 0 {
 		setQuotaHeaders(h, gr, quota-n)
 	}
-	return gr, nil
+	return gr, charge{g: g, c: c, gr: gr, remaining: quota - n}, nil
 }
 
 func errMissingKey() error {
@@ -148,11 +216,14 @@ func setQuotaHeaders(h http.Header, gr *grant, remaining int64) {
 	h[HeaderRemaining] = []string{strconv.FormatInt(remaining, 10)}
 }
 
-// apiKeyOf returns the key from the X-API-Key header, else from the api_key
-// query parameter.
-func apiKeyOf(r *http.Request) string {
+// apiKeyOf returns the key from the X-API-Key header, else, for tiles and
+// TileJSON (product maps), from the api_key query parameter.
+func apiKeyOf(r *http.Request, p Product) string {
 	if v := r.Header[HeaderAPIKey]; len(v) > 0 && v[0] != "" {
 		return v[0]
+	}
+	if p != Maps {
+		return ""
 	}
 	return queryValue(r.URL.RawQuery, QueryAPIKey)
 }

@@ -2,6 +2,7 @@ package gateway_test
 
 import (
 	"bytes"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"meridian/shared/api"
+	"meridian/shared/apierr"
 	"meridian/shared/gateway"
 )
 
@@ -57,8 +59,9 @@ func TestMiddlewareChecks(t *testing.T) {
 			want: result{Status: 403, Code: "product_not_in_plan"}, wantMessage: "maps product"},
 		{name: "key with the product in the header", target: "/search/legal-location", header: searchKey, want: ok},
 		{name: "key in the query on tiles", target: "/tiles/ab/dls/1/2/3.mvt?api_key=" + mapsKey, want: ok},
-		{name: "key in the query on a REST route", target: "/search/legal-location?location=x&api_key=" + searchKey, want: ok},
-		{name: "escaped key in the query", target: "/search/legal-location?api_key=" + url.QueryEscape(searchKey) + "&x=%20", want: ok},
+		// Only tiles and TileJSON take the key in the URL (issue 16).
+		{name: "key in the query on a REST route", target: "/search/legal-location?location=x&api_key=" + searchKey, want: result{Status: 401, Code: "missing_api_key"}},
+		{name: "escaped key in the query", target: "/tiles/ab/dls/1/2/3.mvt?api_key=" + url.QueryEscape(mapsKey) + "&x=%20", want: ok},
 		{name: "header wins over query", target: "/search/legal-location?api_key=wrong", header: searchKey, want: ok},
 		{name: "bad header is not rescued by the query", target: "/search/legal-location?api_key=" + searchKey, header: "wrong",
 			want: result{Status: 401, Code: "invalid_api_key"}},
@@ -673,4 +676,72 @@ func BenchmarkMiddleware(b *testing.B) {
 			}
 		})
 	})
+}
+
+// What costs quota: an answer below 500 from a mounted route. Unknown
+// paths, methods a path does not allow, 5xx answers and panics are
+// refunded, and X-RateLimit-Remaining says so; the log line names the
+// route and the key's public id, never the key.
+func TestQuotaChargesAnsweredRoutesOnly(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	plain, k := e.addKey("metered", map[gateway.Product]string{gateway.Energy: gateway.DefaultPlan})
+	quota := gateway.DefaultPlans()[gateway.Energy][0].MonthlyQuota
+	mux := api.NewMux()
+	mux.Mount(
+		api.Route{Pattern: "GET /energy/ok", Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
+			api.WriteJSON(w, 200, map[string]int{"n": 1})
+			return nil
+		})},
+		api.Route{Pattern: "GET /energy/bad", Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
+			return apierr.Invalidf("invalid_parameter", "bad")
+		})},
+		api.Route{Pattern: "GET /energy/fail", Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
+			return apierr.Unavailablef(errors.New("store down"), "try again")
+		})},
+		api.Route{Pattern: "GET /energy/panic", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			panic("boom")
+		})},
+	)
+	var logs bytes.Buffer
+	h := api.Middleware(e.gw.Middleware(mux), api.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	send := func(method, path string) (int, string) {
+		r := httptest.NewRequest(method, path, nil)
+		r.Header.Set("X-API-Key", plain)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w.Code, w.Header().Get("X-RateLimit-Remaining")
+	}
+	for _, c := range []struct {
+		method, path string
+		status       int
+		charged      bool
+	}{
+		{"GET", "/energy/ok", 200, true},
+		{"GET", "/energy/bad", 400, true},
+		{"GET", "/energy/nope", 404, false},
+		{"DELETE", "/energy/ok", 405, false},
+		{"GET", "/energy/fail", 503, false},
+		{"GET", "/energy/panic", 500, false},
+		{"GET", "/energy/ok", 200, true},
+	} {
+		before := e.gw.Usage(k.ID)[gateway.Energy]
+		status, remaining := send(c.method, c.path)
+		after := e.gw.Usage(k.ID)[gateway.Energy]
+		want := before
+		if c.charged {
+			want++
+		}
+		if status != c.status || after != want || remaining != strconv.FormatInt(quota-after, 10) {
+			t.Errorf("%s %s: status %d, usage %d → %d, X-RateLimit-Remaining %s; want %d, usage %d, remaining %d",
+				c.method, c.path, status, before, after, remaining, c.status, want, quota-want)
+		}
+	}
+	out := logs.String()
+	if !strings.Contains(out, `"route":"GET /energy/ok"`) || !strings.Contains(out, `"key_id":"`+k.ID+`"`) {
+		t.Errorf("request log lacks the route or the key id:\n%s", out)
+	}
+	if strings.Contains(out, plain) {
+		t.Errorf("the key itself is in the log")
+	}
 }

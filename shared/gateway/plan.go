@@ -146,6 +146,28 @@ func DefaultPlans() Plans {
 	}
 }
 
+// MapPagePlan is the plan of the local map page's key (EnsureMapKey), for
+// the products the page calls. Its rates are a person at a map: a pan or a
+// zoom asks for dozens of tiles at once, a search box a few requests a
+// second; no monthly quota, the server being the user's own.
+const MapPagePlan = "map-page"
+
+// WithMapPagePlans returns ps with MapPagePlan added to maps, search and
+// autocomplete where ps (a plans.json) does not define it: the local
+// server's catalogue. AWS serves no map page, and its catalogue has none.
+func WithMapPagePlans(ps Plans) Plans {
+	for p, pl := range map[Product]Plan{
+		Maps:         {Name: MapPagePlan, RatePerSecond: 100, Burst: 400},
+		Search:       {Name: MapPagePlan, RatePerSecond: 5, Burst: 20},
+		Autocomplete: {Name: MapPagePlan, RatePerSecond: 10, Burst: 30},
+	} {
+		if _, ok := ps.Lookup(p, MapPagePlan); !ok {
+			ps[p] = append(ps[p], pl)
+		}
+	}
+	return ps
+}
+
 // Lookup returns product p's plan called name.
 func (ps Plans) Lookup(p Product, name string) (Plan, bool) {
 	for _, pl := range ps[p] {

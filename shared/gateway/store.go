@@ -20,6 +20,7 @@ const (
 	KeysFile    = "keys.json"  // keys: hashes, names, products→plans (written by the CLI)
 	UsageFile   = "usage.json" // monthly counts (written by the server)
 	DemoKeyFile = "demo-key"   // the demo key in plain text, mode 0600
+	MapKeyFile  = "map-key"    // the map page's key in plain text, mode 0600
 	PlansFile   = "plans.json" // optional overrides of DefaultPlans (LoadPlans)
 )
 
@@ -124,35 +125,30 @@ func writeFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	return atomicfile.Rename(tmp, path) // syncs the file and its directory
 }
 
-// Lock file timing: writers of the keys file hold <keys file>.lock for a few
-// milliseconds; a lock older than staleLock was left by a crashed process.
-const (
-	lockWait  = 5 * time.Second
-	staleLock = 30 * time.Second
-)
+// lockWait bounds how long a writer of the keys file waits for another
+// (they hold the lock for a few milliseconds).
+const lockWait = 5 * time.Second
 
 // lockKeys takes the keys file's lock, so that concurrent `meridian keys`
 // commands (and EnsureDemoKey) do not lose each other's changes. The server
-// only reads the keys file and never locks.
+// only reads the keys file and never locks. The lock is the kernel's
+// (atomicfile.Lock, flock on <keys file>.lock): a crashed writer's lock
+// goes with its process, so there is no stale lock to break (breaking one
+// let two writers remove each other's lock and both write). The lock file
+// stays; removing it would let a waiter lock a file no longer named.
 func lockKeys(path string) (unlock func(), err error) {
 	lock := path + ".lock"
 	deadline := time.Now().Add(lockWait)
 	for {
-		f, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		unlock, err := atomicfile.Lock(lock)
 		if err == nil {
-			fmt.Fprintf(f, "%d\n", os.Getpid())
-			f.Close()
-			return func() { os.Remove(lock) }, nil
+			return unlock, nil
 		}
-		if !errors.Is(err, fs.ErrExist) {
+		if !errors.Is(err, atomicfile.ErrLocked) {
 			return nil, fmt.Errorf("gateway: lock keys file: %w", err)
 		}
-		if fi, serr := os.Stat(lock); serr == nil && time.Since(fi.ModTime()) > staleLock {
-			os.Remove(lock) // left by a crashed writer
-			continue
-		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("gateway: keys file %s is locked by another process; if no other `meridian keys` command is running, remove %s", path, lock)
+			return nil, fmt.Errorf("gateway: keys file %s is locked by another `meridian keys` command still running after %v", path, lockWait)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -333,6 +334,27 @@ func (b *Bolt) ScanKeys(ctx context.Context, pkPrefix string, fn func([]Key) err
 func (b *Bolt) Close() error {
 	if err := b.db.Close(); err != nil {
 		return fmt.Errorf("kv: close %s: %w", b.path, err)
+	}
+	return nil
+}
+
+// CopyTo writes a consistent copy of the store, as of one read
+// transaction, to a new file at path (which must not exist), synced: a
+// read-only handle can copy a file that other read-only handles serve.
+func (b *Bolt) CopyTo(path string) error {
+	err := b.db.View(func(tx *bolt.Tx) error {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.WriteTo(f); err != nil {
+			f.Close()
+			return err
+		}
+		return errors.Join(f.Sync(), f.Close())
+	})
+	if err != nil {
+		return fmt.Errorf("kv: copy %s to %s: %w", b.path, path, err)
 	}
 	return nil
 }

@@ -483,3 +483,47 @@ func consistentRead(ctx context.Context) bool {
 	v, _ := ctx.Value(consistentKey{}).(bool)
 	return v
 }
+
+// CarryVersions records in to, for every dataset from has published or
+// handed a version to, the last version handed out, so that a store that
+// replaces from (a fresh file per ingest) continues from's version numbers
+// rather than starting again at 1: a version number then names one
+// content for the life of a deployment (ETags and caches rely on it). It
+// copies no items.
+func CarryVersions(ctx context.Context, from, to Store) error {
+	last := map[string]Version{}
+	ds, err := Datasets(ctx, from)
+	if err != nil {
+		return err
+	}
+	for _, d := range ds {
+		last[d.Info.Name] = d.Version
+	}
+	q := Query{PK: LastVersionPK, Consistent: true}
+	for {
+		page, err := from.Query(ctx, q)
+		if err != nil {
+			return err
+		}
+		for _, it := range page.Items {
+			var lv lastVersion
+			if err := json.Unmarshal(it.Data, &lv); err != nil {
+				return fmt.Errorf("kv: last version of %s is corrupt: %w", it.SK, err)
+			}
+			last[it.SK] = max(last[it.SK], lv.Version)
+		}
+		if page.Next == "" {
+			break
+		}
+		q.After = page.Next
+	}
+	items := make([]Item, 0, len(last))
+	for name, v := range last {
+		data, _ := json.Marshal(lastVersion{Version: v})
+		items = append(items, Item{PK: LastVersionPK, SK: name, Data: data})
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	return to.Put(ctx, items)
+}

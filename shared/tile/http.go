@@ -173,6 +173,7 @@ func (h *Handler) serveTileJSON(w http.ResponseWriter, r *http.Request) error {
 	}
 	doc := TileJSON(l, h.baseURL(r), r.URL.Query().Get("api_key"), attribution, info.Bounds)
 	w.Header().Set("Cache-Control", tileJSONCacheControl)
+	varyOnKey(w.Header(), r)
 	api.WriteJSON(w, http.StatusOK, doc)
 	return nil
 }
@@ -372,6 +373,7 @@ func writeTile(w http.ResponseWriter, r *http.Request, data []byte) error {
 	if len(data) == 0 {
 		hd.Set("Cache-Control", tileCacheControl)
 		hd.Set("Vary", "Accept-Encoding")
+		varyOnKey(hd, r)
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	}
@@ -386,6 +388,7 @@ func writeTile(w http.ResponseWriter, r *http.Request, data []byte) error {
 	etag := ETag(data)
 	hd.Set("Cache-Control", tileCacheControl)
 	hd.Set("Vary", "Accept-Encoding")
+	varyOnKey(hd, r)
 	hd.Set("ETag", etag)
 	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
 		w.WriteHeader(http.StatusNotModified)
@@ -399,6 +402,16 @@ func writeTile(w http.ResponseWriter, r *http.Request, data []byte) error {
 	w.WriteHeader(http.StatusOK)
 	w.Write(body)
 	return nil
+}
+
+// varyOnKey adds X-API-Key to Vary when the caller sent its key in that
+// header: the answer is public (a CDN may keep it), but a shared cache must
+// not give it to a caller without the key. A key in the query string is
+// part of the URL, which caches key on anyway.
+func varyOnKey(hd http.Header, r *http.Request) {
+	if r.Header.Get("X-API-Key") != "" {
+		hd.Add("Vary", "X-API-Key")
+	}
 }
 
 func acceptsGzip(r *http.Request) bool {
@@ -445,11 +458,22 @@ func (f *flight) do(key string, fn func() ([]byte, error)) ([]byte, error) {
 	c := &call{done: make(chan struct{})}
 	f.calls[key] = c
 	f.mu.Unlock()
+	// If fn panics, the waiters get an error and the key is freed before
+	// the panic goes on to the request's recovery (which logs its stack,
+	// still intact: nothing here recovers it); otherwise they would wait
+	// for ever, and so would every later request for the tile.
+	returned := false
+	defer func() {
+		if !returned {
+			c.data, c.err = nil, fmt.Errorf("tile: generating %s failed (panic)", key)
+		}
+		close(c.done)
+		f.mu.Lock()
+		delete(f.calls, key)
+		f.mu.Unlock()
+	}()
 	c.data, c.err = fn()
-	close(c.done)
-	f.mu.Lock()
-	delete(f.calls, key)
-	f.mu.Unlock()
+	returned = true
 	return c.data, c.err
 }
 

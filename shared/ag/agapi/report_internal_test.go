@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,8 +18,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/paulmach/orb"
-	"github.com/paulmach/orb/geo"
 
 	"meridian/shared/ag"
 	"meridian/shared/api"
@@ -393,33 +390,6 @@ func TestCorruptItem(t *testing.T) {
 	if w.Code != 200 || string(d.all[Soil]) != "null" || !slices.Contains(d.Meta.Unavailable, Unavailable{Soil, ReasonSourceError}) ||
 		!strings.Contains(string(d.all[Drought]), `"D1"`) {
 		t.Errorf("= %d %s", w.Code, w.Body)
-	}
-}
-
-func TestAreaM2(t *testing.T) {
-	t.Parallel()
-	// A 0.01° square on the equator: a·dλ × a(1-e²)·dφ.
-	sq := orb.Polygon{{{0, 0}, {0.01, 0}, {0.01, 0.01}, {0, 0.01}, {0, 0}}}
-	d := 0.01 * math.Pi / 180
-	const a, e2 = 6378137.0, 0.00669437999014
-	want := a * d * a * (1 - e2) * d
-	if got := areaM2(sq); math.Abs(got-want)/want > 1e-4 {
-		t.Errorf("areaM2(equator square) = %v, want %v", got, want)
-	}
-	// A quarter section at 51°N: within 0.5% of orb's spherical area.
-	b, err := convert.New().Search(context.Background(), "NW-25-24-1-W5")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, sphere := areaM2(b.Geometry), geo.Area(b.Geometry)
-	if math.Abs(got-sphere)/sphere > 0.005 || got < 600_000 || got > 700_000 {
-		t.Errorf("areaM2(NW-25-24-1-W5) = %v, spherical %v", got, sphere)
-	}
-	for _, g := range orb.AllGeometries {
-		_ = areaM2(g) // no panic; 0 for non-areal
-	}
-	if areaM2(nil) != 0 || areaM2(orb.MultiPolygon{sq, sq}) < 2*want*0.999 {
-		t.Error("areaM2 of nil or a multipolygon")
 	}
 }
 

@@ -9,13 +9,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/paulmach/orb/geo"
 	"github.com/paulmach/orb/geojson"
 
 	"meridian/shared/api"
 	"meridian/shared/apierr"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
+	"meridian/shared/survey"
 )
 
 // ReportRows is how many rows each list section of the report embeds; the
@@ -191,7 +191,7 @@ func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 	c := pc.block.Centroid
 	rep.Parcel = reportParcel{Centroid: energy.Point{Lat: round(c[1], 6), Lng: round(c[0], 6)}}
 	if pc.block.Geometry != nil {
-		rep.Parcel.AreaHa = round(math.Abs(geo.Area(pc.block.Geometry))/1e4, 2)
+		rep.Parcel.AreaHa = math.Round(survey.AreaM2(pc.block.Geometry)/100) / 100
 	}
 	if inc["geometry"] && pc.block.Geometry != nil {
 		rep.Parcel.Geometry = geojson.NewGeometry(pc.block.Geometry)
