@@ -57,8 +57,6 @@ const (
 	// loadPause is each worker's pause between requests, so that the
 	// load leaves the refresh some of the 2 cores this runs on.
 	loadPause = 10 * time.Millisecond
-	// reportPause is the report worker's pause (see runLoad).
-	reportPause = 3 * time.Second
 )
 
 // Phases of a load run.
@@ -77,6 +75,9 @@ type loadTarget struct {
 	name    string
 	base    string // loopback URL of the service
 	key     string // API key to send, if any
+	// reportPause is the report worker's pause between requests (see
+	// runLoad); loadPause when zero.
+	reportPause time.Duration
 	refresh func(ctx context.Context, logf func(string, ...any)) error
 }
 
@@ -175,8 +176,8 @@ func runLoad(t *testing.T, tg loadTarget, ps []*probe) loadReport {
 					}
 				}
 				mine = append(mine, o)
-				if lanes[0][0] == mineProbes[0] && len(lanes) > 1 {
-					time.Sleep(reportPause)
+				if lanes[0][0] == mineProbes[0] && len(lanes) > 1 && tg.reportPause > 0 {
+					time.Sleep(tg.reportPause)
 				} else {
 					time.Sleep(loadPause)
 				}
@@ -423,7 +424,7 @@ func TestRefreshUnderLoadAWS(t *testing.T) {
 	// takes longer than the 3 s a batch write is given. What a failed
 	// attempt leaves must still be served as version A (checked like the
 	// rest).
-	tg := loadTarget{name: "aws", base: ts.URL, refresh: func(ctx context.Context, logf func(string, ...any)) error {
+	tg := loadTarget{name: "aws", base: ts.URL, reportPause: 3 * time.Second, refresh: func(ctx context.Context, logf func(string, ...any)) error {
 		var err error
 		for attempt := 1; attempt <= 3; attempt++ {
 			if err = publish(ctx, opts(dirB)); err == nil || ctx.Err() != nil {
@@ -455,12 +456,6 @@ func serialProxy(t *testing.T, backend string) string {
 	return ts.URL
 }
 
-// localReportRefresh says whether `meridian ingest energy|ag` can run
-// while the server serves the same data directory. Until the report store
-// switches versions under a running server, bbolt's lock refuses the
-// ingest, so the local target refreshes the grid and the tiles only.
-const localReportRefresh = false
-
 // Locally: the server over a data directory at version A, refreshed to B by
 // `meridian ingest grid`, `ingest energy`, `ingest ag` and `build-tiles`
 // into that same directory while it serves.
@@ -473,19 +468,6 @@ func TestRefreshUnderLoadLocal(t *testing.T) {
 	dirA, dirB := versionDirs(t, src)
 	ps := probes(t, dirA, dirB)
 	t.Logf("versions A and B built, %d probes recorded, in %s", len(ps), time.Since(start).Round(time.Millisecond))
-
-	refreshed := map[string]bool{"grid": true, "tiles": true, "energy": localReportRefresh, "ag": localReportRefresh}
-	t.Run("reports", func(t *testing.T) {
-		if !localReportRefresh {
-			t.Skip("energy and ag are not refreshed locally: `meridian ingest energy|ag` cannot run while a server holds reports.db (bbolt's lock); their probes are left out of the load")
-		}
-	})
-	var load []*probe
-	for _, p := range ps {
-		if refreshed[p.dataset] {
-			load = append(load, p)
-		}
-	}
 
 	dir := t.TempDir()
 	copyTree(t, dirA, dir)
@@ -500,14 +482,11 @@ func TestRefreshUnderLoadLocal(t *testing.T) {
 	defer srv.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go srv.grids.watch(ctx)
+	go srv.watch(ctx)
 	ts := httptest.NewServer(srv.handler)
 	defer ts.Close()
 	tg := loadTarget{name: "local", base: ts.URL, key: key, refresh: func(ctx context.Context, logf func(string, ...any)) error {
 		for _, st := range src.steps(dir) {
-			if !refreshed[st.dataset] {
-				continue
-			}
 			s := time.Now()
 			if err := runStep(st); err != nil {
 				return err
@@ -516,5 +495,5 @@ func TestRefreshUnderLoadLocal(t *testing.T) {
 		}
 		return nil
 	}}
-	runLoad(t, tg, load).check(t, "local", load)
+	runLoad(t, tg, ps).check(t, "local", ps)
 }
