@@ -189,7 +189,9 @@ func publish(ctx context.Context, o publishOptions) error {
 	if err != nil {
 		return err
 	}
-	remote := kv.NewDynamo(dc, o.table, kv.DynamoOptions{})
+	// A publish is a batch job: each DynamoDB call may wait out throttling
+	// and a slow table for longer than a request handler's 3 s.
+	remote := kv.NewDynamo(dc, o.table, kv.DynamoOptions{Timeout: publishDynamoTimeout})
 	for _, domain := range reportDomains {
 		// The version served now: an ingest may be writing the next.
 		local, ok, err := openReportStore(o.dataDir, domain)
@@ -209,6 +211,10 @@ func publish(ctx context.Context, o publishOptions) error {
 	fmt.Fprintf(o.progress, "published in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
 }
+
+// publishDynamoTimeout bounds each DynamoDB call of a publish, its SDK
+// retries included.
+const publishDynamoTimeout = time.Minute
 
 // uploadSet uploads the files under dir ending in ext to their
 // content-addressed keys (release.ContentKey), skipping those already

@@ -469,12 +469,10 @@ func TestRefreshUnderLoadAWS(t *testing.T) {
 		}
 		return err
 	}}
-	if os.Getenv("MERIDIAN_DYNAMODB_ENDPOINT") == "" {
-		// With the in-process minidyn, a publish that still fails after
-		// three attempts is reported, not failed: the datasets it did not
-		// switch must then answer A to the end (a failed refresh leaves
-		// what is served), the others B. The emulator processes CI starts
-		// keep up: there a failure fails the test.
+	if os.Getenv("MERIDIAN_REFRESH_TOLERATE_PUBLISH_FAILURE") != "" {
+		// For investigating a slow emulator only: a publish that still
+		// fails after three attempts is reported, not failed, and the
+		// datasets it did not switch must answer A to the end.
 		tg.kept = keptAt(t, s3c, bucket, kv.NewDynamo(dc, table, kv.DynamoOptions{ConsistentRead: true}))
 	}
 	runLoad(t, tg, ps).check(t, "aws", ps)
