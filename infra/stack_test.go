@@ -1373,4 +1373,22 @@ func TestCheckProps(t *testing.T) {
 			t.Errorf("error lacks %q:\n%v", s, err)
 		}
 	}
+
+	// Routes API Gateway could not declare, and limits that throttle
+	// nothing or let one key take the whole stage.
+	bad := Products()[0]
+	bad.Routes = []string{"GET /search/{rest...}", "ANY /search/x", "GET /other/x", "GET /search/legal-location"}
+	bad.Limits = Limits{Stage: Throttle{10, 10}, Key: Throttle{20, 5}, Concurrency: 0}
+	err = checkProps(StackProps{AssetRoot: assetRoot, Products: []Product{bad}})
+	if err == nil {
+		t.Fatal("bad routes and limits: no error")
+	}
+	for _, s := range []string{"{rest...}", "ANY /search/x", "/other/x", "limits of search"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error lacks %q:\n%v", s, err)
+		}
+	}
+	if strings.Contains(err.Error(), `"GET /search/legal-location"`) {
+		t.Errorf("a good route refused:\n%v", err)
+	}
 }
