@@ -84,10 +84,14 @@ type Stack struct {
 	Omitted map[gateway.Product][]string
 }
 
-// NewStack defines the whole deployment: per product a Lambda and a REST
-// API (stage v1) with the key authorizer and usage plans; the data bucket;
-// the report table; CloudFront before the maps API; the scheduled data
-// refresh (refresh.go) and the publisher's managed policy.
+// NewStack defines the whole deployment: per product a Lambda (reserved
+// concurrency) and a REST API (stage v1: throttle, access log, WAF WebACL)
+// declaring the function's routes, with the key authorizer (reserved
+// concurrency of its own) and usage plans; the account-wide CloudWatch role
+// of API Gateway; the data bucket; the report table; CloudFront before the
+// maps API; the scheduled data refresh (refresh.go) and the publisher's
+// managed policy. Limits and their reasons: products.go, limits.go,
+// protect.go, responses.go.
 //
 // PUBLIC_TILES_URL needs the distribution's domain, and the distribution
 // needs the maps API. Taking the API's stage URL (api.url) would close a
