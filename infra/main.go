@@ -17,6 +17,9 @@
 //	plans        a plans.json overlaying gateway.DefaultPlans (same file and format
 //	             as the local server's)
 //	logLevel     LOG_LEVEL of every function; info
+//	allowUnlimited  true: also deploy the plans without a monthly quota (the
+//	             "unlimited" plans), for a development stack; false (default):
+//	             they are left out, as a production stack must
 //
 // The account and region are explicit so synth never looks anything up.
 package main
@@ -101,6 +104,13 @@ func propsFrom(context, getenv func(string) string) (StackProps, error) {
 		if name = strings.TrimSpace(name); name != "" {
 			p.GridIndexes = append(p.GridIndexes, name)
 		}
+	}
+	switch v := pick("allowUnlimited", "", "false"); v {
+	case "true":
+		p.AllowUnlimited = true
+	case "false":
+	default:
+		return StackProps{}, fmt.Errorf("infra: allowUnlimited %q: want true or false", v)
 	}
 	if path := pick("plans", "", ""); path != "" {
 		if _, err := os.Stat(path); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigateway"
@@ -21,9 +22,12 @@ type errorResponse struct {
 	Headers map[string]string
 }
 
-// errorResponses are the gateway responses of the API of product d.
+// errorResponses are the gateway responses of the API of product d, whose
+// 429 rate_limited answer says Retry-After: retry seconds (retryAfter).
 //
-//   - UNAUTHORIZED (401): the authorizer found no key → missing_api_key.
+//   - UNAUTHORIZED (401): no key → missing_api_key. On the REST products
+//     API Gateway answers it before invoking the authorizer (identity source
+//     X-API-Key); on the maps API the authorizer finds no key.
 //   - INVALID_API_KEY (403): the key is not in any usage plan of this stage:
 //     unknown, disabled, or without this product. The local gateway answers
 //     401 invalid_api_key for the first and 403 product_not_in_plan for the
@@ -31,16 +35,32 @@ type errorResponse struct {
 //     invalid_api_key with a message naming both.
 //   - ACCESS_DENIED (403): an authorizer Deny; ours never denies, so only a
 //     misconfiguration gets here → product_not_in_plan.
-//   - THROTTLED, QUOTA_EXCEEDED (429) → rate_limited, quota_exceeded.
-//     Retry-After is static: 1 s for the rate (every plan allows at least one
-//     request a second); none for the quota (the month's end is not known
-//     to a template).
-//   - MISSING_AUTHENTICATION_TOKEN (403): API Gateway's answer to a path
-//     with no method, such as /v1/ → 404 not_found, as locally.
-//   - DEFAULT_4XX, DEFAULT_5XX: everything else keeps its status with the
-//     JSON shape (invalid_parameter, internal), so clients parse one body.
-func errorResponses(d Product) []errorResponse {
+//   - THROTTLED (429) → rate_limited, Retry-After the wait for one token of
+//     the product's slowest plan (static: API Gateway cannot compute it per
+//     key).
+//   - QUOTA_EXCEEDED (429) → quota_exceeded, Retry-After one hour: the
+//     quota resets at the start of the next UTC month, which a static header
+//     cannot name; a client that retries hourly loses at most an hour after
+//     the reset, for a few hundred cheap refusals a month at worst.
+//   - AUTHORIZER_FAILURE, AUTHORIZER_CONFIGURATION_ERROR (500), and
+//     INTEGRATION_FAILURE, INTEGRATION_TIMEOUT, DEFAULT_5XX (the function
+//     throttled at its reserved concurrency, timed out or failed to answer)
+//     → 503 upstream_unavailable with Retry-After, as locally when a
+//     dependency is down: the caller may retry, and a throttled Lambda is no
+//     "internal error".
+//   - MISSING_AUTHENTICATION_TOKEN (403): API Gateway's answer to a path or
+//     method it does not declare (routes.go) → 404 not_found, before the
+//     authorizer and the usage plan.
+//   - DEFAULT_4XX: everything else keeps its status with the JSON shape
+//     (invalid_parameter), so clients parse one body.
+func errorResponses(d Product, retry int) []errorResponse {
 	p := d.Product
+	unavailable := func(typ awsapigateway.ResponseType, name string) errorResponse {
+		return errorResponse{Type: typ, Name: name, Status: "503", Code: "upstream_unavailable",
+			Message: fmt.Sprintf("The %s service is busy or briefly unavailable. Retry after %d s.", p, unavailableRetrySeconds),
+			Headers: map[string]string{"Retry-After": strconv.Itoa(unavailableRetrySeconds)}}
+	}
+	routes := strings.Join(d.Routes, ", ")
 	return []errorResponse{
 		{Type: awsapigateway.ResponseType_UNAUTHORIZED(), Name: "Unauthorized", Status: "401", Code: "missing_api_key",
 			Message: "Missing API key. Send your key in the X-API-Key header, or in the api_key query parameter for tiles and TileJSON."},
@@ -49,16 +69,27 @@ func errorResponses(d Product) []errorResponse {
 		{Type: awsapigateway.ResponseType_ACCESS_DENIED(), Name: "AccessDenied", Status: "403", Code: "product_not_in_plan",
 			Message: fmt.Sprintf("This API key may not call the %s product. Use a key whose plan includes %s, or ask for %s to be added to this key.", p, p, p)},
 		{Type: awsapigateway.ResponseType_THROTTLED(), Name: "Throttled", Status: "429", Code: "rate_limited",
-			Message: fmt.Sprintf("Rate limit exceeded: the plan of this key allows fewer %s requests per second. Retry after 1 s, and space out requests.", p),
-			Headers: map[string]string{"Retry-After": "1"}},
+			Message: fmt.Sprintf("Rate limit exceeded: the plan of this key allows fewer %s requests per second. Retry after %d s, and space out requests.", p, retry),
+			Headers: map[string]string{"Retry-After": strconv.Itoa(retry)}},
 		{Type: awsapigateway.ResponseType_QUOTA_EXCEEDED(), Name: "QuotaExceeded", Status: "429", Code: "quota_exceeded",
-			Message: fmt.Sprintf("Monthly quota exceeded: the plan of this key allows no more %s requests this month. The quota resets at the start of next month (UTC); ask for a plan with a higher quota to continue sooner.", p)},
+			Message: fmt.Sprintf("Monthly quota exceeded: the plan of this key allows no more %s requests this month. The quota resets at the start of next month (UTC); ask for a plan with a higher quota to continue sooner.", p),
+			Headers: map[string]string{"Retry-After": strconv.Itoa(quotaRetrySeconds)}},
+		unavailable(awsapigateway.ResponseType_AUTHORIZER_FAILURE(), "AuthorizerFailure"),
+		unavailable(awsapigateway.ResponseType_AUTHORIZER_CONFIGURATION_ERROR(), "AuthorizerConfigurationError"),
+		unavailable(awsapigateway.ResponseType_INTEGRATION_FAILURE(), "IntegrationFailure"),
+		unavailable(awsapigateway.ResponseType_INTEGRATION_TIMEOUT(), "IntegrationTimeout"),
+		unavailable(awsapigateway.ResponseType_DEFAULT_5XX(), "Default5xx"),
 		{Type: awsapigateway.ResponseType_MISSING_AUTHENTICATION_TOKEN(), Name: "NoRoute", Status: "404", Code: "not_found",
-			Message: fmt.Sprintf("No such path: the %s API serves /%s and /%s/... only.", p, d.Base, d.Base)},
+			Message: fmt.Sprintf("No such route: the %s API serves %s.", p, routes)},
 		{Type: awsapigateway.ResponseType_DEFAULT_4XX(), Name: "Default4xx", Code: "invalid_parameter", Message: "$context.error.messageString"},
-		{Type: awsapigateway.ResponseType_DEFAULT_5XX(), Name: "Default5xx", Code: "internal", Message: "internal error"},
 	}
 }
+
+// Static Retry-After values of the answers whose wait no template knows.
+const (
+	quotaRetrySeconds       = 3600
+	unavailableRetrySeconds = 2
+)
 
 // template is the mapping template of the error body, with API Gateway's
 // request id where the local server puts its own.
@@ -73,8 +104,8 @@ func (r errorResponse) template() string {
 }
 
 // addErrorResponses puts the error responses of product d on api.
-func addErrorResponses(api awsapigateway.RestApi, d Product) {
-	for _, r := range errorResponses(d) {
+func addErrorResponses(api awsapigateway.RestApi, d Product, retry int) {
+	for _, r := range errorResponses(d, retry) {
 		headers := map[string]*string{"Content-Type": jsii.String("'application/json'")}
 		for k, v := range r.Headers {
 			headers[k] = jsii.String("'" + v + "'")

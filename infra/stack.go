@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awswafv2"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 
@@ -63,6 +64,11 @@ type StackProps struct {
 	GridIndexes []string
 	// LogLevel is every function's LOG_LEVEL; "info" when empty.
 	LogLevel string
+	// AllowUnlimited deploys the plans without a monthly quota (every
+	// "unlimited" plan) too, for a development stack: off, they are left
+	// out, so a production stack has no key whose cost is unbounded. Every
+	// deployed plan is throttled either way (deployedPlans).
+	AllowUnlimited bool
 }
 
 // Stack is the synthesized stack and the handles tests look at.
@@ -73,12 +79,19 @@ type Stack struct {
 	Bucket       awss3.Bucket
 	Table        awsdynamodb.Table
 	Distribution awscloudfront.Distribution
+	// Omitted lists, by product, the plans left out for want of
+	// AllowUnlimited.
+	Omitted map[gateway.Product][]string
 }
 
-// NewStack defines the whole deployment: per product a Lambda and a REST
-// API (stage v1) with the key authorizer and usage plans; the data bucket;
-// the report table; CloudFront before the maps API; the scheduled data
-// refresh (refresh.go) and the publisher's managed policy.
+// NewStack defines the whole deployment: per product a Lambda (reserved
+// concurrency) and a REST API (stage v1: throttle, access log, WAF WebACL)
+// declaring the function's routes, with the key authorizer (reserved
+// concurrency of its own) and usage plans; the account-wide CloudWatch role
+// of API Gateway; the data bucket; the report table; CloudFront before the
+// maps API; the scheduled data refresh (refresh.go) and the publisher's
+// managed policy. Limits and their reasons: products.go, limits.go,
+// protect.go, responses.go.
 //
 // PUBLIC_TILES_URL needs the distribution's domain, and the distribution
 // needs the maps API. Taking the API's stage URL (api.url) would close a
@@ -107,6 +120,7 @@ func NewStack(scope constructs.Construct, id string, props StackProps) (*Stack, 
 		Stack:     stack,
 		Functions: map[string]awslambda.Function{},
 		APIs:      map[gateway.Product]awsapigateway.RestApi{},
+		Omitted:   map[gateway.Product][]string{},
 	}
 
 	s.Bucket = awss3.NewBucket(stack, jsii.String("DataBucket"), &awss3.BucketProps{
@@ -133,6 +147,10 @@ func NewStack(scope constructs.Construct, id string, props StackProps) (*Stack, 
 	})
 
 	authorizer := s.function(props, AuthorizerFunction, authorizerMemoryMB, 3, nil)
+	reserve(authorizer, AuthorizerConcurrency)
+	account := s.cloudWatchAccount()
+	restACL := s.webACL("api", false)
+	var tilesACL awswafv2.CfnWebACL
 
 	for _, p := range props.Products {
 		env := map[string]string{}
@@ -149,8 +167,22 @@ func NewStack(scope constructs.Construct, id string, props StackProps) (*Stack, 
 			env["REPORTS_TABLE"] = *s.Table.TableName()
 		}
 		fn := s.function(props, p.Function, functionMemoryMB, p.TimeoutSeconds, env)
+		reserve(fn, p.Limits.Concurrency)
 		s.grant(fn, p)
-		api := s.restAPI(p, fn, authorizer, props.Plans[p.Product])
+		plans, omitted := deployedPlans(p, props.Plans[p.Product], props.AllowUnlimited)
+		if len(omitted) > 0 {
+			s.Omitted[p.Product] = omitted
+			awscdk.Annotations_Of(stack).AddInfo(jsii.String(fmt.Sprintf(
+				"%s: plans without a monthly quota left out (%s); -c allowUnlimited=true deploys them", p.Product, strings.Join(omitted, ", "))))
+		}
+		api := s.restAPI(p, fn, authorizer, plans)
+		api.DeploymentStage().Node().AddDependency(account)
+		acl := restACL
+		if p.Tiles {
+			tilesACL = s.webACL("tiles", true)
+			acl = tilesACL
+		}
+		s.protect(api, acl, title(p.Product.String()))
 		s.APIs[p.Product] = api
 		awscdk.NewCfnOutput(stack, jsii.String(title(p.Product.String())+"ApiUrl"), &awscdk.CfnOutputProps{
 			Description: jsii.String(fmt.Sprintf("Base URL of the %s product (API Gateway, stage %s)", p.Product, StageName)),
@@ -183,6 +215,19 @@ func NewStack(scope constructs.Construct, id string, props StackProps) (*Stack, 
 	return s, nil
 }
 
+// What a route of routes.go may look like: a method and a path of literal
+// segments and whole-segment parameters, as API Gateway resources are.
+var (
+	routeMethod = regexp.MustCompile(`^(GET|POST|PUT|DELETE|PATCH)$`)
+	routePath   = regexp.MustCompile(`^(/([A-Za-z0-9._-]+|\{[A-Za-z0-9_]+\}))+$`)
+)
+
+// reserve sets fn's reserved concurrency: its share of the account's, and
+// its ceiling, so that one function's flood cannot take the others'.
+func reserve(fn awslambda.Function, n int) {
+	fn.Node().DefaultChild().(awslambda.CfnFunction).SetReservedConcurrentExecutions(jsii.Number(n))
+}
+
 // planName is what a plan name may look like in construct ids and usage
 // plan names.
 var planName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
@@ -203,6 +248,21 @@ func checkProps(props StackProps) error {
 		}
 		if len(props.Plans[p.Product]) == 0 {
 			errs = append(errs, fmt.Errorf("infra: product %s has no usage plan", p.Product))
+		} else if plans, _ := deployedPlans(p, props.Plans[p.Product], props.AllowUnlimited); len(plans) == 0 {
+			errs = append(errs, fmt.Errorf("infra: product %s has only plans without a monthly quota: give one a quota, or deploy with -c allowUnlimited=true", p.Product))
+		}
+		if len(p.Routes) == 0 {
+			errs = append(errs, fmt.Errorf("infra: product %s has no routes", p.Product))
+		}
+		for _, r := range p.Routes {
+			method, path, ok := strings.Cut(r, " ")
+			if !ok || !routeMethod.MatchString(method) || !strings.HasPrefix(path, "/"+p.Base+"/") || !routePath.MatchString(path) {
+				errs = append(errs, fmt.Errorf("infra: route %q of %s: want METHOD /%s/segment/{param}...", r, p.Product, p.Base))
+			}
+		}
+		l := p.Limits
+		if l.Concurrency < 1 || l.Stage.Rate <= 0 || l.Stage.Burst < 1 || l.Key.Rate <= 0 || l.Key.Burst < 1 || l.Key.Rate > l.Stage.Rate {
+			errs = append(errs, fmt.Errorf("infra: limits of %s: want concurrency >= 1, stage and key rates > 0 and bursts >= 1, the key's rate within the stage's: %+v", p.Product, l))
 		}
 		for _, pl := range props.Plans[p.Product] {
 			if !planName.MatchString(pl.Name) {
@@ -295,20 +355,29 @@ func (s *Stack) grant(fn awslambda.Function, p Product) {
 	}
 }
 
-// restAPI defines product p's REST API: stage v1, /<base> and
-// /<base>/{proxy+} proxied to fn (ANY method) behind the key authorizer,
-// API keys taken from the authorizer, and one usage plan per plan.
-func (s *Stack) restAPI(p Product, fn, authorizerFn awslambda.Function, plans []gateway.Plan) awsapigateway.RestApi {
+// restAPI defines product p's REST API: stage v1 with its throttle and
+// access log, one method per route of p.Routes proxied to fn behind the key
+// authorizer, API keys taken from the authorizer, and one usage plan per
+// deployed plan.
+func (s *Stack) restAPI(p Product, fn, authorizerFn awslambda.Function, plans []deployedPlan) awsapigateway.RestApi {
 	name := title(p.Product.String())
 	o := &awsapigateway.RestApiProps{
 		RestApiName:      jsii.String("meridian-" + p.Product.String()),
 		Description:      jsii.String(fmt.Sprintf("Meridian %s product: /%s/...", p.Product, p.Base)),
 		ApiKeySourceType: awsapigateway.ApiKeySourceType_AUTHORIZER,
-		CloudWatchRole:   jsii.Bool(false),
-		EndpointTypes:    &[]awsapigateway.EndpointType{awsapigateway.EndpointType_REGIONAL},
+		// One account-wide role for every API (cloudWatchAccount), not one
+		// per API: several AWS::ApiGateway::Account resources would fight.
+		CloudWatchRole: jsii.Bool(false),
+		EndpointTypes:  &[]awsapigateway.EndpointType{awsapigateway.EndpointType_REGIONAL},
 		DeployOptions: &awsapigateway.StageOptions{
 			StageName:   jsii.String(StageName),
 			Description: jsii.String("Meridian " + p.Product.String()),
+			// The stage's default method throttle: the whole product, every
+			// key together.
+			ThrottlingRateLimit:  jsii.Number(p.Limits.Stage.Rate),
+			ThrottlingBurstLimit: jsii.Number(p.Limits.Stage.Burst),
+			AccessLogDestination: awsapigateway.NewLogGroupLogDestination(s.accessLogs(p)),
+			AccessLogFormat:      awsapigateway.AccessLogFormat_Custom(jsii.String(accessLogFormat())),
 		},
 	}
 	if p.Tiles {
@@ -332,17 +401,7 @@ func (s *Stack) restAPI(p Product, fn, authorizerFn awslambda.Function, plans []
 	// Its own URL output would repeat <Product>ApiUrl without the base path.
 	api.Node().TryRemoveChild(jsii.String("Endpoint"))
 
-	// Result caching is off: a key may come from the header or the query,
-	// and a caching REQUEST authorizer refuses (401) any request lacking one
-	// of its identity sources. Without caching API Gateway calls the
-	// authorizer on every request and needs no identity source.
-	auth := awsapigateway.NewRequestAuthorizer(api, jsii.String("KeyAuthorizer"), &awsapigateway.RequestAuthorizerProps{
-		AuthorizerName:  jsii.String("meridian-key"),
-		Handler:         authorizerFn,
-		IdentitySources: &[]*string{},
-		ResultsCacheTtl: awscdk.Duration_Seconds(jsii.Number(0)),
-	})
-	auth.Node().DefaultChild().(awscdk.CfnResource).AddPropertyDeletionOverride(jsii.String("IdentitySource"))
+	auth := s.keyAuthorizer(api, p, authorizerFn)
 
 	integration := awsapigateway.NewLambdaIntegration(fn, &awsapigateway.LambdaIntegrationOptions{
 		Proxy:           jsii.Bool(true),
@@ -353,14 +412,11 @@ func (s *Stack) restAPI(p Product, fn, authorizerFn awslambda.Function, plans []
 		Authorizer:        auth,
 		ApiKeyRequired:    jsii.Bool(true),
 	}
-	base := api.Root().AddResource(jsii.String(p.Base), nil)
-	base.AddMethod(jsii.String("ANY"), integration, method)
-	base.AddProxy(&awsapigateway.ProxyResourceOptions{
-		AnyMethod:            jsii.Bool(true),
-		DefaultIntegration:   integration,
-		DefaultMethodOptions: method,
-	})
-	addErrorResponses(api, p)
+	for _, r := range p.Routes {
+		verb, path, _ := strings.Cut(r, " ")
+		api.Root().ResourceForPath(jsii.String(path)).AddMethod(jsii.String(verb), integration, method)
+	}
+	addErrorResponses(api, p, retryAfter(p, plans))
 
 	for _, pl := range plans {
 		up := &awsapigateway.UsagePlanProps{
@@ -370,12 +426,10 @@ func (s *Stack) restAPI(p Product, fn, authorizerFn awslambda.Function, plans []
 				Api:   api,
 				Stage: api.DeploymentStage(),
 			}},
-		}
-		if pl.RatePerSecond > 0 {
-			up.Throttle = &awsapigateway.ThrottleSettings{
-				RateLimit:  jsii.Number(pl.RatePerSecond),
-				BurstLimit: jsii.Number(pl.Burst),
-			}
+			Throttle: &awsapigateway.ThrottleSettings{
+				RateLimit:  jsii.Number(pl.Throttle.Rate),
+				BurstLimit: jsii.Number(pl.Throttle.Burst),
+			},
 		}
 		if pl.MonthlyQuota > 0 {
 			up.Quota = &awsapigateway.QuotaSettings{
@@ -393,11 +447,51 @@ func (s *Stack) restAPI(p Product, fn, authorizerFn awslambda.Function, plans []
 	return api
 }
 
+// AuthorizerCacheSeconds is how long API Gateway keeps the key authorizer's
+// answer for one X-API-Key value on the REST APIs: a key's requests within
+// it invoke no Lambda. Revoking a key still takes effect at once: API
+// Gateway checks the key against the usage plans on every request; only the
+// authorizer's own verdict (key present, key id) is cached.
+const AuthorizerCacheSeconds = 300
+
+// keyAuthorizer is the REQUEST authorizer of product p's API.
+//
+// The REST products take keys from the X-API-Key header only: the header is
+// the identity source, so API Gateway answers a request without it 401
+// (UNAUTHORIZED) itself, without invoking the authorizer, and caches the
+// authorizer's answer per key for AuthorizerCacheSeconds.
+//
+// The maps API takes the key from the header or the api_key query
+// parameter (map libraries cannot always set headers). API Gateway requires
+// every identity source listed to be present, so no list fits both; it has
+// none and no caching (caching needs identity sources), and the authorizer
+// runs on every request that reaches it. Keyless tile requests are refused
+// earlier, by the maps WebACL's KeyRequired rule, and CloudFront answers
+// cached tiles without reaching API Gateway at all.
+func (s *Stack) keyAuthorizer(api awsapigateway.RestApi, p Product, fn awslambda.Function) awsapigateway.RequestAuthorizer {
+	o := &awsapigateway.RequestAuthorizerProps{
+		AuthorizerName:  jsii.String("meridian-key"),
+		Handler:         fn,
+		IdentitySources: &[]*string{awsapigateway.IdentitySource_Header(jsii.String("X-API-Key"))},
+		ResultsCacheTtl: awscdk.Duration_Seconds(jsii.Number(AuthorizerCacheSeconds)),
+	}
+	if p.Tiles {
+		o.IdentitySources = &[]*string{}
+		o.ResultsCacheTtl = awscdk.Duration_Seconds(jsii.Number(0))
+	}
+	auth := awsapigateway.NewRequestAuthorizer(api, jsii.String("KeyAuthorizer"), o)
+	if p.Tiles {
+		auth.Node().DefaultChild().(awscdk.CfnResource).AddPropertyDeletionOverride(jsii.String("IdentitySource"))
+	}
+	return auth
+}
+
 // planDescription says a plan's limits in words.
-func planDescription(p gateway.Product, pl gateway.Plan) string {
-	rate, quota := "no rate limit", "no monthly quota"
-	if pl.RatePerSecond > 0 {
-		rate = "rate " + strconv.FormatFloat(pl.RatePerSecond, 'f', -1, 64) + "/s, burst " + strconv.Itoa(pl.Burst)
+func planDescription(p gateway.Product, pl deployedPlan) string {
+	quota := "no monthly quota"
+	rate := "rate " + strconv.FormatFloat(pl.Throttle.Rate, 'f', -1, 64) + "/s, burst " + strconv.Itoa(pl.Throttle.Burst)
+	if pl.RatePerSecond <= 0 {
+		rate += " (the product's ceiling per key)"
 	}
 	if pl.MonthlyQuota > 0 {
 		quota = "quota " + strconv.FormatInt(pl.MonthlyQuota, 10) + "/month"
@@ -438,12 +532,14 @@ func (s *Stack) tilesDistribution(api awsapigateway.RestApi) awscloudfront.Distr
 		PriceClass:  awscloudfront.PriceClass_PRICE_CLASS_100,
 		HttpVersion: awscloudfront.HttpVersion_HTTP2_AND_3,
 		DefaultBehavior: &awscloudfront.BehaviorOptions{
-			Origin:               origin,
-			CachePolicy:          policy,
-			Compress:             jsii.Bool(true),
-			AllowedMethods:       awscloudfront.AllowedMethods_ALLOW_GET_HEAD(),
-			CachedMethods:        awscloudfront.CachedMethods_CACHE_GET_HEAD(),
-			ViewerProtocolPolicy: awscloudfront.ViewerProtocolPolicy_REDIRECT_TO_HTTPS,
+			Origin:         origin,
+			CachePolicy:    policy,
+			Compress:       jsii.Bool(true),
+			AllowedMethods: awscloudfront.AllowedMethods_ALLOW_GET_HEAD(),
+			CachedMethods:  awscloudfront.CachedMethods_CACHE_GET_HEAD(),
+			// HTTPS only: a redirect would come after the request (and its
+			// api_key) had crossed the network in clear. Plain HTTP gets 403.
+			ViewerProtocolPolicy: awscloudfront.ViewerProtocolPolicy_HTTPS_ONLY,
 		},
 	})
 }

@@ -28,11 +28,13 @@ var errUnauthorized = errors.New("Unauthorized")
 //
 // What a caller sees, compared with the local gateway (meridian/shared/gateway):
 //
-//   - no key in the X-API-Key header (any case) nor, for tiles and TileJSON
-//     (paths under /tiles/), in the api_key query parameter: this function
-//     returns errUnauthorized, API Gateway answers
-//     401 and the stack's UNAUTHORIZED gateway response writes the
-//     missing_api_key error body, as locally;
+//   - no key: on the REST products (search, autocomplete, batch, ag,
+//     energy) the X-API-Key header is the authorizer's identity source, so
+//     API Gateway answers 401 itself without invoking this function; on the
+//     maps API the WebACL refuses a request with neither the header nor the
+//     api_key query parameter (401) before it gets here, and this function
+//     returns errUnauthorized for anything keyless that gets past it.
+//     Every such answer's body says missing_api_key, as locally;
 //   - a key that is unknown, disabled, or in no usage plan of this product's
 //     stage: API Gateway itself refuses it with 403 (gateway response
 //     INVALID_API_KEY), which the stack rewrites to 401 invalid_api_key. The
@@ -42,10 +44,11 @@ var errUnauthorized = errors.New("Unauthorized")
 //   - over the plan's rate or quota: 429 from API Gateway (THROTTLED,
 //     QUOTA_EXCEEDED), rewritten to rate_limited and quota_exceeded.
 //
-// The policy allows the whole stage (apiId/stage/*), so it stays right if
-// result caching is turned on later; the stack keeps caching off because a
-// key may come from either of two places, and a cached REQUEST authorizer
-// needs all its identity sources present.
+// The policy allows the whole stage (apiId/stage/*), because API Gateway
+// caches this answer per X-API-Key value for five minutes on the REST
+// products and applies it to every method of the stage. The maps API has no
+// cache: its key may come from either of two places, and a cached REQUEST
+// authorizer needs all its identity sources present.
 type authorizer struct {
 	logger *slog.Logger
 }
