@@ -45,16 +45,18 @@
 //
 // Gateway.Middleware checks, in this order, and refuses through api.WriteError:
 //
-//  1. no key in the X-API-Key header nor in the api_key query parameter → 401 missing_api_key
+//  1. no key in the X-API-Key header nor, on tiles and TileJSON only, in the api_key query parameter → 401 missing_api_key
 //  2. key unknown or revoked → 401 invalid_api_key
 //  3. key without the route's product → 403 product_not_in_plan
 //  4. the (key, product) token bucket is empty → 429 rate_limited, Retry-After = seconds until a token (≥ 1)
 //  5. this month's count (UTC) reached the quota → 429 quota_exceeded, Retry-After = seconds until the next month (UTC)
 //
-// The header wins when both forms are sent; both work on every route (REST
-// clients send the header, map libraries the query parameter). Only requests
-// past the rate limiter count toward the quota, and a request refused for
-// quota is not counted. On a plan with a quota, admitted requests and both
+// The header wins when both forms are sent; the query form works only on
+// tiles and TileJSON (map libraries cannot always set headers; elsewhere a
+// key in a URL would end up in logs). Only requests past the rate limiter
+// count toward the quota, a request refused for quota is not counted, and
+// an admitted request is refunded when no route matched it or its answer is
+// a 5xx (Middleware). On a plan with a quota, admitted requests and both
 // 429 answers carry X-RateLimit-Limit (the monthly quota) and
 // X-RateLimit-Remaining (requests left this month, 0 once it is used up).
 // The handler finds the caller's key id, name, product and plan with
@@ -80,10 +82,13 @@
 //
 // # Differences from API Gateway
 //
-// API Gateway answers 403 {"message":"Forbidden"} for a missing or unknown
-// key and 429 {"message":"Too Many Requests"} / {"message":"Limit Exceeded"},
-// without Retry-After; the local server answers the codes and bodies of
-// ARCHITECTURE §4 (401 for key problems) with Retry-After.
+// The stack's gateway responses (infra/responses.go) give API Gateway's
+// refusals the codes and bodies of ARCHITECTURE §4, but API Gateway cannot
+// compute a Retry-After per key: on AWS it is a fixed figure per API (the
+// slowest plan's token interval), here the time to the caller's next token.
+// API Gateway also cannot tell an unknown key from a key without the
+// product, nor refund a 5xx: its usage plans count every request that
+// reaches a method.
 // API Gateway's counters are best effort; these are exact up to the crash
 // window above. On AWS a usage plan throttles a key per stage; here each (key,
 // product) pair has its own bucket, which is the same thing with one stage per
