@@ -467,10 +467,12 @@ func (f *flight) do(key string, fn func() ([]byte, error)) ([]byte, error) {
 		if !returned {
 			c.data, c.err = nil, fmt.Errorf("tile: generating %s failed (panic)", key)
 		}
-		close(c.done)
+		// The key goes before the waiters are released, so none of them
+		// asking again can join this finished call.
 		f.mu.Lock()
 		delete(f.calls, key)
 		f.mu.Unlock()
+		close(c.done)
 	}()
 	c.data, c.err = fn()
 	returned = true
