@@ -131,6 +131,22 @@ loadtest: ## Requests/s and p99 of search, reverse and batch against a local ser
 	@go build -o $(BIN) ./functions/local
 	@$(BIN) loadtest -duration 5s -requests 50000 -c 8
 
+# The OpenAPI document linted with Redocly's recommended rules (npm, pinned).
+REDOCLY_VERSION := 2.77.0
+REDOCLY_PREFIX  := $(CURDIR)/.build/redocly
+REDOCLY         := REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(REDOCLY_PREFIX)/node_modules/.bin/redocly
+
+lint-openapi: ## Lint the OpenAPI document (meridian openapi) with redocly's recommended rules; errors and warnings fail
+	@test "$$($(REDOCLY) --version 2>/dev/null)" = "$(REDOCLY_VERSION)" || \
+	  npm install --prefix $(REDOCLY_PREFIX) --save-exact --no-audit --no-fund --loglevel=error @redocly/cli@$(REDOCLY_VERSION)
+	@mkdir -p .build
+	@go build -o $(BIN) ./functions/local
+	@$(BIN) openapi -o .build/openapi.json
+	@echo "redocly lint --extends=recommended .build/openapi.json (warnings fail too)"
+	@$(REDOCLY) lint --extends=recommended --format=stylish .build/openapi.json > .build/openapi-lint.txt 2>&1; st=$$?; \
+	  grep -v '[║╔╚]' .build/openapi-lint.txt; \
+	  test $$st = 0 && ! grep -qE '^ +[0-9]+:[0-9]+ +warning' .build/openapi-lint.txt
+
 # AWS deployment (infra/, its own Go module): the aws-cdk CLI from npm, pinned.
 CDK_CLI_VERSION := 2.1148.1
 CDK_PREFIX      := $(CURDIR)/.build/cdk
@@ -166,4 +182,4 @@ bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' ow
 clean: ## Remove build output
 	rm -rf .build infra/cdk.out $(WEB)/node_modules $(WEB_VENDOR)
 
-.PHONY: help run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest clean
+.PHONY: help lint-openapi run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest clean
