@@ -89,7 +89,7 @@ var errorSchema = map[string]any{
 }
 
 // statusText describes each error status with the codes its body carries
-// (error.code); TestErrorCodesDocumented holds the handlers to this list.
+// (error.code); functions/local TestBadInput holds the answers to this list.
 var statusText = map[int]string{
 	400: "Invalid input. error.code: invalid_parameter (a parameter, the path or the body is malformed or out of range; also any path or query holding a NUL byte or bytes that are not UTF-8), invalid_legal_location, invalid_coordinates, bc_not_supported",
 	401: "error.code: missing_api_key (no key: send X-API-Key; tiles and TileJSON also take ?api_key=) or invalid_api_key (unknown or revoked)",
