@@ -96,7 +96,8 @@ FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/lld:FuzzPars
 	shared/ag/agingest:FuzzReadWaterBodies shared/ag/agingest:FuzzReadWatercourses \
 	shared/ag/agingest:FuzzReadMunicipalities shared/ag/agingest:FuzzReadCrownLand \
 	shared/ag/agingest:FuzzReadPastures shared/ag/agingest:FuzzReadALR shared/ag/agingest:FuzzReadFWAWetlands shared/ag/agingest:FuzzParseDroughtName \
-	shared/ingest/geojsonfc:FuzzReader
+	shared/ingest/geojsonfc:FuzzReader \
+	shared/api:FuzzMux shared/energy/energyapi:FuzzHandlers shared/ag/agapi:FuzzReport
 fuzz: ## Fuzz every parser of outside input, FUZZTIME (30s) each
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "go test ./$$pkg -fuzz=^$$fn\$$ -fuzztime=$(FUZZTIME)"; \
