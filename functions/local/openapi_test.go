@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -216,4 +218,27 @@ func keys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// meridian openapi prints, without a data directory, the document the
+// server answers at /openapi.json (what make lint-openapi lints).
+func TestOpenAPICommand(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"openapi"}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("meridian openapi: exit %d: %s", code, stderr.String())
+	}
+	srv, _ := newTestServer(t)
+	rec := httptest.NewRecorder()
+	srv.handler.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
+	if !bytes.Equal(stdout.Bytes(), rec.Body.Bytes()) {
+		t.Errorf("meridian openapi printed %d bytes that differ from GET /openapi.json (%d bytes)", stdout.Len(), rec.Body.Len())
+	}
+	out := filepath.Join(t.TempDir(), "openapi.json")
+	if code := run([]string{"openapi", "-o", out}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("meridian openapi -o: exit %d: %s", code, stderr.String())
+	}
+	if b, err := os.ReadFile(out); err != nil || !bytes.Equal(b, rec.Body.Bytes()) {
+		t.Errorf("meridian openapi -o wrote %d bytes, %v; want the document", len(b), err)
+	}
 }
