@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +67,9 @@ func badBodies() []string {
 
 // A malformed request to any route answers no 5xx, and a 4xx carries the
 // JSON error body with a code the OpenAPI document lists for its status
-// (issue 16). Deterministic (a fixed list), in-process over loopback.
+// (issue 16), and one its operation documents when the request reaches a
+// documented route. Deterministic (a fixed list), in-process over loopback;
+// one request in memory at a time.
 func TestBadInput(t *testing.T) {
 	t.Parallel()
 	srv, key := newTestServer(t)
@@ -83,6 +86,18 @@ func TestBadInput(t *testing.T) {
 	statuses := map[int]int{}
 	netHTTP := 0 // refused by net/http before any handler: the path does not parse (an invalid escape)
 	client := ts.Client()
+	// route tells which documented operation a request reaches, as the
+	// server's mux would route it, so its 4xx can be held to that
+	// operation's documented statuses.
+	route := http.NewServeMux()
+	opOf := map[string]openAPIOp{}
+	for _, r := range srv.mux.Routes() {
+		route.Handle(r.Pattern, http.NotFoundHandler())
+		if !r.Op.Hidden {
+			opOf[r.Pattern] = doc.Paths[api.DocPath(r)][strings.ToLower(r.Method())]
+		}
+	}
+	undocumented := map[string]bool{}
 	n := 0
 	// add sends p at once: one request in memory at a time (≤ ~300 KB).
 	add := func(p probe) {
@@ -116,6 +131,17 @@ func TestBadInput(t *testing.T) {
 			}
 			if err := checkErrorBody(res, body); err != nil {
 				t.Errorf("%s: %d: %v: %.300s", label, res.StatusCode, err, body)
+			}
+			if u, err := url.ParseRequestURI(p.path + "?" + p.query); err == nil {
+				_, pattern := route.Handler(&http.Request{Method: p.method, URL: u, Host: host})
+				if op, ok := opOf[pattern]; ok && res.StatusCode != http.StatusMethodNotAllowed {
+					if _, documented := op.Responses[strconv.Itoa(res.StatusCode)]; !documented {
+						if k := fmt.Sprintf("%s answers %d", pattern, res.StatusCode); !undocumented[k] {
+							undocumented[k] = true
+							t.Errorf("%s: %s, which its operation does not document: %.200s", label, k, body)
+						}
+					}
+				}
 			}
 		}
 	}
