@@ -96,7 +96,8 @@ FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/lld:FuzzPars
 	shared/ag/agingest:FuzzReadWaterBodies shared/ag/agingest:FuzzReadWatercourses \
 	shared/ag/agingest:FuzzReadMunicipalities shared/ag/agingest:FuzzReadCrownLand \
 	shared/ag/agingest:FuzzReadPastures shared/ag/agingest:FuzzReadALR shared/ag/agingest:FuzzReadFWAWetlands shared/ag/agingest:FuzzParseDroughtName \
-	shared/ingest/geojsonfc:FuzzReader
+	shared/ingest/geojsonfc:FuzzReader \
+	shared/api:FuzzMux shared/energy/energyapi:FuzzHandlers shared/ag/agapi:FuzzReport
 fuzz: ## Fuzz every parser of outside input, FUZZTIME (30s) each
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "go test ./$$pkg -fuzz=^$$fn\$$ -fuzztime=$(FUZZTIME)"; \
@@ -134,6 +135,22 @@ loadtest: ## Requests/s and p99 of search, reverse and batch against a local ser
 test-refresh: ## Refresh every dataset under load, locally and on the S3/DynamoDB emulators; prints the figures (refresh-under-load ...)
 	go test -count=1 -run '^TestRefreshUnderLoad' -v ./functions/local
 
+# The OpenAPI document linted with Redocly's recommended rules (npm, pinned).
+REDOCLY_VERSION := 2.77.0
+REDOCLY_PREFIX  := $(CURDIR)/.build/redocly
+REDOCLY         := REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(REDOCLY_PREFIX)/node_modules/.bin/redocly
+
+lint-openapi: ## Lint the OpenAPI document (meridian openapi) with redocly's recommended rules; errors and warnings fail
+	@test "$$($(REDOCLY) --version 2>/dev/null)" = "$(REDOCLY_VERSION)" || \
+	  npm install --prefix $(REDOCLY_PREFIX) --save-exact --no-audit --no-fund --loglevel=error @redocly/cli@$(REDOCLY_VERSION)
+	@mkdir -p .build
+	@go build -o $(BIN) ./functions/local
+	@$(BIN) openapi -o .build/openapi.json
+	@echo "redocly lint --extends=recommended .build/openapi.json (warnings fail too)"
+	@$(REDOCLY) lint --extends=recommended --format=stylish .build/openapi.json > .build/openapi-lint.txt 2>&1; st=$$?; \
+	  grep -v '[║╔╚]' .build/openapi-lint.txt; \
+	  test $$st = 0 && ! grep -qE '^ +[0-9]+:[0-9]+ +warning' .build/openapi-lint.txt
+
 # AWS deployment (infra/, its own Go module): the aws-cdk CLI from npm, pinned.
 CDK_CLI_VERSION := 2.1148.1
 CDK_PREFIX      := $(CURDIR)/.build/cdk
@@ -169,4 +186,4 @@ bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' ow
 clean: ## Remove build output
 	rm -rf .build infra/cdk.out $(WEB)/node_modules $(WEB_VENDOR)
 
-.PHONY: help run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean
+.PHONY: help lint-openapi run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean

@@ -9,6 +9,7 @@
 //	meridian publish   copy the data into an AWS deployment's bucket and table
 //	meridian convert   convert a CSV of legal land descriptions or coordinates
 //	meridian loadtest  measure requests per second and latency of a server
+//	meridian openapi   print the OpenAPI document of the routes
 package main
 
 import (
@@ -30,6 +31,7 @@ commands:
   publish   copy grid indexes, tile archives and report data into an AWS deployment
   convert   convert a CSV of legal land descriptions or coordinates to CSV or GeoJSON
   loadtest  measure requests per second and p99 latency against a running server
+  openapi   print the OpenAPI document of the server's routes: meridian openapi [-o FILE]
 
 Run 'meridian <command> -h' for the flags of a command.
 `
@@ -60,6 +62,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return convertCommand(args, stdin, stdout, stderr)
 	case "loadtest":
 		return loadtestCommand(args, stdout, stderr)
+	case "openapi":
+		return openapiCommand(args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -237,6 +237,7 @@ func serviceRoutes(mux *api.Mux) []api.Route {
 					Title:       "Meridian",
 					Version:     version,
 					Description: "Canadian legal land descriptions to coordinates and back, parcel reports and map tiles. " + quotaPolicy,
+					License:     "Meridian API terms of service; the data keep their publishers' licences (meridian data list)", LicenseSPDX: "LicenseRef-Meridian-Terms",
 				}, mux.Routes())
 				if err != nil {
 					return err

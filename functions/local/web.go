@@ -195,7 +195,7 @@ func webRoutes(mapKey string, allowHost func(host string) bool, layers []mapLaye
 				return nil
 			}),
 			Op: api.Operation{Tag: "map", Summary: "Map page of the survey grids with a search box",
-				ContentType: "text/html", Response: map[string]any{"type": "string"}, Public: true},
+				ContentType: "text/html", Response: map[string]any{"type": "string"}, Public: true, Hidden: true},
 		},
 		{
 			Pattern: "GET /static/",
@@ -213,7 +213,7 @@ func webRoutes(mapKey string, allowHost func(host string) bool, layers []mapLaye
 			}),
 			Op: api.Operation{Tag: "map", Summary: "Scripts and styles of the map page",
 				ContentType: "text/javascript", Response: map[string]any{"type": "string"},
-				Errors: []int{404}, Public: true},
+				Errors: []int{404}, Public: true, Hidden: true},
 		},
 		{
 			Pattern: "GET /map/config.json",
@@ -237,7 +237,7 @@ func webRoutes(mapKey string, allowHost func(host string) bool, layers []mapLaye
 						"layers":    map[string]any{"type": "array", "items": map[string]any{"type": "object"}},
 					},
 				},
-				Public: true},
+				Public: true, Hidden: true},
 		},
 	}
 }

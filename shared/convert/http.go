@@ -42,7 +42,7 @@ func writeCollection(w http.ResponseWriter, fill func(buf []byte) []byte) {
 	buf := append((*bp)[:0], `{"type":"FeatureCollection","features":[`...)
 	buf = fill(buf)
 	buf = append(buf, '}', '\n')
-	api.WriteRaw(w, http.StatusOK, "application/geo+json", buf)
+	api.WriteRaw(w, http.StatusOK, geoJSON, buf)
 	if cap(buf) <= 1<<20 {
 		*bp = buf
 		bufPool.Put(bp)

@@ -4,6 +4,9 @@ import (
 	"meridian/shared/api"
 )
 
+// geoJSON is the media type of every answer of these routes (RFC 7946).
+const geoJSON = "application/geo+json"
+
 var featureSchema = map[string]any{
 	"type":     "object",
 	"required": []string{"type", "geometry", "properties"},
@@ -86,9 +89,10 @@ func (h *Handler) SearchRoutes() []api.Route {
 				Summary: "Legal land description to its block and centre point",
 				Params: []api.Param{{Name: "location", Required: true,
 					Description: "a legal land description: NW-25-24-1-W5, 10-36-42-3-W5, 25-24-1-W5, 100/06-32-048-07W5/00, A-2-F/93-P-8, FPS F 48 60-20 N 100-30 W (unit), 48 60-20 N 100-30 W (section), 60-20 N 100-30 W (grid), ...",
-					Schema:      map[string]any{"type": "string", "examples": []string{"NW-25-24-1-W5", "A-2-F/93-P-8", "F 48 60-20 N 100-30 W"}}}, datumParamDoc},
-				Response: featureCollection,
-				Errors:   []int{400, 404},
+					Schema:      map[string]any{"type": "string", "examples": []string{"NW-25-24-1-W5", "A-2-F/93-P-8", "F 48 60-20 N 100-30 W"}},
+					Example:     "NW-25-24-1-W5"}, datumParamDoc},
+				Response: featureCollection, ContentType: geoJSON,
+				Errors: []int{400, 404},
 			},
 		},
 		{
@@ -98,11 +102,12 @@ func (h *Handler) SearchRoutes() []api.Route {
 				Tag:     "search",
 				Summary: "Coordinates to the legal land description of the block containing them",
 				Params: []api.Param{
-					{Name: "location", Required: true, Description: "lng,lat (lat,lng is recognised by range; degrees-minutes-seconds with hemispheres also accepted)"},
+					{Name: "location", Required: true, Description: "lng,lat (lat,lng is recognised by range; degrees-minutes-seconds with hemispheres also accepted)",
+						Example: "-114.01924,51.077932"},
 					sysParam, unitParam, datumParamDoc,
 				},
-				Response: featureCollection,
-				Errors:   []int{400, 404},
+				Response: featureCollection, ContentType: geoJSON,
+				Errors: []int{400, 404},
 			},
 		},
 	}
@@ -119,13 +124,13 @@ func (h *Handler) AutocompleteRoutes() []api.Route {
 			Description: "Suggestions are centre points, nearest first to proximity when given, otherwise to a fixed default point (Calgary, 51.0447,-114.0719).",
 			Params: []api.Param{
 				{Name: "location", Required: true, Description: "partial or full legal land description, at least 2 characters; FPS prefixes such as F 48 60-20 or 60-20 N complete to FPS units, sections and grids",
-					Schema: map[string]any{"type": "string", "examples": []string{"NW-25-24", "F 48 60-20", "60-20 N"}}},
+					Schema: map[string]any{"type": "string", "examples": []string{"NW-25-24", "F 48 60-20", "60-20 N"}}, Example: "NW-25-24"},
 				{Name: "limit", Description: "1 to 10, default 3", Schema: map[string]any{"type": "integer", "minimum": 1, "maximum": 10, "default": 3}},
 				{Name: "proximity", Description: "a point as lng,lat (or lat,lng) that ranks suggestions by distance"},
 				datumParamDoc,
 			},
-			Response: featureCollection,
-			Errors:   []int{400},
+			Response: featureCollection, ContentType: geoJSON,
+			Errors: []int{400},
 		},
 	}}
 }
@@ -141,9 +146,10 @@ func (h *Handler) BatchRoutes() []api.Route {
 				Summary: "Up to 100 legal land descriptions to blocks and centre points",
 				Params:  []api.Param{datumParamDoc},
 				Body: &api.Body{Description: "a JSON array of up to 100 legal land descriptions",
-					Schema: map[string]any{"type": "array", "maxItems": MaxBatch, "items": map[string]any{"type": "string"}}},
-				Response: batchCollection,
-				Errors:   []int{400, 413},
+					Schema:  map[string]any{"type": "array", "maxItems": MaxBatch, "items": map[string]any{"type": "string"}},
+					Example: []string{"NW-25-24-1-W5", "10-36-42-3-W5", "A-2-F/93-P-8"}},
+				Response: batchCollection, ContentType: geoJSON,
+				Errors: []int{400, 413},
 			},
 		},
 		{
@@ -163,9 +169,10 @@ func (h *Handler) BatchRoutes() []api.Route {
 							"unit":          unitParam.Schema,
 							"datum":         map[string]any{"type": "string", "enum": []string{"NAD83", "NAD27", "nad83", "nad27"}, "default": "NAD83"},
 						},
-					}},
-				Response: batchCollection,
-				Errors:   []int{400, 413},
+					},
+					Example: map[string]any{"coordinates": [][]float64{{-114.01924, 51.077932}, {-120.265625, 55.335417}}}},
+				Response: batchCollection, ContentType: geoJSON,
+				Errors: []int{400, 413},
 			},
 		},
 	}

@@ -98,19 +98,24 @@ const (
 	ContentType = "application/vnd.mapbox-vector-tile"
 )
 
-// Routes are the maps product's routes.
+// Routes are the maps product's routes. The mux patterns end in whole-segment
+// wildcards ({layer} holds "sec.json", {y} holds "5461.mvt"); the document
+// writes the paths clients call, with the extension in the template.
 func (h *Handler) Routes() []api.Route {
-	key := api.Param{Name: "api_key", Required: true, Description: "your API key for the Maps product (map libraries cannot send headers)"}
-	region := api.Param{Name: "region", In: "path", Required: true, Description: "ab, bc, sk, mb, on (survey grids); ag; energy"}
+	region := api.Param{Name: "region", In: "path", Required: true, Description: "ab, bc, sk, mb, on (survey grids); ag; energy",
+		Schema: map[string]any{"type": "string", "enum": []string{"ab", "bc", "sk", "mb", "on", "ag", "energy"}}, Example: "ab"}
 	return []api.Route{
 		{
 			Pattern: "GET /tiles/{region}/{layer}",
 			Handler: api.Func(h.serveTileJSON),
 			Op: api.Operation{
 				Tag: "maps", Summary: "TileJSON 3.0.0 of a layer: tile URL with your key, source layer, zooms, fields, bounds",
-				Description: "The path ends in .json: /tiles/ab/sec.json, /tiles/ab/sec-label.json, /tiles/ag/soils.json.",
-				Params:      []api.Param{key, region, {Name: "layer", In: "path", Required: true, Description: "layer name followed by .json (twp.json, qtr-unit-label.json, soils.json)"}},
-				Errors:      []int{403, 404},
+				Description: "For example /tiles/ab/sec.json, /tiles/ab/sec-label.json, /tiles/ag/soils.json. The key may be sent as ?api_key= (map libraries cannot send headers); the tile URL in the answer then carries it too.",
+				Path:        "/tiles/{region}/{layer}.json",
+				Params: []api.Param{region, {Name: "layer", In: "path", Required: true, Description: "layer name (twp, sec, qtr-unit-label, soils, ...); the path adds .json",
+					Example: "sec"}},
+				Errors:   []int{403, 404},
+				QueryKey: true,
 			},
 		},
 		{
@@ -118,14 +123,18 @@ func (h *Handler) Routes() []api.Route {
 			Handler: api.Func(h.serveTile),
 			Op: api.Operation{
 				Tag: "maps", Summary: "One MVT tile (gzip when accepted)",
-				Description: "204 No Content for a tile with no features or a zoom outside the layer's range (MapLibre draws nothing there and overzooms past maxzoom). 403 archive_not_published for a layer outside the published list.",
-				Params: []api.Param{key, region,
-					{Name: "layer", In: "path", Required: true, Description: "twp, sec, qtr, lsd, series, block, unit, qtr-unit, con, lot, each also with -label; or an agriculture or energy archive"},
-					{Name: "z", In: "path", Required: true, Schema: map[string]any{"type": "integer", "minimum": 0, "maximum": 22}},
-					{Name: "x", In: "path", Required: true, Schema: map[string]any{"type": "integer", "minimum": 0}},
-					{Name: "y", In: "path", Required: true, Description: "tile row followed by .mvt"}},
+				Description: "403 archive_not_published for a layer outside the published list. The key may be sent as ?api_key= (map libraries cannot send headers).",
+				Path:        "/tiles/{region}/{layer}/{z}/{x}/{y}.mvt",
+				Params: []api.Param{region,
+					{Name: "layer", In: "path", Required: true, Description: "twp, sec, qtr, lsd, series, block, unit, qtr-unit, con, lot, each also with -label; or an agriculture or energy archive",
+						Example: "sec"},
+					{Name: "z", In: "path", Required: true, Schema: map[string]any{"type": "integer", "minimum": 0, "maximum": 22}, Example: 10},
+					{Name: "x", In: "path", Required: true, Description: "tile column, 0 to 2^z-1", Schema: map[string]any{"type": "integer", "minimum": 0}, Example: 187},
+					{Name: "y", In: "path", Required: true, Description: "tile row, 0 to 2^z-1 (XYZ scheme, north at 0); the path adds .mvt", Schema: map[string]any{"type": "integer", "minimum": 0}, Example: 342}},
 				ContentType: ContentType,
+				NoContent:   "a tile with no features, or a zoom outside the layer's range (MapLibre draws nothing there and overzooms past maxzoom)",
 				Errors:      []int{400, 403, 404, 503},
+				QueryKey:    true,
 			},
 		},
 	}

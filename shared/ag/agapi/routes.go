@@ -63,7 +63,7 @@ func (h *Handler) Routes() []api.Route {
 			Tag:     "agriculture",
 			Summary: "Agriculture parcel report of a quarter section (an LSD resolves to its quarter)",
 			Params: []api.Param{
-				{Name: "legal_location", Required: true, Description: "a quarter section (NW-36-42-3-W5) or LSD (10-36-42-3-W5) in AB, SK or MB"},
+				{Name: "legal_location", Required: true, Description: "a quarter section (NW-36-42-3-W5) or LSD (10-36-42-3-W5) in AB, SK or MB", Example: "NE-25-10-14-W2"},
 				{Name: "include", Description: "comma list of productivity, cropping, soil, land_use, drought, wetlands, hydrology, parcel_context, provincial_detail, geometry; omitted: every section, without geometry. Sections left out are not read."},
 			},
 			Response: reportSchema,

@@ -3,7 +3,7 @@ package energyapi
 import "meridian/shared/api"
 
 var (
-	lsdParam   = api.Param{Name: "legal_location", Required: true, Description: "an LSD in AB, SK or MB, such as 10-36-42-3-W5"}
+	lsdParam   = api.Param{Name: "legal_location", Required: true, Description: "an LSD in AB, SK or MB, such as 10-36-42-3-W5", Example: "9-10-60-22-W5"}
 	pageParams = []api.Param{
 		{Name: "page", Description: "1-based page, default 1", Schema: map[string]any{"type": "integer", "minimum": 1, "default": 1}},
 		{Name: "per_page", Description: "1 to 200, default 50", Schema: map[string]any{"type": "integer", "minimum": 1, "maximum": MaxPerPage, "default": DefaultPerPage}},
@@ -50,7 +50,7 @@ func (h *Handler) Routes() []api.Route {
 				api.Param{Name: "sort", Description: "orphan (default), active, abandoned, name, dispositions; descending except name"}),
 			Errors: []int{400, 503}}},
 		{Pattern: "GET /energy/operators/{name}", Handler: api.Func(h.Operator), Op: api.Operation{Tag: "energy", Summary: "One operator: summary, dispositions, wells or LSDs",
-			Params: params(api.Param{Name: "name", In: "path", Required: true, Description: "BA code, display name, kebab slug or alphanumeric squash"},
+			Params: params(api.Param{Name: "name", In: "path", Required: true, Description: "BA code, display name, kebab slug or alphanumeric squash", Example: "Z9A1"},
 				api.Param{Name: "view", Description: "summary (default), dispositions, wells, lsds"},
 				api.Param{Name: "q", Description: "substring scoped to the view"},
 				api.Param{Name: "tenure_kind", Description: "view=dispositions: png, mineral, all"},
@@ -68,10 +68,10 @@ func (h *Handler) Routes() []api.Route {
 				api.Param{Name: "sort", Description: "expiry (default), days, area, operator, id"}),
 			Errors: []int{400, 503}}},
 		{Pattern: "GET /energy/dispositions/{number}", Handler: api.Func(h.Disposition), Op: api.Operation{Tag: "energy", Summary: "One Crown disposition",
-			Params: []api.Param{{Name: "number", In: "path", Required: true, Description: "PNG number, or category:number (colon percent-encoded) for minerals"}},
+			Params: []api.Param{{Name: "number", In: "path", Required: true, Description: "PNG number, or category:number (colon percent-encoded) for minerals", Example: "0522020020"}},
 			Errors: []int{400, 404, 503}}},
 		{Pattern: "GET /energy/pipelines/{licence}", Handler: api.Func(h.PipelineLicence), Op: api.Operation{Tag: "energy", Summary: "A pipeline licence and its segments",
-			Params: []api.Param{{Name: "licence", In: "path", Required: true, Description: "the regulator's pipeline licence number"}},
+			Params: []api.Param{{Name: "licence", In: "path", Required: true, Description: "the regulator's pipeline licence number", Example: "40822"}},
 			Errors: []int{400, 404, 503}}},
 	}
 }
