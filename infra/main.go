@@ -51,6 +51,21 @@ func appContext() *map[string]any {
 	return &map[string]any{"@aws-cdk/core:validateAgainstDefaultRules": true}
 }
 
+// offlineLookups answers, for the offline example account, the context
+// lookups the stack makes (the availability zones of the refresh VPC), so
+// `cdk synth` needs no AWS credentials: the cdk CLI would otherwise call
+// AWS for them and fail. A real account's lookups are made by the CLI at
+// deploy, with its credentials, and cached in cdk.context.json.
+func offlineLookups(app awscdk.App, props StackProps) {
+	env := props.StackProps.Env
+	if env == nil || env.Account == nil || *env.Account != defaultAccount || env.Region == nil {
+		return
+	}
+	region := *env.Region
+	key := "availability-zones:account=" + defaultAccount + ":region=" + region
+	app.Node().SetContext(jsii.String(key), []string{region + "a", region + "b"})
+}
+
 func main() {
 	defer jsii.Close()
 	app := awscdk.NewApp(&awscdk.AppProps{Context: appContext()})
@@ -61,6 +76,7 @@ func main() {
 		return ""
 	}, os.Getenv)
 	if err == nil {
+		offlineLookups(app, props)
 		_, err = NewStack(app, "Meridian", props)
 	}
 	if err != nil {

@@ -68,6 +68,8 @@ type synthesized struct {
 	tmpl     assertions.Template
 	doc      map[string]any // the template as JSON
 	products []Product
+	errors   []string // error annotations: `cdk synth` fails on any
+	missing  []string // context lookups the cdk CLI would make (they need AWS credentials)
 }
 
 var variants struct {
@@ -131,6 +133,7 @@ func synth(props StackProps) (s *synthesized, err error) {
 	ctx := appContext()
 	(*ctx)["aws:cdk:enable-asset-metadata"] = true
 	app := awscdk.NewApp(&awscdk.AppProps{Context: ctx})
+	offlineLookups(app, props)
 	st, err := NewStack(app, "Meridian", props)
 	if err != nil {
 		return nil, err
@@ -144,7 +147,29 @@ func synth(props StackProps) (s *synthesized, err error) {
 	if products == nil {
 		products = Products()
 	}
-	return &synthesized{tmpl: tmpl, doc: doc, products: products}, nil
+	var errs, missing []string
+	for _, m := range *assertions.Annotations_FromStack(st.Stack).FindError(jsii.String("*"), assertions.Match_AnyValue()) {
+		errs = append(errs, fmt.Sprintf("%s: %v", *m.Id, m.Entry.Data))
+	}
+	if m := app.Synth(nil).Manifest().Missing; m != nil {
+		for _, c := range *m {
+			missing = append(missing, *c.Key)
+		}
+	}
+	return &synthesized{tmpl: tmpl, doc: doc, products: products, errors: errs, missing: missing}, nil
+}
+
+// The stack synthesizes offline: no error annotations and no context
+// lookup, which the cdk CLI would make with AWS credentials and otherwise
+// fail the synth on (the availability zones of a VPC in a stack with an
+// account did).
+func TestNoSynthErrors(t *testing.T) {
+	plain, withData := stacks(t)
+	for name, s := range map[string]*synthesized{"plain": plain, "with data": withData, "dev": devStack(t)} {
+		if len(s.errors) > 0 || len(s.missing) > 0 {
+			t.Errorf("%s stack: error annotations %q, context lookups %q", name, s.errors, s.missing)
+		}
+	}
 }
 
 // check runs an assertions call, which panics on a mismatch, as a test error.
