@@ -160,16 +160,19 @@ type FootprintRow struct {
 // roll-ups: well counts by bucket, pipelines, facilities, the dominant
 // operator and the last activity.
 type LSDSummary struct {
-	LSD              string         `json:"lsd"`
-	Wells            Liability      `json:"wells"`
-	WellsByOperator  map[string]int `json:"wells_by_operator,omitempty"`
-	Segments         int            `json:"pipeline_segments"`
-	PipelineLengthM  float64        `json:"pipeline_length_m"`
-	Facilities       int            `json:"facilities"`
-	Categories       []string       `json:"facility_categories,omitempty"`
-	LastActivityDate string         `json:"last_activity_date,omitempty"`
-	Production       Production     `json:"production"`
-	ProducingWells   int            `json:"producing_wells"`
+	LSD             string         `json:"lsd"`
+	Wells           Liability      `json:"wells"`
+	WellsByOperator map[string]int `json:"wells_by_operator,omitempty"`
+	// OperatorNames names the operators of WellsByOperator (BA code →
+	// name), so a report needs no read of an operator's INFO item.
+	OperatorNames    map[string]string `json:"operator_names,omitempty"`
+	Segments         int               `json:"pipeline_segments"`
+	PipelineLengthM  float64           `json:"pipeline_length_m"`
+	Facilities       int               `json:"facilities"`
+	Categories       []string          `json:"facility_categories,omitempty"`
+	LastActivityDate string            `json:"last_activity_date,omitempty"`
+	Production       Production        `json:"production"`
+	ProducingWells   int               `json:"producing_wells"`
 }
 
 // Source is one section's entry in meta.sources.

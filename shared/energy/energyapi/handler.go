@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"meridian/shared/apierr"
@@ -42,6 +43,10 @@ type Handler struct {
 	store kv.Store
 	svc   *convert.Service
 	now   func() time.Time
+
+	srcMu    sync.Mutex
+	srcVer   kv.Version // the version srcItems were read from
+	srcItems []kv.Item  // the SOURCES partition of srcVer
 }
 
 // NewHandler returns the energy handlers over store; svc locates parcels,

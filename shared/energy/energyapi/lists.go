@@ -33,12 +33,56 @@ type parcelList[T any] struct {
 	Meta          map[string]any `json:"meta"`
 }
 
+// The sort-key prefixes of an LSD partition's rows (energy's key functions
+// write them).
+const (
+	skWell   = "WELL#"
+	skPipe   = "PIPE#"
+	skFac    = "FAC#"
+	skTenure = "TEN#"
+)
+
+// lsdPartition is an LSD's partition read whole, in one query: its roll-up
+// and its rows by kind. The report reads it so (one round trip on
+// DynamoDB, not one per section); the list routes read one kind each.
+type lsdPartition struct {
+	summary                    *kv.Item
+	wells, pipes, facs, tenure []kv.Item
+}
+
+func loadLSD(ctx context.Context, ds kv.Dataset, lsd string) (lsdPartition, error) {
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd)})
+	if err != nil {
+		return lsdPartition{}, err
+	}
+	var p lsdPartition
+	for i, it := range items {
+		switch {
+		case it.SK == energy.SKProduction:
+			p.summary = &items[i]
+		case strings.HasPrefix(it.SK, skWell):
+			p.wells = append(p.wells, it)
+		case strings.HasPrefix(it.SK, skPipe):
+			p.pipes = append(p.pipes, it)
+		case strings.HasPrefix(it.SK, skFac):
+			p.facs = append(p.facs, it)
+		case strings.HasPrefix(it.SK, skTenure):
+			p.tenure = append(p.tenure, it)
+		}
+	}
+	return p, nil
+}
+
 // loadWells reads an LSD's wells in the stored order (status, then UWI).
 func loadWells(ctx context.Context, ds kv.Dataset, lsd string) ([]energy.WellRow, error) {
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: "WELL#"})
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: skWell})
 	if err != nil {
 		return nil, err
 	}
+	return decodeWells(items)
+}
+
+func decodeWells(items []kv.Item) ([]energy.WellRow, error) {
 	rows, err := decodeAll[energy.WellRow](items)
 	for i := range rows {
 		rows[i].LSD, rows[i].StatusDate = "", "" // stored for the operator views only
@@ -103,7 +147,7 @@ func (h *Handler) Wells(w http.ResponseWriter, r *http.Request) error {
 
 // loadPipelines reads the segments crossing an LSD, H2S first.
 func loadPipelines(ctx context.Context, ds kv.Dataset, lsd string) ([]energy.PipelineRow, error) {
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: "PIPE#"})
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: skPipe})
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +207,7 @@ func (h *Handler) Pipelines(w http.ResponseWriter, r *http.Request) error {
 
 // loadFacilities reads an LSD's facilities, by status.
 func loadFacilities(ctx context.Context, ds kv.Dataset, lsd string) ([]energy.FacilityRow, error) {
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: "FAC#"})
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: skFac})
 	if err != nil {
 		return nil, err
 	}
@@ -224,10 +268,14 @@ func (h *Handler) Facilities(w http.ResponseWriter, r *http.Request) error {
 // loadTenure reads the dispositions over an LSD with their expiry
 // recomputed on now's day.
 func loadTenure(ctx context.Context, ds kv.Dataset, lsd string, now time.Time) ([]energy.TenureRow, error) {
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: "TEN#"})
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: skTenure})
 	if err != nil {
 		return nil, err
 	}
+	return decodeTenure(items, now)
+}
+
+func decodeTenure(items []kv.Item, now time.Time) ([]energy.TenureRow, error) {
 	rows, err := decodeAll[energy.TenureRow](items)
 	for i := range rows {
 		rows[i] = withExpiry(rows[i], now)

@@ -2,6 +2,7 @@ package energyapi
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"math"
 	"net/http"
@@ -196,16 +197,18 @@ func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 	if inc["geometry"] && pc.block.Geometry != nil {
 		rep.Parcel.Geometry = geojson.NewGeometry(pc.block.Geometry)
 	}
+	// The whole LSD partition in one query: the roll-up and every section's
+	// rows (one round trip on DynamoDB besides the dataset pointer).
+	part, err := loadLSD(ctx, ds, pc.lsd)
+	if err != nil {
+		return err
+	}
 	found := false
 	if inc["summary"] || inc["production"] {
 		var sum energy.LSDSummary
-		it, ok, err := ds.Get(ctx, energy.LSDKey(pc.lsd), energy.SKProduction)
-		if err != nil {
-			return err
-		}
-		if ok {
+		if part.summary != nil {
 			found = true
-			if err := json.Unmarshal(it.Data, &sum); err != nil {
+			if err := json.Unmarshal(part.summary.Data, &sum); err != nil {
 				return err
 			}
 		}
@@ -222,7 +225,7 @@ func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if inc["tenure"] {
-		rows, err := loadTenure(ctx, ds, pc.lsd, h.now())
+		rows, err := decodeTenure(part.tenure, h.now())
 		if err != nil {
 			return err
 		}
@@ -231,7 +234,7 @@ func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 		found = found || len(rows) > 0
 	}
 	if inc["wells"] {
-		rows, err := loadWells(ctx, ds, pc.lsd)
+		rows, err := decodeWells(part.wells)
 		if err != nil {
 			return err
 		}
@@ -239,7 +242,7 @@ func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 		found = found || len(rows) > 0
 	}
 	if inc["pipelines"] {
-		rows, err := loadPipelines(ctx, ds, pc.lsd)
+		rows, err := decodeAll[energy.PipelineRow](part.pipes)
 		if err != nil {
 			return err
 		}
@@ -256,7 +259,7 @@ func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 		found = found || len(rows) > 0
 	}
 	if inc["facilities"] {
-		rows, err := loadFacilities(ctx, ds, pc.lsd)
+		rows, err := decodeAll[energy.FacilityRow](part.facs)
 		if err != nil {
 			return err
 		}
@@ -283,10 +286,33 @@ func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// sourceItems returns the SOURCES partition of the dataset's version, read
+// once per version: items of a published version are never rewritten.
+func (h *Handler) sourceItems(ctx context.Context, ds kv.Dataset) ([]kv.Item, error) {
+	h.srcMu.Lock()
+	if h.srcVer == ds.Version && h.srcItems != nil {
+		items := h.srcItems
+		h.srcMu.Unlock()
+		return items, nil
+	}
+	h.srcMu.Unlock()
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.PKSources})
+	if err != nil {
+		return nil, err
+	}
+	if items == nil {
+		items = []kv.Item{}
+	}
+	h.srcMu.Lock()
+	h.srcVer, h.srcItems = ds.Version, items
+	h.srcMu.Unlock()
+	return items, nil
+}
+
 // sources fills meta.sources with the SOURCES items of the included
 // sections.
 func (h *Handler) sources(r *http.Request, ds kv.Dataset, inc map[string]bool, out map[string]energy.Source) error {
-	items, err := queryAll(r.Context(), ds, kv.Query{PK: energy.PKSources})
+	items, err := h.sourceItems(r.Context(), ds)
 	if err != nil {
 		return err
 	}
@@ -338,13 +364,15 @@ func (h *Handler) summary(r *http.Request, ds kv.Dataset, pc parcel, sum energy.
 		}
 	}
 	if best != "" {
-		info, ok, err := h.operatorInfo(r.Context(), ds, best)
-		if err != nil {
-			return nil, err
-		}
-		name := ""
-		if ok {
-			name = info.Name
+		name, ok := sum.OperatorNames[best]
+		if !ok { // data ingested before the roll-up named its operators
+			info, found, err := h.operatorInfo(r.Context(), ds, best)
+			if err != nil {
+				return nil, err
+			}
+			if found {
+				name = info.Name
+			}
 		}
 		n := sum.WellsByOperator[best]
 		share := 0.0

@@ -1057,6 +1057,14 @@ func (in *ingester) writeRollups() error {
 	for _, k := range keys {
 		s := in.lsds[k]
 		s.Production.WindowMonths = 12
+		for ba := range s.WellsByOperator {
+			if name := in.operator(ba).row.Name; name != "" {
+				if s.OperatorNames == nil {
+					s.OperatorNames = map[string]string{}
+				}
+				s.OperatorNames[ba] = name
+			}
+		}
 		if err := in.w.Put(energy.LSDKey(k), energy.SKProduction, s); err != nil {
 			return err
 		}
