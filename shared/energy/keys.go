@@ -51,20 +51,35 @@ func OperatorNameKey(name string) string { return "OPNAME#" + name }
 func DispositionKey(id string) string    { return "DISP#" + id }
 func PipelineKey(licence string) string  { return "PIPELINE#" + licence }
 
+// The sort-key prefixes of a parcel's (and an operator's) rows by kind,
+// what WellSK, PipeSK, FacilitySK and TenureSK begin with: readers select a
+// kind with them.
+const (
+	SKWellPrefix     = "WELL#"
+	SKPipePrefix     = "PIPE#"
+	SKFacilityPrefix = "FAC#"
+	SKTenurePrefix   = "TEN#"
+)
+
 // WellSK sorts a parcel's wells by status (orphan first), then UWI.
-func WellSK(b Bucket, uwi string) string { return fmt.Sprintf("WELL#%d#%s", b.Rank(), uwi) }
+func WellSK(b Bucket, uwi string) string { return fmt.Sprintf(SKWellPrefix+"%d#%s", b.Rank(), uwi) }
+
+// OperatorWellSK sorts an operator's wells by UWI.
+func OperatorWellSK(uwi string) string { return SKWellPrefix + uwi }
 
 // PipeSK sorts segments by H2S, highest first: the safety-first default.
 func PipeSK(h2s float64, segment string) string {
-	return fmt.Sprintf("PIPE#%s#%s", Inverted(h2s, 1000), segment)
+	return fmt.Sprintf(SKPipePrefix+"%s#%s", Inverted(h2s, 1000), segment)
 }
 
 // FacilitySK sorts facilities by a status rank, then id.
-func FacilitySK(rank int, id string) string { return fmt.Sprintf("FAC#%d#%s", rank, id) }
+func FacilitySK(rank int, id string) string {
+	return fmt.Sprintf(SKFacilityPrefix+"%d#%s", rank, id)
+}
 
 // TenureSK sorts a parcel's dispositions by expiry date (YYYY-MM-DD; ""
 // for perpetual or undated, which sort last).
-func TenureSK(expiry, id string) string { return "TEN#" + dateOrLast(expiry) + "#" + id }
+func TenureSK(expiry, id string) string { return SKTenurePrefix + dateOrLast(expiry) + "#" + id }
 
 // OperatorDispositionSK sorts an operator's dispositions by expiry.
 func OperatorDispositionSK(expiry, id string) string { return "DISP#" + dateOrLast(expiry) + "#" + id }

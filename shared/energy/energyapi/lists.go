@@ -33,15 +33,6 @@ type parcelList[T any] struct {
 	Meta          map[string]any `json:"meta"`
 }
 
-// The sort-key prefixes of an LSD partition's rows (energy's key functions
-// write them).
-const (
-	skWell   = "WELL#"
-	skPipe   = "PIPE#"
-	skFac    = "FAC#"
-	skTenure = "TEN#"
-)
-
 // lsdPartition is an LSD's partition read whole, in one query: its roll-up
 // and its rows by kind. The report reads it so (one round trip on
 // DynamoDB, not one per section); the list routes read one kind each.
@@ -60,13 +51,13 @@ func loadLSD(ctx context.Context, ds kv.Dataset, lsd string) (lsdPartition, erro
 		switch {
 		case it.SK == energy.SKProduction:
 			p.summary = &items[i]
-		case strings.HasPrefix(it.SK, skWell):
+		case strings.HasPrefix(it.SK, energy.SKWellPrefix):
 			p.wells = append(p.wells, it)
-		case strings.HasPrefix(it.SK, skPipe):
+		case strings.HasPrefix(it.SK, energy.SKPipePrefix):
 			p.pipes = append(p.pipes, it)
-		case strings.HasPrefix(it.SK, skFac):
+		case strings.HasPrefix(it.SK, energy.SKFacilityPrefix):
 			p.facs = append(p.facs, it)
-		case strings.HasPrefix(it.SK, skTenure):
+		case strings.HasPrefix(it.SK, energy.SKTenurePrefix):
 			p.tenure = append(p.tenure, it)
 		}
 	}
@@ -75,7 +66,7 @@ func loadLSD(ctx context.Context, ds kv.Dataset, lsd string) (lsdPartition, erro
 
 // loadWells reads an LSD's wells in the stored order (status, then UWI).
 func loadWells(ctx context.Context, ds kv.Dataset, lsd string) ([]energy.WellRow, error) {
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: skWell})
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: energy.SKWellPrefix})
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +138,7 @@ func (h *Handler) Wells(w http.ResponseWriter, r *http.Request) error {
 
 // loadPipelines reads the segments crossing an LSD, H2S first.
 func loadPipelines(ctx context.Context, ds kv.Dataset, lsd string) ([]energy.PipelineRow, error) {
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: skPipe})
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: energy.SKPipePrefix})
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +198,7 @@ func (h *Handler) Pipelines(w http.ResponseWriter, r *http.Request) error {
 
 // loadFacilities reads an LSD's facilities, by status.
 func loadFacilities(ctx context.Context, ds kv.Dataset, lsd string) ([]energy.FacilityRow, error) {
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: skFac})
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: energy.SKFacilityPrefix})
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +259,7 @@ func (h *Handler) Facilities(w http.ResponseWriter, r *http.Request) error {
 // loadTenure reads the dispositions over an LSD with their expiry
 // recomputed on now's day.
 func loadTenure(ctx context.Context, ds kv.Dataset, lsd string, now time.Time) ([]energy.TenureRow, error) {
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: skTenure})
+	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: energy.SKTenurePrefix})
 	if err != nil {
 		return nil, err
 	}

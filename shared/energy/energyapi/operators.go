@@ -330,7 +330,7 @@ func (h *Handler) operatorWells(w http.ResponseWriter, r *http.Request, ds kv.Da
 		return err
 	}
 	search := strings.TrimSpace(q.Get("q"))
-	items, err := queryAll(r.Context(), ds, kv.Query{PK: energy.OperatorKey(info.BACode), SKPrefix: "WELL#"})
+	items, err := queryAll(r.Context(), ds, kv.Query{PK: energy.OperatorKey(info.BACode), SKPrefix: energy.SKWellPrefix})
 	if err != nil {
 		return err
 	}

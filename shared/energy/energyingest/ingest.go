@@ -478,7 +478,7 @@ func (in *ingester) addWell(row energy.WellRow, loc lld.Location, licence, licen
 		op.row.TransfersIn++
 		in.operator(prev).row.TransfersOut++
 	}
-	return in.w.Put(energy.OperatorKey(licensee), "WELL#"+row.UWI, row)
+	return in.w.Put(energy.OperatorKey(licensee), energy.OperatorWellSK(row.UWI), row)
 }
 
 func (in *ingester) readWellLists() error {

@@ -139,7 +139,7 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 				pSec.add(sec, s)
 				pTwp.add(twp, s)
 			}
-		case strings.HasPrefix(k.SK, "FAC#"):
+		case strings.HasPrefix(k.SK, energy.SKFacilityPrefix):
 			var f energy.FacilityRow
 			if ok, err := getJSON(ld.ctx, ds, k, &f); err != nil || !ok || facSeen[f.ID] {
 				if err != nil {
@@ -163,7 +163,7 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 				label = f.ID
 			}
 			ld.add("facilities_labels", pt, geojson.Properties{"id": f.ID, "label": label, "category": f.Category})
-		case strings.HasPrefix(k.SK, "TEN#"):
+		case strings.HasPrefix(k.SK, energy.SKTenurePrefix):
 			var r energy.TenureRow
 			if ok, err := getJSON(ld.ctx, ds, k, &r); err != nil || !ok {
 				if err != nil {
