@@ -125,6 +125,9 @@ type state struct {
 	// logger is base.With("request_id", id), built on first use: most
 	// requests never ask for it (the request line adds the id itself).
 	logger *slog.Logger
+	rec    recorder
+	// attrs is the note's first storage: the gateway's key_id fits.
+	attrs [2]slog.Attr
 }
 
 // note is what the Middleware's log line says about a request beyond what
@@ -263,8 +266,10 @@ func Middleware(next http.Handler, o Options) http.Handler {
 			id = newID()
 		}
 		st := &state{id: id, base: logger}
+		st.note.attrs = st.attrs[:0]
 		r = r.WithContext(context.WithValue(r.Context(), stateKey, st))
-		rec := &recorder{ResponseWriter: w}
+		rec := &st.rec
+		rec.ResponseWriter = w
 		w.Header()["X-Request-Id"] = []string{id} // canonical already: no Set, no canonicalizing
 		defer func() {
 			if p := recover(); p != nil {
