@@ -127,10 +127,11 @@ size: build ## Print each Lambda's size; fail past its budget
 print-budget-%:
 	@echo $(SIZE_BUDGET_$*)
 
-loadtest: ## Requests/s and p99 of search, reverse and batch against a local server on 127.0.0.1
+loadtest: ## Requests/s and p99 of search, reverse and batch against a local server on 127.0.0.1, each as a fraction of a hello-world net/http handler
 	@mkdir -p .build
 	@go build -o $(BIN) ./functions/local
 	@$(BIN) loadtest -duration 5s -requests 50000 -c 8
+	@$(BIN) loadtest -duration 5s -requests 50000 -c 32 -scenarios batch100
 
 test-refresh: ## Refresh every dataset under load, locally and on the S3/DynamoDB emulators; prints the figures (refresh-under-load ...)
 	go test -count=1 -run '^TestRefreshUnderLoad' -v ./functions/local

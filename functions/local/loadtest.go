@@ -25,6 +25,12 @@ import (
 // reports requests per second and latency percentiles per scenario. Without
 // -url it starts the local server in-process on a free 127.0.0.1 port with a
 // fresh data directory and an unlimited key.
+//
+// Every run first measures a hello-world net/http handler in this process
+// (its own 127.0.0.1 listener, the same client, connections and limits) and
+// prints each scenario's req/s as a fraction of it: the ceiling this
+// machine and this client give an HTTP server, so figures taken at
+// different times or on different machines can be compared by ratio.
 func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -84,8 +90,14 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "meridian loadtest: -key is required with -url")
 		return 2
 	}
+	helloURL, stopHello, err := startHello()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	defer stopHello()
 	fmt.Fprintf(stdout, "loadtest %s: %d connections, at most %s or %d requests per scenario\n", *baseURL, *conns, *duration, *maxRequests)
-	fmt.Fprintf(stdout, "%-10s %9s %9s %9s %9s %9s %7s\n", "scenario", "requests", "req/s", "p50", "p99", "max", "errors")
+	fmt.Fprintf(stdout, "%-10s %9s %9s %7s %9s %9s %9s %7s\n", "scenario", "requests", "req/s", "x hello", "p50", "p99", "max", "errors")
 	failed := false
 	all := scenarios()
 	if tiles != nil {
@@ -95,10 +107,22 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 		want := strings.Split(*only, ",")
 		all = slices.DeleteFunc(all, func(sc scenario) bool { return !slices.Contains(want, sc.name) })
 	}
+	all = append([]scenario{helloScenario(helloURL)}, all...)
+	var helloRPS float64
 	for _, sc := range all {
 		res := runScenario(*baseURL, *key, sc, *conns, *duration, *maxRequests)
-		fmt.Fprintf(stdout, "%-10s %9d %9.0f %9s %9s %9s %7d\n", sc.name, res.n, res.rps,
+		if sc.name == helloName {
+			helloRPS = res.rps
+		}
+		frac := 0.0
+		if helloRPS > 0 {
+			frac = res.rps / helloRPS
+		}
+		fmt.Fprintf(stdout, "%-10s %9d %9.0f %7.2f %9s %9s %9s %7d\n", sc.name, res.n, res.rps, frac,
 			res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.max.Round(time.Microsecond), res.errors)
+		if sc.perRequest > 1 {
+			fmt.Fprintf(stdout, "  %s: %.0f locations/s\n", sc.name, res.rps*float64(sc.perRequest))
+		}
 		if res.errors > 0 {
 			fmt.Fprintf(stdout, "  first error: %s\n", res.firstErr)
 			failed = true
@@ -112,6 +136,8 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 
 type scenario struct {
 	name string
+	// perRequest is how many locations one request asks for (batches).
+	perRequest int
 	// request builds the i-th request.
 	request func(base string, rng *rand.Rand) (*http.Request, error)
 }
@@ -124,14 +150,14 @@ func randomQuarter(rng *rand.Rand) string {
 
 func scenarios() []scenario {
 	return []scenario{
-		{"search", func(base string, rng *rand.Rand) (*http.Request, error) {
+		{"search", 1, func(base string, rng *rand.Rand) (*http.Request, error) {
 			return http.NewRequest("GET", base+"/search/legal-location?location="+randomQuarter(rng), nil)
 		}},
-		{"reverse", func(base string, rng *rand.Rand) (*http.Request, error) {
+		{"reverse", 1, func(base string, rng *rand.Rand) (*http.Request, error) {
 			lng, lat := -119.5+rng.Float64()*9, 49.1+rng.Float64()*9
 			return http.NewRequest("GET", fmt.Sprintf("%s/search/coordinates?location=%.6f,%.6f", base, lng, lat), nil)
 		}},
-		{"batch100", func(base string, rng *rand.Rand) (*http.Request, error) {
+		{"batch100", 100, func(base string, rng *rand.Rand) (*http.Request, error) {
 			lls := make([]string, 100)
 			for i := range lls {
 				lls[i] = randomQuarter(rng)
@@ -238,4 +264,35 @@ func runScenario(base, key string, sc scenario, conns int, d time.Duration, maxR
 		r.max = lat[len(lat)-1]
 	}
 	return r
+}
+
+// helloName is the scenario of the hello-world baseline.
+const helloName = "hello"
+
+// helloBody is what the hello-world handler answers: a small JSON object,
+// about the size of a search answer's headers alone.
+var helloBody = []byte(`{"hello":"world"}` + "\n")
+
+// startHello serves a hello-world handler on a free 127.0.0.1 port, set up
+// as the in-process server is (one http.Server, default settings), and
+// returns its base URL and a function that stops it.
+func startHello() (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(helloBody)
+	})}
+	go hs.Serve(ln)
+	return "http://" + ln.Addr().String(), func() { hs.Close() }, nil
+}
+
+// helloScenario reads the hello-world handler at url, whatever base the
+// other scenarios use.
+func helloScenario(url string) scenario {
+	return scenario{helloName, 1, func(string, *rand.Rand) (*http.Request, error) {
+		return http.NewRequest("GET", url+"/", nil)
+	}}
 }

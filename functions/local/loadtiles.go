@@ -71,13 +71,13 @@ func (s *tileSample) scenarios(pmtilesURL string) []scenario {
 		}
 		return req, err
 	}
-	out := []scenario{{"tiles", func(base string, rng *rand.Rand) (*http.Request, error) {
+	out := []scenario{{"tiles", 1, func(base string, rng *rand.Rand) (*http.Request, error) {
 		t := pick(rng)
 		return gz(http.NewRequest("GET", fmt.Sprintf("%s/tiles/%s/%d/%d/%d.mvt", base, s.layer, t.Z, t.X, t.Y), nil))
 	}}}
 	if pmtilesURL != "" {
 		pm := strings.TrimSuffix(pmtilesURL, "/")
-		out = append(out, scenario{"pmtiles", func(_ string, rng *rand.Rand) (*http.Request, error) {
+		out = append(out, scenario{"pmtiles", 1, func(_ string, rng *rand.Rand) (*http.Request, error) {
 			t := pick(rng)
 			return gz(http.NewRequest("GET", fmt.Sprintf("%s/%s/%d/%d/%d.mvt", pm, s.name, t.Z, t.X, t.Y), nil))
 		}})

@@ -112,11 +112,23 @@ func WriteRaw(w http.ResponseWriter, code int, contentType string, body []byte) 
 
 type ctxKey int
 
-const (
-	requestIDKey ctxKey = iota
-	loggerKey
-	noteKey
-)
+// stateKey holds the *state of a request served through the Middleware.
+const stateKey ctxKey = 0
+
+// state is what the Middleware keeps about one request, in one context
+// value (one allocation, one lookup): its id, its logger, and the note
+// inner layers add to its log line.
+type state struct {
+	id   string
+	base *slog.Logger
+	note note
+	// logger is base.With("request_id", id), built on first use: most
+	// requests never ask for it (the request line adds the id itself).
+	logger *slog.Logger
+	rec    recorder
+	// attrs is the note's first storage: the gateway's key_id fits.
+	attrs [2]slog.Attr
+}
 
 // note is what the Middleware's log line says about a request beyond what
 // the Middleware sees itself: the route the Mux matched and attributes
@@ -127,12 +139,19 @@ const (
 type note struct {
 	mu    sync.Mutex
 	route string
-	attrs []any
+	attrs []slog.Attr
+}
+
+func stateFrom(ctx context.Context) *state {
+	s, _ := ctx.Value(stateKey).(*state)
+	return s
 }
 
 func noteFrom(ctx context.Context) *note {
-	n, _ := ctx.Value(noteKey).(*note)
-	return n
+	if s := stateFrom(ctx); s != nil {
+		return &s.note
+	}
+	return nil
 }
 
 // NoteRoute records pattern as the route serving the request; Mux does it
@@ -163,23 +182,32 @@ func RouteOf(ctx context.Context) (route string, known bool) {
 func Annotate(ctx context.Context, key string, value any) {
 	if n := noteFrom(ctx); n != nil {
 		n.mu.Lock()
-		n.attrs = append(n.attrs, key, value)
+		n.attrs = append(n.attrs, slog.Any(key, value))
 		n.mu.Unlock()
 	}
 }
 
 // RequestID returns the request id stored by the Middleware, or "".
 func RequestID(ctx context.Context) string {
-	s, _ := ctx.Value(requestIDKey).(string)
-	return s
+	if s := stateFrom(ctx); s != nil {
+		return s.id
+	}
+	return ""
 }
 
-// LoggerFrom returns the request-scoped logger, or slog.Default().
+// LoggerFrom returns the request-scoped logger (it carries request_id), or
+// slog.Default() outside the Middleware.
 func LoggerFrom(ctx context.Context) *slog.Logger {
-	if l, ok := ctx.Value(loggerKey).(*slog.Logger); ok {
-		return l
+	s := stateFrom(ctx)
+	if s == nil {
+		return slog.Default()
 	}
-	return slog.Default()
+	s.note.mu.Lock()
+	defer s.note.mu.Unlock()
+	if s.logger == nil {
+		s.logger = s.base.With("request_id", s.id)
+	}
+	return s.logger
 }
 
 func setErrorCode(w http.ResponseWriter, code string) {
@@ -237,40 +265,45 @@ func Middleware(next http.Handler, o Options) http.Handler {
 		if id == "" {
 			id = newID()
 		}
-		l := logger.With("request_id", id)
-		ctx := context.WithValue(r.Context(), requestIDKey, id)
-		ctx = context.WithValue(ctx, loggerKey, l)
-		n := &note{}
-		ctx = context.WithValue(ctx, noteKey, n)
-		r = r.WithContext(ctx)
-		rec := &recorder{ResponseWriter: w}
-		w.Header().Set("X-Request-Id", id)
+		st := &state{id: id, base: logger}
+		st.note.attrs = st.attrs[:0]
+		r = r.WithContext(context.WithValue(r.Context(), stateKey, st))
+		rec := &st.rec
+		rec.ResponseWriter = w
+		w.Header()["X-Request-Id"] = []string{id} // canonical already: no Set, no canonicalizing
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				l.Error("panic", "panic", p, "stack", string(stack()))
+				LoggerFrom(r.Context()).Error("panic", "panic", p, "stack", string(stack()))
 				if rec.status == 0 {
 					WriteError(rec, r, errPanic)
 				}
 			}
-			st := rec.status
-			if st == 0 {
-				st = http.StatusOK
+			code := rec.status
+			if code == 0 {
+				code = http.StatusOK
 			}
 			level := slog.LevelInfo
-			if st >= 500 {
+			if code >= 500 {
 				level = slog.LevelError
 			}
+			ctx := r.Context()
+			if !logger.Enabled(ctx, level) {
+				return // nothing to build: the line would be dropped
+			}
+			n := &st.note
 			n.mu.Lock()
-			attrs := []any{"method", r.Method, "route", n.route, "status", st, "duration_ms", float64(time.Since(start).Microseconds()) / 1000}
+			attrs := make([]slog.Attr, 0, 7+len(n.attrs))
+			attrs = append(attrs, slog.String("request_id", id), slog.String("method", r.Method), slog.String("route", n.route),
+				slog.Int("status", code), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 			if rec.code != "" {
-				attrs = append(attrs, "code", rec.code)
+				attrs = append(attrs, slog.String("code", rec.code))
 			}
 			attrs = append(attrs, n.attrs...)
 			n.mu.Unlock()
-			l.Log(r.Context(), level, "request", attrs...)
+			logger.LogAttrs(ctx, level, "request", attrs...)
 		}()
 		next.ServeHTTP(rec, r)
 	})

@@ -129,6 +129,31 @@ func TestMiddlewareLogsOneLinePerRequest(t *testing.T) {
 	}
 }
 
+// TestMiddlewareLogsCarryRequestID: the lines a handler's failure and a
+// panic add (through the logger built only when asked for) carry the same
+// request_id as the request line.
+func TestMiddlewareLogsCarryRequestID(t *testing.T) {
+	t.Parallel()
+	for name, h := range map[string]http.Handler{
+		"internal": api.Func(func(w http.ResponseWriter, r *http.Request) error { return errors.New("disk on fire") }),
+		"panic":    http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { panic("boom") }),
+	} {
+		var logs bytes.Buffer
+		rec := serve(h, &logs)
+		id := rec.Header().Get("X-Request-Id")
+		lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+		if id == "" || len(lines) < 2 {
+			t.Fatalf("%s: X-Request-Id %q, %d log lines, want an id and 2 lines or more: %s", name, id, len(lines), logs.String())
+		}
+		for _, l := range lines {
+			var line map[string]any
+			if err := json.Unmarshal([]byte(l), &line); err != nil || line["request_id"] != id {
+				t.Errorf("%s: log line %s: request_id %v, want %q", name, l, line["request_id"], id)
+			}
+		}
+	}
+}
+
 func TestOpenAPI(t *testing.T) {
 	t.Parallel()
 	mux := api.NewMux()

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/paulmach/orb"
 
@@ -51,11 +53,12 @@ func writeCollection(w http.ResponseWriter, fill func(buf []byte) []byte) {
 
 // SearchLegalLocation answers GET /search/legal-location?location=...
 func (h *Handler) SearchLegalLocation(w http.ResponseWriter, r *http.Request) error {
-	input, err := requiredParam(r, "location", "a legal land description such as NW-25-24-1-W5")
+	query := r.URL.Query() // parsed once: each Query call parses the whole query again
+	input, err := requiredParam(query, "location", "a legal land description such as NW-25-24-1-W5")
 	if err != nil {
 		return err
 	}
-	d, err := datumParam(r)
+	d, err := ParseDatum(query.Get("datum"))
 	if err != nil {
 		return err
 	}
@@ -74,7 +77,8 @@ func (h *Handler) SearchLegalLocation(w http.ResponseWriter, r *http.Request) er
 
 // SearchCoordinates answers GET /search/coordinates?location=lng,lat[&survey_system=][&unit=][&datum=]
 func (h *Handler) SearchCoordinates(w http.ResponseWriter, r *http.Request) error {
-	input, err := requiredParam(r, "location", "coordinates as lng,lat such as -114.0719,51.0447")
+	query := r.URL.Query()
+	input, err := requiredParam(query, "location", "coordinates as lng,lat such as -114.0719,51.0447")
 	if err != nil {
 		return err
 	}
@@ -82,11 +86,11 @@ func (h *Handler) SearchCoordinates(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	q, err := ParseReverse(r.URL.Query().Get("survey_system"), r.URL.Query().Get("unit"))
+	q, err := ParseReverse(query.Get("survey_system"), query.Get("unit"))
 	if err != nil {
 		return err
 	}
-	d, err := datumParam(r)
+	d, err := ParseDatum(query.Get("datum"))
 	if err != nil {
 		return err
 	}
@@ -140,7 +144,8 @@ func ParseReverse(system, unit string) (ReverseQuery, error) {
 
 // Autocomplete answers GET /autocomplete/legal-location?location=...[&limit=][&proximity=]
 func (h *Handler) Autocomplete(w http.ResponseWriter, r *http.Request) error {
-	input, err := requiredParam(r, "location", "the start of a legal land description such as NW-25-24")
+	query := r.URL.Query()
+	input, err := requiredParam(query, "location", "the start of a legal land description such as NW-25-24")
 	if err != nil {
 		return err
 	}
@@ -148,19 +153,19 @@ func (h *Handler) Autocomplete(w http.ResponseWriter, r *http.Request) error {
 		return apierr.Invalidf("invalid_parameter", "location must be at least %d characters", minAutocompleteLen)
 	}
 	limit := DefaultSuggestions
-	if s := r.URL.Query().Get("limit"); s != "" {
+	if s := query.Get("limit"); s != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 || n > MaxSuggestions {
 			return apierr.Invalidf("invalid_parameter", "limit '%s' is out of range: limit is an integer from 1 to %d (default %d)", s, MaxSuggestions, DefaultSuggestions)
 		}
 		limit = n
 	}
-	d, err := datumParam(r)
+	d, err := ParseDatum(query.Get("datum"))
 	if err != nil {
 		return err
 	}
 	var prox *orb.Point
-	if s := r.URL.Query().Get("proximity"); s != "" {
+	if s := query.Get("proximity"); s != "" {
 		pt, err := ParsePoint(s)
 		if err == nil {
 			pt, err = d.ToNAD83(pt)
@@ -218,10 +223,12 @@ func (h *Handler) BatchLegalLocation(w http.ResponseWriter, r *http.Request) err
 	terms := make([]string, len(items))
 	var errs []BatchError
 	for i, raw := range items {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			errs = append(errs, BatchError{i, raw, "invalid_legal_location", "record is not a string: send each legal land description as a JSON string"})
-			continue
+		s, ok := plainString(raw)
+		if !ok {
+			if err := json.Unmarshal(raw, &s); err != nil {
+				errs = append(errs, BatchError{i, raw, "invalid_legal_location", "record is not a string: send each legal land description as a JSON string"})
+				continue
+			}
 		}
 		b, err := h.svc.Search(r.Context(), s)
 		if err == nil {
@@ -238,6 +245,24 @@ func (h *Handler) BatchLegalLocation(w http.ResponseWriter, r *http.Request) err
 		blocks[i], terms[i] = b, s
 	}
 	return writeBatch(w, blocks, terms, errs, d)
+}
+
+// plainString returns the value of a JSON string that has nothing to
+// unescape (no backslash, no control character, valid UTF-8), as every
+// legal land description does, without the reflection and the two copies
+// of json.Unmarshal; ok is false for anything else, which json.Unmarshal
+// then reads (or refuses) as before.
+func plainString(raw []byte) (s string, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return "", false // escapes, and non-ASCII whose invalid bytes json replaces
+		}
+	}
+	return string(body), true
 }
 
 // batchCoordinatesBody is the body of POST /batch/coordinates.
@@ -396,8 +421,8 @@ func decodeBody(r *http.Request, v any, want string) error {
 }
 
 // requiredParam returns a query parameter that must be present and not blank.
-func requiredParam(r *http.Request, name, what string) (string, error) {
-	v := r.URL.Query().Get(name)
+func requiredParam(query url.Values, name, what string) (string, error) {
+	v := query.Get(name)
 	if strings.TrimSpace(v) == "" {
 		return "", apierr.Invalidf("invalid_parameter", "%s is required: %s", name, what)
 	}
