@@ -73,7 +73,7 @@ bench: ## Benchmarks of the hot paths
 	go test -run='^$$' -bench=. -benchmem -count=1 ./shared/lld ./shared/survey/... ./shared/convert ./shared/gateway ./shared/ingest/... ./shared/blob ./shared/tile/... ./shared/kv
 
 FUZZTIME ?= 30s
-FUZZ_TARGETS := shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/lld:FuzzParseFPS shared/convert:FuzzParsePoint \
+FUZZ_TARGETS := shared/convert:FuzzPlainString shared/lld:FuzzParse shared/lld:FuzzParseUWI shared/lld:FuzzParseFPS shared/convert:FuzzParsePoint \
 	shared/convert:FuzzAppendString shared/convert:FuzzAppendCoord shared/convert:FuzzHandlers shared/survey/dls:FuzzLocate shared/survey/nts:FuzzLocate \
 	shared/survey/gridingest:FuzzReadATS shared/survey/gridingest:FuzzReadATSPolygons shared/survey/gridingest:FuzzReadManitobaSurvey shared/survey/gridingest:FuzzReadManitobaCorners \
 	shared/survey/gridingest:FuzzReadSaskGrid shared/survey/gridingest:FuzzReadOntarioLots shared/survey/gridingest:FuzzReadOntarioLotsGeoJSON \
