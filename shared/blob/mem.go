@@ -33,19 +33,28 @@ func NewMem() *Mem {
 
 // ReadRange implements Store.
 func (m *Mem) ReadRange(ctx context.Context, key string, off, n int64) ([]byte, error) {
-	if err := checkRead(key, off, n); err != nil {
+	o, err := m.object(ctx, key, off, n)
+	if err != nil {
 		return nil, err
 	}
+	return slices.Clone(clip(o.data, off, n)), nil
+}
+
+// object checks a read of n bytes at off and returns the object at key.
+func (m *Mem) object(ctx context.Context, key string, off, n int64) (memObject, error) {
+	if err := checkRead(key, off, n); err != nil {
+		return memObject{}, err
+	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("blob: read %s: %w", key, err)
+		return memObject{}, fmt.Errorf("blob: read %s: %w", key, err)
 	}
 	m.mu.RLock()
 	o, ok := m.objs[key]
 	m.mu.RUnlock()
 	if !ok {
-		return nil, fmt.Errorf("blob: read %s: %w", key, fs.ErrNotExist)
+		return memObject{}, fmt.Errorf("blob: read %s: %w", key, fs.ErrNotExist)
 	}
-	return slices.Clone(clip(o.data, off, n)), nil
+	return o, nil
 }
 
 // Stat implements Store. The ETag is a quoted counter that changes on every Put.

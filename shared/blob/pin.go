@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 )
 
@@ -61,17 +60,9 @@ func (d *Dir) ReadRangeIf(ctx context.Context, key, etag string, off, n int64) (
 
 // ReadRangeIf implements Pinned.
 func (m *Mem) ReadRangeIf(ctx context.Context, key, etag string, off, n int64) ([]byte, error) {
-	if err := checkRead(key, off, n); err != nil {
+	o, err := m.object(ctx, key, off, n)
+	if err != nil {
 		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("blob: read %s: %w", key, err)
-	}
-	m.mu.RLock()
-	o, ok := m.objs[key]
-	m.mu.RUnlock()
-	if !ok {
-		return nil, fmt.Errorf("blob: read %s: %w", key, fs.ErrNotExist)
 	}
 	if o.etag != etag {
 		return nil, changed(key, etag, o.etag)

@@ -95,17 +95,22 @@ func (m *Mem) Put(ctx context.Context, items []Item) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, it := range items {
-		part := m.parts[it.PK]
-		i, ok := findSK(part, it.SK)
-		e := memEntry{sk: it.SK, data: cloneData(it.Data)}
-		if ok {
-			part[i] = e
-		} else {
-			part = slices.Insert(part, i, e)
-		}
-		m.parts[it.PK] = part
+		m.setLocked(it)
 	}
 	return nil
+}
+
+// setLocked writes it, in its partition's SK order; m.mu is held.
+func (m *Mem) setLocked(it Item) {
+	part := m.parts[it.PK]
+	i, ok := findSK(part, it.SK)
+	e := memEntry{sk: it.SK, data: cloneData(it.Data)}
+	if ok {
+		part[i] = e
+	} else {
+		part = slices.Insert(part, i, e)
+	}
+	m.parts[it.PK] = part
 }
 
 // Swap implements Store under the store's lock.
@@ -123,13 +128,7 @@ func (m *Mem) Swap(ctx context.Context, item Item, expect []byte) (bool, error) 
 	if !swapHolds(ok, func() []byte { return part[i].data }, expect) {
 		return false, nil
 	}
-	e := memEntry{sk: item.SK, data: cloneData(item.Data)}
-	if ok {
-		part[i] = e
-	} else {
-		part = slices.Insert(part, i, e)
-	}
-	m.parts[item.PK] = part
+	m.setLocked(item)
 	return true, nil
 }
 
