@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssns"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssqs"
+	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 
 	"meridian/shared/datafetch"
@@ -186,17 +187,11 @@ func (s *Stack) refresh(props StackProps) {
 		Encryption:      awssqs.QueueEncryption_SQS_MANAGED,
 		EnforceSSL:      jsii.Bool(true),
 	})
-	dlqAlarm := awscloudwatch.NewAlarm(st, jsii.String("RefreshDeadLetterAlarm"), &awscloudwatch.AlarmProps{
-		AlarmDescription: jsii.String("Meridian refresh: a scheduled run could not be delivered or failed all its attempts (see the queue's messages)"),
-		Metric: dlq.MetricApproximateNumberOfMessagesVisible(&awscloudwatch.MetricOptions{
+	alarmOnAny(st, "RefreshDeadLetterAlarm", notify,
+		"Meridian refresh: a scheduled run could not be delivered or failed all its attempts (see the queue's messages)",
+		dlq.MetricApproximateNumberOfMessagesVisible(&awscloudwatch.MetricOptions{
 			Period: awscdk.Duration_Minutes(jsii.Number(5)), Statistic: jsii.String("Maximum"),
-		}),
-		Threshold:          jsii.Number(1),
-		EvaluationPeriods:  jsii.Number(1),
-		ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-		TreatMissingData:   awscloudwatch.TreatMissingData_NOT_BREACHING,
-	})
-	dlqAlarm.AddAlarmAction(notify)
+		}))
 
 	groups := RefreshGroups()
 	var lambdaDefault []string
@@ -229,17 +224,11 @@ func (s *Stack) refresh(props StackProps) {
 	for _, p := range s.refreshStatements(true) {
 		fn.AddToRolePolicy(p)
 	}
-	errAlarm := awscloudwatch.NewAlarm(st, jsii.String("RefreshFunctionErrorsAlarm"), &awscloudwatch.AlarmProps{
-		AlarmDescription: jsii.String("Meridian refresh Lambda: a run failed (its log group says which dataset and why); the data served is unchanged"),
-		Metric: fn.MetricErrors(&awscloudwatch.MetricOptions{
+	alarmOnAny(st, "RefreshFunctionErrorsAlarm", notify,
+		"Meridian refresh Lambda: a run failed (its log group says which dataset and why); the data served is unchanged",
+		fn.MetricErrors(&awscloudwatch.MetricOptions{
 			Period: awscdk.Duration_Minutes(jsii.Number(15)), Statistic: jsii.String("Sum"),
-		}),
-		Threshold:          jsii.Number(1),
-		EvaluationPeriods:  jsii.Number(1),
-		ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-		TreatMissingData:   awscloudwatch.TreatMissingData_NOT_BREACHING,
-	})
-	errAlarm.AddAlarmAction(notify)
+		}))
 
 	// The Fargate side: public subnets with a public address (the job
 	// downloads from the publishers; no NAT gateway to pay for), no
@@ -382,4 +371,17 @@ func runner(g RefreshGroup) string {
 		return "ECS Fargate task"
 	}
 	return "refresh Lambda"
+}
+
+// alarmOnAny raises an alarm, sent to notify, as soon as metric reaches 1
+// in one period; no data is not an alarm.
+func alarmOnAny(scope constructs.Construct, id string, notify awscloudwatch.IAlarmAction, description string, metric awscloudwatch.IMetric) {
+	awscloudwatch.NewAlarm(scope, jsii.String(id), &awscloudwatch.AlarmProps{
+		AlarmDescription:   jsii.String(description),
+		Metric:             metric,
+		Threshold:          jsii.Number(1),
+		EvaluationPeriods:  jsii.Number(1),
+		ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+		TreatMissingData:   awscloudwatch.TreatMissingData_NOT_BREACHING,
+	}).AddAlarmAction(notify)
 }
