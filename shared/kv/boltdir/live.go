@@ -45,7 +45,11 @@ func (s *snapshot[T]) release() {
 // builds its value.
 func NewLive[T any](d Dir, build func(kv.Store) T) (*Live[T], error) {
 	l := &Live[T]{dir: d, build: build}
-	s, err := l.open()
+	name, err := d.Current()
+	if err != nil {
+		return nil, err
+	}
+	s, err := l.open(name)
 	if err != nil {
 		return nil, err
 	}
@@ -53,12 +57,8 @@ func NewLive[T any](d Dir, build func(kv.Store) T) (*Live[T], error) {
 	return l, nil
 }
 
-// open opens the version CURRENT names now.
-func (l *Live[T]) open() (*snapshot[T], error) {
-	name, err := l.dir.Current()
-	if err != nil {
-		return nil, err
-	}
+// open opens the version file name ("": an empty store).
+func (l *Live[T]) open(name string) (*snapshot[T], error) {
 	var store kv.Store = kv.NewMem()
 	if name != "" {
 		b, err := kv.OpenBolt(filepath.Join(l.dir.path, name), kv.BoltOptions{ReadOnly: true, Timeout: time.Second})
@@ -98,7 +98,7 @@ func (l *Live[T]) Reload() (changed bool, err error) {
 	if same {
 		return false, nil
 	}
-	s, err := l.open()
+	s, err := l.open(name)
 	if err != nil {
 		return false, fmt.Errorf("boltdir: %s: keeping %s: %w", l.dir.path, l.Name(), err)
 	}
