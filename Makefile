@@ -133,6 +133,13 @@ loadtest: ## Requests/s and p99 of search, reverse and batch against a local ser
 	@$(BIN) loadtest -duration 5s -requests 50000 -c 8
 	@$(BIN) loadtest -duration 5s -requests 50000 -c 32 -scenarios batch100
 
+SCALE_FRACTION ?= 1
+scale-test: ## The demo and the province-size data (SCALE_FRACTION of it) through generate, ingest, archives and serving; one table, last line "scale:"
+	@mkdir -p .build
+	@go build -o $(BIN) ./functions/local
+	@go build -o .build/pmtiles github.com/protomaps/go-pmtiles
+	@$(BIN) scale-test -fraction $(SCALE_FRACTION) -pmtiles .build/pmtiles $(SCALE_ARGS)
+
 test-refresh: ## Refresh every dataset under load, locally and on the S3/DynamoDB emulators; prints the figures (refresh-under-load ...)
 	go test -count=1 -run '^TestRefreshUnderLoad' -v ./functions/local
 
@@ -187,4 +194,4 @@ bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' ow
 clean: ## Remove build output
 	rm -rf .build infra/cdk.out $(WEB)/node_modules $(WEB_VENDOR)
 
-.PHONY: help lint-openapi run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean
+.PHONY: scale-test help lint-openapi run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean

@@ -10,6 +10,8 @@
 //	meridian convert   convert a CSV of legal land descriptions or coordinates
 //	meridian loadtest  measure requests per second and latency of a server
 //	meridian openapi   print the OpenAPI document of the routes
+//	meridian demo      write invented data in the real layouts (demo or province size)
+//	meridian scale-test  the whole data path at the published size, measured
 package main
 
 import (
@@ -32,6 +34,8 @@ commands:
   convert   convert a CSV of legal land descriptions or coordinates to CSV or GeoJSON
   loadtest  measure requests per second and p99 latency against a running server
   openapi   print the OpenAPI document of the server's routes: meridian openapi [-o FILE]
+  demo      write invented data in the real layouts: meridian demo [-scale province] [grid|energy|ag]
+  scale-test  generate, ingest, build, serve and load the demo and the province-size data; one table
 
 Run 'meridian <command> -h' for the flags of a command.
 `
@@ -64,6 +68,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return loadtestCommand(args, stdout, stderr)
 	case "openapi":
 		return openapiCommand(args, stdout, stderr)
+	case "demo":
+		return demoCommand(args, stdout, stderr)
+	case "scale-test":
+		return scaleTestCommand(args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -184,6 +184,7 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 	dataDir := fs.String("data", defaultDataDir(), "data directory")
 	nowFlag := fs.String("now", "", "the day expiry states are computed for (default today)")
 	demo := fs.Bool("demo", false, "write the demo files into DIR first, and mark the data as demo data")
+	invented := fs.Bool("invented", false, "the files in DIR are invented (meridian demo): mark the data as demo data")
 	tiles := fs.Bool("tiles", true, "rebuild the energy tile archives (DATA/tiles/energy) from the new data")
 	check := fs.Bool("check", false, "read every file and say what it is, what is wrong and what would be published; publish nothing")
 	if err := fs.Parse(args); err != nil {
@@ -194,7 +195,7 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dir := fs.Arg(0)
-	opts := energyingest.Options{Demo: *demo, Progress: stderr}
+	opts := energyingest.Options{Demo: *demo || *invented, Progress: stderr}
 	if *nowFlag != "" {
 		t, err := time.Parse("2006-01-02", *nowFlag)
 		if err != nil {
@@ -353,6 +354,7 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, ingestReportsUsage); fs.PrintDefaults() }
 	dataDir := fs.String("data", defaultDataDir(), "data directory")
 	demo := fs.Bool("demo", false, "write the demo files into DIR first, and mark the data as demo data")
+	invented := fs.Bool("invented", false, "the files in DIR are invented (meridian demo): mark the data as demo data")
 	tiles := fs.Bool("tiles", true, "rebuild the agriculture tile archives (DATA/tiles/ag) from the new data")
 	check := fs.Bool("check", false, "read every file and say what it is, what is wrong and what would be published; publish nothing")
 	if err := fs.Parse(args); err != nil {
@@ -389,7 +391,7 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		return runCheck("ag", *dataDir, stdout, stderr, func(ctx context.Context, svc *convert.Service) int {
 			return checkReports(ctx, stdout, "ag", files, layouts, func(ctx context.Context, f agingest.Files, store *countStore, n *ingest.Notices) (map[string]int, map[string]int, error) {
-				sum, err := agingest.Ingest(ctx, store, svc, f, agingest.Options{Demo: *demo, Notices: n})
+				sum, err := agingest.Ingest(ctx, store, svc, f, agingest.Options{Demo: *demo || *invented, Notices: n})
 				return sum.Read, nil, err
 			})
 		})
@@ -404,7 +406,7 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	notices := &ingest.Notices{}
 	return runReportIngest("ag", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) error {
-		sum, err := agingest.Ingest(ctx, store, svc, files, agingest.Options{Demo: *demo, Progress: stderr, Notices: notices})
+		sum, err := agingest.Ingest(ctx, store, svc, files, agingest.Options{Demo: *demo || *invented, Progress: stderr, Notices: notices})
 		for _, n := range notices.Lines() {
 			fmt.Fprintf(stdout, "notice: %s\n", n)
 		}

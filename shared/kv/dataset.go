@@ -193,6 +193,24 @@ func (d Dataset) Query(ctx context.Context, q Query) (Page, error) {
 	return page, err
 }
 
+// ScanKeys calls fn with the keys of the version's items whose PK begins
+// with pkPrefix (un-namespaced), a batch at a time, in no particular order.
+// It reads the store's whole key space on DynamoDB: tools only (sampling,
+// audits), never a request path. fn must not keep keys after it returns.
+func (d Dataset) ScanKeys(ctx context.Context, pkPrefix string, fn func(keys []Key) error) error {
+	if err := d.check(); err != nil {
+		return err
+	}
+	var out []Key // a copy: the store may page on the keys it handed over
+	return d.s.ScanKeys(ctx, d.prefix+pkPrefix, func(keys []Key) error {
+		out = out[:0]
+		for _, k := range keys {
+			out = append(out, Key{PK: strings.TrimPrefix(k.PK, d.prefix), SK: k.SK})
+		}
+		return fn(out)
+	})
+}
+
 // writerBuffer is the number of items a Writer buffers before a Put.
 const writerBuffer = 1000
 

@@ -39,9 +39,9 @@ func (o Options) N(published int) int {
 
 // File is one file a generator wrote.
 type File struct {
-	Name  string // path relative to the output directory, slash-separated
-	Rows  int64  // records: lines of a CSV, features, shapes
-	Bytes int64
+	Name  string `json:"name"` // path relative to the output directory, slash-separated
+	Rows  int64  `json:"rows"` // records: lines of a CSV, features, shapes
+	Bytes int64  `json:"bytes"`
 }
 
 // Report is what a generator wrote.

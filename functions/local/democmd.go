@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"meridian/shared/ag/agingest"
+	"meridian/shared/energy/energyingest"
+	"meridian/shared/fixture"
+	"meridian/shared/scale"
+)
+
+const demoUsage = `usage: meridian demo [flags] [grid|energy|ag ...]
+
+Writes invented data in the publishers' real layouts into OUT/<domain>/,
+ready for meridian ingest (grid: the official grid files of AB, SK, MB and
+ON; energy and ag: the report datasets), with OUT/<domain>/SCALE.json saying
+what was written and how to ingest it. Every company is an invented "(demo)"
+one; ingest the files with -invented so their answers say so.
+
+  -scale demo      the small demo the server starts with (the default)
+  -scale province  the published sizes: Alberta's energy datasets, the three
+                   prairie provinces' agriculture and grids; -fraction scales
+                   every count, -seed changes the data. Streams: memory stays
+                   bounded whatever the size.
+
+  meridian demo -scale province -fraction 0.05 -o /tmp/scale energy
+  meridian ingest energy -invented -data DATA /tmp/scale/energy
+
+flags:
+`
+
+// demoDomains are the domains meridian demo writes, in order.
+var demoDomains = []string{"grid", "energy", "ag"}
+
+// demoManifest is OUT/<domain>/SCALE.json.
+type demoManifest struct {
+	Scale    string       `json:"scale"`
+	Seed     uint64       `json:"seed,omitempty"`
+	Fraction float64      `json:"fraction,omitempty"`
+	Rows     int64        `json:"rows"`
+	Bytes    int64        `json:"bytes"`
+	Files    []scale.File `json:"files"`
+	Grids    []demoGrid   `json:"grids,omitempty"`
+	AsOf     string       `json:"as_of,omitempty"`
+}
+
+// demoGrid is one `meridian ingest grid -format F FILES...` of the grid
+// domain.
+type demoGrid struct {
+	Format string   `json:"format"`
+	Files  []string `json:"files"`
+}
+
+func demoCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, demoUsage); fs.PrintDefaults() }
+	size := fs.String("scale", "demo", "demo or province")
+	fraction := fs.Float64("fraction", 1, "with -scale province: the share of the published size, in (0, 1]")
+	seed := fs.Uint64("seed", 1, "with -scale province: the seed of the generated data")
+	out := fs.String("o", "demo-data", "output directory")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	o := scale.Options{Seed: *seed, Fraction: *fraction}
+	switch *size {
+	case "demo":
+	case "province":
+		if err := o.Check(); err != nil {
+			fmt.Fprintf(stderr, "meridian demo: %v\n", err)
+			return 2
+		}
+	default:
+		fmt.Fprintf(stderr, "meridian demo: -scale %q: want demo or province\n", *size)
+		return 2
+	}
+	domains := fs.Args()
+	if len(domains) == 0 {
+		domains = demoDomains
+	}
+	for _, d := range domains {
+		if !slices.Contains(demoDomains, d) {
+			fmt.Fprintf(stderr, "meridian demo: %q: want grid, energy or ag\n", d)
+			return 2
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	for _, d := range domains {
+		dir := filepath.Join(*out, d)
+		start := time.Now()
+		var m demoManifest
+		var err error
+		if *size == "demo" {
+			m, err = writeDemoDomain(d, dir)
+		} else {
+			m, err = writeProvinceDomain(ctx, d, dir, o)
+			m.Seed, m.Fraction = o.Seed, o.Fraction
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "meridian demo: %s: %v\n", d, err)
+			return 1
+		}
+		m.Scale = *size
+		for _, f := range m.Files {
+			m.Rows += f.Rows
+			m.Bytes += f.Bytes
+		}
+		b, _ := json.MarshalIndent(m, "", "  ")
+		if err := os.WriteFile(filepath.Join(dir, "SCALE.json"), append(b, '\n'), 0o644); err != nil {
+			fmt.Fprintf(stderr, "meridian demo: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "%s: %d files, %d records, %d bytes in %s\n", dir, len(m.Files), m.Rows, m.Bytes, time.Since(start).Round(time.Millisecond))
+		for _, g := range m.Grids {
+			fmt.Fprintf(stdout, "  meridian ingest grid -format %s %s\n", g.Format, strings.Join(g.Files, " "))
+		}
+	}
+	return 0
+}
+
+// writeDemoDomain writes the small demo of domain into dir. Its records are
+// the lines of its text files (a header line included).
+func writeDemoDomain(domain, dir string) (demoManifest, error) {
+	var m demoManifest
+	files := map[string][]byte{}
+	switch domain {
+	case "grid":
+		fx, err := fixture.Files()
+		if err != nil {
+			return m, err
+		}
+		files = fx
+		for _, d := range fixture.Datasets() {
+			m.Grids = append(m.Grids, demoGrid{Format: string(d.Format), Files: d.Files})
+		}
+	case "energy":
+		df, err := energyingest.GenerateDemo()
+		if err != nil {
+			return m, err
+		}
+		for _, f := range df {
+			files[f.Name] = f.Data
+		}
+		m.AsOf = energyingest.DemoAsOf().Format("2006-01-02")
+	case "ag":
+		if err := agingest.WriteDemo(dir); err != nil {
+			return m, err
+		}
+		return m, filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+			if err != nil || e.IsDir() || e.Name() == "SCALE.json" {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			m.Files = append(m.Files, demoFile(filepath.ToSlash(rel), b))
+			return nil
+		})
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		p := filepath.Join(dir, filepath.FromSlash(n))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return m, err
+		}
+		if err := os.WriteFile(p, files[n], 0o644); err != nil {
+			return m, err
+		}
+		m.Files = append(m.Files, demoFile(n, files[n]))
+	}
+	return m, nil
+}
+
+func demoFile(name string, b []byte) scale.File {
+	f := scale.File{Name: name, Bytes: int64(len(b))}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".csv", ".txt", ".seq":
+		f.Rows = int64(bytes.Count(b, []byte{'\n'}))
+	}
+	return f
+}
+
+// writeProvinceDomain writes domain at the published size into dir.
+func writeProvinceDomain(ctx context.Context, domain, dir string, o scale.Options) (demoManifest, error) {
+	var m demoManifest
+	w := provinceWriters[domain]
+	if w == nil {
+		return m, fmt.Errorf("no province-size generator for %s in this build", domain)
+	}
+	return w(ctx, dir, o)
+}
+
+// provinceWriters are the province-size generators, by domain.
+var provinceWriters = map[string]func(ctx context.Context, dir string, o scale.Options) (demoManifest, error){}

@@ -1,0 +1,688 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"meridian/shared/ag"
+	"meridian/shared/energy"
+	"meridian/shared/kv"
+	"meridian/shared/tile"
+	"meridian/shared/tile/datalayers"
+)
+
+const scaleTestUsage = `usage: meridian scale-test [flags]
+
+Runs the whole data path twice, on the demo data and on invented data at the
+published size (meridian demo -scale province): generate, ingest the grids,
+energy and agriculture, build every data archive and the ab/twp and ab/sec
+grid archives, serve, and load reports, lists, tiles and the conversion
+endpoints. Every step is a child process of this binary, so its peak
+resident memory is measured from outside (getrusage of the child). Prints one
+table with both runs side by side; the last line starts with "scale:" and
+says whether every process stayed under -max-rss.
+
+flags:
+`
+
+// scaleTestCommand is meridian scale-test (make scale-test).
+func scaleTestCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("scale-test", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, scaleTestUsage); fs.PrintDefaults() }
+	dir := fs.String("dir", "", "scratch directory (default: a new one under the system's temporary directory, removed at the end)")
+	fraction := fs.Float64("fraction", 1, "size of the province run: 1 is the published size, CI runs less")
+	seed := fs.Uint64("seed", 1, "seed of the generated data")
+	maxRSS := fs.Int64("max-rss", 1536, "bound on every process's peak resident memory, MB")
+	duration := fs.Duration("duration", 4*time.Second, "time per load scenario")
+	conns := fs.Int("c", 8, "concurrent connections of the load scenarios")
+	pmtilesBin := fs.String("pmtiles", "", "the go-pmtiles binary: adds pmtiles serve on the same ab/sec archive, side by side")
+	which := fs.String("runs", "demo,province", "the runs, in order: demo (the small demo data) and province (-fraction of the published size)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if !(*fraction > 0 && *fraction <= 1) {
+		fmt.Fprintf(stderr, "meridian scale-test: -fraction %v: want a number in (0, 1]\n", *fraction)
+		return 2
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "meridian scale-test: %v\n", err)
+		return 1
+	}
+	if *dir == "" {
+		d, err := os.MkdirTemp("", "meridian-scale-")
+		if err != nil {
+			fmt.Fprintf(stderr, "meridian scale-test: %v\n", err)
+			return 1
+		}
+		defer os.RemoveAll(d)
+		*dir = d
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	var runs []*scaleRun
+	for _, w := range strings.Split(*which, ",") {
+		switch w {
+		case "demo":
+			runs = append(runs, &scaleRun{name: "demo", scale: "demo"})
+		case "province":
+			runs = append(runs, &scaleRun{name: fmt.Sprintf("province x%g", *fraction), scale: "province", fraction: *fraction})
+		default:
+			fmt.Fprintf(stderr, "meridian scale-test: -runs: %q: want demo or province\n", w)
+			return 2
+		}
+	}
+	for _, r := range runs {
+		r.bin, r.seed, r.dir, r.log = self, *seed, filepath.Join(*dir, r.scale), stderr
+		r.duration, r.conns, r.pmtiles = *duration, *conns, *pmtilesBin
+		fmt.Fprintf(stderr, "scale-test: %s run in %s\n", r.name, r.dir)
+		if err := r.run(ctx); err != nil {
+			fmt.Fprintf(stderr, "meridian scale-test: %s: %v\n", r.name, err)
+			printScaleTable(stdout, runs)
+			fmt.Fprintf(stdout, "scale: FAILED in the %s run after %s: %v\n", r.name, time.Since(start).Round(time.Second), err)
+			return 1
+		}
+	}
+	printScaleTable(stdout, runs)
+	last := runs[len(runs)-1]
+	peak, step := last.peak()
+	verdict := "ok"
+	if peak > *maxRSS<<20 {
+		verdict = "OVER the bound"
+	}
+	errs := 0
+	for _, r := range runs {
+		for _, m := range r.rows {
+			errs += m.errors
+		}
+	}
+	if errs > 0 {
+		verdict = fmt.Sprintf("%d requests failed (the first of each scenario is in the log above)", errs)
+	}
+	fmt.Fprintf(stdout, "scale: %s, %s in %s; peak RSS %d MB (%s) against a bound of %d MB: %s\n",
+		last.name, rowsLabel(last), time.Since(start).Round(time.Second), peak>>20, step, *maxRSS, verdict)
+	if verdict != "ok" {
+		return 1
+	}
+	return 0
+}
+
+func rowsLabel(r *scaleRun) string {
+	var rows int64
+	for _, m := range r.rows {
+		if strings.HasPrefix(m.step, "generate ") {
+			rows += m.rows
+		}
+	}
+	return fmt.Sprintf("%d generated records", rows)
+}
+
+// scaleRun is one pass of the data path over one dataset size.
+type scaleRun struct {
+	name, scale string
+	fraction    float64
+	seed        uint64
+	bin, dir    string
+	log         io.Writer
+	duration    time.Duration
+	conns       int
+	pmtiles     string
+	rows        []measure
+}
+
+// measure is one line of the table: a step of one run.
+type measure struct {
+	step   string
+	rows   int64 // records, tiles or requests
+	unit   string
+	note   string // what else the step made: bytes, items
+	time   time.Duration
+	rss    int64   // peak resident bytes of the step's process
+	rate   float64 // rows per second
+	p50    time.Duration
+	p99    time.Duration
+	errors int
+}
+
+func (r *scaleRun) add(m measure) {
+	if m.rate == 0 && m.time > 0 {
+		m.rate = float64(m.rows) / m.time.Seconds()
+	}
+	r.rows = append(r.rows, m)
+	if m.p50 > 0 {
+		fmt.Fprintf(r.log, "scale-test: %s: %s: %.0f %s/s, p50 %s, p99 %s\n", r.name, m.step, m.rate, m.unit, dur(m.p50), dur(m.p99))
+		return
+	}
+	fmt.Fprintf(r.log, "scale-test: %s: %s: %s in %s, %s MB peak\n", r.name, m.step, count(&m), dur(m.time), mb(m.rss))
+}
+
+// hello returns the hello-world baseline's requests per second, 0 before
+// it ran.
+func (r *scaleRun) hello() float64 {
+	for _, m := range r.rows {
+		if m.step == helloStep {
+			return m.rate
+		}
+	}
+	return 0
+}
+
+// helloStep is the table's name of the hello-world baseline.
+const helloStep = "hello-world net/http (baseline)"
+
+// peak returns the largest peak RSS of the run's processes and its step.
+func (r *scaleRun) peak() (int64, string) {
+	var p int64
+	var step string
+	for _, m := range r.rows {
+		if m.rss > p {
+			p, step = m.rss, m.step
+		}
+	}
+	return p, step
+}
+
+// child runs this binary with args, its output logged under the run's
+// directory, and returns its standard output, wall time and peak RSS.
+func (r *scaleRun) child(ctx context.Context, logName string, args ...string) (string, time.Duration, int64, error) {
+	if err := os.MkdirAll(filepath.Join(r.dir, "logs"), 0o755); err != nil {
+		return "", 0, 0, err
+	}
+	logf, err := os.Create(filepath.Join(r.dir, "logs", logName+".log"))
+	if err != nil {
+		return "", 0, 0, err
+	}
+	defer logf.Close()
+	var out strings.Builder
+	cmd := exec.CommandContext(ctx, r.bin, args...)
+	cmd.Stdout = io.MultiWriter(&out, logf)
+	cmd.Stderr = logf
+	t0 := time.Now()
+	err = cmd.Run()
+	el := time.Since(t0)
+	rss := maxRSS(cmd.ProcessState)
+	if err != nil {
+		return out.String(), el, rss, fmt.Errorf("meridian %s: %w (see %s)", strings.Join(args, " "), err, logf.Name())
+	}
+	return out.String(), el, rss, nil
+}
+
+// scaleManifest is what meridian demo writes beside each domain's files
+// (SCALE.json): what it generated, for the table and for the grid ingests.
+type scaleManifest struct {
+	Rows  int64 `json:"rows"`
+	Bytes int64 `json:"bytes"`
+	Grids []struct {
+		Format string   `json:"format"`
+		Files  []string `json:"files"`
+	} `json:"grids,omitempty"`
+	AsOf string `json:"as_of,omitempty"`
+}
+
+func (r *scaleRun) run(ctx context.Context) error {
+	src, data := filepath.Join(r.dir, "src"), filepath.Join(r.dir, "data")
+	manifests := map[string]scaleManifest{}
+	for _, domain := range []string{"grid", "energy", "ag"} {
+		args := []string{"demo", "-scale", r.scale, "-seed", strconv.FormatUint(r.seed, 10), "-o", src}
+		if r.scale == "province" {
+			args = append(args, "-fraction", strconv.FormatFloat(r.fraction, 'g', -1, 64))
+		}
+		args = append(args, domain)
+		_, el, rss, err := r.child(ctx, "generate-"+domain, args...)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(filepath.Join(src, domain, "SCALE.json"))
+		if err != nil {
+			return err
+		}
+		var m scaleManifest
+		if err := json.Unmarshal(b, &m); err != nil {
+			return fmt.Errorf("%s/SCALE.json: %w", domain, err)
+		}
+		manifests[domain] = m
+		r.add(measure{step: "generate " + domain, rows: m.Rows, unit: "records", note: megabytes(m.Bytes), time: el, rss: rss})
+	}
+	for _, g := range manifests["grid"].Grids {
+		args := []string{"ingest", "grid", "-format", g.Format, "-data", data}
+		for _, f := range g.Files {
+			args = append(args, filepath.Join(src, "grid", filepath.FromSlash(f)))
+		}
+		out, el, rss, err := r.child(ctx, "ingest-grid-"+g.Format, args...)
+		if err != nil {
+			return err
+		}
+		n := firstInt(out, `-> (\d+) records`)
+		r.add(measure{step: "ingest grid " + g.Format, rows: n, unit: "records", note: megabytes(firstInt(out, `groups, (\d+) bytes`)) + " index", time: el, rss: rss})
+	}
+	for _, domain := range []string{"energy", "ag"} {
+		args := []string{"ingest", domain, "-invented", "-tiles=false", "-data", data}
+		if domain == "energy" && manifests[domain].AsOf != "" {
+			args = append(args, "-now", manifests[domain].AsOf)
+		}
+		args = append(args, filepath.Join(src, domain))
+		out, el, rss, err := r.child(ctx, "ingest-"+domain, args...)
+		if err != nil {
+			return err
+		}
+		r.add(measure{step: "ingest " + domain, rows: manifests[domain].Rows, unit: "records", note: fmt.Sprintf("%d items", firstInt(out, `: (\d+) items in`)), time: el, rss: rss})
+	}
+	layers := []string{"ab/twp", "ab/sec"}
+	for _, l := range tile.Layers() {
+		if datalayers.Supported(l) {
+			layers = append(layers, l.Path())
+		}
+	}
+	for _, l := range layers {
+		out, el, rss, err := r.child(ctx, "tiles-"+strings.ReplaceAll(l, "/", "-"), "build-tiles", "-q", "-data", data, l)
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(out, " tiles\t") { // no data for the layer in this run
+			continue
+		}
+		r.add(measure{step: "archive " + l, rows: firstInt(out, `\t(\d+) tiles`), unit: "tiles", note: megabytes(firstInt(out, `\t(\d+) bytes`)), time: el, rss: rss})
+	}
+	return r.serve(ctx, data)
+}
+
+var intRes = map[string]*regexp.Regexp{}
+
+// firstInt returns the integer the first group of pattern matches in s, 0
+// when it does not match.
+func firstInt(s, pattern string) int64 {
+	re := intRes[pattern]
+	if re == nil {
+		re = regexp.MustCompile(pattern)
+		intRes[pattern] = re
+	}
+	m := re.FindStringSubmatch(s)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.ParseInt(m[1], 10, 64)
+	return n
+}
+
+// serve starts the server on data as a child process, loads it with every
+// scenario and records its peak RSS.
+func (r *scaleRun) serve(ctx context.Context, data string) error {
+	sample, err := sampleKeys(ctx, data, 2000)
+	if err != nil {
+		return err
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		return err
+	}
+	logf, err := os.Create(filepath.Join(r.dir, "logs", "serve.log"))
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	cmd := exec.CommandContext(ctx, r.bin, "serve", "-addr", addr, "-data", data, "-log-level", "error")
+	cmd.Stderr = logf
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	defer func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}()
+	key, base := "", ""
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() && (key == "" || base == "") {
+		line := sc.Text()
+		fmt.Fprintln(logf, line)
+		if v, ok := strings.CutPrefix(line, "api_key="); ok {
+			key = v
+		}
+		if v, ok := strings.CutPrefix(line, "base_url="); ok {
+			base = v
+		}
+	}
+	go io.Copy(logf, stdout)
+	if key == "" || base == "" {
+		return fmt.Errorf("the server did not start (see %s)", logf.Name())
+	}
+	r.add(measure{step: "serve: start", time: time.Since(t0), rss: procHWM(cmd.Process.Pid)})
+
+	scenarios := append(sample.scenarios(), scenarios()...)
+	var tileArchives []string
+	for _, l := range []string{"energy/og_activity_lsd", "ag/ag_summary_qs", "ab/sec"} {
+		p := filepath.Join(data, tilesDir, filepath.FromSlash(l)+".pmtiles")
+		if _, err := os.Stat(p); err == nil {
+			tileArchives = append(tileArchives, p)
+		}
+	}
+	var pm *exec.Cmd
+	for _, p := range tileArchives {
+		ts, err := sampleArchive(p, 2048)
+		if err != nil {
+			return err
+		}
+		pmURL := ""
+		if ts.layer == "ab/sec" && r.pmtiles != "" {
+			port, err := freeAddr()
+			if err != nil {
+				return err
+			}
+			_, portOnly, _ := net.SplitHostPort(port)
+			pm = exec.CommandContext(ctx, r.pmtiles, "serve", filepath.Dir(p), "--port", portOnly)
+			pm.Stdout, pm.Stderr = logf, logf
+			if err := pm.Start(); err != nil {
+				return fmt.Errorf("pmtiles serve: %w", err)
+			}
+			defer func() { pm.Process.Kill(); pm.Wait() }()
+			pmURL = "http://127.0.0.1:" + portOnly
+			if err := waitHTTP(ctx, pmURL+"/"+ts.name+".json"); err != nil {
+				return fmt.Errorf("pmtiles serve: %w", err)
+			}
+		}
+		for _, s := range ts.scenarios(pmURL) {
+			s.name = "tiles " + ts.layer + strings.TrimPrefix(s.name, "tiles")
+			scenarios = append(scenarios, s)
+		}
+	}
+	hello, stopHello, err := startHello()
+	if err != nil {
+		return err
+	}
+	defer stopHello()
+	scenarios = append([]scenario{helloScenario(hello)}, scenarios...)
+	for _, s := range scenarios {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		res := runScenario(base, key, s, r.conns, r.duration, 200000)
+		m := measure{step: "GET " + s.name, rows: int64(res.n) * int64(max(1, s.perRequest)), unit: "requests", time: r.duration,
+			rate: res.rps * float64(max(1, s.perRequest)), p50: res.p50, p99: res.p99, errors: res.errors}
+		if s.perRequest > 1 {
+			m.unit = "locations"
+		}
+		if s.name == helloName {
+			m.step = helloStep
+		}
+		r.add(m)
+		if res.errors > 0 {
+			fmt.Fprintf(r.log, "scale-test: %s: first error: %s\n", s.name, res.firstErr)
+		}
+	}
+	hwm := procHWM(cmd.Process.Pid)
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+	}
+	if rss := maxRSS(cmd.ProcessState); rss > hwm {
+		hwm = rss
+	}
+	r.add(measure{step: "serve: whole load", time: time.Since(t0), rss: hwm})
+	return nil
+}
+
+// procHWM reads the peak resident memory of a running process (VmHWM),
+// 0 where /proc is not there.
+func procHWM(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+func waitHTTP(ctx context.Context, u string) error {
+	for i := 0; i < 100; i++ {
+		resp, err := http.Get(u)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("%s did not answer", u)
+}
+
+// keySample is a random sample of the parcels and operators that have
+// report data: what the report and list scenarios ask for.
+type keySample struct {
+	lsds, quarters, operators []string
+}
+
+// sampleKeys draws up to n LSDs with energy data, n quarters with
+// agriculture data and the operators with the most wells (the largest
+// lists), from the versions served in data.
+func sampleKeys(ctx context.Context, data string, n int) (keySample, error) {
+	var s keySample
+	draw := func(domain, dataset, pkPrefix string, into *[]string) error {
+		store, ok, err := openReportStore(data, domain)
+		if err != nil || !ok {
+			return fmt.Errorf("%s report store: ok %v, %v", domain, ok, err)
+		}
+		defer store.Close()
+		ds, ok, err := kv.Open(ctx, store, dataset)
+		if err != nil || !ok {
+			return fmt.Errorf("%s dataset: ok %v, %v", domain, ok, err)
+		}
+		rng := rand.New(rand.NewPCG(3, 5))
+		seen := 0
+		return ds.ScanKeys(ctx, pkPrefix, func(keys []kv.Key) error {
+			for _, k := range keys {
+				id := strings.TrimPrefix(k.PK, pkPrefix)
+				if len(*into) > 0 && (*into)[len(*into)-1] == id {
+					continue
+				}
+				seen++ // reservoir sampling: every partition equally likely
+				if len(*into) < n {
+					*into = append(*into, id)
+				} else if j := rng.IntN(seen); j < n {
+					(*into)[j] = id
+				}
+			}
+			return nil
+		})
+	}
+	if err := draw("energy", energy.Dataset, energy.LSDKey(""), &s.lsds); err != nil {
+		return s, err
+	}
+	if err := draw("ag", ag.Dataset, ag.QuarterKey(""), &s.quarters); err != nil {
+		return s, err
+	}
+	store, _, err := openReportStore(data, "energy")
+	if err != nil {
+		return s, err
+	}
+	defer store.Close()
+	ds, _, err := kv.Open(ctx, store, energy.Dataset)
+	if err != nil {
+		return s, err
+	}
+	p, err := ds.Query(ctx, kv.Query{PK: energy.PKOperators, Limit: kv.MaxLimit})
+	if err != nil {
+		return s, err
+	}
+	type op struct {
+		ba    string
+		wells int
+	}
+	var ops []op
+	for _, it := range p.Items {
+		var row energy.OperatorRow
+		if json.Unmarshal(it.Data, &row) == nil {
+			ops = append(ops, op{row.BACode, row.ActiveWells + row.AbandonedWells + row.OrphanWells})
+		}
+	}
+	for i := range ops { // the 20 largest: the worst lists
+		for j := i + 1; j < len(ops); j++ {
+			if ops[j].wells > ops[i].wells {
+				ops[i], ops[j] = ops[j], ops[i]
+			}
+		}
+		if i == 19 {
+			break
+		}
+	}
+	for _, o := range ops[:min(20, len(ops))] {
+		s.operators = append(s.operators, o.ba)
+	}
+	if len(s.lsds) == 0 || len(s.quarters) == 0 || len(s.operators) == 0 {
+		return s, fmt.Errorf("no report data to sample: %d LSDs, %d quarters, %d operators", len(s.lsds), len(s.quarters), len(s.operators))
+	}
+	return s, nil
+}
+
+// scenarios are the report and list requests over the sample.
+func (s keySample) scenarios() []scenario {
+	get := func(name string, ids []string, path func(id string) string) scenario {
+		return scenario{name, 1, func(base string, rng *rand.Rand) (*http.Request, error) {
+			return http.NewRequest("GET", base+path(ids[rng.IntN(len(ids))]), nil)
+		}}
+	}
+	q := url.QueryEscape
+	return []scenario{
+		get("energy report", s.lsds, func(id string) string { return "/energy/report?legal_location=" + q(id) }),
+		get("energy wells list", s.lsds, func(id string) string { return "/energy/wells?legal_location=" + q(id) }),
+		get("energy tenure list", s.lsds, func(id string) string { return "/energy/tenure?legal_location=" + q(id) }),
+		get("ag report", s.quarters, func(id string) string { return "/ag/report?legal_location=" + q(id) }),
+		get("operators list", []string{"orphan", "active", "name"}, func(id string) string { return "/energy/operators?sort=" + id }),
+		get("largest operators' wells, page 1", s.operators, func(id string) string { return "/energy/operators/" + q(id) + "?view=wells" }),
+		get("largest operators' dispositions", s.operators, func(id string) string { return "/energy/operators/" + q(id) + "?view=dispositions" }),
+		get("tenure expiring, 10 years", []string{"3650"}, func(id string) string { return "/energy/tenure/expiring?expires_within_days=" + id }),
+		get("tenure expiring, 10 years, page 20", []string{"3650"}, func(id string) string {
+			return "/energy/tenure/expiring?expires_within_days=" + id + "&page=20&per_page=200"
+		}),
+	}
+}
+
+// printScaleTable prints every run's steps side by side.
+func printScaleTable(w io.Writer, runs []*scaleRun) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := "step\t"
+	for _, r := range runs {
+		header += r.name + ": count\ttime\tper s\tx hello\tp50\tp99\tpeak RSS MB\t"
+	}
+	fmt.Fprintln(tw, header)
+	var steps []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for _, m := range r.rows {
+			if !seen[m.step] {
+				seen[m.step] = true
+				steps = append(steps, m.step)
+			}
+		}
+	}
+	for _, step := range steps {
+		line := step + "\t"
+		for _, r := range runs {
+			var m *measure
+			for i := range r.rows {
+				if r.rows[i].step == step {
+					m = &r.rows[i]
+				}
+			}
+			if m == nil {
+				line += "\t\t\t\t\t\t\t"
+				continue
+			}
+			ratio := "-"
+			if h := r.hello(); m.p50 > 0 && h > 0 && m.unit == "requests" {
+				ratio = fmt.Sprintf("%.2f", m.rate/h)
+			}
+			line += fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t", count(m), dur(m.time), rate(m.rate), ratio, dur(m.p50), dur(m.p99), mb(m.rss))
+		}
+		fmt.Fprintln(tw, line)
+	}
+	tw.Flush()
+}
+
+func count(m *measure) string {
+	if m.rows == 0 && m.unit == "" {
+		return "-"
+	}
+	s := fmt.Sprintf("%d %s", m.rows, m.unit)
+	if m.note != "" {
+		s += " (" + m.note + ")"
+	}
+	if m.errors > 0 {
+		s += fmt.Sprintf(" %d errors", m.errors)
+	}
+	return s
+}
+
+func megabytes(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) }
+
+func dur(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "-"
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond).String()
+	case d < time.Second:
+		return d.Round(10 * time.Microsecond).String()
+	}
+	return d.Round(10 * time.Millisecond).String()
+}
+
+func rate(r float64) string {
+	if r == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(r, 'f', 0, 64)
+}
+
+func mb(b int64) string {
+	if b == 0 {
+		return "-"
+	}
+	return strconv.FormatInt(b>>20, 10)
+}
