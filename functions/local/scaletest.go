@@ -284,7 +284,7 @@ func (r *scaleRun) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		r.add(measure{step: "ingest " + domain, rows: manifests[domain].Rows, unit: "records", note: fmt.Sprintf("%d items", firstInt(out, `: (\d+) items in`)), time: el, rss: rss})
+		r.add(measure{step: "ingest " + domain, rows: manifests[domain].Rows, unit: "records", note: fmt.Sprintf("%d items", firstInt(out, ` (\d+) items in`)), time: el, rss: rss})
 	}
 	layers := []string{"ab/twp", "ab/sec"}
 	for _, l := range tile.Layers() {
