@@ -32,8 +32,8 @@ const scaleTestUsage = `usage: meridian scale-test [flags]
 
 Runs the whole data path twice, on the demo data and on invented data at the
 published size (meridian demo -scale province): generate, ingest the grids,
-energy and agriculture, build every data archive and the ab/twp and ab/sec
-grid archives, serve, and load reports, lists, tiles and the conversion
+energy and agriculture, build every data archive and the ab/sec
+grid archive, serve, and load reports, lists, tiles and the conversion
 endpoints. Every step is a child process of this binary, so its peak
 resident memory is measured from outside (getrusage of the child). Prints one
 table with both runs side by side; the last line starts with "scale:" and
@@ -286,7 +286,7 @@ func (r *scaleRun) run(ctx context.Context) error {
 		}
 		r.add(measure{step: "ingest " + domain, rows: manifests[domain].Rows, unit: "records", note: fmt.Sprintf("%d items", firstInt(out, ` (\d+) items in`)), time: el, rss: rss})
 	}
-	layers := []string{"ab/twp", "ab/sec"}
+	layers := []string{"ab/sec"} // the grid archive served beside pmtiles serve; ab/twp is as large to build and adds no new figure
 	for _, l := range tile.Layers() {
 		if datalayers.Supported(l) {
 			layers = append(layers, l.Path())
