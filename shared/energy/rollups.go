@@ -37,9 +37,6 @@ type ExpiringDay struct {
 	AreaMicroHa int64 `json:"area_micro_ha"`
 }
 
-// AreaHa is the area in hectares.
-func (d ExpiringDay) AreaHa() float64 { return float64(d.AreaMicroHa) / 1e6 }
-
 // Minus is the tally of the days after o up to d.
 func (d ExpiringDay) Minus(o ExpiringDay) ExpiringDay {
 	return ExpiringDay{Count: d.Count - o.Count, Known: d.Known - o.Known, AreaMicroHa: d.AreaMicroHa - o.AreaMicroHa}

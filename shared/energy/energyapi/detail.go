@@ -68,7 +68,7 @@ func (h *Handler) Expiring(w http.ResponseWriter, r *http.Request) error {
 		},
 		add: func(t *totals, row energy.TenureRow) {
 			if row.AreaHa != nil {
-				t.area += *row.AreaHa
+				t.microHa += energy.MicroHa(*row.AreaHa)
 				t.known++
 			}
 		},
@@ -86,7 +86,7 @@ func (h *Handler) Expiring(w http.ResponseWriter, r *http.Request) error {
 	}
 	meta := listMeta(page.totals.n, p, map[string]any{"expires_within_days": days, "operator": echo(operator), "type": echo(typ),
 		"tenure_kind": echo(kind), "q": echo(search)})
-	meta["total_area_ha"], meta["area_ha_known_count"], meta["area_ha_unknown_count"] = round(page.totals.area, 2), page.totals.known, page.totals.n-page.totals.known
+	meta["total_area_ha"], meta["area_ha_known_count"], meta["area_ha_unknown_count"] = round(float64(page.totals.microHa)/1e6, 2), page.totals.known, page.totals.n-page.totals.known
 	api.WriteJSON(w, http.StatusOK, list[energy.TenureRow]{page.rows, withCursor(meta, page.next)})
 	return nil
 }
@@ -116,7 +116,7 @@ func expiringTotals(ctx context.Context, ds kv.Dataset, now time.Time, to string
 		return totals{}, false, err
 	}
 	d := end.Minus(before)
-	return totals{n: d.Count, known: d.Known, area: d.AreaHa()}, true, nil
+	return totals{n: d.Count, known: d.Known, microHa: d.AreaMicroHa}, true, nil
 }
 
 // dispositionID checks and normalises a disposition id: a number, or

@@ -79,7 +79,10 @@ type listing[T any] struct {
 // totals are a list's meta.total and, for tenure/expiring, its area sums.
 type totals struct {
 	n, known int
-	area     float64
+	// microHa is the area in millionths of a hectare: an exact integer sum,
+	// the same whatever the order of the rows and equal to the difference
+	// of the EXPIRING#DAYS tallies.
+	microHa int64
 }
 
 // listPage is one page of a list: its rows, the totals of every row that
