@@ -126,7 +126,7 @@ func (h *Handler) Wells(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	api.WriteJSON(w, http.StatusOK, parcelList[energy.WellRow]{pc.input, pc.province, page.rows,
-		withCursor(listMeta(page.totals.n, p, map[string]any{"status": echo(status), "operator": echo(operator)}), "")})
+		listMeta(page.totals.n, p, map[string]any{"status": echo(status), "operator": echo(operator)})})
 	return nil
 }
 
@@ -182,7 +182,7 @@ func (h *Handler) Pipelines(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	api.WriteJSON(w, http.StatusOK, parcelList[energy.PipelineRow]{pc.input, pc.province, page.rows,
-		withCursor(listMeta(page.totals.n, p, map[string]any{"substance": echo(substance), "status": echo(status), "operator": echo(operator)}), "")})
+		listMeta(page.totals.n, p, map[string]any{"substance": echo(substance), "status": echo(status), "operator": echo(operator)})})
 	return nil
 }
 
@@ -232,7 +232,7 @@ func (h *Handler) Facilities(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	api.WriteJSON(w, http.StatusOK, parcelList[energy.FacilityRow]{pc.input, pc.province, page.rows,
-		withCursor(listMeta(page.totals.n, p, map[string]any{"category": echo(category), "status": echo(status), "operator": echo(operator)}), "")})
+		listMeta(page.totals.n, p, map[string]any{"category": echo(category), "status": echo(status), "operator": echo(operator)})})
 	return nil
 }
 
@@ -332,7 +332,7 @@ func (h *Handler) Tenure(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	api.WriteJSON(w, http.StatusOK, parcelList[energy.TenureRow]{pc.input, pc.province, page.rows,
-		withCursor(listMeta(page.totals.n, p, map[string]any{"tenure_kind": echo(kind), "status": echo(status), "operator": echo(operator),
-			"expires_within_days": echoInt(within)}), "")})
+		listMeta(page.totals.n, p, map[string]any{"tenure_kind": echo(kind), "status": echo(status), "operator": echo(operator),
+			"expires_within_days": echoInt(within)})})
 	return nil
 }
