@@ -43,7 +43,7 @@ var wantEvents = map[string]apigwtest.Want{
 		`"sort":"urgency"`, `"total":3`}},
 	"energy-operators": {Status: 200, ContentType: "application/json", Contains: []string{`"rows":[{"ba_code":"Z9X1","name":"Prairie Sunset Petroleum Ltd. (demo)"`,
 		`"orphan_wells":4`, `{"ba_code":"Z9A9","name":"Juniper Bend Energy Corp. (demo)","slug":"juniper-bend-energy-corp-demo","active_wells":15`,
-		`"meta":{"dir":"desc","page":1,"per_page":50,"q":null,"sort":"orphan","total":12}`}},
+		`"meta":{"dir":"desc","next_cursor":null,"page":1,"per_page":50,"q":null,"sort":"orphan","total":12}`}},
 	"energy-operator": {Status: 200, ContentType: "application/json", Contains: []string{`"ba_code":"Z9A9","name":"Juniper Bend Energy Corp. (demo)"`,
 		`"liability":{"total_wells":23,"active_wells":15`, `"total_dispositions":4`, `"id":"MB-0700"`, `"days_to_expiry":100,"expiry_state":"expiring_soon"`,
 		`"footprint":[{"legal_location":"1-9-10-14-W2"`}},

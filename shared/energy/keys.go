@@ -10,8 +10,10 @@ import (
 // Keys of the energy dataset in the report store (package kv): one table,
 // every read an exact partition key (PK) plus a sort-key (SK) prefix or
 // range, items written once per access pattern. The SK order is the list's
-// default order, so a first page is one Query; other sorts of a parcel's
-// rows (tens) sort in memory after reading the partition.
+// default order, so a page is one Query and the next page starts after the
+// last SK (the list's cursor); other sorts and filters stream the partition
+// (energyapi/ACCESS.md). The roll-ups that give the lists their totals are
+// in rollups.go.
 //
 //	access pattern                              PK                       SK
 //	wells on an LSD, by status                  LSD#<lsd>                WELL#<rank>#<uwi>

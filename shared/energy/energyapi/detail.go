@@ -1,11 +1,12 @@
 package energyapi
 
 import (
-	"cmp"
+	"context"
 	"encoding/json"
 	"net/http"
 	"regexp"
 	"strings"
+	"time"
 
 	"meridian/shared/api"
 	"meridian/shared/apierr"
@@ -44,38 +45,78 @@ func (h *Handler) Expiring(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	cursor, err := cursorParam(r, p)
+	if err != nil {
+		return err
+	}
 	now := h.now().UTC()
 	from, to := now.Format("2006-01-02"), now.AddDate(0, 0, days).Format("2006-01-02")
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.PKExpiring, SKFrom: from, SKTo: to + "$"})
+	l := listing[energy.TenureRow]{
+		// The SK range is the window: an item's expiry date starts its sort
+		// key, and from today to the window's last day is 0 to days days.
+		q: kv.Query{PK: energy.PKExpiring, SKFrom: from, SKTo: to + "$"},
+		decode: func(it kv.Item) (energy.TenureRow, error) {
+			t, err := decodeJSON[energy.TenureRow](it)
+			t = withExpiry(t, now)
+			t.LSDCoveragePct = nil
+			return t, err
+		},
+		cmp:      tenureCmp(p.Sort),
+		keySorts: map[string]bool{"expiry": false, "days": false},
+		rollup: func(ctx context.Context) (totals, bool, error) {
+			return expiringTotals(ctx, ds, now, to)
+		},
+		add: func(t *totals, row energy.TenureRow) {
+			if row.AreaHa != nil {
+				t.microHa += energy.MicroHa(*row.AreaHa)
+				t.known++
+			}
+		},
+	}
+	if kind != "" || typ != "" || operator != "" || search != "" {
+		l.keep = func(t energy.TenureRow) bool {
+			return tenureKind(t, kind) && typeMatch(t, typ) &&
+				(operator == "" || containsFold(partyName(t.Holder), operator)) &&
+				(search == "" || containsFold(t.DispositionNumber, search) || containsFold(partyName(t.Holder), search))
+		}
+	}
+	page, err := l.read(ctx, ds, p, cursor)
 	if err != nil {
 		return err
 	}
-	rows, err := decodeAll[energy.TenureRow](items)
-	if err != nil {
-		return err
-	}
-	out := rows[:0]
-	area, known := 0.0, 0
-	for _, t := range rows {
-		t = withExpiry(t, now)
-		if !withinDays(t, &days) || !tenureKind(t, kind) || !typeMatch(t, typ) ||
-			(operator != "" && !containsFold(partyName(t.Holder), operator)) ||
-			(search != "" && !containsFold(t.DispositionNumber, search) && !containsFold(partyName(t.Holder), search)) {
-			continue
-		}
-		t.LSDCoveragePct = nil
-		if t.AreaHa != nil {
-			area += *t.AreaHa
-			known++
-		}
-		out = append(out, t)
-	}
-	sortRows(out, tenureCmp(p.Sort), p.Desc)
-	meta := listMeta(len(out), p, map[string]any{"expires_within_days": days, "operator": echo(operator), "type": echo(typ),
+	meta := listMeta(page.totals.n, p, map[string]any{"expires_within_days": days, "operator": echo(operator), "type": echo(typ),
 		"tenure_kind": echo(kind), "q": echo(search)})
-	meta["total_area_ha"], meta["area_ha_known_count"], meta["area_ha_unknown_count"] = round(area, 2), known, len(out)-known
-	api.WriteJSON(w, http.StatusOK, list[energy.TenureRow]{pageOf(out, p), meta})
+	meta["total_area_ha"], meta["area_ha_known_count"], meta["area_ha_unknown_count"] = round(float64(page.totals.microHa)/1e6, 2), page.totals.known, page.totals.n-page.totals.known
+	api.WriteJSON(w, http.StatusOK, list[energy.TenureRow]{page.rows, withCursor(meta, page.next)})
 	return nil
+}
+
+// expiringTotals are the totals of the unfiltered window from now's day to
+// the day to, from the EXPIRING#DAYS roll-up: the tally up to the window's
+// last day less the tally up to the day before its first. ok == false
+// when no tally covers the window's end (no roll-up, or nothing expires
+// by then): the caller counts the range, which then holds nothing or a
+// dataset published without roll-ups.
+func expiringTotals(ctx context.Context, ds kv.Dataset, now time.Time, to string) (totals, bool, error) {
+	upTo := func(day string) (energy.ExpiringDay, bool, error) {
+		var d energy.ExpiringDay
+		pg, err := ds.Query(ctx, kv.Query{PK: energy.PKExpiringDays, SKTo: day, Reverse: true, Limit: 1})
+		if err != nil || len(pg.Items) == 0 {
+			return d, false, err
+		}
+		d, err = decodeJSON[energy.ExpiringDay](pg.Items[0])
+		return d, err == nil, err
+	}
+	end, ok, err := upTo(to)
+	if err != nil || !ok {
+		return totals{}, false, err
+	}
+	before, _, err := upTo(now.AddDate(0, 0, -1).Format("2006-01-02"))
+	if err != nil {
+		return totals{}, false, err
+	}
+	d := end.Minus(before)
+	return totals{n: d.Count, known: d.Known, microHa: d.AreaMicroHa}, true, nil
 }
 
 // dispositionID checks and normalises a disposition id: a number, or
@@ -148,29 +189,37 @@ func (h *Handler) PipelineLicence(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.PipelineKey(licence), SKPrefix: "SEG#"})
-	if err != nil {
-		return err
-	}
-	if len(items) == 0 {
-		return apierr.NotFoundf("no pipeline licence '%s'", licence)
-	}
-	rows, err := decodeAll[energy.PipelineRow](items)
-	if err != nil {
-		return err
-	}
-	// The licence's operator: the one of most segments, first seen on ties.
+	// One pass over the licence's segments: the first MaxSegments rows, the
+	// count, and the operator of most segments (first to reach the most).
+	var out pipelineLicence
 	counts := map[string]int{}
-	best := 0
-	for i, s := range rows {
+	best := ""
+	err = scan(ctx, ds, kv.Query{PK: energy.PipelineKey(licence), SKPrefix: "SEG#"}, func(it kv.Item) error {
+		s, err := decodeJSON[energy.PipelineRow](it)
+		if err != nil {
+			return err
+		}
+		if out.Meta.Total == 0 {
+			out.LicenceNumber = s.LicenceNumber
+		}
+		out.Meta.Total++
 		k := keyOf(s)
 		counts[k]++
-		if counts[k] > counts[keyOf(rows[best])] || (counts[k] == counts[keyOf(rows[best])] && cmp.Less(i, best)) {
-			best = i
+		if out.Meta.Total == 1 || counts[k] > counts[best] {
+			best, out.Operator = k, s.Operator
 		}
+		if len(out.Rows) < MaxSegments {
+			out.Rows = append(out.Rows, s)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	out := pipelineLicence{LicenceNumber: rows[0].LicenceNumber, Operator: rows[best].Operator, Rows: rows[:min(len(rows), MaxSegments)]}
-	out.Meta.Total, out.Meta.Returned = len(rows), len(out.Rows)
+	if out.Meta.Total == 0 {
+		return apierr.NotFoundf("no pipeline licence '%s'", licence)
+	}
+	out.Meta.Returned = len(out.Rows)
 	out.Meta.Truncated = out.Meta.Returned < out.Meta.Total
 	api.WriteJSON(w, http.StatusOK, out)
 	return nil

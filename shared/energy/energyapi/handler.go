@@ -3,9 +3,13 @@
 // (wells, pipelines, facilities, tenure), the operators and the
 // cross-parcel views (expiring tenure, disposition and pipeline licence
 // detail). Every read is one of the access patterns of package energy's
-// keys; a parcel's rows are few, so other sorts and filters run in memory
-// after reading the partition. Expiry states are recomputed with the
-// handler's clock, never taken from the store.
+// keys. Lists page in the store: the default sort of a list is its
+// partition's key order, so a page is a range read (page numbers or an
+// opaque cursor) and its totals come from roll-up items; filters and other
+// sorts stream the partition and keep at most page × per_page rows
+// (paging.go). ACCESS.md gives, for every endpoint and class of
+// parameters, the key read, the items read and the memory. Expiry states
+// are recomputed with the handler's clock, never taken from the store.
 package energyapi
 
 import (
@@ -246,15 +250,6 @@ func echoInt(n *int) any {
 		return nil
 	}
 	return *n
-}
-
-// pageOf returns the rows of page p (empty past the end).
-func pageOf[T any](rows []T, p paging) []T {
-	start := (p.Page - 1) * p.PerPage
-	if start >= len(rows) || start < 0 {
-		return []T{}
-	}
-	return rows[start:min(start+p.PerPage, len(rows))]
 }
 
 // listMeta is the meta of a paged list: total, page, per_page, sort, dir

@@ -64,15 +64,6 @@ func loadLSD(ctx context.Context, ds kv.Dataset, lsd string) (lsdPartition, erro
 	return p, nil
 }
 
-// loadWells reads an LSD's wells in the stored order (status, then UWI).
-func loadWells(ctx context.Context, ds kv.Dataset, lsd string) ([]energy.WellRow, error) {
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: energy.SKWellPrefix})
-	if err != nil {
-		return nil, err
-	}
-	return decodeWells(items)
-}
-
 func decodeWells(items []kv.Item) ([]energy.WellRow, error) {
 	rows, err := decodeAll[energy.WellRow](items)
 	for i := range rows {
@@ -120,29 +111,29 @@ func (h *Handler) Wells(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rows, err := loadWells(ctx, ds, pc.lsd)
+	l := parcelListing(pc.lsd, energy.SKWellPrefix, func(it kv.Item) (energy.WellRow, error) {
+		row, err := decodeJSON[energy.WellRow](it)
+		row.LSD, row.StatusDate = "", "" // stored for the operator views only
+		return row, err
+	}, wellCmp(p.Sort))
+	if status != "" || operator != "" {
+		l.keep = func(row energy.WellRow) bool {
+			return (status == "" || string(row.Status) == status) && (operator == "" || containsFold(partyName(row.Operator), operator))
+		}
+	}
+	page, err := l.read(ctx, ds, p, "")
 	if err != nil {
 		return err
 	}
-	out := rows[:0]
-	for _, row := range rows {
-		if (status == "" || string(row.Status) == status) && (operator == "" || containsFold(partyName(row.Operator), operator)) {
-			out = append(out, row)
-		}
-	}
-	sortRows(out, wellCmp(p.Sort), p.Desc)
-	api.WriteJSON(w, http.StatusOK, parcelList[energy.WellRow]{pc.input, pc.province, pageOf(out, p),
-		listMeta(len(out), p, map[string]any{"status": echo(status), "operator": echo(operator)})})
+	api.WriteJSON(w, http.StatusOK, parcelList[energy.WellRow]{pc.input, pc.province, page.rows,
+		listMeta(page.totals.n, p, map[string]any{"status": echo(status), "operator": echo(operator)})})
 	return nil
 }
 
-// loadPipelines reads the segments crossing an LSD, H2S first.
-func loadPipelines(ctx context.Context, ds kv.Dataset, lsd string) ([]energy.PipelineRow, error) {
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: energy.SKPipePrefix})
-	if err != nil {
-		return nil, err
-	}
-	return decodeAll[energy.PipelineRow](items)
+// parcelListing reads one kind of an LSD's rows: tens of rows, sorted in
+// memory whatever the sort (no cursor), within the bound of any sorted list.
+func parcelListing[T any](lsd, prefix string, decode func(kv.Item) (T, error), by func(a, b T) int) listing[T] {
+	return listing[T]{q: kv.Query{PK: energy.LSDKey(lsd), SKPrefix: prefix}, decode: decode, cmp: by}
 }
 
 func pipelineCmp(sort string) func(a, b energy.PipelineRow) int {
@@ -178,31 +169,21 @@ func (h *Handler) Pipelines(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rows, err := loadPipelines(ctx, ds, pc.lsd)
+	l := parcelListing(pc.lsd, energy.SKPipePrefix, decodeJSON[energy.PipelineRow], pipelineCmp(p.Sort))
+	if substance != "" || status != "" || operator != "" {
+		l.keep = func(row energy.PipelineRow) bool {
+			return (substance == "" || containsFold(row.Substance, substance)) &&
+				(status == "" || strings.EqualFold(row.Status, status) || strings.EqualFold(row.SegmentStatusRaw, status)) &&
+				(operator == "" || containsFold(partyName(row.Operator), operator))
+		}
+	}
+	page, err := l.read(ctx, ds, p, "")
 	if err != nil {
 		return err
 	}
-	out := rows[:0]
-	for _, row := range rows {
-		if (substance == "" || containsFold(row.Substance, substance)) &&
-			(status == "" || strings.EqualFold(row.Status, status) || strings.EqualFold(row.SegmentStatusRaw, status)) &&
-			(operator == "" || containsFold(partyName(row.Operator), operator)) {
-			out = append(out, row)
-		}
-	}
-	sortRows(out, pipelineCmp(p.Sort), p.Desc)
-	api.WriteJSON(w, http.StatusOK, parcelList[energy.PipelineRow]{pc.input, pc.province, pageOf(out, p),
-		listMeta(len(out), p, map[string]any{"substance": echo(substance), "status": echo(status), "operator": echo(operator)})})
+	api.WriteJSON(w, http.StatusOK, parcelList[energy.PipelineRow]{pc.input, pc.province, page.rows,
+		listMeta(page.totals.n, p, map[string]any{"substance": echo(substance), "status": echo(status), "operator": echo(operator)})})
 	return nil
-}
-
-// loadFacilities reads an LSD's facilities, by status.
-func loadFacilities(ctx context.Context, ds kv.Dataset, lsd string) ([]energy.FacilityRow, error) {
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: energy.SKFacilityPrefix})
-	if err != nil {
-		return nil, err
-	}
-	return decodeAll[energy.FacilityRow](items)
 }
 
 func facilityCmp(sort string) func(a, b energy.FacilityRow) int {
@@ -238,32 +219,21 @@ func (h *Handler) Facilities(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rows, err := loadFacilities(ctx, ds, pc.lsd)
+	l := parcelListing(pc.lsd, energy.SKFacilityPrefix, decodeJSON[energy.FacilityRow], facilityCmp(p.Sort))
+	if category != "" || status != "" || operator != "" {
+		l.keep = func(row energy.FacilityRow) bool {
+			return (category == "" || strings.EqualFold(row.Category, category)) &&
+				(status == "" || strings.EqualFold(row.Status, status)) &&
+				(operator == "" || containsFold(partyName(row.Operator), operator))
+		}
+	}
+	page, err := l.read(ctx, ds, p, "")
 	if err != nil {
 		return err
 	}
-	out := rows[:0]
-	for _, row := range rows {
-		if (category == "" || strings.EqualFold(row.Category, category)) &&
-			(status == "" || strings.EqualFold(row.Status, status)) &&
-			(operator == "" || containsFold(partyName(row.Operator), operator)) {
-			out = append(out, row)
-		}
-	}
-	sortRows(out, facilityCmp(p.Sort), p.Desc)
-	api.WriteJSON(w, http.StatusOK, parcelList[energy.FacilityRow]{pc.input, pc.province, pageOf(out, p),
-		listMeta(len(out), p, map[string]any{"category": echo(category), "status": echo(status), "operator": echo(operator)})})
+	api.WriteJSON(w, http.StatusOK, parcelList[energy.FacilityRow]{pc.input, pc.province, page.rows,
+		listMeta(page.totals.n, p, map[string]any{"category": echo(category), "status": echo(status), "operator": echo(operator)})})
 	return nil
-}
-
-// loadTenure reads the dispositions over an LSD with their expiry
-// recomputed on now's day.
-func loadTenure(ctx context.Context, ds kv.Dataset, lsd string, now time.Time) ([]energy.TenureRow, error) {
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd), SKPrefix: energy.SKTenurePrefix})
-	if err != nil {
-		return nil, err
-	}
-	return decodeTenure(items, now)
 }
 
 func decodeTenure(items []kv.Item, now time.Time) ([]energy.TenureRow, error) {
@@ -345,21 +315,24 @@ func (h *Handler) Tenure(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rows, err := loadTenure(ctx, ds, pc.lsd, h.now())
+	now := h.now()
+	l := parcelListing(pc.lsd, energy.SKTenurePrefix, func(it kv.Item) (energy.TenureRow, error) {
+		t, err := decodeJSON[energy.TenureRow](it)
+		return withExpiry(t, now), err
+	}, tenureCmp(p.Sort))
+	if kind != "" || within != nil || status != "" || operator != "" {
+		l.keep = func(row energy.TenureRow) bool {
+			return tenureKind(row, kind) && withinDays(row, within) &&
+				(status == "" || strings.EqualFold(row.Status, status)) &&
+				(operator == "" || containsFold(partyName(row.Holder), operator))
+		}
+	}
+	page, err := l.read(ctx, ds, p, "")
 	if err != nil {
 		return err
 	}
-	out := rows[:0]
-	for _, row := range rows {
-		if tenureKind(row, kind) && withinDays(row, within) &&
-			(status == "" || strings.EqualFold(row.Status, status)) &&
-			(operator == "" || containsFold(partyName(row.Holder), operator)) {
-			out = append(out, row)
-		}
-	}
-	sortRows(out, tenureCmp(p.Sort), p.Desc)
-	api.WriteJSON(w, http.StatusOK, parcelList[energy.TenureRow]{pc.input, pc.province, pageOf(out, p),
-		listMeta(len(out), p, map[string]any{"tenure_kind": echo(kind), "status": echo(status), "operator": echo(operator),
+	api.WriteJSON(w, http.StatusOK, parcelList[energy.TenureRow]{pc.input, pc.province, page.rows,
+		listMeta(page.totals.n, p, map[string]any{"tenure_kind": echo(kind), "status": echo(status), "operator": echo(operator),
 			"expires_within_days": echoInt(within)})})
 	return nil
 }

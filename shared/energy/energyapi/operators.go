@@ -107,28 +107,41 @@ func (h *Handler) Operators(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	cursor, err := cursorParam(r, p)
+	if err != nil {
+		return err
+	}
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
 	ds, err := h.open(ctx)
 	if err != nil {
 		return err
 	}
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.PKOperators})
+	l := listing[energy.OperatorRow]{
+		q:        kv.Query{PK: energy.PKOperators},
+		decode:   decodeJSON[energy.OperatorRow],
+		cmp:      operatorCmp(p.Sort),
+		keySorts: map[string]bool{"orphan": true},
+		rollup:   func(ctx context.Context) (totals, bool, error) { return countItem(ctx, ds, energy.PKOperators) },
+	}
+	if q != "" {
+		l.keep = func(row energy.OperatorRow) bool { return containsFold(row.Name, q) || containsFold(row.BACode, q) }
+	}
+	page, err := l.read(ctx, ds, p, cursor)
 	if err != nil {
 		return err
 	}
-	rows, err := decodeAll[energy.OperatorRow](items)
-	if err != nil {
-		return err
-	}
-	out := rows[:0]
-	for _, row := range rows {
-		if q == "" || containsFold(row.Name, q) || containsFold(row.BACode, q) {
-			out = append(out, row)
-		}
-	}
-	sortRows(out, operatorCmp(p.Sort), p.Desc)
-	api.WriteJSON(w, http.StatusOK, list[energy.OperatorRow]{pageOf(out, p), listMeta(len(out), p, map[string]any{"q": echo(q)})})
+	api.WriteJSON(w, http.StatusOK, list[energy.OperatorRow]{page.rows, withCursor(listMeta(page.totals.n, p, map[string]any{"q": echo(q)}), page.next)})
 	return nil
+}
+
+// countItem is the total of a whole-partition list from its COUNTS item.
+func countItem(ctx context.Context, ds kv.Dataset, pk string) (totals, bool, error) {
+	it, ok, err := ds.Get(ctx, energy.PKCounts, pk)
+	if err != nil || !ok {
+		return totals{}, false, err
+	}
+	c, err := decodeJSON[energy.ListCount](it)
+	return totals{n: c.Total}, err == nil, err
 }
 
 type operatorSummary struct {
@@ -194,6 +207,12 @@ func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	var cursor string
+	if view != "summary" {
+		if cursor, err = cursorParam(r, p); err != nil {
+			return err
+		}
+	}
 	ds, err := h.open(ctx)
 	if err != nil {
 		return err
@@ -205,13 +224,32 @@ func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
 	pk := energy.OperatorKey(info.BACode)
 	switch view {
 	case "dispositions":
-		return h.operatorDispositions(w, r, ds, info, p)
+		return h.operatorDispositions(w, r, ds, info, p, cursor)
 	case "wells":
-		return h.operatorWells(w, r, ds, info, p)
+		return h.operatorWells(w, r, ds, info, p, cursor)
 	case "lsds":
-		return h.operatorLSDs(w, r, ds, info, p)
+		return h.operatorLSDs(w, r, ds, info, p, cursor)
 	}
-	disps, err := h.loadOperatorDispositions(ctx, ds, pk)
+	// The summary streams the dispositions: two counts and the first rows
+	// by urgency, never the whole list in memory.
+	var pending, soon int
+	top := &bounded[energy.TenureRow]{k: summaryTopRows, by: tenureCmp("urgency")}
+	now := h.now()
+	err = scan(ctx, ds, kv.Query{PK: pk, SKPrefix: "DISP#"}, func(it kv.Item) error {
+		d, err := decodeJSON[energy.TenureRow](it)
+		if err != nil {
+			return err
+		}
+		d = withExpiry(d, now)
+		if d.IsTransferPending {
+			pending++
+		}
+		if expiring(d) {
+			soon++
+		}
+		top.offer(d)
+		return nil
+	})
 	if err != nil {
 		return err
 	}
@@ -230,16 +268,7 @@ func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
 	s.Liability.Abandoned, s.Liability.Orphan, s.Liability.ReclamationCertified = l.Abandoned, l.Orphan, l.ReclamationCertified
 	s.Transfers.In, s.Transfers.Out = info.In, info.Out
 	s.Tenure.PNG, s.Tenure.Mineral, s.Tenure.Total, s.Tenure.AreaHa = info.PNG, info.Mineral, info.PNG+info.Mineral, round(info.AreaHa, 2)
-	for _, d := range disps {
-		if d.IsTransferPending {
-			s.Tenure.TransferPending++
-		}
-		if expiring(d) {
-			s.Tenure.ExpiringSoon++
-		}
-	}
-	sortRows(disps, tenureCmp("urgency"), false)
-	s.Tenure.Top = disps[:min(len(disps), summaryTopRows)]
+	s.Tenure.TransferPending, s.Tenure.ExpiringSoon, s.Tenure.Top = pending, soon, top.sorted()
 	s.Footprint, s.FootprintTotal = fp, info.Footprint
 	api.WriteJSON(w, http.StatusOK, s)
 	return nil
@@ -248,19 +277,6 @@ func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
 // expiring is the derived status "expiring": within the 24-month window.
 func expiring(t energy.TenureRow) bool {
 	return t.ExpiryState == energy.ExpiringSoon || t.ExpiryState == energy.ExpiresToday
-}
-
-func (h *Handler) loadOperatorDispositions(ctx context.Context, ds kv.Dataset, pk string) ([]energy.TenureRow, error) {
-	items, err := queryAll(ctx, ds, kv.Query{PK: pk, SKPrefix: "DISP#"})
-	if err != nil {
-		return nil, err
-	}
-	rows, err := decodeAll[energy.TenureRow](items)
-	now := h.now()
-	for i := range rows {
-		rows[i] = withExpiry(rows[i], now)
-	}
-	return rows, err
 }
 
 // typeMatch applies the type filter: a mineral category filters the
@@ -278,7 +294,12 @@ func typeMatch(t energy.TenureRow, typ string) bool {
 	return t.TenureKind == "png" && (containsFold(t.DispositionType, typ) || containsFold(t.DispositionTypeRaw, typ))
 }
 
-func (h *Handler) operatorDispositions(w http.ResponseWriter, r *http.Request, ds kv.Dataset, info energy.OperatorInfo, p paging) error {
+// infoTotal is a roll-up read with the operator's INFO item.
+func infoTotal(n int) func(context.Context) (totals, bool, error) {
+	return func(context.Context) (totals, bool, error) { return totals{n: n}, true, nil }
+}
+
+func (h *Handler) operatorDispositions(w http.ResponseWriter, r *http.Request, ds kv.Dataset, info energy.OperatorInfo, p paging, cursor string) error {
 	q := r.URL.Query()
 	kind, err := enumParam(q, "tenure_kind", tenureKinds...)
 	if err != nil {
@@ -289,116 +310,124 @@ func (h *Handler) operatorDispositions(w http.ResponseWriter, r *http.Request, d
 		return err
 	}
 	typ, status, search := strings.TrimSpace(q.Get("type")), strings.TrimSpace(q.Get("status")), strings.TrimSpace(q.Get("q"))
-	rows, err := h.loadOperatorDispositions(r.Context(), ds, energy.OperatorKey(info.BACode))
+	now := h.now()
+	l := listing[energy.TenureRow]{
+		q: kv.Query{PK: energy.OperatorKey(info.BACode), SKPrefix: "DISP#"},
+		decode: func(it kv.Item) (energy.TenureRow, error) {
+			t, err := decodeJSON[energy.TenureRow](it)
+			return withExpiry(t, now), err
+		},
+		cmp:      tenureCmp(p.Sort),
+		keySorts: map[string]bool{"expiry": false, "days": false},
+		rollup:   infoTotal(info.PNG + info.Mineral),
+	}
+	if kind != "" || within != nil || typ != "" || status != "" || search != "" {
+		l.keep = func(t energy.TenureRow) bool {
+			if !tenureKind(t, kind) || !withinDays(t, within) || !typeMatch(t, typ) {
+				return false
+			}
+			switch {
+			case status == "":
+			case strings.EqualFold(status, "expired"):
+				if t.ExpiryState != energy.Expired {
+					return false
+				}
+			case strings.EqualFold(status, "expiring"):
+				if !expiring(t) {
+					return false
+				}
+			case !strings.EqualFold(t.Status, status):
+				return false
+			}
+			return search == "" || containsFold(t.DispositionNumber, search) || containsFold(t.DispositionType, search) || containsFold(t.DispositionTypeRaw, search)
+		}
+	}
+	page, err := l.read(r.Context(), ds, p, cursor)
 	if err != nil {
 		return err
 	}
-	out := rows[:0]
-	for _, t := range rows {
-		if !tenureKind(t, kind) || !withinDays(t, within) || !typeMatch(t, typ) {
-			continue
-		}
-		switch {
-		case status == "":
-		case strings.EqualFold(status, "expired"):
-			if t.ExpiryState != energy.Expired {
-				continue
-			}
-		case strings.EqualFold(status, "expiring"):
-			if !expiring(t) {
-				continue
-			}
-		case !strings.EqualFold(t.Status, status):
-			continue
-		}
-		if search != "" && !containsFold(t.DispositionNumber, search) && !containsFold(t.DispositionType, search) && !containsFold(t.DispositionTypeRaw, search) {
-			continue
-		}
-		out = append(out, t)
-	}
-	sortRows(out, tenureCmp(p.Sort), p.Desc)
-	api.WriteJSON(w, http.StatusOK, operatorView[energy.TenureRow]{info.BACode, info.Name, info.Slug, "dispositions", pageOf(out, p),
-		listMeta(len(out), p, map[string]any{"tenure_kind": echo(kind), "type": echo(typ), "status": echo(status), "q": echo(search),
-			"expires_within_days": echoInt(within)})})
+	api.WriteJSON(w, http.StatusOK, operatorView[energy.TenureRow]{info.BACode, info.Name, info.Slug, "dispositions", page.rows,
+		withCursor(listMeta(page.totals.n, p, map[string]any{"tenure_kind": echo(kind), "type": echo(typ), "status": echo(status), "q": echo(search),
+			"expires_within_days": echoInt(within)}), page.next)})
 	return nil
 }
 
-func (h *Handler) operatorWells(w http.ResponseWriter, r *http.Request, ds kv.Dataset, info energy.OperatorInfo, p paging) error {
+func (h *Handler) operatorWells(w http.ResponseWriter, r *http.Request, ds kv.Dataset, info energy.OperatorInfo, p paging, cursor string) error {
 	q := r.URL.Query()
 	status, err := enumParam(q, "status", wellStatuses...)
 	if err != nil {
 		return err
 	}
 	search := strings.TrimSpace(q.Get("q"))
-	items, err := queryAll(r.Context(), ds, kv.Query{PK: energy.OperatorKey(info.BACode), SKPrefix: energy.SKWellPrefix})
+	l := listing[energy.WellRow]{
+		q:      kv.Query{PK: energy.OperatorKey(info.BACode), SKPrefix: energy.SKWellPrefix},
+		decode: decodeJSON[energy.WellRow],
+		cmp: func(a, b energy.WellRow) int {
+			var c int
+			switch p.Sort {
+			case "status":
+				c = cmp.Compare(a.Status.Rank(), b.Status.Rank())
+			case "licence":
+				c = cmp.Compare(a.LicenceNumber, b.LicenceNumber)
+			case "lsd":
+				c = cmp.Compare(a.LSD, b.LSD)
+			}
+			if c != 0 {
+				return c
+			}
+			return cmp.Compare(a.UWI, b.UWI)
+		},
+		keySorts: map[string]bool{"uwi": false},
+		rollup:   infoTotal(info.Liability.Total),
+	}
+	if status != "" || search != "" {
+		l.keep = func(row energy.WellRow) bool {
+			return (status == "" || string(row.Status) == status) &&
+				(search == "" || containsFold(row.UWI, search) || containsFold(row.LicenceNumber, search))
+		}
+	}
+	page, err := l.read(r.Context(), ds, p, cursor)
 	if err != nil {
 		return err
 	}
-	rows, err := decodeAll[energy.WellRow](items)
-	if err != nil {
-		return err
-	}
-	out := rows[:0]
-	for _, row := range rows {
-		if (status == "" || string(row.Status) == status) &&
-			(search == "" || containsFold(row.UWI, search) || containsFold(row.LicenceNumber, search)) {
-			out = append(out, row)
-		}
-	}
-	sortRows(out, func(a, b energy.WellRow) int {
-		var c int
-		switch p.Sort {
-		case "status":
-			c = cmp.Compare(a.Status.Rank(), b.Status.Rank())
-		case "licence":
-			c = cmp.Compare(a.LicenceNumber, b.LicenceNumber)
-		case "lsd":
-			c = cmp.Compare(a.LSD, b.LSD)
-		}
-		if c != 0 {
-			return c
-		}
-		return cmp.Compare(a.UWI, b.UWI)
-	}, p.Desc)
-	api.WriteJSON(w, http.StatusOK, operatorView[energy.WellRow]{info.BACode, info.Name, info.Slug, "wells", pageOf(out, p),
-		listMeta(len(out), p, map[string]any{"status": echo(status), "q": echo(search)})})
+	api.WriteJSON(w, http.StatusOK, operatorView[energy.WellRow]{info.BACode, info.Name, info.Slug, "wells", page.rows,
+		withCursor(listMeta(page.totals.n, p, map[string]any{"status": echo(status), "q": echo(search)}), page.next)})
 	return nil
 }
 
-func (h *Handler) operatorLSDs(w http.ResponseWriter, r *http.Request, ds kv.Dataset, info energy.OperatorInfo, p paging) error {
+func (h *Handler) operatorLSDs(w http.ResponseWriter, r *http.Request, ds kv.Dataset, info energy.OperatorInfo, p paging, cursor string) error {
 	search := strings.TrimSpace(r.URL.Query().Get("q"))
-	items, err := queryAll(r.Context(), ds, kv.Query{PK: energy.OperatorKey(info.BACode), SKPrefix: "LSD#"})
+	l := listing[energy.FootprintRow]{
+		q:      kv.Query{PK: energy.OperatorKey(info.BACode), SKPrefix: "LSD#"},
+		decode: decodeJSON[energy.FootprintRow],
+		cmp: func(a, b energy.FootprintRow) int {
+			var c int
+			switch p.Sort {
+			case "total":
+				c = cmp.Compare(a.TotalWells, b.TotalWells)
+			case "active":
+				c = cmp.Compare(a.ActiveWells, b.ActiveWells)
+			case "orphan":
+				c = cmp.Compare(a.OrphanWells, b.OrphanWells)
+			case "lsd":
+				return cmp.Compare(a.LegalLocation, b.LegalLocation)
+			}
+			if c != 0 {
+				return c
+			}
+			return cmp.Compare(b.LegalLocation, a.LegalLocation) // ties by LSD ascending in the default descending order
+		},
+		keySorts: map[string]bool{"total": true},
+		rollup:   infoTotal(info.Footprint),
+	}
+	if search != "" {
+		l.keep = func(row energy.FootprintRow) bool { return containsFold(row.LegalLocation, search) }
+	}
+	page, err := l.read(r.Context(), ds, p, cursor)
 	if err != nil {
 		return err
 	}
-	rows, err := decodeAll[energy.FootprintRow](items)
-	if err != nil {
-		return err
-	}
-	out := rows[:0]
-	for _, row := range rows {
-		if search == "" || containsFold(row.LegalLocation, search) {
-			out = append(out, row)
-		}
-	}
-	sortRows(out, func(a, b energy.FootprintRow) int {
-		var c int
-		switch p.Sort {
-		case "total":
-			c = cmp.Compare(a.TotalWells, b.TotalWells)
-		case "active":
-			c = cmp.Compare(a.ActiveWells, b.ActiveWells)
-		case "orphan":
-			c = cmp.Compare(a.OrphanWells, b.OrphanWells)
-		case "lsd":
-			return cmp.Compare(a.LegalLocation, b.LegalLocation)
-		}
-		if c != 0 {
-			return c
-		}
-		return cmp.Compare(b.LegalLocation, a.LegalLocation) // ties by LSD ascending in the default descending order
-	}, p.Desc)
-	api.WriteJSON(w, http.StatusOK, operatorView[energy.FootprintRow]{info.BACode, info.Name, info.Slug, "lsds", pageOf(out, p),
-		listMeta(len(out), p, map[string]any{"q": echo(search)})})
+	api.WriteJSON(w, http.StatusOK, operatorView[energy.FootprintRow]{info.BACode, info.Name, info.Slug, "lsds", page.rows,
+		withCursor(listMeta(page.totals.n, p, map[string]any{"q": echo(search)}), page.next)})
 	return nil
 }

@@ -10,6 +10,7 @@ var (
 		{Name: "dir", Description: "asc or desc; the default depends on the sort", Schema: map[string]any{"enum": []string{"asc", "desc"}}},
 	}
 	windowSchema = map[string]any{"type": "integer", "minimum": 1, "maximum": MaxWindowDays}
+	cursorDoc    = api.Param{Name: "cursor", Description: "meta.next_cursor of the previous page: pages the default sort (or its reverse) at constant cost; not with page"}
 )
 
 func params(ps ...api.Param) []api.Param { return append(ps, pageParams...) }
@@ -46,11 +47,11 @@ func (h *Handler) Routes() []api.Route {
 				api.Param{Name: "sort", Description: "expiry, urgency (default), area, id"}),
 			Errors: []int{400, 503}}},
 		{Pattern: "GET /energy/operators", Handler: api.Func(h.Operators), Op: api.Operation{Tag: "energy", Summary: "Operators by well liability",
-			Params: params(api.Param{Name: "q", Description: "substring of the name or BA code"},
+			Params: params(cursorDoc, api.Param{Name: "q", Description: "substring of the name or BA code"},
 				api.Param{Name: "sort", Description: "orphan (default), active, abandoned, name, dispositions; descending except name"}),
 			Errors: []int{400, 503}}},
 		{Pattern: "GET /energy/operators/{name}", Handler: api.Func(h.Operator), Op: api.Operation{Tag: "energy", Summary: "One operator: summary, dispositions, wells or LSDs",
-			Params: params(api.Param{Name: "name", In: "path", Required: true, Description: "BA code, display name, kebab slug or alphanumeric squash", Example: "Z9A1"},
+			Params: params(cursorDoc, api.Param{Name: "name", In: "path", Required: true, Description: "BA code, display name, kebab slug or alphanumeric squash", Example: "Z9A1"},
 				api.Param{Name: "view", Description: "summary (default), dispositions, wells, lsds"},
 				api.Param{Name: "q", Description: "substring scoped to the view"},
 				api.Param{Name: "tenure_kind", Description: "view=dispositions: png, mineral, all"},
@@ -60,7 +61,7 @@ func (h *Handler) Routes() []api.Route {
 				api.Param{Name: "sort", Description: "dispositions: expiry, days, area, id, type, status; wells: uwi, status, licence, lsd; lsds: total, lsd, active, orphan"}),
 			Errors: []int{400, 404, 503}}},
 		{Pattern: "GET /energy/tenure/expiring", Handler: api.Func(h.Expiring), Op: api.Operation{Tag: "energy", Summary: "Dispositions expiring within a window",
-			Params: params(api.Param{Name: "expires_within_days", Description: "1 to 3650, default 365", Schema: windowSchema},
+			Params: params(cursorDoc, api.Param{Name: "expires_within_days", Description: "1 to 3650, default 365", Schema: windowSchema},
 				api.Param{Name: "operator", Description: "holder name substring"},
 				api.Param{Name: "type", Description: "a mineral category or a PNG disposition type"},
 				api.Param{Name: "tenure_kind", Description: "png, mineral, all"},

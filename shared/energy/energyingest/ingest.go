@@ -266,7 +266,8 @@ type ingester struct {
 	sources        map[string]energy.Source
 
 	notices          *ingest.Notices
-	seenDispositions map[string]bool // disposition ids written (an Alberta agreement comes once per tract)
+	seenDispositions map[string]bool      // disposition ids written (an Alberta agreement comes once per tract)
+	expiring         energy.ExpiringTally // the EXPIRING items by day, for the list totals (counts.go)
 }
 
 type operatorAcc struct {
@@ -983,6 +984,7 @@ func (in *ingester) addDisposition(d Disposition, byName map[string]string) erro
 		if err := in.w.Put(energy.PKExpiring, expiry+"#"+id, row); err != nil {
 			return err
 		}
+		in.expiring.Add(expiry, row.AreaHa)
 	}
 	if ba != "" {
 		op := in.operator(ba)
@@ -1119,7 +1121,7 @@ func (in *ingester) writeRollups() error {
 		}
 	}
 	in.sum.Read["operators"] = len(in.ops)
-	return nil
+	return in.writeListCounts()
 }
 
 func quarterOf(lsd uint8) lld.Aliquot {

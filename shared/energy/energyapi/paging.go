@@ -1,0 +1,331 @@
+package energyapi
+
+import (
+	"container/heap"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"meridian/shared/apierr"
+	"meridian/shared/kv"
+)
+
+// MaxSortedRows caps page × per_page for a list sorted in another order
+// than its partition's key order: such a page is the top page × per_page
+// rows of the whole partition, kept in a bounded heap while the partition
+// streams past, so this cap is the bound of the heap. Deeper pages are
+// refused (400): the default sort pages with a cursor at constant cost.
+const MaxSortedRows = 10_000
+
+// scanLimit is the page size of a partition streamed to the end: what a
+// request holds of the store's answer at once.
+const scanLimit = kv.MaxLimit
+
+// cursorParam reads the opaque cursor parameter: the sort key of the last
+// row of the previous page, bound to the sort and direction it was issued
+// for. "" when absent.
+func cursorParam(r *http.Request, p paging) (string, error) {
+	raw := strings.TrimSpace(r.URL.Query().Get("cursor"))
+	if raw == "" {
+		return "", nil
+	}
+	bad := apierr.Invalidf("invalid_parameter", "cursor '%.40s' is not valid: pass meta.next_cursor of the previous page unchanged, with the same sort and dir", raw)
+	b, err := base64.RawURLEncoding.DecodeString(raw)
+	if err != nil {
+		return "", bad
+	}
+	head, sk, ok := strings.Cut(string(b), "\x00")
+	if !ok || head != "1|"+p.Sort+"|"+p.dir() || sk == "" || len(sk) > kv.MaxSKBytes || !utf8.ValidString(sk) {
+		return "", bad
+	}
+	if p.Page != 1 {
+		return "", apierr.Invalidf("invalid_parameter", "page and cursor cannot be combined: a cursor already says where the page starts")
+	}
+	return sk, nil
+}
+
+// encodeCursor is the cursor of the page that follows the row at sk.
+func encodeCursor(p paging, sk string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("1|" + p.Sort + "|" + p.dir() + "\x00" + sk))
+}
+
+// listing is how one list endpoint reads its partition.
+type listing[T any] struct {
+	// q selects the partition's rows; its order (ascending) is the key
+	// order of the list.
+	q kv.Query
+	// decode turns an item into a row (and recomputes what depends on the
+	// clock).
+	decode func(kv.Item) (T, error)
+	// keep applies the request's filters; nil when the request has none.
+	keep func(T) bool
+	// cmp is the sort's comparator (ascending); ties keep the key order.
+	cmp func(a, b T) int
+	// keySorts are the sorts whose order is the key order, each with
+	// whether the key order is the sort's descending direction.
+	keySorts map[string]bool
+	// rollup returns the totals of the unfiltered list without reading it
+	// (ok == false when the dataset has no roll-up: count while reading).
+	rollup func(ctx context.Context) (t totals, ok bool, err error)
+	// add counts a row that passed the filters into the totals.
+	add func(t *totals, row T)
+}
+
+// totals are a list's meta.total and, for tenure/expiring, its area sums.
+type totals struct {
+	n, known int
+	// microHa is the area in millionths of a hectare: an exact integer sum,
+	// the same whatever the order of the rows and equal to the difference
+	// of the EXPIRING#DAYS tallies.
+	microHa int64
+}
+
+// listPage is one page of a list: its rows, the totals of every row that
+// passed the filters, and the cursor of the next page ("" when the page
+// is not in key order or is the last).
+type listPage[T any] struct {
+	rows   []T
+	totals totals
+	next   string
+}
+
+// read answers one page of the list. Its memory is one store page plus
+// per_page rows when the sort is a key order, and page × per_page rows
+// (at most MaxSortedRows) otherwise, whatever the size of the partition.
+// Items read: see ACCESS.md.
+func (l listing[T]) read(ctx context.Context, ds kv.Dataset, p paging, cursor string) (listPage[T], error) {
+	keyDesc, byKey := l.keySorts[p.Sort]
+	if !byKey {
+		if cursor != "" {
+			return listPage[T]{}, apierr.Invalidf("invalid_parameter", "cursor is not available here: it pages a list in its default sort (or its reverse), the lists whose meta carries next_cursor")
+		}
+		if p.Page > MaxSortedRows/p.PerPage {
+			return listPage[T]{}, apierr.Invalidf("invalid_parameter",
+				"page %d of %d rows is past the first %d rows of sort '%s': use the default sort and page on with meta.next_cursor",
+				p.Page, p.PerPage, MaxSortedRows, p.Sort)
+		}
+		return l.sorted(ctx, ds, p)
+	}
+	return l.inKeyOrder(ctx, ds, p, cursor, p.Desc != keyDesc)
+}
+
+// inKeyOrder reads a page of a list sorted in its key order (reverse:
+// descending keys). Unfiltered, with a roll-up, it reads the rows it skips
+// ((page-1) × per_page, none after a cursor), the page and one more item;
+// otherwise it reads the whole partition to count the rows that pass.
+func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cursor string, reverse bool) (listPage[T], error) {
+	var out listPage[T]
+	counted := false
+	if l.keep == nil && l.rollup != nil {
+		t, ok, err := l.rollup(ctx)
+		if err != nil {
+			return out, err
+		}
+		out.totals, counted = t, ok
+	}
+	q := l.q
+	q.Reverse = reverse
+	if counted {
+		q.After = cursor // nothing before the cursor needs reading
+	}
+	skip := 0
+	if cursor == "" {
+		skip = (p.Page - 1) * p.PerPage
+	}
+	past := func(sk string) bool { // after the cursor in the query's order
+		return cursor == "" || counted || (!reverse && sk > cursor) || (reverse && sk < cursor)
+	}
+	more, lastSK := false, ""
+	seen := 0 // rows that passed the filters after the cursor
+	for {
+		q.Limit = scanLimit
+		if counted { // read only up to the page and one row more
+			q.Limit = min(scanLimit, max(1, skip+p.PerPage+1-seen))
+		}
+		pg, err := ds.Query(ctx, q)
+		if err != nil {
+			return out, err
+		}
+		for _, it := range pg.Items {
+			row, err := l.decode(it)
+			if err != nil {
+				return out, err
+			}
+			if l.keep != nil && !l.keep(row) {
+				continue
+			}
+			if !counted {
+				l.count(&out.totals, row)
+			}
+			if !past(it.SK) {
+				continue
+			}
+			seen++
+			switch {
+			case seen <= skip:
+			case len(out.rows) < p.PerPage:
+				out.rows, lastSK = append(out.rows, row), it.SK
+			default:
+				more = true
+			}
+		}
+		if pg.Next == "" || (counted && (more || seen > skip+p.PerPage)) {
+			break
+		}
+		q.After = pg.Next
+	}
+	if more && lastSK != "" {
+		out.next = encodeCursor(p, lastSK)
+	}
+	if out.rows == nil {
+		out.rows = []T{}
+	}
+	return out, nil
+}
+
+func (l listing[T]) count(t *totals, row T) {
+	t.n++
+	if l.add != nil {
+		l.add(t, row)
+	}
+}
+
+// sorted reads a page of a list in an order that is not its key order: it
+// streams the whole partition, counting the rows that pass, and keeps the
+// best page × per_page of them in a heap.
+func (l listing[T]) sorted(ctx context.Context, ds kv.Dataset, p paging) (listPage[T], error) {
+	var out listPage[T]
+	by := l.cmp
+	if p.Desc {
+		by = func(a, b T) int { return l.cmp(b, a) }
+	}
+	top := &bounded[T]{k: p.Page * p.PerPage, by: by}
+	err := scan(ctx, ds, l.q, func(it kv.Item) error {
+		row, err := l.decode(it)
+		if err != nil {
+			return err
+		}
+		if l.keep != nil && !l.keep(row) {
+			return nil
+		}
+		l.count(&out.totals, row)
+		top.offer(row)
+		return nil
+	})
+	if err != nil {
+		return out, err
+	}
+	rows := top.sorted()
+	out.rows = []T{}
+	if start := (p.Page - 1) * p.PerPage; start < len(rows) {
+		out.rows = rows[start:]
+	}
+	return out, nil
+}
+
+// scan calls fn with every item of q in order, reading scanLimit items at
+// a time.
+func scan(ctx context.Context, ds kv.Dataset, q kv.Query, fn func(kv.Item) error) error {
+	q.Limit = scanLimit
+	for {
+		pg, err := ds.Query(ctx, q)
+		if err != nil {
+			return err
+		}
+		for _, it := range pg.Items {
+			if err := fn(it); err != nil {
+				return err
+			}
+		}
+		if pg.Next == "" {
+			return nil
+		}
+		q.After = pg.Next
+	}
+}
+
+// bounded keeps the k first rows offered in the order by, ties in the
+// order offered (what a stable sort of every row would give).
+type bounded[T any] struct {
+	k    int
+	by   func(a, b T) int
+	rows []ranked[T] // a heap whose root is the last of the kept rows
+	seq  int
+}
+
+type ranked[T any] struct {
+	row T
+	seq int
+}
+
+func (b *bounded[T]) less(x, y ranked[T]) bool { // x before y
+	if c := b.by(x.row, y.row); c != 0 {
+		return c < 0
+	}
+	return x.seq < y.seq
+}
+
+func (b *bounded[T]) offer(row T) {
+	r := ranked[T]{row, b.seq}
+	b.seq++
+	if len(b.rows) < b.k {
+		heap.Push((*boundedHeap[T])(b), r)
+		return
+	}
+	if b.k > 0 && b.less(r, b.rows[0]) {
+		b.rows[0] = r
+		heap.Fix((*boundedHeap[T])(b), 0)
+	}
+}
+
+// sorted returns the kept rows in order.
+func (b *bounded[T]) sorted() []T {
+	slices.SortFunc(b.rows, func(x, y ranked[T]) int {
+		if b.less(x, y) {
+			return -1
+		}
+		return 1
+	})
+	out := make([]T, len(b.rows))
+	for i, r := range b.rows {
+		out[i] = r.row
+	}
+	return out
+}
+
+// boundedHeap is the container/heap view of bounded: a max-heap in the
+// order by, so the root is the row to drop first.
+type boundedHeap[T any] bounded[T]
+
+func (h *boundedHeap[T]) Len() int { return len(h.rows) }
+func (h *boundedHeap[T]) Less(i, j int) bool {
+	return (*bounded[T])(h).less(h.rows[j], h.rows[i])
+}
+func (h *boundedHeap[T]) Swap(i, j int) { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
+func (h *boundedHeap[T]) Push(x any)    { h.rows = append(h.rows, x.(ranked[T])) }
+func (h *boundedHeap[T]) Pop() any {
+	x := h.rows[len(h.rows)-1]
+	h.rows = h.rows[:len(h.rows)-1]
+	return x
+}
+
+// decodeJSON is the decoder of rows stored as JSON.
+func decodeJSON[T any](it kv.Item) (T, error) {
+	var row T
+	if err := json.Unmarshal(it.Data, &row); err != nil {
+		return row, fmt.Errorf("energyapi: decode %s %s: %w", it.PK, it.SK, err)
+	}
+	return row, nil
+}
+
+// withCursor adds next_cursor to a list's meta: null when no page follows
+// in key order.
+func withCursor(meta map[string]any, next string) map[string]any {
+	meta["next_cursor"] = echo(next)
+	return meta
+}
