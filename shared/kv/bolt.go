@@ -33,6 +33,13 @@ type BoltOptions struct {
 	// NoSync skips fsync after each write transaction: faster bulk loads
 	// that a crash can corrupt. For throwaway files only.
 	NoSync bool
+	// ReleaseEvery, on a read-only handle, drops the file's pages from the
+	// process's resident set at this interval (madvise MADV_DONTNEED on
+	// bbolt's read-only shared mapping; the pages stay in the page cache
+	// and the next read maps them again). A whole-file scan (an archive
+	// build) then holds at most what it reads in one interval, not the
+	// file. Zero keeps the pages mapped (the server: its hot pages stay).
+	ReleaseEvery time.Duration
 }
 
 // Bolt is a Store in one bbolt file: one bucket whose keys are
@@ -42,6 +49,8 @@ type BoltOptions struct {
 type Bolt struct {
 	db   *bolt.DB
 	path string
+
+	releaser *releaser // nil unless BoltOptions.ReleaseEvery
 }
 
 // OpenBolt opens (or, unless read-only, creates) the store file at path.
@@ -61,6 +70,9 @@ func OpenBolt(path string, opts BoltOptions) (*Bolt, error) {
 		return nil, apierr.Unavailablef(cause, readMessage)
 	}
 	b := &Bolt{db: db, path: path}
+	if opts.ReadOnly && opts.ReleaseEvery > 0 {
+		b.releaser = startReleaser(db, opts.ReleaseEvery)
+	}
 	if !opts.ReadOnly {
 		err = db.Update(func(tx *bolt.Tx) error {
 			_, err := tx.CreateBucketIfNotExists(bucketName)
@@ -332,6 +344,7 @@ func (b *Bolt) ScanKeys(ctx context.Context, pkPrefix string, fn func([]Key) err
 
 // Close implements Store: it closes the file and releases its lock.
 func (b *Bolt) Close() error {
+	b.releaser.stop()
 	if err := b.db.Close(); err != nil {
 		return fmt.Errorf("kv: close %s: %w", b.path, err)
 	}

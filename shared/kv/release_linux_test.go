@@ -1,0 +1,75 @@
+package kv_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"meridian/shared/kv"
+)
+
+// rssFile is this process's file-backed resident memory (RssFile), bytes.
+func rssFile(t *testing.T) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc/self/status:", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "RssFile:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	t.Skip("no RssFile in /proc/self/status")
+	return 0
+}
+
+// TestReleaseEvery reads a 48 MB store whole through a read-only handle:
+// without ReleaseEvery its pages stay resident, with it they leave.
+func TestReleaseEvery(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "big.db")
+	w, err := kv.OpenBolt(path, kv.BoltOptions{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := []byte(strings.Repeat("x", 300<<10))
+	for i := range 160 { // 160 items of 300 KB: 48 MB
+		if err := w.Put(ctx, []kv.Item{{PK: fmt.Sprintf("P%03d", i), SK: "A", Data: data}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	readAll := func(release time.Duration) int64 {
+		r, err := kv.OpenBolt(path, kv.BoltOptions{ReadOnly: true, ReleaseEvery: release})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		before := rssFile(t)
+		for i := range 160 {
+			it, ok, err := r.Get(ctx, fmt.Sprintf("P%03d", i), "A")
+			if err != nil || !ok || len(it.Data) != len(data) {
+				t.Fatalf("item %d: ok %v, %v", i, ok, err)
+			}
+		}
+		if release > 0 {
+			time.Sleep(5 * release)
+		}
+		return rssFile(t) - before
+	}
+	kept := readAll(0)
+	released := readAll(20 * time.Millisecond)
+	t.Logf("file-backed resident growth over a 48 MB read: %d MB kept mapped, %d MB with ReleaseEvery", kept>>20, released>>20)
+	if kept < 32<<20 {
+		t.Skipf("the pages did not stay resident without release (%d MB): nothing to compare", kept>>20)
+	}
+	if released > 8<<20 {
+		t.Errorf("with ReleaseEvery the read left %d MB resident, want under 8 MB", released>>20)
+	}
+}

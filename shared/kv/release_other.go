@@ -1,0 +1,8 @@
+//go:build !linux
+
+package kv
+
+import bolt "go.etcd.io/bbolt"
+
+// releaseMapped does nothing where madvise is not there.
+func releaseMapped(*bolt.DB) {}
