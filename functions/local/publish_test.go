@@ -394,3 +394,20 @@ func TestPublishMerge(t *testing.T) {
 		}
 	}
 }
+
+// The DynamoDB write flags are checked before anything is read or sent.
+func TestPublishWorkerFlags(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"-dynamodb-workers", "0"},
+		{"-dynamodb-workers", "65"},
+		{"-dynamodb-attempts", "0"},
+		{"-dynamodb-workers", "x"},
+	} {
+		var stdout, stderr bytes.Buffer
+		all := append([]string{"-bucket", "b", "-table", "t", "-data", t.TempDir()}, args...)
+		if code := publishCommand(all, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), args[0][1:]) {
+			t.Errorf("publish %v = exit %d, stderr %q; want 2 and a word on %s", args, code, stderr.String(), args[0])
+		}
+	}
+}
