@@ -34,8 +34,9 @@ import (
 // readMeter counts the reads a store makes through it, as DynamoDB bills
 // them: per GetItem or Query call, the size of the items returned rounded
 // up to 4 KB, one read unit per 4 KB when strongly consistent and half a
-// unit otherwise. settledRU is the same reads all eventually consistent,
-// as they are once a version is older than kv.SettleWindow.
+// unit otherwise. settledRU is the same reads as they are once a version
+// is older than kv.SettleWindow: eventually consistent but for the dataset
+// pointer, which is always read strongly.
 type readMeter struct {
 	kv.DynamoAPI
 	mu                  sync.Mutex
@@ -57,7 +58,9 @@ func avSize(av map[string]types.AttributeValue) int64 {
 	return n
 }
 
-func (m *readMeter) note(consistent bool, items ...map[string]types.AttributeValue) {
+// note records one call. always marks a read that stays strongly
+// consistent once the version settled (the dataset pointer).
+func (m *readMeter) note(consistent, always bool, items ...map[string]types.AttributeValue) {
 	var size int64
 	for _, it := range items {
 		size += avSize(it)
@@ -68,7 +71,11 @@ func (m *readMeter) note(consistent bool, items ...map[string]types.AttributeVal
 	m.calls++
 	m.items += int64(len(items))
 	m.bytes += size
-	m.settledRU += units / 2
+	if always {
+		m.settledRU += units
+	} else {
+		m.settledRU += units / 2
+	}
 	if consistent {
 		m.ru += units
 	} else {
@@ -79,10 +86,12 @@ func (m *readMeter) note(consistent bool, items ...map[string]types.AttributeVal
 func (m *readMeter) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	out, err := m.DynamoAPI.GetItem(ctx, in, opts...)
 	if err == nil {
+		pk, _ := in.Key["pk"].(*types.AttributeValueMemberS)
+		always := pk != nil && (pk.Value == kv.DatasetPK || pk.Value == kv.LastVersionPK)
 		if len(out.Item) > 0 {
-			m.note(aws.ToBool(in.ConsistentRead), out.Item)
+			m.note(aws.ToBool(in.ConsistentRead), always, out.Item)
 		} else {
-			m.note(aws.ToBool(in.ConsistentRead))
+			m.note(aws.ToBool(in.ConsistentRead), always)
 		}
 	}
 	return out, err
@@ -91,7 +100,7 @@ func (m *readMeter) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts
 func (m *readMeter) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	out, err := m.DynamoAPI.Query(ctx, in, opts...)
 	if err == nil {
-		m.note(aws.ToBool(in.ConsistentRead), out.Items...)
+		m.note(aws.ToBool(in.ConsistentRead), false, out.Items...)
 	}
 	return out, err
 }

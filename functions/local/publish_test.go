@@ -115,6 +115,42 @@ func TestPublishToEmulators(t *testing.T) {
 	if !strings.Contains(out.String(), fmt.Sprintf("files: 0 uploaded, %d already there", files)) || !strings.Contains(out.String(), "dataset energy: version 1 already published") {
 		t.Errorf("second run should skip everything:\n%s", out.String())
 	}
+
+	// A table that throttles every batch write: the publish (-merge, so
+	// that it writes new versions) stops with an error that says so, and
+	// the table serves version 1, whole, as before.
+	target, _ := url.Parse(ddb.URL)
+	throttle := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".BatchWriteItem") {
+			dynamoThrottled(w)
+			return
+		}
+		httputil.NewSingleHostReverseProxy(target).ServeHTTP(w, r)
+	}))
+	t.Cleanup(throttle.Close)
+	before, _, _ := kv.Open(ctx, remote, energy.Dataset)
+	o.dynamoEndpoint, o.merge, o.dynamoAttempts, o.dynamoWorkers = throttle.URL, true, 2, 4
+	out.Reset()
+	err = publish(ctx, o)
+	if err == nil || !strings.Contains(err.Error(), "throttled after 2 attempts") {
+		t.Fatalf("publish to a table that throttles every batch = %v, want an error saying so\n%s", err, out.String())
+	}
+	t.Logf("publish to a table that throttles every batch: %v", err)
+	after, ok, err := kv.Open(ctx, remote, energy.Dataset)
+	if err != nil || !ok || after.Version != before.Version || after.Items != before.Items {
+		t.Fatalf("after the failed publish the table serves %+v (%v, %v), want version %d as before", after, ok, err, before.Version)
+	}
+	n := 0
+	if err := remote.ScanKeys(ctx, fmt.Sprintf("%s@%d#", energy.Dataset, before.Version), func(keys []kv.Key) error { n += len(keys); return nil }); err != nil || n != before.Items {
+		t.Errorf("served version after the failed publish: %d items (%v), want %d", n, err, before.Items)
+	}
+}
+
+// dynamoThrottled answers like a DynamoDB table over its rate.
+func dynamoThrottled(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	w.WriteHeader(http.StatusBadRequest)
+	io.WriteString(w, `{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Throughput exceeds the current capacity of your table or index."}`)
 }
 
 // headerLog is a reverse proxy in front of an emulator that records the
