@@ -478,10 +478,14 @@ func reserveVersion(ctx context.Context, s Store, name string) (reservation, err
 }
 
 // deleteOlder deletes the items of the versions of dataset name below v,
-// except those of keep.
+// except those of keep. Unlike the deletes after a failure, it runs under
+// the caller's context, without a cap of its own: at province size it is a
+// Scan of the whole table and millions of deletes, far beyond
+// cleanupTimeout, and the new version is already served, so a caller that
+// gives up (Ctrl-C, a deadline) only leaves the leftovers to the next
+// Publish.
 func deleteOlder(ctx context.Context, s Store, name string, v, keep Version) error {
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-	defer cancel()
+	cctx := ctx
 	prefix := name + "@"
 	err := s.ScanKeys(cctx, prefix, func(keys []Key) error {
 		del := keys[:0:0]

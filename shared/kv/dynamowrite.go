@@ -14,7 +14,6 @@ package kv
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -142,6 +141,7 @@ type writeStream struct {
 	queue   chan []writeReq
 	wg      sync.WaitGroup
 	workers int
+	aborted atomic.Bool // close(true): queued batches are dropped
 
 	cur    []writeReq  // the batch being filled
 	curIdx map[Key]int // index in cur by key
@@ -228,7 +228,7 @@ func (s *writeStream) send() error {
 
 func (s *writeStream) work() {
 	for b := range s.queue {
-		if s.ctx.Err() == nil {
+		if s.ctx.Err() == nil && !s.aborted.Load() {
 			if err := s.d.writeBatch(s.ctx, s.op, b); err != nil {
 				s.fail(err)
 			}
@@ -272,16 +272,15 @@ func (s *writeStream) result() error {
 	return nil
 }
 
-// errAborted stops a stream whose caller gave up (Publish's callback
-// failed): what is queued is not written.
-var errAborted = errors.New("kv: write aborted")
-
-// close writes what remains (unless abort is set, which drops it), waits
-// for the workers and returns the first error. A stream is closed once.
+// close writes what remains (unless abort is set, which drops what is not
+// yet sent), waits for the workers and returns the first error. Writes in
+// flight when it is called complete, so that once it returns nothing more
+// lands (Publish then deletes what the failed version wrote). A stream is
+// closed once.
 func (s *writeStream) close(abort bool) error {
 	var err error
 	if abort {
-		s.cancel(errAborted)
+		s.aborted.Store(true)
 	} else {
 		err = s.send()
 	}
