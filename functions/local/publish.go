@@ -83,14 +83,17 @@ type publishOptions struct {
 	progress                   io.Writer
 }
 
-// Defaults of a publish's DynamoDB writes. Eight workers keep a table
-// busy from one machine (each BatchWriteItem takes some 10-30 ms on AWS:
-// 8 x 25 items per 20 ms is about 10,000 items/s, which an on-demand
-// table takes at once); twelve attempts with backoff capped at 5 s ride
-// out about half a minute of throttling per batch before the publish
-// gives up and the served version stays as it was.
+// Defaults of a publish's DynamoDB writes. Four workers, as Dynamo's own
+// default: the in-process emulator answers one call at a time, and eight
+// made the refresh-under-load test twice as slow (58 s against 29 s); on
+// AWS each BatchWriteItem waits out a round trip (10-30 ms), so a
+// province-size publish passes -dynamodb-workers 8-16 (17,000-33,000
+// items/s against a 10 ms round trip, BenchmarkDynamoPublish). Twelve
+// attempts with backoff capped at 5 s ride out about half a minute of
+// throttling per batch before the publish gives up and the served version
+// stays as it was.
 const (
-	defaultPublishWorkers  = 8
+	defaultPublishWorkers  = 4
 	defaultPublishAttempts = 12
 	publishMaxBackoff      = 5 * time.Second
 	maxPublishWorkers      = 64
