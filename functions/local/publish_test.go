@@ -15,11 +15,15 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	minidyn "github.com/truora/minidyn/server"
 
 	"meridian/shared/blob"
@@ -115,6 +119,42 @@ func TestPublishToEmulators(t *testing.T) {
 	if !strings.Contains(out.String(), fmt.Sprintf("files: 0 uploaded, %d already there", files)) || !strings.Contains(out.String(), "dataset energy: version 1 already published") {
 		t.Errorf("second run should skip everything:\n%s", out.String())
 	}
+
+	// A table that throttles every batch write: the publish (-merge, so
+	// that it writes new versions) stops with an error that says so, and
+	// the table serves version 1, whole, as before.
+	target, _ := url.Parse(ddb.URL)
+	throttle := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".BatchWriteItem") {
+			dynamoThrottled(w)
+			return
+		}
+		httputil.NewSingleHostReverseProxy(target).ServeHTTP(w, r)
+	}))
+	t.Cleanup(throttle.Close)
+	before, _, _ := kv.Open(ctx, remote, energy.Dataset)
+	o.dynamoEndpoint, o.merge, o.dynamoAttempts, o.dynamoWorkers = throttle.URL, true, 2, 4
+	out.Reset()
+	err = publish(ctx, o)
+	if err == nil || !strings.Contains(err.Error(), "throttled after 2 attempts") {
+		t.Fatalf("publish to a table that throttles every batch = %v, want an error saying so\n%s", err, out.String())
+	}
+	t.Logf("publish to a table that throttles every batch: %v", err)
+	after, ok, err := kv.Open(ctx, remote, energy.Dataset)
+	if err != nil || !ok || after.Version != before.Version || after.Items != before.Items {
+		t.Fatalf("after the failed publish the table serves %+v (%v, %v), want version %d as before", after, ok, err, before.Version)
+	}
+	n := 0
+	if err := remote.ScanKeys(ctx, fmt.Sprintf("%s@%d#", energy.Dataset, before.Version), func(keys []kv.Key) error { n += len(keys); return nil }); err != nil || n != before.Items {
+		t.Errorf("served version after the failed publish: %d items (%v), want %d", n, err, before.Items)
+	}
+}
+
+// dynamoThrottled answers like a DynamoDB table over its rate.
+func dynamoThrottled(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	w.WriteHeader(http.StatusBadRequest)
+	io.WriteString(w, `{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Throughput exceeds the current capacity of your table or index."}`)
 }
 
 // headerLog is a reverse proxy in front of an emulator that records the
@@ -392,5 +432,107 @@ func TestPublishMerge(t *testing.T) {
 		if err != nil || string(b) != want {
 			t.Errorf("%s at %s: %q, %v; want %q", name, key, b, err, want)
 		}
+	}
+}
+
+// The DynamoDB write flags are checked before anything is read or sent.
+func TestPublishWorkerFlags(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"-dynamodb-workers", "0"},
+		{"-dynamodb-workers", "65"},
+		{"-dynamodb-attempts", "0"},
+		{"-dynamodb-workers", "x"},
+	} {
+		var stdout, stderr bytes.Buffer
+		all := append([]string{"-bucket", "b", "-table", "t", "-data", t.TempDir()}, args...)
+		if code := publishCommand(all, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), args[0][1:]) {
+			t.Errorf("publish %v = exit %d, stderr %q; want 2 and a word on %s", args, code, stderr.String(), args[0])
+		}
+	}
+}
+
+// heapSink takes every batch write after half a millisecond (slower than
+// the source reads, so that a publish that did not wait for its writes
+// would pile them up) and drops it, sampling the heap in use (after a GC)
+// every 40 calls; the other calls go to the emulator.
+type heapSink struct {
+	kv.DynamoAPI
+	calls, items atomic.Int64
+	peak         atomic.Uint64
+}
+
+func (h *heapSink) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	time.Sleep(500 * time.Microsecond)
+	for _, reqs := range in.RequestItems {
+		h.items.Add(int64(len(reqs)))
+	}
+	if h.calls.Add(1)%40 == 0 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		for {
+			p := h.peak.Load()
+			if ms.HeapInuse <= p || h.peak.CompareAndSwap(p, ms.HeapInuse) {
+				break
+			}
+		}
+	}
+	return &dynamodb.BatchWriteItemOutput{}, nil
+}
+
+// Publishing a report dataset to DynamoDB streams it: the heap while
+// copying 48,000 items from a bbolt store is no larger than while copying
+// 6,000 (a bbolt scan batch of keys and the write stream's batches, not
+// the dataset).
+func TestPublishDatasetHeapFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("copies 56,000 items")
+	}
+	ctx := context.Background()
+	ddb := httptest.NewServer(minidyn.NewServer())
+	t.Cleanup(ddb.Close)
+	dc, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kv.CreateTable(ctx, dc, "reports"); err != nil {
+		t.Fatal(err)
+	}
+	peak := func(n int) uint64 {
+		src, err := kv.OpenBolt(filepath.Join(t.TempDir(), "reports.db"), kv.BoltOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer src.Close()
+		name := fmt.Sprintf("heap%d", n)
+		_, err = kv.Publish(ctx, src, kv.DatasetInfo{Name: name, Source: "test"}, func(w *kv.Writer) error {
+			for i := range n {
+				data := fmt.Appendf(nil, `{"uwi":"100/%02d-%02d-%03d-%02dW4/0","operator":"Juniper Bend Energy Corp. (demo)","status":"Pumping","fluid":"crude oil","depth_m":%d.5}`,
+					i%16+1, i/16%36+1, i/576%126+1, i%30+1, 1000+i%3000)
+				if err := w.PutRaw(fmt.Sprintf("LSD#%07d", i/20), fmt.Sprintf("WELL#%07d", i), data); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sink := &heapSink{DynamoAPI: dc}
+		remote := kv.NewDynamo(sink, "reports", kv.DynamoOptions{Timeout: time.Minute, WriteConcurrency: defaultPublishWorkers})
+		if err := copyDataset(ctx, src, remote, name, false, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if got := sink.items.Load(); got != int64(n) {
+			t.Fatalf("copied %d items, want %d", got, n)
+		}
+		return sink.peak.Load()
+	}
+	peak(2_000) // warms up what is made once (the SDK's and HTTP's pools)
+	small, large := peak(6_000), peak(48_000)
+	t.Logf("heap in use while publishing: %d KiB for 6,000 items, %d KiB for 48,000", small>>10, large>>10)
+	if large > small+2<<20 {
+		t.Errorf("heap grew from %d KiB to %d KiB with 8 times the items: the publish is not streaming", small>>10, large>>10)
 	}
 }

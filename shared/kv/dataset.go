@@ -211,18 +211,46 @@ func (d Dataset) ScanKeys(ctx context.Context, pkPrefix string, fn func(keys []K
 	})
 }
 
-// writerBuffer is the number of items a Writer buffers before a Put.
+// writerBuffer is the number of items a Writer buffers before a Put, on a
+// store that does not stream.
 const writerBuffer = 1000
+
+// streamer is implemented by stores that take a dataset's items best as a
+// stream of batches written concurrently ([Dynamo]): a Writer hands each
+// item over as it comes, instead of buffering writerBuffer items and
+// waiting for their Put. Wrappers of a Store hide it, and their Writer
+// falls back to Put.
+type streamer interface {
+	putStream(ctx context.Context) itemStream
+}
+
+// itemStream is a stream of puts. put may block while the store is
+// behind; it returns the stream's first error. close writes what remains
+// (or, with abort, drops it), waits for every write in flight and returns
+// the first error.
+type itemStream interface {
+	put(it Item) error
+	close(abort bool) error
+}
 
 // Writer writes the items of a dataset version being published. It is not
 // safe for concurrent use.
 type Writer struct {
 	ctx    context.Context
 	s      Store
+	stream itemStream // nil: buffered Puts
 	prefix string
 	buf    []Item
 	n      int
 	err    error // sticky: the first store error
+}
+
+func newWriter(ctx context.Context, s Store, prefix string) *Writer {
+	w := &Writer{ctx: ctx, s: s, prefix: prefix}
+	if st, ok := s.(streamer); ok {
+		w.stream = st.putStream(ctx)
+	}
+	return w
 }
 
 // Put JSON-encodes v and writes it as the item (pk, sk) of the version.
@@ -235,7 +263,8 @@ func (w *Writer) Put(pk, sk string, v any) error {
 }
 
 // PutRaw writes data as the item (pk, sk) of the version. The Writer keeps
-// data until it is written: do not modify it.
+// data until it is written: do not modify it. On DynamoDB it may block
+// while the table is behind (a bounded number of batches in flight).
 func (w *Writer) PutRaw(pk, sk string, data []byte) error {
 	if w.err != nil {
 		return w.err
@@ -247,8 +276,15 @@ func (w *Writer) PutRaw(pk, sk string, data []byte) error {
 	if err := checkItem(it); err != nil {
 		return err
 	}
-	w.buf = append(w.buf, it)
 	w.n++
+	if w.stream != nil {
+		if err := w.stream.put(it); err != nil {
+			w.err = err
+			return err
+		}
+		return nil
+	}
+	w.buf = append(w.buf, it)
 	if len(w.buf) >= writerBuffer {
 		return w.flush()
 	}
@@ -269,6 +305,28 @@ func (w *Writer) flush() error {
 	}
 	w.buf = w.buf[:0]
 	return nil
+}
+
+// finish writes what the Writer holds and waits for every write in flight;
+// with abort set it drops what is not yet written. It returns the first
+// store error (none when aborting).
+func (w *Writer) finish(abort bool) error {
+	if w.stream != nil {
+		err := w.stream.close(abort)
+		w.stream = nil
+		if err != nil && w.err == nil {
+			w.err = err
+		}
+		if abort {
+			return nil
+		}
+		return w.err
+	}
+	if abort {
+		w.buf = nil
+		return nil
+	}
+	return w.flush()
 }
 
 // cleanupTimeout bounds the best-effort deletes Publish makes after a
@@ -318,10 +376,12 @@ func Publish(ctx context.Context, s Store, ds DatasetInfo, write func(w *Writer)
 	}
 	v, prev := r.next, r.published
 	prefix := versionPrefix(name, v)
-	w := &Writer{ctx: ctx, s: s, prefix: prefix}
+	w := newWriter(ctx, s, prefix)
 	err = write(w)
-	if err == nil {
-		err = w.flush() // also reports a store error the callback ignored
+	// Also reports a store error the callback ignored; after a failed
+	// callback, waits for the writes in flight before deleting them.
+	if ferr := w.finish(err != nil); err == nil {
+		err = ferr
 	}
 	if err != nil {
 		err = fmt.Errorf("kv: publish %s version %d: %w", name, v, err)
@@ -436,10 +496,14 @@ func reserveVersion(ctx context.Context, s Store, name string) (reservation, err
 }
 
 // deleteOlder deletes the items of the versions of dataset name below v,
-// except those of keep.
+// except those of keep. Unlike the deletes after a failure, it runs under
+// the caller's context, without a cap of its own: at province size it is a
+// Scan of the whole table and millions of deletes, far beyond
+// cleanupTimeout, and the new version is already served, so a caller that
+// gives up (Ctrl-C, a deadline) only leaves the leftovers to the next
+// Publish.
 func deleteOlder(ctx context.Context, s Store, name string, v, keep Version) error {
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-	defer cancel()
+	cctx := ctx
 	prefix := name + "@"
 	err := s.ScanKeys(cctx, prefix, func(keys []Key) error {
 		del := keys[:0:0]

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -33,6 +31,7 @@ const (
 	DefaultDynamoTimeout      = 3 * time.Second
 	DefaultWriteConcurrency   = 4
 	DefaultBatchWriteAttempts = 8
+	DefaultMaxBackoff         = 2 * time.Second
 )
 
 // DynamoAPI is the part of *dynamodb.Client that Dynamo uses.
@@ -57,14 +56,20 @@ type DynamoOptions struct {
 	// and the reads of a Dataset whose version was published less than
 	// SettleWindow ago (Query.Consistent, and a mark on Get's context).
 	ConsistentRead bool
-	// WriteConcurrency is the number of BatchWriteItem calls Put and Delete
-	// run at once; DefaultWriteConcurrency when zero.
+	// WriteConcurrency is the number of BatchWriteItem calls Put, Delete
+	// and a Publish's Writer run at once (the workers of a write stream,
+	// see dynamowrite.go); DefaultWriteConcurrency when zero.
 	WriteConcurrency int
-	// BatchWriteAttempts bounds the attempts at writing a batch's
-	// UnprocessedItems (throttled partitions), with exponential backoff and
-	// full jitter between them (50 ms doubling, at most 2 s);
+	// BatchWriteAttempts bounds the attempts at writing a batch: its
+	// UnprocessedItems (throttled partitions) and a call refused with a
+	// throttling error are sent again, with exponential backoff and full
+	// jitter between attempts (50 ms doubling, at most MaxBackoff), until
+	// the batch is written or this many attempts were made;
 	// DefaultBatchWriteAttempts when zero.
 	BatchWriteAttempts int
+	// MaxBackoff caps the wait between two attempts at a batch;
+	// DefaultMaxBackoff when zero.
+	MaxBackoff time.Duration
 }
 
 // Dynamo is a Store in one DynamoDB table whose key is pk (HASH, S) and sk
@@ -74,6 +79,7 @@ type Dynamo struct {
 	client DynamoAPI
 	table  string
 	opts   DynamoOptions
+	stats  writeCounters
 }
 
 // NewDynamo returns a store over table. Build client once, at cold start
@@ -87,6 +93,9 @@ func NewDynamo(client DynamoAPI, table string, opts DynamoOptions) *Dynamo {
 	}
 	if opts.BatchWriteAttempts <= 0 {
 		opts.BatchWriteAttempts = DefaultBatchWriteAttempts
+	}
+	if opts.MaxBackoff <= 0 {
+		opts.MaxBackoff = DefaultMaxBackoff
 	}
 	return &Dynamo{client: client, table: table, opts: opts}
 }
@@ -251,21 +260,6 @@ func (d *Dynamo) Query(ctx context.Context, q Query) (Page, error) {
 	return page, nil
 }
 
-// Put implements Store with BatchWriteItem calls of 25 items, several at
-// once (WriteConcurrency), retrying UnprocessedItems. It is not atomic: on
-// an error some batches may have been written.
-func (d *Dynamo) Put(ctx context.Context, items []Item) error {
-	if err := checkItems(items); err != nil {
-		return err
-	}
-	items = dedupeItems(items) // DynamoDB refuses a batch with a key twice
-	reqs := make([]types.WriteRequest, len(items))
-	for i, it := range items {
-		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: encodeItem(it)}}
-	}
-	return d.batchWrite(ctx, "put", reqs)
-}
-
 // Swap implements Store with one PutItem whose ConditionExpression is
 // attribute_not_exists(pk) when expect is empty and data = :expect
 // otherwise; DynamoDB evaluates the condition and writes atomically, and
@@ -306,102 +300,6 @@ func (d *Dynamo) Swap(ctx context.Context, item Item, expect []byte) (bool, erro
 // controlPK reports whether pk is a partition of the dataset pointers or
 // version counters, which Dynamo always reads strongly consistently.
 func controlPK(pk string) bool { return pk == DatasetPK || pk == LastVersionPK }
-
-// Delete implements Store like Put.
-func (d *Dynamo) Delete(ctx context.Context, keys []Key) error {
-	if err := checkKeys(keys); err != nil {
-		return err
-	}
-	keys = dedupeKeys(keys)
-	reqs := make([]types.WriteRequest, len(keys))
-	for i, k := range keys {
-		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: dynamoKey(k.PK, k.SK)}}
-	}
-	return d.batchWrite(ctx, "delete", reqs)
-}
-
-// batchWrite sends reqs in batches of 25, up to WriteConcurrency at once;
-// the first error stops the others.
-func (d *Dynamo) batchWrite(ctx context.Context, op string, reqs []types.WriteRequest) error {
-	if len(reqs) == 0 {
-		return nil
-	}
-	if len(reqs) <= batchSize {
-		return d.writeBatch(ctx, op, reqs)
-	}
-	wctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var (
-		wg    sync.WaitGroup
-		once  sync.Once
-		first error
-	)
-	sem := make(chan struct{}, d.opts.WriteConcurrency)
-	for start := 0; start < len(reqs); start += batchSize {
-		batch := reqs[start:min(start+batchSize, len(reqs))]
-		select {
-		case sem <- struct{}{}:
-		case <-wctx.Done():
-		}
-		if wctx.Err() != nil {
-			break
-		}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			if err := d.writeBatch(wctx, op, batch); err != nil {
-				once.Do(func() { first = err; cancel(err) })
-			}
-		})
-	}
-	wg.Wait()
-	if first != nil {
-		return first
-	}
-	if err := ctx.Err(); err != nil {
-		return d.wrap(ctx, op, err)
-	}
-	return nil
-}
-
-// writeBatch writes up to 25 requests with one BatchWriteItem, then retries
-// the UnprocessedItems with backoff, BatchWriteAttempts times in all.
-func (d *Dynamo) writeBatch(ctx context.Context, op string, reqs []types.WriteRequest) error {
-	for attempt := 1; ; attempt++ {
-		cctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
-		out, err := d.client.BatchWriteItem(cctx, &dynamodb.BatchWriteItemInput{
-			RequestItems: map[string][]types.WriteRequest{d.table: reqs},
-		})
-		cancel()
-		if err != nil {
-			return d.wrap(ctx, op, err)
-		}
-		reqs = out.UnprocessedItems[d.table]
-		if len(reqs) == 0 {
-			return nil
-		}
-		if attempt == d.opts.BatchWriteAttempts {
-			return d.wrap(ctx, op, fmt.Errorf("%d of a batch's items still unprocessed after %d attempts (throttled)", len(reqs), attempt))
-		}
-		t := time.NewTimer(batchBackoff(attempt))
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return d.wrap(ctx, op, ctx.Err())
-		case <-t.C:
-		}
-	}
-}
-
-// batchBackoff returns the wait after a batch's attempt (1 for the first):
-// full jitter below min(50 ms * 2^(attempt-1), 2 s).
-func batchBackoff(attempt int) time.Duration {
-	const base, ceil = 50 * time.Millisecond, 2 * time.Second
-	limit := ceil
-	if attempt < 7 {
-		limit = min(base<<(attempt-1), ceil)
-	}
-	return rand.N(limit) + time.Millisecond
-}
 
 // ScanKeys implements Store with a paginated, strongly consistent Scan of
 // the whole table, filtered by begins_with(pk, :prefix) and projecting the

@@ -185,7 +185,9 @@ func TestDynamoUnavailable(t *testing.T) {
 			if tc.name == "hung" {
 				timeout = time.Second
 			}
-			s := kv.NewDynamo(newClient(t, endpoint, "test", "test", false), "reports", kv.DynamoOptions{Timeout: timeout})
+			// Writes retry a throttled batch BatchWriteAttempts times
+			// (TestDynamoWriteRetries); two keep this test about the bound.
+			s := kv.NewDynamo(newClient(t, endpoint, "test", "test", false), "reports", kv.DynamoOptions{Timeout: timeout, BatchWriteAttempts: 2})
 			ctx := t.Context()
 			ops := []struct {
 				name string
