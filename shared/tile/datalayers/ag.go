@@ -154,19 +154,6 @@ func (ld *loader) readQuarter(ds kv.Dataset, id string) (*quarter, error) {
 }
 
 func (ld *loader) loadAg(store kv.Store) error {
-	ds, keys, ok, err := datasetKeys(ld.ctx, store, ag.Dataset, "QS#")
-	if err != nil || !ok {
-		return err
-	}
-	var order []string
-	seen := map[string]bool{}
-	for _, k := range keys {
-		id := strings.TrimPrefix(k.PK, "QS#")
-		if !seen[id] {
-			seen[id] = true
-			order = append(order, id)
-		}
-	}
 	type band struct {
 		order []string
 		sums  map[string]*agRollup
@@ -186,68 +173,20 @@ func (ld *loader) loadAg(store kv.Store) error {
 		}
 		a.add(q)
 	}
-	for _, id := range order {
-		q, err := ld.readQuarter(ds, id)
-		if err != nil {
-			return err
+	// A quarter's items are adjacent in key order: it is read whole (one
+	// query) on its first key.
+	last := ""
+	err := scanDataset(ld.ctx, store, ag.Dataset, "QS#", func(ds kv.Dataset, k kv.Key) error {
+		if k.PK == last {
+			return nil
 		}
-		if q.crop == nil && q.lsrs == nil && q.soil == nil {
-			continue
-		}
-		if q.sec, q.twp, err = parents(id); err != nil {
-			return err
-		}
-		g, err := ld.blockOf(id)
-		if err != nil {
-			return err
-		}
-		if g == nil {
-			continue
-		}
-		q.areaHa = geo.Area(g) / 1e4
-
-		p := geojson.Properties{}
-		cropProps(p, q.crop)
-		lsrsProps(p, q)
-		if q.cli != nil {
-			p["cli_class"] = q.cli.Class
-		}
-		if q.landUse != nil && q.landUse.Dominant.Label != "" {
-			p["land_use"] = q.landUse.Dominant.Label
-		}
-		if q.drought != nil && q.drought.Class != "" {
-			p["drought_class"] = q.drought.Class
-		}
-		if err := ld.addBlock("ag_summary_qs", id, p); err != nil {
-			return err
-		}
-		roll("ag_summary_sec", q.sec, q)
-		roll("ag_summary_twp", q.twp, q)
-		if q.crop != nil {
-			p := geojson.Properties{"rotation": q.crop.Rotation, "diversity_index": q.crop.DiversityIndex, "years_covered": q.crop.YearsCovered}
-			cropProps(p, q.crop)
-			if err := ld.addBlock("aafc_crop_summary", id, p); err != nil {
-				return err
-			}
-			roll("aafc_crop_summary_sec", q.sec, q)
-			roll("aafc_crop_summary_twp", q.twp, q)
-		}
-		if q.lsrs != nil {
-			p := geojson.Properties{}
-			lsrsProps(p, q)
-			if q.lsrs.Limiter != nil {
-				p["lsrs_limiter"] = *q.lsrs.Limiter
-			}
-			if q.cli != nil {
-				p["cli_class"] = q.cli.Class
-			}
-			if err := ld.addBlock("lsrs_productivity", id, p); err != nil {
-				return err
-			}
-			roll("lsrs_productivity_sec", q.sec, q)
-			roll("lsrs_productivity_twp", q.twp, q)
-		}
+		last = k.PK
+		return ld.addQuarter(ds, strings.TrimPrefix(k.PK, "QS#"), roll)
+	})
+	if err != nil {
+		return err
 	}
+
 	for _, layer := range []string{"ag_summary_sec", "ag_summary_twp", "aafc_crop_summary_sec", "aafc_crop_summary_twp", "lsrs_productivity_sec", "lsrs_productivity_twp"} {
 		b := bands[layer]
 		if b == nil {
@@ -259,6 +198,71 @@ func (ld *loader) loadAg(store kv.Store) error {
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// addQuarter reads quarter id and adds its features, and rolls it up.
+func (ld *loader) addQuarter(ds kv.Dataset, id string, roll func(layer, id string, q *quarter)) error {
+	q, err := ld.readQuarter(ds, id)
+	if err != nil {
+		return err
+	}
+	if q.crop == nil && q.lsrs == nil && q.soil == nil {
+		return nil
+	}
+	if q.sec, q.twp, err = parents(id); err != nil {
+		return err
+	}
+	g, err := ld.blockOf(id)
+	if err != nil {
+		return err
+	}
+	if g == nil {
+		return nil
+	}
+	q.areaHa = geo.Area(g) / 1e4
+
+	p := geojson.Properties{}
+	cropProps(p, q.crop)
+	lsrsProps(p, q)
+	if q.cli != nil {
+		p["cli_class"] = q.cli.Class
+	}
+	if q.landUse != nil && q.landUse.Dominant.Label != "" {
+		p["land_use"] = q.landUse.Dominant.Label
+	}
+	if q.drought != nil && q.drought.Class != "" {
+		p["drought_class"] = q.drought.Class
+	}
+	if err := ld.addBlock("ag_summary_qs", id, p); err != nil {
+		return err
+	}
+	roll("ag_summary_sec", q.sec, q)
+	roll("ag_summary_twp", q.twp, q)
+	if q.crop != nil {
+		p := geojson.Properties{"rotation": q.crop.Rotation, "diversity_index": q.crop.DiversityIndex, "years_covered": q.crop.YearsCovered}
+		cropProps(p, q.crop)
+		if err := ld.addBlock("aafc_crop_summary", id, p); err != nil {
+			return err
+		}
+		roll("aafc_crop_summary_sec", q.sec, q)
+		roll("aafc_crop_summary_twp", q.twp, q)
+	}
+	if q.lsrs != nil {
+		p := geojson.Properties{}
+		lsrsProps(p, q)
+		if q.lsrs.Limiter != nil {
+			p["lsrs_limiter"] = *q.lsrs.Limiter
+		}
+		if q.cli != nil {
+			p["cli_class"] = q.cli.Class
+		}
+		if err := ld.addBlock("lsrs_productivity", id, p); err != nil {
+			return err
+		}
+		roll("lsrs_productivity_sec", q.sec, q)
+		roll("lsrs_productivity_twp", q.twp, q)
 	}
 	return nil
 }

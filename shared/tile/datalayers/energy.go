@@ -93,31 +93,51 @@ func (r *rollup) add(id string, s energy.LSDSummary) {
 }
 
 func (ld *loader) loadEnergy(store kv.Store) error {
-	ds, keys, ok, err := datasetKeys(ld.ctx, store, energy.Dataset, "LSD#")
-	if err != nil || !ok {
-		return err
-	}
 	var wSec, wTwp, pSec, pTwp rollup
 	facSeen := map[string]bool{}
+	// The tenure rows of an LSD are adjacent in key order: its features are
+	// drawn when the next LSD starts.
 	type tenureLSD struct {
 		first *energy.TenureRow
 		n     int
 	}
-	tenure := map[string]map[string]*tenureLSD{"png": {}, "mineral": {}} // kind → LSD
-	var tenureOrder []string
+	var tenureAt string                   // the LSD of tenure
+	tenure := map[string]*tenureLSD{}     // kind → its rows on tenureAt
 	footprints := map[string]*footprint{} // kind + " " + disposition id
 	var footprintOrder []string
 	labels := map[string]bool{} // mineral dispositions labelled
-	for _, k := range keys {
+	flushTenure := func() error {
+		for _, kind := range []string{"png", "mineral"} {
+			t := tenure[kind]
+			if t == nil {
+				continue
+			}
+			layer := "petroleum_tenure"
+			if kind == "mineral" {
+				layer = "mineral_tenure"
+			}
+			p := tenureProps(*t.first)
+			p["dispositions"] = t.n
+			if err := ld.addBlock(layer, tenureAt, p); err != nil {
+				return err
+			}
+		}
+		clear(tenure)
+		return nil
+	}
+	err := scanDataset(ld.ctx, store, energy.Dataset, "LSD#", func(ds kv.Dataset, k kv.Key) error {
 		lsd := strings.TrimPrefix(k.PK, "LSD#")
+		if lsd != tenureAt {
+			if err := flushTenure(); err != nil {
+				return err
+			}
+			tenureAt = lsd
+		}
 		switch {
 		case k.SK == energy.SKProduction:
 			var s energy.LSDSummary
 			if ok, err := getJSON(ld.ctx, ds, k, &s); err != nil || !ok {
-				if err != nil {
-					return err
-				}
-				continue
+				return err
 			}
 			sec, twp, err := parents(lsd)
 			if err != nil {
@@ -142,15 +162,12 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 		case strings.HasPrefix(k.SK, energy.SKFacilityPrefix):
 			var f energy.FacilityRow
 			if ok, err := getJSON(ld.ctx, ds, k, &f); err != nil || !ok || facSeen[f.ID] {
-				if err != nil {
-					return err
-				}
-				continue
+				return err
 			}
 			facSeen[f.ID] = true
 			pt := orb.Point{f.Location.Lng, f.Location.Lat}
 			if pt == (orb.Point{}) {
-				continue
+				return nil
 			}
 			p := geojson.Properties{"id": f.ID, "name": f.FacilityName, "category": f.Category, "sub_type": f.SubType,
 				"status": f.Status, "licence_number": f.LicenceNumber, "lsd": lsd}
@@ -166,20 +183,15 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 		case strings.HasPrefix(k.SK, energy.SKTenurePrefix):
 			var r energy.TenureRow
 			if ok, err := getJSON(ld.ctx, ds, k, &r); err != nil || !ok {
-				if err != nil {
-					return err
-				}
-				continue
+				return err
 			}
-			byLSD := tenure[r.TenureKind]
-			if byLSD == nil {
-				continue
+			if r.TenureKind != "png" && r.TenureKind != "mineral" {
+				return nil
 			}
-			t := byLSD[lsd]
+			t := tenure[r.TenureKind]
 			if t == nil {
 				t = &tenureLSD{first: &r} // SK order: soonest expiry first
-				byLSD[lsd] = t
-				tenureOrder = append(tenureOrder, r.TenureKind+" "+lsd)
+				tenure[r.TenureKind] = t
 			}
 			t.n++
 			fk := r.TenureKind + " " + r.ID
@@ -195,6 +207,13 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 				fp.label = mineralLabel(r)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := flushTenure(); err != nil {
+		return err
 	}
 	for _, b := range []struct {
 		layer string
@@ -210,19 +229,6 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 			if err := ld.addBlock(b.layer, id, b.props(b.r.sums[id])); err != nil {
 				return err
 			}
-		}
-	}
-	for _, kl := range tenureOrder {
-		kind, lsd, _ := strings.Cut(kl, " ")
-		t := tenure[kind][lsd]
-		layer := "petroleum_tenure"
-		if kind == "mineral" {
-			layer = "mineral_tenure"
-		}
-		p := tenureProps(*t.first)
-		p["dispositions"] = t.n
-		if err := ld.addBlock(layer, lsd, p); err != nil {
-			return err
 		}
 	}
 	for _, fk := range footprintOrder {
