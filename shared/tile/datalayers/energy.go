@@ -105,7 +105,6 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 	tenure := map[string]*tenureLSD{}     // kind → its rows on tenureAt
 	footprints := map[string]*footprint{} // kind + " " + disposition id
 	var footprintOrder []string
-	labels := map[string]bool{} // mineral dispositions labelled
 	flushTenure := func() error {
 		for _, kind := range []string{"png", "mineral"} {
 			t := tenure[kind]
@@ -197,15 +196,11 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 			fk := r.TenureKind + " " + r.ID
 			fp := footprints[fk]
 			if fp == nil {
-				fp = &footprint{props: tenureProps(r)}
+				fp = &footprint{first: headOf(r)}
 				footprints[fk] = fp
 				footprintOrder = append(footprintOrder, fk)
 			}
 			fp.lsds = append(fp.lsds, lsd)
-			if r.TenureKind == "mineral" && !labels[r.ID] {
-				labels[r.ID] = true
-				fp.label = mineralLabel(r)
-			}
 		}
 		return nil
 	})
@@ -242,22 +237,41 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 			return err
 		}
 		fp := footprints[fk]
-		fp.props["id"] = id
-		ld.add(overview(layer), g, fp.props)
-		if fp.label != nil && g != nil {
+		props := tenureProps(fp.first.row())
+		props["id"] = id
+		ld.add(overview(layer), g, props)
+		if kind == "mineral" && g != nil {
 			// On the footprint, where a label reads well: a disposition's
 			// centroid can fall outside it.
-			ld.add("mineral_tenure_labels", tile.LabelPoint(g, g.Bound().Center()), fp.label)
+			ld.add("mineral_tenure_labels", tile.LabelPoint(g, g.Bound().Center()), mineralLabel(fp.first.row()))
 		}
 	}
 	return nil
 }
 
-// footprint is a disposition drawn whole below OverviewZoom.
+// footprint is a disposition drawn whole below OverviewZoom: what its
+// overview feature and label draw of its first row, and its LSDs. A
+// province has some hundred thousand: what they hold is kept small.
 type footprint struct {
-	props geojson.Properties
+	first tenureHead
 	lsds  []string
-	label geojson.Properties // mineral dispositions: their label's properties
+}
+
+// tenureHead is what tenureProps and mineralLabel read of a TenureRow.
+type tenureHead struct {
+	id, number, typ, status string
+	holder, ba, expiry      *string
+	perpetual               bool
+}
+
+func headOf(r energy.TenureRow) tenureHead {
+	return tenureHead{id: r.ID, number: r.DispositionNumber, typ: r.DispositionType, status: r.Status,
+		holder: r.Holder.Name, ba: r.Holder.BACode, expiry: r.ExpiryDate, perpetual: r.Perpetual}
+}
+
+func (h tenureHead) row() energy.TenureRow {
+	return energy.TenureRow{ID: h.id, DispositionNumber: h.number, DispositionType: h.typ, Status: h.status,
+		Holder: energy.Party{Name: h.holder, BACode: h.ba}, ExpiryDate: h.expiry, Perpetual: h.perpetual}
 }
 
 // footprint returns the union of LSD blocks: dissolved where they share

@@ -50,7 +50,7 @@ const partCacheSize = 3
 // and the facility ids; Close removes the files.
 func NewPartitioned(store kv.Store, svc *convert.Service, dir string) *Source {
 	s := New(store, svc)
-	s.spoolDir, s.partZoom = dir, PartitionZoom
+	s.spoolDir, s.partZoom, s.spoolBuffer = dir, PartitionZoom, spoolBuffer
 	return s
 }
 
@@ -75,6 +75,7 @@ type spool struct {
 	z       maptile.Zoom
 	layers  map[string]*spoolLayer
 	pending int // bytes buffered
+	limit   int // most bytes buffered before they are appended
 	rec     []byte
 }
 
@@ -86,10 +87,15 @@ type spoolLayer struct {
 	keySets [][]string
 	keyIdx  map[string]int            // key list signature → index in keySets
 	parts   map[maptile.Tile][]byte   // partition → bytes not yet appended
-	cells   map[maptile.Tile]struct{} // the zoom-10 cells the features reach
+	cells   map[maptile.Tile]struct{} // the zoom-10 cells the features reach, up to maxLayerCells+1
 }
 
-func newSpool(dir, region string, z maptile.Zoom) (*spool, error) {
+// maxLayerCells is the most cells layerData.candidates compares a layer's
+// cell count with (4^5, at zoom 5): a spool counts a layer's cells up to
+// one more.
+const maxLayerCells = 1 << 10
+
+func newSpool(dir, region string, z maptile.Zoom, limit int) (*spool, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("datalayers: %w", err)
 	}
@@ -97,7 +103,7 @@ func newSpool(dir, region string, z maptile.Zoom) (*spool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("datalayers: %w", err)
 	}
-	return &spool{dir: d, z: z, layers: map[string]*spoolLayer{}}, nil
+	return &spool{dir: d, z: z, limit: limit, layers: map[string]*spoolLayer{}}, nil
 }
 
 func (sp *spool) file(l *spoolLayer, p maptile.Tile) string {
@@ -167,15 +173,17 @@ func (sp *spool) add(layer, sig string, f feature) error {
 	sp.rec = r
 	l.n++
 	l.bound = l.bound.Union(f.bound)
-	for _, c := range cover(pad(f.bound, gridZoom), gridZoom) {
-		l.cells[c] = struct{}{}
+	if len(l.cells) <= maxLayerCells {
+		for _, c := range cover(pad(f.bound, gridZoom), gridZoom) {
+			l.cells[c] = struct{}{}
+		}
 	}
 	for _, p := range sp.partitions(f.bound, sp.z) {
 		buf := binary.AppendUvarint(l.parts[p], uint64(len(r)))
 		l.parts[p] = append(buf, r...)
 		sp.pending += len(r) + binary.MaxVarintLen32
 	}
-	if sp.pending > spoolBuffer {
+	if sp.pending > sp.limit {
 		return sp.flush()
 	}
 	return nil
@@ -199,7 +207,7 @@ func (sp *spool) flush() error {
 			if err != nil {
 				return fmt.Errorf("datalayers: write %s: %w", f.Name(), err)
 			}
-			l.parts[p] = buf[:0:0] // keeps the partition, frees its buffer
+			l.parts[p] = nil // keeps the partition, frees its buffer
 		}
 	}
 	sp.pending = 0
@@ -223,7 +231,9 @@ func (sp *spool) read(l *spoolLayer, p maptile.Tile, full bool, fn func(record) 
 		return fmt.Errorf("datalayers: %w", err)
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<16)
+	br := readers.Get().(*bufio.Reader)
+	defer readers.Put(br)
+	br.Reset(f)
 	var buf []byte
 	for {
 		n, err := binary.ReadUvarint(br)
@@ -251,6 +261,9 @@ func (sp *spool) read(l *spoolLayer, p maptile.Tile, full bool, fn func(record) 
 }
 
 var errCorrupt = errors.New("corrupt record")
+
+// readers are the buffered readers of partition files.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 32<<10) }}
 
 func decodeRecord(l *spoolLayer, b []byte, full bool) (record, error) {
 	var rec record

@@ -153,10 +153,11 @@ type Source struct {
 	regions map[string]*regionData // "energy", "ag"; fixed at New
 
 	// Partitioned Sources (NewPartitioned) spool features to disk.
-	spoolDir string       // "" for a Source holding its features
-	partZoom maptile.Zoom // the zoom of a partition's tile
-	parts    partCache
-	spoolErr error // a failed listing of tiles; under parts.mu
+	spoolDir    string       // "" for a Source holding its features
+	partZoom    maptile.Zoom // the zoom of a partition's tile
+	spoolBuffer int          // bytes buffered before they are appended
+	parts       partCache
+	spoolErr    error // a failed listing of tiles; under parts.mu
 }
 
 // regionData is what a region's layers draw, read once.
@@ -400,7 +401,7 @@ func (ld *loader) addBlock(layer, id string, props geojson.Properties) error {
 func (r *regionData) load(ctx context.Context, s *Source, name string) error {
 	ld := &loader{ctx: ctx, svc: s.svc, blocks: map[string]orb.Geometry{}, layers: map[string][]feature{}, keySets: map[string][]string{}}
 	if s.spoolDir != "" {
-		sp, err := newSpool(s.spoolDir, name, s.partZoom)
+		sp, err := newSpool(s.spoolDir, name, s.partZoom, s.spoolBuffer)
 		if err != nil {
 			return err
 		}
