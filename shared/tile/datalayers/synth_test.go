@@ -10,14 +10,15 @@ import (
 )
 
 // synthLSDs calls fn with n DLS LSDs, township by township along rows of
-// 25 ranges west of the fourth meridian, then the fifth, the first perTwp
+// 29 ranges west of the fourth meridian, then the fifth, the third, the
+// second and the first (some 5.8 million LSDs in all), the first perTwp
 // LSDs of each township (576: all of them): a synthetic province's LSDs,
 // as dense as perTwp says.
 func synthLSDs(n, perTwp int, fn func(id, sec, disp string) error) error {
 	i := 0
-	for _, mer := range []string{"W4", "W5"} {
+	for _, mer := range []string{"W4", "W5", "W3", "W2", "W1"} {
 		for twp := 1; twp <= 120; twp++ {
-			for rge := 1; rge <= 25; rge++ {
+			for rge := 1; rge <= 29; rge++ {
 				for j := range min(perTwp, 576) {
 					sec, lsd := j/16+1, j%16+1
 					{
