@@ -5,8 +5,10 @@ import (
 	"fmt"
 
 	"meridian/shared/ag"
+	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
+	"meridian/shared/lld"
 )
 
 // synthLSDs calls fn with n DLS LSDs, township by township along rows of
@@ -16,9 +18,13 @@ import (
 // as dense as perTwp says.
 func synthLSDs(n, perTwp int, fn func(id, sec, disp string) error) error {
 	i := 0
+	svc := convert.New()
 	for _, mer := range []string{"W4", "W5", "W3", "W2", "W1"} {
 		for twp := 1; twp <= 120; twp++ {
 			for rge := 1; rge <= 29; rge++ {
+				if !onGrid(svc, fmt.Sprintf("1-1-%d-%d-%s", twp, rge, mer)) || !onGrid(svc, fmt.Sprintf("16-36-%d-%d-%s", twp, rge, mer)) {
+					continue // past the grid's edge
+				}
 				for j := range min(perTwp, 576) {
 					sec, lsd := j/16+1, j%16+1
 					{
@@ -38,6 +44,16 @@ func synthLSDs(n, perTwp int, fn func(id, sec, disp string) error) error {
 		}
 	}
 	return fmt.Errorf("synthetic: %d LSDs is more than the grid holds", n)
+}
+
+// onGrid reports whether the DLS block id resolves.
+func onGrid(svc *convert.Service, id string) bool {
+	loc, err := lld.Parse(id)
+	if err != nil {
+		return false
+	}
+	_, err = svc.Resolve(context.Background(), loc, id)
+	return err == nil
 }
 
 // synthEnergy publishes an energy dataset: nProd LSDs with wells and
