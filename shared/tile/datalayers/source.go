@@ -4,12 +4,19 @@
 // and township roll-ups summed or aggregated over them), facility points
 // and tenure polygons.
 //
-// A Source loads what a domain's archives draw once, on the first tile of
+// A Source reads what a domain's archives draw once, on the first tile of
 // one of them: the keys of the energy or the ag dataset (kv.Store.ScanKeys,
-// build time only), their items, and the blocks they sit on. Tiles then
-// cost a lookup in a grid of zoom-10 cells, and a build visits only the
-// tiles a layer's features reach (Source.BuildOptions). Below OverviewZoom
-// the tenure layers draw one merged footprint per disposition.
+// build time only, streamed in key order), their items, and the blocks
+// they sit on. Tiles then cost a lookup in a grid of zoom-10 cells, and a
+// build visits only the tiles a layer's features reach
+// (Source.BuildOptions). Below OverviewZoom the tenure layers draw one
+// merged footprint per disposition.
+//
+// New holds a domain's features in memory (about 1-3 KB per LSD): fine
+// for the demo and tests. NewPartitioned, which builds use, writes them to
+// a file per layer and zoom-9 tile (PartitionZoom) and holds one
+// partition's features at a time, whatever the province's size; the
+// tiles are the same byte for byte.
 package datalayers
 
 import (
