@@ -22,7 +22,7 @@ func synthLSDs(n, perTwp int, fn func(id, sec, disp string) error) error {
 	for _, mer := range []string{"W4", "W5", "W3", "W2", "W1"} {
 		for twp := 1; twp <= 120; twp++ {
 			for rge := 1; rge <= 29; rge++ {
-				if !onGrid(svc, fmt.Sprintf("1-1-%d-%d-%s", twp, rge, mer)) || !onGrid(svc, fmt.Sprintf("16-36-%d-%d-%s", twp, rge, mer)) {
+				if !townshipOnGrid(svc, twp, rge, mer) {
 					continue // past the grid's edge
 				}
 				for j := range min(perTwp, 576) {
@@ -44,6 +44,19 @@ func synthLSDs(n, perTwp int, fn func(id, sec, disp string) error) error {
 		}
 	}
 	return fmt.Errorf("synthetic: %d LSDs is more than the grid holds", n)
+}
+
+// townshipOnGrid reports whether every section of a township resolves
+// (its first and last LSDs).
+func townshipOnGrid(svc *convert.Service, twp, rge int, mer string) bool {
+	for sec := 1; sec <= 36; sec++ {
+		for _, lsd := range []int{1, 16} {
+			if !onGrid(svc, fmt.Sprintf("%d-%d-%d-%d-%s", lsd, sec, twp, rge, mer)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // onGrid reports whether the DLS block id resolves.
