@@ -46,12 +46,17 @@ func synthLSDs(n, perTwp int, fn func(id, sec, disp string) error) error {
 	return fmt.Errorf("synthetic: %d LSDs is more than the grid holds", n)
 }
 
-// townshipOnGrid reports whether every section of a township resolves
-// (its first and last LSDs).
+// townshipOnGrid reports whether every LSD and quarter of a township
+// resolves: along a meridian or the grid's edge a township can be partial.
 func townshipOnGrid(svc *convert.Service, twp, rge int, mer string) bool {
 	for sec := 1; sec <= 36; sec++ {
-		for _, lsd := range []int{1, 16} {
+		for lsd := 1; lsd <= 16; lsd++ {
 			if !onGrid(svc, fmt.Sprintf("%d-%d-%d-%d-%s", lsd, sec, twp, rge, mer)) {
+				return false
+			}
+		}
+		for _, q := range []string{"SE", "SW", "NW", "NE"} {
+			if !onGrid(svc, fmt.Sprintf("%s-%d-%d-%d-%s", q, sec, twp, rge, mer)) {
 				return false
 			}
 		}
