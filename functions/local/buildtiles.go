@@ -120,7 +120,8 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 					continue
 				}
 				defer store.Close()
-				data = datalayers.New(store, svc)
+				data = datalayers.NewPartitioned(store, svc, *out)
+				defer data.Close()
 				sources[l.Region] = data
 			}
 			src = data.Tile

@@ -455,7 +455,14 @@ func ensureDataArchives(ctx context.Context, dataDir string, svc *convert.Servic
 // no data for loses its archive, so the server answers 404 rather than
 // tiles of data no longer published.
 func buildDataArchives(ctx context.Context, store kv.Store, svc *convert.Service, dir, region string) (built, tiles int, err error) {
-	data := datalayers.New(store, svc)
+	// Partitioned: the domain's features are spooled to files under dir,
+	// a zoom-9 tile's worth in memory at a time.
+	data := datalayers.NewPartitioned(store, svc, dir)
+	defer func() {
+		if cerr := data.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	for _, l := range tile.Layers() {
 		if !datalayers.Supported(l) || l.Region != region {
 			continue

@@ -1,9 +1,11 @@
 package datalayers
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/paulmach/orb/geo"
@@ -24,37 +26,95 @@ type quarter struct {
 	drought      *ag.Drought
 }
 
-// agRollup aggregates quarters: the most common dominant crop (by
-// quarters, ties by code), the area-weighted mean LSRS score, and the LSRS
-// class and soil order of the largest area (ties by name).
-type agRollup struct {
-	quarters  int
-	areaHa    float64
-	crops     map[string]int
-	cropOf    map[string]ag.Crop
-	scoreArea float64
-	scoreSum  float64
-	classArea map[string]float64
-	soilArea  map[string]float64
+// The bands of the ag roll-ups: the quarters each sums.
+const (
+	bandSummary = iota // ag_summary: every quarter drawn
+	bandCrops          // aafc_crop_summary: those with cropping
+	bandLSRS           // lsrs_productivity: those with an LSRS rating
+	nBands
+)
+
+// bandLayers are the roll-up layers of each band, section then township.
+var bandLayers = [nBands][2]string{
+	{"ag_summary_sec", "ag_summary_twp"},
+	{"aafc_crop_summary_sec", "aafc_crop_summary_twp"},
+	{"lsrs_productivity_sec", "lsrs_productivity_twp"},
 }
 
-func (a *agRollup) add(q *quarter) {
-	if a.crops == nil {
-		a.crops, a.cropOf, a.classArea, a.soilArea = map[string]int{}, map[string]ag.Crop{}, map[string]float64{}, map[string]float64{}
+// agRollup aggregates the quarters of a section or a township, for the
+// three bands at once: the most common dominant crop (by quarters, ties by
+// code), the area-weighted mean LSRS score, and the LSRS class and soil
+// order of the largest area (ties by name). The crop and LSRS sums are the
+// same in the bands that draw them (the crops band sums every quarter with
+// a crop, the LSRS band every quarter with a rating); soil and the counts
+// are per band. A province holds some 600,000 sections: a rollup is a
+// few small slices of interned strings, not maps.
+type agRollup struct {
+	first     [nBands]uint32 // 1 + its rank of first appearance in the band; 0: not in it
+	quarters  [nBands]int32
+	areaHa    [nBands]float64
+	crops     []cropCount
+	scoreArea float64
+	scoreSum  float64
+	classArea []namedSum
+	soilArea  [2][]namedSum // summary band, LSRS band
+}
+
+type cropCount struct {
+	crop ag.Crop // the last quarter's with this code
+	n    int
+}
+
+type namedSum struct {
+	name string
+	v    float64
+}
+
+func addNamed(s []namedSum, name string, v float64) []namedSum {
+	for i := range s {
+		if s[i].name == name {
+			s[i].v += v
+			return s
+		}
 	}
-	a.quarters++
-	a.areaHa += q.areaHa
+	return append(s, namedSum{name, v})
+}
+
+// add adds quarter q to the bands it is in, ranking a roll-up new to a
+// band after those already in it; q's crop and rating count once.
+func (a *agRollup) add(q *quarter, bands [nBands]bool, rank *[nBands]uint32, in intern) {
+	for b := range nBands {
+		if !bands[b] {
+			continue
+		}
+		if a.first[b] == 0 {
+			rank[b]++
+			a.first[b] = rank[b]
+		}
+		a.quarters[b]++
+		a.areaHa[b] += q.areaHa
+	}
 	if q.crop != nil {
-		a.crops[q.crop.Dominant.Code]++
-		a.cropOf[q.crop.Dominant.Code] = q.crop.Dominant
+		c := ag.Crop{Code: in.get(q.crop.Dominant.Code), Name: in.get(q.crop.Dominant.Name), Category: in.get(q.crop.Dominant.Category)}
+		i := slices.IndexFunc(a.crops, func(x cropCount) bool { return x.crop.Code == c.Code })
+		if i < 0 {
+			a.crops = append(a.crops, cropCount{})
+			i = len(a.crops) - 1
+		}
+		a.crops[i].crop = c
+		a.crops[i].n++
 	}
 	if q.lsrs != nil {
 		a.scoreSum += q.lsrs.Score * q.areaHa
 		a.scoreArea += q.areaHa
-		a.classArea[q.lsrs.Class] += q.areaHa
+		a.classArea = addNamed(a.classArea, in.get(q.lsrs.Class), q.areaHa)
 	}
 	if q.soil != nil && q.soil.Classification.Order != "" {
-		a.soilArea[q.soil.Classification.Order] += q.areaHa
+		o := in.get(q.soil.Classification.Order)
+		a.soilArea[0] = addNamed(a.soilArea[0], o, q.areaHa)
+		if bands[bandLSRS] {
+			a.soilArea[1] = addNamed(a.soilArea[1], o, q.areaHa)
+		}
 	}
 }
 
@@ -68,27 +128,38 @@ func modeInt(m map[string]int) (string, bool) {
 	return best, n > 0
 }
 
-func modeFloat(m map[string]float64) (string, bool) {
+func modeNamed(s []namedSum) (string, bool) {
 	best, n, ok := "", 0.0, false
-	for k, v := range m {
-		if !ok || v > n || v == n && k < best {
-			best, n, ok = k, v, true
+	for _, x := range s {
+		if !ok || x.v > n || x.v == n && x.name < best {
+			best, n, ok = x.name, x.v, true
 		}
 	}
 	return best, ok
 }
 
-func (a *agRollup) props(crop, lsrs bool) geojson.Properties {
-	p := geojson.Properties{"quarters": a.quarters, "area_ha": round(a.areaHa)}
-	if code, ok := modeInt(a.crops); crop && ok {
-		c := a.cropOf[code]
+func (a *agRollup) props(band int) geojson.Properties {
+	crop, lsrs := band != bandLSRS, band != bandCrops
+	p := geojson.Properties{"quarters": int(a.quarters[band]), "area_ha": round(a.areaHa[band])}
+	if crop && len(a.crops) > 0 {
+		best := a.crops[0]
+		for _, c := range a.crops[1:] {
+			if c.n > best.n || c.n == best.n && c.crop.Code < best.crop.Code {
+				best = c
+			}
+		}
+		c := best.crop
 		p["dominant_crop"], p["dominant_crop_code"], p["crop_category"] = c.Name, c.Code, c.Category
 	}
 	if lsrs && a.scoreArea > 0 {
 		p["lsrs_score"] = math.Round(a.scoreSum/a.scoreArea*100) / 100
-		p["lsrs_class"], _ = modeFloat(a.classArea)
+		p["lsrs_class"], _ = modeNamed(a.classArea)
 	}
-	if o, ok := modeFloat(a.soilArea); lsrs && ok {
+	soil := a.soilArea[0]
+	if band == bandLSRS {
+		soil = a.soilArea[1]
+	}
+	if o, ok := modeNamed(soil); lsrs && ok {
 		p["soil_order"] = o
 	}
 	return p
@@ -154,110 +225,120 @@ func (ld *loader) readQuarter(ds kv.Dataset, id string) (*quarter, error) {
 }
 
 func (ld *loader) loadAg(store kv.Store) error {
-	ds, keys, ok, err := datasetKeys(ld.ctx, store, ag.Dataset, "QS#")
-	if err != nil || !ok {
+	// Roll-ups by section and by township, whole: sums, not features.
+	var rank [2][nBands]uint32
+	sums := [2]map[string]*agRollup{{}, {}}
+	in := intern{}
+	roll := func(q *quarter, bands [nBands]bool) {
+		for i, id := range [2]string{q.sec, q.twp} {
+			a := sums[i][id]
+			if a == nil {
+				a = &agRollup{}
+				sums[i][id] = a
+			}
+			a.add(q, bands, &rank[i], in)
+		}
+	}
+	// A quarter's items are adjacent in key order: it is read whole (one
+	// query) on its first key.
+	last := ""
+	err := scanDataset(ld.ctx, store, ag.Dataset, "QS#", func(ds kv.Dataset, k kv.Key) error {
+		if k.PK == last {
+			return nil
+		}
+		last = k.PK
+		return ld.addQuarter(ds, strings.TrimPrefix(k.PK, "QS#"), roll)
+	})
+	if err != nil {
 		return err
 	}
-	var order []string
-	seen := map[string]bool{}
-	for _, k := range keys {
-		id := strings.TrimPrefix(k.PK, "QS#")
-		if !seen[id] {
-			seen[id] = true
-			order = append(order, id)
-		}
-	}
-	type band struct {
-		order []string
-		sums  map[string]*agRollup
-	}
-	bands := map[string]*band{}
-	roll := func(layer, id string, q *quarter) {
-		b := bands[layer]
-		if b == nil {
-			b = &band{sums: map[string]*agRollup{}}
-			bands[layer] = b
-		}
-		a := b.sums[id]
-		if a == nil {
-			a = &agRollup{}
-			b.sums[id] = a
-			b.order = append(b.order, id)
-		}
-		a.add(q)
-	}
-	for _, id := range order {
-		q, err := ld.readQuarter(ds, id)
-		if err != nil {
-			return err
-		}
-		if q.crop == nil && q.lsrs == nil && q.soil == nil {
-			continue
-		}
-		if q.sec, q.twp, err = parents(id); err != nil {
-			return err
-		}
-		g, err := ld.blockOf(id)
-		if err != nil {
-			return err
-		}
-		if g == nil {
-			continue
-		}
-		q.areaHa = geo.Area(g) / 1e4
 
-		p := geojson.Properties{}
+	for band := range nBands {
+		for i, m := range sums {
+			ids := make([]string, 0, len(m))
+			for id, a := range m {
+				if a.first[band] != 0 {
+					ids = append(ids, id)
+				}
+			}
+			slices.SortFunc(ids, func(x, y string) int { return cmp.Compare(m[x].first[band], m[y].first[band]) })
+			for _, id := range ids {
+				if err := ld.addBlock(bandLayers[band][i], id, m[id].props(band)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// intern hands out one copy of each string it is given, so the roll-ups
+// naming a crop, a class or a soil order share it.
+type intern map[string]string
+
+func (in intern) get(s string) string {
+	if v, ok := in[s]; ok {
+		return v
+	}
+	in[s] = s
+	return s
+}
+
+// addQuarter reads quarter id and adds its features, and rolls it up.
+func (ld *loader) addQuarter(ds kv.Dataset, id string, roll func(q *quarter, bands [nBands]bool)) error {
+	q, err := ld.readQuarter(ds, id)
+	if err != nil {
+		return err
+	}
+	if q.crop == nil && q.lsrs == nil && q.soil == nil {
+		return nil
+	}
+	if q.sec, q.twp, err = parents(id); err != nil {
+		return err
+	}
+	g, err := ld.blockOf(id)
+	if err != nil {
+		return err
+	}
+	if g == nil {
+		return nil
+	}
+	q.areaHa = geo.Area(g) / 1e4
+
+	p := geojson.Properties{}
+	cropProps(p, q.crop)
+	lsrsProps(p, q)
+	if q.cli != nil {
+		p["cli_class"] = q.cli.Class
+	}
+	if q.landUse != nil && q.landUse.Dominant.Label != "" {
+		p["land_use"] = q.landUse.Dominant.Label
+	}
+	if q.drought != nil && q.drought.Class != "" {
+		p["drought_class"] = q.drought.Class
+	}
+	if err := ld.addBlock("ag_summary_qs", id, p); err != nil {
+		return err
+	}
+	roll(q, [nBands]bool{bandSummary: true, bandCrops: q.crop != nil, bandLSRS: q.lsrs != nil})
+	if q.crop != nil {
+		p := geojson.Properties{"rotation": q.crop.Rotation, "diversity_index": q.crop.DiversityIndex, "years_covered": q.crop.YearsCovered}
 		cropProps(p, q.crop)
+		if err := ld.addBlock("aafc_crop_summary", id, p); err != nil {
+			return err
+		}
+	}
+	if q.lsrs != nil {
+		p := geojson.Properties{}
 		lsrsProps(p, q)
+		if q.lsrs.Limiter != nil {
+			p["lsrs_limiter"] = *q.lsrs.Limiter
+		}
 		if q.cli != nil {
 			p["cli_class"] = q.cli.Class
 		}
-		if q.landUse != nil && q.landUse.Dominant.Label != "" {
-			p["land_use"] = q.landUse.Dominant.Label
-		}
-		if q.drought != nil && q.drought.Class != "" {
-			p["drought_class"] = q.drought.Class
-		}
-		if err := ld.addBlock("ag_summary_qs", id, p); err != nil {
+		if err := ld.addBlock("lsrs_productivity", id, p); err != nil {
 			return err
-		}
-		roll("ag_summary_sec", q.sec, q)
-		roll("ag_summary_twp", q.twp, q)
-		if q.crop != nil {
-			p := geojson.Properties{"rotation": q.crop.Rotation, "diversity_index": q.crop.DiversityIndex, "years_covered": q.crop.YearsCovered}
-			cropProps(p, q.crop)
-			if err := ld.addBlock("aafc_crop_summary", id, p); err != nil {
-				return err
-			}
-			roll("aafc_crop_summary_sec", q.sec, q)
-			roll("aafc_crop_summary_twp", q.twp, q)
-		}
-		if q.lsrs != nil {
-			p := geojson.Properties{}
-			lsrsProps(p, q)
-			if q.lsrs.Limiter != nil {
-				p["lsrs_limiter"] = *q.lsrs.Limiter
-			}
-			if q.cli != nil {
-				p["cli_class"] = q.cli.Class
-			}
-			if err := ld.addBlock("lsrs_productivity", id, p); err != nil {
-				return err
-			}
-			roll("lsrs_productivity_sec", q.sec, q)
-			roll("lsrs_productivity_twp", q.twp, q)
-		}
-	}
-	for _, layer := range []string{"ag_summary_sec", "ag_summary_twp", "aafc_crop_summary_sec", "aafc_crop_summary_twp", "lsrs_productivity_sec", "lsrs_productivity_twp"} {
-		b := bands[layer]
-		if b == nil {
-			continue
-		}
-		crop, lsrs := !strings.HasPrefix(layer, "lsrs"), !strings.HasPrefix(layer, "aafc")
-		for _, id := range b.order {
-			if err := ld.addBlock(layer, id, b.sums[id].props(crop, lsrs)); err != nil {
-				return err
-			}
 		}
 	}
 	return nil

@@ -16,20 +16,13 @@ import (
 // loadPipelines adds every segment line of the energy dataset to the
 // pipelines layer, labelled with its licence and line.
 func (ld *loader) loadPipelines(store kv.Store) error {
-	ds, keys, ok, err := datasetKeys(ld.ctx, store, energy.Dataset, "PIPELINE#")
-	if err != nil || !ok {
-		return err
-	}
-	for _, k := range keys {
+	return scanDataset(ld.ctx, store, energy.Dataset, "PIPELINE#", func(ds kv.Dataset, k kv.Key) error {
 		if !strings.HasPrefix(k.SK, energy.SKPipelineGeometry) {
-			continue
+			return nil
 		}
 		var g energy.PipelineGeometry
 		if ok, err := getJSON(ld.ctx, ds, k, &g); err != nil || !ok {
-			if err != nil {
-				return err
-			}
-			continue
+			return err
 		}
 		props := geojson.Properties{"id": g.SegmentID, "licence_number": g.Licence, "label": g.Licence + "-" + g.LineNo,
 			"status": g.Status, "substance": g.Substance}
@@ -37,8 +30,8 @@ func (ld *loader) loadPipelines(store kv.Store) error {
 			props["h2s_pct"] = *g.H2SPct
 		}
 		ld.add("pipelines", g.Lines, props)
-	}
-	return nil
+		return nil
+	})
 }
 
 // loadAreas adds the ag dataset's polygon layers (SLC soils, SK Crown land
@@ -59,20 +52,13 @@ func (ld *loader) loadAreas(store kv.Store) error {
 		{ag.PKBCALR, "bc_alr", "bc_alr_labels", alrLabel},
 		{ag.PKBCWetland, "bc_fwa_wetlands", "", nil},
 	} {
-		ds, keys, ok, err := datasetKeys(ld.ctx, store, ag.Dataset, set.pk)
-		if err != nil || !ok {
-			return err
-		}
-		for _, k := range keys {
+		err := scanDataset(ld.ctx, store, ag.Dataset, set.pk, func(ds kv.Dataset, k kv.Key) error {
 			if k.PK != set.pk {
-				continue
+				return nil
 			}
 			var a ag.Area
 			if ok, err := getJSON(ld.ctx, ds, k, &a); err != nil || !ok {
-				if err != nil {
-					return err
-				}
-				continue
+				return err
 			}
 			props := geojson.Properties{"id": k.SK}
 			for name, v := range a.Properties {
@@ -86,6 +72,10 @@ func (ld *loader) loadAreas(store kv.Store) error {
 				label := geojson.Properties{"id": k.SK, "label": set.label(a)}
 				ld.add(set.labels, tile.LabelPoint(a.Polygons, a.Polygons.Bound().Center()), label)
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil

@@ -93,31 +93,50 @@ func (r *rollup) add(id string, s energy.LSDSummary) {
 }
 
 func (ld *loader) loadEnergy(store kv.Store) error {
-	ds, keys, ok, err := datasetKeys(ld.ctx, store, energy.Dataset, "LSD#")
-	if err != nil || !ok {
-		return err
-	}
 	var wSec, wTwp, pSec, pTwp rollup
 	facSeen := map[string]bool{}
+	// The tenure rows of an LSD are adjacent in key order: its features are
+	// drawn when the next LSD starts.
 	type tenureLSD struct {
 		first *energy.TenureRow
 		n     int
 	}
-	tenure := map[string]map[string]*tenureLSD{"png": {}, "mineral": {}} // kind → LSD
-	var tenureOrder []string
+	var tenureAt string                   // the LSD of tenure
+	tenure := map[string]*tenureLSD{}     // kind → its rows on tenureAt
 	footprints := map[string]*footprint{} // kind + " " + disposition id
 	var footprintOrder []string
-	labels := map[string]bool{} // mineral dispositions labelled
-	for _, k := range keys {
+	flushTenure := func() error {
+		for _, kind := range []string{"png", "mineral"} {
+			t := tenure[kind]
+			if t == nil {
+				continue
+			}
+			layer := "petroleum_tenure"
+			if kind == "mineral" {
+				layer = "mineral_tenure"
+			}
+			p := tenureProps(*t.first)
+			p["dispositions"] = t.n
+			if err := ld.addBlock(layer, tenureAt, p); err != nil {
+				return err
+			}
+		}
+		clear(tenure)
+		return nil
+	}
+	err := scanDataset(ld.ctx, store, energy.Dataset, "LSD#", func(ds kv.Dataset, k kv.Key) error {
 		lsd := strings.TrimPrefix(k.PK, "LSD#")
+		if lsd != tenureAt {
+			if err := flushTenure(); err != nil {
+				return err
+			}
+			tenureAt = lsd
+		}
 		switch {
 		case k.SK == energy.SKProduction:
 			var s energy.LSDSummary
 			if ok, err := getJSON(ld.ctx, ds, k, &s); err != nil || !ok {
-				if err != nil {
-					return err
-				}
-				continue
+				return err
 			}
 			sec, twp, err := parents(lsd)
 			if err != nil {
@@ -142,15 +161,12 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 		case strings.HasPrefix(k.SK, energy.SKFacilityPrefix):
 			var f energy.FacilityRow
 			if ok, err := getJSON(ld.ctx, ds, k, &f); err != nil || !ok || facSeen[f.ID] {
-				if err != nil {
-					return err
-				}
-				continue
+				return err
 			}
 			facSeen[f.ID] = true
 			pt := orb.Point{f.Location.Lng, f.Location.Lat}
 			if pt == (orb.Point{}) {
-				continue
+				return nil
 			}
 			p := geojson.Properties{"id": f.ID, "name": f.FacilityName, "category": f.Category, "sub_type": f.SubType,
 				"status": f.Status, "licence_number": f.LicenceNumber, "lsd": lsd}
@@ -166,35 +182,33 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 		case strings.HasPrefix(k.SK, energy.SKTenurePrefix):
 			var r energy.TenureRow
 			if ok, err := getJSON(ld.ctx, ds, k, &r); err != nil || !ok {
-				if err != nil {
-					return err
-				}
-				continue
+				return err
 			}
-			byLSD := tenure[r.TenureKind]
-			if byLSD == nil {
-				continue
+			if r.TenureKind != "png" && r.TenureKind != "mineral" {
+				return nil
 			}
-			t := byLSD[lsd]
+			t := tenure[r.TenureKind]
 			if t == nil {
 				t = &tenureLSD{first: &r} // SK order: soonest expiry first
-				byLSD[lsd] = t
-				tenureOrder = append(tenureOrder, r.TenureKind+" "+lsd)
+				tenure[r.TenureKind] = t
 			}
 			t.n++
 			fk := r.TenureKind + " " + r.ID
 			fp := footprints[fk]
 			if fp == nil {
-				fp = &footprint{props: tenureProps(r)}
+				fp = &footprint{first: headOf(r)}
 				footprints[fk] = fp
 				footprintOrder = append(footprintOrder, fk)
 			}
 			fp.lsds = append(fp.lsds, lsd)
-			if r.TenureKind == "mineral" && !labels[r.ID] {
-				labels[r.ID] = true
-				fp.label = mineralLabel(r)
-			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := flushTenure(); err != nil {
+		return err
 	}
 	for _, b := range []struct {
 		layer string
@@ -212,19 +226,6 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 			}
 		}
 	}
-	for _, kl := range tenureOrder {
-		kind, lsd, _ := strings.Cut(kl, " ")
-		t := tenure[kind][lsd]
-		layer := "petroleum_tenure"
-		if kind == "mineral" {
-			layer = "mineral_tenure"
-		}
-		p := tenureProps(*t.first)
-		p["dispositions"] = t.n
-		if err := ld.addBlock(layer, lsd, p); err != nil {
-			return err
-		}
-	}
 	for _, fk := range footprintOrder {
 		kind, id, _ := strings.Cut(fk, " ")
 		layer := "petroleum_tenure"
@@ -236,22 +237,41 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 			return err
 		}
 		fp := footprints[fk]
-		fp.props["id"] = id
-		ld.add(overview(layer), g, fp.props)
-		if fp.label != nil && g != nil {
+		props := tenureProps(fp.first.row())
+		props["id"] = id
+		ld.add(overview(layer), g, props)
+		if kind == "mineral" && g != nil {
 			// On the footprint, where a label reads well: a disposition's
 			// centroid can fall outside it.
-			ld.add("mineral_tenure_labels", tile.LabelPoint(g, g.Bound().Center()), fp.label)
+			ld.add("mineral_tenure_labels", tile.LabelPoint(g, g.Bound().Center()), mineralLabel(fp.first.row()))
 		}
 	}
 	return nil
 }
 
-// footprint is a disposition drawn whole below OverviewZoom.
+// footprint is a disposition drawn whole below OverviewZoom: what its
+// overview feature and label draw of its first row, and its LSDs. A
+// province has some hundred thousand: what they hold is kept small.
 type footprint struct {
-	props geojson.Properties
+	first tenureHead
 	lsds  []string
-	label geojson.Properties // mineral dispositions: their label's properties
+}
+
+// tenureHead is what tenureProps and mineralLabel read of a TenureRow.
+type tenureHead struct {
+	id, number, typ, status string
+	holder, ba, expiry      *string
+	perpetual               bool
+}
+
+func headOf(r energy.TenureRow) tenureHead {
+	return tenureHead{id: r.ID, number: r.DispositionNumber, typ: r.DispositionType, status: r.Status,
+		holder: r.Holder.Name, ba: r.Holder.BACode, expiry: r.ExpiryDate, perpetual: r.Perpetual}
+}
+
+func (h tenureHead) row() energy.TenureRow {
+	return energy.TenureRow{ID: h.id, DispositionNumber: h.number, DispositionType: h.typ, Status: h.status,
+		Holder: energy.Party{Name: h.holder, BACode: h.ba}, ExpiryDate: h.expiry, Perpetual: h.perpetual}
 }
 
 // footprint returns the union of LSD blocks: dissolved where they share

@@ -4,12 +4,19 @@
 // and township roll-ups summed or aggregated over them), facility points
 // and tenure polygons.
 //
-// A Source loads what a domain's archives draw once, on the first tile of
+// A Source reads what a domain's archives draw once, on the first tile of
 // one of them: the keys of the energy or the ag dataset (kv.Store.ScanKeys,
-// build time only), their items, and the blocks they sit on. Tiles then
-// cost a lookup in a grid of zoom-10 cells, and a build visits only the
-// tiles a layer's features reach (Source.BuildOptions). Below OverviewZoom
-// the tenure layers draw one merged footprint per disposition.
+// build time only, streamed in key order), their items, and the blocks
+// they sit on. Tiles then cost a lookup in a grid of zoom-10 cells, and a
+// build visits only the tiles a layer's features reach
+// (Source.BuildOptions). Below OverviewZoom the tenure layers draw one
+// merged footprint per disposition.
+//
+// New holds a domain's features in memory (about 1-3 KB per LSD): fine
+// for the demo and tests. NewPartitioned, which builds use, writes them to
+// a file per layer and zoom-9 tile (PartitionZoom) and holds one
+// partition's features at a time, whatever the province's size; the
+// tiles are the same byte for byte.
 package datalayers
 
 import (
@@ -62,6 +69,11 @@ type layerData struct {
 	feats []feature
 	cells map[maptile.Tile][]int32
 	bound orb.Bound // of every feature
+
+	// layerCells, when not 0, is the number of cells of the whole layer
+	// when feats are a partition's: candidates chooses as it would have
+	// over the whole layer, so the tiles are the same.
+	layerCells int
 }
 
 func newLayerData(fs []feature) *layerData {
@@ -99,12 +111,21 @@ func pad(b orb.Bound, z maptile.Zoom) orb.Bound {
 	return orb.Bound{Min: orb.Point{b.Min[0] - w, b.Min[1] - w}, Max: orb.Point{b.Max[0] + w, b.Max[1] + w}}
 }
 
+func (d *layerData) cellCount() int {
+	if d.layerCells != 0 {
+		return d.layerCells
+	}
+	return len(d.cells)
+}
+
 // candidates returns the indexes of the features that may reach tile t.
 func (d *layerData) candidates(t maptile.Tile) []int32 {
 	switch {
 	case t.Z >= gridZoom:
 		return d.cells[maptile.New(t.X>>(t.Z-gridZoom), t.Y>>(t.Z-gridZoom), gridZoom)]
-	case gridZoom-t.Z <= 5 && len(d.cells) > 1<<(2*(gridZoom-t.Z)):
+	case gridZoom-t.Z <= 5 && d.cellCount() > 1<<(2*(gridZoom-t.Z)):
+		// Only the features of the cells under t: those reaching t's
+		// buffer alone are left out (as they always have been).
 		var out []int32
 		seen := map[int32]bool{}
 		s := uint32(1) << (gridZoom - t.Z)
@@ -137,6 +158,13 @@ type Source struct {
 	store   kv.Store
 	svc     *convert.Service
 	regions map[string]*regionData // "energy", "ag"; fixed at New
+
+	// Partitioned Sources (NewPartitioned) spool features to disk.
+	spoolDir    string       // "" for a Source holding its features
+	partZoom    maptile.Zoom // the zoom of a partition's tile
+	spoolBuffer int          // bytes buffered before they are appended
+	parts       partCache
+	spoolErr    error // a failed listing of tiles; under parts.mu
 }
 
 // regionData is what a region's layers draw, read once.
@@ -145,6 +173,7 @@ type regionData struct {
 	err    error
 	layers map[string]*layerData
 	extent orb.Bound
+	spool  *spool // partitioned Sources: the features, on disk
 }
 
 // New returns a Source over store, its blocks resolved by svc. Nothing is
@@ -187,17 +216,27 @@ func (s *Source) layerAt(ctx context.Context, l tile.Layer, z maptile.Zoom) (*la
 	if r == nil || err != nil {
 		return nil, err
 	}
+	return r.layers[drawn(r, l, z)], nil
+}
+
+// drawn is the name of the features layer l draws at zoom z: its own or,
+// below OverviewZoom, its overview features when it has some.
+func drawn(r *regionData, l tile.Layer, z maptile.Zoom) string {
 	if z < OverviewZoom {
-		if d := r.layers[overview(l.Name)]; d != nil {
-			return d, nil
+		o := overview(l.Name)
+		if r.layers[o] != nil || r.spool != nil && r.spool.layers[o] != nil {
+			return o
 		}
 	}
-	return r.layers[l.Name], nil
+	return l.Name
 }
 
 // LayerBounds is the extent of layer l's features (lng/lat), zero when it
 // has none: its build's BuildOptions.Bounds.
 func (s *Source) LayerBounds(ctx context.Context, l tile.Layer) (orb.Bound, error) {
+	if s.spoolDir != "" {
+		return s.spooledBounds(ctx, l)
+	}
 	d, err := s.layer(ctx, l)
 	if d == nil || err != nil {
 		return orb.Bound{}, err
@@ -214,6 +253,10 @@ func (s *Source) BuildOptions(ctx context.Context, l tile.Layer) (o tile.BuildOp
 		return o, false, err
 	}
 	o.Bounds = b
+	if s.spoolDir != "" {
+		o.Tiles = s.spooledTiles(ctx, l)
+		return o, true, nil
+	}
 	o.Tiles = func(z maptile.Zoom) []maptile.Tile {
 		d, _ := s.layerAt(ctx, l, z) // read by LayerBounds
 		if d == nil {
@@ -251,7 +294,13 @@ func (s *Source) Tile(ctx context.Context, l tile.Layer, t maptile.Tile) ([]byte
 	if !Supported(l) || int(t.Z) < l.MinZoom || int(t.Z) > l.MaxZoom {
 		return nil, nil
 	}
-	d, err := s.layerAt(ctx, l, t.Z)
+	var d *layerData
+	var err error
+	if s.spoolDir != "" {
+		d, err = s.spooledTile(ctx, l, t)
+	} else {
+		d, err = s.layerAt(ctx, l, t.Z)
+	}
 	if err != nil || d == nil || len(d.feats) == 0 {
 		return nil, err
 	}
@@ -281,7 +330,13 @@ type loader struct {
 	keySets map[string][]string // property key lists, shared
 	extent  orb.Bound
 	any     bool
+	spool   *spool // nil: features are held in layers
+	err     error  // the first error of add
 }
+
+// maxBlocks bounds the blocks a loader keeps resolved: the store is read
+// in key order, so the blocks reused are those read just before.
+const maxBlocks = 1 << 14
 
 // geometry resolves a block once.
 func (ld *loader) geometry(loc lld.Location) (orb.Geometry, error) {
@@ -292,6 +347,9 @@ func (ld *loader) geometry(loc lld.Location) (orb.Geometry, error) {
 	b, err := ld.svc.Resolve(ld.ctx, loc, k)
 	if err != nil {
 		return nil, fmt.Errorf("datalayers: resolve %s: %w", k, err)
+	}
+	if len(ld.blocks) >= maxBlocks {
+		clear(ld.blocks)
 	}
 	ld.blocks[k] = b.Geometry
 	return b.Geometry, nil
@@ -317,7 +375,13 @@ func (ld *loader) add(layer string, g orb.Geometry, props geojson.Properties) {
 	for i, k := range keys {
 		vals[i] = props[k]
 	}
-	ld.layers[layer] = append(ld.layers[layer], feature{geom: g, bound: b, keys: keys, vals: vals})
+	if ld.spool != nil {
+		if err := ld.spool.add(layer, sig, feature{geom: g, bound: b, keys: keys, vals: vals}); err != nil && ld.err == nil {
+			ld.err = err
+		}
+	} else {
+		ld.layers[layer] = append(ld.layers[layer], feature{geom: g, bound: b, keys: keys, vals: vals})
+	}
 	if !ld.any {
 		ld.extent, ld.any = b, true
 	} else {
@@ -343,6 +407,13 @@ func (ld *loader) addBlock(layer, id string, props geojson.Properties) error {
 // load reads region name's layers from s's store.
 func (r *regionData) load(ctx context.Context, s *Source, name string) error {
 	ld := &loader{ctx: ctx, svc: s.svc, blocks: map[string]orb.Geometry{}, layers: map[string][]feature{}, keySets: map[string][]string{}}
+	if s.spoolDir != "" {
+		sp, err := newSpool(s.spoolDir, name, s.partZoom, s.spoolBuffer)
+		if err != nil {
+			return err
+		}
+		ld.spool, r.spool = sp, sp
+	}
 	var steps []func(kv.Store) error
 	switch name {
 	case "energy":
@@ -354,6 +425,13 @@ func (r *regionData) load(ctx context.Context, s *Source, name string) error {
 		if err := step(s.store); err != nil {
 			return err
 		}
+		if ld.err != nil {
+			return ld.err
+		}
+	}
+	if ld.spool != nil {
+		r.extent = ld.extent
+		return ld.spool.flush()
 	}
 	r.layers = map[string]*layerData{}
 	for name, fs := range ld.layers {
@@ -363,28 +441,32 @@ func (r *regionData) load(ctx context.Context, s *Source, name string) error {
 	return nil
 }
 
-// datasetKeys opens a dataset and lists the keys under pkPrefix (un-
-// namespaced), sorted.
-func datasetKeys(ctx context.Context, store kv.Store, name, pkPrefix string) (kv.Dataset, []kv.Key, bool, error) {
+// scanDataset opens a dataset and calls fn with the keys under pkPrefix
+// (un-namespaced) in key order (PK, then SK), a store batch at a time: a
+// province's keys are never held together. The stores builds read (Bolt,
+// Mem) scan in key order; a store that does not is an error, since the
+// loaders group a block's items by their adjacency.
+func scanDataset(ctx context.Context, store kv.Store, name, pkPrefix string, fn func(ds kv.Dataset, k kv.Key) error) error {
 	ds, ok, err := kv.Open(ctx, store, name)
 	if err != nil || !ok {
-		return ds, nil, false, err
+		return err
 	}
 	ns := name + "@" + strconv.FormatInt(int64(ds.Version), 10) + "#"
-	var keys []kv.Key
-	err = store.ScanKeys(ctx, ns+pkPrefix, func(ks []kv.Key) error {
+	var last kv.Key
+	first := true
+	return store.ScanKeys(ctx, ns+pkPrefix, func(ks []kv.Key) error {
 		for _, k := range ks {
-			keys = append(keys, kv.Key{PK: strings.TrimPrefix(k.PK, ns), SK: k.SK})
+			k = kv.Key{PK: strings.TrimPrefix(k.PK, ns), SK: k.SK}
+			if !first && (k.PK < last.PK || k.PK == last.PK && k.SK <= last.SK) {
+				return fmt.Errorf("datalayers: the store scans %s out of key order (%s %s after %s %s): build from a bbolt store", name, k.PK, k.SK, last.PK, last.SK)
+			}
+			first, last = false, k
+			if err := fn(ds, k); err != nil {
+				return err
+			}
 		}
-		return nil
+		return ctx.Err()
 	})
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].PK != keys[j].PK {
-			return keys[i].PK < keys[j].PK
-		}
-		return keys[i].SK < keys[j].SK
-	})
-	return ds, keys, true, err
 }
 
 func getJSON(ctx context.Context, ds kv.Dataset, k kv.Key, v any) (bool, error) {

@@ -1,0 +1,134 @@
+package datalayers
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"meridian/shared/convert"
+	"meridian/shared/kv"
+	"meridian/shared/tile"
+)
+
+// peakHeap builds every archive of region from s and returns the most live
+// heap seen above what was live before: a sampler collects garbage and
+// reads the heap every few milliseconds while the build runs.
+func peakHeap(t *testing.T, s *Source, region string) (peak uint64, tiles int) {
+	t.Helper()
+	ctx := context.Background()
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tk := time.NewTicker(20 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+			}
+			var m runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&m)
+			if m.HeapAlloc > base {
+				peak = max(peak, m.HeapAlloc-base)
+			}
+		}
+	}()
+	for _, name := range Names() {
+		l := layer(t, name)
+		if l.Region != region {
+			continue
+		}
+		o, ok, err := s.BuildOptions(ctx, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			continue
+		}
+		var sink discard
+		st, err := tile.Build(ctx, l, s.Tile, &sink, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tiles += st.Tiles
+	}
+	close(stop)
+	wg.Wait()
+	return peak, tiles
+}
+
+// heapPerLSD is the bound on what a partitioned build's peak heap may grow
+// by per LSD added to the store: the roll-up sums of its section and
+// township, the disposition it is in (its LSD's id in the footprint list)
+// and the coordinates of the tiles it adds to a zoom's list. The features
+// themselves are held a partition at a time. Measured on a loaded 2-core
+// machine: 74 to 303 bytes per LSD (the sampler sees the peak of a short
+// build late); a Source that holds its domain's features takes 2,100 to
+// 3,400 bytes per LSD with tenure.
+const heapPerLSD = 400
+
+// TestPartitionedBuildHeapIsFlat builds the energy archives of synthetic
+// stores of n and 8n LSDs (wells, production and tenure on each) and checks
+// that the peak heap grows by less than heapPerLSD per added LSD; a
+// Source holding the features must not pass the same check. The stores'
+// partitions are zoom-11 tiles, so that both stores fill many, and the
+// spool buffers 256 KiB (8 MiB in builds: a constant, but more than the
+// smaller store's features).
+func TestPartitionedBuildHeapIsFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds synthetic stores of up to 32,000 LSDs")
+	}
+	const n, perTwp = 4000, 16
+	ctx := context.Background()
+	svc := convert.New()
+	stores := map[int]kv.Store{}
+	for _, size := range []int{n, 8 * n} {
+		st, err := kv.OpenBolt(filepath.Join(t.TempDir(), "store.db"), kv.BoltOptions{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		if err := synthEnergy(ctx, st, size, size, perTwp); err != nil {
+			t.Fatal(err)
+		}
+		stores[size] = st
+	}
+	growth := func(mk func(kv.Store) *Source) float64 {
+		var peaks [2]uint64
+		for i, size := range []int{n, 8 * n} {
+			s := mk(stores[size])
+			p, tiles := peakHeap(t, s, "energy")
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			peaks[i] = p
+			t.Logf("%6d LSDs: %5d tiles, peak heap %6.1f MB", size, tiles, float64(p)/1e6)
+		}
+		return (float64(peaks[1]) - float64(peaks[0])) / (7 * n)
+	}
+	part := growth(func(st kv.Store) *Source {
+		s := NewPartitioned(st, svc, t.TempDir())
+		s.spoolBuffer = 256 << 10
+		return s
+	})
+	t.Logf("partitioned: %.0f heap bytes per added LSD (bound %d)", part, heapPerLSD)
+	if part > heapPerLSD {
+		t.Errorf("partitioned build: peak heap grows by %.0f bytes per LSD, want < %d", part, heapPerLSD)
+	}
+	whole := growth(func(st kv.Store) *Source { return New(st, svc) })
+	t.Logf("whole: %.0f heap bytes per added LSD", whole)
+	if whole <= heapPerLSD {
+		t.Errorf("a Source holding its features grows by %.0f bytes per LSD, within the bound %d: the bound proves nothing", whole, heapPerLSD)
+	}
+}
