@@ -55,10 +55,16 @@ func WriteScale(ctx context.Context, dir string, o scale.Options) (scale.Report,
 	if err := o.Check(); err != nil {
 		return scale.Report{}, err
 	}
+	return writeScale(ctx, dir, o, nil)
+}
+
+// writeScale is WriteScale calling township, when not nil, after each
+// township is written (the heap test measures there).
+func writeScale(ctx context.Context, dir string, o scale.Options, township func()) (scale.Report, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return scale.Report{}, fmt.Errorf("energy: scale: %w", err)
 	}
-	g := &scaleGen{dir: dir, o: o, seed: o.Seed}
+	g := &scaleGen{dir: dir, o: o, seed: o.Seed, afterTownship: township}
 	err := g.run(ctx)
 	if cerr := g.closeAll(); err == nil {
 		err = cerr
@@ -171,8 +177,10 @@ type scaleGen struct {
 	open   []*scaleFile
 	report scale.Report
 
-	orphans    []demoOrphanRow
-	pipelineN  int // OBJECTIDs given
+	orphans       []demoOrphanRow
+	pipelineN     int // OBJECTIDs given
+	afterTownship func()
+
 	ngl        *scaleFile
 	pipelines  *scaleFile
 	wellLists  [2]*scaleFile // last month, this month
@@ -494,6 +502,9 @@ func (g *scaleGen) province(ctx context.Context, p scaleProvince) error {
 		g.townshipDispositions(t, int(disps[k]), int(disps[k+1]-disps[k]), cells)
 		if err := g.flushAll(); err != nil {
 			return err
+		}
+		if g.afterTownship != nil {
+			g.afterTownship()
 		}
 	}
 	for _, sf := range append([]*scaleFile{g.wellInfra, g.facilities, g.dispCSV, g.dispGeo}, g.vols[:]...) {
