@@ -231,7 +231,7 @@ func Ingest(ctx context.Context, store kv.Store, svc *convert.Service, files Fil
 	}
 	in := &ingester{svc: svc, files: files, o: o, sum: Summary{Read: map[string]int{}, Skipped: map[string]int{}},
 		baNames: map[string]string{}, orphanLicences: map[string]bool{}, orphanLSDs: map[string]bool{},
-		prevLicensee: map[string]string{}, interned: map[string]string{}, lsds: map[string]*energy.LSDSummary{}, ops: map[string]*operatorAcc{},
+		prevLicensee: map[string]string{}, interned: map[string]string{}, lsds: map[lsdID]*lsdAcc{}, otherLSDs: map[string]*lsdAcc{}, ops: map[string]*operatorAcc{},
 		centroids: map[string]centroid{}, prod: map[string]*energy.Production{}, sources: map[string]energy.Source{}}
 	in.ctx = ctx
 	in.notices = &ingest.Notices{}
@@ -257,7 +257,8 @@ type ingester struct {
 	prevLicensee   map[string]string // licence → licensee BA in the previous well list
 	interned       map[string]string
 	seenUWIs       map[string]bool
-	lsds           map[string]*energy.LSDSummary
+	lsds           map[lsdID]*lsdAcc
+	otherLSDs      map[string]*lsdAcc // roll-ups of locations that are not DLS LSDs
 	ops            map[string]*operatorAcc
 	centroids      map[string]centroid           // LSD → centre and province, at most centroidCacheSize
 	prod           map[string]*energy.Production // 16-character UWI → its volumes in the window, summed
@@ -416,16 +417,6 @@ func point(p orb.Point) energy.Point { return energy.Point{Lat: round6(p[1]), Ln
 
 func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
-func (in *ingester) lsd(l lld.Location) *energy.LSDSummary {
-	k := l.String()
-	s := in.lsds[k]
-	if s == nil {
-		s = &energy.LSDSummary{LSD: k}
-		in.lsds[k] = s
-	}
-	return s
-}
-
 // intern returns a copy of s shared by every equal string it was given:
 // for the few thousand BA codes that per-well maps hold.
 func (in *ingester) intern(s string) string {
@@ -471,20 +462,15 @@ func (in *ingester) addWell(row energy.WellRow, loc lld.Location, licence, licen
 		return err
 	}
 	s := in.lsd(loc)
-	s.Wells.Count(b)
-	if s.WellsByOperator == nil {
-		s.WellsByOperator = map[string]int{}
-	}
-	if d := activity.Format("2006-01-02"); !activity.IsZero() && d > s.LastActivityDate {
-		s.LastActivityDate = d
-	}
+	s.wells.Count(b)
+	s.activity(activity)
 	if licensee == "" {
 		return nil
 	}
 	op := in.operator(licensee)
 	// The operator's own copy of the code: licensee is part of the
 	// reader's line, which a map key would keep alive.
-	s.WellsByOperator[op.row.BACode]++
+	s.countOperator(op.row.BACode)
 	op.row.Liability.Count(b)
 	fp := op.footprint[row.LSD]
 	if fp == nil {
@@ -648,9 +634,12 @@ func (in *ingester) readVolumetrics() error {
 			continue
 		}
 		s := in.lsd(l)
-		s.Production = s.Production.Add(p)
+		if s.prod == nil {
+			s.prod = &energy.Production{}
+		}
+		*s.prod = s.prod.Add(p)
 		if p.Producing() {
-			s.ProducingWells++
+			s.producing++
 		}
 		if err := in.w.Put(energy.LSDKey(lsdKey), "PRODWELL#"+u, p); err != nil {
 			return err
@@ -700,10 +689,10 @@ func (in *ingester) readFacilities() error {
 					Status: strings.ToLower(f.OperationalStatus), FacilityStatusRaw: f.OperationalStatus, LicenceNumber: f.LicenceNumber,
 					Operator: in.party(f.OperatorBA, f.OperatorName), Licensee: in.party(f.LicenseeBA, f.LicenseeName), Location: point(c)}
 				s := in.lsd(f.Location)
-				s.Facilities++
-				if !contains(s.Categories, row.Category) {
-					s.Categories = append(s.Categories, row.Category)
-					sort.Strings(s.Categories)
+				s.facilities++
+				if !contains(s.categories, row.Category) {
+					s.categories = append(s.categories, row.Category)
+					sort.Strings(s.categories)
 				}
 				return in.w.Put(energy.LSDKey(f.Location.String()), energy.FacilitySK(energy.FacilityRank(f.OperationalStatus), f.ID), row)
 			})
@@ -850,8 +839,8 @@ func (in *ingester) addPipeline(pl Pipeline) error {
 			r.OverlapPoint = &energy.Point{Lat: round6(mid[1]), Lng: round6(mid[0])}
 		}
 		s := in.lsd(l)
-		s.Segments++
-		s.PipelineLengthM += length
+		s.segments++
+		s.pipelineM += length
 		if err := in.w.Put(energy.LSDKey(lsdKey), energy.PipeSK(h2s, pl.SegmentID), r); err != nil {
 			return err
 		}
@@ -918,7 +907,7 @@ func (in *ingester) readDispositions() error {
 		}
 		in.source("tenure", "Crown petroleum and natural gas and mineral dispositions", p)
 	}
-	in.progress("dispositions: %d; LSDs with wells, facilities or pipelines: %d", in.sum.Read["dispositions"], len(in.lsds))
+	in.progress("dispositions: %d; LSDs with wells, facilities or pipelines: %d", in.sum.Read["dispositions"], len(in.lsds)+len(in.otherLSDs))
 	return nil
 }
 
@@ -1081,13 +1070,20 @@ var quarterLSDs = map[lld.Aliquot][]uint8{
 // writeRollups writes what was counted: LSD summaries (and their quarter
 // index), operators and their footprints, the operators list and sources.
 func (in *ingester) writeRollups() error {
-	keys := make([]string, 0, len(in.lsds))
-	for k := range in.lsds {
-		keys = append(keys, k)
+	type named struct {
+		name string
+		acc  *lsdAcc
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		s := in.lsds[k]
+	keys := make([]named, 0, len(in.lsds)+len(in.otherLSDs))
+	for id, a := range in.lsds {
+		keys = append(keys, named{id.location().String(), a})
+	}
+	for k, a := range in.otherLSDs {
+		keys = append(keys, named{k, a})
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].name < keys[j].name })
+	for _, n := range keys {
+		k, s := n.name, n.acc.summary(n.name)
 		s.Production.WindowMonths = 12
 		for ba := range s.WellsByOperator {
 			if name := in.operator(ba).row.Name; name != "" {

@@ -18,8 +18,9 @@ import (
 // distinct LSD with wells, facilities or pipelines (its summary, its
 // wells' operators, the operators' footprints, the per-well maps of the
 // wells in it), on top of a constant (the centroid cache, at most
-// centroidCacheSize blocks, about 16 MB). Measured: about 1,010 bytes.
-const ingestHeapPerLSD = 1100
+// centroidCacheSize blocks, about 16 MB). Measured: about 775 bytes (1,010
+// before the per-LSD roll-ups were packed, lsdacc.go).
+const ingestHeapPerLSD = 900
 
 // heapProgress is an Options.Progress that measures the live heap at each
 // line the ingest prints (after each stage) and keeps the largest, and
