@@ -164,3 +164,47 @@ func TestWriteScaleIngest(t *testing.T) {
 	}
 	t.Logf("read %v, skipped %v, %d items", sum.Read, sum.Skipped, sum.Items)
 }
+
+// TestScaleOperatorsAreInvented: the scale data's 1,224 business
+// associates are marked (demo), distinct, under codes that are not in the
+// real register sample and with names that are none of its companies'.
+func TestScaleOperatorsAreInvented(t *testing.T) {
+	t.Parallel()
+	dir, _ := writeScale(t, scale.Options{Seed: 1, Fraction: 0.001})
+	f, err := os.Open(filepath.Join(dir, "ST104A_BusinessAssociate_Codes_2026-11.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	codes, names := map[string]bool{}, map[string]bool{}
+	if err := energyingest.ReadBACodes(f, "ba.csv", energyingest.ReadOptions{}, func(b energyingest.BA) error {
+		if !strings.HasPrefix(b.Code, "Z9") || !strings.HasSuffix(b.Name, " (demo)") || codes[b.Code] || names[b.Name] {
+			t.Errorf("BA %s %q: want a new Z9 code and a new name marked (demo)", b.Code, b.Name)
+		}
+		codes[b.Code], names[b.Name] = true, true
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(codes) < 1200 {
+		t.Errorf("%d business associates, want more than 1,200", len(codes))
+	}
+	real := map[string]string{}
+	if err := energyingest.ReadBACodes(openSample(t, baSample), "ST104A.csv", energyingest.ReadOptions{}, func(b energyingest.BA) error {
+		real[b.Code] = b.Name
+		real[strings.ToLower(b.Name)] = b.Name
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for c := range codes {
+		if r, ok := real[c]; ok {
+			t.Errorf("code %s is the real code of %q", c, r)
+		}
+	}
+	for n := range names {
+		if r, ok := real[strings.ToLower(strings.TrimSuffix(n, " (demo)"))]; ok {
+			t.Errorf("%q is the real %q", n, r)
+		}
+	}
+}
