@@ -296,8 +296,19 @@ func (in *ingester) progress(format string, args ...any) {
 func (in *ingester) run(w *kv.Writer) error {
 	in.w = w
 	in.seenUWIs, in.wellLSD = map[string]bool{}, map[string]string{}
-	steps := []func() error{in.readBA, in.readOrphans, in.readPreviousWells, in.readWellLists, in.readPetrinexWells,
-		in.readVolumetrics, in.readFacilities, in.readPipelines, in.readDispositions, in.writeRollups}
+	// Per-well state goes as soon as no later step reads it: the wells'
+	// maps after the well files (orphans, transfers, UWIs seen), their
+	// LSDs and volumes after the volumetrics.
+	releaseWells := func() error {
+		in.orphanLicences, in.orphanLSDs, in.prevLicensee, in.seenUWIs = nil, nil, nil, nil
+		return nil
+	}
+	releaseProduction := func() error {
+		in.wellLSD, in.prod = nil, nil
+		return nil
+	}
+	steps := []func() error{in.readBA, in.readOrphans, in.readPreviousWells, in.readWellLists, in.readPetrinexWells, releaseWells,
+		in.readVolumetrics, releaseProduction, in.readFacilities, in.readPipelines, in.readDispositions, in.writeRollups}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return err

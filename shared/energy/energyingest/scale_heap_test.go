@@ -15,12 +15,14 @@ import (
 )
 
 // ingestHeapPerLSD bounds the live heap an energy ingest holds per
-// distinct LSD with wells, facilities or pipelines (its summary, its
+// distinct LSD with wells, facilities or pipelines (its roll-up, its
 // wells' operators, the operators' footprints, the per-well maps of the
 // wells in it), on top of a constant (the centroid cache, at most
-// centroidCacheSize blocks, about 16 MB). Measured: about 775 bytes (1,010
-// before the per-LSD roll-ups were packed, lsdacc.go).
-const ingestHeapPerLSD = 900
+// centroidCacheSize blocks, about 16 MB). Measured on scale data: 644
+// bytes; 1,046 before the ingest packed its per-LSD roll-ups (lsdacc.go),
+// stopped keeping reader lines alive through map keys and released the
+// per-well maps after the steps that read them.
+const ingestHeapPerLSD = 750
 
 // heapProgress is an Options.Progress that measures the live heap at each
 // line the ingest prints (after each stage) and keeps the largest, and
