@@ -80,25 +80,32 @@ func Trailing(vols []Volume, end string, n int) Production {
 		if v.Month < start || v.Month > end {
 			continue
 		}
-		if v.Confidential {
-			p.ConfidentialMonths++
-			continue
-		}
-		switch v.Product {
-		case Oil:
-			p.Oil += v.Value
-		case Gas:
-			p.Gas += v.Value
-		case Condensate:
-			p.Condensate += v.Value
-		case Water:
-			p.Water += v.Value
-		}
-		if v.Value > 0 && v.Product != Water && v.Month > p.LastProducingMonth {
-			p.LastProducingMonth = v.Month
-		}
+		p.AddVolume(v)
 	}
 	return p
+}
+
+// AddVolume adds one volume to the roll-up, whatever its month: Trailing
+// over the volumes of a window is AddVolume of each in turn, so an ingest
+// can keep a Production per well instead of its volumes.
+func (p *Production) AddVolume(v Volume) {
+	if v.Confidential {
+		p.ConfidentialMonths++
+		return
+	}
+	switch v.Product {
+	case Oil:
+		p.Oil += v.Value
+	case Gas:
+		p.Gas += v.Value
+	case Condensate:
+		p.Condensate += v.Value
+	case Water:
+		p.Water += v.Value
+	}
+	if v.Value > 0 && v.Product != Water && v.Month > p.LastProducingMonth {
+		p.LastProducingMonth = v.Month
+	}
 }
 
 // Add sums two roll-ups of the same window (wells into their LSD).

@@ -191,11 +191,13 @@ var demoOperators = map[string]demoOperator{
 }
 
 func op(ba string) demoOperator {
-	o, ok := demoOperators[ba]
-	if !ok {
-		panic("energy: demo: unknown operator " + ba)
+	if o, ok := demoOperators[ba]; ok {
+		return o
 	}
-	return o
+	if o, ok := scaleOperator(ba); ok {
+		return o
+	}
+	panic("energy: demo: unknown operator " + ba)
 }
 
 // demoTownship is one demo township with what the demo puts in it.

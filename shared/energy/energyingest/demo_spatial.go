@@ -140,8 +140,12 @@ func (w *demoWorld) addPipelines() {
 }
 
 func (w *demoWorld) addPipeline(t *demoTownship, licence string, line int, s demoSegment) {
+	w.pipelines = append(w.pipelines, newPipeline(len(w.pipelines)+1, t.FieldCentre, licence, line, s))
+}
+
+// newPipeline builds the n-th segment (OBJECTID n) of a licence's line.
+func newPipeline(n int, fieldCentre, licence string, line int, s demoSegment) *demoPipeline {
 	p := &demoPipeline{}
-	n := len(w.pipelines) + 1
 	ls := route(s.from, s.to)
 	p.geom = ls
 	if s.multi {
@@ -195,7 +199,7 @@ func (w *demoWorld) addPipeline(t *demoTownship, licence string, line int, s dem
 		p.set("PIPE_ENVIR", "Creek Crossing")
 	}
 	p.set("CLASS_LOC", []string{"Class 1", "Class 2"}[n%3/2])
-	p.set("FLD_CTR_NM", t.FieldCentre)
+	p.set("FLD_CTR_NM", fieldCentre)
 	for i, sub := range s.substances {
 		p.set(fmt.Sprintf("SUBSTANCE%d", i+1), sub)
 	}
@@ -211,7 +215,7 @@ func (w *demoWorld) addPipeline(t *demoTownship, licence string, line int, s dem
 	}
 	p.set("GEOM_SRCE", "ROW centre line")
 	p.set("SHAPE_LEN", strconv.FormatFloat(metres, 'f', 4, 64))
-	w.pipelines = append(w.pipelines, p)
+	return p
 }
 
 // pipelinesGeoJSON renders the segments as the team's sample is written:
@@ -222,25 +226,7 @@ func (w *demoWorld) pipelinesGeoJSON() []byte {
 	b.WriteString("{\n\"type\": \"FeatureCollection\",\n\"name\": \"Pipelines_GCS_NAD83\",\n")
 	b.WriteString("\"crs\": { \"type\": \"name\", \"properties\": { \"name\": \"urn:ogc:def:crs:EPSG::4269\" } },\n\"features\": [\n")
 	for i, p := range w.pipelines {
-		b.WriteString("{ \"type\": \"Feature\", \"properties\": { ")
-		for j, a := range pipelineAttributes {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			writeJSONString(&b, a)
-			b.WriteString(": ")
-			switch v := p.attrs[j]; {
-			case v == "":
-				b.WriteString("null")
-			case a == "OBJECTID":
-				b.WriteString(v)
-			default:
-				writeJSONString(&b, v)
-			}
-		}
-		b.WriteString(" }, \"geometry\": ")
-		writeGeometry(&b, p.geom)
-		b.WriteString(" }")
+		writePipelineFeature(&b, p)
 		if i < len(w.pipelines)-1 {
 			b.WriteByte(',')
 		}
@@ -248,6 +234,30 @@ func (w *demoWorld) pipelinesGeoJSON() []byte {
 	}
 	b.WriteString("]\n}\n")
 	return b.Bytes()
+}
+
+// writePipelineFeature writes a segment as a GeoJSON Feature, without a
+// separator after it.
+func writePipelineFeature(b *bytes.Buffer, p *demoPipeline) {
+	b.WriteString("{ \"type\": \"Feature\", \"properties\": { ")
+	for j, a := range pipelineAttributes {
+		if j > 0 {
+			b.WriteString(", ")
+		}
+		writeJSONString(b, a)
+		b.WriteString(": ")
+		switch v := p.attrs[j]; {
+		case v == "":
+			b.WriteString("null")
+		case a == "OBJECTID":
+			b.WriteString(v)
+		default:
+			writeJSONString(b, v)
+		}
+	}
+	b.WriteString(" }, \"geometry\": ")
+	writeGeometry(b, p.geom)
+	b.WriteString(" }")
 }
 
 func writeJSONString(b *bytes.Buffer, s string) {
@@ -495,43 +505,49 @@ func (w *demoWorld) dispositionFiles(prov string) (csvData, geoData []byte) {
 		if d.prov != prov {
 			continue
 		}
-		cont := "N"
-		if d.continued {
-			cont = "Y"
-		}
-		vals := []string{d.number, d.kind, d.typ, d.holder, d.status, isoDate(d.issue), isoDate(d.expiry), cont,
-			strconv.FormatFloat(d.areaHa(), 'f', 2, 64), d.prov, strings.Join(d.lands, ";")}
-		for i, v := range vals {
-			if i > 0 {
-				c.WriteByte(',')
-			}
-			if strings.ContainsAny(v, ",\"") {
-				v = `"` + strings.ReplaceAll(v, `"`, `""`) + `"`
-			}
-			c.WriteString(v)
-		}
-		c.WriteString("\r\n")
 		if !first {
 			g.WriteString(",\n")
 		}
 		first = false
-		g.WriteString("{ \"type\": \"Feature\", \"properties\": { ")
-		for i, name := range DispositionColumns() {
-			if i > 0 {
-				g.WriteString(", ")
-			}
-			writeJSONString(&g, name)
-			g.WriteString(": ")
-			if name == "AreaHa" {
-				g.WriteString(vals[i])
-			} else {
-				writeJSONString(&g, vals[i])
-			}
-		}
-		g.WriteString(" }, \"geometry\": ")
-		writeGeometry(&g, d.geometry())
-		g.WriteString(" }")
+		dispositionRows(&c, &g, d)
 	}
 	g.WriteString("\n]\n}\n")
 	return c.Bytes(), g.Bytes()
+}
+
+// dispositionRows writes a disposition's CSV row to c and its GeoJSON
+// Feature, without a separator, to g.
+func dispositionRows(c, g *bytes.Buffer, d *demoDisposition) {
+	cont := "N"
+	if d.continued {
+		cont = "Y"
+	}
+	vals := []string{d.number, d.kind, d.typ, d.holder, d.status, isoDate(d.issue), isoDate(d.expiry), cont,
+		strconv.FormatFloat(d.areaHa(), 'f', 2, 64), d.prov, strings.Join(d.lands, ";")}
+	for i, v := range vals {
+		if i > 0 {
+			c.WriteByte(',')
+		}
+		if strings.ContainsAny(v, ",\"") {
+			v = `"` + strings.ReplaceAll(v, `"`, `""`) + `"`
+		}
+		c.WriteString(v)
+	}
+	c.WriteString("\r\n")
+	g.WriteString("{ \"type\": \"Feature\", \"properties\": { ")
+	for i, name := range DispositionColumns() {
+		if i > 0 {
+			g.WriteString(", ")
+		}
+		writeJSONString(g, name)
+		g.WriteString(": ")
+		if name == "AreaHa" {
+			g.WriteString(vals[i])
+		} else {
+			writeJSONString(g, vals[i])
+		}
+	}
+	g.WriteString(" }, \"geometry\": ")
+	writeGeometry(g, d.geometry())
+	g.WriteString(" }")
 }

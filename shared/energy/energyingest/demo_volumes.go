@@ -242,92 +242,13 @@ func (w *demoWorld) volumetrics(prov string, m int) []byte {
 	csvQuoted(&b, VolumetricColumns()...)
 	month := demoMonth(m)
 	sub := time.Date(2025, time.October+time.Month(m), 18, 0, 0, 0, 0, time.UTC)
-	line := func(f *demoFacility, r volRow) {
-		o := op(f.operator)
-		l := f.loc()
-		ft, ftProv, ftType, ftID := "", "", "", ""
-		switch {
-		case r.hidden || r.well != nil && r.well.confidential:
-			ft, ftID = confidential, confidential
-		case r.well != nil:
-			ft, ftProv, ftType, ftID = prov+"WI"+r.well.uwi16(), prov, "WI", r.well.uwi16()
-		case r.fac != nil:
-			ft, ftProv, ftType, ftID = r.fac.id, prov, r.fac.typ, r.fac.id7
-		}
-		vol, hours := r.vol, r.hours
-		if r.well != nil && r.well.confVolume {
-			vol, hours = confidential, confidential
-		}
-		csvQuoted(&b, month, o.BA, o.Upper(), f.id, prov, f.typ, f.id7, f.name, f.subType, f.subDesc,
-			f.locText(f.t.index%2 == 1), fmt.Sprint(l.LSD), fmt.Sprint(l.Section), fmt.Sprint(l.Township),
-			fmt.Sprint(l.Range), fmt.Sprint(l.Meridian.Number()), sub.AddDate(0, 0, f.t.index%3).Format("2006-01-02"),
-			r.act, r.prod, ft, ftProv, ftType, ftID, vol, "0", hours, "", r.proProd, r.fact, "")
-	}
+	line := func(f *demoFacility, r volRow) { volLine(&b, prov, month, sub, f, r) }
 	facs := w.provFacilities(prov)
 	for _, f := range facs {
 		if f.typ != "BT" || f.orphan {
 			continue
 		}
-		rnd := newDemoRand(int(prov[0]), f.t.index, 500+m, len(f.id7))
-		var oil, gas, water, cond float64
-		for _, d := range f.wells {
-			v := d.vols[m]
-			switch {
-			case v.producing:
-				h := num(v.hours)
-				if d.r.kind == "oil" {
-					line(f, volRow{act: "PROD", prod: "OIL", well: d, vol: num(v.oil), hours: h})
-				}
-				line(f, volRow{act: "PROD", prod: "GAS", well: d, vol: num(v.gas), hours: h})
-				line(f, volRow{act: "PROD", prod: "WATER", well: d, vol: num(v.water), hours: h})
-				if v.cond > 0 {
-					line(f, volRow{act: "PROD", prod: "COND", well: d, vol: num(v.cond), hours: h})
-				}
-				oil, gas, water, cond = oil+v.oil, gas+v.gas, water+v.water, cond+v.cond
-			case v.shutIn:
-				line(f, volRow{act: "SHUTIN", well: d, vol: "0", hours: "0"})
-			}
-		}
-		// An amendment: a negative correction of an earlier estimate.
-		if prov == "AB" && f.t.index == 4 && m == 5 && len(f.wells) > 0 && f.subType[0] == '3' && f.subType[1] == '6' {
-			line(f, volRow{act: "PROD", prod: "GAS", well: f.wells[0], vol: "-23.4", hours: "0"})
-			gas -= 23.4
-		}
-		if oil+gas+water == 0 {
-			continue
-		}
-		if proration(f.subType) {
-			for _, p := range []string{"OIL", "GAS", "WATER"} {
-				if p == "OIL" && oil == 0 {
-					continue
-				}
-				line(f, volRow{vol: "0", hours: "0", proProd: p, fact: fmt.Sprintf("%.5f", rnd.between(0.85, 1.15))})
-			}
-		}
-		fuel := round1(gas * 0.02)
-		flare := round1(gas * rnd.between(0.001, 0.006))
-		if oil > 0 {
-			open := round1(rnd.between(20, 80))
-			closing := round1(open + rnd.between(-10, 10))
-			line(f, volRow{act: "INVOP", prod: "OIL", vol: num(open), hours: "0"})
-			line(f, volRow{act: "DISP", prod: "OIL", hidden: true, vol: num(round1(oil - (closing - open))), hours: "0"})
-			line(f, volRow{act: "INVCL", prod: "OIL", vol: num(closing), hours: "0"})
-			if prov == "AB" && f.t.index == 2 && m == 9 && f.subType != "311" {
-				line(f, volRow{act: "INVADJ", prod: "OIL", vol: "-3.2", hours: "0"})
-			}
-			line(f, volRow{act: "VENT", prod: "GAS", vol: num(round1(gas * 0.004)), hours: "0"})
-		}
-		line(f, volRow{act: "FUEL", prod: "GAS", vol: num(fuel), hours: "0"})
-		line(f, volRow{act: "FLARE", prod: "GAS", vol: num(flare), hours: "0"})
-		if f.gas != nil {
-			line(f, volRow{act: "DISP", prod: "GAS", fac: f.gas, vol: num(round1(math.Max(gas-fuel-flare, 0))), hours: "0"})
-			if cond > 0 {
-				line(f, volRow{act: "DISP", prod: "COND", fac: f.gas, vol: num(round1(cond)), hours: "0"})
-			}
-		}
-		if f.water != nil && water > 0 {
-			line(f, volRow{act: "DISP", prod: "WATER", fac: f.water, vol: num(round1(water)), hours: "0"})
-		}
+		batteryVolumes(line, prov, m, f, newDemoRand(int(prov[0]), f.t.index, 500+m, len(f.id7)))
 	}
 	for _, f := range facs {
 		if f.typ != "IF" {
@@ -360,6 +281,95 @@ func (w *demoWorld) volumetrics(prov string, m int) []byte {
 	return b.Bytes()
 }
 
+// volLine writes one volumetrics row of facility f for month (YYYY-MM),
+// submitted around sub.
+func volLine(b *bytes.Buffer, prov, month string, sub time.Time, f *demoFacility, r volRow) {
+	o := op(f.operator)
+	l := f.loc()
+	ft, ftProv, ftType, ftID := "", "", "", ""
+	switch {
+	case r.hidden || r.well != nil && r.well.confidential:
+		ft, ftID = confidential, confidential
+	case r.well != nil:
+		ft, ftProv, ftType, ftID = prov+"WI"+r.well.uwi16(), prov, "WI", r.well.uwi16()
+	case r.fac != nil:
+		ft, ftProv, ftType, ftID = r.fac.id, prov, r.fac.typ, r.fac.id7
+	}
+	vol, hours := r.vol, r.hours
+	if r.well != nil && r.well.confVolume {
+		vol, hours = confidential, confidential
+	}
+	csvQuoted(b, month, o.BA, o.Upper(), f.id, prov, f.typ, f.id7, f.name, f.subType, f.subDesc,
+		f.locText(f.t.index%2 == 1), fmt.Sprint(l.LSD), fmt.Sprint(l.Section), fmt.Sprint(l.Township),
+		fmt.Sprint(l.Range), fmt.Sprint(l.Meridian.Number()), sub.AddDate(0, 0, f.t.index%3).Format("2006-01-02"),
+		r.act, r.prod, ft, ftProv, ftType, ftID, vol, "0", hours, "", r.proProd, r.fact, "")
+}
+
+// batteryVolumes writes a battery's rows of month m through line: its
+// wells' production and shut-ins, proration factors, inventories,
+// dispositions, fuel, flare and vent.
+func batteryVolumes(line func(*demoFacility, volRow), prov string, m int, f *demoFacility, rnd *demoRand) {
+	var oil, gas, water, cond float64
+	for _, d := range f.wells {
+		v := d.vols[m]
+		switch {
+		case v.producing:
+			h := num(v.hours)
+			if d.r.kind == "oil" {
+				line(f, volRow{act: "PROD", prod: "OIL", well: d, vol: num(v.oil), hours: h})
+			}
+			line(f, volRow{act: "PROD", prod: "GAS", well: d, vol: num(v.gas), hours: h})
+			line(f, volRow{act: "PROD", prod: "WATER", well: d, vol: num(v.water), hours: h})
+			if v.cond > 0 {
+				line(f, volRow{act: "PROD", prod: "COND", well: d, vol: num(v.cond), hours: h})
+			}
+			oil, gas, water, cond = oil+v.oil, gas+v.gas, water+v.water, cond+v.cond
+		case v.shutIn:
+			line(f, volRow{act: "SHUTIN", well: d, vol: "0", hours: "0"})
+		}
+	}
+	// An amendment: a negative correction of an earlier estimate.
+	if prov == "AB" && f.t.index == 4 && m == 5 && len(f.wells) > 0 && f.subType[0] == '3' && f.subType[1] == '6' {
+		line(f, volRow{act: "PROD", prod: "GAS", well: f.wells[0], vol: "-23.4", hours: "0"})
+		gas -= 23.4
+	}
+	if oil+gas+water == 0 {
+		return
+	}
+	if proration(f.subType) {
+		for _, p := range []string{"OIL", "GAS", "WATER"} {
+			if p == "OIL" && oil == 0 {
+				continue
+			}
+			line(f, volRow{vol: "0", hours: "0", proProd: p, fact: fmt.Sprintf("%.5f", rnd.between(0.85, 1.15))})
+		}
+	}
+	fuel := round1(gas * 0.02)
+	flare := round1(gas * rnd.between(0.001, 0.006))
+	if oil > 0 {
+		open := round1(rnd.between(20, 80))
+		closing := round1(open + rnd.between(-10, 10))
+		line(f, volRow{act: "INVOP", prod: "OIL", vol: num(open), hours: "0"})
+		line(f, volRow{act: "DISP", prod: "OIL", hidden: true, vol: num(round1(oil - (closing - open))), hours: "0"})
+		line(f, volRow{act: "INVCL", prod: "OIL", vol: num(closing), hours: "0"})
+		if prov == "AB" && f.t.index == 2 && m == 9 && f.subType != "311" {
+			line(f, volRow{act: "INVADJ", prod: "OIL", vol: "-3.2", hours: "0"})
+		}
+		line(f, volRow{act: "VENT", prod: "GAS", vol: num(round1(gas * 0.004)), hours: "0"})
+	}
+	line(f, volRow{act: "FUEL", prod: "GAS", vol: num(fuel), hours: "0"})
+	line(f, volRow{act: "FLARE", prod: "GAS", vol: num(flare), hours: "0"})
+	if f.gas != nil {
+		line(f, volRow{act: "DISP", prod: "GAS", fac: f.gas, vol: num(round1(math.Max(gas-fuel-flare, 0))), hours: "0"})
+		if cond > 0 {
+			line(f, volRow{act: "DISP", prod: "COND", fac: f.gas, vol: num(round1(cond)), hours: "0"})
+		}
+	}
+	if f.water != nil && water > 0 {
+		line(f, volRow{act: "DISP", prod: "WATER", fac: f.water, vol: num(round1(water)), hours: "0"})
+	}
+}
+
 func (w *demoWorld) provFacilities(prov string) []*demoFacility {
 	var out []*demoFacility
 	for _, f := range w.facilities {
@@ -382,20 +392,27 @@ func (w *demoWorld) ngl() []byte {
 				if d.r.kind != "gas" || !v.producing {
 					continue
 				}
-				o := op(f.operator)
-				shrink := 0.88
-				if d.t.Sour {
-					shrink = 0.8
-				}
-				residue := round1(v.gas * shrink)
-				c := func(k float64) string { return num(round1(v.gas * k)) }
-				csvQuoted(&b, f.id, f.name, o.BA, o.Upper(), demoMonth(m), "ABWI"+d.uwi16(), d.licence,
-					d.t.FieldCode, d.pool, "", num(v.hours), num(v.gas), num(v.oil), num(v.cond), num(v.water),
-					num(residue), num(math.Round(residue*37.9)), c(0.002), "0", c(0.01), "0", c(0.006), "0", c(0.004), "0", "0")
+				nglRow(&b, f, d, m)
 			}
 		}
 	}
 	return b.Bytes()
+}
+
+// nglRow writes the NGL and marketable gas row of a producing gas well d
+// of battery f in month m.
+func nglRow(b *bytes.Buffer, f *demoFacility, d *demoWell, m int) {
+	v := d.vols[m]
+	o := op(f.operator)
+	shrink := 0.88
+	if d.t.Sour {
+		shrink = 0.8
+	}
+	residue := round1(v.gas * shrink)
+	c := func(k float64) string { return num(round1(v.gas * k)) }
+	csvQuoted(b, f.id, f.name, o.BA, o.Upper(), demoMonth(m), "ABWI"+d.uwi16(), d.licence,
+		d.t.FieldCode, d.pool, "", num(v.hours), num(v.gas), num(v.oil), num(v.cond), num(v.water),
+		num(residue), num(math.Round(residue*37.9)), c(0.002), "0", c(0.01), "0", c(0.006), "0", c(0.004), "0", "0")
 }
 
 // facilityInfrastructure renders Petrinex Facility Infrastructure for a
@@ -404,21 +421,27 @@ func (w *demoWorld) facilityInfrastructure(prov string) []byte {
 	var b bytes.Buffer
 	csvQuoted(&b, FacilityColumns()...)
 	for _, f := range w.provFacilities(prov) {
-		o := op(f.operator)
-		l := f.loc()
-		orphan := "N"
-		if f.orphan {
-			orphan = "Y"
-		}
-		statusDate := f.start
-		if f.status != "ACTIVE" {
-			statusDate = demoDate(2019+f.t.index%4, time.June, 30)
-		}
-		csvQuoted(&b, f.id, prov, f.typ, f.id7, f.name, f.subType, f.subDesc, "N", isoDate(f.start),
-			f.locText(false), fmt.Sprint(l.LSD), fmt.Sprint(l.Section), fmt.Sprint(l.Township), fmt.Sprint(l.Range),
-			fmt.Sprint(l.Meridian.Number()), "ISSUED", f.status, isoDate(statusDate), "Facility", f.licence, "",
-			isoDate(f.start.AddDate(0, -2, 0)), o.BA, o.Upper(), o.BA, o.Upper(), f.start.Format("2006-01"),
-			"", "", "", "", "", "", "", "", "", orphan, "", "")
+		facilityInfraRow(&b, prov, f)
 	}
 	return b.Bytes()
+}
+
+// facilityInfraRow writes a facility's row of Petrinex Facility
+// Infrastructure.
+func facilityInfraRow(b *bytes.Buffer, prov string, f *demoFacility) {
+	o := op(f.operator)
+	l := f.loc()
+	orphan := "N"
+	if f.orphan {
+		orphan = "Y"
+	}
+	statusDate := f.start
+	if f.status != "ACTIVE" {
+		statusDate = demoDate(2019+f.t.index%4, time.June, 30)
+	}
+	csvQuoted(b, f.id, prov, f.typ, f.id7, f.name, f.subType, f.subDesc, "N", isoDate(f.start),
+		f.locText(false), fmt.Sprint(l.LSD), fmt.Sprint(l.Section), fmt.Sprint(l.Township), fmt.Sprint(l.Range),
+		fmt.Sprint(l.Meridian.Number()), "ISSUED", f.status, isoDate(statusDate), "Facility", f.licence, "",
+		isoDate(f.start.AddDate(0, -2, 0)), o.BA, o.Upper(), o.BA, o.Upper(), f.start.Format("2006-01"),
+		"", "", "", "", "", "", "", "", "", orphan, "", "")
 }

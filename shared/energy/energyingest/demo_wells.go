@@ -309,26 +309,9 @@ func (w *demoWorld) st37(current bool) []byte {
 		if d.t.Prov != "AB" {
 			continue
 		}
-		status, stat, lic, statDate := d.status, d.stat, d.licensee, d.statDate
-		if !current {
-			if d.prevStatus == "" {
-				continue
-			}
-			status, stat, lic, statDate = d.prevStatus, d.prevStat, d.prevLic, d.prevDate
+		if key, line, ok := st37Line(d, current); ok {
+			rows = append(rows, row{key, line})
 		}
-		disp, _ := d.u.display()
-		ws, _ := parseWellStatus(stat)
-		pool := d.pool
-		if pool == "" {
-			pool = "0000000"
-		}
-		fields := []string{
-			disp, d.u.stKey(), " ", padRight(d.name, 36), d.t.FieldCode, pool, "    ", "0000000",
-			" " + d.licence + " ", padRight(status, 12), ymd(d.issue), lic + "0", "     ", "     ",
-			ymd(d.finDrill), fmt.Sprintf(" %07.2f", d.depth), stat, ymd(statDate),
-			ws.Short(Fluid), ws.Short(Mode), ws.Short(Type), ws.Short(Structure), "", "",
-		}
-		rows = append(rows, row{d.u.stKey(), strings.Join(fields, "\t")})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].key < rows[j].key })
 	var b bytes.Buffer
@@ -337,6 +320,32 @@ func (w *demoWorld) st37(current bool) []byte {
 		b.WriteByte('\n')
 	}
 	return b.Bytes()
+}
+
+// st37Line is a well's line of this month's (current) or last month's
+// ST37, without its line end, and its KEY-LIST-OF-WELLS; false when the
+// well is not in last month's list.
+func st37Line(d *demoWell, current bool) (key, line string, ok bool) {
+	status, stat, lic, statDate := d.status, d.stat, d.licensee, d.statDate
+	if !current {
+		if d.prevStatus == "" {
+			return "", "", false
+		}
+		status, stat, lic, statDate = d.prevStatus, d.prevStat, d.prevLic, d.prevDate
+	}
+	disp, _ := d.u.display()
+	ws, _ := parseWellStatus(stat)
+	pool := d.pool
+	if pool == "" {
+		pool = "0000000"
+	}
+	fields := []string{
+		disp, d.u.stKey(), " ", padRight(d.name, 36), d.t.FieldCode, pool, "    ", "0000000",
+		" " + d.licence + " ", padRight(status, 12), ymd(d.issue), lic + "0", "     ", "     ",
+		ymd(d.finDrill), fmt.Sprintf(" %07.2f", d.depth), stat, ymd(statDate),
+		ws.Short(Fluid), ws.Short(Mode), ws.Short(Type), ws.Short(Structure), "", "",
+	}
+	return d.u.stKey(), strings.Join(fields, "\t"), true
 }
 
 // optNum writes v, or "" for 0 (not measured).
@@ -399,55 +408,59 @@ func csvQuoted(b *bytes.Buffer, fields ...string) {
 func (w *demoWorld) wellInfrastructure(prov string) []byte {
 	var b bytes.Buffer
 	csvQuoted(&b, PetrinexWellColumns()...)
+	for _, d := range w.wells {
+		if d.t.Prov == prov {
+			wellInfraRow(&b, prov, d)
+		}
+	}
+	return b.Bytes()
+}
+
+// wellInfraRow writes a well's row of Petrinex Well Infrastructure.
+func wellInfraRow(b *bytes.Buffer, prov string, d *demoWell) {
 	yn := func(v bool) string {
 		if v {
 			return "Y"
 		}
 		return "N"
 	}
-	for _, d := range w.wells {
-		if d.t.Prov != prov {
-			continue
-		}
-		ws, _ := parseWellStatus(d.stat)
-		l := d.loc()
-		conf := "Non-Confidential"
-		if d.confidential {
-			conf = "Confidential"
-		}
-		var linked [6]string
-		if f := d.battery; f != nil {
-			start := f.start
-			if d.finDrill.After(start) {
-				start = d.finDrill
-			}
-			linked = [6]string{f.id, f.subType, f.subDesc, isoDate(start), f.operator, op(f.operator).Upper()}
-		}
-		code := func(p StatusPart) string { return fmt.Sprintf("%02d", ws.Part(p)) }
-		word := func(p StatusPart) string { // as the real file spells it: ABAN, DRL & C, Tstcmp ...
-			if w, ok := p.PetrinexWord(ws.Part(p)); ok {
-				return w
-			}
-			return ws.Short(p)
-		}
-		trajectory := Vertical // HorizontalDrill holds a trajectory word, not Y/N
-		if d.r.hz {
-			trajectory = Horizontal
-		}
-		fields := []string{
-			prov + "WI" + d.uwi16(), prov, "WI", d.uwi16(), "", d.u.LE,
-			fmt.Sprint(l.LSD), fmt.Sprint(l.Section), fmt.Sprint(l.Township), fmt.Sprint(l.Range), fmt.Sprint(l.Meridian.Number()),
-			fmt.Sprint(d.u.Event), d.name, conf, yn(d.confidential), "", "",
-			"Well", d.licence, isoDate(d.issue), isoDate(d.statDate), d.status,
-			d.t.FieldCode, d.t.Field, "", "", d.pool, "", "",
-			word(Fluid), word(Mode), word(Type), word(Structure),
-			code(Fluid), code(Mode), code(Type), code(Structure),
-			isoDate(d.statDate), isoDate(d.spud), string(trajectory), isoDate(d.finDrill),
-			optNum(d.depth), optNum(d.tvd), "", "",
-			d.licensee, d.operator().Upper(), "", "", "", yn(d.orphan),
-		}
-		fields = append(fields, linked[:]...)
-		csvQuoted(&b, fields...)
+	ws, _ := parseWellStatus(d.stat)
+	l := d.loc()
+	conf := "Non-Confidential"
+	if d.confidential {
+		conf = "Confidential"
 	}
-	return b.Bytes()
+	var linked [6]string
+	if f := d.battery; f != nil {
+		start := f.start
+		if d.finDrill.After(start) {
+			start = d.finDrill
+		}
+		linked = [6]string{f.id, f.subType, f.subDesc, isoDate(start), f.operator, op(f.operator).Upper()}
+	}
+	code := func(p StatusPart) string { return fmt.Sprintf("%02d", ws.Part(p)) }
+	word := func(p StatusPart) string { // as the real file spells it: ABAN, DRL & C, Tstcmp ...
+		if w, ok := p.PetrinexWord(ws.Part(p)); ok {
+			return w
+		}
+		return ws.Short(p)
+	}
+	trajectory := Vertical // HorizontalDrill holds a trajectory word, not Y/N
+	if d.r.hz {
+		trajectory = Horizontal
+	}
+	fields := []string{
+		prov + "WI" + d.uwi16(), prov, "WI", d.uwi16(), "", d.u.LE,
+		fmt.Sprint(l.LSD), fmt.Sprint(l.Section), fmt.Sprint(l.Township), fmt.Sprint(l.Range), fmt.Sprint(l.Meridian.Number()),
+		fmt.Sprint(d.u.Event), d.name, conf, yn(d.confidential), "", "",
+		"Well", d.licence, isoDate(d.issue), isoDate(d.statDate), d.status,
+		d.t.FieldCode, d.t.Field, "", "", d.pool, "", "",
+		word(Fluid), word(Mode), word(Type), word(Structure),
+		code(Fluid), code(Mode), code(Type), code(Structure),
+		isoDate(d.statDate), isoDate(d.spud), string(trajectory), isoDate(d.finDrill),
+		optNum(d.depth), optNum(d.tvd), "", "",
+		d.licensee, d.operator().Upper(), "", "", "", yn(d.orphan),
+	}
+	fields = append(fields, linked[:]...)
+	csvQuoted(b, fields...)
 }

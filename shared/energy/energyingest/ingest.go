@@ -231,8 +231,8 @@ func Ingest(ctx context.Context, store kv.Store, svc *convert.Service, files Fil
 	}
 	in := &ingester{svc: svc, files: files, o: o, sum: Summary{Read: map[string]int{}, Skipped: map[string]int{}},
 		baNames: map[string]string{}, orphanLicences: map[string]bool{}, orphanLSDs: map[string]bool{},
-		prevLicensee: map[string]string{}, lsds: map[string]*energy.LSDSummary{}, ops: map[string]*operatorAcc{},
-		centroids: map[string]orb.Point{}, prod: map[string]*wellProd{}, sources: map[string]energy.Source{}}
+		prevLicensee: map[string]string{}, interned: map[string]string{}, lsds: map[lsdID]*lsdAcc{}, otherLSDs: map[string]*lsdAcc{}, ops: map[string]*operatorAcc{},
+		centroids: map[string]centroid{}, prod: map[string]*energy.Production{}, sources: map[string]energy.Source{}}
 	in.ctx = ctx
 	in.notices = &ingest.Notices{}
 	in.seenDispositions = map[string]bool{}
@@ -255,13 +255,14 @@ type ingester struct {
 	orphanLicences map[string]bool   // licence numbers without leading zeros
 	orphanLSDs     map[string]bool   // sites in the OWA inventory by LSD
 	prevLicensee   map[string]string // licence → licensee BA in the previous well list
+	interned       map[string]string
 	seenUWIs       map[string]bool
-	lsds           map[string]*energy.LSDSummary
+	lsds           map[lsdID]*lsdAcc
+	otherLSDs      map[string]*lsdAcc // roll-ups of locations that are not DLS LSDs
 	ops            map[string]*operatorAcc
-	centroids      map[string]orb.Point
-	provinces      map[string]string
-	prod           map[string]*wellProd // 16-character UWI → in-window volumes
-	wellLSD        map[string]string    // 16-character UWI → LSD, for production
+	centroids      map[string]centroid           // LSD → centre and province, at most centroidCacheSize
+	prod           map[string]*energy.Production // 16-character UWI → its volumes in the window, summed
+	wellLSD        map[string]string             // 16-character UWI → LSD, for production
 	windowEnd      string
 	sources        map[string]energy.Source
 
@@ -275,9 +276,17 @@ type operatorAcc struct {
 	footprint map[string]*energy.FootprintRow
 }
 
-type wellProd struct {
-	vols []energy.Volume
+// centroid is a resolved block's centre and province code.
+type centroid struct {
+	pt   orb.Point
+	prov string
 }
+
+// centroidCacheSize bounds the centroid cache: a province's dispositions
+// name over a million LSDs, most of them once. The files list a township's
+// records together, so a cache emptied when full still answers most
+// repeated blocks (an LSD's wells, facilities and pipeline crossings).
+const centroidCacheSize = 1 << 17
 
 func (in *ingester) progress(format string, args ...any) {
 	if in.o.Progress != nil {
@@ -287,9 +296,20 @@ func (in *ingester) progress(format string, args ...any) {
 
 func (in *ingester) run(w *kv.Writer) error {
 	in.w = w
-	in.seenUWIs, in.provinces, in.wellLSD = map[string]bool{}, map[string]string{}, map[string]string{}
-	steps := []func() error{in.readBA, in.readOrphans, in.readPreviousWells, in.readWellLists, in.readPetrinexWells,
-		in.readVolumetrics, in.readFacilities, in.readPipelines, in.readDispositions, in.writeRollups}
+	in.seenUWIs, in.wellLSD = map[string]bool{}, map[string]string{}
+	// Per-well state goes as soon as no later step reads it: the wells'
+	// maps after the well files (orphans, transfers, UWIs seen), their
+	// LSDs and volumes after the volumetrics.
+	releaseWells := func() error {
+		in.orphanLicences, in.orphanLSDs, in.prevLicensee, in.seenUWIs = nil, nil, nil, nil
+		return nil
+	}
+	releaseProduction := func() error {
+		in.wellLSD, in.prod = nil, nil
+		return nil
+	}
+	steps := []func() error{in.readBA, in.readOrphans, in.readPreviousWells, in.readWellLists, in.readPetrinexWells, releaseWells,
+		in.readVolumetrics, releaseProduction, in.readFacilities, in.readPipelines, in.readDispositions, in.writeRollups}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return err
@@ -380,7 +400,8 @@ func (in *ingester) readPreviousWells() error {
 	}
 	return withFile(lists[len(lists)-2], func(r io.Reader, name string) error {
 		return ReadWellList(r, name, func(w Well) error {
-			in.prevLicensee[licenceKey(w.Licence)] = w.LicenseeBA
+			// Copies: the reader's strings share its line.
+			in.prevLicensee[strings.Clone(licenceKey(w.Licence))] = in.intern(w.LicenseeBA)
 			return nil
 		})
 	})
@@ -391,13 +412,16 @@ func (in *ingester) readPreviousWells() error {
 func (in *ingester) centroid(l lld.Location) (orb.Point, string, bool) {
 	key := l.String()
 	if c, ok := in.centroids[key]; ok {
-		return c, in.provinces[key], true
+		return c.pt, c.prov, true
 	}
 	b, err := in.svc.Resolve(in.ctx, l, key)
 	if err != nil {
 		return orb.Point{}, "", false
 	}
-	in.centroids[key], in.provinces[key] = b.Centroid, b.Province.Code()
+	if len(in.centroids) >= centroidCacheSize {
+		clear(in.centroids)
+	}
+	in.centroids[key] = centroid{b.Centroid, b.Province.Code()}
 	return b.Centroid, b.Province.Code(), true
 }
 
@@ -405,20 +429,22 @@ func point(p orb.Point) energy.Point { return energy.Point{Lat: round6(p[1]), Ln
 
 func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
-func (in *ingester) lsd(l lld.Location) *energy.LSDSummary {
-	k := l.String()
-	s := in.lsds[k]
-	if s == nil {
-		s = &energy.LSDSummary{LSD: k}
-		in.lsds[k] = s
+// intern returns a copy of s shared by every equal string it was given:
+// for the few thousand BA codes that per-well maps hold.
+func (in *ingester) intern(s string) string {
+	if c, ok := in.interned[s]; ok {
+		return c
 	}
-	return s
+	c := strings.Clone(s)
+	in.interned[c] = c
+	return c
 }
 
 func (in *ingester) operator(ba string) *operatorAcc {
 	ba = strings.ToUpper(ba)
 	o := in.ops[ba]
 	if o == nil {
+		ba = strings.Clone(ba) // not the reader's line
 		name := in.baNames[ba]
 		o = &operatorAcc{row: energy.OperatorRow{BACode: ba, Name: name, Slug: energy.Slug(name)}, footprint: map[string]*energy.FootprintRow{}}
 		in.ops[ba] = o
@@ -448,18 +474,15 @@ func (in *ingester) addWell(row energy.WellRow, loc lld.Location, licence, licen
 		return err
 	}
 	s := in.lsd(loc)
-	s.Wells.Count(b)
-	if s.WellsByOperator == nil {
-		s.WellsByOperator = map[string]int{}
-	}
-	if d := activity.Format("2006-01-02"); !activity.IsZero() && d > s.LastActivityDate {
-		s.LastActivityDate = d
-	}
+	s.wells.Count(b)
+	s.activity(activity)
 	if licensee == "" {
 		return nil
 	}
-	s.WellsByOperator[strings.ToUpper(licensee)]++
 	op := in.operator(licensee)
+	// The operator's own copy of the code: licensee is part of the
+	// reader's line, which a map key would keep alive.
+	s.countOperator(op.row.BACode)
 	op.row.Liability.Count(b)
 	fp := op.footprint[row.LSD]
 	if fp == nil {
@@ -517,8 +540,9 @@ func (in *ingester) readPetrinexWells() error {
 					in.sum.skip("Petrinex well already in ST37")
 					return nil
 				}
-				in.seenUWIs[w.Identifier] = true
-				in.wellLSD[w.Identifier] = w.Location.String()
+				id := strings.Clone(w.Identifier) // not the reader's record
+				in.seenUWIs[id] = true
+				in.wellLSD[id] = w.Location.String()
 				display, err := DisplayUWI(w.Identifier)
 				if err != nil {
 					display = w.Identifier
@@ -581,10 +605,12 @@ func (in *ingester) readVolumetrics() error {
 				}
 				wp := in.prod[uwi]
 				if wp == nil {
-					wp = &wellProd{}
-					in.prod[uwi] = wp
+					wp = &energy.Production{WindowMonths: 12}
+					in.prod[strings.Clone(uwi)] = wp // not the reader's record
 				}
-				wp.vols = append(wp.vols, energy.Volume{Month: v.Month, Product: energy.Product(v.Product), Value: v.Volume.Value, Confidential: v.Volume.Confidential})
+				// The window's volumes summed as they come (energy.Trailing
+				// of them, in the same order): no volume is held.
+				wp.AddVolume(energy.Volume{Month: v.Month, Product: energy.Product(v.Product), Value: v.Volume.Value, Confidential: v.Volume.Confidential})
 				return nil
 			})
 		})
@@ -600,7 +626,7 @@ func (in *ingester) readVolumetrics() error {
 	}
 	sort.Strings(uwis)
 	for _, u := range uwis {
-		p := energy.Trailing(in.prod[u].vols, in.windowEnd, 12)
+		p := *in.prod[u]
 		lsdKey, ok := in.wellLSD[u]
 		if !ok {
 			display, err := DisplayUWI(u)
@@ -620,9 +646,12 @@ func (in *ingester) readVolumetrics() error {
 			continue
 		}
 		s := in.lsd(l)
-		s.Production = s.Production.Add(p)
+		if s.prod == nil {
+			s.prod = &energy.Production{}
+		}
+		*s.prod = s.prod.Add(p)
 		if p.Producing() {
-			s.ProducingWells++
+			s.producing++
 		}
 		if err := in.w.Put(energy.LSDKey(lsdKey), "PRODWELL#"+u, p); err != nil {
 			return err
@@ -672,10 +701,10 @@ func (in *ingester) readFacilities() error {
 					Status: strings.ToLower(f.OperationalStatus), FacilityStatusRaw: f.OperationalStatus, LicenceNumber: f.LicenceNumber,
 					Operator: in.party(f.OperatorBA, f.OperatorName), Licensee: in.party(f.LicenseeBA, f.LicenseeName), Location: point(c)}
 				s := in.lsd(f.Location)
-				s.Facilities++
-				if !contains(s.Categories, row.Category) {
-					s.Categories = append(s.Categories, row.Category)
-					sort.Strings(s.Categories)
+				s.facilities++
+				if !contains(s.categories, row.Category) {
+					s.categories = append(s.categories, row.Category)
+					sort.Strings(s.categories)
 				}
 				return in.w.Put(energy.LSDKey(f.Location.String()), energy.FacilitySK(energy.FacilityRank(f.OperationalStatus), f.ID), row)
 			})
@@ -685,6 +714,7 @@ func (in *ingester) readFacilities() error {
 		}
 		in.source("facilities", "Petrinex facility infrastructure", p)
 	}
+	in.progress("facilities: %d", in.sum.Read["facilities"])
 	return nil
 }
 
@@ -721,6 +751,7 @@ func (in *ingester) readPipelines() error {
 		}
 		in.source("pipelines", "AER pipelines", p)
 	}
+	in.progress("pipeline segments: %d", in.sum.Read["pipeline_segments"])
 	return nil
 }
 
@@ -820,8 +851,8 @@ func (in *ingester) addPipeline(pl Pipeline) error {
 			r.OverlapPoint = &energy.Point{Lat: round6(mid[1]), Lng: round6(mid[0])}
 		}
 		s := in.lsd(l)
-		s.Segments++
-		s.PipelineLengthM += length
+		s.segments++
+		s.pipelineM += length
 		if err := in.w.Put(energy.LSDKey(lsdKey), energy.PipeSK(h2s, pl.SegmentID), r); err != nil {
 			return err
 		}
@@ -888,6 +919,7 @@ func (in *ingester) readDispositions() error {
 		}
 		in.source("tenure", "Crown petroleum and natural gas and mineral dispositions", p)
 	}
+	in.progress("dispositions: %d; LSDs with wells, facilities or pipelines: %d", in.sum.Read["dispositions"], len(in.lsds)+len(in.otherLSDs))
 	return nil
 }
 
@@ -904,7 +936,7 @@ func (in *ingester) addDisposition(d Disposition, byName map[string]string) erro
 		in.sum.skip("disposition tract after the first")
 		return nil
 	}
-	in.seenDispositions[id] = true
+	in.seenDispositions[strings.Clone(id)] = true // not the reader's record
 	ba := byName[energy.Slug(d.Holder)]
 	row := energy.TenureRow{ID: id, Href: "/energy/dispositions/" + id, TenureKind: kind, Province: d.Province, DispositionNumber: d.Number,
 		MineralCategory: category, DispositionType: strings.ToLower(d.Type), DispositionTypeRaw: d.Type, Holder: in.party(ba, d.Holder),
@@ -1051,13 +1083,20 @@ var quarterLSDs = map[lld.Aliquot][]uint8{
 // writeRollups writes what was counted: LSD summaries (and their quarter
 // index), operators and their footprints, the operators list and sources.
 func (in *ingester) writeRollups() error {
-	keys := make([]string, 0, len(in.lsds))
-	for k := range in.lsds {
-		keys = append(keys, k)
+	type named struct {
+		name string
+		acc  *lsdAcc
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		s := in.lsds[k]
+	keys := make([]named, 0, len(in.lsds)+len(in.otherLSDs))
+	for id, a := range in.lsds {
+		keys = append(keys, named{id.location().String(), a})
+	}
+	for k, a := range in.otherLSDs {
+		keys = append(keys, named{k, a})
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].name < keys[j].name })
+	for _, n := range keys {
+		k, s := n.name, n.acc.summary(n.name)
 		s.Production.WindowMonths = 12
 		for ba := range s.WellsByOperator {
 			if name := in.operator(ba).row.Name; name != "" {

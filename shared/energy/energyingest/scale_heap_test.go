@@ -1,0 +1,89 @@
+package energyingest_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"meridian/shared/convert"
+	"meridian/shared/energy/energyingest"
+	"meridian/shared/kv"
+	"meridian/shared/scale"
+)
+
+// ingestHeapPerLSD bounds the live heap an energy ingest holds per
+// distinct LSD with wells, facilities or pipelines (its roll-up, its
+// wells' operators, the operators' footprints, the per-well maps of the
+// wells in it), on top of a constant (the centroid cache, at most
+// centroidCacheSize blocks, about 16 MB). Measured on scale data: 644
+// bytes; 1,046 before the ingest packed its per-LSD roll-ups (lsdacc.go),
+// stopped keeping reader lines alive through map keys and released the
+// per-well maps after the steps that read them.
+const ingestHeapPerLSD = 750
+
+// heapProgress is an Options.Progress that measures the live heap at each
+// line the ingest prints (after each stage) and keeps the largest, and
+// the count of LSDs of the dispositions line.
+type heapProgress struct {
+	base, top uint64
+	lsds      int
+}
+
+func (h *heapProgress) Write(p []byte) (int, error) {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	h.top = max(h.top, m.HeapAlloc-min(m.HeapAlloc, h.base))
+	if _, rest, ok := strings.Cut(string(p), "LSDs with wells, facilities or pipelines: "); ok {
+		fmt.Sscan(rest, &h.lsds)
+	}
+	return len(p), nil
+}
+
+// TestIngestHeapPerLSD ingests scale data at two fractions into bbolt and
+// checks that the live heap grows by at most ingestHeapPerLSD bytes per
+// LSD with data between them: what the ingest holds is per-LSD roll-ups,
+// never a file's rows.
+func TestIngestHeapPerLSD(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates and ingests 0.4 % and 1.6 % of Alberta")
+	}
+	measure := func(f float64) heapProgress {
+		dir := t.TempDir()
+		src := filepath.Join(dir, "energy")
+		if _, err := energyingest.WriteScale(context.Background(), src, scale.Options{Seed: 5, Fraction: f}); err != nil {
+			t.Fatal(err)
+		}
+		files, err := energyingest.FilesIn(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		store, err := kv.OpenBolt(filepath.Join(dir, "energy.db"), kv.BoltOptions{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer store.Close()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		h := heapProgress{base: m.HeapAlloc}
+		if _, err := energyingest.Ingest(context.Background(), store, convert.New(), files,
+			energyingest.Options{Now: energyingest.DemoAsOf(), Progress: &h}); err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	small, big := measure(0.004), measure(0.016)
+	if big.lsds < 3*small.lsds {
+		t.Fatalf("%d then %d LSDs with data: the test does not grow the input", small.lsds, big.lsds)
+	}
+	perLSD := float64(big.top-min(big.top, small.top)) / float64(big.lsds-small.lsds)
+	t.Logf("live heap %d KiB over %d LSDs, %d KiB over %d LSDs: %.0f bytes per LSD", small.top>>10, small.lsds,
+		big.top>>10, big.lsds, perLSD)
+	if perLSD > ingestHeapPerLSD {
+		t.Errorf("the live heap grows by %.0f bytes per LSD with data, want at most %d", perLSD, ingestHeapPerLSD)
+	}
+}
