@@ -87,13 +87,14 @@ func unpublished(dataDir string) ([]string, error) {
 }
 
 // openReportStore opens domain's served version read-only, for the
-// commands that read it (build-tiles, publish); ok is false when it was
-// never published.
+// commands that read it whole (build-tiles, publish, the archives built at
+// start-up): its pages leave the resident set as they are read
+// (boltdir.ScanRelease). ok is false when it was never published.
 func openReportStore(dataDir, domain string) (store *kv.Bolt, ok bool, err error) {
 	if err := migrateReports(dataDir); err != nil {
 		return nil, false, err
 	}
-	store, _, ok, err = reportDir(dataDir, domain).OpenCurrent()
+	store, _, ok, err = reportDir(dataDir, domain).OpenCurrent(boltdir.ScanRelease)
 	return store, ok, err
 }
 
@@ -319,7 +320,7 @@ func runReportIngest(domain, dataDir string, tiles bool, stdout, stderr io.Write
 	fmt.Fprintf(stdout, "%s report store: %s is served now (a running server switches within %s)\n", domain, filepath.Join(d.Path(), name), reportPollTime)
 	if tiles {
 		start := time.Now()
-		store, _, _, err := d.OpenCurrent()
+		store, _, _, err := d.OpenCurrent(boltdir.ScanRelease)
 		if err != nil {
 			fmt.Fprintf(stderr, "meridian ingest %s: the data is published, but the tile archives were not rebuilt: %v\n", domain, err)
 			return 1

@@ -33,11 +33,11 @@ type BoltOptions struct {
 	// NoSync skips fsync after each write transaction: faster bulk loads
 	// that a crash can corrupt. For throwaway files only.
 	NoSync bool
-	// ReleaseEvery, on a read-only handle, drops the file's pages from the
-	// process's resident set at this interval (madvise MADV_DONTNEED on
-	// bbolt's read-only shared mapping; the pages stay in the page cache
-	// and the next read maps them again). A whole-file scan (an archive
-	// build) then holds at most what it reads in one interval, not the
+	// ReleaseEvery drops the file's pages from the process's resident set
+	// at this interval (madvise MADV_DONTNEED on bbolt's read-only shared
+	// mapping; the pages stay in the page cache and the next read maps them
+	// again). A whole-file scan (an archive build) or a bulk load (an
+	// ingest) then holds at most what it touches in one interval, not the
 	// file. Zero keeps the pages mapped (the server: its hot pages stay).
 	ReleaseEvery time.Duration
 }
@@ -70,7 +70,7 @@ func OpenBolt(path string, opts BoltOptions) (*Bolt, error) {
 		return nil, apierr.Unavailablef(cause, readMessage)
 	}
 	b := &Bolt{db: db, path: path}
-	if opts.ReadOnly && opts.ReleaseEvery > 0 {
+	if opts.ReleaseEvery > 0 {
 		b.releaser = startReleaser(db, opts.ReleaseEvery)
 	}
 	if !opts.ReadOnly {
@@ -343,6 +343,15 @@ func (b *Bolt) ScanKeys(ctx context.Context, pkPrefix string, fn func([]Key) err
 }
 
 // Close implements Store: it closes the file and releases its lock.
+// Sync flushes the file to disk: what a handle opened with NoSync calls
+// before its file is trusted.
+func (b *Bolt) Sync() error {
+	if err := b.db.Sync(); err != nil {
+		return b.wrap(context.Background(), "sync", err)
+	}
+	return nil
+}
+
 func (b *Bolt) Close() error {
 	b.releaser.stop()
 	if err := b.db.Close(); err != nil {

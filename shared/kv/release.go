@@ -1,7 +1,6 @@
 package kv
 
 import (
-	"os"
 	"sync"
 	"time"
 
@@ -41,14 +40,4 @@ func (r *releaser) stop() {
 	}
 	close(r.done)
 	r.wg.Wait()
-}
-
-// mappedSize is the part of db's mapping the file covers: bbolt maps at
-// least the file, so this range is always mapped.
-func mappedSize(db *bolt.DB) int {
-	st, err := os.Stat(db.Path())
-	if err != nil {
-		return 0
-	}
-	return int(st.Size())
 }

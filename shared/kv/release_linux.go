@@ -6,15 +6,20 @@ import (
 )
 
 // releaseMapped advises the kernel that db's mapped pages are not needed:
-// they leave the process's resident set and stay in the page cache. The
-// mapping is read-only and shared, so the next read maps the same bytes
-// again: nothing is lost, a read after it costs a minor fault. The address
-// is bbolt's mmap, outside the Go heap.
+// they leave the process's resident set and stay in the page cache. bbolt
+// maps its file read-only and shared (writes go through the file, never the
+// mapping), so the next read maps the same bytes again: nothing is lost, a
+// read after it costs a minor fault. It runs inside a read transaction,
+// which holds bbolt's mmap lock: a writer cannot remap the file meanwhile,
+// so the address range is bbolt's mapping (outside the Go heap) for the
+// whole call, and tx.Size is within it.
 func releaseMapped(db *bolt.DB) {
-	n := mappedSize(db) &^ (unix.Getpagesize() - 1)
-	if n == 0 {
-		return
-	}
-	// Advice: an error changes nothing that is read.
-	unix.Syscall(unix.SYS_MADVISE, db.Info().Data, uintptr(n), unix.MADV_DONTNEED)
+	db.View(func(tx *bolt.Tx) error {
+		n := tx.Size() &^ int64(unix.Getpagesize()-1)
+		if n > 0 {
+			// Advice: an error changes nothing that is read.
+			unix.Syscall(unix.SYS_MADVISE, db.Info().Data, uintptr(n), unix.MADV_DONTNEED)
+		}
+		return nil
+	})
 }

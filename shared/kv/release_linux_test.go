@@ -45,8 +45,8 @@ func TestReleaseEvery(t *testing.T) {
 		}
 	}
 	w.Close()
-	readAll := func(release time.Duration) int64 {
-		r, err := kv.OpenBolt(path, kv.BoltOptions{ReadOnly: true, ReleaseEvery: release})
+	readAll := func(release time.Duration, readOnly bool) int64 {
+		r, err := kv.OpenBolt(path, kv.BoltOptions{ReadOnly: readOnly, ReleaseEvery: release})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,19 +57,28 @@ func TestReleaseEvery(t *testing.T) {
 			if err != nil || !ok || len(it.Data) != len(data) {
 				t.Fatalf("item %d: ok %v, %v", i, ok, err)
 			}
+			if !readOnly && i%16 == 0 { // writes grow and remap the file while pages are released
+				if err := r.Put(ctx, []kv.Item{{PK: fmt.Sprintf("Q%03d", i), SK: "A", Data: data}}); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 		if release > 0 {
 			time.Sleep(5 * release)
 		}
 		return rssFile(t) - before
 	}
-	kept := readAll(0)
-	released := readAll(20 * time.Millisecond)
-	t.Logf("file-backed resident growth over a 48 MB read: %d MB kept mapped, %d MB with ReleaseEvery", kept>>20, released>>20)
+	kept := readAll(0, true)
+	released := readAll(20*time.Millisecond, true)
+	written := readAll(time.Millisecond, false)
+	t.Logf("file-backed resident growth over a 48 MB read: %d MB kept mapped, %d MB with ReleaseEvery, %d MB read and written with it", kept>>20, released>>20, written>>20)
 	if kept < 32<<20 {
 		t.Skipf("the pages did not stay resident without release (%d MB): nothing to compare", kept>>20)
 	}
 	if released > 8<<20 {
 		t.Errorf("with ReleaseEvery the read left %d MB resident, want under 8 MB", released>>20)
+	}
+	if written > 8<<20 {
+		t.Errorf("with ReleaseEvery, reads and writes left %d MB resident, want under 8 MB", written>>20)
 	}
 }

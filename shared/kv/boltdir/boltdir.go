@@ -73,15 +73,22 @@ func (d Dir) Current() (string, error) {
 	return name, nil
 }
 
+// ScanRelease is how often a handle that reads or writes a whole version
+// file (an archive build, an ingest) drops the file's pages from its
+// resident set (kv.BoltOptions.ReleaseEvery): its resident memory is then
+// what it holds plus what it touches in this interval, not the file.
+const ScanRelease = 250 * time.Millisecond
+
 // OpenCurrent opens the served version read-only (a shared lock: servers
 // and other readers may hold it too). ok is false when nothing was
-// published.
-func (d Dir) OpenCurrent() (store *kv.Bolt, name string, ok bool, err error) {
+// published. release is kv.BoltOptions.ReleaseEvery: ScanRelease for a
+// reader that goes through the whole file, 0 for one that serves.
+func (d Dir) OpenCurrent(release time.Duration) (store *kv.Bolt, name string, ok bool, err error) {
 	name, err = d.Current()
 	if err != nil || name == "" {
 		return nil, "", false, err
 	}
-	store, err = kv.OpenBolt(filepath.Join(d.path, name), kv.BoltOptions{ReadOnly: true, Timeout: time.Second})
+	store, err = kv.OpenBolt(filepath.Join(d.path, name), kv.BoltOptions{ReadOnly: true, Timeout: time.Second, ReleaseEvery: release})
 	if err != nil {
 		return nil, "", false, err
 	}
@@ -102,13 +109,19 @@ func (d Dir) OpenCurrent() (store *kv.Bolt, name string, ok bool, err error) {
 // Disk: the new version while it is written, plus the two kept.
 func (d Dir) Publish(ctx context.Context, fill func(context.Context, kv.Store) error) (name string, err error) {
 	return d.install(func(path string) error {
-		store, err := kv.OpenBolt(path, kv.BoltOptions{})
+		// No reader holds the new file until CURRENT names it, and a
+		// crash leaves it unnamed (removed by the next Publish): its
+		// commits need no fsync each, one Sync before it is named does.
+		store, err := kv.OpenBolt(path, kv.BoltOptions{NoSync: true, ReleaseEvery: ScanRelease})
 		if err != nil {
 			return err
 		}
 		err = d.carryVersions(ctx, store)
 		if err == nil {
 			err = fill(ctx, store)
+		}
+		if err == nil {
+			err = store.Sync()
 		}
 		return errors.Join(err, store.Close())
 	})
@@ -173,7 +186,7 @@ func (d Dir) install(write func(path string) error) (name string, err error) {
 
 // carryVersions seeds store with the served version's counters.
 func (d Dir) carryVersions(ctx context.Context, store kv.Store) error {
-	cur, _, ok, err := d.OpenCurrent()
+	cur, _, ok, err := d.OpenCurrent(0)
 	if err != nil || !ok {
 		return err
 	}

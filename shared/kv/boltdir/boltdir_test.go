@@ -86,7 +86,7 @@ func TestPublishVersionsAndPrune(t *testing.T) {
 		if cur, _ := d.Current(); cur != name {
 			t.Fatalf("CURRENT %q after publishing %q", cur, name)
 		}
-		s, _, ok, err := d.OpenCurrent()
+		s, _, ok, err := d.OpenCurrent(0)
 		if err != nil || !ok {
 			t.Fatalf("open current: %v", err)
 		}
@@ -128,7 +128,7 @@ func TestFailedPublishLeavesServed(t *testing.T) {
 	if got := files(t, d.Path()); slices.Contains(got, "v000002.db") {
 		t.Fatalf("the failed version's file was left: %v", got)
 	}
-	s, _, _, err := d.OpenCurrent()
+	s, _, _, err := d.OpenCurrent(0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestAdopt(t *testing.T) {
 	if _, err := d.Publish(ctx, publishWells(ctx, "z", 2)); err != nil {
 		t.Fatal(err)
 	}
-	cur, _, _, err := d.OpenCurrent()
+	cur, _, _, err := d.OpenCurrent(0)
 	if err != nil {
 		t.Fatal(err)
 	}
