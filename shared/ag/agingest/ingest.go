@@ -672,12 +672,22 @@ func (in *ingester) readSpatial() error {
 		in.area(ag.PKSKPasture, p.Name, p.Geometry, map[string]string{"name": p.Name, "program": p.Program})
 	}
 
+	slcIx := newBucketIndex(len(slc), func(i int) orb.Bound { return geomBound(slc[i].Geometry) })
+	cliIx := newBucketIndex(len(cli), func(i int) orb.Bound { return geomBound(cli[i].Geometry) })
+	droughtIx := newBucketIndex(len(drought), func(i int) orb.Bound { return geomBound(drought[i].Geometry) })
+	muniIx := newBucketIndex(len(munis), func(i int) orb.Bound { return geomBound(munis[i].Geometry) })
+	pastureIx := newBucketIndex(len(pastures), func(i int) orb.Bound { return geomBound(pastures[i].Geometry) })
+	bodyIx := newBucketIndex(len(bodies), func(i int) orb.Bound { return geomBound(bodies[i].Geometry) })
+	courseIx := newBucketIndex(len(courses), func(i int) orb.Bound { return geomBound(courses[i].Geometry) })
+	var nearBodies, nearCourses []WaterFeature
 	for _, q := range in.quarters {
 		if q == nil {
 			continue
 		}
 		c := q.centroid
-		for _, p := range slc {
+		cb := c.Bound()
+		for _, i := range slcIx.near(cb) {
+			p := slc[i]
 			if !containsPoint(p.Geometry, c) {
 				continue
 			}
@@ -709,8 +719,8 @@ func (in *ingester) readSpatial() error {
 			}
 			break
 		}
-		for _, p := range cli {
-			if containsPoint(p.Geometry, c) {
+		for _, i := range cliIx.near(cb) {
+			if p := cli[i]; containsPoint(p.Geometry, c) {
 				if score, ok := p.Score(); ok {
 					prim, _ := p.Primary()
 					out := ag.Productivity{Score: float64(score), Class: prim.Class}
@@ -724,8 +734,8 @@ func (in *ingester) readSpatial() error {
 			}
 		}
 		worst := -1
-		for _, d := range drought {
-			if int(d.Class) > worst && containsPoint(d.Geometry, c) {
+		for _, i := range droughtIx.near(cb) {
+			if d := drought[i]; int(d.Class) > worst && containsPoint(d.Geometry, c) {
 				worst = int(d.Class)
 			}
 		}
@@ -733,22 +743,32 @@ func (in *ingester) readSpatial() error {
 			cls := DroughtClass(worst)
 			q.sections[ag.SKDrought] = ag.Drought{Class: cls.String(), SeverityLabel: cls.Label(), AsOf: month}
 		}
-		for _, m := range munis {
-			if containsPoint(m.Geometry, c) {
+		for _, i := range muniIx.near(cb) {
+			if m := munis[i]; containsPoint(m.Geometry, c) {
 				q.sections[ag.SKMunicipality] = ag.Municipality{Name: m.Name, Type: m.Type}
 				break
 			}
 		}
 		if q.province == survey.SK {
-			for _, p := range pastures {
-				if containsPoint(p.Geometry, c) {
+			for _, i := range pastureIx.near(cb) {
+				if p := pastures[i]; containsPoint(p.Geometry, c) {
 					pr := in.provincial(q)
 					pr.Pastures = append(pr.Pastures, ag.Pasture{Name: p.Name, Program: p.Program})
 				}
 			}
 		}
 		if len(bodies)+len(courses) > 0 {
-			in.hydrology(q, bodies, courses)
+			// The features near the quarter, in file order: those farther
+			// than the search radius are skipped by hydrology anyway.
+			box := searchBox(geomBound(q.geom), ag.SearchRadiusM)
+			nearBodies, nearCourses = nearBodies[:0], nearCourses[:0]
+			for _, i := range bodyIx.near(box) {
+				nearBodies = append(nearBodies, bodies[i])
+			}
+			for _, i := range courseIx.near(box) {
+				nearCourses = append(nearCourses, courses[i])
+			}
+			in.hydrology(q, nearBodies, nearCourses)
 		}
 	}
 	if q := in.f.Pastures; q != "" {

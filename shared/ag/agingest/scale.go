@@ -993,8 +993,8 @@ func (g *scaleGen) crownLand() error {
 			return t.quarters(func(blk survey.Block) error {
 				r := g.rand("crown", scaleKey(blk.Location))
 				// The reader takes Crown land west of the second or third
-				// meridian: Saskatchewan's W1 ranges have none here.
-				if blk.Province != survey.SK || blk.Location.Meridian == lld.W1 || r.float() >= 0.04 {
+				// meridian: Saskatchewan's W1 and W4 ranges have none here.
+				if blk.Province != survey.SK || (blk.Location.Meridian != lld.W2 && blk.Location.Meridian != lld.W3) || r.float() >= 0.04 {
 					return nil
 				}
 				n++
