@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 
+	"meridian/shared/lld"
+
 	"github.com/paulmach/orb"
 )
 
@@ -80,4 +82,52 @@ func searchBox(b orb.Bound, radiusM float64) orb.Bound {
 	dy := 1.5 * radiusM / 110_574
 	dx := 1.5 * radiusM / (111_320 * math.Cos(lat*math.Pi/180))
 	return orb.Bound{Min: orb.Point{b.Min[0] - dx, b.Min[1] - dy}, Max: orb.Point{b.Max[0] + dx, b.Max[1] + dy}}
+}
+
+// classPx is a quarter's pixels of one class in one year: the compact
+// tally the ingest keeps per quarter while it reads the rasters (12 bytes
+// a class and year, where a QuarterYear takes some 200).
+type classPx struct {
+	year, code uint16
+	px         uint32
+}
+
+// addClasses adds a raster's summary of one quarter and year to its
+// tally: a quarter on the edge of two files gets the pixels of both.
+func addClasses(t []classPx, y QuarterYear) []classPx {
+	for _, c := range y.Classes {
+		i := slices.IndexFunc(t, func(o classPx) bool { return int(o.year) == y.Year && int(o.code) == c.Code })
+		if i < 0 {
+			t = append(t, classPx{year: uint16(y.Year), code: uint16(c.Code), px: uint32(c.Pixels)})
+		} else {
+			t[i].px += uint32(c.Pixels)
+		}
+	}
+	return t
+}
+
+// tallyYears turns a tally back into QuarterYears of l, classes in code
+// order with their shares, years in the order first met.
+func tallyYears(l lld.Location, t []classPx) []QuarterYear {
+	var out []QuarterYear
+	for _, c := range t {
+		i := slices.IndexFunc(out, func(y QuarterYear) bool { return y.Year == int(c.year) })
+		if i < 0 {
+			out = append(out, QuarterYear{Location: l, Year: int(c.year)})
+			i = len(out) - 1
+		}
+		out[i].Classes = append(out[i].Classes, ClassShare{Code: int(c.code), Pixels: int(c.px)})
+	}
+	for i := range out {
+		y := &out[i]
+		slices.SortFunc(y.Classes, func(a, b ClassShare) int { return a.Code - b.Code })
+		total := 0
+		for _, c := range y.Classes {
+			total += c.Pixels
+		}
+		for j := range y.Classes {
+			y.Classes[j].Pct = round(100*float64(y.Classes[j].Pixels)/float64(total), 2)
+		}
+	}
+	return out
 }
