@@ -19,6 +19,7 @@ import (
 // map entry per non-empty cell and a stamp (4 bytes) per feature.
 type bucketIndex struct {
 	cells map[[2]int32][]int32
+	wide  []int32 // features in too many cells: every query's
 	stamp []uint32
 	gen   uint32
 	out   []int
@@ -28,11 +29,21 @@ const bucketCellDeg = 0.1
 
 func bucketCell(v float64) int32 { return int32(math.Floor(v / bucketCellDeg)) }
 
+// bucketMaxCells is the most cells a feature is put in; a feature wider
+// (a province-wide drought area, a bound that is not finite) is checked on
+// every query instead, so that the index stays a few entries a feature.
+const bucketMaxCells = 256
+
 // newBucketIndex indexes n features by their bounds.
 func newBucketIndex(n int, bound func(i int) orb.Bound) *bucketIndex {
 	x := &bucketIndex{cells: map[[2]int32][]int32{}, stamp: make([]uint32, n)}
 	for i := range n {
 		b := bound(i)
+		w, h := math.Floor(b.Max[0]/bucketCellDeg)-math.Floor(b.Min[0]/bucketCellDeg)+1, math.Floor(b.Max[1]/bucketCellDeg)-math.Floor(b.Min[1]/bucketCellDeg)+1
+		if !(w*h <= bucketMaxCells) { // also NaN and infinite bounds
+			x.wide = append(x.wide, int32(i))
+			continue
+		}
 		for cx := bucketCell(b.Min[0]); cx <= bucketCell(b.Max[0]); cx++ {
 			for cy := bucketCell(b.Min[1]); cy <= bucketCell(b.Max[1]); cy++ {
 				k := [2]int32{cx, cy}
@@ -53,6 +64,10 @@ func (x *bucketIndex) near(b orb.Bound) []int {
 		x.gen = 1
 	}
 	x.out = x.out[:0]
+	for _, i := range x.wide {
+		x.stamp[i] = x.gen
+		x.out = append(x.out, int(i))
+	}
 	for cx := bucketCell(b.Min[0]); cx <= bucketCell(b.Max[0]); cx++ {
 		for cy := bucketCell(b.Min[1]); cy <= bucketCell(b.Max[1]); cy++ {
 			for _, i := range x.cells[[2]int32{cx, cy}] {

@@ -23,6 +23,7 @@ func TestBucketIndexNear(t *testing.T) {
 	for range 2000 {
 		fs = append(fs, box(0.5))
 	}
+	fs = append(fs, box(40), orb.Bound{}) // wide: checked on every query
 	x := newBucketIndex(len(fs), func(i int) orb.Bound { return fs[i] })
 	for range 500 {
 		q := box(0.3)
