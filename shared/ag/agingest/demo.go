@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -223,8 +224,44 @@ func (d *demo) projectedShapefile(name string, p proj.Projection, t shp.ShapeTyp
 		}
 		prj = bcAlbersWKT
 	}
-	var s, x, b shp.Buffer
-	w, err := shp.NewWriter(&s, &x, &b, t, fields, shp.WriterOptions{Encoding: shp.UTF8})
+	base := strings.TrimSuffix(name, ".shp")
+	// The shapefile streams to its files: the writer seeks back only to
+	// fill in the headers. A table on its own (Null) keeps its tiny .shp
+	// and .shx in memory and writes the .dbf alone.
+	var files []*os.File
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	create := func(ext string) (*os.File, error) {
+		n := base + ext
+		if t == shp.Null {
+			n = name
+		}
+		f, err := os.Create(filepath.Join(d.dir, n))
+		if err == nil {
+			files = append(files, f)
+		}
+		return f, err
+	}
+	var sw, xw io.WriteSeeker = &shp.Buffer{}, &shp.Buffer{}
+	if t != shp.Null {
+		s, err := create(".shp")
+		if err != nil {
+			return err
+		}
+		x, err := create(".shx")
+		if err != nil {
+			return err
+		}
+		sw, xw = s, x
+	}
+	bf, err := create(".dbf")
+	if err != nil {
+		return err
+	}
+	w, err := shp.NewWriter(sw, xw, bf, t, fields, shp.WriterOptions{Encoding: shp.UTF8})
 	if err != nil {
 		return err
 	}
@@ -242,24 +279,19 @@ func (d *demo) projectedShapefile(name string, p proj.Projection, t shp.ShapeTyp
 	if err := w.Close(); err != nil {
 		return err
 	}
-	base := strings.TrimSuffix(name, ".shp")
-	files := []struct {
-		ext string
-		b   []byte
-	}{{".shp", s.Bytes()}, {".shx", x.Bytes()}, {".dbf", b.Bytes()}, {".prj", []byte(prj)}, {".cpg", []byte(shp.UTF8.CPG())}}
-	if t == shp.Null {
-		files = files[2:3] // a table on its own
-	}
 	for _, f := range files {
-		n := base + f.ext
-		if t == shp.Null {
-			n = name
-		}
-		if err := d.write(n, f.b); err != nil {
+		if err := f.Close(); err != nil {
 			return err
 		}
 	}
-	return nil
+	files = nil
+	if t == shp.Null {
+		return nil
+	}
+	if err := d.write(base+".prj", []byte(prj)); err != nil {
+		return err
+	}
+	return d.write(base+".cpg", []byte(shp.UTF8.CPG()))
 }
 
 // dbfTable writes a dBASE table on its own.
@@ -313,6 +345,20 @@ func (g *geoJSONWriter) add(geom orb.Geometry, props ...prop) {
 	g.b.WriteString(`},"geometry":`)
 	writeGeoJSONGeometry(&g.b, geom)
 	g.b.WriteByte('}')
+}
+
+// flush writes the features added so far to w and forgets them, so that a
+// large collection streams; finish ends it.
+func (g *geoJSONWriter) flush(w io.Writer) error {
+	_, err := w.Write(g.b.Bytes())
+	g.b.Reset()
+	return err
+}
+
+// finish writes the rest of the collection to w (flush, then bytes).
+func (g *geoJSONWriter) finish(w io.Writer) error {
+	_, err := w.Write(g.bytes())
+	return err
 }
 
 func (g *geoJSONWriter) bytes() []byte {

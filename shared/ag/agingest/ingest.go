@@ -226,8 +226,8 @@ func Ingest(ctx context.Context, store kv.Store, svc *convert.Service, files Fil
 		o.AsOf = time.Now()
 	}
 	in := &ingester{ctx: ctx, svc: svc, f: files, o: o,
-		sum:      Summary{Read: map[string]int{}, Sections: map[string]int{}},
-		quarters: map[string]*quarter{}, sources: map[string]source{}}
+		sum:    Summary{Read: map[string]int{}, Sections: map[string]int{}},
+		placed: map[uint64]survey.Province{}, lsrs: map[uint64]bool{}, crown: map[uint64][]ag.CrownLand{}, sources: map[string]source{}}
 	info := kv.DatasetInfo{Name: ag.Dataset, Source: "agriculture: AAFC crop inventory, land use, SLC v3.2, CLI, drought monitor; AGRASID; NHN; municipal boundaries; SK Crown land; BC ALR, Freshwater Atlas wetlands, BC agricultural capability", Demo: o.Demo}
 	v, err := kv.Publish(ctx, store, info, in.run)
 	in.sum.Version = v
@@ -259,15 +259,26 @@ type source struct {
 	Demo bool   `json:"demo,omitempty"`
 }
 
+// The ingest writes each quarter's sections as soon as they are known,
+// a phase at a time (crops, land use, LSRS, then the polygon layers), so
+// that what it holds per quarter is a map entry of its province (placed)
+// and, during the raster phases, a compact tally of class pixels per year;
+// no quarter's report sections are held. Memory at the provinces' size
+// (2.5 million quarters): about 60 MB of placed quarters, the crop tally
+// (about 12 bytes a class and year, some 300 MB for five years), the
+// polygon layers (tens of MB) and their indexes.
 type ingester struct {
-	areas    []areaItem // map layer polygons, written with the quarters
-	ctx      context.Context
-	svc      *convert.Service
-	f        Files
-	o        Options
-	sum      Summary
-	quarters map[string]*quarter
-	sources  map[string]source
+	areas   []areaItem // map layer polygons, written with the quarters
+	ctx     context.Context
+	svc     *convert.Service
+	f       Files
+	o       Options
+	sum     Summary
+	w       *kv.Writer
+	placed  map[uint64]survey.Province // quarters met: their province; ProvinceNone outside AB, SK, MB or the grid
+	lsrs    map[uint64]bool            // quarters outside AB rated by AGRASID (SLC LSRS is their fallback)
+	crown   map[uint64][]ag.CrownLand  // SK Crown land, written with the quarter's provincial section
+	sources map[string]source
 }
 
 func (in *ingester) progress(format string, args ...any) {
@@ -318,49 +329,75 @@ func (in *ingester) source(section, name, path string) {
 	in.sources[section] = source{Name: name, AsOf: asOf, Demo: in.o.Demo}
 }
 
-// q returns the quarter of l (a quarter section), placing it on the grid
-// the first time; nil when it is outside the grid or not in AB, SK or MB.
+// qkey packs a DLS quarter section into a map key; qloc unpacks it.
+func qkey(l lld.Location) uint64 { return scaleKey(l) }
+
+func qloc(k uint64) lld.Location {
+	return lld.Location{System: lld.DLS, Meridian: lld.Meridian(k >> 48), Range: uint8(k >> 40), Township: uint8(k >> 32),
+		Section: uint8(k >> 24), Aliquot: lld.Aliquot(k >> 16), Unit: lld.Unit(k >> 8), LSD: uint8(k)}
+}
+
+// q returns an empty quarter of l (a quarter section) to fill and flush,
+// placing l on the grid the first time; nil when it is outside the grid or
+// not in AB, SK or MB. The quarter has no geometry: see located.
 func (in *ingester) q(l lld.Location) *quarter {
-	k := l.String()
-	if q, ok := in.quarters[k]; ok {
-		return q
+	k := qkey(l)
+	p, ok := in.placed[k]
+	if !ok {
+		b, err := in.svc.Resolve(in.ctx, l, l.String())
+		if err == nil && (b.Province == survey.AB || b.Province == survey.SK || b.Province == survey.MB) {
+			p = b.Province
+		}
+		in.placed[k] = p
 	}
-	b, err := in.svc.Resolve(in.ctx, l, k)
-	if err != nil || (b.Province != survey.AB && b.Province != survey.SK && b.Province != survey.MB) {
-		in.quarters[k] = nil
+	if p == survey.ProvinceNone {
 		return nil
 	}
-	q := &quarter{loc: l, province: b.Province, geom: b.Geometry, centroid: b.Centroid, sections: map[string]any{}}
-	in.quarters[k] = q
-	return q
+	return &quarter{loc: l, province: p, sections: map[string]any{}}
+}
+
+// located returns the quarter of key k with its geometry and centroid.
+func (in *ingester) located(k uint64) (*quarter, error) {
+	l := qloc(k)
+	b, err := in.svc.Resolve(in.ctx, l, l.String())
+	if err != nil {
+		return nil, fmt.Errorf("ag: %s: %w", l, err)
+	}
+	return &quarter{loc: l, province: in.placed[k], geom: b.Geometry, centroid: b.Centroid, sections: map[string]any{}}, nil
+}
+
+// flush writes q's sections.
+func (in *ingester) flush(q *quarter) error {
+	if len(q.sections) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(q.sections))
+	for s := range q.sections {
+		names = append(names, s)
+	}
+	sort.Strings(names)
+	pk := ag.QuarterKey(q.loc.String())
+	for _, s := range names {
+		if err := in.w.Put(pk, s, q.sections[s]); err != nil {
+			return err
+		}
+		in.sum.Sections[s]++
+	}
+	return nil
 }
 
 func (in *ingester) run(w *kv.Writer) error {
+	in.w = w
 	steps := []func() error{in.readCrops, in.readLandUse, in.readLSRS, in.readCrownLand, in.readSpatial}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return err
 		}
 	}
-	keys := make([]string, 0, len(in.quarters))
-	for k, q := range in.quarters {
-		if q != nil {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		q := in.quarters[k]
-		names := make([]string, 0, len(q.sections))
-		for s := range q.sections {
-			names = append(names, s)
-		}
-		sort.Strings(names)
-		for _, s := range names {
-			if err := w.Put(ag.QuarterKey(k), s, q.sections[s]); err != nil {
-				return err
-			}
-			in.sum.Sections[s]++
+	quarters := 0
+	for _, p := range in.placed {
+		if p != survey.ProvinceNone {
+			quarters++
 		}
 	}
 	for _, a := range in.areas {
@@ -376,36 +413,51 @@ func (in *ingester) run(w *kv.Writer) error {
 			return err
 		}
 	}
-	in.sum.Quarters, in.sum.Items = len(keys), w.Len()
+	in.sum.Quarters, in.sum.Items = quarters, w.Len()
 	return nil
 }
 
 func (in *ingester) readCrops() error {
-	byQuarter := map[string][]QuarterYear{}
+	byQuarter := map[uint64][]QuarterYear{} // the per-quarter summary file's
 	err := read(in.f.CropSummaries, ReadCropSummaries, func(y QuarterYear) error {
 		in.sum.Read["crop_quarter_years"]++
-		k := y.Location.String()
+		k := qkey(y.Location)
 		byQuarter[k] = append(byQuarter[k], y)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	tally := map[uint64][]classPx{} // the rasters', merged across files
 	err = in.readRasters(in.f.CropRasters, ReadCropRaster, "crop_quarter_years", func(y QuarterYear) {
-		k := y.Location.String()
-		byQuarter[k] = mergeYear(byQuarter[k], y)
+		k := qkey(y.Location)
+		tally[k] = addClasses(tally[k], y)
 	})
 	if err != nil {
 		return err
 	}
+	for k := range tally {
+		if _, ok := byQuarter[k]; !ok {
+			byQuarter[k] = nil
+		}
+	}
 	for k, years := range byQuarter {
-		q := in.q(years[0].Location)
+		l := qloc(k)
+		if len(years) > 0 {
+			l = years[0].Location
+		}
+		for _, y := range tallyYears(l, tally[k]) {
+			years = mergeYear(years, y)
+		}
+		delete(tally, k)
+		delete(byQuarter, k)
+		q := in.q(l)
 		if q == nil {
 			continue
 		}
 		c, err := Summarize(years)
 		if err != nil {
-			return fmt.Errorf("%s: %s: %w", filepath.Base(in.f.CropSummaries), k, err)
+			return fmt.Errorf("%s: %s: %w", filepath.Base(in.f.CropSummaries), l, err)
 		}
 		q.sections[ag.SKCropping] = ag.Cropping{
 			Dominant:       ag.Crop{Code: fmt.Sprint(c.Dominant.Code), Name: c.Dominant.Label, Category: c.Dominant.Category.String()},
@@ -413,16 +465,19 @@ func (in *ingester) readCrops() error {
 			DiversityIndex: c.DiversityIndex,
 			YearsCovered:   c.YearsCovered(),
 		}
+		if err := in.flush(q); err != nil {
+			return err
+		}
 	}
 	in.source("cropping", "AAFC Annual Crop Inventory, per-quarter majority", cmp.Or(lastOf(in.f.CropRasters), in.f.CropSummaries))
 	return nil
 }
 
 func (in *ingester) readLandUse() error {
-	latest := map[string]QuarterYear{}
+	latest := map[uint64]QuarterYear{}
 	err := read(in.f.LandUse, ReadLandUse, func(y QuarterYear) error {
 		in.sum.Read["land_use_quarter_years"]++
-		if k := y.Location.String(); y.Year > latest[k].Year {
+		if k := qkey(y.Location); y.Year > latest[k].Year {
 			latest[k] = y
 		}
 		return nil
@@ -430,22 +485,24 @@ func (in *ingester) readLandUse() error {
 	if err != nil {
 		return err
 	}
-	byYear := map[string][]QuarterYear{} // a quarter's vintages, merged across zone files
+	byYear := map[uint64][]classPx{} // a quarter's vintages, merged across zone files
 	err = in.readRasters(in.f.LandUseRasters, ReadLandUseRaster, "land_use_quarter_years", func(y QuarterYear) {
-		k := y.Location.String()
-		byYear[k] = mergeYear(byYear[k], y)
+		k := qkey(y.Location)
+		byYear[k] = addClasses(byYear[k], y)
 	})
 	if err != nil {
 		return err
 	}
-	for k, ys := range byYear {
-		for _, y := range ys {
+	for k, t := range byYear {
+		for _, y := range tallyYears(qloc(k), t) {
 			if y.Year > latest[k].Year {
 				latest[k] = y
 			}
 		}
+		delete(byYear, k)
 	}
-	for _, y := range latest {
+	for k, y := range latest {
+		delete(latest, k)
 		q := in.q(y.Location)
 		if q == nil {
 			continue
@@ -462,6 +519,9 @@ func (in *ingester) readLandUse() error {
 			out.Breakdown = append(out.Breakdown, ag.LandUseShare{LandUseClass: cls(b.LandUseClass), Pct: b.Pct})
 		}
 		q.sections[ag.SKLandUse] = out
+		if err := in.flush(q); err != nil {
+			return err
+		}
 	}
 	in.source("land_use", "AAFC Land Use, per-quarter shares", cmp.Or(lastOf(in.f.LandUseRasters), in.f.LandUse))
 	return nil
@@ -553,6 +613,10 @@ func (in *ingester) readLSRS() error {
 		if q := in.q(r.Location); q != nil {
 			if p, ok := ratingOf(r.Rating); ok {
 				q.sections[ag.SKLSRS] = p
+				if q.province != survey.AB {
+					in.lsrs[qkey(q.loc)] = true
+				}
+				return in.flush(q)
 			}
 		}
 		return nil
@@ -578,8 +642,8 @@ func (in *ingester) readCrownLand() error {
 		in.sum.Read["sk_crown_land"]++
 		in.area(ag.PKSKCrown, c.Location.String(), c.Geometry, map[string]string{"lld": c.Location.String(), "lease_type": c.LeaseType, "status": c.Status, "disposition": c.Disposition})
 		if q := in.q(c.Location); q != nil && q.province == survey.SK {
-			p := in.provincial(q)
-			p.CrownLand = append(p.CrownLand, ag.CrownLand{LeaseType: c.LeaseType, Status: c.Status, Disposition: c.Disposition})
+			k := qkey(q.loc)
+			in.crown[k] = append(in.crown[k], ag.CrownLand{LeaseType: c.LeaseType, Status: c.Status, Disposition: c.Disposition})
 		}
 		return nil
 	})
@@ -656,7 +720,7 @@ func (in *ingester) readSpatial() error {
 	if len(in.f.Municipalities) > 0 {
 		in.source("parcel_context", "Municipal boundaries", in.f.Municipalities[0])
 	}
-	in.progress("placing %d quarters in %d soil, %d CLI, %d drought polygons", len(in.quarters), len(slc), len(cli), len(drought))
+	in.progress("placing %d quarters in %d soil, %d CLI, %d drought polygons", len(in.placed), len(slc), len(cli), len(drought))
 	for _, p := range slc {
 		props := map[string]string{"poly_id": fmt.Sprint(p.PolyID)}
 		if dom, ok := Dominant(comps[p.PolyID]); ok {
@@ -672,12 +736,30 @@ func (in *ingester) readSpatial() error {
 		in.area(ag.PKSKPasture, p.Name, p.Geometry, map[string]string{"name": p.Name, "program": p.Program})
 	}
 
-	for _, q := range in.quarters {
-		if q == nil {
+	slcIx := newBucketIndex(len(slc), func(i int) orb.Bound { return geomBound(slc[i].Geometry) })
+	cliIx := newBucketIndex(len(cli), func(i int) orb.Bound { return geomBound(cli[i].Geometry) })
+	droughtIx := newBucketIndex(len(drought), func(i int) orb.Bound { return geomBound(drought[i].Geometry) })
+	muniIx := newBucketIndex(len(munis), func(i int) orb.Bound { return geomBound(munis[i].Geometry) })
+	pastureIx := newBucketIndex(len(pastures), func(i int) orb.Bound { return geomBound(pastures[i].Geometry) })
+	bodyIx := newBucketIndex(len(bodies), func(i int) orb.Bound { return geomBound(bodies[i].Geometry) })
+	courseIx := newBucketIndex(len(courses), func(i int) orb.Bound { return geomBound(courses[i].Geometry) })
+	var nearBodies, nearCourses []WaterFeature
+	for k, p := range in.placed {
+		if p == survey.ProvinceNone {
 			continue
 		}
+		q, err := in.located(k)
+		if err != nil {
+			return err
+		}
+		if cl, ok := in.crown[k]; ok {
+			in.provincial(q).CrownLand = cl
+			delete(in.crown, k)
+		}
 		c := q.centroid
-		for _, p := range slc {
+		cb := c.Bound()
+		for _, i := range slcIx.near(cb) {
+			p := slc[i]
 			if !containsPoint(p.Geometry, c) {
 				continue
 			}
@@ -692,7 +774,7 @@ func (in *ingester) readSpatial() error {
 					}
 				}
 			}
-			if _, has := q.sections[ag.SKLSRS]; !has && q.province != survey.AB {
+			if !in.lsrs[k] && q.province != survey.AB {
 				if r, ok := slcLSRS[p.PolyID]; ok {
 					if pr, ok := ratingOf(r); ok {
 						q.sections[ag.SKLSRS] = pr
@@ -709,8 +791,8 @@ func (in *ingester) readSpatial() error {
 			}
 			break
 		}
-		for _, p := range cli {
-			if containsPoint(p.Geometry, c) {
+		for _, i := range cliIx.near(cb) {
+			if p := cli[i]; containsPoint(p.Geometry, c) {
 				if score, ok := p.Score(); ok {
 					prim, _ := p.Primary()
 					out := ag.Productivity{Score: float64(score), Class: prim.Class}
@@ -724,8 +806,8 @@ func (in *ingester) readSpatial() error {
 			}
 		}
 		worst := -1
-		for _, d := range drought {
-			if int(d.Class) > worst && containsPoint(d.Geometry, c) {
+		for _, i := range droughtIx.near(cb) {
+			if d := drought[i]; int(d.Class) > worst && containsPoint(d.Geometry, c) {
 				worst = int(d.Class)
 			}
 		}
@@ -733,22 +815,35 @@ func (in *ingester) readSpatial() error {
 			cls := DroughtClass(worst)
 			q.sections[ag.SKDrought] = ag.Drought{Class: cls.String(), SeverityLabel: cls.Label(), AsOf: month}
 		}
-		for _, m := range munis {
-			if containsPoint(m.Geometry, c) {
+		for _, i := range muniIx.near(cb) {
+			if m := munis[i]; containsPoint(m.Geometry, c) {
 				q.sections[ag.SKMunicipality] = ag.Municipality{Name: m.Name, Type: m.Type}
 				break
 			}
 		}
 		if q.province == survey.SK {
-			for _, p := range pastures {
-				if containsPoint(p.Geometry, c) {
+			for _, i := range pastureIx.near(cb) {
+				if p := pastures[i]; containsPoint(p.Geometry, c) {
 					pr := in.provincial(q)
 					pr.Pastures = append(pr.Pastures, ag.Pasture{Name: p.Name, Program: p.Program})
 				}
 			}
 		}
 		if len(bodies)+len(courses) > 0 {
-			in.hydrology(q, bodies, courses)
+			// The features near the quarter, in file order: those farther
+			// than the search radius are skipped by hydrology anyway.
+			box := searchBox(geomBound(q.geom), ag.SearchRadiusM)
+			nearBodies, nearCourses = nearBodies[:0], nearCourses[:0]
+			for _, i := range bodyIx.near(box) {
+				nearBodies = append(nearBodies, bodies[i])
+			}
+			for _, i := range courseIx.near(box) {
+				nearCourses = append(nearCourses, courses[i])
+			}
+			in.hydrology(q, nearBodies, nearCourses)
+		}
+		if err := in.flush(q); err != nil {
+			return err
 		}
 	}
 	if q := in.f.Pastures; q != "" {

@@ -207,10 +207,32 @@ func readRaster(path string, o RasterOptions, info RasterInfo, nodata []int, min
 		return info, fmt.Errorf("ag: %s: no quarter polygons to summarise the raster over", name)
 	}
 	var active []*zone
+	open := map[uint64]bool{} // the quarters of active
+	const tileCols = 256
+	data := make([]bool, (im.Width+tileCols-1)/tileCols)
 	err = im.Rows(func(r *geotiff.Rows) error {
 		end := r.Y + r.Height
+		clear(data)
 		for y := r.Y; y < end; y++ { // every pixel is checked, inside a quarter or not
-			if row := r.Row(y); row != nil && !slices.ContainsFunc(row, func(v byte) bool { return !skip[v] && !valid[v] }) {
+			row := r.Row(y)
+			for c := range data {
+				if data[c] {
+					continue
+				}
+				for x := c * tileCols; x < min(im.Width, (c+1)*tileCols); x++ {
+					v := 0
+					if row != nil {
+						v = int(row[x])
+					} else {
+						v = r.At(x, y)
+					}
+					if v < 0 || v >= 256 || !skip[v] {
+						data[c] = true
+						break
+					}
+				}
+			}
+			if row != nil && !slices.ContainsFunc(row, func(v byte) bool { return !skip[v] && !valid[v] }) {
 				continue
 			}
 			for x := range im.Width {
@@ -221,9 +243,12 @@ func readRaster(path string, o RasterOptions, info RasterInfo, nodata []int, min
 				return ingest.BadValue(name, y+1, fmt.Sprintf("pixel %d (row %d)", x, y), strconv.Itoa(v), accepted)
 			}
 		}
-		zones, err := bandZones(im, p, o.Quarters, r.Y, end)
+		zones, err := bandZones(im, p, o.Quarters, r.Y, end, data, tileCols, open)
 		if err != nil {
 			return err
+		}
+		for _, z := range zones {
+			open[qkey(z.loc)] = true
 		}
 		active = append(active, zones...)
 		kept := active[:0]
@@ -235,6 +260,7 @@ func readRaster(path string, o RasterOptions, info RasterInfo, nodata []int, min
 				kept = append(kept, z)
 				continue
 			}
+			delete(open, qkey(z.loc))
 			if err := z.emit(info.Year, &info, fn); err != nil {
 				return err
 			}
@@ -268,20 +294,49 @@ func describe(im *geotiff.Image, p proj.Projection, nodata []int) string {
 		im.Width, im.Height, blocks, comp, im.BitsPerSample, p.EPSG(), p.Name(), im.Geo.Transform[1], -im.Geo.Transform[5], nodata)
 }
 
-// bandZones returns the quarters whose first pixel row (the first whose
-// centre may be inside) is in rows [y0, y1) of the image, in pixel
-// coordinates: each quarter is found in exactly one band, so that only
-// the quarters across the band being read are held, not the raster's.
-func bandZones(im *geotiff.Image, p proj.Projection, quarters Quarters, y0, y1 int) ([]*zone, error) {
-	// The band's outline in lng/lat, from points along its edges (a
-	// projected straight edge bends in lng/lat: pad by ~100 m).
+// bandZones returns the quarters to open in rows [y0, y1) of the image,
+// in pixel coordinates: those across the band (a row from y0 and one
+// before y1) not open already (in open). Only the runs of columns whose
+// tiles (tileCols wide) hold data in the band, data[c], are searched: the
+// quarters wholly over nodata are neither projected nor held (the grid
+// model's quarters of a province's rectangle are millions; a raster
+// covers only the farmed ones). A quarter met first in a later band than
+// its first row lost nothing: its rows in the bands before were nodata.
+// Each quarter is thus opened once, and only the quarters across the band
+// being read are held, not the raster's.
+func bandZones(im *geotiff.Image, p proj.Projection, quarters Quarters, y0, y1 int, data []bool, tileCols int, open map[uint64]bool) ([]*zone, error) {
+	var zones []*zone
+	met := map[uint64]bool{} // a quarter across two runs of columns is met twice
+	for c0 := 0; c0 < len(data); c0++ {
+		if !data[c0] {
+			continue
+		}
+		c1 := c0 + 1
+		for c1 < len(data) && data[c1] {
+			c1++
+		}
+		x0, x1 := c0*tileCols, min(im.Width, c1*tileCols)
+		var err error
+		if zones, err = runZones(im, p, quarters, x0, x1, y0, y1, open, met, zones); err != nil {
+			return nil, err
+		}
+		c0 = c1
+	}
+	return zones, nil
+}
+
+// runZones adds to zones the quarters across columns [x0, x1) and rows
+// [y0, y1) neither open nor met.
+func runZones(im *geotiff.Image, p proj.Projection, quarters Quarters, x0, x1, y0, y1 int, open, met map[uint64]bool, zones []*zone) ([]*zone, error) {
+	// The outline in lng/lat, from points along its edges (a projected
+	// straight edge bends in lng/lat: pad by ~100 m).
 	var b orb.Bound
 	first := true
 	const steps = 16
 	for i := 0; i <= steps; i++ {
 		f := float64(i) / steps
 		for _, cr := range [][2]float64{{f, 0}, {f, 1}, {0, f}, {1, f}} {
-			x, y := im.Geo.Map(cr[0]*float64(im.Width), float64(y0)+cr[1]*float64(y1-y0))
+			x, y := im.Geo.Map(float64(x0)+cr[0]*float64(x1-x0), float64(y0)+cr[1]*float64(y1-y0))
 			ll, err := p.ToLngLat(x, y)
 			if err != nil {
 				return nil, fmt.Errorf("ag: raster point %.0f, %.0f: %w", x, y, err)
@@ -294,8 +349,11 @@ func bandZones(im *geotiff.Image, p proj.Projection, quarters Quarters, y0, y1 i
 		}
 	}
 	b = b.Pad(0.001)
-	var zones []*zone
 	err := quarters(b, func(loc lld.Location, g orb.Geometry) error {
+		k := qkey(loc)
+		if open[k] || met[k] {
+			return nil
+		}
 		var polys orb.MultiPolygon
 		switch g := g.(type) {
 		case orb.Polygon:
@@ -306,9 +364,10 @@ func bandZones(im *geotiff.Image, p proj.Projection, quarters Quarters, y0, y1 i
 			return nil
 		}
 		z, err := newZone(loc, polys, p, im.Geo, im.Width, im.Height)
-		if z == nil || err != nil || z.top < y0 || z.top >= y1 {
+		if z == nil || err != nil || z.bot < y0 || z.top >= y1 {
 			return err
 		}
+		met[k] = true
 		zones = append(zones, z)
 		return nil
 	})

@@ -1,0 +1,271 @@
+package agingest_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"meridian/shared/ag"
+	"meridian/shared/ag/agingest"
+	"meridian/shared/convert"
+	"meridian/shared/kv"
+	"meridian/shared/scale"
+)
+
+// digest hashes every file of dir, by name.
+func digest(t *testing.T, dir string) map[string][32]byte {
+	t.Helper()
+	out := map[string][32]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = sha256.Sum256(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func writeScale(t *testing.T, dir string, o scale.Options) scale.Report {
+	t.Helper()
+	rep, err := agingest.WriteScale(context.Background(), dir, o)
+	if err != nil {
+		t.Fatalf("WriteScale(%+v): %v", o, err)
+	}
+	return rep
+}
+
+// TestWriteScale: the same seed and fraction write the same bytes, another
+// seed other bytes; the report lists what is on disk; every file is one
+// the ingest recognises and reads; the quarters ingested are within 5% of
+// the fraction of 2.5 million; invented names say "Demo".
+func TestWriteScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes province-wide rasters three times")
+	}
+	o := scale.Options{Seed: 7, Fraction: 0.002}
+	a, b, c := t.TempDir(), t.TempDir(), t.TempDir()
+	rep := writeScale(t, a, o)
+	writeScale(t, b, o)
+	writeScale(t, c, scale.Options{Seed: 8, Fraction: o.Fraction})
+	da, db, dc := digest(t, a), digest(t, b), digest(t, c)
+	if len(da) != len(db) {
+		t.Fatalf("%d files, then %d", len(da), len(db))
+	}
+	differ := 0
+	for name, h := range da {
+		if db[name] != h {
+			t.Errorf("%s: different bytes from the same seed and fraction", name)
+		}
+		if dc[name] != h {
+			differ++
+		}
+	}
+	// Only the legend, the soil tables' shapes and the BC layers (the
+	// demo's) may be the same under another seed.
+	if differ < len(da)/2 {
+		t.Errorf("seed 8: %d of %d files differ from seed 7's, want most", differ, len(da))
+	}
+
+	// The report is what is on disk.
+	if len(rep.Files) != len(da) {
+		t.Errorf("report lists %d files, %d on disk", len(rep.Files), len(da))
+	}
+	for _, f := range rep.Files {
+		st, err := os.Stat(filepath.Join(a, f.Name))
+		if err != nil || st.Size() != f.Bytes {
+			t.Errorf("report: %s %d bytes; on disk: %v %v", f.Name, f.Bytes, st, err)
+		}
+	}
+	readme, err := os.ReadFile(filepath.Join(a, "README.md"))
+	if err != nil || !bytes.Contains(readme, []byte("INVENTED")) || !bytes.Contains(readme, []byte("meridian demo -scale province")) || !bytes.Contains(readme, []byte("seed 7")) {
+		t.Errorf("README.md does not say the data is invented, by whom and from which seed: %v\n%s", err, readme)
+	}
+
+	files, err := agingest.FilesIn(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files.Unrecognised) > 0 {
+		t.Errorf("files the ingest does not know: %v", files.Unrecognised)
+	}
+	if len(files.CropRasters) != 15 || len(files.LandUseRasters) != 10 || files.SLCPolygons == "" || files.AGRASIDLSRS == "" || files.CLI == "" ||
+		len(files.Drought) != 6 || len(files.WaterBodies) != 1 || len(files.Watercourses) != 1 || len(files.Municipalities) != 2 || files.CrownLand == "" || files.Pastures == "" {
+		t.Errorf("files: %+v", files)
+	}
+	for _, p := range files.Municipalities {
+		src, err := agingest.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range collect(t, agingest.ReadMunicipalities, src.Source) {
+			if !strings.Contains(m.Name, "Demo") {
+				t.Errorf("%s: municipality %q: an invented name must say Demo", filepath.Base(p), m.Name)
+			}
+		}
+		src.Close()
+	}
+
+	store := kv.NewMem()
+	sum, err := agingest.Ingest(context.Background(), store, convert.New(), files, agingest.Options{Demo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := o.N(agingest.ScaleQuarters)
+	if math.Abs(float64(sum.Quarters-want)) > 0.05*float64(want) {
+		t.Errorf("ingested %d quarters, want %d ± 5%%", sum.Quarters, want)
+	}
+	for _, k := range []string{"crop_quarter_years", "land_use_quarter_years", "lsrs_quarters", "sk_crown_land", "slc_polygons", "cli_polygons", "drought_areas", "water_bodies", "watercourses", "municipalities"} {
+		if sum.Read[k] == 0 {
+			t.Errorf("read no %s: %v", k, sum.Read)
+		}
+	}
+	// Most quarters get each section the generator feeds.
+	for _, s := range []string{ag.SKCropping, ag.SKLandUse, ag.SKSoil, ag.SKCLI, ag.SKLSRS, ag.SKMunicipality, ag.SKHydrology} {
+		if n := sum.Sections[s]; n < sum.Quarters*7/10 {
+			t.Errorf("section %s in %d of %d quarters", s, n, sum.Quarters)
+		}
+	}
+	t.Logf("fraction %g: %d files, %d rows, %d bytes; %d quarters, %d items; sections %v", o.Fraction, len(rep.Files), rep.Rows(), rep.Bytes(), sum.Quarters, sum.Items, sum.Sections)
+}
+
+func TestWriteScaleOptions(t *testing.T) {
+	for _, f := range []float64{0, -0.1, 1.5, math.NaN()} {
+		if _, err := agingest.WriteScale(context.Background(), t.TempDir(), scale.Options{Fraction: f}); err == nil {
+			t.Errorf("fraction %v: no error", f)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := agingest.WriteScale(ctx, t.TempDir(), scale.Options{Fraction: 0.001}); err == nil {
+		t.Error("a cancelled context: no error")
+	}
+}
+
+// peakHeap runs fn while sampling the live heap (after a collection,
+// every 100 ms), and returns the largest growth over the heap before it.
+func peakHeap(fn func()) uint64 {
+	runtime.GC()
+	var base runtime.MemStats
+	runtime.ReadMemStats(&base)
+	var (
+		mu   sync.Mutex
+		peak uint64
+		done = make(chan struct{})
+		wg   sync.WaitGroup
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var m runtime.MemStats
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			runtime.GC() // live memory, not garbage awaiting collection
+			runtime.ReadMemStats(&m)
+			mu.Lock()
+			peak = max(peak, m.HeapAlloc-min(m.HeapAlloc, base.HeapAlloc))
+			mu.Unlock()
+		}
+	}()
+	fn()
+	close(done)
+	wg.Wait()
+	return peak
+}
+
+// TestWriteScaleHeapFlat: the generator streams, so eight times the
+// townships must not take eight times the heap: the bound is a band of
+// raster pixels and the compressed raster being written (a few MB).
+func TestWriteScaleHeapFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes province-wide rasters twice")
+	}
+	const f = 0.001
+	var small, large uint64
+	small = peakHeap(func() { writeScale(t, t.TempDir(), scale.Options{Seed: 1, Fraction: f}) })
+	large = peakHeap(func() { writeScale(t, t.TempDir(), scale.Options{Seed: 1, Fraction: 8 * f}) })
+	t.Logf("peak heap growth: fraction %g %.1f MB, %g %.1f MB", f, float64(small)/(1<<20), 8*f, float64(large)/(1<<20))
+	if large > small*3/2+4<<20 {
+		t.Errorf("peak heap %d bytes at fraction %g, %d at %g: grows with the output", small, f, large, 8*f)
+	}
+	if large > 64<<20 {
+		t.Errorf("peak heap %d bytes: over the 64 MB bound", large)
+	}
+}
+
+// dropQuarters is a store that forgets the quarters' sections (keeping
+// every other item), so that a heap measure of the ingest is not the
+// in-memory store's.
+type dropQuarters struct{ *kv.Mem }
+
+func (s dropQuarters) Put(ctx context.Context, items []kv.Item) error {
+	kept := items[:0:0]
+	for _, it := range items {
+		if !strings.Contains(it.PK, "QS#") {
+			kept = append(kept, it)
+		}
+	}
+	return s.Mem.Put(ctx, kept)
+}
+
+// TestIngestHeapPerQuarter: the ingest holds per quarter only its
+// province and, while it reads the rasters, a compact tally of pixels
+// (no report section): between two sizes eight times apart, the live heap
+// must grow by less than ingestBytesPerQuarter a quarter. Holding every
+// quarter's sections until the end, as the ingest did before, takes over
+// 2 kB a quarter.
+func TestIngestHeapPerQuarter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and ingests province-wide rasters twice")
+	}
+	const ingestBytesPerQuarter = 1500 // measured 908 (2.1k and 16.5k quarters): not yet the 320 a 2.5-million-quarter ingest in 800 MB needs
+	run := func(f float64) (uint64, int) {
+		dir := t.TempDir()
+		writeScale(t, dir, scale.Options{Seed: 3, Fraction: f})
+		files, err := agingest.FilesIn(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Two of the rasters (Alberta's crops, one land use zone) are
+		// enough to hold a tally per quarter; all of them only cost time.
+		files.CropRasters = files.CropRasters[:1]
+		files.LandUseRasters = files.LandUseRasters[:1]
+		var sum agingest.Summary
+		peak := peakHeap(func() {
+			sum, err = agingest.Ingest(context.Background(), dropQuarters{kv.NewMem()}, convert.New(), files, agingest.Options{})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return peak, sum.Quarters
+	}
+	const f = 0.002
+	ps, qs := run(f)
+	pl, ql := run(8 * f)
+	per := float64(pl-min(pl, ps)) / float64(ql-qs)
+	t.Logf("peak heap growth: %d quarters %.1f MB, %d quarters %.1f MB: %.0f bytes a quarter", qs, float64(ps)/(1<<20), ql, float64(pl)/(1<<20), per)
+	if per > ingestBytesPerQuarter {
+		t.Errorf("the ingest holds %.0f bytes a quarter, want under %d", per, ingestBytesPerQuarter)
+	}
+}
