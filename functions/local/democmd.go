@@ -200,13 +200,25 @@ func demoFile(name string, b []byte) scale.File {
 
 // writeProvinceDomain writes domain at the published size into dir.
 func writeProvinceDomain(ctx context.Context, domain, dir string, o scale.Options) (demoManifest, error) {
-	var m demoManifest
-	w := provinceWriters[domain]
-	if w == nil {
-		return m, fmt.Errorf("no province-size generator for %s in this build", domain)
-	}
-	return w(ctx, dir, o)
+	return provinceWriters[domain](ctx, dir, o)
 }
 
 // provinceWriters are the province-size generators, by domain.
-var provinceWriters = map[string]func(ctx context.Context, dir string, o scale.Options) (demoManifest, error){}
+var provinceWriters = map[string]func(ctx context.Context, dir string, o scale.Options) (demoManifest, error){
+	"grid": func(ctx context.Context, dir string, o scale.Options) (demoManifest, error) {
+		rep, grids, err := fixture.WriteScale(ctx, dir, o)
+		m := demoManifest{Files: rep.Files}
+		for _, g := range grids {
+			m.Grids = append(m.Grids, demoGrid{Format: string(g.Format), Files: g.Files})
+		}
+		return m, err
+	},
+	"energy": func(ctx context.Context, dir string, o scale.Options) (demoManifest, error) {
+		rep, err := energyingest.WriteScale(ctx, dir, o)
+		return demoManifest{Files: rep.Files, AsOf: energyingest.DemoAsOf().Format("2006-01-02")}, err
+	},
+	"ag": func(ctx context.Context, dir string, o scale.Options) (demoManifest, error) {
+		rep, err := agingest.WriteScale(ctx, dir, o)
+		return demoManifest{Files: rep.Files}, err
+	},
+}

@@ -252,7 +252,7 @@ func (s *Source) BuildOptions(ctx context.Context, l tile.Layer) (o tile.BuildOp
 	if err != nil || b.IsZero() {
 		return o, false, err
 	}
-	o.Bounds = b
+	o.Bounds = withArea(b)
 	if s.spoolDir != "" {
 		o.Tiles = s.spooledTiles(ctx, l)
 		return o, true, nil
@@ -265,6 +265,22 @@ func (s *Source) BuildOptions(ctx context.Context, l tile.Layer) (o tile.BuildOp
 		return d.tiles(z)
 	}
 	return o, true, nil
+}
+
+// minExtent is the least width and height of a layer's bounds, degrees
+// (about 10 cm): a layer of one point, or of points on one meridian, still
+// has a box with an area, which an archive's metadata needs.
+const minExtent = 1e-6
+
+// withArea widens b around its centre to at least minExtent each way.
+func withArea(b orb.Bound) orb.Bound {
+	for i := range 2 {
+		if d := b.Max[i] - b.Min[i]; d < minExtent {
+			c := (b.Max[i] + b.Min[i]) / 2
+			b.Min[i], b.Max[i] = c-minExtent/2, c+minExtent/2
+		}
+	}
+	return b
 }
 
 // tiles returns the tiles of zoom z that may hold the layer's features
