@@ -50,6 +50,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
+	case "ingest", "build-tiles", "publish", "data", "demo":
+		limitJobMemory()
+	}
+	switch cmd {
 	case "serve":
 		return serveCommand(args, stdout, stderr)
 	case "keys":
