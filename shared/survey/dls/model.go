@@ -15,7 +15,7 @@ const (
 	firstBaseLine  = 49.0        // degrees north: south edge of township 1
 
 	maxTownship = 126 // township 126 reaches 60°N (stretched there from 59.9984°N, newModel)
-	maxRange    = 99  // sanity bound; real limits come from the meridians and the province rules
+	maxRange    = 34  // what a description can name (lld.Parse: ranges 1-34); the meridians and the province rules limit further
 	grid        = 24  // LSD cells along each side of a township (6 sections × 4 LSDs)
 )
 
