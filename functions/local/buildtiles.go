@@ -146,6 +146,11 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "%s\t%s\t%d tiles\t%d bytes\t%s\n", l.Path(), filepath.Join(*out, l.Key()), st.Tiles, st.Size, st.Elapsed.Round(1e6))
 	}
+	for domain, data := range sources {
+		if n := data.Unlocated(); n > 0 {
+			fmt.Fprintf(stdout, "%s: %d parcels the grid does not cover were left out of the maps\n", domain, n)
+		}
+	}
 	return 0
 }
 

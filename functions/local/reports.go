@@ -326,12 +326,15 @@ func runReportIngest(domain, dataDir string, tiles bool, stdout, stderr io.Write
 			return 1
 		}
 		defer store.Close()
-		built, n, err := buildDataArchives(ctx, store, svc, filepath.Join(dataDir, tilesDir), domain)
+		built, n, unlocated, err := buildDataArchives(ctx, store, svc, filepath.Join(dataDir, tilesDir), domain)
 		if err != nil {
 			fmt.Fprintf(stderr, "meridian ingest %s: the data is published, but the tile archives were not rebuilt: %v\n", domain, err)
 			return 1
 		}
 		fmt.Fprintf(stdout, "%s tile archives: %d rebuilt, %d tiles, in %s\n", domain, built, n, time.Since(start).Round(time.Millisecond))
+		if unlocated > 0 {
+			fmt.Fprintf(stdout, "%s tile archives: %d parcels the grid does not cover were left out of the maps\n", domain, unlocated)
+		}
 	}
 	return 0
 }
@@ -441,12 +444,12 @@ func ensureDataArchives(ctx context.Context, dataDir string, svc *convert.Servic
 			return err
 		}
 		start := time.Now()
-		built, tiles, err := buildDataArchives(ctx, store, svc, dir, region)
+		built, tiles, unlocated, err := buildDataArchives(ctx, store, svc, dir, region)
 		store.Close()
 		if err != nil {
 			return err
 		}
-		logger.Info("data tile archives built", "domain", region, "archives", built, "tiles", tiles, "dir", dir, "elapsed", time.Since(start).Round(time.Millisecond).String())
+		logger.Info("data tile archives built", "domain", region, "archives", built, "tiles", tiles, "parcels_left_out", unlocated, "dir", dir, "elapsed", time.Since(start).Round(time.Millisecond).String())
 	}
 	return nil
 }
@@ -454,8 +457,9 @@ func ensureDataArchives(ctx context.Context, dataDir string, svc *convert.Servic
 // buildDataArchives builds the data archives of region ("ag" or "energy")
 // from store into dir, then marks the region built. A layer the store has
 // no data for loses its archive, so the server answers 404 rather than
-// tiles of data no longer published.
-func buildDataArchives(ctx context.Context, store kv.Store, svc *convert.Service, dir, region string) (built, tiles int, err error) {
+// tiles of data no longer published. unlocated counts the stored parcels
+// the grid cannot place, left out of the archives.
+func buildDataArchives(ctx context.Context, store kv.Store, svc *convert.Service, dir, region string) (built, tiles int, unlocated int64, err error) {
 	// Partitioned: the domain's features are spooled to files under dir,
 	// a zoom-9 tile's worth in memory at a time.
 	data := datalayers.NewPartitioned(store, svc, dir)
@@ -471,25 +475,25 @@ func buildDataArchives(ctx context.Context, store kv.Store, svc *convert.Service
 		path := filepath.Join(dir, filepath.FromSlash(l.Key()))
 		o, attribution, ok, err := dataArchiveOptions(ctx, data, l)
 		if err != nil {
-			return built, tiles, err
+			return built, tiles, unlocated, err
 		}
 		if !ok {
 			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return built, tiles, err
+				return built, tiles, unlocated, err
 			}
 			continue
 		}
 		st, err := buildArchive(ctx, l, data.Tile, dir, attribution, o)
 		if err != nil {
-			return built, tiles, fmt.Errorf("data archive %s: %w", l.Path(), err)
+			return built, tiles, unlocated, fmt.Errorf("data archive %s: %w", l.Path(), err)
 		}
 		built++
 		tiles += st.Tiles
 	}
 	if err := os.MkdirAll(filepath.Join(dir, region), 0o755); err != nil {
-		return built, tiles, err
+		return built, tiles, unlocated, err
 	}
-	return built, tiles, os.WriteFile(filepath.Join(dir, region, builtMarker), nil, 0o644)
+	return built, tiles, data.Unlocated(), os.WriteFile(filepath.Join(dir, region, builtMarker), nil, 0o644)
 }
 
 // dataArchiveOptions returns how to build data layer l's archive: over its

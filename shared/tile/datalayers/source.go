@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/paulmach/orb"
@@ -34,6 +35,7 @@ import (
 	"github.com/paulmach/orb/maptile"
 
 	"meridian/shared/ag"
+	"meridian/shared/apierr"
 	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
@@ -165,7 +167,14 @@ type Source struct {
 	spoolBuffer int          // bytes buffered before they are appended
 	parts       partCache
 	spoolErr    error // a failed listing of tiles; under parts.mu
+
+	unlocated atomic.Int64 // stored parcels the grid cannot place: left out
 }
+
+// Unlocated is the number of stored parcels the grid could not place
+// (outside its coverage, e.g. an LSD west of the modelled AB-BC border):
+// their features are left out of the archives, which a build says.
+func (s *Source) Unlocated() int64 { return s.unlocated.Load() }
 
 // regionData is what a region's layers draw, read once.
 type regionData struct {
@@ -348,6 +357,8 @@ type loader struct {
 	any     bool
 	spool   *spool // nil: features are held in layers
 	err     error  // the first error of add
+
+	unlocated *atomic.Int64 // the Source's count of parcels left out
 }
 
 // maxBlocks bounds the blocks a loader keeps resolved: the store is read
@@ -361,13 +372,17 @@ func (ld *loader) geometry(loc lld.Location) (orb.Geometry, error) {
 		return g, nil
 	}
 	b, err := ld.svc.Resolve(ld.ctx, loc, k)
+	if ae := apierr.As(err); ae != nil && ae.Kind == apierr.NotFound {
+		ld.unlocated.Add(1) // a real file can name land our grid does not cover
+		b.Geometry, err = nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("datalayers: resolve %s: %w", k, err)
 	}
 	if len(ld.blocks) >= maxBlocks {
 		clear(ld.blocks)
 	}
-	ld.blocks[k] = b.Geometry
+	ld.blocks[k] = b.Geometry // nil for a parcel left out: counted once
 	return b.Geometry, nil
 }
 
@@ -422,7 +437,7 @@ func (ld *loader) addBlock(layer, id string, props geojson.Properties) error {
 
 // load reads region name's layers from s's store.
 func (r *regionData) load(ctx context.Context, s *Source, name string) error {
-	ld := &loader{ctx: ctx, svc: s.svc, blocks: map[string]orb.Geometry{}, layers: map[string][]feature{}, keySets: map[string][]string{}}
+	ld := &loader{ctx: ctx, svc: s.svc, unlocated: &s.unlocated, blocks: map[string]orb.Geometry{}, layers: map[string][]feature{}, keySets: map[string][]string{}}
 	if s.spoolDir != "" {
 		sp, err := newSpool(s.spoolDir, name, s.partZoom, s.spoolBuffer)
 		if err != nil {

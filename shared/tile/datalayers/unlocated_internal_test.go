@@ -1,0 +1,42 @@
+package datalayers
+
+import (
+	"context"
+	"testing"
+
+	"meridian/shared/convert"
+	"meridian/shared/energy"
+	"meridian/shared/kv"
+)
+
+// A parcel the grid does not cover (8-22-12-W5 lies west of the modelled
+// AB-BC border) is left out and counted, not a failed build: a real file
+// can name such land (the province-size run found one).
+func TestUnlocatedParcelsLeftOut(t *testing.T) {
+	ctx := context.Background()
+	store := kv.NewMem()
+	_, err := kv.Publish(ctx, store, kv.DatasetInfo{Name: energy.Dataset, Source: "test"}, func(w *kv.Writer) error {
+		for _, id := range []string{"10-36-42-3-W5", "8-22-12-W5"} {
+			s := energy.LSDSummary{LSD: id, Wells: energy.Liability{Total: 1, Active: 1}}
+			if err := w.Put(energy.LSDKey(id), energy.SKProduction, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := convert.New().Search(ctx, "8-22-12-W5"); err == nil {
+		t.Fatal("8-22-12-W5 is in the grid now: pick another parcel outside it")
+	}
+	for _, s := range []*Source{New(store, convert.New()), NewPartitioned(store, convert.New(), t.TempDir())} {
+		if _, err := s.region(ctx, "energy"); err != nil {
+			t.Fatalf("a parcel outside the grid failed the load: %v", err)
+		}
+		if got := s.Unlocated(); got != 1 {
+			t.Errorf("Unlocated() = %d, want 1", got)
+		}
+		s.Close()
+	}
+}
