@@ -406,7 +406,11 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 			}
 		}
 		for _, s := range ts.scenarios(pmURL) {
-			s.name = "tiles " + ts.layer + strings.TrimPrefix(s.name, "tiles")
+			if s.name == "tiles" {
+				s.name = "tiles " + ts.layer
+			} else { // the same tiles from pmtiles serve
+				s.name = "tiles " + ts.layer + " from " + s.name + " serve"
+			}
 			scenarios = append(scenarios, s)
 		}
 	}
