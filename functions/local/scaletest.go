@@ -518,13 +518,14 @@ func sampleKeys(ctx context.Context, data string, n int) (keySample, error) {
 			return fmt.Errorf("%s dataset: ok %v, %v", domain, ok, err)
 		}
 		rng := rand.New(rand.NewPCG(3, 5))
-		seen := 0
+		seen, last := 0, ""
 		return ds.ScanKeys(ctx, pkPrefix, func(keys []kv.Key) error {
 			for _, k := range keys {
 				id := strings.TrimPrefix(k.PK, pkPrefix)
-				if len(*into) > 0 && (*into)[len(*into)-1] == id {
+				if id == last { // a partition's items come together (key order)
 					continue
 				}
+				last = id
 				seen++ // reservoir sampling: every partition equally likely
 				if len(*into) < n {
 					*into = append(*into, id)
