@@ -134,59 +134,34 @@ func demoCommand(args []string, stdout, stderr io.Writer) int {
 // the lines of its text files (a header line included).
 func writeDemoDomain(domain, dir string) (demoManifest, error) {
 	var m demoManifest
-	files := map[string][]byte{}
+	var err error
 	switch domain {
 	case "grid":
-		fx, err := fixture.Files()
-		if err != nil {
-			return m, err
-		}
-		files = fx
+		err = fixture.Generate(dir)
 		for _, d := range fixture.Datasets() {
 			m.Grids = append(m.Grids, demoGrid{Format: string(d.Format), Files: d.Files})
 		}
 	case "energy":
-		df, err := energyingest.GenerateDemo()
-		if err != nil {
-			return m, err
-		}
-		for _, f := range df {
-			files[f.Name] = f.Data
-		}
+		err = energyingest.WriteDemo(dir)
 		m.AsOf = energyingest.DemoAsOf().Format("2006-01-02")
 	case "ag":
-		if err := agingest.WriteDemo(dir); err != nil {
-			return m, err
-		}
-		return m, filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
-			if err != nil || e.IsDir() || e.Name() == "SCALE.json" {
-				return err
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(dir, p)
-			m.Files = append(m.Files, demoFile(filepath.ToSlash(rel), b))
-			return nil
-		})
+		err = agingest.WriteDemo(dir)
 	}
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
+	if err != nil {
+		return m, err
 	}
-	slices.Sort(names)
-	for _, n := range names {
-		p := filepath.Join(dir, filepath.FromSlash(n))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return m, err
+	return m, filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() || e.Name() == "SCALE.json" {
+			return err
 		}
-		if err := os.WriteFile(p, files[n], 0o644); err != nil {
-			return m, err
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
 		}
-		m.Files = append(m.Files, demoFile(n, files[n]))
-	}
-	return m, nil
+		rel, _ := filepath.Rel(dir, p)
+		m.Files = append(m.Files, demoFile(filepath.ToSlash(rel), b))
+		return nil
+	})
 }
 
 func demoFile(name string, b []byte) scale.File {
