@@ -870,8 +870,15 @@ func (d *demo) slc() error {
 	if err := d.dbfTable(DemoSLCComponents, cmpFields, rows); err != nil {
 		return err
 	}
-	rows = rows[:0]
-	for _, s := range demoSoils {
+	return writeSoilTables(demoSoils, d.dbfTable)
+}
+
+// writeSoilTables writes the SLC soil name and layer tables of soils
+// (SOIL_ID, name, kind, drainage, ...; see demoSoils) through table: the
+// demo's and the province-size generator's.
+func writeSoilTables(soils [][8]string, table func(name string, fields []shp.Field, rows [][]string) error) error {
+	var rows [][]string
+	for _, s := range soils {
 		id := s[0]
 		rows = append(rows, []string{id, id[:2], id[2:5], id[5:10], id[10:], s[1], s[2], "NO", "0", "-", s[3], "M", "-", "-", "VC", "-", "-", s[7], "-", "-", "", "", "", s[4], s[5], s[6]})
 	}
@@ -880,11 +887,11 @@ func (d *demo) slc() error {
 		cField("PMTEX1", 2), cField("PMTEX2", 2), cField("PMTEX3", 2), cField("PMCHEM1", 2), cField("PMCHEM2", 2), cField("PMCHEM3", 2),
 		cField("MDEP1", 4), cField("MDEP2", 4), cField("MDEP3", 4), cField("ORDER2", 2), cField("G_GROUP2", 3), cField("S_GROUP2", 4),
 		cField("ORDER3", 2), cField("G_GROUP3", 3), cField("S_GROUP3", 4)}
-	if err := d.dbfTable(DemoSoilNames, sntFields, rows); err != nil {
+	if err := table(DemoSoilNames, sntFields, rows); err != nil {
 		return err
 	}
 	rows = rows[:0]
-	for _, s := range demoSoils {
+	for _, s := range soils {
 		id := s[0]
 		for i, l := range demoLayers(s) {
 			rows = append(rows, append([]string{id, id[:2], id[2:5], id[5:10], id[10:], strconv.Itoa(i + 1)}, l...))
@@ -893,7 +900,7 @@ func (d *demo) slc() error {
 	sltFields := []shp.Field{cField("SOIL_ID", 11), cField("PROVINCE", 2), cField("SOIL_CODE", 3), cField("MODIFIER", 5), cField("PROFILE", 1), nField("LAYER_NO", 2, 0),
 		nField("UDEPTH", 4, 0), nField("LDEPTH", 4, 0), cField("HZN_MAS", 3), nField("TSAND", 4, 0), nField("TSILT", 4, 0), nField("TCLAY", 4, 0),
 		nField("ORGCARB", 5, 1), nField("PH2", 4, 1), nField("CEC", 4, 0), nField("BD", 5, 2), nField("EC", 4, 1), nField("KSAT", 5, 1)}
-	return d.dbfTable(DemoSoilLayers, sltFields, rows)
+	return table(DemoSoilLayers, sltFields, rows)
 }
 
 // demoLayers invents three horizons for a soil: A, B and C (or three

@@ -663,30 +663,7 @@ func (g *scaleGen) slc() error {
 			soils = append(soils, scaleSoil(prov, i))
 		}
 	}
-	var rows [][]string
-	for _, s := range soils {
-		id := s[0]
-		rows = append(rows, []string{id, id[:2], id[2:5], id[5:10], id[10:], s[1], s[2], "NO", "0", "-", s[3], "M", "-", "-", "VC", "-", "-", s[7], "-", "-", "", "", "", s[4], s[5], s[6]})
-	}
-	sntFields := []shp.Field{cField("SOIL_ID", 11), cField("PROVINCE", 2), cField("SOIL_CODE", 3), cField("MODIFIER", 5), cField("PROFILE", 1), cField("SOILNAME", 30),
-		cField("KIND", 1), cField("WATERTBL", 2), cField("ROOTRESTRI", 1), cField("RESTR_TYPE", 2), cField("DRAINAGE", 2),
-		cField("PMTEX1", 2), cField("PMTEX2", 2), cField("PMTEX3", 2), cField("PMCHEM1", 2), cField("PMCHEM2", 2), cField("PMCHEM3", 2),
-		cField("MDEP1", 4), cField("MDEP2", 4), cField("MDEP3", 4), cField("ORDER2", 2), cField("G_GROUP2", 3), cField("S_GROUP2", 4),
-		cField("ORDER3", 2), cField("G_GROUP3", 3), cField("S_GROUP3", 4)}
-	if err := g.table(DemoSoilNames, sntFields, rows); err != nil {
-		return err
-	}
-	rows = rows[:0]
-	for _, s := range soils {
-		id := s[0]
-		for i, l := range demoLayers(s) {
-			rows = append(rows, append([]string{id, id[:2], id[2:5], id[5:10], id[10:], strconv.Itoa(i + 1)}, l...))
-		}
-	}
-	sltFields := []shp.Field{cField("SOIL_ID", 11), cField("PROVINCE", 2), cField("SOIL_CODE", 3), cField("MODIFIER", 5), cField("PROFILE", 1), nField("LAYER_NO", 2, 0),
-		nField("UDEPTH", 4, 0), nField("LDEPTH", 4, 0), cField("HZN_MAS", 3), nField("TSAND", 4, 0), nField("TSILT", 4, 0), nField("TCLAY", 4, 0),
-		nField("ORGCARB", 5, 1), nField("PH2", 4, 1), nField("CEC", 4, 0), nField("BD", 5, 2), nField("EC", 4, 1), nField("KSAT", 5, 1)}
-	return g.table(DemoSoilLayers, sltFields, rows)
+	return writeSoilTables(soils, g.table)
 }
 
 // table writes a small dBASE table (the soils: 90 names, 270 layers).
