@@ -194,23 +194,7 @@ func (w *demoWorld) addWells(t *demoTownship) {
 			d.prevStatus = "" // not in last month's list
 		}
 
-		// Depths.
-		lo, hi := 900.0, 1700.0
-		switch {
-		case t.Prov == "MB":
-			lo, hi = 700, 1100
-		case t.Prov == "SK":
-			lo, hi = 800, 1600
-		case t.Deep:
-			lo, hi = 2400, 3600
-		}
-		if !d.finDrill.IsZero() {
-			d.tvd = math.Round(rnd.between(lo, hi)*10) / 10
-			d.depth = d.tvd
-			if r.hz {
-				d.depth = math.Round((d.tvd+rnd.between(1200, 2400))*10) / 10
-			}
-		}
+		d.drillDepths(rnd, t, r.hz)
 		if r.pooled {
 			d.pool = fmt.Sprintf("%s%03d", t.FieldCode, 1+i%3)
 		}
@@ -463,4 +447,27 @@ func wellInfraRow(b *bytes.Buffer, prov string, d *demoWell) {
 	}
 	fields = append(fields, linked[:]...)
 	csvQuoted(b, fields...)
+}
+
+// drillDepths draws a drilled well's true vertical depth by province and
+// field depth, and its measured depth (a horizontal leg adds 1.2-2.4 km):
+// the demo's and the province-size generator's rule.
+func (d *demoWell) drillDepths(rnd *demoRand, t *demoTownship, hz bool) {
+	if d.finDrill.IsZero() {
+		return
+	}
+	lo, hi := 900.0, 1700.0
+	switch {
+	case t.Prov == "MB":
+		lo, hi = 700, 1100
+	case t.Prov == "SK":
+		lo, hi = 800, 1600
+	case t.Deep:
+		lo, hi = 2400, 3600
+	}
+	d.tvd = math.Round(rnd.between(lo, hi)*10) / 10
+	d.depth = d.tvd
+	if hz {
+		d.depth = math.Round((d.tvd+rnd.between(1200, 2400))*10) / 10
+	}
 }

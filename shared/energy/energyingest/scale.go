@@ -685,22 +685,7 @@ func (g *scaleGen) townshipWells(t *demoTownship, first, n int, fs []*demoFacili
 			d.statDate = d.issue
 		}
 		d.prevDate = d.statDate
-		lo, hi := 900.0, 1700.0
-		switch {
-		case t.Prov == "MB":
-			lo, hi = 700, 1100
-		case t.Prov == "SK":
-			lo, hi = 800, 1600
-		case t.Deep:
-			lo, hi = 2400, 3600
-		}
-		if !d.finDrill.IsZero() {
-			d.tvd = math.Round(rnd.between(lo, hi)*10) / 10
-			d.depth = d.tvd
-			if r.hz {
-				d.depth = math.Round((d.tvd+rnd.between(1200, 2400))*10) / 10
-			}
-		}
+		d.drillDepths(rnd, t, r.hz)
 		if r.pooled {
 			d.pool = fmt.Sprintf("%s%03d", t.FieldCode, 1+rnd.intn(3))
 		}
