@@ -286,21 +286,40 @@ func (r *scaleRun) run(ctx context.Context) error {
 		}
 		r.add(measure{step: "ingest " + domain, rows: manifests[domain].Rows, unit: "records", note: fmt.Sprintf("%d items", firstInt(out, ` (\d+) items in`)), time: el, rss: rss})
 	}
-	layers := []string{"ab/sec"} // the grid archive served beside pmtiles serve; ab/twp is as large to build and adds no new figure
-	for _, l := range tile.Layers() {
-		if datalayers.Supported(l) {
-			layers = append(layers, l.Path())
+	// ab/sec (the grid archive served beside pmtiles serve; ab/twp costs
+	// as much and measures nothing new), then each domain's data archives
+	// in one process, as meridian ingest builds them: the domain's store
+	// is read once for all of them. Their peak RSS is the process's.
+	groups := [][]string{{"ab/sec"}}
+	for _, region := range reportDomains {
+		var g []string
+		for _, l := range tile.Layers() {
+			if datalayers.Supported(l) && l.Region == region {
+				g = append(g, l.Path())
+			}
 		}
+		groups = append(groups, g)
 	}
-	for _, l := range layers {
-		out, el, rss, err := r.child(ctx, "tiles-"+strings.ReplaceAll(l, "/", "-"), "build-tiles", "-q", "-data", data, l)
+	for _, g := range groups {
+		region, _, _ := strings.Cut(g[0], "/")
+		out, el, rss, err := r.child(ctx, "tiles-"+region, append([]string{"build-tiles", "-q", "-data", data}, g...)...)
 		if err != nil {
 			return err
 		}
-		if !strings.Contains(out, " tiles\t") { // no data for the layer in this run
-			continue
+		var tiles int64
+		for _, line := range strings.Split(out, "\n") {
+			f := strings.Split(line, "\t")
+			if len(f) != 5 || !strings.HasSuffix(f[2], " tiles") {
+				continue // a layer without data in this run, or a note
+			}
+			n := firstInt(f[2], `(\d+) tiles`)
+			d, _ := time.ParseDuration(f[4])
+			tiles += n
+			r.add(measure{step: "archive " + f[0], rows: n, unit: "tiles", note: megabytes(firstInt(f[3], `(\d+) bytes`)), time: d, rss: rss})
 		}
-		r.add(measure{step: "archive " + l, rows: firstInt(out, `\t(\d+) tiles`), unit: "tiles", note: megabytes(firstInt(out, `\t(\d+) bytes`)), time: el, rss: rss})
+		if len(g) > 1 {
+			r.add(measure{step: "archives " + region + ", one process", rows: tiles, unit: "tiles", time: el, rss: rss})
+		}
 	}
 	return r.serve(ctx, data)
 }
