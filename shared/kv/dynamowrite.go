@@ -58,24 +58,7 @@ func (d *Dynamo) Put(ctx context.Context, items []Item) error {
 	if err := checkItems(items); err != nil {
 		return err
 	}
-	if len(items) <= batchSize {
-		items = dedupeItems(items) // DynamoDB refuses a batch with a key twice
-		if len(items) == 0 {
-			return nil
-		}
-		reqs := make([]writeReq, len(items))
-		for i, it := range items {
-			reqs[i] = putReq(it)
-		}
-		return d.writeBatch(ctx, "put", reqs)
-	}
-	s := d.newWriteStream(ctx, "put")
-	for _, it := range items {
-		if s.add(putReq(it)) != nil {
-			break
-		}
-	}
-	return s.close(false)
+	return writeAll(ctx, d, "put", items, dedupeItems, putReq)
 }
 
 // Delete implements Store like Put.
@@ -83,20 +66,27 @@ func (d *Dynamo) Delete(ctx context.Context, keys []Key) error {
 	if err := checkKeys(keys); err != nil {
 		return err
 	}
-	if len(keys) <= batchSize {
-		keys = dedupeKeys(keys)
-		if len(keys) == 0 {
+	return writeAll(ctx, d, "delete", keys, dedupeKeys, deleteReq)
+}
+
+// writeAll writes xs (items or keys) as op: one BatchWriteItem when they
+// fit one batch (deduplicated: DynamoDB refuses a batch with a key twice),
+// else through a write stream.
+func writeAll[T any](ctx context.Context, d *Dynamo, op string, xs []T, dedupe func([]T) []T, req func(T) writeReq) error {
+	if len(xs) <= batchSize {
+		xs = dedupe(xs)
+		if len(xs) == 0 {
 			return nil
 		}
-		reqs := make([]writeReq, len(keys))
-		for i, k := range keys {
-			reqs[i] = deleteReq(k)
+		reqs := make([]writeReq, len(xs))
+		for i, x := range xs {
+			reqs[i] = req(x)
 		}
-		return d.writeBatch(ctx, "delete", reqs)
+		return d.writeBatch(ctx, op, reqs)
 	}
-	s := d.newWriteStream(ctx, "delete")
-	for _, k := range keys {
-		if s.add(deleteReq(k)) != nil {
+	s := d.newWriteStream(ctx, op)
+	for _, x := range xs {
+		if s.add(req(x)) != nil {
 			break
 		}
 	}
