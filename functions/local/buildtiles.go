@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -150,8 +151,26 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 		if n := data.Unlocated(); n > 0 {
 			fmt.Fprintf(stdout, "%s: %d parcels the grid does not cover were left out of the maps\n", domain, n)
 		}
+		// Every data layer of the domain built (or found without data):
+		// the server need not build them again at start.
+		if *out == filepath.Join(*dataDir, tilesDir) && coversDomain(layers, domain) {
+			if err := os.WriteFile(filepath.Join(*out, domain, builtMarker), nil, 0o644); err != nil {
+				fmt.Fprintf(stderr, "meridian build-tiles: %v\n", err)
+				return 1
+			}
+		}
 	}
 	return 0
+}
+
+// coversDomain reports whether layers hold every data layer of domain.
+func coversDomain(layers []tile.Layer, domain string) bool {
+	for _, l := range tile.Layers() {
+		if datalayers.Supported(l) && l.Region == domain && !slices.ContainsFunc(layers, func(m tile.Layer) bool { return m.Path() == l.Path() }) {
+			return false
+		}
+	}
+	return true
 }
 
 // archiveStats is what building one archive did.
