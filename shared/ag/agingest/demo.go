@@ -632,21 +632,7 @@ func (d *demo) crops() error {
 				}
 				kind, cycle, off := demoQuarterKind(twp, loc)
 				r := newDemoRand(fmt.Sprintf("crop %s %d", loc, y))
-				var main int
-				switch kind {
-				case 0:
-					main = cycle[(i+off)%len(cycle)]
-				case 1:
-					main = 122
-					if r.float() < 0.15 {
-						main = 110
-					}
-				default:
-					main = 230
-					if r.float() < 0.3 {
-						main = 210
-					}
-				}
+				main := demoCropClass(kind, cycle, i+off, r)
 				return demoShares(r, main, demoFarms[twp].minors)
 			})
 			if err != nil {
@@ -667,13 +653,7 @@ func (d *demo) landUse() error {
 			err := d.raster(name, 3978, geotiff.CompressionDeflate, c.twps, func(loc lld.Location, twp string) []ClassShare {
 				kind, _, _ := demoQuarterKind(twp, loc)
 				r := newDemoRand(fmt.Sprintf("landuse %s %d", loc, y))
-				main, minors := 52, []int{25, 71, 21}
-				switch kind {
-				case 1:
-					main, minors = 61, []int{62, 71, 25}
-				case 2:
-					main, minors = 41, []int{46, 62, 71}
-				}
+				main, minors := demoLandUseClasses(kind)
 				return demoShares(r, main, minors)
 			})
 			if err != nil {
@@ -1387,4 +1367,37 @@ func (d *demo) fwaWetlands() error {
 		}
 	}
 	return d.write(DemoFWAWetlands, g.bytes())
+}
+
+// demoCropClass is a quarter's main crop inventory class in one year, by
+// the kind of farm it is on (demoQuarterKind): a crop rotation (cycle, at
+// step), mostly pasture (122, some 110), or mostly grassland (230, some
+// 210). The demo's rule and the province-size generator's.
+func demoCropClass(kind int, cycle []int, step int, r *demoRand) int {
+	switch kind {
+	case 0:
+		return cycle[step%len(cycle)]
+	case 1:
+		if r.float() < 0.15 {
+			return 110
+		}
+		return 122
+	}
+	if r.float() < 0.3 {
+		return 210
+	}
+	return 230
+}
+
+// demoLandUseClasses is a quarter's main land-use class and its minor
+// classes by the kind of farm it is on: the demo's rule and the
+// province-size generator's.
+func demoLandUseClasses(kind int) (main int, minors []int) {
+	switch kind {
+	case 1:
+		return 61, []int{62, 71, 25}
+	case 2:
+		return 41, []int{46, 62, 71}
+	}
+	return 52, []int{25, 71, 21}
 }

@@ -395,21 +395,7 @@ func (g *scaleGen) crops() error {
 					}
 					kind, cycle, off := g.kind(f, blk.Location)
 					r := g.rand(fmt.Sprint("crop ", y), scaleKey(blk.Location))
-					var main int
-					switch kind {
-					case 0:
-						main = cycle[(i+off)%len(cycle)]
-					case 1:
-						main = 122
-						if r.float() < 0.15 {
-							main = 110
-						}
-					default:
-						main = 230
-						if r.float() < 0.3 {
-							main = 210
-						}
-					}
+					main := demoCropClass(kind, cycle, i+off, r)
 					return g.shares(fmt.Sprint("crop shares ", y), blk.Location, main, f.minors), true
 				})
 			if err != nil {
@@ -434,13 +420,7 @@ func (g *scaleGen) landUse() error {
 						return pixelClass{}, false
 					}
 					kind, _, _ := g.kind(f, blk.Location)
-					main, minors := 52, []int{25, 71, 21}
-					switch kind {
-					case 1:
-						main, minors = 61, []int{62, 71, 25}
-					case 2:
-						main, minors = 41, []int{46, 62, 71}
-					}
+					main, minors := demoLandUseClasses(kind)
 					return g.shares(fmt.Sprint("landuse ", y), blk.Location, main, minors), true
 				})
 			if err != nil {
