@@ -321,6 +321,14 @@ func (h *Handler) operatorDispositions(w http.ResponseWriter, r *http.Request, d
 		keySorts: map[string]bool{"expiry": false, "days": false},
 		rollup:   infoTotal(info.PNG + info.Mineral),
 	}
+	if within != nil {
+		// The window is a range of the operator's DISP#<expiry>#<id> keys:
+		// read it, not the whole partition. A day of margin on each side
+		// covers any time zone of now; withinDays below decides exactly.
+		from := now.UTC().AddDate(0, 0, -1).Format("2006-01-02")
+		to := now.UTC().AddDate(0, 0, *within+1).Format("2006-01-02")
+		l.q = kv.Query{PK: l.q.PK, SKFrom: "DISP#" + from, SKTo: "DISP#" + to + "$"}
+	}
 	if kind != "" || within != nil || typ != "" || status != "" || search != "" {
 		l.keep = func(t energy.TenureRow) bool {
 			if !tenureKind(t, kind) || !withinDays(t, within) || !typeMatch(t, typ) {

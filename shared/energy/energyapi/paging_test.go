@@ -235,6 +235,7 @@ var listCases = []listCase{
 	{"operator wells by status", "/energy/operators/" + bigBA + "?view=wells&status=orphan", false, false},
 	{"operator wells by licence", "/energy/operators/" + bigBA + "?view=wells&sort=licence", false, true},
 	{"operator dispositions", "/energy/operators/" + bigBA + "?view=dispositions", true, false},
+	{"operator dispositions 365 days", "/energy/operators/" + bigBA + "?view=dispositions&expires_within_days=365", false, false},
 	{"operator dispositions by area", "/energy/operators/" + bigBA + "?view=dispositions&sort=area", false, true},
 	{"operator lsds", "/energy/operators/" + bigBA + "?view=lsds", true, false},
 	{"operator summary", "/energy/operators/" + bigBA, false, false},
@@ -289,10 +290,35 @@ func TestListReadCounts(t *testing.T) {
 		}
 		t.Logf("%-32s %6d items read of %d", c.name, items, n)
 	}
+	// An operator's dispositions in a window read the window's keys (a
+	// day of margin each side), not the partition, and count exactly the
+	// dispositions due in 0 to 365 days.
+	inWindow, inRange := 0, 0
+	for _, ds := range d.disps {
+		if ds.ExpiryDate == nil {
+			continue
+		}
+		exp, _ := time.Parse("2006-01-02", *ds.ExpiryDate)
+		days := int(exp.Sub(d.now.Truncate(24*time.Hour)).Hours() / 24)
+		if days >= 0 && days <= 365 {
+			inWindow++
+		}
+		if days >= -1 && days <= 366 {
+			inRange++
+		}
+	}
+	body, items, _ := store.request(t, h, pagePath("/energy/operators/"+bigBA+"?view=dispositions&expires_within_days=365", per), false)
+	if total := at(body, "meta", "total"); total != float64(inWindow) {
+		t.Errorf("operator dispositions in 365 days: meta.total %v, want %d", total, inWindow)
+	}
+	if items > int64(inRange)+3 {
+		t.Errorf("operator dispositions in 365 days read %d items, want at most the %d in the window's key range and the roll-ups", items, inRange)
+	}
+	t.Logf("operator dispositions in 365 days: %d items read for %d rows in the window of a partition of %d", items, inWindow, n)
 	// A cursor page reads as little as the first page.
-	body, _, _ := store.request(t, h, pagePath("/energy/operators/"+bigBA+"?view=wells", per), false)
+	body, _, _ = store.request(t, h, pagePath("/energy/operators/"+bigBA+"?view=wells", per), false)
 	next := str(at(body, "meta", "next_cursor"))
-	_, items, _ := store.request(t, h, pagePath("/energy/operators/"+bigBA+"?view=wells&cursor="+url.QueryEscape(next), per), false)
+	_, items, _ = store.request(t, h, pagePath("/energy/operators/"+bigBA+"?view=wells&cursor="+url.QueryEscape(next), per), false)
 	if items > per+1+3 {
 		t.Errorf("cursor page read %d items, want at most %d", items, per+4)
 	}
