@@ -111,3 +111,31 @@ func TestBuildTilesMarksDomainBuilt(t *testing.T) {
 		t.Errorf("every energy layer built, no marker: %v", err)
 	}
 }
+
+func TestGridArchiveLayers(t *testing.T) {
+	got, err := gridArchiveLayers("ab/sec")
+	if err != nil || strings.Join(got, ",") != "ab/sec" {
+		t.Errorf("default: %v, %v; want [ab/sec]", got, err)
+	}
+	got, err = gridArchiveLayers("ab/twp, ab/sec,sk/lsd-label")
+	if err != nil || strings.Join(got, ",") != "ab/sec,ab/twp,sk/lsd-label" {
+		t.Errorf("a list: %v, %v; want ab/sec first, then the others once", got, err)
+	}
+	all, err := gridArchiveLayers("all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	regions := map[string]int{}
+	for _, p := range all {
+		r, _, _ := strings.Cut(p, "/")
+		regions[r]++
+	}
+	if all[0] != "ab/sec" || len(regions) != 3 || regions["ab"] != 8 || regions["sk"] != 8 || regions["mb"] != 8 {
+		t.Errorf("all: %v (by region %v); want ab/sec first and the 8 grid and label layers of AB, SK and MB", all, regions)
+	}
+	for _, bad := range []string{"ab/wells", "xx/sec", "sec"} {
+		if _, err := gridArchiveLayers(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
