@@ -1,14 +1,12 @@
 package gridindex
 
 import (
-	"container/list"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,8 +24,10 @@ type RangeReader interface {
 
 // Options tune an open Index.
 type Options struct {
-	// PageCache is how many decoded pages (groups) stay in memory; default 64.
-	PageCache int
+	// CacheBytes bounds the pages (groups) kept in memory, in estimated
+	// heap bytes; DefaultCacheBytes when zero. A page larger than a
+	// sixteenth of it is read for each lookup and never kept.
+	CacheBytes int64
 	// Recheck is how often the Index compares the store's version tag of
 	// its file with the one it opened (see Index); DefaultRecheck when
 	// zero, every lookup when negative. Only for stores that pin reads.
@@ -78,7 +78,7 @@ type keyEntry struct {
 // under key: one range read when they fit in the first 16 KiB (and a Stat
 // when rr can pin reads).
 func openVersion(ctx context.Context, rr RangeReader, key string, opts Options, reads *atomic.Int64) (*version, error) {
-	ix := &version{rr: rr, key: key, pages: newPageCache(opts.PageCache), reads: reads}
+	ix := &version{rr: rr, key: key, pages: newPageCache(opts.CacheBytes), reads: reads}
 	if p, ok := rr.(pinnedReader); ok {
 		info, err := p.Stat(ctx, key)
 		if err != nil {
@@ -210,13 +210,6 @@ func (ix *version) spatialLeaf(ctx context.Context, s *spatialRef) ([]pageRef, e
 	return refs, nil
 }
 
-// page is a decoded group.
-type page struct {
-	recs   []Record // sorted by key
-	keys   []string
-	bounds []orb.Bound
-}
-
 func (ix *version) page(ctx context.Context, off, length uint64) (*page, error) {
 	if p := ix.pages.get(off); p != nil {
 		return p, nil
@@ -232,20 +225,11 @@ func (ix *version) page(ctx context.Context, off, length uint64) (*page, error) 
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{b: raw}
-	n := d.count(12)
-	p := &page{recs: make([]Record, 0, n), keys: make([]string, 0, n), bounds: make([]orb.Bound, 0, n)}
-	for range n {
-		r, err := decodeRecord(&d)
-		if err != nil {
-			return nil, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
-		}
-		p.recs = append(p.recs, r)
-		p.keys = append(p.keys, r.Location.String())
-		p.bounds = append(p.bounds, recordBound(&r))
+	p, err := scanPage(raw)
+	if err != nil {
+		return nil, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
 	}
-	ix.pages.put(off, p)
-	return p, nil
+	return ix.pages.put(off, p), nil
 }
 
 // findGroup returns the page of a group key, or false.
@@ -287,12 +271,15 @@ func (ix *version) lookup(ctx context.Context, l lld.Location) (Record, bool, er
 	if err != nil || !found {
 		return Record{}, false, err
 	}
-	key := l.String()
-	i := sort.SearchStrings(p.keys, key)
-	if i == len(p.keys) || p.keys[i] != key {
+	i, ok := p.find(l.String())
+	if !ok {
 		return Record{}, false, nil
 	}
-	return p.recs[i], true, nil
+	r, err := p.record(i)
+	if err != nil {
+		return Record{}, false, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+	}
+	return r, true, nil
 }
 
 // Group returns every record of l's group.
@@ -301,11 +288,7 @@ func (ix *version) group(ctx context.Context, l lld.Location) ([]Record, error) 
 	if !ok {
 		return nil, nil
 	}
-	p, found, err := ix.findGroup(ctx, g)
-	if err != nil || !found {
-		return nil, err
-	}
-	return p.recs, nil
+	return ix.groupByKey(ctx, g)
 }
 
 // pagesNear calls fn for each page whose box, grown by margin degrees,
@@ -351,12 +334,19 @@ func (ix *version) pagesIn(ctx context.Context, b orb.Bound, fn func(*page) erro
 // unless it copies it.
 func (ix *version) within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(rec *Record) error) error {
 	return ix.pagesIn(ctx, b, func(p *page) error {
-		for i := range p.recs {
-			r := &p.recs[i]
-			if r.Location.Unit != u || !p.bounds[i].Intersects(b) {
+		units, err := p.unitsOf()
+		if err != nil {
+			return fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+		}
+		for i := range p.len() {
+			if units[i] != u || !p.bounds[i].Intersects(b) {
 				continue
 			}
-			if err := fn(r); err != nil {
+			r, err := p.record(i)
+			if err != nil {
+				return fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+			}
+			if err := fn(&r); err != nil {
 				return err
 			}
 		}
@@ -368,12 +358,16 @@ func (ix *version) within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(
 func (ix *version) containing(ctx context.Context, pt orb.Point) ([]Record, error) {
 	var out []Record
 	err := ix.pagesNear(ctx, pt, 0, func(p *page) error {
-		for i := range p.recs {
-			if p.recs[i].Geometry == nil || !p.bounds[i].Contains(pt) {
+		for i := range p.len() {
+			if !p.bounds[i].Contains(pt) {
 				continue
 			}
-			if contains(p.recs[i].Geometry, pt) {
-				out = append(out, p.recs[i])
+			r, err := p.record(i)
+			if err != nil {
+				return fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+			}
+			if r.Geometry != nil && contains(r.Geometry, pt) {
+				out = append(out, r)
 			}
 		}
 		return nil
@@ -388,17 +382,21 @@ func (ix *version) nearest(ctx context.Context, pt orb.Point, u lld.Unit, maxM f
 	const mPerDeg = 111_320.0
 	margin := maxM / (mPerDeg * math.Max(0.2, math.Cos(pt[1]*math.Pi/180)))
 	var (
-		best  Record
+		best  *page
+		bestI int
 		bestD = math.Inf(1)
 	)
 	err := ix.pagesNear(ctx, pt, margin, func(p *page) error {
-		for i := range p.recs {
-			r := &p.recs[i]
-			if r.Location.Unit != u {
+		units, err := p.unitsOf()
+		if err != nil {
+			return fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+		}
+		for i := range p.len() {
+			if units[i] != u {
 				continue
 			}
-			if d := distanceM(pt, r.Centroid); d < bestD {
-				best, bestD = *r, d
+			if d := distanceM(pt, p.centroids[i]); d < bestD {
+				best, bestI, bestD = p, i, d
 			}
 		}
 		return nil
@@ -406,7 +404,11 @@ func (ix *version) nearest(ctx context.Context, pt orb.Point, u lld.Unit, maxM f
 	if err != nil || bestD > maxM {
 		return Record{}, 0, false, err
 	}
-	return best, bestD, true, nil
+	r, err := best.record(bestI)
+	if err != nil {
+		return Record{}, 0, false, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+	}
+	return r, bestD, true, nil
 }
 
 // GroupKeys returns up to limit group keys starting with prefix, in order.
@@ -439,7 +441,11 @@ func (ix *version) groupByKey(ctx context.Context, group string) ([]Record, erro
 	if err != nil || !found {
 		return nil, err
 	}
-	return p.recs, nil
+	recs, err := p.records()
+	if err != nil {
+		return nil, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+	}
+	return recs, nil
 }
 
 func contains(g orb.Geometry, pt orb.Point) bool {
@@ -458,46 +464,4 @@ func distanceM(a, b orb.Point) float64 {
 	dx := (a[0] - b[0]) * math.Cos((a[1]+b[1])/2*math.Pi/180) * mPerDeg
 	dy := (a[1] - b[1]) * 110_574.0
 	return math.Hypot(dx, dy)
-}
-
-// pageCache is an LRU of decoded pages.
-type pageCache struct {
-	mu    sync.Mutex
-	max   int
-	ll    *list.List
-	items map[uint64]*list.Element
-}
-
-type cacheItem struct {
-	off uint64
-	p   *page
-}
-
-func newPageCache(max int) *pageCache {
-	return &pageCache{max: max, ll: list.New(), items: map[uint64]*list.Element{}}
-}
-
-func (c *pageCache) get(off uint64) *page {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.items[off]; ok {
-		c.ll.MoveToFront(e)
-		return e.Value.(*cacheItem).p
-	}
-	return nil
-}
-
-func (c *pageCache) put(off uint64, p *page) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.items[off]; ok {
-		c.ll.MoveToFront(e)
-		return
-	}
-	c.items[off] = c.ll.PushFront(&cacheItem{off, p})
-	for c.ll.Len() > c.max {
-		e := c.ll.Back()
-		c.ll.Remove(e)
-		delete(c.items, e.Value.(*cacheItem).off)
-	}
 }
