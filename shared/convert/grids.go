@@ -160,19 +160,47 @@ func bilinear(q [4]orb.Point, u, v float64) orb.Point {
 	return p
 }
 
-// dlsFromIndexes returns, for each of units, the block containing pt from
-// an index (directly, or subdivided from a coarser block of the same
-// index); blocks no index covers are left zero.
-func (s *Service) dlsFromIndexes(ctx context.Context, pt orb.Point, units []lld.Unit) ([]survey.Block, bool, error) {
+// atPoint is one reverse lookup's view of the indexes: the records
+// containing its point, read from each index at most once (deciding the
+// system and then answering in it asked the same index twice).
+type atPoint struct {
+	pt   orb.Point
+	ixs  []*gridindex.Index
+	recs [][]gridindex.Record
+	read []bool
+}
+
+func (s *Service) at(pt orb.Point) *atPoint {
+	ixs := s.indexes()
+	return &atPoint{pt: pt, ixs: ixs, recs: make([][]gridindex.Record, len(ixs)), read: make([]bool, len(ixs))}
+}
+
+// containing returns the records of index i containing the point.
+func (a *atPoint) containing(ctx context.Context, i int) ([]gridindex.Record, error) {
+	if !a.read[i] {
+		recs, err := a.ixs[i].Containing(ctx, a.pt)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		a.recs[i], a.read[i] = recs, true
+	}
+	return a.recs[i], nil
+}
+
+// dlsFromIndexes returns, for each of units, the block containing the
+// point from an index (directly, or subdivided from a coarser block of the
+// same index); blocks no index covers are left zero.
+func (s *Service) dlsFromIndexes(ctx context.Context, at *atPoint, units []lld.Unit) ([]survey.Block, bool, error) {
+	pt := at.pt
 	out := make([]survey.Block, len(units))
 	any := false
-	for _, ix := range s.indexes() {
+	for n, ix := range at.ixs {
 		if !holdsSystem(ix, lld.DLS) || !ix.Bound().Contains(pt) {
 			continue
 		}
-		recs, err := ix.Containing(ctx, pt)
+		recs, err := at.containing(ctx, n)
 		if err != nil {
-			return nil, false, unavailable(err)
+			return nil, false, err
 		}
 		var finest *gridindex.Record
 		byUnit := map[lld.Unit]gridindex.Record{}
@@ -260,16 +288,16 @@ func subdivideAt(r gridindex.Record, m gridindex.Meta, u lld.Unit, pt orb.Point)
 	return survey.Block{}, false
 }
 
-// containingIn returns the record of system sys and unit u containing pt
-// from any index (Ontario lots, concessions, townships).
-func (s *Service) containingIn(ctx context.Context, pt orb.Point, sys lld.System, u lld.Unit) (survey.Block, bool, error) {
-	for _, ix := range s.indexes() {
-		if !holdsSystem(ix, sys) || !ix.Bound().Contains(pt) {
+// containingIn returns the record of system sys and unit u containing the
+// point from any index (Ontario lots, concessions, townships).
+func (s *Service) containingIn(ctx context.Context, at *atPoint, sys lld.System, u lld.Unit) (survey.Block, bool, error) {
+	for n, ix := range at.ixs {
+		if !holdsSystem(ix, sys) || !ix.Bound().Contains(at.pt) {
 			continue
 		}
-		recs, err := ix.Containing(ctx, pt)
+		recs, err := at.containing(ctx, n)
 		if err != nil {
-			return survey.Block{}, false, unavailable(err)
+			return survey.Block{}, false, err
 		}
 		for _, r := range recs {
 			if r.Location.System == sys && r.Location.Unit == u {

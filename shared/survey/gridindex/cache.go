@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultCacheBytes is Options.CacheBytes when zero: 128 MiB of pages. A
-// page is a group's inflated records plus 69 bytes of tables a record (see
+// page is a group's inflated records plus about 57 bytes of tables a record (see
 // page); what one DLS township weighs at province size is in the package
 // README figures (TestPageCacheHeapBound and the province run).
 const DefaultCacheBytes = 128 << 20
@@ -146,18 +146,17 @@ func (c *pageCache) stats() CacheStats {
 
 // Sizes of what a page allocates, for pageBytes.
 const (
-	sizeString = int64(unsafe.Sizeof(""))
-	sizeBound  = int64(unsafe.Sizeof(orb.Bound{}))
-	sizePoint  = int64(unsafe.Sizeof(orb.Point{}))
-	sizePage   = int64(unsafe.Sizeof(page{}))
-	sizeEntry  = int64(unsafe.Sizeof(cacheEntry{})) + 8 + 16 // the entry, its ring slot, its map slot
+	sizeBound = int64(unsafe.Sizeof(orb.Bound{}))
+	sizePoint = int64(unsafe.Sizeof(orb.Point{}))
+	sizePage  = int64(unsafe.Sizeof(page{}))
+	sizeEntry = int64(unsafe.Sizeof(cacheEntry{})) + 8 + 16 // the entry, its ring slot, its map slot
 )
 
 // pageBytes estimates the heap a cached page holds: its inflated bytes,
-// per-record tables, the units once parsed (one byte a record, counted
+// key table, per-record tables, the units once parsed (one byte a record, counted
 // up front), and the cache's own entry. TestPageCacheHeapBound checks it
 // against the runtime's figures.
 func pageBytes(p *page) int64 {
 	n := int64(p.len())
-	return sizePage + sizeEntry + int64(cap(p.raw)) + n*(4+sizeString+sizeBound+sizePoint+1)
+	return sizePage + sizeEntry + int64(cap(p.raw)) + int64(cap(p.slots))*2 + n*(4+sizeBound+sizePoint+1)
 }

@@ -251,8 +251,31 @@ func decodeRecord(d *decoder) (Record, error) {
 		return r, fmt.Errorf("gridindex: corrupt record key %q", key)
 	}
 	r.Location = l
+	return r, decodeGeometry(d, &r, flags, cx, cy)
+}
+
+// decodeRecordAt reads one record whose key is known to be l's canonical
+// text (a page's key table matched it): the key is skipped, not parsed.
+func decodeRecordAt(d *decoder, l lld.Location) (Record, error) {
+	d.b = d.b[d.count(1):]
+	r := Record{Location: l}
+	r.Province = survey.Province(d.byte1())
+	flags := d.byte1()
+	cx, cy := d.varint(), d.varint()
+	r.Centroid = orb.Point{float64(cx) / coordScale, float64(cy) / coordScale}
+	r.HasCentroid = flags&flagCentroid != 0
+	r.AccuracyM = float64(d.uvarint()) / 10
+	if d.err != nil {
+		return r, d.err
+	}
+	return r, decodeGeometry(d, &r, flags, cx, cy)
+}
+
+// decodeGeometry reads a record's geometry, coordinates delta-encoded from
+// its centroid.
+func decodeGeometry(d *decoder, r *Record, flags byte, cx, cy int64) error {
 	if flags&flagGeometry == 0 {
-		return r, nil
+		return nil
 	}
 	px, py := cx, cy
 	polygon := func() orb.Polygon {
@@ -277,7 +300,7 @@ func decodeRecord(d *decoder) (Record, error) {
 	} else {
 		r.Geometry = polygon()
 	}
-	return r, d.err
+	return d.err
 }
 
 // gzipBytes compresses b.

@@ -275,7 +275,12 @@ func (ix *version) lookup(ctx context.Context, l lld.Location) (Record, bool, er
 	if !ok {
 		return Record{}, false, nil
 	}
-	r, err := p.record(i)
+	var r Record
+	if l.System == lld.DLS { // every field is in the key: l is what parsing it gives
+		r, err = p.recordOf(i, l)
+	} else {
+		r, err = p.record(i)
+	}
 	if err != nil {
 		return Record{}, false, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
 	}

@@ -1,6 +1,7 @@
 package gridindex
 
 import (
+	"encoding/binary"
 	"sort"
 	"sync/atomic"
 	"unsafe"
@@ -17,9 +18,9 @@ import (
 // allocating per record, and a cached DLS township weighs about 80 KiB
 // instead of the ~400 KiB its decoded records took.
 type page struct {
-	raw       []byte // immutable once scanned: keys point into it
-	offs      []uint32
-	keys      []string // sorted
+	raw       []byte   // immutable once scanned: keys point into it
+	offs      []uint32 // where each record starts; its key first
+	slots     []uint16 // open-addressing table of keys: record index + 1, 0 empty
 	bounds    []orb.Bound
 	centroids []orb.Point
 
@@ -32,6 +33,22 @@ func (p *page) len() int { return len(p.offs) }
 func (p *page) record(i int) (Record, error) {
 	d := decoder{b: p.raw[p.offs[i]:]}
 	return decodeRecord(&d)
+}
+
+// recordOf decodes record i, whose key is l's: l is not parsed again.
+func (p *page) recordOf(i int, l lld.Location) (Record, error) {
+	d := decoder{b: p.raw[p.offs[i]:]}
+	return decodeRecordAt(&d, l)
+}
+
+// key returns record i's key, sharing the page's bytes.
+func (p *page) key(i int) string {
+	b := p.raw[p.offs[i]:]
+	n, k := binary.Uvarint(b) // checked by scanPage
+	if n == 0 {
+		return ""
+	}
+	return unsafe.String(&b[k], int(n))
 }
 
 // records decodes every record, in key order.
@@ -47,10 +64,56 @@ func (p *page) records() ([]Record, error) {
 	return out, nil
 }
 
-// find returns the index of key, or false.
+// find returns the index of key, or false: one or two probes of the
+// page's hash table (a binary search over the keys took ten comparisons,
+// each a cache miss on a cold page).
 func (p *page) find(key string) (int, bool) {
-	i := sort.SearchStrings(p.keys, key)
-	return i, i < len(p.keys) && p.keys[i] == key
+	if p.slots == nil {
+		i := sort.Search(p.len(), func(i int) bool { return p.key(i) >= key })
+		return i, i < p.len() && p.key(i) == key
+	}
+	mask := uint32(len(p.slots) - 1)
+	for h := keyHash(key) & mask; ; h = (h + 1) & mask {
+		v := p.slots[h]
+		if v == 0 {
+			return 0, false
+		}
+		if i := int(v - 1); p.key(i) == key {
+			return i, true
+		}
+	}
+}
+
+// keyHash is FNV-1a.
+func keyHash(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h
+}
+
+// hashKeys builds the key table: twice as many slots as records, so a
+// probe rarely goes past the second slot. Pages of 65,535 records or more
+// are searched by bisection instead.
+func (p *page) hashKeys() {
+	n := p.len()
+	if n == 0 || n >= 1<<16-1 {
+		return
+	}
+	size := 1
+	for size < 2*n {
+		size <<= 1
+	}
+	p.slots = make([]uint16, size)
+	mask := uint32(size - 1)
+	for i := range n {
+		h := keyHash(p.key(i)) & mask
+		for p.slots[h] != 0 {
+			h = (h + 1) & mask
+		}
+		p.slots[h] = uint16(i + 1)
+	}
 }
 
 // unitsOf returns the unit of each record, parsing the keys once.
@@ -58,9 +121,9 @@ func (p *page) unitsOf() ([]lld.Unit, error) {
 	if u := p.units.Load(); u != nil {
 		return *u, nil
 	}
-	units := make([]lld.Unit, len(p.keys))
-	for i, k := range p.keys {
-		l, err := lld.Parse(k)
+	units := make([]lld.Unit, p.len())
+	for i := range units {
+		l, err := lld.Parse(p.key(i))
 		if err != nil {
 			return nil, errCorrupt
 		}
@@ -82,23 +145,25 @@ func scanPage(raw []byte) (*page, error) {
 	p := &page{
 		raw:       raw,
 		offs:      make([]uint32, n),
-		keys:      make([]string, n),
 		bounds:    make([]orb.Bound, n),
 		centroids: make([]orb.Point, n),
 	}
+	prev := ""
 	for i := range n {
 		p.offs[i] = uint32(len(raw) - len(d.b))
 		kn := d.count(1)
 		if d.err != nil {
 			return nil, d.err
 		}
+		key := ""
 		if kn > 0 {
-			p.keys[i] = unsafe.String(&d.b[0], kn) // raw is never written again
+			key = unsafe.String(&d.b[0], kn) // raw is never written again
 		}
 		d.b = d.b[kn:]
-		if i > 0 && p.keys[i] < p.keys[i-1] {
+		if key < prev {
 			return nil, errCorrupt // a page holds its records sorted by key
 		}
+		prev = key
 		d.byte1() // province
 		flags := d.byte1()
 		cx, cy := d.varint(), d.varint()
@@ -117,6 +182,7 @@ func scanPage(raw []byte) (*page, error) {
 	if len(d.b) != 0 {
 		return nil, errCorrupt
 	}
+	p.hashKeys()
 	return p, nil
 }
 

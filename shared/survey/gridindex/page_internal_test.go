@@ -56,8 +56,8 @@ func TestScanPageMatchesDecode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := got.Location.String(); p.keys[i] != want {
-			t.Errorf("key %d = %q, want %q", i, p.keys[i], want)
+		if want := got.Location.String(); p.key(i) != want {
+			t.Errorf("key %d = %q, want %q", i, p.key(i), want)
 		}
 		if want := recordBound(&got); p.bounds[i] != want {
 			t.Errorf("%s: bound %v, want %v (decoded)", got.Location, p.bounds[i], want)
