@@ -14,9 +14,15 @@ import (
 // README figures (TestPageCacheHeapBound and the province run).
 const DefaultCacheBytes = 128 << 20
 
-// cacheShards splits the page cache so that concurrent lookups of different
-// pages rarely meet on a lock; a hit takes its shard's read lock only.
-const cacheShards = 16
+// maxShards splits the page cache so that concurrent lookups of different
+// pages rarely meet on a lock; a hit takes its shard's read lock only. A
+// cache gets one shard per MiB of its bound up to maxShards (a power of
+// two), so that each shard holds several pages: a page larger than its
+// shard's share of the bound would never be kept.
+const (
+	maxShards     = 16
+	minShardBytes = 1 << 20
+)
 
 // CacheStats counts the page cache of the version of an index served now.
 type CacheStats struct {
@@ -26,16 +32,17 @@ type CacheStats struct {
 	MaxBytes                int64 // the bound: Options.CacheBytes
 }
 
-// pageCache keeps decoded pages up to maxBytes of estimated heap, by page
-// offset. It is split into shards by offset, each with its own byte budget
-// (maxBytes / cacheShards) and lock; a page larger than a shard's budget is
+// pageCache keeps pages up to maxBytes of estimated heap, by page offset.
+// It is split into shards by offset, each with its own byte budget
+// (maxBytes / shards) and lock; a page larger than a shard's budget is
 // never kept. Eviction is CLOCK (second chance): a hit only sets the
 // entry's reference bit (an atomic store under the shard's read lock), so
 // the hit path never takes a write lock; a put sweeps the shard's ring,
 // clearing bits and evicting the first entry found clear, until the new
 // page fits.
 type pageCache struct {
-	shards   [cacheShards]cacheShard
+	shards   []cacheShard
+	shift    uint // 64 - log2(len(shards))
 	maxBytes int64
 }
 
@@ -59,18 +66,25 @@ type cacheEntry struct {
 }
 
 func newPageCache(maxBytes int64) *pageCache {
-	c := &pageCache{maxBytes: maxBytes}
+	n, bits := 1, uint(0)
+	for n < maxShards && int64(n*2)*minShardBytes <= maxBytes {
+		n, bits = n*2, bits+1
+	}
+	c := &pageCache{shards: make([]cacheShard, n), shift: 64 - bits, maxBytes: maxBytes}
 	for i := range c.shards {
 		c.shards[i].items = map[uint64]*cacheEntry{}
-		c.shards[i].max = maxBytes / cacheShards
+		c.shards[i].max = maxBytes / int64(n)
 	}
 	return c
 }
 
 func (c *pageCache) shard(off uint64) *cacheShard {
+	if len(c.shards) == 1 {
+		return &c.shards[0]
+	}
 	// Fibonacci hashing: page offsets are sorted and close together, the
 	// high bits of the product spread them.
-	return &c.shards[(off*0x9E3779B97F4A7C15)>>60]
+	return &c.shards[(off*0x9E3779B97F4A7C15)>>c.shift]
 }
 
 // get returns the page at off, or nil.

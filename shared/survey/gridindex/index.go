@@ -25,8 +25,10 @@ type RangeReader interface {
 // Options tune an open Index.
 type Options struct {
 	// CacheBytes bounds the pages (groups) kept in memory, in estimated
-	// heap bytes; DefaultCacheBytes when zero. A page larger than a
-	// sixteenth of it is read for each lookup and never kept.
+	// heap bytes; DefaultCacheBytes when zero. The cache is split into
+	// up to 16 shards of at least 1 MiB; a page larger than its shard's
+	// share is read for each lookup and never kept (CacheBytes 1 keeps
+	// nothing).
 	CacheBytes int64
 	// Recheck is how often the Index compares the store's version tag of
 	// its file with the one it opened (see Index); DefaultRecheck when
