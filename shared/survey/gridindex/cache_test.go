@@ -73,7 +73,6 @@ func TestPageCacheEviction(t *testing.T) {
 	}
 }
 
-
 // The live heap of an index whose every page was read stays within its
 // cache bound (plus the root and leaves), however many pages the file
 // has: the bytes the cache counts are the bytes it holds.
