@@ -154,3 +154,22 @@ func TestPageCacheConcurrent(t *testing.T) {
 		t.Errorf("after concurrent readers: %+v", st)
 	}
 }
+
+// BenchmarkLookupMiss is a lookup whose page is not cached (CacheBytes 1
+// keeps none): one range read, one inflate, one scan of a township's 757
+// records. A province-wide random workload pays it on most lookups.
+func BenchmarkLookupMiss(b *testing.B) {
+	data, lsds := manyTownships(b, 8)
+	ix, err := gridindex.Open(context.Background(), &memFile{data: data}, "k", gridindex.Options{CacheBytes: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, ok, err := ix.Lookup(context.Background(), lsds[i%len(lsds)]); err != nil || !ok {
+			b.Fatal(ok, err)
+		}
+		i++
+	}
+}
