@@ -38,7 +38,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	noFixtures := fs.Bool("no-fixtures", false, "do not ingest the embedded fixture grid data into an empty data directory")
 	useTLS := fs.Bool("tls", false, "serve HTTPS with a certificate for the loopback names made once in DATA/tls (trust DATA/tls/ca.pem)")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:6060; off by default")
-	gridCacheMiB := fs.Int64("grid-cache-mib", gridindex.DefaultCacheBytes>>20, "MiB of pages each grid index keeps in memory (a province-wide random workload needs about 700 for the full AB index)")
+	gridCacheMiB := fs.Int64("grid-cache-mib", gridindex.DefaultCacheBytes>>20, "MiB of pages each grid index keeps in memory (the full-size AB index takes about 620 to be held whole)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
