@@ -98,3 +98,36 @@ func TestScanPageCorrupt(t *testing.T) {
 		t.Error("scanPage of records out of key order: want an error")
 	}
 }
+
+// FuzzScanPage: whatever bytes a page inflates to, scanning and then
+// reading every record of it returns errors, never panics.
+func FuzzScanPage(f *testing.F) {
+	square := orb.Ring{{-114, 51}, {-113.99, 51}, {-113.99, 51.01}, {-114, 51.01}, {-114, 51}}
+	var e encoder
+	e.uvarint(2)
+	for _, r := range []Record{
+		{Location: lld.Location{System: lld.DLS, Unit: lld.LSD, Meridian: lld.W5, Range: 1, Township: 1, Section: 1, LSD: 1}, Geometry: orb.Polygon{square}},
+		{Location: lld.Location{System: lld.DLS, Unit: lld.LSD, Meridian: lld.W5, Range: 1, Township: 1, Section: 1, LSD: 2}, Geometry: orb.MultiPolygon{{square}, {square}}},
+	} {
+		encodeRecord(&e, &r)
+	}
+	f.Add(e.b)
+	f.Add(e.b[:len(e.b)/2])
+	f.Add([]byte{1, 0})
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		p, err := scanPage(raw)
+		if err != nil {
+			return
+		}
+		for i := range p.len() {
+			r, err := p.record(i)
+			if j, ok := p.find(p.key(i)); !ok || p.key(j) != p.key(i) {
+				t.Fatalf("find(key(%d)) = %d, %v", i, j, ok)
+			}
+			if err == nil && r.Location.System == lld.DLS {
+				p.recordOf(i, r.Location)
+			}
+		}
+		p.unitsOf()
+	})
+}
