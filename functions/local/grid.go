@@ -112,6 +112,9 @@ type gridLoader struct {
 	// changed is called after a new set of indexes is handed to the
 	// service (the tile cache drops what it generated from the old).
 	changed func()
+	// cacheBytes bounds each index's page cache (gridindex.Options.CacheBytes;
+	// 0: gridindex.DefaultCacheBytes).
+	cacheBytes int64
 
 	mu     sync.Mutex
 	stamp  string                      // names, sizes and mtimes last loaded
@@ -156,7 +159,7 @@ func (g *gridLoader) load(ctx context.Context) error {
 		if c, ok := g.store.(*blob.Cached); ok {
 			c.Invalidate(n)
 		}
-		ix, err := gridindex.Open(ctx, g.store, n, gridindex.Options{})
+		ix, err := gridindex.Open(ctx, g.store, n, gridindex.Options{CacheBytes: g.cacheBytes})
 		if err != nil {
 			g.logger.Error("grid index does not open; keeping what was served", "file", n, "err", err)
 			if old := g.open[n]; old != nil {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"meridian/shared/gateway"
+	"meridian/shared/survey/gridindex"
 )
 
 // defaultDataDir holds keys and usage counts: $MERIDIAN_DATA, else ./.meridian.
@@ -37,6 +38,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	noFixtures := fs.Bool("no-fixtures", false, "do not ingest the embedded fixture grid data into an empty data directory")
 	useTLS := fs.Bool("tls", false, "serve HTTPS with a certificate for the loopback names made once in DATA/tls (trust DATA/tls/ca.pem)")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:6060; off by default")
+	gridCacheMiB := fs.Int64("grid-cache-mib", gridindex.DefaultCacheBytes>>20, "MiB of pages each grid index keeps in memory (the full-size AB index takes about 620 to be held whole)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -60,7 +62,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, serverConfig{dataDir: *dataDir, logger: logger, noFixtures: *noFixtures, public: *public, tls: *useTLS}, *addr, stdout); err != nil {
+	if err := serve(ctx, serverConfig{dataDir: *dataDir, logger: logger, noFixtures: *noFixtures, public: *public, tls: *useTLS, gridCacheBytes: *gridCacheMiB << 20}, *addr, stdout); err != nil {
 		fmt.Fprintf(stderr, "meridian serve: %v\n", err)
 		return 1
 	}

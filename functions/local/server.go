@@ -51,6 +51,9 @@ type serverConfig struct {
 	// archiveRecheck is how often the tile archives are looked for again
 	// (default archiveRecheck; negative: on every request).
 	archiveRecheck time.Duration
+	// gridCacheBytes bounds each grid index's page cache (serve
+	// -grid-cache-mib; 0: gridindex.DefaultCacheBytes).
+	gridCacheBytes int64
 }
 
 // newServer mounts every endpoint group on one mux behind the gateway (keys,
@@ -66,6 +69,7 @@ func newServer(cfg serverConfig) (*server, error) {
 	}
 	svc := convert.New()
 	grids := newGridLoader(cfg.dataDir, svc, cfg.logger)
+	grids.cacheBytes = cfg.gridCacheBytes
 	if err := grids.load(ctx); err != nil {
 		return nil, err
 	}

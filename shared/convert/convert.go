@@ -179,19 +179,20 @@ func (s *Service) Reverse(ctx context.Context, q ReverseQuery) ([]survey.Block, 
 	if sys == lld.SystemUnknown && q.Unit != lld.UnitUnknown {
 		sys = SystemOfUnit(q.Unit)
 	}
+	at := s.at(q.Point)
 	if sys == lld.SystemUnknown {
 		var err error
-		if sys, err = s.systemAt(ctx, q.Point); err != nil {
+		if sys, err = s.systemAt(ctx, at); err != nil {
 			return nil, err
 		}
 	}
 	switch sys {
 	case lld.DLS:
-		return s.reverseDLS(ctx, q)
+		return s.reverseDLS(ctx, at, q)
 	case lld.NTS:
 		return reverseNTS(q)
 	case lld.GeoTownship:
-		return s.reverseOntario(ctx, q)
+		return s.reverseOntario(ctx, at, q)
 	case lld.FPS:
 		return reverseFPS(q)
 	case lld.RiverLot:
@@ -214,15 +215,16 @@ func (s *Service) Reverse(ctx context.Context, q ReverseQuery) ([]survey.Block, 
 // requested system to be answered as a river or parish lot.
 const nearLotM = 400
 
-func (s *Service) systemAt(ctx context.Context, pt orb.Point) (lld.System, error) {
-	if len(s.indexes()) > 0 {
-		if _, any, err := s.dlsFromIndexes(ctx, pt, dlsUnits[:1]); err != nil || any {
+func (s *Service) systemAt(ctx context.Context, at *atPoint) (lld.System, error) {
+	pt := at.pt
+	if len(at.ixs) > 0 {
+		if _, any, err := s.dlsFromIndexes(ctx, at, dlsUnits[:1]); err != nil || any {
 			return lld.DLS, err
 		}
-		if _, ok, err := s.containingIn(ctx, pt, lld.GeoTownship, lld.Township); err != nil || ok {
+		if _, ok, err := s.containingIn(ctx, at, lld.GeoTownship, lld.Township); err != nil || ok {
 			return lld.GeoTownship, err
 		}
-		if _, ok, err := s.containingIn(ctx, pt, lld.GeoTownship, lld.Lot); err != nil || ok {
+		if _, ok, err := s.containingIn(ctx, at, lld.GeoTownship, lld.Lot); err != nil || ok {
 			return lld.GeoTownship, err
 		}
 		if _, ok, err := s.nearestLot(ctx, pt, nearLotM); err != nil || ok {
@@ -241,9 +243,9 @@ func (s *Service) systemAt(ctx context.Context, pt orb.Point) (lld.System, error
 	return lld.SystemUnknown, nil
 }
 
-func (s *Service) reverseDLS(ctx context.Context, q ReverseQuery) ([]survey.Block, error) {
+func (s *Service) reverseDLS(ctx context.Context, at *atPoint, q ReverseQuery) ([]survey.Block, error) {
 	units := answerUnits(q, dlsUnits)
-	blocks, _, err := s.dlsFromIndexes(ctx, q.Point, units)
+	blocks, _, err := s.dlsFromIndexes(ctx, at, units)
 	if err != nil {
 		return nil, err
 	}
@@ -294,14 +296,14 @@ func reverseNTS(q ReverseQuery) ([]survey.Block, error) {
 
 var ontarioUnits = []lld.Unit{lld.Township, lld.Concession, lld.Lot}
 
-func (s *Service) reverseOntario(ctx context.Context, q ReverseQuery) ([]survey.Block, error) {
+func (s *Service) reverseOntario(ctx context.Context, at *atPoint, q ReverseQuery) ([]survey.Block, error) {
 	if !s.hasSystem(lld.GeoTownship) {
 		return nil, apierr.NotFoundf("No Ontario geographic township contains %s: the Land Information Ontario lot fabric is not loaded on this server", fmtPoint(q.Point))
 	}
 	units := answerUnits(q, ontarioUnits)
 	blocks := make([]survey.Block, 0, len(units))
 	for _, u := range units {
-		b, ok, err := s.containingIn(ctx, q.Point, lld.GeoTownship, u)
+		b, ok, err := s.containingIn(ctx, at, lld.GeoTownship, u)
 		if err != nil {
 			return nil, err
 		}

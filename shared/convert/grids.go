@@ -3,7 +3,6 @@ package convert
 import (
 	"context"
 	"math"
-	"sort"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
@@ -48,48 +47,39 @@ func blockFrom(r gridindex.Record, m gridindex.Meta) survey.Block {
 }
 
 // fromIndex returns l's block from the first index holding it or an
-// ancestor it can be subdivided from. Each index is asked once, for l's
-// group (its township, parish or geographic township).
+// ancestor it can be subdivided from. Each index is asked for l and then,
+// for a DLS location it lacks, for its quarter and section: lookups in the
+// same group (township, parish or geographic township), so one page read
+// at most.
 func (s *Service) fromIndex(ctx context.Context, l lld.Location) (survey.Block, bool, error) {
-	ixs := s.indexes()
-	if len(ixs) == 0 {
-		return survey.Block{}, false, nil
-	}
-	key, ok := gridindex.GroupKey(l)
-	if !ok {
-		return survey.Block{}, false, nil
-	}
-	for _, ix := range ixs {
+	for _, ix := range s.indexes() {
 		if !holdsSystem(ix, l.System) {
 			continue
 		}
-		group, err := ix.GroupByKey(ctx, key)
-		if err != nil {
-			return survey.Block{}, false, unavailable(err)
+		var lookupErr error
+		find := func(l lld.Location) (gridindex.Record, bool) {
+			r, ok, err := ix.Lookup(ctx, l)
+			if err != nil && lookupErr == nil {
+				lookupErr = err
+			}
+			return r, ok
 		}
-		if len(group) == 0 {
-			continue
-		}
-		if r, ok := find(group, l); ok {
+		r, ok := find(l)
+		if ok {
 			return blockFrom(r, ix.Meta()), true, nil
 		}
-		if l.System == lld.DLS {
-			if b, ok := subdivideFrom(group, ix.Meta(), l); ok {
-				return b, true, nil
-			}
+		var b survey.Block
+		if lookupErr == nil && l.System == lld.DLS {
+			b, ok = subdivideFrom(find, ix.Meta(), l)
+		}
+		if lookupErr != nil {
+			return survey.Block{}, false, unavailable(lookupErr)
+		}
+		if ok {
+			return b, true, nil
 		}
 	}
 	return survey.Block{}, false, nil
-}
-
-// find returns l's record in a group (sorted by canonical key).
-func find(group []gridindex.Record, l lld.Location) (gridindex.Record, bool) {
-	key := l.String()
-	i := sort.Search(len(group), func(i int) bool { return group[i].Location.String() >= key })
-	if i < len(group) && group[i].Location == l {
-		return group[i], true
-	}
-	return gridindex.Record{}, false
 }
 
 func holdsSystem(ix *gridindex.Index, sys lld.System) bool {
@@ -101,9 +91,9 @@ func holdsSystem(ix *gridindex.Index, sys lld.System) bool {
 	return false
 }
 
-// subdivideFrom makes a quarter, half or LSD from the group's section (or,
-// for an LSD, its quarter).
-func subdivideFrom(group []gridindex.Record, m gridindex.Meta, l lld.Location) (survey.Block, bool) {
+// subdivideFrom makes a quarter, half or LSD from the section (or, for an
+// LSD, the quarter) find returns.
+func subdivideFrom(find func(lld.Location) (gridindex.Record, bool), m gridindex.Meta, l lld.Location) (survey.Block, bool) {
 	part, ok := dls.SectionPart(l)
 	if !ok {
 		return survey.Block{}, false
@@ -111,14 +101,14 @@ func subdivideFrom(group []gridindex.Record, m gridindex.Meta, l lld.Location) (
 	if l.Unit == lld.LSD {
 		q := l
 		q.Unit, q.Aliquot, q.LSD = lld.QuarterSection, lld.QuarterOfLSD(int(l.LSD)), 0
-		if r, ok := find(group, q); ok {
+		if r, ok := find(q); ok {
 			qp, _ := dls.SectionPart(q)
 			return subdivided(r, m, l, relative(part, qp))
 		}
 	}
 	parent := l
 	parent.Unit, parent.Aliquot, parent.LSD = lld.Section, lld.AliquotNone, 0
-	r, ok := find(group, parent)
+	r, ok := find(parent)
 	if !ok {
 		return survey.Block{}, false
 	}
@@ -170,19 +160,47 @@ func bilinear(q [4]orb.Point, u, v float64) orb.Point {
 	return p
 }
 
-// dlsFromIndexes returns, for each of units, the block containing pt from
-// an index (directly, or subdivided from a coarser block of the same
-// index); blocks no index covers are left zero.
-func (s *Service) dlsFromIndexes(ctx context.Context, pt orb.Point, units []lld.Unit) ([]survey.Block, bool, error) {
+// atPoint is one reverse lookup's view of the indexes: the records
+// containing its point, read from each index at most once (deciding the
+// system and then answering in it asked the same index twice).
+type atPoint struct {
+	pt   orb.Point
+	ixs  []*gridindex.Index
+	recs [][]gridindex.Record
+	read []bool
+}
+
+func (s *Service) at(pt orb.Point) *atPoint {
+	ixs := s.indexes()
+	return &atPoint{pt: pt, ixs: ixs, recs: make([][]gridindex.Record, len(ixs)), read: make([]bool, len(ixs))}
+}
+
+// containing returns the records of index i containing the point.
+func (a *atPoint) containing(ctx context.Context, i int) ([]gridindex.Record, error) {
+	if !a.read[i] {
+		recs, err := a.ixs[i].Containing(ctx, a.pt)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		a.recs[i], a.read[i] = recs, true
+	}
+	return a.recs[i], nil
+}
+
+// dlsFromIndexes returns, for each of units, the block containing the
+// point from an index (directly, or subdivided from a coarser block of the
+// same index); blocks no index covers are left zero.
+func (s *Service) dlsFromIndexes(ctx context.Context, at *atPoint, units []lld.Unit) ([]survey.Block, bool, error) {
+	pt := at.pt
 	out := make([]survey.Block, len(units))
 	any := false
-	for _, ix := range s.indexes() {
+	for n, ix := range at.ixs {
 		if !holdsSystem(ix, lld.DLS) || !ix.Bound().Contains(pt) {
 			continue
 		}
-		recs, err := ix.Containing(ctx, pt)
+		recs, err := at.containing(ctx, n)
 		if err != nil {
-			return nil, false, unavailable(err)
+			return nil, false, err
 		}
 		var finest *gridindex.Record
 		byUnit := map[lld.Unit]gridindex.Record{}
@@ -270,16 +288,16 @@ func subdivideAt(r gridindex.Record, m gridindex.Meta, u lld.Unit, pt orb.Point)
 	return survey.Block{}, false
 }
 
-// containingIn returns the record of system sys and unit u containing pt
-// from any index (Ontario lots, concessions, townships).
-func (s *Service) containingIn(ctx context.Context, pt orb.Point, sys lld.System, u lld.Unit) (survey.Block, bool, error) {
-	for _, ix := range s.indexes() {
-		if !holdsSystem(ix, sys) || !ix.Bound().Contains(pt) {
+// containingIn returns the record of system sys and unit u containing the
+// point from any index (Ontario lots, concessions, townships).
+func (s *Service) containingIn(ctx context.Context, at *atPoint, sys lld.System, u lld.Unit) (survey.Block, bool, error) {
+	for n, ix := range at.ixs {
+		if !holdsSystem(ix, sys) || !ix.Bound().Contains(at.pt) {
 			continue
 		}
-		recs, err := ix.Containing(ctx, pt)
+		recs, err := at.containing(ctx, n)
 		if err != nil {
-			return survey.Block{}, false, unavailable(err)
+			return survey.Block{}, false, err
 		}
 		for _, r := range recs {
 			if r.Location.System == sys && r.Location.Unit == u {

@@ -307,3 +307,37 @@ func BenchmarkReverseIndexed(b *testing.B) {
 		})
 	}
 }
+
+// A reverse lookup without a system reads the records at its point once
+// per index: deciding the system (DLS) and answering in it share them. The
+// page cache's counters show how many pages the lookup asked for.
+func TestReverseReadsIndexOnce(t *testing.T) {
+	t.Parallel()
+	const dx, dy = 0.0002, -0.0001
+	var recs []gridindex.Record
+	for s := 1; s <= 36; s++ {
+		recs = append(recs, modelRecord(t, lld.Location{System: lld.DLS, Unit: lld.Section, Section: uint8(s), Township: 24, Range: 1, Meridian: lld.W5}.String(), dx, dy))
+	}
+	recs = append(recs, modelRecord(t, "24-1-W5", dx, dy))
+	ix, _ := openIndex(t, "ats-test", recs)
+	svc := convert.New()
+	svc.SetIndexes([]*gridindex.Index{ix})
+	sec, _ := dls.Resolve(parse(t, "10-24-1-W5"))
+	q := convert.ReverseQuery{Point: orb.Point{sec.Centroid[0] + dx, sec.Centroid[1] + dy}}
+	ctx := context.Background()
+	if _, err := svc.Reverse(ctx, q); err != nil { // warm the cache
+		t.Fatal(err)
+	}
+	before := ix.CacheStats()
+	got, err := svc.Reverse(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Source != "ats-test (subdivided)" {
+		t.Fatalf("Reverse(%v) = %+v, want one LSD subdivided from ats-test", q.Point, got)
+	}
+	after := ix.CacheStats()
+	if n := (after.Hits + after.Misses) - (before.Hits + before.Misses); n != 1 {
+		t.Errorf("Reverse(%v) asked the index for %d pages, want 1", q.Point, n)
+	}
+}

@@ -32,7 +32,7 @@ import (
 // Memory: the open indexes of two releases at most at once (the one served
 // and the one being opened or, after the switch, the old one until its
 // last request ends), each index holding its root and at most
-// gridindex.Options.PageCache decoded pages; and the index store's block
+// gridindex.Options.CacheBytes of pages; and the index store's block
 // cache, bounded by its MaxBytes (GRID_CACHE_MIB), which blocks of a
 // release no longer served leave by LRU eviction. Indexes whose key is
 // unchanged are reused, not opened again.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/paulmach/orb"
 
@@ -250,8 +251,31 @@ func decodeRecord(d *decoder) (Record, error) {
 		return r, fmt.Errorf("gridindex: corrupt record key %q", key)
 	}
 	r.Location = l
+	return r, decodeGeometry(d, &r, flags, cx, cy)
+}
+
+// decodeRecordAt reads one record whose key is known to be l's canonical
+// text (a page's key table matched it): the key is skipped, not parsed.
+func decodeRecordAt(d *decoder, l lld.Location) (Record, error) {
+	d.b = d.b[d.count(1):]
+	r := Record{Location: l}
+	r.Province = survey.Province(d.byte1())
+	flags := d.byte1()
+	cx, cy := d.varint(), d.varint()
+	r.Centroid = orb.Point{float64(cx) / coordScale, float64(cy) / coordScale}
+	r.HasCentroid = flags&flagCentroid != 0
+	r.AccuracyM = float64(d.uvarint()) / 10
+	if d.err != nil {
+		return r, d.err
+	}
+	return r, decodeGeometry(d, &r, flags, cx, cy)
+}
+
+// decodeGeometry reads a record's geometry, coordinates delta-encoded from
+// its centroid.
+func decodeGeometry(d *decoder, r *Record, flags byte, cx, cy int64) error {
 	if flags&flagGeometry == 0 {
-		return r, nil
+		return nil
 	}
 	px, py := cx, cy
 	polygon := func() orb.Polygon {
@@ -276,7 +300,7 @@ func decodeRecord(d *decoder) (Record, error) {
 	} else {
 		r.Geometry = polygon()
 	}
-	return r, d.err
+	return d.err
 }
 
 // gzipBytes compresses b.
@@ -292,19 +316,54 @@ func gzipBytes(b []byte) []byte {
 // or hostile file cannot exhaust memory.
 const maxUncompressed = 64 << 20
 
+// gzipReaders keeps inflaters between reads: a gzip.Reader allocates its
+// window and tables (about 40 KiB) when made, which a page miss paid each
+// time.
+var gzipReaders sync.Pool
+
+// gunzip inflates one gzip member into a slice of exactly its size (from
+// the trailer, when plausible), so that what the page cache keeps has no
+// slack.
 func gunzip(b []byte) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(b))
+	br := bytes.NewReader(b)
+	zr, _ := gzipReaders.Get().(*gzip.Reader)
+	var err error
+	if zr == nil {
+		zr, err = gzip.NewReader(br)
+	} else {
+		err = zr.Reset(br)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("gridindex: %w", err)
 	}
-	out, err := io.ReadAll(io.LimitReader(zr, maxUncompressed+1))
-	if err != nil {
-		return nil, fmt.Errorf("gridindex: %w", err)
+	defer gzipReaders.Put(zr)
+	size := 512
+	if len(b) >= 18 { // ISIZE: the inflated length mod 2^32
+		if n := int(binary.LittleEndian.Uint32(b[len(b)-4:])); n <= maxUncompressed {
+			size = n + 1 // one more byte, so a full slice means a lying trailer, not EOF
+		}
+	}
+	out := make([]byte, 0, size)
+	for {
+		if len(out) == cap(out) {
+			if len(out) > maxUncompressed {
+				return nil, errors.New("gridindex: section inflates past 64 MiB")
+			}
+			out = append(out, 0)[:len(out)]
+		}
+		n, err := zr.Read(out[len(out):cap(out)])
+		out = out[:len(out)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("gridindex: %w", err)
+		}
 	}
 	if len(out) > maxUncompressed {
 		return nil, errors.New("gridindex: section inflates past 64 MiB")
 	}
-	return out, nil
+	return out[:len(out):len(out)], nil
 }
 
 // GroupKey returns the group a location belongs to in an index: its DLS

@@ -1,14 +1,12 @@
 package gridindex
 
 import (
-	"container/list"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,8 +24,12 @@ type RangeReader interface {
 
 // Options tune an open Index.
 type Options struct {
-	// PageCache is how many decoded pages (groups) stay in memory; default 64.
-	PageCache int
+	// CacheBytes bounds the pages (groups) kept in memory, in estimated
+	// heap bytes; DefaultCacheBytes when zero. The cache is split into
+	// up to 16 shards of at least 1 MiB; a page larger than its shard's
+	// share is read for each lookup and never kept (CacheBytes 1 keeps
+	// nothing).
+	CacheBytes int64
 	// Recheck is how often the Index compares the store's version tag of
 	// its file with the one it opened (see Index); DefaultRecheck when
 	// zero, every lookup when negative. Only for stores that pin reads.
@@ -60,7 +62,7 @@ type spatialRef struct {
 type keyRef struct {
 	first, last string
 	off, length uint64
-	leaf        atomic.Pointer[[]keyEntry] // decoded on first use
+	leaf        atomic.Pointer[keyLeaf] // decoded on first use
 }
 
 type pageRef struct {
@@ -74,11 +76,19 @@ type keyEntry struct {
 	off, length uint64
 }
 
+// keyLeaf is a decoded key leaf: its entries in key order (GroupKeys) and
+// by key (a lookup: one map probe, where bisecting 256 keys touched eight
+// cold strings).
+type keyLeaf struct {
+	entries []keyEntry
+	byKey   map[string]int32
+}
+
 // openVersion reads the header, metadata and root of the index stored
 // under key: one range read when they fit in the first 16 KiB (and a Stat
 // when rr can pin reads).
 func openVersion(ctx context.Context, rr RangeReader, key string, opts Options, reads *atomic.Int64) (*version, error) {
-	ix := &version{rr: rr, key: key, pages: newPageCache(opts.PageCache), reads: reads}
+	ix := &version{rr: rr, key: key, pages: newPageCache(opts.CacheBytes), reads: reads}
 	if p, ok := rr.(pinnedReader); ok {
 		info, err := p.Stat(ctx, key)
 		if err != nil {
@@ -171,9 +181,9 @@ func (ix *version) leafBytes(ctx context.Context, off, length uint64) (*decoder,
 
 // keyLeaf returns the decoded entries of a key leaf, reading it once; the
 // hot path after that is a lock-free load.
-func (ix *version) keyLeaf(ctx context.Context, k *keyRef) ([]keyEntry, error) {
+func (ix *version) keyLeaf(ctx context.Context, k *keyRef) (*keyLeaf, error) {
 	if p := k.leaf.Load(); p != nil {
-		return *p, nil
+		return p, nil
 	}
 	d, err := ix.leafBytes(ctx, k.off, k.length)
 	if err != nil {
@@ -186,8 +196,12 @@ func (ix *version) keyLeaf(ctx context.Context, k *keyRef) ([]keyEntry, error) {
 	if d.err != nil {
 		return nil, fmt.Errorf("gridindex: %s: leaf: %w", ix.key, d.err)
 	}
-	k.leaf.Store(&entries)
-	return entries, nil
+	leaf := &keyLeaf{entries: entries, byKey: make(map[string]int32, len(entries))}
+	for i, e := range entries {
+		leaf.byKey[e.key] = int32(i)
+	}
+	k.leaf.Store(leaf)
+	return leaf, nil
 }
 
 // spatialLeaf returns the decoded pages of a spatial leaf, reading it once.
@@ -210,13 +224,6 @@ func (ix *version) spatialLeaf(ctx context.Context, s *spatialRef) ([]pageRef, e
 	return refs, nil
 }
 
-// page is a decoded group.
-type page struct {
-	recs   []Record // sorted by key
-	keys   []string
-	bounds []orb.Bound
-}
-
 func (ix *version) page(ctx context.Context, off, length uint64) (*page, error) {
 	if p := ix.pages.get(off); p != nil {
 		return p, nil
@@ -232,20 +239,11 @@ func (ix *version) page(ctx context.Context, off, length uint64) (*page, error) 
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{b: raw}
-	n := d.count(12)
-	p := &page{recs: make([]Record, 0, n), keys: make([]string, 0, n), bounds: make([]orb.Bound, 0, n)}
-	for range n {
-		r, err := decodeRecord(&d)
-		if err != nil {
-			return nil, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
-		}
-		p.recs = append(p.recs, r)
-		p.keys = append(p.keys, r.Location.String())
-		p.bounds = append(p.bounds, recordBound(&r))
+	p, err := scanPage(raw)
+	if err != nil {
+		return nil, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
 	}
-	ix.pages.put(off, p)
-	return p, nil
+	return ix.pages.put(off, p), nil
 }
 
 // findGroup returns the page of a group key, or false.
@@ -254,15 +252,16 @@ func (ix *version) findGroup(ctx context.Context, group string) (*page, bool, er
 	if i == len(ix.keys) || ix.keys[i].first > group {
 		return nil, false, nil
 	}
-	entries, err := ix.keyLeaf(ctx, &ix.keys[i])
+	leaf, err := ix.keyLeaf(ctx, &ix.keys[i])
 	if err != nil {
 		return nil, false, err
 	}
-	j := sort.Search(len(entries), func(j int) bool { return entries[j].key >= group })
-	if j == len(entries) || entries[j].key != group {
+	j, ok := leaf.byKey[group]
+	if !ok {
 		return nil, false, nil
 	}
-	p, err := ix.page(ctx, entries[j].off, entries[j].length)
+	e := &leaf.entries[j]
+	p, err := ix.page(ctx, e.off, e.length)
 	return p, p != nil, err
 }
 
@@ -287,12 +286,20 @@ func (ix *version) lookup(ctx context.Context, l lld.Location) (Record, bool, er
 	if err != nil || !found {
 		return Record{}, false, err
 	}
-	key := l.String()
-	i := sort.SearchStrings(p.keys, key)
-	if i == len(p.keys) || p.keys[i] != key {
+	i, ok := p.find(l.String())
+	if !ok {
 		return Record{}, false, nil
 	}
-	return p.recs[i], true, nil
+	var r Record
+	if l.System == lld.DLS { // every field is in the key: l is what parsing it gives
+		r, err = p.recordOf(i, l)
+	} else {
+		r, err = p.record(i)
+	}
+	if err != nil {
+		return Record{}, false, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+	}
+	return r, true, nil
 }
 
 // Group returns every record of l's group.
@@ -301,11 +308,7 @@ func (ix *version) group(ctx context.Context, l lld.Location) ([]Record, error) 
 	if !ok {
 		return nil, nil
 	}
-	p, found, err := ix.findGroup(ctx, g)
-	if err != nil || !found {
-		return nil, err
-	}
-	return p.recs, nil
+	return ix.groupByKey(ctx, g)
 }
 
 // pagesNear calls fn for each page whose box, grown by margin degrees,
@@ -351,12 +354,19 @@ func (ix *version) pagesIn(ctx context.Context, b orb.Bound, fn func(*page) erro
 // unless it copies it.
 func (ix *version) within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(rec *Record) error) error {
 	return ix.pagesIn(ctx, b, func(p *page) error {
-		for i := range p.recs {
-			r := &p.recs[i]
-			if r.Location.Unit != u || !p.bounds[i].Intersects(b) {
+		units, err := p.unitsOf()
+		if err != nil {
+			return fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+		}
+		for i := range p.len() {
+			if units[i] != u || !p.bounds[i].Intersects(b) {
 				continue
 			}
-			if err := fn(r); err != nil {
+			r, err := p.record(i)
+			if err != nil {
+				return fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+			}
+			if err := fn(&r); err != nil {
 				return err
 			}
 		}
@@ -368,12 +378,16 @@ func (ix *version) within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(
 func (ix *version) containing(ctx context.Context, pt orb.Point) ([]Record, error) {
 	var out []Record
 	err := ix.pagesNear(ctx, pt, 0, func(p *page) error {
-		for i := range p.recs {
-			if p.recs[i].Geometry == nil || !p.bounds[i].Contains(pt) {
+		for i := range p.len() {
+			if !p.bounds[i].Contains(pt) {
 				continue
 			}
-			if contains(p.recs[i].Geometry, pt) {
-				out = append(out, p.recs[i])
+			r, err := p.record(i)
+			if err != nil {
+				return fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+			}
+			if r.Geometry != nil && contains(r.Geometry, pt) {
+				out = append(out, r)
 			}
 		}
 		return nil
@@ -388,17 +402,21 @@ func (ix *version) nearest(ctx context.Context, pt orb.Point, u lld.Unit, maxM f
 	const mPerDeg = 111_320.0
 	margin := maxM / (mPerDeg * math.Max(0.2, math.Cos(pt[1]*math.Pi/180)))
 	var (
-		best  Record
+		best  *page
+		bestI int
 		bestD = math.Inf(1)
 	)
 	err := ix.pagesNear(ctx, pt, margin, func(p *page) error {
-		for i := range p.recs {
-			r := &p.recs[i]
-			if r.Location.Unit != u {
+		units, err := p.unitsOf()
+		if err != nil {
+			return fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+		}
+		for i := range p.len() {
+			if units[i] != u {
 				continue
 			}
-			if d := distanceM(pt, r.Centroid); d < bestD {
-				best, bestD = *r, d
+			if d := distanceM(pt, p.centroids[i]); d < bestD {
+				best, bestI, bestD = p, i, d
 			}
 		}
 		return nil
@@ -406,7 +424,11 @@ func (ix *version) nearest(ctx context.Context, pt orb.Point, u lld.Unit, maxM f
 	if err != nil || bestD > maxM {
 		return Record{}, 0, false, err
 	}
-	return best, bestD, true, nil
+	r, err := best.record(bestI)
+	if err != nil {
+		return Record{}, 0, false, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+	}
+	return r, bestD, true, nil
 }
 
 // GroupKeys returns up to limit group keys starting with prefix, in order.
@@ -417,11 +439,11 @@ func (ix *version) groupKeys(ctx context.Context, prefix string, limit int) ([]s
 		if k.last < prefix || (k.first > prefix && !strings.HasPrefix(k.first, prefix)) {
 			continue
 		}
-		entries, err := ix.keyLeaf(ctx, k)
+		leaf, err := ix.keyLeaf(ctx, k)
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range entries {
+		for _, e := range leaf.entries {
 			if strings.HasPrefix(e.key, prefix) {
 				out = append(out, e.key)
 				if len(out) == limit {
@@ -439,7 +461,11 @@ func (ix *version) groupByKey(ctx context.Context, group string) ([]Record, erro
 	if err != nil || !found {
 		return nil, err
 	}
-	return p.recs, nil
+	recs, err := p.records()
+	if err != nil {
+		return nil, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+	}
+	return recs, nil
 }
 
 func contains(g orb.Geometry, pt orb.Point) bool {
@@ -458,46 +484,4 @@ func distanceM(a, b orb.Point) float64 {
 	dx := (a[0] - b[0]) * math.Cos((a[1]+b[1])/2*math.Pi/180) * mPerDeg
 	dy := (a[1] - b[1]) * 110_574.0
 	return math.Hypot(dx, dy)
-}
-
-// pageCache is an LRU of decoded pages.
-type pageCache struct {
-	mu    sync.Mutex
-	max   int
-	ll    *list.List
-	items map[uint64]*list.Element
-}
-
-type cacheItem struct {
-	off uint64
-	p   *page
-}
-
-func newPageCache(max int) *pageCache {
-	return &pageCache{max: max, ll: list.New(), items: map[uint64]*list.Element{}}
-}
-
-func (c *pageCache) get(off uint64) *page {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.items[off]; ok {
-		c.ll.MoveToFront(e)
-		return e.Value.(*cacheItem).p
-	}
-	return nil
-}
-
-func (c *pageCache) put(off uint64, p *page) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.items[off]; ok {
-		c.ll.MoveToFront(e)
-		return
-	}
-	c.items[off] = c.ll.PushFront(&cacheItem{off, p})
-	for c.ll.Len() > c.max {
-		e := c.ll.Back()
-		c.ll.Remove(e)
-		delete(c.items, e.Value.(*cacheItem).off)
-	}
 }

@@ -36,7 +36,7 @@ type pinnedReader interface {
 // Within callback is not retried; it returns the error. A new version that
 // does not open leaves the error of the changed read. The old version's
 // decoded pages are dropped with it, so memory stays that of one version:
-// the root, decoded leaves and at most Options.PageCache pages.
+// the root, decoded leaves and at most Options.CacheBytes of pages.
 //
 // A version whose pages are all cached would never read the store and so
 // never notice a replacement: the Index also compares the store's tag (one
@@ -61,8 +61,8 @@ type Index struct {
 // one range read when they fit in the first 16 KiB, plus a Stat when rr can
 // pin reads.
 func Open(ctx context.Context, rr RangeReader, key string, opts Options) (*Index, error) {
-	if opts.PageCache <= 0 {
-		opts.PageCache = 64
+	if opts.CacheBytes <= 0 {
+		opts.CacheBytes = DefaultCacheBytes
 	}
 	if opts.Recheck == 0 {
 		opts.Recheck = DefaultRecheck
@@ -88,6 +88,10 @@ func (ix *Index) Bound() orb.Bound { return ix.cur.Load().h.bounds }
 
 // Reads is the number of range reads issued so far.
 func (ix *Index) Reads() int64 { return ix.reads.Load() }
+
+// CacheStats counts the page cache of the version served now (a new
+// version starts from zero).
+func (ix *Index) CacheStats() CacheStats { return ix.cur.Load().pages.stats() }
 
 // Version is the store's version tag of the file read ("" when the
 // RangeReader cannot pin reads).

@@ -64,7 +64,7 @@ func TestReplaceWhileOpen(t *testing.T) {
 			if err := s.Put(ctx, indexKey, bytes.NewReader(data[1])); err != nil {
 				t.Fatal(err)
 			}
-			ix, err := gridindex.Open(ctx, blob.NewCached(s, blob.CacheOptions{BlockSize: 4 << 10, MaxBytes: 1 << 20}), indexKey, gridindex.Options{PageCache: 2, Recheck: -1})
+			ix, err := gridindex.Open(ctx, blob.NewCached(s, blob.CacheOptions{BlockSize: 4 << 10, MaxBytes: 1 << 20}), indexKey, gridindex.Options{CacheBytes: 1, Recheck: -1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,11 +150,11 @@ func TestReplacedReadReopens(t *testing.T) {
 		t.Fatal(err)
 	}
 	counting := blob.NewCounting(dir)
-	ix, err := gridindex.Open(ctx, counting, indexKey, gridindex.Options{PageCache: 1, Recheck: time.Hour})
+	ix, err := gridindex.Open(ctx, counting, indexKey, gridindex.Options{CacheBytes: 1, Recheck: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, last := v1[0], v1[len(v1)-1] // different groups: PageCache 1 reads a page for each
+	first, last := v1[0], v1[len(v1)-1] // different groups: CacheBytes 1 keeps no page, each lookup reads one
 	if _, _, err := ix.Lookup(ctx, first.Location); err != nil {
 		t.Fatal(err)
 	}

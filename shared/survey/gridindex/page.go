@@ -1,0 +1,232 @@
+package gridindex
+
+import (
+	"encoding/binary"
+	"sort"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/paulmach/orb"
+
+	"meridian/shared/lld"
+)
+
+// page is a group as the cache keeps it: the inflated bytes of its records
+// and, per record, where it starts, its key (sharing the bytes), its box
+// and its centroid. A record is decoded (location, polygon) only when a
+// lookup needs it, so a miss costs one inflate and one pass without
+// allocating per record, and a cached DLS township weighs about 80 KiB
+// instead of the ~400 KiB its decoded records took.
+type page struct {
+	raw       []byte   // immutable once scanned: keys point into it
+	offs      []uint32 // where each record starts; its key first
+	slots     []uint16 // open-addressing table of keys: record index + 1, 0 empty
+	bounds    []orb.Bound
+	centroids []orb.Point
+
+	units atomic.Pointer[[]lld.Unit] // parsed on first use (Within, Nearest)
+}
+
+func (p *page) len() int { return len(p.offs) }
+
+// record decodes record i.
+func (p *page) record(i int) (Record, error) {
+	d := decoder{b: p.raw[p.offs[i]:]}
+	return decodeRecord(&d)
+}
+
+// recordOf decodes record i, whose key is l's: l is not parsed again.
+func (p *page) recordOf(i int, l lld.Location) (Record, error) {
+	d := decoder{b: p.raw[p.offs[i]:]}
+	return decodeRecordAt(&d, l)
+}
+
+// key returns record i's key, sharing the page's bytes.
+func (p *page) key(i int) string {
+	b := p.raw[p.offs[i]:]
+	n, k := binary.Uvarint(b) // checked by scanPage
+	if n == 0 {
+		return ""
+	}
+	return unsafe.String(&b[k], int(n))
+}
+
+// records decodes every record, in key order.
+func (p *page) records() ([]Record, error) {
+	out := make([]Record, p.len())
+	for i := range out {
+		r, err := p.record(i)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// find returns the index of key, or false: one or two probes of the
+// page's hash table (a binary search over the keys took ten comparisons,
+// each a cache miss on a cold page).
+func (p *page) find(key string) (int, bool) {
+	if p.slots == nil {
+		i := sort.Search(p.len(), func(i int) bool { return p.key(i) >= key })
+		return i, i < p.len() && p.key(i) == key
+	}
+	mask := uint32(len(p.slots) - 1)
+	for h := keyHash(key) & mask; ; h = (h + 1) & mask {
+		v := p.slots[h]
+		if v == 0 {
+			return 0, false
+		}
+		if i := int(v - 1); p.key(i) == key {
+			return i, true
+		}
+	}
+}
+
+// keyHash is FNV-1a.
+func keyHash(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h
+}
+
+// hashKeys builds the key table: twice as many slots as records, so a
+// probe rarely goes past the second slot. Pages of 65,535 records or more
+// are searched by bisection instead.
+func (p *page) hashKeys() {
+	n := p.len()
+	if n == 0 || n >= 1<<16-1 {
+		return
+	}
+	size := 1
+	for size < 2*n {
+		size <<= 1
+	}
+	p.slots = make([]uint16, size)
+	mask := uint32(size - 1)
+	for i := range n {
+		h := keyHash(p.key(i)) & mask
+		for p.slots[h] != 0 {
+			h = (h + 1) & mask
+		}
+		p.slots[h] = uint16(i + 1)
+	}
+}
+
+// unitsOf returns the unit of each record, parsing the keys once.
+func (p *page) unitsOf() ([]lld.Unit, error) {
+	if u := p.units.Load(); u != nil {
+		return *u, nil
+	}
+	units := make([]lld.Unit, p.len())
+	for i := range units {
+		l, err := lld.Parse(p.key(i))
+		if err != nil {
+			return nil, errCorrupt
+		}
+		units[i] = l.Unit
+	}
+	p.units.Store(&units)
+	return units, nil
+}
+
+// scanPage indexes the records of an inflated page in one pass that
+// allocates only the page's tables: geometries are read for their boxes
+// (what recordBound gives on a decoded record), not built.
+func scanPage(raw []byte) (*page, error) {
+	d := decoder{b: raw}
+	n := d.count(12)
+	if d.err != nil {
+		return nil, d.err
+	}
+	p := &page{
+		raw:       raw,
+		offs:      make([]uint32, n),
+		bounds:    make([]orb.Bound, n),
+		centroids: make([]orb.Point, n),
+	}
+	prev := ""
+	for i := range n {
+		p.offs[i] = uint32(len(raw) - len(d.b))
+		kn := d.count(1)
+		if d.err != nil {
+			return nil, d.err
+		}
+		key := ""
+		if kn > 0 {
+			key = unsafe.String(&d.b[0], kn) // raw is never written again
+		}
+		d.b = d.b[kn:]
+		if key < prev {
+			return nil, errCorrupt // a page holds its records sorted by key
+		}
+		prev = key
+		d.byte1() // province
+		flags := d.byte1()
+		cx, cy := d.varint(), d.varint()
+		d.uvarint() // accuracy
+		c := orb.Point{float64(cx) / coordScale, float64(cy) / coordScale}
+		p.centroids[i] = c
+		if flags&flagGeometry == 0 {
+			p.bounds[i] = orb.Bound{Min: c, Max: c}
+		} else {
+			p.bounds[i] = geometryBound(&d, cx, cy, flags&flagMultiPolygon != 0)
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+	}
+	if len(d.b) != 0 {
+		return nil, errCorrupt
+	}
+	p.hashKeys()
+	return p, nil
+}
+
+// geometryBound reads a geometry as decodeRecord does, without building
+// it, and returns its box as orb computes it on the decoded geometry: a
+// polygon's outer ring; the union of the parts' outer rings for a
+// multipolygon; orb's empty bound for a geometry without a ring or point.
+// Extremes are taken on the integer coordinates and scaled once, which
+// gives the same floats as scaling every point (division by coordScale is
+// monotonic).
+func geometryBound(d *decoder, px, py int64, multi bool) orb.Bound {
+	np := 1
+	if multi {
+		np = d.count(1)
+	}
+	var minX, minY, maxX, maxY int64
+	seen := false
+	for range np {
+		nr := d.count(1)
+		for r := range nr {
+			n := d.count(2)
+			for range n {
+				px += d.varint()
+				py += d.varint()
+				if r != 0 {
+					continue
+				}
+				if !seen {
+					minX, maxX, minY, maxY, seen = px, px, py, py, true
+					continue
+				}
+				minX, maxX = min(minX, px), max(maxX, px)
+				minY, maxY = min(minY, py), max(maxY, py)
+			}
+		}
+	}
+	if d.err != nil || !seen {
+		return emptyBound
+	}
+	return orb.Bound{
+		Min: orb.Point{float64(minX) / coordScale, float64(minY) / coordScale},
+		Max: orb.Point{float64(maxX) / coordScale, float64(maxY) / coordScale},
+	}
+}
+
+// emptyBound is orb's bound of a geometry without points.
+var emptyBound = orb.Polygon{}.Bound()

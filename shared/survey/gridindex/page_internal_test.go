@@ -1,0 +1,133 @@
+package gridindex
+
+import (
+	"testing"
+
+	"github.com/paulmach/orb"
+
+	"meridian/shared/lld"
+	"meridian/shared/survey"
+)
+
+// pageOf encodes records as the writer does a page (sorted by key).
+func pageOf(t *testing.T, recs []Record) []byte {
+	t.Helper()
+	var e encoder
+	e.uvarint(uint64(len(recs)))
+	for i := range recs {
+		encodeRecord(&e, &recs[i])
+	}
+	return e.b
+}
+
+func parse(t *testing.T, s string) lld.Location {
+	t.Helper()
+	l, err := lld.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// The scan of a page gives each record the key, box and centroid that
+// decoding it gives, without decoding: polygons (the box is the outer
+// ring's, not a hole's), multipolygons (the union of the parts) and
+// centroid-only records.
+func TestScanPageMatchesDecode(t *testing.T) {
+	t.Parallel()
+	square := func(x, y, w float64) orb.Ring {
+		return orb.Ring{{x, y}, {x + w, y}, {x + w, y + w}, {x, y + w}, {x, y}}
+	}
+	recs := []Record{
+		{Location: parse(t, "1-1-1-1-W5"), Province: survey.AB, Geometry: orb.Polygon{square(-114.1, 51.0, 0.01)}, Centroid: orb.Point{-114.095, 51.005}, AccuracyM: 5},
+		{Location: parse(t, "2-1-1-1-W5"), Province: survey.AB, Geometry: orb.Polygon{square(-114.1, 51.0, 0.01), square(-114.2, 50.0, 0.5)}, Centroid: orb.Point{-114.095, 51.005}, AccuracyM: 5}, // a "hole" outside: not in the box
+		{Location: parse(t, "3-1-1-1-W5"), Province: survey.AB, Geometry: orb.MultiPolygon{{square(-114.3, 51.2, 0.01)}, {square(-113.9, 50.9, 0.02)}}, Centroid: orb.Point{-114.1, 51.1}, AccuracyM: 7.5},
+		{Location: parse(t, "4-1-1-1-W5"), Province: survey.AB, Centroid: orb.Point{-114.123_456_7, 51.234_567_8}, HasCentroid: true, AccuracyM: 1},
+	}
+	p, err := scanPage(pageOf(t, recs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.len() != len(recs) {
+		t.Fatalf("scanPage: %d records, want %d", p.len(), len(recs))
+	}
+	for i := range recs {
+		got, err := p.record(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := got.Location.String(); p.key(i) != want {
+			t.Errorf("key %d = %q, want %q", i, p.key(i), want)
+		}
+		if want := recordBound(&got); p.bounds[i] != want {
+			t.Errorf("%s: bound %v, want %v (decoded)", got.Location, p.bounds[i], want)
+		}
+		if p.centroids[i] != got.Centroid {
+			t.Errorf("%s: centroid %v, want %v (decoded)", got.Location, p.centroids[i], got.Centroid)
+		}
+		if got.Location != recs[i].Location {
+			t.Errorf("record %d = %s, want %s", i, got.Location, recs[i].Location)
+		}
+	}
+	if i, ok := p.find("3-1-1-1-W5"); !ok || i != 2 {
+		t.Errorf(`find("3-1-1-1-W5") = %d, %v; want 2, true`, i, ok)
+	}
+	if _, ok := p.find("5-1-1-1-W5"); ok {
+		t.Error(`find("5-1-1-1-W5") found a record the page lacks`)
+	}
+}
+
+// A damaged page is an error from the scan, never a panic or a page.
+func TestScanPageCorrupt(t *testing.T) {
+	t.Parallel()
+	raw := pageOf(t, []Record{
+		{Location: parse(t, "1-1-1-1-W5"), Geometry: orb.Polygon{{{-114, 51}, {-113.99, 51}, {-113.99, 51.01}, {-114, 51}}}},
+		{Location: parse(t, "2-1-1-1-W5"), Geometry: orb.Polygon{{{-114, 51}, {-113.99, 51}, {-113.99, 51.01}, {-114, 51}}}},
+	})
+	for n := range len(raw) - 1 {
+		if p, err := scanPage(raw[:n]); err == nil {
+			t.Errorf("scanPage(first %d of %d bytes) = %d records, want an error", n, len(raw), p.len())
+		}
+	}
+	extra := append(append([]byte(nil), raw...), 0)
+	if _, err := scanPage(extra); err == nil {
+		t.Error("scanPage with a trailing byte: want an error")
+	}
+	unsorted := pageOf(t, []Record{{Location: parse(t, "2-1-1-1-W5")}, {Location: parse(t, "1-1-1-1-W5")}})
+	if _, err := scanPage(unsorted); err == nil {
+		t.Error("scanPage of records out of key order: want an error")
+	}
+}
+
+// FuzzScanPage: whatever bytes a page inflates to, scanning and then
+// reading every record of it returns errors, never panics.
+func FuzzScanPage(f *testing.F) {
+	square := orb.Ring{{-114, 51}, {-113.99, 51}, {-113.99, 51.01}, {-114, 51.01}, {-114, 51}}
+	var e encoder
+	e.uvarint(2)
+	for _, r := range []Record{
+		{Location: lld.Location{System: lld.DLS, Unit: lld.LSD, Meridian: lld.W5, Range: 1, Township: 1, Section: 1, LSD: 1}, Geometry: orb.Polygon{square}},
+		{Location: lld.Location{System: lld.DLS, Unit: lld.LSD, Meridian: lld.W5, Range: 1, Township: 1, Section: 1, LSD: 2}, Geometry: orb.MultiPolygon{{square}, {square}}},
+	} {
+		encodeRecord(&e, &r)
+	}
+	f.Add(e.b)
+	f.Add(e.b[:len(e.b)/2])
+	f.Add([]byte{1, 0})
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		p, err := scanPage(raw)
+		if err != nil {
+			return
+		}
+		for i := range p.len() {
+			r, err := p.record(i)
+			if j, ok := p.find(p.key(i)); !ok || p.key(j) != p.key(i) {
+				t.Fatalf("find(key(%d)) = %d, %v", i, j, ok)
+			}
+			if err == nil && r.Location.System == lld.DLS {
+				p.recordOf(i, r.Location)
+			}
+		}
+		p.unitsOf()
+	})
+}
