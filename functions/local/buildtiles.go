@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,8 +55,25 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 	bounds := fs.String("bounds", "", "west,south,east,north in degrees (default: the layer's region)")
 	workers := fs.Int("workers", 0, "tiles generated in parallel (default: the number of CPUs)")
 	quiet := fs.Bool("q", false, "no progress bar")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the build to this file")
+	memProfile := fs.String("memprofile", "", "write a heap profile to this file at the end of the build")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "meridian build-tiles: -cpuprofile: %v\n", err)
+			return 1
+		}
+		defer stop()
+	}
+	if *memProfile != "" {
+		defer func() {
+			if err := writeHeapProfile(*memProfile); err != nil {
+				fmt.Fprintf(stderr, "meridian build-tiles: -memprofile: %v\n", err)
+			}
+		}()
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -209,7 +228,7 @@ func buildArchive(ctx context.Context, l tile.Layer, src tile.Source, dir, attri
 		return archiveStats{}, err
 	}
 	defer w.Close()
-	st, err := tile.Build(ctx, l, src, w, tile.BuildOptions{MinZoom: minZ, MaxZoom: maxZ, Bounds: b, Workers: o.Workers, Progress: o.Progress, Tiles: o.Tiles})
+	st, err := tile.Build(ctx, l, src, w, tile.BuildOptions{MinZoom: minZ, MaxZoom: maxZ, Bounds: b, Workers: o.Workers, Progress: o.Progress, Tiles: o.Tiles, TempDir: filepath.Dir(path)})
 	if err != nil {
 		return archiveStats{BuildStats: st}, err
 	}
@@ -250,6 +269,33 @@ func parseBounds(s string) (orb.Bound, error) {
 		return orb.Bound{}, fmt.Errorf("%q: want west < east and south < north, within -180..180 and -85..85", s)
 	}
 	return b, nil
+}
+
+// startCPUProfile starts profiling the CPU into path; stop ends it.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// writeHeapProfile writes the live heap, after a collection, to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	err = pprof.WriteHeapProfile(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // dataLayerPaths lists the data layers build-tiles makes.

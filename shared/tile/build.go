@@ -1,11 +1,16 @@
 package tile
 
 import (
+	"bufio"
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -63,6 +68,10 @@ type BuildOptions struct {
 	// hundreds of thousands over its bounds. Default: every tile over
 	// Bounds.
 	Tiles func(z maptile.Zoom) []maptile.Tile
+
+	// TempDir is where a build keeps the tiles of its deeper zooms until
+	// their turn (Build); default os.TempDir.
+	TempDir string
 }
 
 // BuildStats sums up a build.
@@ -73,10 +82,26 @@ type BuildStats struct {
 	Elapsed time.Duration
 }
 
+// GroupZoom is the zoom at and below which a build makes its tiles one
+// zoom-GroupZoom tile at a time: the tiles of every zoom under it, then
+// the next. The sources read their data by region (a grid index page per
+// township, a data partition per zoom-9 tile: datalayers.PartitionZoom),
+// and a zoom-9 tile's region fits their caches, so each region is read
+// about once per build rather than once per zoom. A zoom-9 tile is some
+// 48 km wide over the prairies, 25-49 townships with the tile buffer.
+const GroupZoom = 9
+
 // Build makes every tile of layer l over the options' bounds and zooms
-// with src, in parallel, and hands them to sink in ID order. Memory is
-// bounded by the tile coordinates of one zoom and the tiles in flight (a
-// few per worker), never by the archive.
+// with src, in parallel, and hands them to sink in ID order. Tiles of
+// zooms below GroupZoom are made a zoom at a time; from GroupZoom down,
+// a zoom-GroupZoom tile at a time (its tiles of each zoom, then the next
+// one's): the tiles of the group's first zoom go to sink as they come,
+// the deeper ones to a file per zoom under o.TempDir, handed to sink once
+// every group is made. The tiles and their order are the same either way
+// (a Hilbert curve visits the tiles under a tile consecutively). Memory is
+// bounded by the tile coordinates of one zoom (the listed ones, with
+// Tiles) and the tiles in flight (a few per worker), never by the archive;
+// disk by the archive's tiles below the group's first zoom.
 func Build(ctx context.Context, l Layer, src Source, sink Sink, o BuildOptions) (BuildStats, error) {
 	start := time.Now()
 	if o.MinZoom == 0 && o.MaxZoom == 0 {
@@ -92,7 +117,7 @@ func Build(ctx context.Context, l Layer, src Source, sink Sink, o BuildOptions) 
 		return BuildStats{}, fmt.Errorf("tile: zooms %d-%d: want 0 <= min <= max <= %d", o.MinZoom, o.MaxZoom, maxZoom)
 	}
 	// Listed tiles are few (those features reach) and are listed once;
-	// a cover of the bounds is made one zoom at a time.
+	// a cover of the bounds is made one zoom (or group) at a time.
 	var listed [][]maptile.Tile
 	total := 0
 	for z := o.MinZoom; z <= o.MaxZoom; z++ {
@@ -104,22 +129,207 @@ func Build(ctx context.Context, l Layer, src Source, sink Sink, o BuildOptions) 
 		listed = append(listed, ts)
 		total += len(ts)
 	}
+	zoomTiles := func(z int) []maptile.Tile {
+		if o.Tiles == nil {
+			return cover(o.Bounds, maptile.Zoom(z))
+		}
+		return listed[z-o.MinZoom]
+	}
 	p := newProgress(o.Progress, l.Path(), total)
 	var st BuildStats
-	for z := o.MinZoom; z <= o.MaxZoom; z++ {
-		var tiles []maptile.Tile
-		if o.Tiles == nil {
-			tiles = cover(o.Bounds, maptile.Zoom(z))
-		} else {
-			tiles = listed[z-o.MinZoom]
+	for z := o.MinZoom; z <= o.MaxZoom && z < GroupZoom; z++ {
+		if err := buildZoom(ctx, l, src, sink, zoomTiles(z), o.Workers, &st, p); err != nil {
+			return st, err
 		}
-		if err := buildZoom(ctx, l, src, sink, tiles, o.Workers, &st, p); err != nil {
+	}
+	if o.MaxZoom >= GroupZoom {
+		if err := buildGroups(ctx, l, src, sink, o, zoomTiles, &st, p); err != nil {
 			return st, err
 		}
 	}
 	st.Elapsed = time.Since(start)
 	p.done(st)
 	return st, nil
+}
+
+// buildGroups makes the tiles of zooms max(o.MinZoom, GroupZoom) to
+// o.MaxZoom a zoom-GroupZoom tile at a time (Build).
+func buildGroups(ctx context.Context, l Layer, src Source, sink Sink, o BuildOptions, zoomTiles func(int) []maptile.Tile, st *BuildStats, p *progress) error {
+	first := max(o.MinZoom, GroupZoom)
+	// Each zoom's tiles in ID order, consumed group by group.
+	var next []func(g maptile.Tile) []maptile.Tile
+	var groups []maptile.Tile
+	for z := first; z <= o.MaxZoom; z++ {
+		if o.Tiles == nil {
+			lo, hi := coverRange(o.Bounds, maptile.Zoom(z))
+			d := uint(z - GroupZoom)
+			next = append(next, func(g maptile.Tile) []maptile.Tile {
+				x0, x1 := max(lo.X, g.X<<d), min(hi.X, (g.X+1)<<d-1)
+				y0, y1 := max(lo.Y, g.Y<<d), min(hi.Y, (g.Y+1)<<d-1)
+				var ts []maptile.Tile
+				for x := x0; x <= x1 && x0 <= x1; x++ {
+					for y := y0; y <= y1 && y0 <= y1; y++ {
+						ts = append(ts, maptile.New(x, y, maptile.Zoom(z)))
+					}
+				}
+				sortByID(ts)
+				return ts
+			})
+			for x := lo.X >> d; x <= hi.X>>d; x++ {
+				for y := lo.Y >> d; y <= hi.Y>>d; y++ {
+					groups = append(groups, maptile.New(x, y, GroupZoom))
+				}
+			}
+			continue
+		}
+		ts := zoomTiles(z)
+		for _, t := range ts {
+			groups = append(groups, ancestor(t, GroupZoom))
+		}
+		next = append(next, func(g maptile.Tile) []maptile.Tile {
+			n := 0
+			for n < len(ts) && ancestor(ts[n], GroupZoom) == g {
+				n++
+			}
+			out := ts[:n:n]
+			ts = ts[n:]
+			return out
+		})
+	}
+	sortByID(groups)
+	groups = slices.Compact(groups)
+
+	deeper, err := newZoomSpool(o.TempDir, first+1, o.MaxZoom)
+	if err != nil {
+		return err
+	}
+	defer deeper.close()
+	r := &zoomRouter{sink: sink, first: first, spool: deeper}
+	var tiles []maptile.Tile
+	for _, g := range groups {
+		tiles = tiles[:0]
+		for _, f := range next {
+			tiles = append(tiles, f(g)...)
+		}
+		if len(tiles) == 0 {
+			continue
+		}
+		if err := buildZoom(ctx, l, src, r, tiles, o.Workers, st, p); err != nil {
+			return err
+		}
+	}
+	return deeper.replay(sink)
+}
+
+// ancestor returns the tile of zoom z (<= t.Z) that t lies in.
+func ancestor(t maptile.Tile, z maptile.Zoom) maptile.Tile {
+	return maptile.New(t.X>>(t.Z-z), t.Y>>(t.Z-z), z)
+}
+
+// zoomRouter hands the tiles of zoom first to sink and the deeper ones to
+// spool.
+type zoomRouter struct {
+	sink  Sink
+	first int
+	spool *zoomSpool
+}
+
+func (r *zoomRouter) Add(z uint8, x, y uint32, data []byte) error {
+	if int(z) == r.first {
+		return r.sink.Add(z, x, y, data)
+	}
+	return r.spool.add(z, x, y, data)
+}
+
+// zoomSpool holds a build's tiles of zooms lo to hi, a file per zoom, in
+// the order they were added: x, y and the data's length (uvarints), then
+// the data.
+type zoomSpool struct {
+	lo    int
+	files []*os.File
+	w     []*bufio.Writer
+	rec   []byte
+}
+
+func newZoomSpool(dir string, lo, hi int) (*zoomSpool, error) {
+	s := &zoomSpool{lo: lo}
+	for z := lo; z <= hi; z++ {
+		f, err := os.CreateTemp(dir, ".build-z"+strconv.Itoa(z)+"-*")
+		if err != nil {
+			s.close()
+			return nil, fmt.Errorf("tile: spool: %w", err)
+		}
+		s.files = append(s.files, f)
+		s.w = append(s.w, bufio.NewWriterSize(f, 64<<10))
+	}
+	return s, nil
+}
+
+func (s *zoomSpool) add(z uint8, x, y uint32, data []byte) error {
+	i := int(z) - s.lo
+	if i < 0 || i >= len(s.w) {
+		return fmt.Errorf("tile: spool: tile %d/%d/%d outside zooms %d-%d", z, x, y, s.lo, s.lo+len(s.w)-1)
+	}
+	r := binary.AppendUvarint(s.rec[:0], uint64(x))
+	r = binary.AppendUvarint(r, uint64(y))
+	r = binary.AppendUvarint(r, uint64(len(data)))
+	s.rec = r
+	if _, err := s.w[i].Write(r); err != nil {
+		return fmt.Errorf("tile: spool: %w", err)
+	}
+	if _, err := s.w[i].Write(data); err != nil {
+		return fmt.Errorf("tile: spool: %w", err)
+	}
+	return nil
+}
+
+// replay hands sink the spooled tiles, zoom by zoom.
+func (s *zoomSpool) replay(sink Sink) error {
+	for i, f := range s.files {
+		if err := s.w[i].Flush(); err != nil {
+			return fmt.Errorf("tile: spool: %w", err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return fmt.Errorf("tile: spool: %w", err)
+		}
+		br := bufio.NewReaderSize(f, 64<<10)
+		z := uint8(s.lo + i)
+		for {
+			x, err := binary.ReadUvarint(br)
+			if err == io.EOF {
+				break
+			}
+			var y, n uint64
+			if err == nil {
+				y, err = binary.ReadUvarint(br)
+			}
+			if err == nil {
+				n, err = binary.ReadUvarint(br)
+			}
+			if err == nil && (x >= 1<<z || y >= 1<<z || n > 1<<30) {
+				err = errors.New("corrupt record")
+			}
+			if err != nil {
+				return fmt.Errorf("tile: spool %s: %w", f.Name(), err)
+			}
+			data := make([]byte, n) // a sink may keep it
+			if _, err := io.ReadFull(br, data); err != nil {
+				return fmt.Errorf("tile: spool %s: %w", f.Name(), err)
+			}
+			if err := sink.Add(z, uint32(x), uint32(y), data); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// close removes the spool's files.
+func (s *zoomSpool) close() {
+	for _, f := range s.files {
+		f.Close()
+		os.Remove(f.Name())
+	}
 }
 
 // coverRange returns the corner tiles of zoom z over b.

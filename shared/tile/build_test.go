@@ -2,10 +2,15 @@ package tile_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/paulmach/orb"
@@ -161,4 +166,128 @@ func TestBuildListedTiles(t *testing.T) {
 	if calls[11] != 1 || calls[12] != 1 || calls[13] != 1 || len(calls) != 3 {
 		t.Errorf("Tiles called %v, want once per zoom 11-13", calls)
 	}
+}
+
+// The tiles under a tile are consecutive in ID order at every deeper
+// zoom, in the order of their ancestors: what lets Build make its deeper
+// zooms a zoom-GroupZoom tile at a time and still hand them out in order.
+func TestIDGroupsDescendants(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(8, 9))
+	for range 2000 {
+		z := uint8(tile.GroupZoom + 1 + rng.IntN(6))
+		n := uint32(1) << z
+		a := maptile.New(rng.Uint32N(n), rng.Uint32N(n), maptile.Zoom(z))
+		b := maptile.New(rng.Uint32N(n), rng.Uint32N(n), maptile.Zoom(z))
+		d := z - tile.GroupZoom
+		ga := maptile.New(a.X>>d, a.Y>>d, tile.GroupZoom)
+		gb := maptile.New(b.X>>d, b.Y>>d, tile.GroupZoom)
+		if ga == gb {
+			continue
+		}
+		if (tile.ID(z, a.X, a.Y) < tile.ID(z, b.X, b.Y)) != (tile.ID(tile.GroupZoom, ga.X, ga.Y) < tile.ID(tile.GroupZoom, gb.X, gb.Y)) {
+			t.Fatalf("%v and %v are not in the order of their zoom-%d tiles %v and %v", a, b, tile.GroupZoom, ga, gb)
+		}
+	}
+}
+
+// A build over zooms on both sides of GroupZoom hands the sink every tile
+// in ID order, the same bytes as made zoom by zoom, visits the tiles of
+// zoom GroupZoom and deeper one zoom-GroupZoom tile at a time (so a
+// source reading by region reads each region once, not once per zoom),
+// and leaves no file behind, also when it fails.
+func TestBuildGroupsDeeperZooms(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := layer(t, "ab/sec")
+	b := orb.Bound{Min: orb.Point{-114.9, 50.6}, Max: orb.Point{-113.1, 51.9}} // several zoom-9 tiles
+	var mu sync.Mutex
+	var visited []maptile.Tile
+	src := func(ctx context.Context, l tile.Layer, t maptile.Tile) ([]byte, error) {
+		mu.Lock()
+		visited = append(visited, t)
+		mu.Unlock()
+		return tile.Gzip([]byte(fmt.Sprintf("%d/%d/%d", t.Z, t.X, t.Y))), nil
+	}
+	for _, listed := range []bool{false, true} {
+		t.Run(fmt.Sprint("listed=", listed), func(t *testing.T) {
+			visited = nil
+			dir := t.TempDir()
+			o := tile.BuildOptions{MinZoom: 7, MaxZoom: 13, Bounds: b, Workers: 1, TempDir: dir}
+			want := 0
+			for z := o.MinZoom; z <= o.MaxZoom; z++ {
+				lo, hi := maptile.At(orb.Point{b.Min[0], b.Max[1]}, maptile.Zoom(z)), maptile.At(orb.Point{b.Max[0], b.Min[1]}, maptile.Zoom(z))
+				want += int(hi.X-lo.X+1) * int(hi.Y-lo.Y+1)
+			}
+			if listed { // every other column of tiles
+				want = 0
+				o.Tiles = func(z maptile.Zoom) []maptile.Tile {
+					lo, hi := maptile.At(orb.Point{b.Min[0], b.Max[1]}, z), maptile.At(orb.Point{b.Max[0], b.Min[1]}, z)
+					var ts []maptile.Tile
+					for x := lo.X; x <= hi.X; x += 2 {
+						for y := lo.Y; y <= hi.Y; y++ {
+							ts = append(ts, maptile.New(x, y, z))
+						}
+					}
+					want += len(ts)
+					return ts
+				}
+			}
+			s := &sink{}
+			st, err := tile.Build(ctx, l, src, s, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Tiles != want || len(s.ids) != want {
+				t.Fatalf("built %d tiles, sink got %d, want %d", st.Tiles, len(s.ids), want)
+			}
+			for i := 1; i < len(s.ids); i++ {
+				if s.ids[i] <= s.ids[i-1] {
+					t.Fatalf("tile %d out of order", i)
+				}
+			}
+			for _, v := range visited {
+				got, err := gunzip(s.data[tile.ID(uint8(v.Z), v.X, v.Y)])
+				if err != nil || got != fmt.Sprintf("%d/%d/%d", v.Z, v.X, v.Y) {
+					t.Fatalf("tile %v holds %q (%v)", v, got, err)
+				}
+			}
+			// From zoom 9 on, the zoom-9 tile of the tiles visited changes
+			// only when the build moves on to the next one.
+			groups, changes := map[maptile.Tile]bool{}, 0
+			var last maptile.Tile
+			for i, v := range visited {
+				if v.Z < tile.GroupZoom {
+					continue
+				}
+				g := maptile.New(v.X>>(v.Z-tile.GroupZoom), v.Y>>(v.Z-tile.GroupZoom), tile.GroupZoom)
+				if i == 0 || g != last {
+					changes++
+				}
+				groups[g], last = true, g
+			}
+			if len(groups) < 4 || changes != len(groups) {
+				t.Errorf("the build moved between zoom-9 tiles %d times over %d of them, want once each", changes, len(groups))
+			}
+			if left, _ := os.ReadDir(dir); len(left) > 0 {
+				t.Errorf("the build left %d files in its TempDir", len(left))
+			}
+			// A failing sink during the spooled zooms: the error, no files.
+			if _, err := tile.Build(ctx, l, src, &sink{fail: want - 3}, o); err == nil || !strings.Contains(err.Error(), "disk full") {
+				t.Errorf("failing sink: %v", err)
+			}
+			if left, _ := os.ReadDir(dir); len(left) > 0 {
+				t.Errorf("a failed build left %d files in its TempDir", len(left))
+			}
+		})
+	}
+}
+
+func gunzip(b []byte) (string, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return "", err
+	}
+	raw, err := io.ReadAll(zr)
+	return string(raw), err
 }

@@ -242,7 +242,7 @@ func (ld *loader) loadAg(store kv.Store) error {
 	// A quarter's items are adjacent in key order: it is read whole (one
 	// query) on its first key.
 	last := ""
-	err := scanDataset(ld.ctx, store, ag.Dataset, "QS#", func(ds kv.Dataset, k kv.Key) error {
+	err := ld.scan(store, ag.Dataset, "QS#", func(ds kv.Dataset, k kv.Key) error {
 		if k.PK == last {
 			return nil
 		}
@@ -262,10 +262,8 @@ func (ld *loader) loadAg(store kv.Store) error {
 				}
 			}
 			slices.SortFunc(ids, func(x, y string) int { return cmp.Compare(m[x].first[band], m[y].first[band]) })
-			for _, id := range ids {
-				if err := ld.addBlock(bandLayers[band][i], id, m[id].props(band)); err != nil {
-					return err
-				}
+			if err := ld.addBlocks(bandLayers[band][i], ids, func(j int) geojson.Properties { return m[ids[j]].props(band) }); err != nil {
+				return err
 			}
 		}
 	}

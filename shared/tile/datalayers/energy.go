@@ -124,7 +124,7 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 		clear(tenure)
 		return nil
 	}
-	err := scanDataset(ld.ctx, store, energy.Dataset, "LSD#", func(ds kv.Dataset, k kv.Key) error {
+	err := ld.scan(store, energy.Dataset, "LSD#", func(ds kv.Dataset, k kv.Key) error {
 		lsd := strings.TrimPrefix(k.PK, "LSD#")
 		if lsd != tenureAt {
 			if err := flushTenure(); err != nil {
@@ -220,10 +220,9 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 		{"lsd_production_12mo_sec", &pSec, func(a *energySums) geojson.Properties { return a.prodProps(true) }},
 		{"lsd_production_12mo_twp", &pTwp, func(a *energySums) geojson.Properties { return a.prodProps(true) }},
 	} {
-		for _, id := range b.r.order {
-			if err := ld.addBlock(b.layer, id, b.props(b.r.sums[id])); err != nil {
-				return err
-			}
+		ids := b.r.order
+		if err := ld.addBlocks(b.layer, ids, func(i int) geojson.Properties { return b.props(b.r.sums[ids[i]]) }); err != nil {
+			return err
 		}
 	}
 	for _, fk := range footprintOrder {

@@ -20,9 +20,11 @@
 package datalayers
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -169,6 +171,9 @@ type Source struct {
 	spoolErr    error // a failed listing of tiles; under parts.mu
 
 	unlocated atomic.Int64 // stored parcels the grid cannot place: left out
+
+	onResolve func(lld.Location) // tests: each block resolved from the grid
+	window    int                // keys read ahead (prefetchWindow; tests set less)
 }
 
 // Unlocated is the number of stored parcels the grid could not place
@@ -358,6 +363,11 @@ type loader struct {
 	spool   *spool // nil: features are held in layers
 	err     error  // the first error of add
 
+	pre         map[string]preBlock // blocks resolved ahead (prefetch)
+	prefetching bool
+	window      int // prefetchWindow
+	onResolve   func(lld.Location)
+
 	unlocated *atomic.Int64 // the Source's count of parcels left out
 }
 
@@ -365,25 +375,160 @@ type loader struct {
 // in key order, so the blocks reused are those read just before.
 const maxBlocks = 1 << 14
 
+// prefetchWindow is how many keys a loader reads ahead of the items it
+// draws, and how many roll-up blocks it resolves at a time: the blocks
+// they name are resolved sorted by township first. Keys sort by LSD or
+// quarter before township ("10-12-045-23W4"), so in key order consecutive
+// blocks lie in different townships, and each would decode its township's
+// grid index page again (the index keeps 64); sorted, a page is decoded
+// once per window. A window holds the keys (~100 bytes each) and up to as
+// many resolved blocks (~300 bytes each): some 25 MB.
+const prefetchWindow = 1 << 16
+
+// preBlock is a block resolved ahead of its use.
+type preBlock struct {
+	g        orb.Geometry
+	notFound bool // outside the grid: counted as unlocated when used
+}
+
 // geometry resolves a block once.
 func (ld *loader) geometry(loc lld.Location) (orb.Geometry, error) {
 	k := loc.String()
 	if g, ok := ld.blocks[k]; ok {
 		return g, nil
 	}
-	b, err := ld.svc.Resolve(ld.ctx, loc, k)
-	if ae := apierr.As(err); ae != nil && ae.Kind == apierr.NotFound {
-		ld.unlocated.Add(1) // a real file can name land our grid does not cover
-		b.Geometry, err = nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("datalayers: resolve %s: %w", k, err)
+	var g orb.Geometry
+	if pre, ok := ld.pre[k]; ok {
+		if pre.notFound {
+			ld.unlocated.Add(1)
+		}
+		g = pre.g
+	} else {
+		var err error
+		if g, _, err = ld.resolve(loc, k); err != nil {
+			return nil, err
+		}
 	}
 	if len(ld.blocks) >= maxBlocks {
 		clear(ld.blocks)
 	}
-	ld.blocks[k] = b.Geometry // nil for a parcel left out: counted once
-	return b.Geometry, nil
+	ld.blocks[k] = g // nil for a parcel left out: counted once
+	return g, nil
+}
+
+// resolve returns the block of loc (named k): nil and notFound for a
+// parcel the grid does not cover (counted as unlocated unless it is a
+// prefetch).
+func (ld *loader) resolve(loc lld.Location, k string) (g orb.Geometry, notFound bool, err error) {
+	if ld.onResolve != nil {
+		ld.onResolve(loc)
+	}
+	b, err := ld.svc.Resolve(ld.ctx, loc, k)
+	if ae := apierr.As(err); ae != nil && ae.Kind == apierr.NotFound {
+		if !ld.prefetching {
+			ld.unlocated.Add(1) // a real file can name land our grid does not cover
+		}
+		return nil, true, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("datalayers: resolve %s: %w", k, err)
+	}
+	return b.Geometry, false, nil
+}
+
+// prefetch resolves the blocks named ids (those that parse and are not
+// resolved already), a township at a time, for geometry to find: it
+// replaces what the previous prefetch resolved. A block that fails to
+// resolve is left for geometry, which returns the error.
+func (ld *loader) prefetch(ids []string) {
+	type named struct {
+		k   string
+		loc lld.Location
+	}
+	var todo []named
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if _, ok := ld.blocks[id]; ok {
+			continue
+		}
+		loc, err := lld.Parse(id)
+		if err != nil || loc.String() != id {
+			continue
+		}
+		todo = append(todo, named{id, loc})
+	}
+	slices.SortFunc(todo, func(a, b named) int {
+		return cmp.Or(cmp.Compare(a.loc.System, b.loc.System), cmp.Compare(a.loc.Meridian, b.loc.Meridian),
+			cmp.Compare(a.loc.Range, b.loc.Range), cmp.Compare(a.loc.Township, b.loc.Township), strings.Compare(a.k, b.k))
+	})
+	ld.pre = make(map[string]preBlock, len(todo))
+	ld.prefetching = true
+	defer func() { ld.prefetching = false }()
+	for _, n := range todo {
+		if ld.ctx.Err() != nil {
+			return
+		}
+		g, notFound, err := ld.resolve(n.loc, n.k)
+		if err == nil {
+			ld.pre[n.k] = preBlock{g: g, notFound: notFound}
+		}
+	}
+}
+
+// scan is scanDataset reading prefetchWindow keys ahead: the blocks the
+// window's partition keys name (after the key's '#') are prefetched
+// before fn sees its keys, in key order.
+func (ld *loader) scan(store kv.Store, name, pkPrefix string, fn func(ds kv.Dataset, k kv.Key) error) error {
+	var window []kv.Key
+	var dataset kv.Dataset
+	run := func() error {
+		ids := make([]string, 0, len(window))
+		for i, k := range window {
+			if i == 0 || k.PK != window[i-1].PK {
+				ids = append(ids, strings.TrimPrefix(k.PK, pkPrefix))
+			}
+		}
+		ld.prefetch(ids)
+		for _, k := range window {
+			if err := fn(dataset, k); err != nil {
+				return err
+			}
+		}
+		window, ld.pre = window[:0], nil
+		return ld.ctx.Err()
+	}
+	err := scanDataset(ld.ctx, store, name, pkPrefix, func(ds kv.Dataset, k kv.Key) error {
+		dataset = ds
+		window = append(window, k)
+		if len(window) < ld.window {
+			return nil
+		}
+		return run()
+	})
+	if err != nil || len(window) == 0 {
+		return err
+	}
+	return run()
+}
+
+// addBlocks adds the polygons of the blocks named ids, with props(i) for
+// ids[i], in order, resolving them prefetchWindow at a time.
+func (ld *loader) addBlocks(layer string, ids []string, props func(i int) geojson.Properties) error {
+	for lo := 0; lo < len(ids); lo += ld.window {
+		hi := min(lo+ld.window, len(ids))
+		ld.prefetch(ids[lo:hi])
+		for i := lo; i < hi; i++ {
+			if err := ld.addBlock(layer, ids[i], props(i)); err != nil {
+				return err
+			}
+		}
+		ld.pre = nil
+	}
+	return nil
 }
 
 func (ld *loader) add(layer string, g orb.Geometry, props geojson.Properties) {
@@ -437,7 +582,7 @@ func (ld *loader) addBlock(layer, id string, props geojson.Properties) error {
 
 // load reads region name's layers from s's store.
 func (r *regionData) load(ctx context.Context, s *Source, name string) error {
-	ld := &loader{ctx: ctx, svc: s.svc, unlocated: &s.unlocated, blocks: map[string]orb.Geometry{}, layers: map[string][]feature{}, keySets: map[string][]string{}}
+	ld := &loader{ctx: ctx, svc: s.svc, unlocated: &s.unlocated, onResolve: s.onResolve, window: cmp.Or(s.window, prefetchWindow), blocks: map[string]orb.Geometry{}, layers: map[string][]feature{}, keySets: map[string][]string{}}
 	if s.spoolDir != "" {
 		sp, err := newSpool(s.spoolDir, name, s.partZoom, s.spoolBuffer)
 		if err != nil {
