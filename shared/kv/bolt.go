@@ -40,6 +40,11 @@ type BoltOptions struct {
 	// ingest) then holds at most what it touches in one interval, not the
 	// file. Zero keeps the pages mapped (the server: its hot pages stay).
 	ReleaseEvery time.Duration
+	// SortBudget is the bytes of items (keys and data) a Publish's Writer
+	// holds in memory before it sorts them and spills them to a temporary
+	// file next to the store file (see boltload.go): DefaultSortBudget
+	// when zero or less, at most 1 GiB.
+	SortBudget int
 }
 
 // Bolt is a Store in one bbolt file: one bucket whose keys are
@@ -51,6 +56,7 @@ type Bolt struct {
 	path string
 
 	releaser *releaser // nil unless BoltOptions.ReleaseEvery
+	load     loadLimits
 }
 
 // OpenBolt opens (or, unless read-only, creates) the store file at path.
@@ -69,7 +75,13 @@ func OpenBolt(path string, opts BoltOptions) (*Bolt, error) {
 		}
 		return nil, apierr.Unavailablef(cause, readMessage)
 	}
-	b := &Bolt{db: db, path: path}
+	budget := opts.SortBudget
+	if budget <= 0 {
+		budget = DefaultSortBudget
+	}
+	b := &Bolt{db: db, path: path, load: loadLimits{
+		budget: min(budget, maxSortBudget), txItems: loadTxItems, txBytes: loadTxBytes, fanIn: mergeFanIn,
+	}}
 	if opts.ReleaseEvery > 0 {
 		b.releaser = startReleaser(db, opts.ReleaseEvery)
 	}
