@@ -448,3 +448,33 @@ func TestBoltLoadRunCutAtRecord(t *testing.T) {
 		t.Errorf("temporary files left: %v", f)
 	}
 }
+
+// TestBoltScanKeysSkipping: the keys of skipped prefixes are left out
+// (energy@1# is skipped, energy@10# is not), across batches.
+func TestBoltScanKeysSkipping(t *testing.T) {
+	t.Parallel()
+	b := newLoadBolt(t, loadLimits{})
+	var items []Item
+	for _, pk := range []string{"energy@1#LSD#a", "energy@10#LSD#a", "energy@2#LSD#b", "energy@3#OP#c", "other@1#x"} {
+		for i := range 1500 { // more than a scan batch
+			items = append(items, Item{PK: pk, SK: fmt.Sprintf("%05d", i)})
+		}
+	}
+	if err := b.Put(t.Context(), items); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	err := b.scanKeysSkipping(t.Context(), "energy@", []string{"energy@1#", "energy@3#"}, func(keys []Key) error {
+		for _, k := range keys {
+			got[k.PK]++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"energy@10#LSD#a": 1500, "energy@2#LSD#b": 1500}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("keys scanned by PK = %v, want %v", got, want)
+	}
+}
