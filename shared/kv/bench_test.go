@@ -221,3 +221,53 @@ func BenchmarkDynamoPublish(b *testing.B) {
 		}
 	}
 }
+
+// hiddenStream wraps a Store so that a Publish's Writer falls back to
+// buffered Puts of 1,000 items (the path of a Bolt before the sorted
+// load).
+type hiddenStream struct{ kv.Store }
+
+// BenchmarkBoltLoad publishes 200,000 items of about 200 bytes in random
+// key order into a fresh file (NoSync, as boltdir.Publish opens it) per
+// iteration, through the sorted load (Sorted) and through buffered Puts of
+// 1,000 items (Put), and reports items/s and the file's size.
+func BenchmarkBoltLoad(b *testing.B) {
+	const n = 200_000
+	for _, name := range []string{"Sorted", "Put"} {
+		b.Run(name, func(b *testing.B) {
+			var size int64
+			for b.Loop() {
+				path := filepath.Join(b.TempDir(), "load.db")
+				bolt := openBolt(b, path, kv.BoltOptions{NoSync: true})
+				var s kv.Store = bolt
+				if name == "Put" {
+					s = hiddenStream{bolt}
+				}
+				r := rand.New(rand.NewPCG(1, 2))
+				_, err := kv.Publish(b.Context(), s, kv.DatasetInfo{Name: "energy"}, func(w *kv.Writer) error {
+					for i := range n {
+						lsd := fmt.Sprintf("%02d-%02d-%03d-%02d-W%d", r.IntN(16)+1, r.IntN(36)+1, r.IntN(126)+1, r.IntN(30)+1, r.IntN(3)+4)
+						data := fmt.Appendf(nil, `{"lsd":%q,"licence":"%07d","operator":"A1B2","status":"Pumping","depth_m":%d.5,"spud_date":"2024-01-02","fluid":"crude oil","n":%d}`, lsd, i, 1000+i%3000, i)
+						if err := w.PutRaw("LSD#"+lsd, fmt.Sprintf("WELL#%07d", i), data); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := bolt.Close(); err != nil {
+					b.Fatal(err)
+				}
+				fi, err := os.Stat(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = fi.Size()
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "items/s")
+			b.ReportMetric(float64(size)/(1<<20), "file-MiB")
+		})
+	}
+}

@@ -40,17 +40,25 @@ type BoltOptions struct {
 	// ingest) then holds at most what it touches in one interval, not the
 	// file. Zero keeps the pages mapped (the server: its hot pages stay).
 	ReleaseEvery time.Duration
+	// SortBudget is the bytes of items (keys and data) a Publish's Writer
+	// holds in memory before it sorts them and spills them to a temporary
+	// file next to the store file (see boltload.go): DefaultSortBudget
+	// when zero or less, at most 1 GiB.
+	SortBudget int
 }
 
 // Bolt is a Store in one bbolt file: one bucket whose keys are
 // PK + 0x00 + SK, so that a partition's items are contiguous and in SK
 // order, and a query is a cursor seek. Put and Delete are one transaction
-// per call. It is safe for concurrent use.
+// per call. A Publish's Writer sorts the version's items (an external
+// sort, see boltload.go) and writes them in key order when the write
+// callback returns. It is safe for concurrent use.
 type Bolt struct {
 	db   *bolt.DB
 	path string
 
 	releaser *releaser // nil unless BoltOptions.ReleaseEvery
+	load     loadLimits
 }
 
 // OpenBolt opens (or, unless read-only, creates) the store file at path.
@@ -69,7 +77,13 @@ func OpenBolt(path string, opts BoltOptions) (*Bolt, error) {
 		}
 		return nil, apierr.Unavailablef(cause, readMessage)
 	}
-	b := &Bolt{db: db, path: path}
+	budget := opts.SortBudget
+	if budget <= 0 {
+		budget = DefaultSortBudget
+	}
+	b := &Bolt{db: db, path: path, load: loadLimits{
+		budget: min(budget, maxSortBudget), txItems: loadTxItems, txBytes: loadTxBytes, fanIn: mergeFanIn,
+	}}
 	if opts.ReleaseEvery > 0 {
 		b.releaser = startReleaser(db, opts.ReleaseEvery)
 	}
@@ -306,10 +320,34 @@ func (b *Bolt) Delete(ctx context.Context, keys []Key) error {
 // ScanKeys implements Store: a prefix seek, one read transaction per batch,
 // with no transaction open while fn runs (fn may write).
 func (b *Bolt) ScanKeys(ctx context.Context, pkPrefix string, fn func([]Key) error) error {
+	return b.scanKeysSkipping(ctx, pkPrefix, nil, fn)
+}
+
+// scanKeysSkipping implements skipScanner: ScanKeys without the keys whose
+// PK begins with one of skip, which it seeks past without reading them.
+func (b *Bolt) scanKeysSkipping(ctx context.Context, pkPrefix string, skip []string, fn func([]Key) error) error {
 	if err := checkPrefix(pkPrefix); err != nil {
 		return err
 	}
 	prefix := []byte(pkPrefix)
+	type skipRange struct{ lo, hi []byte } // hi nil: to the end of the keys
+	var skips []skipRange
+	for _, p := range skip {
+		r := skipRange{lo: []byte(p)}
+		if end, ok := prefixEnd(p); ok {
+			r.hi = []byte(end)
+		}
+		skips = append(skips, r)
+	}
+	// skipped returns where to seek to when k is in a skipped range.
+	skipped := func(k []byte) (to []byte, ok bool) {
+		for _, r := range skips {
+			if bytes.HasPrefix(k, r.lo) {
+				return r.hi, true
+			}
+		}
+		return nil, false
+	}
 	from, resume := prefix, false
 	for {
 		var batch []Key
@@ -320,9 +358,17 @@ func (b *Bolt) ScanKeys(ctx context.Context, pkPrefix string, fn func([]Key) err
 			if resume && bytes.Equal(k, from) {
 				k, _ = c.Next() // the previous batch's last key
 			}
-			for ; k != nil && bytes.HasPrefix(k, prefix) && len(batch) < scanBatch; k, _ = c.Next() {
+			for k != nil && bytes.HasPrefix(k, prefix) && len(batch) < scanBatch {
+				if to, ok := skipped(k); ok {
+					if to == nil {
+						break
+					}
+					k, _ = c.Seek(to)
+					continue
+				}
 				batch = append(batch, splitBoltKey(k))
 				last = k
+				k, _ = c.Next()
 			}
 			if last != nil {
 				last = bytes.Clone(last)

@@ -28,6 +28,14 @@ func TestBoltContract(t *testing.T) {
 	})
 }
 
+// TestBoltContractSpilling runs the contract with a sort budget of 2 KiB:
+// every Publish of more than a few items spills runs and merges them.
+func TestBoltContractSpilling(t *testing.T) {
+	kvtest.Run(t, func(t *testing.T) kv.Store {
+		return openBolt(t, filepath.Join(t.TempDir(), "reports.db"), kv.BoltOptions{SortBudget: 2 << 10})
+	})
+}
+
 // checkUnavailable checks that err is the 503 of package apierr with a
 // cause wrapping kv.ErrUnavailable.
 func checkUnavailable(t *testing.T, what string, err error) {

@@ -505,7 +505,19 @@ func reserveVersion(ctx context.Context, s Store, name string) (reservation, err
 func deleteOlder(ctx context.Context, s Store, name string, v, keep Version) error {
 	cctx := ctx
 	prefix := name + "@"
-	err := s.ScanKeys(cctx, prefix, func(keys []Key) error {
+	scan := s.ScanKeys
+	if sk, ok := s.(skipScanner); ok {
+		// The version just published and the one kept are most of the
+		// keys (a fresh boltdir file holds nothing else): seek past them.
+		skip := []string{versionPrefix(name, v)}
+		if keep > 0 {
+			skip = append(skip, versionPrefix(name, keep))
+		}
+		scan = func(ctx context.Context, prefix string, fn func([]Key) error) error {
+			return sk.scanKeysSkipping(ctx, prefix, skip, fn)
+		}
+	}
+	err := scan(cctx, prefix, func(keys []Key) error {
 		del := keys[:0:0]
 		for _, k := range keys {
 			if w, ok := keyVersion(k.PK, prefix); ok && w < v && w != keep {
@@ -521,6 +533,14 @@ func deleteOlder(ctx context.Context, s Store, name string, v, keep Version) err
 		return fmt.Errorf("kv: delete items under %s: %w", prefix, err)
 	}
 	return nil
+}
+
+// skipScanner is implemented by stores whose key scan can seek past the
+// keys of a prefix without reading them ([Bolt]): deleteOlder then reads
+// the keys it deletes, not the millions of the version it just published
+// (on a province-size bbolt file, a scan of 7.6 M keys through 4.6 GB).
+type skipScanner interface {
+	scanKeysSkipping(ctx context.Context, pkPrefix string, skip []string, fn func([]Key) error) error
 }
 
 // keyVersion returns the version of a dataset item's partition key,

@@ -316,6 +316,10 @@ func (in *ingester) run(w *kv.Writer) error {
 		}
 	}
 	in.sum.Items = w.Len()
+	// Everything is handed to the Writer: let the roll-ups go (a few
+	// hundred MB at province size) before its last work runs, which on
+	// bbolt is the merge of the sorted runs into the file.
+	in.lsds, in.otherLSDs, in.ops, in.centroids, in.interned, in.seenDispositions = nil, nil, nil, nil, nil, nil
 	return nil
 }
 
