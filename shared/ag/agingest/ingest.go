@@ -227,7 +227,7 @@ func Ingest(ctx context.Context, store kv.Store, svc *convert.Service, files Fil
 	}
 	in := &ingester{ctx: ctx, svc: svc, f: files, o: o,
 		sum:    Summary{Read: map[string]int{}, Sections: map[string]int{}},
-		placed: map[uint64]survey.Province{}, lsrs: map[uint64]bool{}, crown: map[uint64][]ag.CrownLand{}, sources: map[string]source{}}
+		placed: newQuarterTable(), crown: map[uint64][]ag.CrownLand{}, sources: map[string]source{}}
 	info := kv.DatasetInfo{Name: ag.Dataset, Source: "agriculture: AAFC crop inventory, land use, SLC v3.2, CLI, drought monitor; AGRASID; NHN; municipal boundaries; SK Crown land; BC ALR, Freshwater Atlas wetlands, BC agricultural capability", Demo: o.Demo}
 	v, err := kv.Publish(ctx, store, info, in.run)
 	in.sum.Version = v
@@ -275,9 +275,8 @@ type ingester struct {
 	o       Options
 	sum     Summary
 	w       *kv.Writer
-	placed  map[uint64]survey.Province // quarters met: their province; ProvinceNone outside AB, SK, MB or the grid
-	lsrs    map[uint64]bool            // quarters outside AB rated by AGRASID (SLC LSRS is their fallback)
-	crown   map[uint64][]ag.CrownLand  // SK Crown land, written with the quarter's provincial section
+	placed  *quarterTable             // quarters met: their province (ProvinceNone outside AB, SK, MB or the grid); rated by AGRASID
+	crown   map[uint64][]ag.CrownLand // SK Crown land, written with the quarter's provincial section
 	sources map[string]source
 }
 
@@ -341,14 +340,13 @@ func qloc(k uint64) lld.Location {
 // placing l on the grid the first time; nil when it is outside the grid or
 // not in AB, SK or MB. The quarter has no geometry: see located.
 func (in *ingester) q(l lld.Location) *quarter {
-	k := qkey(l)
-	p, ok := in.placed[k]
+	p, ok := in.placed.province(l)
 	if !ok {
 		b, err := in.svc.Resolve(in.ctx, l, l.String())
 		if err == nil && (b.Province == survey.AB || b.Province == survey.SK || b.Province == survey.MB) {
 			p = b.Province
 		}
-		in.placed[k] = p
+		in.placed.setProvince(l, p)
 	}
 	if p == survey.ProvinceNone {
 		return nil
@@ -356,14 +354,14 @@ func (in *ingester) q(l lld.Location) *quarter {
 	return &quarter{loc: l, province: p, sections: map[string]any{}}
 }
 
-// located returns the quarter of key k with its geometry and centroid.
-func (in *ingester) located(k uint64) (*quarter, error) {
-	l := qloc(k)
+// located returns the quarter l of province p with its geometry and
+// centroid.
+func (in *ingester) located(l lld.Location, p survey.Province) (*quarter, error) {
 	b, err := in.svc.Resolve(in.ctx, l, l.String())
 	if err != nil {
 		return nil, fmt.Errorf("ag: %s: %w", l, err)
 	}
-	return &quarter{loc: l, province: in.placed[k], geom: b.Geometry, centroid: b.Centroid, sections: map[string]any{}}, nil
+	return &quarter{loc: l, province: p, geom: b.Geometry, centroid: b.Centroid, sections: map[string]any{}}, nil
 }
 
 // flush writes q's sections.
@@ -395,11 +393,7 @@ func (in *ingester) run(w *kv.Writer) error {
 		}
 	}
 	quarters := 0
-	for _, p := range in.placed {
-		if p != survey.ProvinceNone {
-			quarters++
-		}
-	}
+	in.placed.each(func(lld.Location, survey.Province) error { quarters++; return nil })
 	for _, a := range in.areas {
 		if err := w.Put(a.pk, a.sk, a.area); err != nil {
 			return err
@@ -428,32 +422,10 @@ func (in *ingester) readCrops() error {
 	if err != nil {
 		return err
 	}
-	tally := map[uint64][]classPx{} // the rasters', merged across files
-	err = in.readRasters(in.f.CropRasters, ReadCropRaster, "crop_quarter_years", func(y QuarterYear) {
-		k := qkey(y.Location)
-		tally[k] = addClasses(tally[k], y)
-	})
-	if err != nil {
-		return err
-	}
-	for k := range tally {
-		if _, ok := byQuarter[k]; !ok {
-			byQuarter[k] = nil
-		}
-	}
-	for k, years := range byQuarter {
-		l := qloc(k)
-		if len(years) > 0 {
-			l = years[0].Location
-		}
-		for _, y := range tallyYears(l, tally[k]) {
-			years = mergeYear(years, y)
-		}
-		delete(tally, k)
-		delete(byQuarter, k)
+	write := func(l lld.Location, years []QuarterYear) error {
 		q := in.q(l)
 		if q == nil {
-			continue
+			return nil
 		}
 		c, err := Summarize(years)
 		if err != nil {
@@ -465,7 +437,28 @@ func (in *ingester) readCrops() error {
 			DiversityIndex: c.DiversityIndex,
 			YearsCovered:   c.YearsCovered(),
 		}
-		if err := in.flush(q); err != nil {
+		return in.flush(q)
+	}
+	// A quarter's years of the rasters (merged across files) are written
+	// as soon as they are known, with the summary file's if it has any.
+	err = in.readRasterGroups(in.f.CropRasters, openCropRaster, "crop_quarter_years", func(l lld.Location, years []QuarterYear) error {
+		k := qkey(l)
+		if csv, ok := byQuarter[k]; ok {
+			delete(byQuarter, k)
+			l = csv[0].Location
+			for _, y := range years {
+				csv = mergeYear(csv, y)
+			}
+			years = csv
+		}
+		return write(l, years)
+	})
+	if err != nil {
+		return err
+	}
+	for k, years := range byQuarter {
+		delete(byQuarter, k)
+		if err := write(years[0].Location, years); err != nil {
 			return err
 		}
 	}
@@ -474,7 +467,7 @@ func (in *ingester) readCrops() error {
 }
 
 func (in *ingester) readLandUse() error {
-	latest := map[uint64]QuarterYear{}
+	latest := map[uint64]QuarterYear{} // the per-quarter summary file's
 	err := read(in.f.LandUse, ReadLandUse, func(y QuarterYear) error {
 		in.sum.Read["land_use_quarter_years"]++
 		if k := qkey(y.Location); y.Year > latest[k].Year {
@@ -485,27 +478,10 @@ func (in *ingester) readLandUse() error {
 	if err != nil {
 		return err
 	}
-	byYear := map[uint64][]classPx{} // a quarter's vintages, merged across zone files
-	err = in.readRasters(in.f.LandUseRasters, ReadLandUseRaster, "land_use_quarter_years", func(y QuarterYear) {
-		k := qkey(y.Location)
-		byYear[k] = addClasses(byYear[k], y)
-	})
-	if err != nil {
-		return err
-	}
-	for k, t := range byYear {
-		for _, y := range tallyYears(qloc(k), t) {
-			if y.Year > latest[k].Year {
-				latest[k] = y
-			}
-		}
-		delete(byYear, k)
-	}
-	for k, y := range latest {
-		delete(latest, k)
+	write := func(y QuarterYear) error {
 		q := in.q(y.Location)
 		if q == nil {
-			continue
+			return nil
 		}
 		lu, err := DescribeLandUse(y)
 		if err != nil {
@@ -519,7 +495,30 @@ func (in *ingester) readLandUse() error {
 			out.Breakdown = append(out.Breakdown, ag.LandUseShare{LandUseClass: cls(b.LandUseClass), Pct: b.Pct})
 		}
 		q.sections[ag.SKLandUse] = out
-		if err := in.flush(q); err != nil {
+		return in.flush(q)
+	}
+	// A quarter's latest vintage (merged across zone files), or the
+	// summary file's if later.
+	err = in.readRasterGroups(in.f.LandUseRasters, openLandUseRaster, "land_use_quarter_years", func(l lld.Location, years []QuarterYear) error {
+		k := qkey(l)
+		last, ok := latest[k]
+		delete(latest, k)
+		for _, y := range years {
+			if y.Year > last.Year {
+				last = y
+			}
+		}
+		if !ok && len(years) == 0 {
+			return nil
+		}
+		return write(last)
+	})
+	if err != nil {
+		return err
+	}
+	for k, y := range latest {
+		delete(latest, k)
+		if err := write(y); err != nil {
 			return err
 		}
 	}
@@ -527,26 +526,100 @@ func (in *ingester) readLandUse() error {
 	return nil
 }
 
-// readRasters summarises each raster per quarter over the grid service's
-// quarter polygons, printing each file's layout banner and form.
-func (in *ingester) readRasters(paths []string, reader func(string, RasterOptions, func(QuarterYear) error) (RasterInfo, error),
-	counter string, fn func(QuarterYear)) error {
+// readRasterGroups summarises the rasters of paths per quarter over the
+// grid service's quarter polygons, printing each file's layout banner and
+// form, and calls fn once with each quarter's years (classes merged
+// across files, in code order with their shares; years in the order
+// first met). The rasters on the same grid (a province's crop inventory
+// years, a UTM zone's land use vintages) are swept together, so that a
+// quarter's years are complete when the sweep leaves it and go to fn at
+// once; only the quarters whose polygon meets another grid's raster too
+// (a strip along the edges where two rasters overlap) are held, as a
+// compact tally, until every raster is read.
+func (in *ingester) readRasterGroups(paths []string, open func(string, RasterOptions) (*rasterFile, error),
+	counter string, fn func(lld.Location, []QuarterYear) error) error {
+	o := RasterOptions{Quarters: in.quarterPolygons}
+	var files []*rasterFile
+	defer func() {
+		for _, rf := range files {
+			rf.f.Close()
+		}
+	}()
+	var groups [][]*rasterFile
 	for _, p := range paths {
-		info, err := reader(p, RasterOptions{Quarters: in.quarterPolygons}, func(y QuarterYear) error {
-			in.sum.Read[counter]++
-			fn(y)
-			return nil
+		rf, err := open(p, o)
+		if err != nil {
+			return err
+		}
+		files = append(files, rf)
+		i := slices.IndexFunc(groups, func(g []*rasterFile) bool { return sameGrid(g[0].im, rf.im) })
+		if i < 0 {
+			groups = append(groups, nil)
+			i = len(groups) - 1
+		}
+		groups[i] = append(groups[i], rf)
+	}
+	extents := make([]orb.Bound, len(groups))
+	for i, g := range groups {
+		b, err := rasterExtent(g[0].im, g[0].p)
+		if err != nil {
+			return fmt.Errorf("%s: %w", g[0].name, err)
+		}
+		extents[i] = b
+	}
+	held := map[uint64][]classPx{} // quarters met by more than one grid
+	for gi, g := range groups {
+		err := sweepRasters(g, in.quarterPolygons, func(ys []QuarterYear, b orb.Bound) error {
+			in.sum.Read[counter] += len(ys)
+			k := qkey(ys[0].Location)
+			hold := others(extents, gi, b)
+			var t []classPx
+			if hold {
+				t = held[k]
+			}
+			for _, y := range ys {
+				t = addClasses(t, y)
+			}
+			if hold {
+				held[k] = t
+				return nil
+			}
+			l := qloc(k)
+			return fn(l, tallyYears(l, t))
 		})
 		if err != nil {
 			return err
 		}
-		in.progress("%s: %s", filepath.Base(p), info.Layout.Banner())
-		if info.CRS != info.Layout {
-			in.progress("%s: %s", filepath.Base(p), info.CRS.Banner())
+		for _, rf := range g {
+			info := rf.info
+			in.progress("%s: %s", rf.name, info.Layout.Banner())
+			if info.CRS != info.Layout {
+				in.progress("%s: %s", rf.name, info.CRS.Banner())
+			}
+			in.progress("%s: %s; %d quarters, year %d", rf.name, info.Form, info.Quarters, info.Year)
 		}
-		in.progress("%s: %s; %d quarters, year %d", filepath.Base(p), info.Form, info.Quarters, info.Year)
+	}
+	if len(groups) > 1 {
+		in.progress("%d rasters on %d grids; %d quarters met by more than one grid, merged at the end", len(files), len(groups), len(held))
+	}
+	for k, t := range held {
+		delete(held, k)
+		l := qloc(k)
+		if err := fn(l, tallyYears(l, t)); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// others reports whether b meets the extent of a grid other than the i-th.
+func others(extents []orb.Bound, i int, b orb.Bound) bool {
+	for j, e := range extents {
+		if j != i && e.Intersects(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // quarterPolygons gives the rasters' zonal statistics the grid service's
@@ -614,7 +687,7 @@ func (in *ingester) readLSRS() error {
 			if p, ok := ratingOf(r.Rating); ok {
 				q.sections[ag.SKLSRS] = p
 				if q.province != survey.AB {
-					in.lsrs[qkey(q.loc)] = true
+					in.placed.set(q.loc, in.placed.get(q.loc)|qtLSRS)
 				}
 				return in.flush(q)
 			}
@@ -720,7 +793,9 @@ func (in *ingester) readSpatial() error {
 	if len(in.f.Municipalities) > 0 {
 		in.source("parcel_context", "Municipal boundaries", in.f.Municipalities[0])
 	}
-	in.progress("placing %d quarters in %d soil, %d CLI, %d drought polygons", len(in.placed), len(slc), len(cli), len(drought))
+	met := 0
+	in.placed.each(func(lld.Location, survey.Province) error { met++; return nil })
+	in.progress("placing %d quarters in %d soil, %d CLI, %d drought polygons", met, len(slc), len(cli), len(drought))
 	for _, p := range slc {
 		props := map[string]string{"poly_id": fmt.Sprint(p.PolyID)}
 		if dom, ok := Dominant(comps[p.PolyID]); ok {
@@ -744,11 +819,9 @@ func (in *ingester) readSpatial() error {
 	bodyIx := newBucketIndex(len(bodies), func(i int) orb.Bound { return geomBound(bodies[i].Geometry) })
 	courseIx := newBucketIndex(len(courses), func(i int) orb.Bound { return geomBound(courses[i].Geometry) })
 	var nearBodies, nearCourses []WaterFeature
-	for k, p := range in.placed {
-		if p == survey.ProvinceNone {
-			continue
-		}
-		q, err := in.located(k)
+	err := in.placed.each(func(l lld.Location, p survey.Province) error {
+		k := qkey(l)
+		q, err := in.located(l, p)
 		if err != nil {
 			return err
 		}
@@ -774,7 +847,7 @@ func (in *ingester) readSpatial() error {
 					}
 				}
 			}
-			if !in.lsrs[k] && q.province != survey.AB {
+			if in.placed.get(l)&qtLSRS == 0 && q.province != survey.AB {
 				if r, ok := slcLSRS[p.PolyID]; ok {
 					if pr, ok := ratingOf(r); ok {
 						q.sections[ag.SKLSRS] = pr
@@ -842,9 +915,10 @@ func (in *ingester) readSpatial() error {
 			}
 			in.hydrology(q, nearBodies, nearCourses)
 		}
-		if err := in.flush(q); err != nil {
-			return err
-		}
+		return in.flush(q)
+	})
+	if err != nil {
+		return err
 	}
 	if q := in.f.Pastures; q != "" {
 		in.source("provincial_detail", "Saskatchewan agricultural Crown land and provincial pastures", q)
