@@ -446,15 +446,15 @@ func describe(im *geotiff.Image, p proj.Projection, nodata []int) string {
 // in pixel coordinates: those met over the band that have rows from y0
 // on, neither open already (in open) nor done with (done: handed over,
 // without a pixel, or wholly in bands already read), so that a quarter is
-// projected once a sweep however many bands' outlines it meets. Only the runs of columns whose
-// tiles (tileCols wide) hold data in the band, data[c], are searched: the
+// not projected again in every later band whose outline it meets. Only
+// the runs of columns whose tiles (tileCols wide) hold data in the band,
+// data[c], are searched: the
 // quarters wholly over nodata are neither projected nor held (the grid
 // model's quarters of a province's rectangle are millions; a raster
 // covers only the farmed ones). A quarter met first in a later band than
 // its first row lost nothing: its rows in the bands before were nodata.
 // Each quarter is thus opened once, and only the quarters across the band
-// being read (and those met early, whose rows start in the next bands)
-// are held, not the raster's.
+// being read are held, not the raster's.
 func bandZones(im *geotiff.Image, p proj.Projection, quarters Quarters, y0, y1 int, data []bool, tileCols int, open map[uint64]bool, done quarterBits) ([]*zone, error) {
 	var zones []*zone
 	met := map[uint64]bool{} // a quarter across two runs of columns is met twice
@@ -522,8 +522,9 @@ func runZones(im *geotiff.Image, p proj.Projection, quarters Quarters, x0, x1, y
 			done.add(loc)
 			return nil
 		}
-		// A quarter whose rows start in a later band is opened now and
-		// counted from its first row: projected once.
+		if z.top >= y1 { // met again in the band of its first row: not held before
+			return nil
+		}
 		met[k] = true
 		zones = append(zones, z)
 		return nil
