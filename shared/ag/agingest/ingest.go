@@ -19,6 +19,8 @@ import (
 	"meridian/shared/ag"
 	"meridian/shared/convert"
 	"meridian/shared/ingest"
+	"meridian/shared/ingest/geotiff"
+	"meridian/shared/ingest/proj"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
@@ -559,13 +561,13 @@ func (in *ingester) readRasterGroups(paths []string, open func(string, RasterOpt
 		}
 		groups[i] = append(groups[i], rf)
 	}
-	extents := make([]orb.Bound, len(groups))
+	extents := make([]gridExtent, len(groups))
 	for i, g := range groups {
 		b, err := rasterExtent(g[0].im, g[0].p)
 		if err != nil {
 			return fmt.Errorf("%s: %w", g[0].name, err)
 		}
-		extents[i] = b
+		extents[i] = gridExtent{b, g[0].im, g[0].p}
 	}
 	held := map[uint64][]classPx{} // quarters met by more than one grid
 	for gi, g := range groups {
@@ -612,10 +614,37 @@ func (in *ingester) readRasterGroups(paths []string, open func(string, RasterOpt
 	return nil
 }
 
-// others reports whether b meets the extent of a grid other than the i-th.
-func others(extents []orb.Bound, i int, b orb.Bound) bool {
+// gridExtent is where a raster grid lies: its lng/lat bound, and its
+// image and projection to place a quarter on its pixels.
+type gridExtent struct {
+	bound orb.Bound
+	im    *geotiff.Image
+	p     proj.Projection
+}
+
+// others reports whether a quarter of lng/lat bound b may have pixels on
+// a grid other than the i-th: b meets the other grid's lng/lat bound and
+// b's outline, put on its pixels, meets its image (with a pixel's
+// margin). An outline that cannot be placed counts as meeting it.
+func others(extents []gridExtent, i int, b orb.Bound) bool {
 	for j, e := range extents {
-		if j != i && e.Intersects(b) {
+		if j == i || !e.bound.Intersects(b) {
+			continue
+		}
+		minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, pt := range [...]orb.Point{b.Min, b.Max, {b.Min[0], b.Max[1]}, {b.Max[0], b.Min[1]},
+			{(b.Min[0] + b.Max[0]) / 2, b.Min[1]}, {(b.Min[0] + b.Max[0]) / 2, b.Max[1]}, {b.Min[0], (b.Min[1] + b.Max[1]) / 2}, {b.Max[0], (b.Min[1] + b.Max[1]) / 2}} {
+			x, y, err := e.p.FromLngLat(pt)
+			if err != nil {
+				return true
+			}
+			c, r, ok := e.im.Geo.Pixel(x, y)
+			if !ok {
+				return true
+			}
+			minX, maxX, minY, maxY = min(minX, c), max(maxX, c), min(minY, r), max(maxY, r)
+		}
+		if maxX >= -1 && minX <= float64(e.im.Width)+1 && maxY >= -1 && minY <= float64(e.im.Height)+1 {
 			return true
 		}
 	}
