@@ -578,6 +578,9 @@ func (in *ingester) readRasterGroups(paths []string, open func(string, RasterOpt
 	held := map[uint64][]classPx{} // quarters met by more than one grid
 	for gi, g := range groups {
 		err := sweepRasters(g, in.quarterPolygons, func(ys []QuarterYear, b orb.Bound) error {
+			if err := in.ctx.Err(); err != nil {
+				return err
+			}
 			in.sum.Read[counter] += len(ys)
 			k := qkey(ys[0].Location)
 			hold := others(extents, gi, b)
@@ -855,6 +858,9 @@ func (in *ingester) readSpatial() error {
 	courseIx := newBucketIndex(len(courses), func(i int) orb.Bound { return geomBound(courses[i].Geometry) })
 	var nearBodies, nearCourses []WaterFeature
 	err := in.placed.each(func(l lld.Location, p survey.Province) error {
+		if err := in.ctx.Err(); err != nil { // Ctrl-C: 2.5 million quarters take minutes
+			return err
+		}
 		k := qkey(l)
 		q, err := in.located(l, p)
 		if err != nil {
