@@ -19,6 +19,8 @@ import (
 	"meridian/shared/ag"
 	"meridian/shared/convert"
 	"meridian/shared/ingest"
+	"meridian/shared/ingest/geotiff"
+	"meridian/shared/ingest/proj"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
@@ -227,7 +229,7 @@ func Ingest(ctx context.Context, store kv.Store, svc *convert.Service, files Fil
 	}
 	in := &ingester{ctx: ctx, svc: svc, f: files, o: o,
 		sum:    Summary{Read: map[string]int{}, Sections: map[string]int{}},
-		placed: map[uint64]survey.Province{}, lsrs: map[uint64]bool{}, crown: map[uint64][]ag.CrownLand{}, sources: map[string]source{}}
+		placed: newQuarterTable(), crown: map[uint64][]ag.CrownLand{}, sources: map[string]source{}}
 	info := kv.DatasetInfo{Name: ag.Dataset, Source: "agriculture: AAFC crop inventory, land use, SLC v3.2, CLI, drought monitor; AGRASID; NHN; municipal boundaries; SK Crown land; BC ALR, Freshwater Atlas wetlands, BC agricultural capability", Demo: o.Demo}
 	v, err := kv.Publish(ctx, store, info, in.run)
 	in.sum.Version = v
@@ -260,13 +262,19 @@ type source struct {
 }
 
 // The ingest writes each quarter's sections as soon as they are known,
-// a phase at a time (crops, land use, LSRS, then the polygon layers), so
-// that what it holds per quarter is a map entry of its province (placed)
-// and, during the raster phases, a compact tally of class pixels per year;
-// no quarter's report sections are held. Memory at the provinces' size
-// (2.5 million quarters): about 60 MB of placed quarters, the crop tally
-// (about 12 bytes a class and year, some 300 MB for five years), the
-// polygon layers (tens of MB) and their indexes.
+// a phase at a time (crops, land use, LSRS, then the polygon layers). What
+// it keeps of a quarter between phases is a byte of the quarter table
+// (its province, whether AGRASID rated it): 4.9 MB for the whole DLS
+// grid, whatever the input. The rasters on one grid are swept together,
+// so a quarter's years are complete, and written, when the sweep leaves
+// it; only the quarters that may also lie on another grid's raster (a
+// strip where two rasters overlap: 0.9% of the quarters for the crop
+// inventory, 19% for the land use zones at fraction 0.01) wait, as a
+// tally of some 12 bytes a class and year, until every raster is read.
+// Memory, besides: one band of each raster of a grid and the quarters
+// open across it (some 56 000 and 30 MB for Alberta at 240 m), the
+// polygon layers and their indexes (tens of MB), the SK Crown land and
+// map layer polygons written at the end.
 type ingester struct {
 	areas   []areaItem // map layer polygons, written with the quarters
 	ctx     context.Context
@@ -275,9 +283,8 @@ type ingester struct {
 	o       Options
 	sum     Summary
 	w       *kv.Writer
-	placed  map[uint64]survey.Province // quarters met: their province; ProvinceNone outside AB, SK, MB or the grid
-	lsrs    map[uint64]bool            // quarters outside AB rated by AGRASID (SLC LSRS is their fallback)
-	crown   map[uint64][]ag.CrownLand  // SK Crown land, written with the quarter's provincial section
+	placed  *quarterTable             // quarters met: their province (ProvinceNone outside AB, SK, MB or the grid); rated by AGRASID
+	crown   map[uint64][]ag.CrownLand // SK Crown land, written with the quarter's provincial section
 	sources map[string]source
 }
 
@@ -341,14 +348,13 @@ func qloc(k uint64) lld.Location {
 // placing l on the grid the first time; nil when it is outside the grid or
 // not in AB, SK or MB. The quarter has no geometry: see located.
 func (in *ingester) q(l lld.Location) *quarter {
-	k := qkey(l)
-	p, ok := in.placed[k]
+	p, ok := in.placed.province(l)
 	if !ok {
 		b, err := in.svc.Resolve(in.ctx, l, l.String())
 		if err == nil && (b.Province == survey.AB || b.Province == survey.SK || b.Province == survey.MB) {
 			p = b.Province
 		}
-		in.placed[k] = p
+		in.placed.setProvince(l, p)
 	}
 	if p == survey.ProvinceNone {
 		return nil
@@ -356,14 +362,14 @@ func (in *ingester) q(l lld.Location) *quarter {
 	return &quarter{loc: l, province: p, sections: map[string]any{}}
 }
 
-// located returns the quarter of key k with its geometry and centroid.
-func (in *ingester) located(k uint64) (*quarter, error) {
-	l := qloc(k)
+// located returns the quarter l of province p with its geometry and
+// centroid.
+func (in *ingester) located(l lld.Location, p survey.Province) (*quarter, error) {
 	b, err := in.svc.Resolve(in.ctx, l, l.String())
 	if err != nil {
 		return nil, fmt.Errorf("ag: %s: %w", l, err)
 	}
-	return &quarter{loc: l, province: in.placed[k], geom: b.Geometry, centroid: b.Centroid, sections: map[string]any{}}, nil
+	return &quarter{loc: l, province: p, geom: b.Geometry, centroid: b.Centroid, sections: map[string]any{}}, nil
 }
 
 // flush writes q's sections.
@@ -395,11 +401,7 @@ func (in *ingester) run(w *kv.Writer) error {
 		}
 	}
 	quarters := 0
-	for _, p := range in.placed {
-		if p != survey.ProvinceNone {
-			quarters++
-		}
-	}
+	in.placed.each(func(lld.Location, survey.Province) error { quarters++; return nil })
 	for _, a := range in.areas {
 		if err := w.Put(a.pk, a.sk, a.area); err != nil {
 			return err
@@ -428,32 +430,10 @@ func (in *ingester) readCrops() error {
 	if err != nil {
 		return err
 	}
-	tally := map[uint64][]classPx{} // the rasters', merged across files
-	err = in.readRasters(in.f.CropRasters, ReadCropRaster, "crop_quarter_years", func(y QuarterYear) {
-		k := qkey(y.Location)
-		tally[k] = addClasses(tally[k], y)
-	})
-	if err != nil {
-		return err
-	}
-	for k := range tally {
-		if _, ok := byQuarter[k]; !ok {
-			byQuarter[k] = nil
-		}
-	}
-	for k, years := range byQuarter {
-		l := qloc(k)
-		if len(years) > 0 {
-			l = years[0].Location
-		}
-		for _, y := range tallyYears(l, tally[k]) {
-			years = mergeYear(years, y)
-		}
-		delete(tally, k)
-		delete(byQuarter, k)
+	write := func(l lld.Location, years []QuarterYear) error {
 		q := in.q(l)
 		if q == nil {
-			continue
+			return nil
 		}
 		c, err := Summarize(years)
 		if err != nil {
@@ -465,7 +445,28 @@ func (in *ingester) readCrops() error {
 			DiversityIndex: c.DiversityIndex,
 			YearsCovered:   c.YearsCovered(),
 		}
-		if err := in.flush(q); err != nil {
+		return in.flush(q)
+	}
+	// A quarter's years of the rasters (merged across files) are written
+	// as soon as they are known, with the summary file's if it has any.
+	err = in.readRasterGroups(in.f.CropRasters, openCropRaster, "crop_quarter_years", func(l lld.Location, years []QuarterYear) error {
+		k := qkey(l)
+		if csv, ok := byQuarter[k]; ok {
+			delete(byQuarter, k)
+			l = csv[0].Location
+			for _, y := range years {
+				csv = mergeYear(csv, y)
+			}
+			years = csv
+		}
+		return write(l, years)
+	})
+	if err != nil {
+		return err
+	}
+	for k, years := range byQuarter {
+		delete(byQuarter, k)
+		if err := write(years[0].Location, years); err != nil {
 			return err
 		}
 	}
@@ -474,7 +475,7 @@ func (in *ingester) readCrops() error {
 }
 
 func (in *ingester) readLandUse() error {
-	latest := map[uint64]QuarterYear{}
+	latest := map[uint64]QuarterYear{} // the per-quarter summary file's
 	err := read(in.f.LandUse, ReadLandUse, func(y QuarterYear) error {
 		in.sum.Read["land_use_quarter_years"]++
 		if k := qkey(y.Location); y.Year > latest[k].Year {
@@ -485,27 +486,10 @@ func (in *ingester) readLandUse() error {
 	if err != nil {
 		return err
 	}
-	byYear := map[uint64][]classPx{} // a quarter's vintages, merged across zone files
-	err = in.readRasters(in.f.LandUseRasters, ReadLandUseRaster, "land_use_quarter_years", func(y QuarterYear) {
-		k := qkey(y.Location)
-		byYear[k] = addClasses(byYear[k], y)
-	})
-	if err != nil {
-		return err
-	}
-	for k, t := range byYear {
-		for _, y := range tallyYears(qloc(k), t) {
-			if y.Year > latest[k].Year {
-				latest[k] = y
-			}
-		}
-		delete(byYear, k)
-	}
-	for k, y := range latest {
-		delete(latest, k)
+	write := func(y QuarterYear) error {
 		q := in.q(y.Location)
 		if q == nil {
-			continue
+			return nil
 		}
 		lu, err := DescribeLandUse(y)
 		if err != nil {
@@ -519,7 +503,30 @@ func (in *ingester) readLandUse() error {
 			out.Breakdown = append(out.Breakdown, ag.LandUseShare{LandUseClass: cls(b.LandUseClass), Pct: b.Pct})
 		}
 		q.sections[ag.SKLandUse] = out
-		if err := in.flush(q); err != nil {
+		return in.flush(q)
+	}
+	// A quarter's latest vintage (merged across zone files), or the
+	// summary file's if later.
+	err = in.readRasterGroups(in.f.LandUseRasters, openLandUseRaster, "land_use_quarter_years", func(l lld.Location, years []QuarterYear) error {
+		k := qkey(l)
+		last, ok := latest[k]
+		delete(latest, k)
+		for _, y := range years {
+			if y.Year > last.Year {
+				last = y
+			}
+		}
+		if !ok && len(years) == 0 {
+			return nil
+		}
+		return write(last)
+	})
+	if err != nil {
+		return err
+	}
+	for k, y := range latest {
+		delete(latest, k)
+		if err := write(y); err != nil {
 			return err
 		}
 	}
@@ -527,26 +534,130 @@ func (in *ingester) readLandUse() error {
 	return nil
 }
 
-// readRasters summarises each raster per quarter over the grid service's
-// quarter polygons, printing each file's layout banner and form.
-func (in *ingester) readRasters(paths []string, reader func(string, RasterOptions, func(QuarterYear) error) (RasterInfo, error),
-	counter string, fn func(QuarterYear)) error {
+// readRasterGroups summarises the rasters of paths per quarter over the
+// grid service's quarter polygons, printing each file's layout banner and
+// form, and calls fn once with each quarter's years (classes merged
+// across files, in code order with their shares; years in the order
+// first met). The rasters on the same grid (a province's crop inventory
+// years, a UTM zone's land use vintages) are swept together, so that a
+// quarter's years are complete when the sweep leaves it and go to fn at
+// once; only the quarters whose polygon meets another grid's raster too
+// (a strip along the edges where two rasters overlap) are held, as a
+// compact tally, until every raster is read.
+func (in *ingester) readRasterGroups(paths []string, open func(string, RasterOptions) (*rasterFile, error),
+	counter string, fn func(lld.Location, []QuarterYear) error) error {
+	o := RasterOptions{Quarters: in.quarterPolygons}
+	var files []*rasterFile
+	defer func() {
+		for _, rf := range files {
+			rf.f.Close()
+		}
+	}()
+	var groups [][]*rasterFile
 	for _, p := range paths {
-		info, err := reader(p, RasterOptions{Quarters: in.quarterPolygons}, func(y QuarterYear) error {
-			in.sum.Read[counter]++
-			fn(y)
-			return nil
+		rf, err := open(p, o)
+		if err != nil {
+			return err
+		}
+		files = append(files, rf)
+		i := slices.IndexFunc(groups, func(g []*rasterFile) bool { return sameGrid(g[0].im, rf.im) })
+		if i < 0 {
+			groups = append(groups, nil)
+			i = len(groups) - 1
+		}
+		groups[i] = append(groups[i], rf)
+	}
+	extents := make([]gridExtent, len(groups))
+	for i, g := range groups {
+		b, err := rasterExtent(g[0].im, g[0].p)
+		if err != nil {
+			return fmt.Errorf("%s: %w", g[0].name, err)
+		}
+		extents[i] = gridExtent{b, g[0].im, g[0].p}
+	}
+	held := map[uint64][]classPx{} // quarters met by more than one grid
+	for gi, g := range groups {
+		err := sweepRasters(g, in.quarterPolygons, func(ys []QuarterYear, b orb.Bound) error {
+			if err := in.ctx.Err(); err != nil {
+				return err
+			}
+			in.sum.Read[counter] += len(ys)
+			k := qkey(ys[0].Location)
+			hold := others(extents, gi, b)
+			var t []classPx
+			if hold {
+				t = held[k]
+			}
+			for _, y := range ys {
+				t = addClasses(t, y)
+			}
+			if hold {
+				held[k] = t
+				return nil
+			}
+			l := qloc(k)
+			return fn(l, tallyYears(l, t))
 		})
 		if err != nil {
 			return err
 		}
-		in.progress("%s: %s", filepath.Base(p), info.Layout.Banner())
-		if info.CRS != info.Layout {
-			in.progress("%s: %s", filepath.Base(p), info.CRS.Banner())
+		for _, rf := range g {
+			info := rf.info
+			in.progress("%s: %s", rf.name, info.Layout.Banner())
+			if info.CRS != info.Layout {
+				in.progress("%s: %s", rf.name, info.CRS.Banner())
+			}
+			in.progress("%s: %s; %d quarters, year %d", rf.name, info.Form, info.Quarters, info.Year)
 		}
-		in.progress("%s: %s; %d quarters, year %d", filepath.Base(p), info.Form, info.Quarters, info.Year)
+	}
+	if len(groups) > 1 {
+		in.progress("%d rasters on %d grids; %d quarters met by more than one grid, merged at the end", len(files), len(groups), len(held))
+	}
+	for k, t := range held {
+		delete(held, k)
+		l := qloc(k)
+		if err := fn(l, tallyYears(l, t)); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// gridExtent is where a raster grid lies: its lng/lat bound, and its
+// image and projection to place a quarter on its pixels.
+type gridExtent struct {
+	bound orb.Bound
+	im    *geotiff.Image
+	p     proj.Projection
+}
+
+// others reports whether a quarter of lng/lat bound b may have pixels on
+// a grid other than the i-th: b meets the other grid's lng/lat bound and
+// b's outline, put on its pixels, meets its image (with a pixel's
+// margin). An outline that cannot be placed counts as meeting it.
+func others(extents []gridExtent, i int, b orb.Bound) bool {
+	for j, e := range extents {
+		if j == i || !e.bound.Intersects(b) {
+			continue
+		}
+		minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, pt := range [...]orb.Point{b.Min, b.Max, {b.Min[0], b.Max[1]}, {b.Max[0], b.Min[1]},
+			{(b.Min[0] + b.Max[0]) / 2, b.Min[1]}, {(b.Min[0] + b.Max[0]) / 2, b.Max[1]}, {b.Min[0], (b.Min[1] + b.Max[1]) / 2}, {b.Max[0], (b.Min[1] + b.Max[1]) / 2}} {
+			x, y, err := e.p.FromLngLat(pt)
+			if err != nil {
+				return true
+			}
+			c, r, ok := e.im.Geo.Pixel(x, y)
+			if !ok {
+				return true
+			}
+			minX, maxX, minY, maxY = min(minX, c), max(maxX, c), min(minY, r), max(maxY, r)
+		}
+		if maxX >= -1 && minX <= float64(e.im.Width)+1 && maxY >= -1 && minY <= float64(e.im.Height)+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // quarterPolygons gives the rasters' zonal statistics the grid service's
@@ -614,7 +725,7 @@ func (in *ingester) readLSRS() error {
 			if p, ok := ratingOf(r.Rating); ok {
 				q.sections[ag.SKLSRS] = p
 				if q.province != survey.AB {
-					in.lsrs[qkey(q.loc)] = true
+					in.placed.set(q.loc, in.placed.get(q.loc)|qtLSRS)
 				}
 				return in.flush(q)
 			}
@@ -720,7 +831,9 @@ func (in *ingester) readSpatial() error {
 	if len(in.f.Municipalities) > 0 {
 		in.source("parcel_context", "Municipal boundaries", in.f.Municipalities[0])
 	}
-	in.progress("placing %d quarters in %d soil, %d CLI, %d drought polygons", len(in.placed), len(slc), len(cli), len(drought))
+	met := 0
+	in.placed.each(func(lld.Location, survey.Province) error { met++; return nil })
+	in.progress("placing %d quarters in %d soil, %d CLI, %d drought polygons", met, len(slc), len(cli), len(drought))
 	for _, p := range slc {
 		props := map[string]string{"poly_id": fmt.Sprint(p.PolyID)}
 		if dom, ok := Dominant(comps[p.PolyID]); ok {
@@ -744,11 +857,12 @@ func (in *ingester) readSpatial() error {
 	bodyIx := newBucketIndex(len(bodies), func(i int) orb.Bound { return geomBound(bodies[i].Geometry) })
 	courseIx := newBucketIndex(len(courses), func(i int) orb.Bound { return geomBound(courses[i].Geometry) })
 	var nearBodies, nearCourses []WaterFeature
-	for k, p := range in.placed {
-		if p == survey.ProvinceNone {
-			continue
+	err := in.placed.each(func(l lld.Location, p survey.Province) error {
+		if err := in.ctx.Err(); err != nil { // Ctrl-C: 2.5 million quarters take minutes
+			return err
 		}
-		q, err := in.located(k)
+		k := qkey(l)
+		q, err := in.located(l, p)
 		if err != nil {
 			return err
 		}
@@ -774,7 +888,7 @@ func (in *ingester) readSpatial() error {
 					}
 				}
 			}
-			if !in.lsrs[k] && q.province != survey.AB {
+			if in.placed.get(l)&qtLSRS == 0 && q.province != survey.AB {
 				if r, ok := slcLSRS[p.PolyID]; ok {
 					if pr, ok := ratingOf(r); ok {
 						q.sections[ag.SKLSRS] = pr
@@ -842,9 +956,10 @@ func (in *ingester) readSpatial() error {
 			}
 			in.hydrology(q, nearBodies, nearCourses)
 		}
-		if err := in.flush(q); err != nil {
-			return err
-		}
+		return in.flush(q)
+	})
+	if err != nil {
+		return err
 	}
 	if q := in.f.Pastures; q != "" {
 		in.source("provincial_detail", "Saskatchewan agricultural Crown land and provincial pastures", q)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/paulmach/orb"
 
@@ -102,22 +103,30 @@ type RasterInfo struct {
 // nor in the ACI legend (an ingest.BadValue naming row and column), a
 // coordinate system package proj cannot convert, no year in the name.
 func ReadCropRaster(path string, o RasterOptions, fn func(QuarterYear) error) (RasterInfo, error) {
+	return readRaster(path, o, openCropRaster, fn)
+}
+
+func openCropRaster(path string, o RasterOptions) (*rasterFile, error) {
 	info := RasterInfo{Layout: ACIRasterLayout, CRS: ACIRasterCRS}
-	return readRaster(path, o, info, []int{0, 255}, 2009, func(code, _ int) bool {
+	return openRaster(path, o, info, []int{0, 255}, 2009, func(code, _ int) bool {
 		_, ok := CropClassOf(code)
 		return ok
-	}, fn)
+	})
 }
 
 // ReadLandUseRaster streams an AAFC Land Use GeoTIFF to fn like
 // ReadCropRaster; nodata is 0 and GDAL_NODATA, classes those of
 // LandUseClassOf, years from 1990.
 func ReadLandUseRaster(path string, o RasterOptions, fn func(QuarterYear) error) (RasterInfo, error) {
+	return readRaster(path, o, openLandUseRaster, fn)
+}
+
+func openLandUseRaster(path string, o RasterOptions) (*rasterFile, error) {
 	info := RasterInfo{Layout: LandUseRasterLayout, CRS: LandUseRasterLayout}
-	return readRaster(path, o, info, []int{0}, 1990, func(code, year int) bool {
+	return openRaster(path, o, info, []int{0}, 1990, func(code, year int) bool {
 		_, ok := LandUseClassOf(code, year)
 		return ok
-	}, fn)
+	})
 }
 
 // RasterYear finds a raster's year in its file name: the first run of
@@ -141,78 +150,228 @@ func RasterYear(name string) int {
 // zone is one quarter's polygon in pixel coordinates with its counts.
 type zone struct {
 	loc      lld.Location
-	rings    [][]orb.Point // x = column, y = row, fractional
-	top, bot int           // first and last pixel rows whose centres may be inside
-	counts   []ClassShare  // Pixels only, unsorted
+	bound    orb.Bound      // the quarter's polygons, lng/lat
+	rings    [][]orb.Point  // x = column, y = row, fractional
+	top, bot int            // first and last pixel rows whose centres may be inside
+	counts   [][]ClassShare // a slice per raster of the group: Pixels only, unsorted
 	xs       []float64
+	runs     [][2]int
 }
 
-func readRaster(path string, o RasterOptions, info RasterInfo, nodata []int, minYear int,
-	known func(code, year int) bool, fn func(QuarterYear) error) (RasterInfo, error) {
+// rasterFile is one open raster: its image, what it was taken to be, and
+// which of its values are nodata and which are classes.
+type rasterFile struct {
+	name        string
+	f           *os.File
+	im          *geotiff.Image
+	p           proj.Projection
+	info        RasterInfo
+	skip, valid [256]bool
+	accepted    []string
+}
+
+// openRaster opens path and checks its year, georeferencing and
+// coordinate system; the caller closes f. On an error the file is closed
+// and info says what was read of it.
+func openRaster(path string, o RasterOptions, info RasterInfo, nodata []int, minYear int, known func(code, year int) bool) (*rasterFile, error) {
 	name := filepath.Base(path)
-	fail := func(format string, args ...any) (RasterInfo, error) {
-		return info, ingest.Errorf(name, 0, format, args...)
+	rf := &rasterFile{name: name, info: info}
+	fail := func(format string, args ...any) (*rasterFile, error) {
+		return rf, ingest.Errorf(name, 0, format, args...)
 	}
-	info.Year = o.Year
-	if info.Year == 0 {
-		info.Year = RasterYear(name)
+	rf.info.Year = o.Year
+	if rf.info.Year == 0 {
+		rf.info.Year = RasterYear(name)
 	}
-	if info.Year < minYear || info.Year > 2100 {
+	if rf.info.Year < minYear || rf.info.Year > 2100 {
 		return fail("no year from %d in the file name (want a name like %s)", minYear, info.Layout.Form)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return info, err
+		return rf, err
 	}
-	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return info, err
+		f.Close()
+		return rf, err
 	}
 	im, err := geotiff.Open(f, st.Size(), geotiff.Options{})
 	if err != nil {
+		f.Close()
 		return fail("%v", err)
 	}
 	if !im.Geo.HasTransform {
+		f.Close()
 		return fail("no georeferencing (ModelPixelScale and ModelTiepoint, or ModelTransformation)")
 	}
 	p, err := im.Geo.Projection()
 	if err != nil {
+		f.Close()
 		return fail("coordinate system: %v", err)
 	}
 	if im.HasNoData {
 		nodata = append(slices.Clone(nodata), im.NoData)
 	}
-	info.Form = describe(im, p, nodata)
+	rf.f, rf.im, rf.p = f, im, p
+	rf.info.Form = describe(im, p, nodata)
 	// Which values are nodata, and which are classes.
 	maxCode := 1<<im.BitsPerSample - 1
 	if im.Signed {
 		maxCode = 1<<(im.BitsPerSample-1) - 1
 	}
-	var skip, valid [256]bool
 	for _, v := range nodata {
 		if v >= 0 && v < 256 {
-			skip[v] = true
+			rf.skip[v] = true
 		}
 	}
-	var accepted []string
 	for c := 0; c < 256 && c <= maxCode; c++ {
-		if !skip[c] && known(c, info.Year) {
-			valid[c] = true
-			accepted = append(accepted, strconv.Itoa(c))
+		if !rf.skip[c] && known(c, rf.info.Year) {
+			rf.valid[c] = true
+			rf.accepted = append(rf.accepted, strconv.Itoa(c))
 		}
 	}
-	accepted = append(accepted, fmt.Sprintf("nodata %v", nodata))
-	if o.Quarters == nil {
-		return info, fmt.Errorf("ag: %s: no quarter polygons to summarise the raster over", name)
+	rf.accepted = append(rf.accepted, fmt.Sprintf("nodata %v", nodata))
+	return rf, nil
+}
+
+// sameGrid reports whether two rasters have the same pixels: size, band
+// height, geotransform and coordinate system, so that they can be swept
+// together, band by band, over the same zones.
+func sameGrid(a, b *geotiff.Image) bool {
+	return a.Width == b.Width && a.Height == b.Height && a.BlockHeight == b.BlockHeight &&
+		a.Geo.Transform == b.Geo.Transform && a.Geo.EPSG == b.Geo.EPSG && a.Geo.ModelType == b.Geo.ModelType &&
+		a.Geo.Citation == b.Geo.Citation && a.Geo.PixelIsPoint == b.Geo.PixelIsPoint
+}
+
+func readRaster(path string, o RasterOptions, open func(string, RasterOptions) (*rasterFile, error), fn func(QuarterYear) error) (RasterInfo, error) {
+	rf, err := open(path, o)
+	if err != nil {
+		return rf.info, err
 	}
+	defer rf.f.Close()
+	err = sweepRasters([]*rasterFile{rf}, o.Quarters, func(ys []QuarterYear, _ orb.Bound) error {
+		for _, y := range ys {
+			if err := fn(y); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return rf.info, err
+}
+
+// errSwept stops the goroutines of a sweep that ended early.
+var errSwept = errors.New("ag: raster sweep stopped")
+
+// sweepRasters summarises rasters of the same grid (sameGrid: the years
+// of one province's crop inventory, one UTM zone's land use vintages)
+// together, one band of each at a time: a quarter's polygon is found and
+// projected once for all of them, and fn receives, when the band holding
+// its last row is done, the quarter's summaries of every raster with
+// counted pixels (in the order of files) and its lng/lat bound. Memory:
+// one band of each raster and the quarters open across the band.
+func sweepRasters(files []*rasterFile, quarters Quarters, fn func([]QuarterYear, orb.Bound) error) error {
+	if quarters == nil {
+		return fmt.Errorf("ag: %s: no quarter polygons to summarise the raster over", files[0].name)
+	}
+	lead := files[0]
+	im, p := lead.im, lead.p
+	for _, rf := range files[1:] {
+		if !sameGrid(im, rf.im) {
+			return fmt.Errorf("ag: %s and %s are not on the same grid", lead.name, rf.name)
+		}
+	}
+	// The other rasters' bands come from goroutines, in step with the
+	// lead's: each hands over a band and waits until it is done.
+	type band struct {
+		r   *geotiff.Rows
+		err error
+	}
+	others := files[1:]
+	bands := make([]chan band, len(others))
+	acks := make([]chan struct{}, len(others))
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	for i, rf := range others {
+		bands[i], acks[i] = make(chan band), make(chan struct{})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := rf.im.Rows(func(r *geotiff.Rows) error {
+				select {
+				case bands[i] <- band{r: r}:
+				case <-quit:
+					return errSwept
+				}
+				select {
+				case <-acks[i]:
+					return nil
+				case <-quit:
+					return errSwept
+				}
+			})
+			select {
+			case bands[i] <- band{err: err}:
+			case <-quit:
+			}
+		}()
+	}
+	defer func() {
+		close(quit)
+		wg.Wait()
+	}()
+
 	var active []*zone
 	open := map[uint64]bool{} // the quarters of active
+	done := newQuarterBits()  // the quarters handed over, or never to be
 	const tileCols = 256
 	data := make([]bool, (im.Width+tileCols-1)/tileCols)
-	err = im.Rows(func(r *geotiff.Rows) error {
-		end := r.Y + r.Height
-		clear(data)
+	rows := make([]*geotiff.Rows, len(files))
+	err := im.Rows(func(r0 *geotiff.Rows) error {
+		rows[0] = r0
+		for i := range others {
+			b := <-bands[i]
+			if b.r == nil {
+				if b.err == nil {
+					b.err = fmt.Errorf("ended before %s", lead.name)
+				}
+				return fmt.Errorf("%s: %w", others[i].name, b.err)
+			}
+			rows[i+1] = b.r
+		}
+		if err := sweepBand(files, rows, p, quarters, data, tileCols, open, done, &active, fn); err != nil {
+			return err
+		}
+		for i := range others {
+			acks[i] <- struct{}{}
+		}
+		return nil
+	})
+	if err != nil {
+		var bad *ingest.Error
+		if errors.As(err, &bad) {
+			return err
+		}
+		return fmt.Errorf("%s: %w", lead.name, err)
+	}
+	for _, z := range active {
+		if err := z.emit(files, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sweepBand checks one band of each raster, opens the quarters across it,
+// counts their pixels and hands over those whose last row it holds.
+func sweepBand(files []*rasterFile, rows []*geotiff.Rows, p proj.Projection, quarters Quarters, data []bool, tileCols int,
+	open map[uint64]bool, done quarterBits, active *[]*zone, fn func([]QuarterYear, orb.Bound) error) error {
+	im := files[0].im
+	r0 := rows[0]
+	end := r0.Y + r0.Height
+	clear(data)
+	for i, rf := range files {
+		r := rows[i]
 		for y := r.Y; y < end; y++ { // every pixel is checked, inside a quarter or not
 			row := r.Row(y)
 			for c := range data {
@@ -226,62 +385,51 @@ func readRaster(path string, o RasterOptions, info RasterInfo, nodata []int, min
 					} else {
 						v = r.At(x, y)
 					}
-					if v < 0 || v >= 256 || !skip[v] {
+					if v < 0 || v >= 256 || !rf.skip[v] {
 						data[c] = true
 						break
 					}
 				}
 			}
-			if row != nil && !slices.ContainsFunc(row, func(v byte) bool { return !skip[v] && !valid[v] }) {
+			if row != nil && !slices.ContainsFunc(row, func(v byte) bool { return !rf.skip[v] && !rf.valid[v] }) {
 				continue
 			}
 			for x := range im.Width {
 				v := r.At(x, y)
-				if v >= 0 && v < 256 && (skip[v] || valid[v]) {
+				if v >= 0 && v < 256 && (rf.skip[v] || rf.valid[v]) {
 					continue
 				}
-				return ingest.BadValue(name, y+1, fmt.Sprintf("pixel %d (row %d)", x, y), strconv.Itoa(v), accepted)
+				return ingest.BadValue(rf.name, y+1, fmt.Sprintf("pixel %d (row %d)", x, y), strconv.Itoa(v), rf.accepted)
 			}
 		}
-		zones, err := bandZones(im, p, o.Quarters, r.Y, end, data, tileCols, open)
-		if err != nil {
+	}
+	zones, err := bandZones(im, p, quarters, r0.Y, end, data, tileCols, open, done)
+	if err != nil {
+		return err
+	}
+	for _, z := range zones {
+		z.counts = make([][]ClassShare, len(files))
+		open[qkey(z.loc)] = true
+	}
+	*active = append(*active, zones...)
+	kept := (*active)[:0]
+	for _, z := range *active {
+		for y := max(z.top, r0.Y); y <= min(z.bot, end-1); y++ {
+			z.scan(files, rows, y, im.Width)
+		}
+		if z.bot >= end {
+			kept = append(kept, z)
+			continue
+		}
+		delete(open, qkey(z.loc))
+		done.add(z.loc)
+		if err := z.emit(files, fn); err != nil {
 			return err
 		}
-		for _, z := range zones {
-			open[qkey(z.loc)] = true
-		}
-		active = append(active, zones...)
-		kept := active[:0]
-		for _, z := range active {
-			for y := max(z.top, r.Y); y <= min(z.bot, end-1); y++ {
-				z.scan(r, y, im.Width, &skip)
-			}
-			if z.bot >= end {
-				kept = append(kept, z)
-				continue
-			}
-			delete(open, qkey(z.loc))
-			if err := z.emit(info.Year, &info, fn); err != nil {
-				return err
-			}
-		}
-		clear(active[len(kept):])
-		active = kept
-		return nil
-	})
-	if err != nil {
-		var bad *ingest.Error
-		if errors.As(err, &bad) {
-			return info, err
-		}
-		return info, fmt.Errorf("%s: %w", name, err)
 	}
-	for _, z := range active {
-		if err := z.emit(info.Year, &info, fn); err != nil {
-			return info, err
-		}
-	}
-	return info, nil
+	clear((*active)[len(kept):])
+	*active = kept
+	return nil
 }
 
 func describe(im *geotiff.Image, p proj.Projection, nodata []int) string {
@@ -295,16 +443,19 @@ func describe(im *geotiff.Image, p proj.Projection, nodata []int) string {
 }
 
 // bandZones returns the quarters to open in rows [y0, y1) of the image,
-// in pixel coordinates: those across the band (a row from y0 and one
-// before y1) not open already (in open). Only the runs of columns whose
-// tiles (tileCols wide) hold data in the band, data[c], are searched: the
+// in pixel coordinates: those met over the band that have rows from y0
+// on, neither open already (in open) nor done with (done: handed over,
+// without a pixel, or wholly in bands already read), so that a quarter is
+// not projected again in every later band whose outline it meets. Only
+// the runs of columns whose tiles (tileCols wide) hold data in the band,
+// data[c], are searched: the
 // quarters wholly over nodata are neither projected nor held (the grid
 // model's quarters of a province's rectangle are millions; a raster
 // covers only the farmed ones). A quarter met first in a later band than
 // its first row lost nothing: its rows in the bands before were nodata.
 // Each quarter is thus opened once, and only the quarters across the band
 // being read are held, not the raster's.
-func bandZones(im *geotiff.Image, p proj.Projection, quarters Quarters, y0, y1 int, data []bool, tileCols int, open map[uint64]bool) ([]*zone, error) {
+func bandZones(im *geotiff.Image, p proj.Projection, quarters Quarters, y0, y1 int, data []bool, tileCols int, open map[uint64]bool, done quarterBits) ([]*zone, error) {
 	var zones []*zone
 	met := map[uint64]bool{} // a quarter across two runs of columns is met twice
 	for c0 := 0; c0 < len(data); c0++ {
@@ -317,7 +468,7 @@ func bandZones(im *geotiff.Image, p proj.Projection, quarters Quarters, y0, y1 i
 		}
 		x0, x1 := c0*tileCols, min(im.Width, c1*tileCols)
 		var err error
-		if zones, err = runZones(im, p, quarters, x0, x1, y0, y1, open, met, zones); err != nil {
+		if zones, err = runZones(im, p, quarters, x0, x1, y0, y1, open, met, done, zones); err != nil {
 			return nil, err
 		}
 		c0 = c1
@@ -327,7 +478,7 @@ func bandZones(im *geotiff.Image, p proj.Projection, quarters Quarters, y0, y1 i
 
 // runZones adds to zones the quarters across columns [x0, x1) and rows
 // [y0, y1) neither open nor met.
-func runZones(im *geotiff.Image, p proj.Projection, quarters Quarters, x0, x1, y0, y1 int, open, met map[uint64]bool, zones []*zone) ([]*zone, error) {
+func runZones(im *geotiff.Image, p proj.Projection, quarters Quarters, x0, x1, y0, y1 int, open, met map[uint64]bool, done quarterBits, zones []*zone) ([]*zone, error) {
 	// The outline in lng/lat, from points along its edges (a projected
 	// straight edge bends in lng/lat: pad by ~100 m).
 	var b orb.Bound
@@ -351,7 +502,7 @@ func runZones(im *geotiff.Image, p proj.Projection, quarters Quarters, x0, x1, y
 	b = b.Pad(0.001)
 	err := quarters(b, func(loc lld.Location, g orb.Geometry) error {
 		k := qkey(loc)
-		if open[k] || met[k] {
+		if open[k] || met[k] || done.has(loc) {
 			return nil
 		}
 		var polys orb.MultiPolygon
@@ -364,8 +515,15 @@ func runZones(im *geotiff.Image, p proj.Projection, quarters Quarters, x0, x1, y
 			return nil
 		}
 		z, err := newZone(loc, polys, p, im.Geo, im.Width, im.Height)
-		if z == nil || err != nil || z.bot < y0 || z.top >= y1 {
+		if err != nil {
 			return err
+		}
+		if z == nil || z.bot < y0 { // no pixel, or all in bands already read
+			done.add(loc)
+			return nil
+		}
+		if z.top >= y1 { // met again in the band of its first row: not held before
+			return nil
 		}
 		met[k] = true
 		zones = append(zones, z)
@@ -377,7 +535,7 @@ func runZones(im *geotiff.Image, p proj.Projection, quarters Quarters, x0, x1, y
 // newZone puts a quarter's polygons in pixel coordinates; nil when no
 // pixel centre of a width × height image can be inside.
 func newZone(loc lld.Location, polys orb.MultiPolygon, p proj.Projection, geo geotiff.Geo, width, height int) (*zone, error) {
-	z := &zone{loc: loc}
+	z := &zone{loc: loc, bound: polys.Bound()}
 	minY, maxY := math.Inf(1), math.Inf(-1)
 	minX, maxX := math.Inf(1), math.Inf(-1)
 	for _, poly := range polys {
@@ -457,42 +615,79 @@ func (z *zone) spans(y, width int, fn func(x0, x1 int)) {
 	}
 }
 
-// scan counts the pixels of row y inside the zone, nodata left out.
-func (z *zone) scan(r *geotiff.Rows, y, width int, skip *[256]bool) {
-	z.spans(y, width, func(x0, x1 int) {
-		for x := x0; x < x1; x++ {
-			if v := r.At(x, y); v >= 256 || !skip[v] {
-				z.add(v)
+// scan counts the pixels of row y inside the zone in each raster, nodata
+// left out.
+func (z *zone) scan(files []*rasterFile, rows []*geotiff.Rows, y, width int) {
+	z.runs = z.runs[:0]
+	z.spans(y, width, func(x0, x1 int) { z.runs = append(z.runs, [2]int{x0, x1}) })
+	for i, rf := range files {
+		r := rows[i]
+		for _, run := range z.runs {
+			for x := run[0]; x < run[1]; x++ {
+				if v := r.At(x, y); v >= 256 || !rf.skip[v] {
+					z.counts[i] = addPixel(z.counts[i], v)
+				}
 			}
 		}
-	})
+	}
 }
 
-func (z *zone) add(code int) {
-	for i := range z.counts {
-		if z.counts[i].Code == code {
-			z.counts[i].Pixels++
-			return
+func addPixel(counts []ClassShare, code int) []ClassShare {
+	for i := range counts {
+		if counts[i].Code == code {
+			counts[i].Pixels++
+			return counts
 		}
 	}
-	z.counts = append(z.counts, ClassShare{Code: code, Pixels: 1})
+	return append(counts, ClassShare{Code: code, Pixels: 1})
 }
 
-// emit hands over a finished zone with its shares.
-func (z *zone) emit(year int, info *RasterInfo, fn func(QuarterYear) error) error {
-	if len(z.counts) == 0 {
+// emit hands over a finished zone with its shares in each raster that has
+// pixels in it; nothing when none has.
+func (z *zone) emit(files []*rasterFile, fn func([]QuarterYear, orb.Bound) error) error {
+	var ys []QuarterYear
+	for i, counts := range z.counts {
+		if len(counts) == 0 {
+			continue
+		}
+		total := 0
+		for _, c := range counts {
+			total += c.Pixels
+		}
+		slices.SortFunc(counts, func(a, b ClassShare) int { return a.Code - b.Code })
+		for j := range counts {
+			counts[j].Pct = round(100*float64(counts[j].Pixels)/float64(total), 2)
+		}
+		files[i].info.Quarters++
+		ys = append(ys, QuarterYear{Location: z.loc, Year: files[i].info.Year, Classes: counts})
+	}
+	z.counts, z.rings = nil, nil
+	if len(ys) == 0 {
 		return nil
 	}
-	total := 0
-	for _, c := range z.counts {
-		total += c.Pixels
+	return fn(ys, z.bound)
+}
+
+// rasterExtent is the lng/lat bound of a raster, from points along its
+// edges (a projected straight edge bends in lng/lat), padded by about a
+// kilometre.
+func rasterExtent(im *geotiff.Image, p proj.Projection) (orb.Bound, error) {
+	var b orb.Bound
+	const steps = 256
+	for i := 0; i <= steps; i++ {
+		f := float64(i) / steps
+		for j, cr := range [][2]float64{{f, 0}, {f, 1}, {0, f}, {1, f}} {
+			x, y := im.Geo.Map(cr[0]*float64(im.Width), cr[1]*float64(im.Height))
+			ll, err := p.ToLngLat(x, y)
+			if err != nil {
+				return orb.Bound{}, fmt.Errorf("ag: raster point %.0f, %.0f: %w", x, y, err)
+			}
+			if i == 0 && j == 0 {
+				b = ll.Bound()
+			} else {
+				b = b.Extend(ll)
+			}
+		}
 	}
-	slices.SortFunc(z.counts, func(a, b ClassShare) int { return a.Code - b.Code })
-	for i := range z.counts {
-		z.counts[i].Pct = round(100*float64(z.counts[i].Pixels)/float64(total), 2)
-	}
-	info.Quarters++
-	q := QuarterYear{Location: z.loc, Year: year, Classes: z.counts}
-	z.counts, z.rings = nil, nil
-	return fn(q)
+	return b.Pad(0.01), nil
 }
