@@ -235,29 +235,26 @@ func encodeRecord(e *encoder, r *Record) {
 
 // decodeRecord reads one record.
 func decodeRecord(d *decoder) (Record, error) {
-	var r Record
 	key := d.str()
-	r.Province = survey.Province(d.byte1())
-	flags := d.byte1()
-	cx, cy := d.varint(), d.varint()
-	r.Centroid = orb.Point{float64(cx) / coordScale, float64(cy) / coordScale}
-	r.HasCentroid = flags&flagCentroid != 0
-	r.AccuracyM = float64(d.uvarint()) / 10
 	if d.err != nil {
-		return r, d.err
+		return Record{}, d.err
 	}
 	l, err := lld.Parse(key)
 	if err != nil || l.String() != key {
-		return r, fmt.Errorf("gridindex: corrupt record key %q", key)
+		return Record{}, fmt.Errorf("gridindex: corrupt record key %q", key)
 	}
-	r.Location = l
-	return r, decodeGeometry(d, &r, flags, cx, cy)
+	return decodeRecordBody(d, l)
 }
 
 // decodeRecordAt reads one record whose key is known to be l's canonical
 // text (a page's key table matched it): the key is skipped, not parsed.
 func decodeRecordAt(d *decoder, l lld.Location) (Record, error) {
 	d.b = d.b[d.count(1):]
+	return decodeRecordBody(d, l)
+}
+
+// decodeRecordBody reads what follows a record's key.
+func decodeRecordBody(d *decoder, l lld.Location) (Record, error) {
 	r := Record{Location: l}
 	r.Province = survey.Province(d.byte1())
 	flags := d.byte1()
