@@ -22,7 +22,6 @@ func TestZonalHeapFlat(t *testing.T) {
 		p := filepath.Join(dir, name)
 		writeRaster(t, p, 26912, orb.Bound{Min: orb.Point{-114.5, 51.0}, Max: orb.Point{-113.5, north}}, 153)
 		runtime.GC()
-		runtime.GC() // what a sync.Pool held (bbolt's page buffers after an earlier test's load) survives one collection
 		var base, m runtime.MemStats
 		runtime.ReadMemStats(&base)
 		var top uint64

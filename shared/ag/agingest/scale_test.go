@@ -164,7 +164,6 @@ func TestWriteScaleOptions(t *testing.T) {
 // every 100 ms), and returns the largest growth over the heap before it.
 func peakHeap(fn func()) uint64 {
 	runtime.GC()
-	runtime.GC() // what a sync.Pool held (bbolt's page buffers after an earlier test's load) survives one collection
 	var base runtime.MemStats
 	runtime.ReadMemStats(&base)
 	var (
