@@ -363,10 +363,9 @@ type loader struct {
 	spool   *spool // nil: features are held in layers
 	err     error  // the first error of add
 
-	pre         map[string]preBlock // blocks resolved ahead (prefetch)
-	prefetching bool
-	window      int // prefetchWindow
-	onResolve   func(lld.Location)
+	pre       map[string]preBlock // blocks resolved ahead (prefetch)
+	window    int                 // prefetchWindow
+	onResolve func(lld.Location)
 
 	unlocated *atomic.Int64 // the Source's count of parcels left out
 }
@@ -397,17 +396,16 @@ func (ld *loader) geometry(loc lld.Location) (orb.Geometry, error) {
 	if g, ok := ld.blocks[k]; ok {
 		return g, nil
 	}
-	var g orb.Geometry
-	if pre, ok := ld.pre[k]; ok {
-		if pre.notFound {
-			ld.unlocated.Add(1)
-		}
-		g = pre.g
-	} else {
+	pre, ok := ld.pre[k]
+	if !ok {
 		var err error
-		if g, _, err = ld.resolve(loc, k); err != nil {
+		if pre.g, pre.notFound, err = ld.resolve(loc, k); err != nil {
 			return nil, err
 		}
+	}
+	g := pre.g
+	if pre.notFound {
+		ld.unlocated.Add(1) // a real file can name land our grid does not cover
 	}
 	if len(ld.blocks) >= maxBlocks {
 		clear(ld.blocks)
@@ -417,17 +415,14 @@ func (ld *loader) geometry(loc lld.Location) (orb.Geometry, error) {
 }
 
 // resolve returns the block of loc (named k): nil and notFound for a
-// parcel the grid does not cover (counted as unlocated unless it is a
-// prefetch).
+// parcel the grid does not cover (geometry counts it as unlocated when a
+// feature asks for it).
 func (ld *loader) resolve(loc lld.Location, k string) (g orb.Geometry, notFound bool, err error) {
 	if ld.onResolve != nil {
 		ld.onResolve(loc)
 	}
 	b, err := ld.svc.Resolve(ld.ctx, loc, k)
 	if ae := apierr.As(err); ae != nil && ae.Kind == apierr.NotFound {
-		if !ld.prefetching {
-			ld.unlocated.Add(1) // a real file can name land our grid does not cover
-		}
 		return nil, true, nil
 	}
 	if err != nil {
@@ -466,8 +461,6 @@ func (ld *loader) prefetch(ids []string) {
 			cmp.Compare(a.loc.Range, b.loc.Range), cmp.Compare(a.loc.Township, b.loc.Township), strings.Compare(a.k, b.k))
 	})
 	ld.pre = make(map[string]preBlock, len(todo))
-	ld.prefetching = true
-	defer func() { ld.prefetching = false }()
 	for _, n := range todo {
 		if ld.ctx.Err() != nil {
 			return
