@@ -164,16 +164,7 @@ func buildGroups(ctx context.Context, l Layer, src Source, sink Sink, o BuildOpt
 			lo, hi := coverRange(o.Bounds, maptile.Zoom(z))
 			d := uint(z - GroupZoom)
 			next = append(next, func(g maptile.Tile) []maptile.Tile {
-				x0, x1 := max(lo.X, g.X<<d), min(hi.X, (g.X+1)<<d-1)
-				y0, y1 := max(lo.Y, g.Y<<d), min(hi.Y, (g.Y+1)<<d-1)
-				var ts []maptile.Tile
-				for x := x0; x <= x1 && x0 <= x1; x++ {
-					for y := y0; y <= y1 && y0 <= y1; y++ {
-						ts = append(ts, maptile.New(x, y, maptile.Zoom(z)))
-					}
-				}
-				sortByID(ts)
-				return ts
+				return rect(max(lo.X, g.X<<d), max(lo.Y, g.Y<<d), min(hi.X, (g.X+1)<<d-1), min(hi.Y, (g.Y+1)<<d-1), maptile.Zoom(z))
 			})
 			for x := lo.X >> d; x <= hi.X>>d; x++ {
 				for y := lo.Y >> d; y <= hi.Y>>d; y++ {
@@ -345,9 +336,18 @@ func coverCount(b orb.Bound, z maptile.Zoom) int {
 // cover returns the tiles of zoom z over b, in ID order.
 func cover(b orb.Bound, z maptile.Zoom) []maptile.Tile {
 	lo, hi := coverRange(b, z)
-	tiles := make([]maptile.Tile, 0, coverCount(b, z))
-	for x := lo.X; x <= hi.X; x++ {
-		for y := lo.Y; y <= hi.Y; y++ {
+	return rect(lo.X, lo.Y, hi.X, hi.Y, z)
+}
+
+// rect returns the tiles of zoom z from column x0 to x1 and row y0 to y1
+// (none when either range is empty), in ID order.
+func rect(x0, y0, x1, y1 uint32, z maptile.Zoom) []maptile.Tile {
+	if x0 > x1 || y0 > y1 {
+		return nil
+	}
+	tiles := make([]maptile.Tile, 0, int(x1-x0+1)*int(y1-y0+1))
+	for x := x0; x <= x1; x++ {
+		for y := y0; y <= y1; y++ {
 			tiles = append(tiles, maptile.New(x, y, z))
 		}
 	}
