@@ -56,24 +56,19 @@ func (s *Service) fromIndex(ctx context.Context, l lld.Location) (survey.Block, 
 		if !holdsSystem(ix, l.System) {
 			continue
 		}
-		var lookupErr error
-		find := func(l lld.Location) (gridindex.Record, bool) {
-			r, ok, err := ix.Lookup(ctx, l)
-			if err != nil && lookupErr == nil {
-				lookupErr = err
-			}
-			return r, ok
+		r, ok, err := ix.Lookup(ctx, l)
+		if err != nil {
+			return survey.Block{}, false, unavailable(err)
 		}
-		r, ok := find(l)
 		if ok {
 			return blockFrom(r, ix.Meta()), true, nil
 		}
-		var b survey.Block
-		if lookupErr == nil && l.System == lld.DLS {
-			b, ok = subdivideFrom(find, ix.Meta(), l)
+		if l.System != lld.DLS {
+			continue
 		}
-		if lookupErr != nil {
-			return survey.Block{}, false, unavailable(lookupErr)
+		b, ok, err := subdivideFrom(ctx, ix, l)
+		if err != nil {
+			return survey.Block{}, false, unavailable(err)
 		}
 		if ok {
 			return b, true, nil
@@ -91,28 +86,34 @@ func holdsSystem(ix *gridindex.Index, sys lld.System) bool {
 	return false
 }
 
-// subdivideFrom makes a quarter, half or LSD from the section (or, for an
-// LSD, the quarter) find returns.
-func subdivideFrom(find func(lld.Location) (gridindex.Record, bool), m gridindex.Meta, l lld.Location) (survey.Block, bool) {
+// subdivideFrom makes a quarter, half or LSD from ix's section (or, for
+// an LSD, its quarter).
+func subdivideFrom(ctx context.Context, ix *gridindex.Index, l lld.Location) (survey.Block, bool, error) {
 	part, ok := dls.SectionPart(l)
 	if !ok {
-		return survey.Block{}, false
+		return survey.Block{}, false, nil
 	}
 	if l.Unit == lld.LSD {
 		q := l
 		q.Unit, q.Aliquot, q.LSD = lld.QuarterSection, lld.QuarterOfLSD(int(l.LSD)), 0
-		if r, ok := find(q); ok {
+		r, ok, err := ix.Lookup(ctx, q)
+		if err != nil {
+			return survey.Block{}, false, err
+		}
+		if ok {
 			qp, _ := dls.SectionPart(q)
-			return subdivided(r, m, l, relative(part, qp))
+			b, ok := subdivided(r, ix.Meta(), l, relative(part, qp))
+			return b, ok, nil
 		}
 	}
 	parent := l
 	parent.Unit, parent.Aliquot, parent.LSD = lld.Section, lld.AliquotNone, 0
-	r, ok := find(parent)
-	if !ok {
-		return survey.Block{}, false
+	r, ok, err := ix.Lookup(ctx, parent)
+	if err != nil || !ok {
+		return survey.Block{}, false, err
 	}
-	return subdivided(r, m, l, part)
+	b, ok := subdivided(r, ix.Meta(), l, part)
+	return b, ok, nil
 }
 
 // relative expresses box part (in section units) within box of (also in
