@@ -8,42 +8,44 @@ import (
 	"github.com/paulmach/orb"
 )
 
-// DefaultCacheBytes is Options.CacheBytes when zero: 128 MiB of pages. A
-// page is a group's inflated records plus about 57 bytes of tables a
-// record (see page): an ATS township of the full-size scale data weighs
-// 87 KB, so 128 MiB holds about 1,500 of Alberta's 7,109 townships (the
-// whole AB index needs about 620 MiB). That is the hot part of a province
-// (where the traffic is); a workload spread uniformly over the province
-// misses on most lookups, and a miss costs one range read, one inflate and
-// one scan of the page (BenchmarkLookupMiss, about 0.3-0.7 ms).
+// DefaultCacheBytes is Options.CacheBytes when zero: 128 MiB of blocks
+// and page directories. A block is a DLS section's records (the section,
+// its quarters and LSDs) or a township's own record, inflated, plus about
+// 57 bytes of tables a record (see block); a section of the full-size ATS
+// data weighs about 2.5 KB, a page directory about 1.8 KB. 128 MiB holds
+// about a fifth of Alberta's sections (the whole AB index inflates to
+// about 620 MiB): the hot part of a province. A workload spread uniformly
+// over the province misses on most lookups, and a miss costs one range
+// read, one inflate and one scan of a block (BenchmarkLookupMiss).
 const DefaultCacheBytes = 128 << 20
 
-// maxShards splits the page cache so that concurrent lookups of different
-// pages rarely meet on a lock; a hit takes its shard's read lock only. A
+// maxShards splits the cache so that concurrent lookups of different
+// blocks rarely meet on a lock; a hit takes its shard's read lock only. A
 // cache gets one shard per MiB of its bound up to maxShards (a power of
-// two), so that each shard holds several pages: a page larger than its
+// two), so that each shard holds many blocks: an entry larger than its
 // shard's share of the bound would never be kept.
 const (
 	maxShards     = 16
 	minShardBytes = 1 << 20
 )
 
-// CacheStats counts the page cache of the version of an index served now.
+// CacheStats counts the block cache of the version of an index served now.
 type CacheStats struct {
 	Hits, Misses, Evictions int64
-	Pages                   int   // pages held
-	Bytes                   int64 // their estimated heap bytes (see pageBytes)
+	Blocks                  int   // decoded blocks held
+	Dirs                    int   // page directories held
+	Bytes                   int64 // their estimated heap bytes (see blockBytes, dirBytes)
 	MaxBytes                int64 // the bound: Options.CacheBytes
 }
 
-// pageCache keeps pages up to maxBytes of estimated heap, by page offset.
-// It is split into shards by offset, each with its own byte budget
-// (maxBytes / shards) and lock; a page larger than a shard's budget is
-// never kept. Eviction is CLOCK (second chance): a hit only sets the
+// pageCache keeps decoded blocks and page directories up to maxBytes of
+// estimated heap, by key (see blockKey, dirKey). It is split into shards
+// by key, each with its own byte budget (maxBytes / shards) and lock; an
+// entry larger than a shard's budget is never kept. Eviction is CLOCK (second chance): a hit only sets the
 // entry's reference bit (an atomic store under the shard's read lock), so
 // the hit path never takes a write lock; a put sweeps the shard's ring,
 // clearing bits and evicting the first entry found clear, until the new
-// page fits.
+// entry fits.
 type pageCache struct {
 	shards   []cacheShard
 	shift    uint // 64 - log2(len(shards))
@@ -62,12 +64,28 @@ type cacheShard struct {
 	_                       [64]byte // keep shards' hot words on their own cache lines
 }
 
+// cacheEntry holds a block or a page directory.
 type cacheEntry struct {
-	off  uint64
-	p    *page
-	size int64
-	ref  atomic.Bool
+	key   uint64
+	block *block
+	dir   *pageDir
+	size  int64
+	ref   atomic.Bool
 }
+
+func blockEntry(key uint64, b *block) *cacheEntry {
+	return &cacheEntry{key: key, block: b, size: blockBytes(b)}
+}
+
+func dirEntry(key uint64, d *pageDir) *cacheEntry {
+	return &cacheEntry{key: key, dir: d, size: dirBytes(d)}
+}
+
+// blockKey is the cache key of the block labelled label of the page at
+// off (in the pages section); dirKey that of the page's directory. Labels
+// are below dirLabel, offsets below 2^56 (maxFileSize).
+func blockKey(off uint64, label uint8) uint64 { return off<<8 | uint64(label) }
+func dirKey(off uint64) uint64                { return off<<8 | dirLabel }
 
 func newPageCache(maxBytes int64) *pageCache {
 	n, bits := 1, uint(0)
@@ -82,20 +100,20 @@ func newPageCache(maxBytes int64) *pageCache {
 	return c
 }
 
-func (c *pageCache) shard(off uint64) *cacheShard {
+func (c *pageCache) shard(key uint64) *cacheShard {
 	if len(c.shards) == 1 {
 		return &c.shards[0]
 	}
-	// Fibonacci hashing: page offsets are sorted and close together, the
-	// high bits of the product spread them.
-	return &c.shards[(off*0x9E3779B97F4A7C15)>>c.shift]
+	// Fibonacci hashing: keys are page offsets, sorted and close together;
+	// the high bits of the product spread them.
+	return &c.shards[(key*0x9E3779B97F4A7C15)>>c.shift]
 }
 
-// get returns the page at off, or nil.
-func (c *pageCache) get(off uint64) *page {
-	s := c.shard(off)
+// get returns the entry of key, or nil.
+func (c *pageCache) get(key uint64) *cacheEntry {
+	s := c.shard(key)
 	s.mu.RLock()
-	e := s.items[off]
+	e := s.items[key]
 	s.mu.RUnlock()
 	if e == nil {
 		s.misses.Add(1)
@@ -105,30 +123,38 @@ func (c *pageCache) get(off uint64) *page {
 		e.ref.Store(true)
 	}
 	s.hits.Add(1)
-	return e.p
+	return e
 }
 
-// put keeps p as the page at off, evicting others to stay within the
-// shard's budget, and returns the page to use: an equal page another
-// lookup decoded first, or p.
-func (c *pageCache) put(off uint64, p *page) *page {
-	size := pageBytes(p)
-	s := c.shard(off)
-	if size > s.max {
-		return p
+// has reports whether key is cached, without counting a hit or a miss.
+func (c *pageCache) has(key uint64) bool {
+	s := c.shard(key)
+	s.mu.RLock()
+	_, ok := s.items[key]
+	s.mu.RUnlock()
+	return ok
+}
+
+// put keeps e, evicting others to stay within the shard's budget, and
+// returns the entry to use: an equal one another lookup decoded first, or
+// e.
+func (c *pageCache) put(e *cacheEntry) *cacheEntry {
+	s := c.shard(e.key)
+	if e.size > s.max {
+		return e
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if e, ok := s.items[off]; ok {
-		return e.p
+	if old, ok := s.items[e.key]; ok {
+		return old
 	}
-	for s.bytes+size > s.max && len(s.ring) > 0 {
+	for s.bytes+e.size > s.max && len(s.ring) > 0 {
 		if s.hand >= len(s.ring) {
 			s.hand = 0
 		}
-		e := s.ring[s.hand]
-		if e.ref.Load() {
-			e.ref.Store(false)
+		old := s.ring[s.hand]
+		if old.ref.Load() {
+			old.ref.Store(false)
 			s.hand++
 			continue
 		}
@@ -136,15 +162,14 @@ func (c *pageCache) put(off uint64, p *page) *page {
 		s.ring[s.hand] = s.ring[last]
 		s.ring[last] = nil
 		s.ring = s.ring[:last]
-		delete(s.items, e.off)
-		s.bytes -= e.size
+		delete(s.items, old.key)
+		s.bytes -= old.size
 		s.evictions.Add(1)
 	}
-	e := &cacheEntry{off: off, p: p, size: size}
-	s.items[off] = e
+	s.items[e.key] = e
 	s.ring = append(s.ring, e)
-	s.bytes += size
-	return p
+	s.bytes += e.size
+	return e
 }
 
 func (c *pageCache) stats() CacheStats {
@@ -155,26 +180,39 @@ func (c *pageCache) stats() CacheStats {
 		st.Misses += s.misses.Load()
 		st.Evictions += s.evictions.Load()
 		s.mu.RLock()
-		st.Pages += len(s.items)
+		for _, e := range s.ring {
+			if e.block != nil {
+				st.Blocks++
+			} else {
+				st.Dirs++
+			}
+		}
 		st.Bytes += s.bytes
 		s.mu.RUnlock()
 	}
 	return st
 }
 
-// Sizes of what a page allocates, for pageBytes.
+// Sizes of what a block or directory allocates, for blockBytes and dirBytes.
 const (
-	sizeBound = int64(unsafe.Sizeof(orb.Bound{}))
-	sizePoint = int64(unsafe.Sizeof(orb.Point{}))
-	sizePage  = int64(unsafe.Sizeof(page{}))
-	sizeEntry = int64(unsafe.Sizeof(cacheEntry{})) + 8 + 16 // the entry, its ring slot, its map slot
+	sizeBound    = int64(unsafe.Sizeof(orb.Bound{}))
+	sizePoint    = int64(unsafe.Sizeof(orb.Point{}))
+	sizeBlock    = int64(unsafe.Sizeof(block{}))
+	sizeDir      = int64(unsafe.Sizeof(pageDir{}))
+	sizeBlockRef = int64(unsafe.Sizeof(blockRef{}))
+	sizeEntry    = int64(unsafe.Sizeof(cacheEntry{})) + 8 + 16 // the entry, its ring slot, its map slot
 )
 
-// pageBytes estimates the heap a cached page holds: its inflated bytes,
-// key table, per-record tables, the units once parsed (one byte a record, counted
-// up front), and the cache's own entry. TestPageCacheHeapBound checks it
-// against the runtime's figures.
-func pageBytes(p *page) int64 {
-	n := int64(p.len())
-	return sizePage + sizeEntry + int64(cap(p.raw)) + int64(cap(p.slots))*2 + n*(4+sizeBound+sizePoint+1)
+// blockBytes estimates the heap a cached block holds: its inflated bytes,
+// key table, per-record tables, the units once parsed (one byte a record,
+// counted up front), and the cache's own entry. TestPageCacheHeapBound
+// checks it against the runtime's figures.
+func blockBytes(b *block) int64 {
+	n := int64(b.len())
+	return sizeBlock + sizeEntry + int64(cap(b.raw)) + int64(cap(b.slots))*2 + n*(4+sizeBound+sizePoint+1)
+}
+
+// dirBytes estimates the heap a cached page directory holds.
+func dirBytes(d *pageDir) int64 {
+	return sizeDir + sizeEntry + int64(cap(d.blocks))*sizeBlockRef
 }

@@ -25,9 +25,10 @@ func manyTownships(t testing.TB, n int) ([]byte, []lld.Location) {
 }
 
 // The cache holds what fits its bytes and evicts the rest: with room for
-// a few pages, a second pass over every township misses as often as the
-// first, the bytes held stay under the bound, and every page left is
-// counted. With room for all, the second pass only hits.
+// a few blocks, a second pass over every township misses as often as the
+// first, the bytes held stay under the bound, and every block left is
+// counted. With room for all, the second pass only hits: a first lookup
+// misses the block and the page's directory, a second finds the block.
 func TestPageCacheEviction(t *testing.T) {
 	t.Parallel()
 	data, lsds := manyTownships(t, 48)
@@ -46,15 +47,15 @@ func TestPageCacheEviction(t *testing.T) {
 	pass(big)
 	pass(big)
 	st := big.CacheStats()
-	if st.Misses != int64(len(lsds)) || st.Hits != int64(len(lsds)) || st.Evictions != 0 || st.Pages != len(lsds) {
-		t.Errorf("room for all: %+v, want %d misses then %d hits, no eviction", st, len(lsds), len(lsds))
+	if n := len(lsds); st.Misses != 2*int64(n) || st.Hits != int64(n) || st.Evictions != 0 || st.Blocks != n || st.Dirs != n {
+		t.Errorf("room for all: %+v, want %d misses (block, directory) then %d hits, no eviction", st, 2*n, n)
 	}
-	perPage := st.Bytes / int64(st.Pages)
-	t.Logf("a township page: %d bytes in the cache", perPage)
+	perLookup := st.Bytes / int64(st.Blocks)
+	t.Logf("a section block and its township's directory: %d bytes in the cache", perLookup)
 
-	// Room for about a quarter of the pages (the bound is split over 16
-	// shards, so a few pages per shard).
-	bound := perPage * int64(len(lsds)) / 4
+	// Room for about a quarter of them (the bound is split over 16
+	// shards, so a few per shard).
+	bound := perLookup * int64(len(lsds)) / 4
 	small, err := gridindex.Open(ctx, &memFile{data: data}, "k", gridindex.Options{CacheBytes: bound})
 	if err != nil {
 		t.Fatal(err)
@@ -65,17 +66,18 @@ func TestPageCacheEviction(t *testing.T) {
 	if st.Bytes > bound || st.Bytes > st.MaxBytes {
 		t.Errorf("cache holds %d bytes, bound %d", st.Bytes, bound)
 	}
-	if st.Evictions == 0 || st.Misses < int64(len(lsds))*3/2 {
+	if st.Evictions == 0 || st.Misses < int64(len(lsds))*3 {
 		t.Errorf("room for a quarter: %+v; want evictions and most of the second pass missing", st)
 	}
-	if st.Pages == 0 || int64(st.Pages) > int64(len(lsds))/4+1 {
-		t.Errorf("room for a quarter holds %d pages", st.Pages)
+	if st.Blocks == 0 || int64(st.Blocks) > int64(len(lsds))/4+1 {
+		t.Errorf("room for a quarter holds %d blocks", st.Blocks)
 	}
 }
 
 // The live heap of an index whose every page was read stays within its
 // cache bound (plus the root and leaves), however many pages the file
-// has: the bytes the cache counts are the bytes it holds.
+// has: the bytes the cache counts (blocks and directories) are the bytes
+// it holds.
 func TestPageCacheHeapBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads 200 townships")
@@ -106,22 +108,22 @@ func TestPageCacheHeapBound(t *testing.T) {
 	}
 	const bound = 2 << 20
 	grew, st := measure(bound)
-	t.Logf("bound %d KiB: live heap grew %d KiB; the cache counts %d KiB in %d pages", bound>>10, grew>>10, st.Bytes>>10, st.Pages)
+	t.Logf("bound %d KiB: live heap grew %d KiB; the cache counts %d KiB in %d blocks and %d directories", bound>>10, grew>>10, st.Bytes>>10, st.Blocks, st.Dirs)
 	if grew > bound+bound/4 {
 		t.Errorf("live heap grew %d KiB reading 200 townships with a %d KiB cache", grew>>10, bound>>10)
 	}
-	// All pages held: the estimate is within 15% of what the heap holds.
+	// All held: the estimate is within 15% of what the heap holds.
 	all, st := measure(256 << 20)
-	t.Logf("unbounded: live heap grew %d KiB; the cache counts %d KiB in %d pages", all>>10, st.Bytes>>10, st.Pages)
-	if st.Pages != len(lsds) {
-		t.Fatalf("%d pages held, want %d", st.Pages, len(lsds))
+	t.Logf("unbounded: live heap grew %d KiB; the cache counts %d KiB in %d blocks and %d directories", all>>10, st.Bytes>>10, st.Blocks, st.Dirs)
+	if st.Blocks != len(lsds) || st.Dirs != len(lsds) {
+		t.Fatalf("%d blocks and %d directories held, want %d of each", st.Blocks, st.Dirs, len(lsds))
 	}
 	if d := float64(all) / float64(st.Bytes); d < 0.85 || d > 1.15 {
 		t.Errorf("the cache counts %d KiB, the heap grew %d KiB (ratio %.2f)", st.Bytes>>10, all>>10, d)
 	}
 }
 
-// Readers of the same pages at once, with a cache small enough to evict
+// Readers of the same blocks at once, with a cache small enough to evict
 // under them, all get their records (run with -race).
 func TestPageCacheConcurrent(t *testing.T) {
 	t.Parallel()
@@ -155,9 +157,11 @@ func TestPageCacheConcurrent(t *testing.T) {
 	}
 }
 
-// BenchmarkLookupMiss is a lookup whose page is not cached (CacheBytes 1
-// keeps none): one range read, one inflate, one scan of a township's 757
-// records. A province-wide random workload pays it on most lookups.
+// BenchmarkLookupMiss is a lookup whose township is not cached at all
+// (CacheBytes 1 keeps nothing): one range read of the page, its directory
+// parsed, one block inflated and scanned (a section's 21 records of the
+// township's 757). A province-wide random workload pays it, or the
+// cheaper miss of a block whose directory is cached, on most lookups.
 func BenchmarkLookupMiss(b *testing.B) {
 	data, lsds := manyTownships(b, 8)
 	ix, err := gridindex.Open(context.Background(), &memFile{data: data}, "k", gridindex.Options{CacheBytes: 1})

@@ -18,7 +18,8 @@ import (
 )
 
 const (
-	magic      = "MRDNGIX1"
+	magic      = "MRDNGIX2"
+	magicV1    = "MRDNGIX1" // one gzip member a page: read no more
 	headerLen  = 96
 	leafSize   = 256      // groups per directory leaf
 	firstRead  = 16 << 10 // bytes read to get header, metadata and root at once
@@ -58,6 +59,9 @@ func (h header) marshal() []byte {
 
 func unmarshalHeader(b []byte) (header, error) {
 	var h header
+	if len(b) >= headerLen && string(b[:8]) == magicV1 {
+		return h, errors.New("gridindex: an index of format 1 (pages not split into blocks): rebuild it with this meridian's ingest grid")
+	}
 	if len(b) < headerLen || string(b[:8]) != magic {
 		return h, errors.New("gridindex: not a grid index (bad magic)")
 	}
@@ -300,12 +304,23 @@ func decodeGeometry(d *decoder, r *Record, flags byte, cx, cy int64) error {
 	return d.err
 }
 
+// gzipWriters keeps compressors between calls: a writer at
+// BestCompression allocates about 1 MiB when made, and a page writes one
+// gzip member a block (37 for a DLS township).
+var gzipWriters sync.Pool
+
 // gzipBytes compresses b.
 func gzipBytes(b []byte) []byte {
 	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw, _ := gzipWriters.Get().(*gzip.Writer)
+	if zw == nil {
+		zw, _ = gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	} else {
+		zw.Reset(&buf)
+	}
 	zw.Write(b)
 	zw.Close()
+	gzipWriters.Put(zw)
 	return buf.Bytes()
 }
 

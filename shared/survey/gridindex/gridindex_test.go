@@ -24,10 +24,12 @@ import (
 type memFile struct {
 	data  []byte
 	reads atomic.Int64
+	bytes atomic.Int64 // asked for
 }
 
 func (m *memFile) ReadRange(ctx context.Context, key string, off, n int64) ([]byte, error) {
 	m.reads.Add(1)
+	m.bytes.Add(n)
 	if off < 0 || n < 0 {
 		return nil, fmt.Errorf("negative range %d+%d", off, n)
 	}
@@ -234,6 +236,62 @@ func TestReadsPerLookup(t *testing.T) {
 	}
 }
 
+// Once a township's directory is cached, a lookup in another of its
+// sections reads that section's block alone, a small part of the page;
+// a point lookup inflates the blocks at the point, not the township.
+func TestBlockReads(t *testing.T) {
+	t.Parallel()
+	f := &memFile{data: buildIndex(t, dlsRecords(t, 20, 1, lld.W4), gridindex.WriterOptions{})}
+	ctx := context.Background()
+	ix, err := gridindex.Open(ctx, f, "k", gridindex.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookup := func(s string) (reads, bytes int64) {
+		t.Helper()
+		r0, b0 := f.reads.Load(), f.bytes.Load()
+		l, _ := lld.Parse(s)
+		if r, ok, err := ix.Lookup(ctx, l); err != nil || !ok || r.Location != l {
+			t.Fatalf("Lookup(%s) = %s, %v, %v", s, r.Location, ok, err)
+		}
+		return f.reads.Load() - r0, f.bytes.Load() - b0
+	}
+	lookup("3-7-20-1-W4") // key leaf and the page
+	page := f.bytes.Load()
+	reads, bytes := lookup("NE-30-20-1-W4")
+	if reads != 1 || bytes*10 > page {
+		t.Errorf("lookup in another section: %d reads of %d bytes; want 1 read of under a tenth of the %d bytes read so far", reads, bytes, page)
+	}
+	if reads, _ := lookup("20-1-W4"); reads != 1 {
+		t.Errorf("the township's own record: %d reads, want 1 (its block)", reads)
+	}
+	if reads, _ := lookup("14-30-20-1-W4"); reads != 0 {
+		t.Errorf("an LSD of a section read before: %d reads, want 0", reads)
+	}
+	st := ix.CacheStats()
+	if st.Blocks != 3 || st.Dirs != 1 {
+		t.Errorf("cache holds %d blocks and %d directories, want 3 and 1", st.Blocks, st.Dirs)
+	}
+
+	// A point inside section 12 (LSD 3's centre) needs the township's block
+	// and section 12's (read by the lookup of LSD 3), no other.
+	lsd3, _ := lld.Parse("3-12-20-1-W4")
+	r, _, err := ix.Lookup(ctx, lsd3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ix.Containing(ctx, r.Centroid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 4 { // township, section, quarter, LSD
+		t.Errorf("Containing(centre of 3-12-20-1-W4) = %d records, want 4", len(got))
+	}
+	if st := ix.CacheStats(); st.Blocks != 4 {
+		t.Errorf("after a point lookup the cache holds %d blocks, want 4 (section 12's added, no other)", st.Blocks)
+	}
+}
+
 func TestContaining(t *testing.T) {
 	t.Parallel()
 	recs := testRecords(t)
@@ -358,19 +416,36 @@ func reverse(r orb.Ring) orb.Ring {
 	return out
 }
 
+// An index of the first format (a page one gzip member) is refused with
+// what to do, not read as garbage.
+func TestOpenRefusesFormat1(t *testing.T) {
+	t.Parallel()
+	data := buildIndex(t, dlsRecords(t, 20, 1, lld.W4), gridindex.WriterOptions{})
+	old := append([]byte("MRDNGIX1"), data[8:]...)
+	_, err := gridindex.Open(context.Background(), &memFile{data: old}, "k", gridindex.Options{})
+	if err == nil || !strings.Contains(err.Error(), "format 1") || !strings.Contains(err.Error(), "rebuild") {
+		t.Errorf("Open(format 1) = %v, want a refusal saying to rebuild", err)
+	}
+}
+
 // FuzzOpen: any bytes, opened and queried, give errors, never panics.
 func FuzzOpen(f *testing.F) {
 	valid := buildIndex(f, []gridindex.Record{lot(f, "Lot 10 Con 1 Adjala", orb.Point{-79.93, 44.17}, true)}, gridindex.WriterOptions{})
 	f.Add(valid)
 	f.Add(valid[:100])
 	f.Add([]byte("MRDNGIX1"))
+	dls := buildIndex(f, dlsRecords(f, 20, 1, lld.W4), gridindex.WriterOptions{}) // a page of 37 blocks
+	f.Add(dls)
 	l, _ := lld.Parse("Lot 10 Con 1 Adjala")
+	lsd, _ := lld.Parse("3-7-20-1-W4")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ix, err := gridindex.Open(context.Background(), &memFile{data: data}, "k", gridindex.Options{})
 		if err != nil {
 			return
 		}
 		ix.Lookup(context.Background(), l)
+		ix.Lookup(context.Background(), lsd)
+		ix.GroupByKey(context.Background(), "DLS:20-1-W4")
 		ix.Containing(context.Background(), orb.Point{-79.93, 44.17})
 		ix.Nearest(context.Background(), orb.Point{-79.93, 44.17}, lld.Lot, 1000)
 		ix.GroupKeys(context.Background(), "ON:", 10)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -24,11 +25,11 @@ type RangeReader interface {
 
 // Options tune an open Index.
 type Options struct {
-	// CacheBytes bounds the pages (groups) kept in memory, in estimated
-	// heap bytes; DefaultCacheBytes when zero. The cache is split into
-	// up to 16 shards of at least 1 MiB; a page larger than its shard's
-	// share is read for each lookup and never kept (CacheBytes 1 keeps
-	// nothing).
+	// CacheBytes bounds the decoded blocks and page directories kept in
+	// memory, in estimated heap bytes; DefaultCacheBytes when zero. The
+	// cache is split into up to 16 shards of at least 1 MiB; an entry
+	// larger than its shard's share is read for each lookup and never
+	// kept (CacheBytes 1 keeps nothing).
 	CacheBytes int64
 	// Recheck is how often the Index compares the store's version tag of
 	// its file with the one it opened (see Index); DefaultRecheck when
@@ -224,45 +225,112 @@ func (ix *version) spatialLeaf(ctx context.Context, s *spatialRef) ([]pageRef, e
 	return refs, nil
 }
 
-func (ix *version) page(ctx context.Context, off, length uint64) (*page, error) {
-	if p := ix.pages.get(off); p != nil {
-		return p, nil
+// dir returns the directory of the page at off (length bytes, in the
+// pages section) and, when it had to read the page, the page's bytes, so
+// that the caller inflates the blocks it needs without reading again.
+func (ix *version) dir(ctx context.Context, off, length uint64) (*pageDir, []byte, error) {
+	if e := ix.pages.get(dirKey(off)); e != nil {
+		return e.dir, nil, nil
 	}
 	if off > ix.h.pagesLen || length > ix.h.pagesLen-off || length > maxUncompressed {
-		return nil, fmt.Errorf("gridindex: %s: page out of range", ix.key)
+		return nil, nil, fmt.Errorf("gridindex: %s: page out of range", ix.key)
 	}
 	z, err := ix.read(ctx, ix.h.pagesOff+off, int64(length))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	d, err := parseDir(z)
+	if err != nil {
+		return nil, nil, fmt.Errorf("gridindex: %s: page directory: %w", ix.key, err)
+	}
+	return ix.pages.put(dirEntry(dirKey(off), d)).dir, z, nil
+}
+
+// loadBlock inflates block br of the page at off and caches it: from span
+// (the page's bytes from spanOff on) when it holds the block, else read
+// alone. Callers have looked for it in the cache.
+func (ix *version) loadBlock(ctx context.Context, off uint64, br *blockRef, span []byte, spanOff uint32) (*block, error) {
+	var z []byte
+	if br.off >= spanOff && uint64(br.off-spanOff)+uint64(br.length) <= uint64(len(span)) {
+		z = span[br.off-spanOff : br.off-spanOff+br.length]
+	} else {
+		var err error
+		if z, err = ix.read(ctx, ix.h.pagesOff+off+uint64(br.off), int64(br.length)); err != nil {
+			return nil, err
+		}
 	}
 	raw, err := gunzip(z)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 	}
-	p, err := scanPage(raw)
+	b, err := scanBlock(raw)
+	if err == nil && b.len() != int(br.count) {
+		err = errCorrupt
+	}
 	if err != nil {
-		return nil, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+		return nil, fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 	}
-	return ix.pages.put(off, p), nil
+	return ix.pages.put(blockEntry(blockKey(off, br.label), b)).block, nil
 }
 
-// findGroup returns the page of a group key, or false.
-func (ix *version) findGroup(ctx context.Context, group string) (*page, bool, error) {
+// blocks calls fn with each block of the page at off (length bytes) that
+// want selects, in the page's order. The blocks not cached are read in one
+// range read from the first to the last of them (none when the directory
+// was just read: the page's bytes are at hand).
+func (ix *version) blocks(ctx context.Context, off, length uint64, want func(*blockRef) bool, fn func(*block) error) error {
+	d, span, err := ix.dir(ctx, off, length)
+	if err != nil {
+		return err
+	}
+	var spanOff uint32
+	if span == nil {
+		lo, hi := uint32(math.MaxUint32), uint32(0)
+		for i := range d.blocks {
+			br := &d.blocks[i]
+			if want(br) && !ix.pages.has(blockKey(off, br.label)) {
+				lo, hi = min(lo, br.off), max(hi, br.off+br.length)
+			}
+		}
+		if lo < hi {
+			if span, err = ix.read(ctx, ix.h.pagesOff+off+uint64(lo), int64(hi-lo)); err != nil {
+				return err
+			}
+			spanOff = lo
+		}
+	}
+	for i := range d.blocks {
+		br := &d.blocks[i]
+		if !want(br) {
+			continue
+		}
+		var b *block
+		if e := ix.pages.get(blockKey(off, br.label)); e != nil {
+			b = e.block
+		} else if b, err = ix.loadBlock(ctx, off, br, span, spanOff); err != nil {
+			return err
+		}
+		if err := fn(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findGroup returns the key-leaf entry of a group key, or nil.
+func (ix *version) findGroup(ctx context.Context, group string) (*keyEntry, error) {
 	i := sort.Search(len(ix.keys), func(i int) bool { return ix.keys[i].last >= group })
 	if i == len(ix.keys) || ix.keys[i].first > group {
-		return nil, false, nil
+		return nil, nil
 	}
 	leaf, err := ix.keyLeaf(ctx, &ix.keys[i])
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	j, ok := leaf.byKey[group]
 	if !ok {
-		return nil, false, nil
+		return nil, nil
 	}
-	e := &leaf.entries[j]
-	p, err := ix.page(ctx, e.off, e.length)
-	return p, p != nil, err
+	return &leaf.entries[j], nil
 }
 
 // HasGroup reports whether the index holds any record of l's group (its
@@ -272,32 +340,51 @@ func (ix *version) hasGroup(ctx context.Context, l lld.Location) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	_, found, err := ix.findGroup(ctx, g)
-	return found, err
+	e, err := ix.findGroup(ctx, g)
+	return e != nil, err
 }
 
-// Lookup returns the record of l.
+// Lookup returns the record of l: one probe of the block cache when l's
+// block is cached; else its page's directory (cached, or read with the
+// page) and the block.
 func (ix *version) lookup(ctx context.Context, l lld.Location) (Record, bool, error) {
 	g, ok := GroupKey(l)
 	if !ok {
 		return Record{}, false, nil
 	}
-	p, found, err := ix.findGroup(ctx, g)
-	if err != nil || !found {
+	e, err := ix.findGroup(ctx, g)
+	if err != nil || e == nil {
 		return Record{}, false, err
 	}
-	i, ok := p.find(l.String())
+	label := blockLabel(l)
+	var b *block
+	if ce := ix.pages.get(blockKey(e.off, label)); ce != nil {
+		b = ce.block
+	} else {
+		d, z, err := ix.dir(ctx, e.off, e.length)
+		if err != nil {
+			return Record{}, false, err
+		}
+		i, ok := d.find(label)
+		if !ok {
+			return Record{}, false, nil
+		}
+		if b, err = ix.loadBlock(ctx, e.off, &d.blocks[i], z, 0); err != nil {
+			return Record{}, false, err
+		}
+	}
+	i, ok := b.find(l.String())
 	if !ok {
 		return Record{}, false, nil
 	}
 	var r Record
 	if l.System == lld.DLS { // every field is in the key: l is what parsing it gives
-		r, err = p.recordOf(i, l)
+		r, err = b.recordOf(i, l)
 	} else {
-		r, err = p.record(i)
+		r, err = b.record(i)
 	}
 	if err != nil {
-		return Record{}, false, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+		return Record{}, false, fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 	}
 	return r, true, nil
 }
@@ -311,15 +398,16 @@ func (ix *version) group(ctx context.Context, l lld.Location) ([]Record, error) 
 	return ix.groupByKey(ctx, g)
 }
 
-// pagesNear calls fn for each page whose box, grown by margin degrees,
+// blocksNear calls fn for each block whose box, grown by margin degrees,
 // contains pt.
-func (ix *version) pagesNear(ctx context.Context, pt orb.Point, margin float64, fn func(*page) error) error {
+func (ix *version) blocksNear(ctx context.Context, pt orb.Point, margin float64, fn func(*block) error) error {
 	b := orb.Bound{Min: orb.Point{pt[0] - margin, pt[1] - margin}, Max: orb.Point{pt[0] + margin, pt[1] + margin}}
-	return ix.pagesIn(ctx, b, fn)
+	return ix.blocksIn(ctx, b, fn)
 }
 
-// pagesIn calls fn for each page whose box intersects b (edges included).
-func (ix *version) pagesIn(ctx context.Context, b orb.Bound, fn func(*page) error) error {
+// blocksIn calls fn for each block whose box intersects b (edges
+// included), page by page in file order.
+func (ix *version) blocksIn(ctx context.Context, b orb.Bound, fn func(*block) error) error {
 	if !ix.h.bounds.Intersects(b) {
 		return nil
 	}
@@ -336,11 +424,8 @@ func (ix *version) pagesIn(ctx context.Context, b orb.Bound, fn func(*page) erro
 			if !pr.bound.Intersects(b) {
 				continue
 			}
-			p, err := ix.page(ctx, pr.off, pr.length)
+			err := ix.blocks(ctx, pr.off, pr.length, func(br *blockRef) bool { return br.bound.Intersects(b) }, fn)
 			if err != nil {
-				return err
-			}
-			if err := fn(p); err != nil {
 				return err
 			}
 		}
@@ -353,10 +438,10 @@ func (ix *version) pagesIn(ctx context.Context, b orb.Bound, fn func(*page) erro
 // polygon are matched by their centroid. fn must not keep rec past the call
 // unless it copies it.
 func (ix *version) within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(rec *Record) error) error {
-	return ix.pagesIn(ctx, b, func(p *page) error {
+	return ix.blocksIn(ctx, b, func(p *block) error {
 		units, err := p.unitsOf()
 		if err != nil {
-			return fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+			return fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 		}
 		for i := range p.len() {
 			if units[i] != u || !p.bounds[i].Intersects(b) {
@@ -364,7 +449,7 @@ func (ix *version) within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(
 			}
 			r, err := p.record(i)
 			if err != nil {
-				return fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+				return fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 			}
 			if err := fn(&r); err != nil {
 				return err
@@ -377,14 +462,14 @@ func (ix *version) within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(
 // Containing returns every record whose polygon contains pt, of any unit.
 func (ix *version) containing(ctx context.Context, pt orb.Point) ([]Record, error) {
 	var out []Record
-	err := ix.pagesNear(ctx, pt, 0, func(p *page) error {
+	err := ix.blocksNear(ctx, pt, 0, func(p *block) error {
 		for i := range p.len() {
 			if !p.bounds[i].Contains(pt) {
 				continue
 			}
 			r, err := p.record(i)
 			if err != nil {
-				return fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+				return fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 			}
 			if r.Geometry != nil && contains(r.Geometry, pt) {
 				out = append(out, r)
@@ -402,14 +487,14 @@ func (ix *version) nearest(ctx context.Context, pt orb.Point, u lld.Unit, maxM f
 	const mPerDeg = 111_320.0
 	margin := maxM / (mPerDeg * math.Max(0.2, math.Cos(pt[1]*math.Pi/180)))
 	var (
-		best  *page
+		best  *block
 		bestI int
 		bestD = math.Inf(1)
 	)
-	err := ix.pagesNear(ctx, pt, margin, func(p *page) error {
+	err := ix.blocksNear(ctx, pt, margin, func(p *block) error {
 		units, err := p.unitsOf()
 		if err != nil {
-			return fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+			return fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 		}
 		for i := range p.len() {
 			if units[i] != u {
@@ -426,7 +511,7 @@ func (ix *version) nearest(ctx context.Context, pt orb.Point, u lld.Unit, maxM f
 	}
 	r, err := best.record(bestI)
 	if err != nil {
-		return Record{}, 0, false, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+		return Record{}, 0, false, fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 	}
 	return r, bestD, true, nil
 }
@@ -457,13 +542,33 @@ func (ix *version) groupKeys(ctx context.Context, prefix string, limit int) ([]s
 
 // GroupByKey returns the records of a group key from GroupKeys.
 func (ix *version) groupByKey(ctx context.Context, group string) ([]Record, error) {
-	p, found, err := ix.findGroup(ctx, group)
-	if err != nil || !found {
+	e, err := ix.findGroup(ctx, group)
+	if err != nil || e == nil {
 		return nil, err
 	}
-	recs, err := p.records()
+	type keyed struct {
+		key string
+		rec Record
+	}
+	var all []keyed
+	err = ix.blocks(ctx, e.off, e.length, func(*blockRef) bool { return true }, func(b *block) error {
+		for i := range b.len() {
+			r, err := b.record(i)
+			if err != nil {
+				return fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
+			}
+			all = append(all, keyed{b.key(i), r})
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("gridindex: %s: page: %w", ix.key, err)
+		return nil, err
+	}
+	// Blocks are in label order, records in key order within each.
+	slices.SortFunc(all, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
+	recs := make([]Record, len(all))
+	for i := range all {
+		recs[i] = all[i].rec
 	}
 	return recs, nil
 }

@@ -11,13 +11,13 @@ import (
 	"meridian/shared/lld"
 )
 
-// page is a group as the cache keeps it: the inflated bytes of its records
-// and, per record, where it starts, its key (sharing the bytes), its box
-// and its centroid. A record is decoded (location, polygon) only when a
-// lookup needs it, so a miss costs one inflate and one pass without
-// allocating per record, and a cached DLS township weighs about 80 KiB
-// instead of the ~400 KiB its decoded records took.
-type page struct {
+// block is one block of a page as the cache keeps it: the inflated bytes
+// of its records and, per record, where it starts, its key (sharing the
+// bytes), its box and its centroid. A record is decoded (location,
+// polygon) only when a lookup needs it, so a miss costs one inflate and
+// one pass without allocating per record, and a cached DLS section weighs
+// about 2.5 KB instead of the ~13 KB its decoded records took.
+type block struct {
 	raw       []byte   // immutable once scanned: keys point into it
 	offs      []uint32 // where each record starts; its key first
 	slots     []uint16 // open-addressing table of keys: record index + 1, 0 empty
@@ -27,22 +27,22 @@ type page struct {
 	units atomic.Pointer[[]lld.Unit] // parsed on first use (Within, Nearest)
 }
 
-func (p *page) len() int { return len(p.offs) }
+func (p *block) len() int { return len(p.offs) }
 
 // record decodes record i.
-func (p *page) record(i int) (Record, error) {
+func (p *block) record(i int) (Record, error) {
 	d := decoder{b: p.raw[p.offs[i]:]}
 	return decodeRecord(&d)
 }
 
 // recordOf decodes record i, whose key is l's: l is not parsed again.
-func (p *page) recordOf(i int, l lld.Location) (Record, error) {
+func (p *block) recordOf(i int, l lld.Location) (Record, error) {
 	d := decoder{b: p.raw[p.offs[i]:]}
 	return decodeRecordAt(&d, l)
 }
 
-// key returns record i's key, sharing the page's bytes.
-func (p *page) key(i int) string {
+// key returns record i's key, sharing the block's bytes.
+func (p *block) key(i int) string {
 	b := p.raw[p.offs[i]:]
 	n, k := binary.Uvarint(b) // checked by scanPage
 	if n == 0 {
@@ -52,7 +52,7 @@ func (p *page) key(i int) string {
 }
 
 // records decodes every record, in key order.
-func (p *page) records() ([]Record, error) {
+func (p *block) records() ([]Record, error) {
 	out := make([]Record, p.len())
 	for i := range out {
 		r, err := p.record(i)
@@ -65,9 +65,9 @@ func (p *page) records() ([]Record, error) {
 }
 
 // find returns the index of key, or false: one or two probes of the
-// page's hash table (a binary search over the keys took ten comparisons,
-// each a cache miss on a cold page).
-func (p *page) find(key string) (int, bool) {
+// block's hash table (a binary search over the keys took ten comparisons,
+// each a cache miss on a cold block).
+func (p *block) find(key string) (int, bool) {
 	if p.slots == nil {
 		i := sort.Search(p.len(), func(i int) bool { return p.key(i) >= key })
 		return i, i < p.len() && p.key(i) == key
@@ -94,9 +94,9 @@ func keyHash(s string) uint32 {
 }
 
 // hashKeys builds the key table: twice as many slots as records, so a
-// probe rarely goes past the second slot. Pages of 65,535 records or more
+// probe rarely goes past the second slot. Blocks of 65,535 records or more
 // are searched by bisection instead.
-func (p *page) hashKeys() {
+func (p *block) hashKeys() {
 	n := p.len()
 	if n == 0 || n >= 1<<16-1 {
 		return
@@ -117,7 +117,7 @@ func (p *page) hashKeys() {
 }
 
 // unitsOf returns the unit of each record, parsing the keys once.
-func (p *page) unitsOf() ([]lld.Unit, error) {
+func (p *block) unitsOf() ([]lld.Unit, error) {
 	if u := p.units.Load(); u != nil {
 		return *u, nil
 	}
@@ -133,16 +133,16 @@ func (p *page) unitsOf() ([]lld.Unit, error) {
 	return units, nil
 }
 
-// scanPage indexes the records of an inflated page in one pass that
-// allocates only the page's tables: geometries are read for their boxes
+// scanBlock indexes the records of an inflated block in one pass that
+// allocates only the block's tables: geometries are read for their boxes
 // (what recordBound gives on a decoded record), not built.
-func scanPage(raw []byte) (*page, error) {
+func scanBlock(raw []byte) (*block, error) {
 	d := decoder{b: raw}
 	n := d.count(12)
 	if d.err != nil {
 		return nil, d.err
 	}
-	p := &page{
+	p := &block{
 		raw:       raw,
 		offs:      make([]uint32, n),
 		bounds:    make([]orb.Bound, n),
@@ -161,7 +161,7 @@ func scanPage(raw []byte) (*page, error) {
 		}
 		d.b = d.b[kn:]
 		if key < prev {
-			return nil, errCorrupt // a page holds its records sorted by key
+			return nil, errCorrupt // a block holds its records sorted by key
 		}
 		prev = key
 		d.byte1() // province
@@ -230,3 +230,80 @@ func geometryBound(d *decoder, px, py int64, multi bool) orb.Bound {
 
 // emptyBound is orb's bound of a geometry without points.
 var emptyBound = orb.Polygon{}.Bound()
+
+// dirLabel is the label part of a page directory's cache key (dirKey);
+// block labels are below it.
+const dirLabel = 0xff
+
+// blockLabel is the block of a page that holds l: a DLS section's block
+// (its number) for the section and everything in it, block 0 for the
+// township's own record; every record of other systems is in block 0 (a
+// Manitoba parish or Ontario township is one block).
+func blockLabel(l lld.Location) uint8 {
+	if l.System == lld.DLS {
+		return l.Section
+	}
+	return 0
+}
+
+// pageDir is a page's directory: its blocks in label order, each with the
+// box of its records and where its compressed bytes are in the page.
+type pageDir struct {
+	blocks []blockRef
+}
+
+type blockRef struct {
+	bound       orb.Bound
+	off, length uint32 // in the page
+	count       uint32
+	label       uint8
+}
+
+// find returns the index of the block labelled label, or false.
+func (d *pageDir) find(label uint8) (int, bool) {
+	for i := range d.blocks {
+		if d.blocks[i].label == label {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// parseDir reads the directory at the start of a page's bytes z (the
+// whole page): block count, then per block its label, record count,
+// compressed length and box. The blocks follow the directory, in its
+// order, and fill the rest of the page exactly.
+func parseDir(z []byte) (*pageDir, error) {
+	d := decoder{b: z}
+	n := d.count(7)
+	if d.err != nil {
+		return nil, d.err
+	}
+	dir := &pageDir{blocks: make([]blockRef, n)}
+	for i := range dir.blocks {
+		b := &dir.blocks[i]
+		label, count, length := d.uvarint(), d.uvarint(), d.uvarint()
+		b.bound = d.bound()
+		if d.err != nil {
+			return nil, d.err
+		}
+		if label >= dirLabel || (i > 0 && label <= uint64(dir.blocks[i-1].label)) ||
+			count == 0 || count > maxUncompressed || length == 0 || length > uint64(len(z)) {
+			return nil, errCorrupt
+		}
+		b.label, b.count, b.length = uint8(label), uint32(count), uint32(length)
+	}
+	off := uint64(len(z) - len(d.b))
+	for i := range dir.blocks {
+		b := &dir.blocks[i]
+		if uint64(b.length) > uint64(len(z))-off {
+			return nil, errCorrupt
+		}
+		b.off = uint32(off)
+		off += uint64(b.length)
+	}
+	if off != uint64(len(z)) {
+		return nil, errCorrupt
+	}
+	return dir, nil
+}

@@ -9,8 +9,8 @@ import (
 	"meridian/shared/survey"
 )
 
-// pageOf encodes records as the writer does a page (sorted by key).
-func pageOf(t *testing.T, recs []Record) []byte {
+// blockOf encodes records as the writer does a block (sorted by key).
+func blockOf(t *testing.T, recs []Record) []byte {
 	t.Helper()
 	var e encoder
 	e.uvarint(uint64(len(recs)))
@@ -29,11 +29,11 @@ func parse(t *testing.T, s string) lld.Location {
 	return l
 }
 
-// The scan of a page gives each record the key, box and centroid that
+// The scan of a block gives each record the key, box and centroid that
 // decoding it gives, without decoding: polygons (the box is the outer
 // ring's, not a hole's), multipolygons (the union of the parts) and
 // centroid-only records.
-func TestScanPageMatchesDecode(t *testing.T) {
+func TestScanBlockMatchesDecode(t *testing.T) {
 	t.Parallel()
 	square := func(x, y, w float64) orb.Ring {
 		return orb.Ring{{x, y}, {x + w, y}, {x + w, y + w}, {x, y + w}, {x, y}}
@@ -44,12 +44,12 @@ func TestScanPageMatchesDecode(t *testing.T) {
 		{Location: parse(t, "3-1-1-1-W5"), Province: survey.AB, Geometry: orb.MultiPolygon{{square(-114.3, 51.2, 0.01)}, {square(-113.9, 50.9, 0.02)}}, Centroid: orb.Point{-114.1, 51.1}, AccuracyM: 7.5},
 		{Location: parse(t, "4-1-1-1-W5"), Province: survey.AB, Centroid: orb.Point{-114.123_456_7, 51.234_567_8}, HasCentroid: true, AccuracyM: 1},
 	}
-	p, err := scanPage(pageOf(t, recs))
+	p, err := scanBlock(blockOf(t, recs))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.len() != len(recs) {
-		t.Fatalf("scanPage: %d records, want %d", p.len(), len(recs))
+		t.Fatalf("scanBlock: %d records, want %d", p.len(), len(recs))
 	}
 	for i := range recs {
 		got, err := p.record(i)
@@ -73,35 +73,35 @@ func TestScanPageMatchesDecode(t *testing.T) {
 		t.Errorf(`find("3-1-1-1-W5") = %d, %v; want 2, true`, i, ok)
 	}
 	if _, ok := p.find("5-1-1-1-W5"); ok {
-		t.Error(`find("5-1-1-1-W5") found a record the page lacks`)
+		t.Error(`find("5-1-1-1-W5") found a record the block lacks`)
 	}
 }
 
-// A damaged page is an error from the scan, never a panic or a page.
-func TestScanPageCorrupt(t *testing.T) {
+// A damaged block is an error from the scan, never a panic or a block.
+func TestScanBlockCorrupt(t *testing.T) {
 	t.Parallel()
-	raw := pageOf(t, []Record{
+	raw := blockOf(t, []Record{
 		{Location: parse(t, "1-1-1-1-W5"), Geometry: orb.Polygon{{{-114, 51}, {-113.99, 51}, {-113.99, 51.01}, {-114, 51}}}},
 		{Location: parse(t, "2-1-1-1-W5"), Geometry: orb.Polygon{{{-114, 51}, {-113.99, 51}, {-113.99, 51.01}, {-114, 51}}}},
 	})
 	for n := range len(raw) - 1 {
-		if p, err := scanPage(raw[:n]); err == nil {
-			t.Errorf("scanPage(first %d of %d bytes) = %d records, want an error", n, len(raw), p.len())
+		if p, err := scanBlock(raw[:n]); err == nil {
+			t.Errorf("scanBlock(first %d of %d bytes) = %d records, want an error", n, len(raw), p.len())
 		}
 	}
 	extra := append(append([]byte(nil), raw...), 0)
-	if _, err := scanPage(extra); err == nil {
-		t.Error("scanPage with a trailing byte: want an error")
+	if _, err := scanBlock(extra); err == nil {
+		t.Error("scanBlock with a trailing byte: want an error")
 	}
-	unsorted := pageOf(t, []Record{{Location: parse(t, "2-1-1-1-W5")}, {Location: parse(t, "1-1-1-1-W5")}})
-	if _, err := scanPage(unsorted); err == nil {
-		t.Error("scanPage of records out of key order: want an error")
+	unsorted := blockOf(t, []Record{{Location: parse(t, "2-1-1-1-W5")}, {Location: parse(t, "1-1-1-1-W5")}})
+	if _, err := scanBlock(unsorted); err == nil {
+		t.Error("scanBlock of records out of key order: want an error")
 	}
 }
 
-// FuzzScanPage: whatever bytes a page inflates to, scanning and then
+// FuzzScanBlock: whatever bytes a block inflates to, scanning and then
 // reading every record of it returns errors, never panics.
-func FuzzScanPage(f *testing.F) {
+func FuzzScanBlock(f *testing.F) {
 	square := orb.Ring{{-114, 51}, {-113.99, 51}, {-113.99, 51.01}, {-114, 51.01}, {-114, 51}}
 	var e encoder
 	e.uvarint(2)
@@ -115,7 +115,7 @@ func FuzzScanPage(f *testing.F) {
 	f.Add(e.b[:len(e.b)/2])
 	f.Add([]byte{1, 0})
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		p, err := scanPage(raw)
+		p, err := scanBlock(raw)
 		if err != nil {
 			return
 		}

@@ -38,7 +38,7 @@ func randomLSD(rng *rand.Rand) lld.Location {
 // BenchmarkProvinceLookup looks up random LSDs over a province with the
 // default cache (mostly misses: a uniform random workload is the worst
 // case) and with one large enough for every page; it reports the hit rate
-// and the cache's bytes per page.
+// and the cache's bytes per entry (block or page directory).
 func BenchmarkProvinceLookup(b *testing.B) {
 	for _, c := range []struct {
 		name  string
@@ -55,8 +55,8 @@ func BenchmarkProvinceLookup(b *testing.B) {
 			}
 			st := ix.CacheStats()
 			b.ReportMetric(float64(st.Hits)/float64(max(1, st.Hits+st.Misses)), "hit-rate")
-			if st.Pages > 0 {
-				b.ReportMetric(float64(st.Bytes)/float64(st.Pages), "B/page")
+			if st.Blocks > 0 {
+				b.ReportMetric(float64(st.Bytes)/float64(st.Blocks+st.Dirs), "B/entry")
 			}
 		})
 	}

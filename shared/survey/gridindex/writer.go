@@ -2,6 +2,7 @@ package gridindex
 
 import (
 	"bufio"
+	"cmp"
 	"container/heap"
 	"encoding/binary"
 	"encoding/json"
@@ -326,7 +327,7 @@ func (w *Writer) Write(out io.Writer) (Stats, error) {
 	var (
 		groups    []groupEntry
 		pagesSize uint64
-		bounds    = orb.Bound{Min: orb.Point{math.Inf(1), math.Inf(1)}, Max: orb.Point{math.Inf(-1), math.Inf(-1)}}
+		bounds    = unionStart
 		systems   = map[string]bool{}
 		provinces = map[string]bool{}
 		units     = map[string]int{}
@@ -350,21 +351,13 @@ func (w *Writer) Write(out io.Writer) (Stats, error) {
 			slices.SortStableFunc(recs, func(a, b Record) int { return strings.Compare(a.Location.String(), b.Location.String()) })
 			recs = mergeDuplicates(recs)
 		}
-		var e encoder
-		e.uvarint(uint64(len(recs)))
-		gb := orb.Bound{Min: orb.Point{math.Inf(1), math.Inf(1)}, Max: orb.Point{math.Inf(-1), math.Inf(-1)}}
+		page, gb := encodePage(recs)
 		for i := range recs {
 			r := &recs[i]
-			if !r.HasCentroid {
-				r.Centroid, _ = planar.CentroidArea(r.Geometry)
-			}
-			encodeRecord(&e, r)
-			gb = gb.Union(recordBound(r))
 			systems[r.Location.System.String()] = true
 			provinces[r.Province.Code()] = true
 			units[r.Location.Unit.String()]++
 		}
-		page := gzipBytes(e.b)
 		if _, err := pw.Write(page); err != nil {
 			return err
 		}
@@ -521,6 +514,54 @@ func (w *Writer) Write(out io.Writer) (Stats, error) {
 	st.Bytes = int64(hd.pagesOff + hd.pagesLen)
 	return st, nil
 }
+
+// encodePage writes a group's records, sorted by key, as a page: its
+// directory, then one gzip member a block (see blockLabel), and returns it
+// with the box of the records. Records without a centroid get the one of
+// their geometry.
+func encodePage(recs []Record) ([]byte, orb.Bound) {
+	slices.SortStableFunc(recs, func(a, b Record) int { return cmp.Compare(blockLabel(a.Location), blockLabel(b.Location)) })
+	var dir, blocks encoder
+	n := 0
+	for i := range recs {
+		if i == 0 || blockLabel(recs[i].Location) != blockLabel(recs[i-1].Location) {
+			n++
+		}
+	}
+	dir.uvarint(uint64(n))
+	gb := unionStart
+	for i := 0; i < len(recs); {
+		label := blockLabel(recs[i].Location)
+		j := i
+		for j < len(recs) && blockLabel(recs[j].Location) == label {
+			j++
+		}
+		var e encoder
+		e.uvarint(uint64(j - i))
+		bb := unionStart
+		for k := i; k < j; k++ {
+			r := &recs[k]
+			if !r.HasCentroid {
+				r.Centroid, _ = planar.CentroidArea(r.Geometry)
+			}
+			encodeRecord(&e, r)
+			bb = bb.Union(recordBound(r))
+		}
+		z := gzipBytes(e.b)
+		dir.uvarint(uint64(label))
+		dir.uvarint(uint64(j - i))
+		dir.uvarint(uint64(len(z)))
+		dir.bound(bb)
+		blocks.b = append(blocks.b, z...)
+		gb = gb.Union(bb)
+		i = j
+	}
+	return append(dir.b, blocks.b...), gb
+}
+
+// unionStart is where a union of bounds starts: orb's empty bound would
+// count its corners when extended by a point.
+var unionStart = orb.Bound{Min: orb.Point{math.Inf(1), math.Inf(1)}, Max: orb.Point{math.Inf(-1), math.Inf(-1)}}
 
 // mergeDuplicates merges adjacent records of the same location (the input
 // is sorted by key).
