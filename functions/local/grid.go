@@ -68,13 +68,28 @@ func installGrid(ctx context.Context, dataDir string, src gridingest.GridSource)
 }
 
 // ensureFixtures ingests the embedded fixtures, through the same code as
-// `meridian ingest grid`, when the data directory has no grid index yet.
+// `meridian ingest grid`, when the data directory has no grid index yet,
+// and rebuilds a fixture index an older meridian wrote in a format this
+// one does not read (a real dataset's index of an old format is logged
+// when it fails to load: it needs its source file, which only the user
+// has).
 func ensureFixtures(ctx context.Context, dataDir string, logger *slog.Logger) error {
 	names, err := gridNames(dataDir)
-	if err != nil || len(names) > 0 {
+	if err != nil {
 		return err
 	}
 	for _, src := range fixture.Sources() {
+		if len(names) > 0 {
+			name := src.Meta.Name + gridExt
+			if !slices.Contains(names, name) {
+				continue
+			}
+			_, err := gridindex.Open(ctx, blob.NewDir(gridPath(dataDir)), name, gridindex.Options{})
+			if !errors.Is(err, gridindex.ErrOldFormat) {
+				continue
+			}
+			logger.Info("rebuilding a fixture index of an older format", "index", src.Meta.Name)
+		}
 		st, ist, err := installGrid(ctx, dataDir, src)
 		if err != nil {
 			return fmt.Errorf("fixture %s: %w", src.Meta.Name, err)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http/httptest"
@@ -17,10 +19,12 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geo"
 
+	"meridian/shared/blob"
 	"meridian/shared/fixture"
 	"meridian/shared/gateway"
 	"meridian/shared/lld"
 	"meridian/shared/survey/dls"
+	"meridian/shared/survey/gridindex"
 	"meridian/shared/teamdata"
 )
 
@@ -75,6 +79,55 @@ func TestFixturesOnFirstStart(t *testing.T) {
 		if (fs[0].Geometry.Type == "Polygon") != tc.polygon {
 			t.Errorf("%s: grid geometry %q", tc.in, fs[0].Geometry.Type)
 		}
+	}
+}
+
+// A data directory from an older meridian, whose fixture indexes are of a
+// format this one does not read, gets them rebuilt on start; an index of
+// a real dataset in the old format is left for its owner to rebuild (it
+// needs the source file), and the start does not fail.
+func TestOldFormatFixturesRebuilt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if err := ensureFixtures(ctx, dir, logger); err != nil {
+		t.Fatal(err)
+	}
+	names, err := gridNames(dir)
+	if err != nil || len(names) == 0 {
+		t.Fatalf("gridNames = %v, %v", names, err)
+	}
+	// Mark every fixture index as format 1, and add a "real" one.
+	age := func(name string) {
+		p := filepath.Join(gridPath(dir), name)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(b, "MRDNGIX1")
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, _ := os.ReadFile(filepath.Join(gridPath(dir), names[0]))
+	if err := os.WriteFile(filepath.Join(gridPath(dir), "altalis-ats-v4.1.mgix"), first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range append(names, "altalis-ats-v4.1.mgix") {
+		age(n)
+	}
+	if err := ensureFixtures(ctx, dir, logger); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if _, err := gridindex.Open(ctx, blob.NewDir(gridPath(dir)), n, gridindex.Options{}); err != nil {
+			t.Errorf("fixture %s after start: %v", n, err)
+		}
+	}
+	_, err = gridindex.Open(ctx, blob.NewDir(gridPath(dir)), "altalis-ats-v4.1.mgix", gridindex.Options{})
+	if !errors.Is(err, gridindex.ErrOldFormat) {
+		t.Errorf("a real dataset's old index after start: %v, want it left as it was (ErrOldFormat)", err)
 	}
 }
 

@@ -60,7 +60,7 @@ func (h header) marshal() []byte {
 func unmarshalHeader(b []byte) (header, error) {
 	var h header
 	if len(b) >= headerLen && string(b[:8]) == magicV1 {
-		return h, errors.New("gridindex: an index of format 1 (pages not split into blocks): rebuild it with this meridian's ingest grid")
+		return h, ErrOldFormat
 	}
 	if len(b) < headerLen || string(b[:8]) != magic {
 		return h, errors.New("gridindex: not a grid index (bad magic)")
@@ -120,6 +120,10 @@ type decoder struct {
 }
 
 var errCorrupt = errors.New("gridindex: corrupt data")
+
+// ErrOldFormat is Open's error for an index of format 1 (a page one gzip
+// member), which this version does not read.
+var ErrOldFormat = errors.New("gridindex: an index of format 1 (pages not split into blocks): rebuild it with this meridian's ingest grid")
 
 func (d *decoder) uvarint() uint64 {
 	if d.err != nil {
