@@ -53,6 +53,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "ingest", "build-tiles", "publish", "data", "demo":
 		limitJobMemory()
 	}
+	if stop := profileFromEnv(cmd, stderr); stop != nil {
+		defer stop()
+	}
 	switch cmd {
 	case "serve":
 		return serveCommand(args, stdout, stderr)

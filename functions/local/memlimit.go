@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
+	"runtime/pprof"
 )
 
 // jobMemoryLimit is the Go runtime's soft memory limit for the long jobs
@@ -18,5 +21,30 @@ const jobMemoryLimit = 1 << 30
 func limitJobMemory() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(jobMemoryLimit)
+	}
+}
+
+// profileFromEnv starts a CPU profile of the command when
+// MERIDIAN_CPUPROFILE names a file prefix: the profile goes to
+// <prefix>-<command>-<pid>.pprof, so that every child of a scale test
+// writes its own. It returns the function that stops and writes it, or
+// nil.
+func profileFromEnv(cmd string, stderr io.Writer) func() {
+	prefix := os.Getenv("MERIDIAN_CPUPROFILE")
+	if prefix == "" {
+		return nil
+	}
+	name := fmt.Sprintf("%s-%s-%d.pprof", prefix, cmd, os.Getpid())
+	f, err := os.Create(name)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "meridian: MERIDIAN_CPUPROFILE: %v\n", err)
+		return nil
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
 	}
 }

@@ -9,8 +9,8 @@ import (
 )
 
 // DefaultCacheBytes is Options.CacheBytes when zero: 128 MiB of blocks
-// and page directories. A block is a DLS section's records (the section,
-// its quarters and LSDs) or a township's own record, inflated, plus about
+// and page directories. A block is a DLS section's quarters and LSDs or
+// a township's record with its sections', inflated, plus about
 // 57 bytes of tables a record (see block); a section of the full-size ATS
 // data weighs about 2.5 KB, a page directory about 1.8 KB. 128 MiB holds
 // about a fifth of Alberta's sections (the whole AB index inflates to

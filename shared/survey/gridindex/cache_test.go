@@ -159,7 +159,7 @@ func TestPageCacheConcurrent(t *testing.T) {
 
 // BenchmarkLookupMiss is a lookup whose township is not cached at all
 // (CacheBytes 1 keeps nothing): one range read of the page, its directory
-// parsed, one block inflated and scanned (a section's 21 records of the
+// parsed, one block inflated and scanned (a section's 20 records of the
 // township's 757). A province-wide random workload pays it, or the
 // cheaper miss of a block whose directory is cached, on most lookups.
 func BenchmarkLookupMiss(b *testing.B) {

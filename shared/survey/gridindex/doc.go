@@ -24,12 +24,14 @@
 // in the file.
 //
 // A page is split into blocks, each compressed on its own: a DLS township
-// into its own record's block and one block a section (the section, its
-// quarters, halves and LSDs: 21 records of the township's 757); a parish
-// or an Ontario township is one block. The page starts with its
-// directory, uncompressed: the block count, then per block its label (the
-// section number, 0 for the township's block), record count, compressed
-// length and box; the blocks follow in that order. A lookup inflates and
+// into block 0, its own record and its 36 sections', and one block a
+// section with the section's quarters, halves and LSDs (20 records of the
+// township's 757); a parish or an Ontario township is one block. A map of
+// sections reads block 0 of each township, a lookup of a quarter one
+// section's block. The page starts with its directory, uncompressed: the
+// block count, then per block its label (the section number, 0 for the
+// township's block), record count, compressed length and box; the blocks
+// follow in that order. A lookup inflates and
 // scans one block, not the township: on the full-size Alberta index a
 // lookup whose block is not cached costs about a tenth of what inflating
 // the township's page did (BenchmarkProvinceLookup), for a file about 16%

@@ -263,7 +263,10 @@ func TestBlockReads(t *testing.T) {
 		t.Errorf("lookup in another section: %d reads of %d bytes; want 1 read of under a tenth of the %d bytes read so far", reads, bytes, page)
 	}
 	if reads, _ := lookup("20-1-W4"); reads != 1 {
-		t.Errorf("the township's own record: %d reads, want 1 (its block)", reads)
+		t.Errorf("the township's own record: %d reads, want 1 (block 0)", reads)
+	}
+	if reads, _ := lookup("36-20-1-W4"); reads != 0 {
+		t.Errorf("a section: %d reads, want 0 (block 0, read for the township)", reads)
 	}
 	if reads, _ := lookup("14-30-20-1-W4"); reads != 0 {
 		t.Errorf("an LSD of a section read before: %d reads, want 0", reads)
@@ -273,8 +276,9 @@ func TestBlockReads(t *testing.T) {
 		t.Errorf("cache holds %d blocks and %d directories, want 3 and 1", st.Blocks, st.Dirs)
 	}
 
-	// A point inside section 12 (LSD 3's centre) needs the township's block
-	// and section 12's (read by the lookup of LSD 3), no other.
+	// A point inside section 12 (LSD 3's centre) needs block 0 (township
+	// and sections) and section 12's (read by the lookup of LSD 3), no
+	// other.
 	lsd3, _ := lld.Parse("3-12-20-1-W4")
 	r, _, err := ix.Lookup(ctx, lsd3)
 	if err != nil {

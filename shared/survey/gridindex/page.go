@@ -235,12 +235,14 @@ var emptyBound = orb.Polygon{}.Bound()
 // block labels are below it.
 const dirLabel = 0xff
 
-// blockLabel is the block of a page that holds l: a DLS section's block
-// (its number) for the section and everything in it, block 0 for the
-// township's own record; every record of other systems is in block 0 (a
-// Manitoba parish or Ontario township is one block).
+// blockLabel is the block of a page that holds l. A DLS township's block
+// 0 holds the township's record and its sections' (37 records: what a map
+// of townships or sections draws), and block n section n's quarters,
+// halves and LSDs (20 records: a lookup of one of them inflates no more).
+// Every record of other systems is in block 0 (a Manitoba parish or
+// Ontario township is one block).
 func blockLabel(l lld.Location) uint8 {
-	if l.System == lld.DLS {
+	if l.System == lld.DLS && l.Unit != lld.Township && l.Unit != lld.Section {
 		return l.Section
 	}
 	return 0
