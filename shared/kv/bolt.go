@@ -388,6 +388,55 @@ func (b *Bolt) scanKeysSkipping(ctx context.Context, pkPrefix string, skip []str
 	}
 }
 
+// ScanItems implements ItemScanner: a prefix seek, one read transaction
+// per batch (at most scanBatch items or scanItemBytes of keys and data),
+// the data copied out of it into one buffer a batch.
+func (b *Bolt) ScanItems(ctx context.Context, pkPrefix string, fn func([]Item) error) error {
+	if err := checkPrefix(pkPrefix); err != nil {
+		return err
+	}
+	prefix := []byte(pkPrefix)
+	from, resume := prefix, false
+	for {
+		var batch []Item
+		var last []byte
+		err := b.view(ctx, "scan", func(bk *bolt.Bucket) error {
+			c := bk.Cursor()
+			k, v := c.Seek(from)
+			if resume && bytes.Equal(k, from) {
+				k, v = c.Next() // the previous batch's last key
+			}
+			var buf []byte
+			for size := 0; k != nil && bytes.HasPrefix(k, prefix) && len(batch) < scanBatch && size < scanItemBytes; size += len(k) + len(v) {
+				key := splitBoltKey(k)
+				it := Item{PK: key.PK, SK: key.SK}
+				if len(v) > 0 {
+					start := len(buf)
+					buf = append(buf, v...)
+					it.Data = buf[start:len(buf):len(buf)]
+				}
+				batch = append(batch, it)
+				last = k
+				k, v = c.Next()
+			}
+			if last != nil {
+				last = bytes.Clone(last)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := fn(batch); err != nil {
+			return err
+		}
+		from, resume = last, true
+	}
+}
+
 // Close implements Store: it closes the file and releases its lock.
 // Sync flushes the file to disk: what a handle opened with NoSync calls
 // before its file is trusted.

@@ -1,9 +1,13 @@
 package kv_test
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,4 +116,65 @@ func TestBoltReopenReadOnly(t *testing.T) {
 func TestBoltReadOnlyMissingFile(t *testing.T) {
 	_, err := kv.OpenBolt(filepath.Join(t.TempDir(), "missing.db"), kv.BoltOptions{ReadOnly: true})
 	checkUnavailable(t, "OpenBolt(missing file, read-only)", err)
+}
+
+// ScanItems gives the items under a prefix, data included, in key order,
+// in batches bounded by count and bytes, and the data stays valid after
+// the scan: on bbolt (its transactions closed between batches) and in
+// memory.
+func TestScanItems(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for name, s := range map[string]kv.Store{
+		"bolt": openBolt(t, filepath.Join(t.TempDir(), "kv.db"), kv.BoltOptions{}),
+		"mem":  kv.NewMem(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			var want []kv.Item
+			var other []kv.Item
+			for i := range 2500 {
+				data := []byte(strings.Repeat(string(rune('a'+i%26)), 1+i%7))
+				switch {
+				case i%50 == 0:
+					data = bytes.Repeat([]byte{byte(i)}, 300<<10) // 15 MB in all: on bbolt the 4 MiB bound ends batches
+				case i%97 == 0:
+					data = nil
+				}
+				it := kv.Item{PK: fmt.Sprintf("P#%04d", i/3), SK: fmt.Sprintf("S%d", i%3), Data: data}
+				want = append(want, it)
+				other = append(other, kv.Item{PK: fmt.Sprintf("Q#%04d", i), SK: "S", Data: []byte("q")})
+			}
+			for _, items := range [][]kv.Item{want, other} {
+				for lo := 0; lo < len(items); lo += 25 {
+					if err := s.Put(ctx, items[lo:min(lo+25, len(items))]); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			var got []kv.Item
+			batches := 0
+			err := s.(kv.ItemScanner).ScanItems(ctx, "P#", func(items []kv.Item) error {
+				batches++
+				if len(items) > 1000 {
+					t.Errorf("a batch of %d items", len(items))
+				}
+				got = append(got, items...)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("ScanItems gave %d items, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if got[i].PK != want[i].PK || got[i].SK != want[i].SK || !bytes.Equal(got[i].Data, want[i].Data) {
+					t.Fatalf("item %d = %s %s (%d bytes), want %s %s (%d bytes)", i, got[i].PK, got[i].SK, len(got[i].Data), want[i].PK, want[i].SK, len(want[i].Data))
+				}
+			}
+			if least := map[string]int{"bolt": 4, "mem": 3}[name]; batches < least {
+				t.Errorf("%d batches for 2,500 items (15 MB): want at least %d", batches, least)
+			}
+		})
+	}
 }

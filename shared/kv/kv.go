@@ -238,6 +238,14 @@ type Store interface {
 	Close() error
 }
 
+// ItemScanner is a Store whose scan also reads the items' data, in key
+// order (PK, then SK), a batch at a time: Bolt and Mem. Tile builds read a
+// whole dataset with it instead of a Get or Query per key. fn may keep the
+// items; it must not write to the store.
+type ItemScanner interface {
+	ScanItems(ctx context.Context, pkPrefix string, fn func(items []Item) error) error
+}
+
 // ErrUnavailable is wrapped by the cause of every store failure that is not
 // the caller's: throttling, timeouts, network and server errors, a locked or
 // unreadable file. The error itself is an *apierr.Error of kind Unavailable.

@@ -160,6 +160,9 @@ func (m *Mem) Delete(ctx context.Context, keys []Key) error {
 // Mem and Bolt.
 const scanBatch = 1000
 
+// scanItemBytes bounds the keys and data of one ScanItems batch on bbolt.
+const scanItemBytes = 4 << 20
+
 // ScanKeys implements Store. Keys come in (PK, SK) order, a batch at a time,
 // with the lock released while fn runs.
 func (m *Mem) ScanKeys(ctx context.Context, pkPrefix string, fn func([]Key) error) error {
@@ -180,6 +183,24 @@ func (m *Mem) ScanKeys(ctx context.Context, pkPrefix string, fn func([]Key) erro
 		}
 		last = &batch[len(batch)-1]
 	}
+}
+
+// ScanItems implements ItemScanner: ScanKeys' batches with each item's
+// data (copied).
+func (m *Mem) ScanItems(ctx context.Context, pkPrefix string, fn func([]Item) error) error {
+	return m.ScanKeys(ctx, pkPrefix, func(keys []Key) error {
+		items := make([]Item, 0, len(keys))
+		for _, k := range keys {
+			it, ok, err := m.Get(ctx, k.PK, k.SK)
+			if err != nil {
+				return err
+			}
+			if ok {
+				items = append(items, it)
+			}
+		}
+		return fn(items)
+	})
 }
 
 // scanFrom returns up to scanBatch keys with the PK prefix after last (from

@@ -2,8 +2,6 @@ package datalayers
 
 import (
 	"cmp"
-	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -180,46 +178,36 @@ func lsrsProps(p geojson.Properties, q *quarter) {
 	}
 }
 
-func (ld *loader) readQuarter(ds kv.Dataset, id string) (*quarter, error) {
+// quarterOf decodes the items of quarter id (its partition, in key order).
+func quarterOf(id string, items []kv.Item) (*quarter, error) {
 	q := &quarter{id: id}
-	page := kv.Query{PK: ag.QuarterKey(id)}
-	for {
-		res, err := ds.Query(ld.ctx, page)
-		if err != nil {
+	for _, it := range items {
+		var v any
+		switch it.SK {
+		case ag.SKCropping:
+			q.crop = new(ag.Cropping)
+			v = q.crop
+		case ag.SKLSRS:
+			q.lsrs = new(ag.Productivity)
+			v = q.lsrs
+		case ag.SKCLI:
+			q.cli = new(ag.Productivity)
+			v = q.cli
+		case ag.SKSoil:
+			q.soil = new(ag.Soil)
+			v = q.soil
+		case ag.SKLandUse:
+			q.landUse = new(ag.LandUse)
+			v = q.landUse
+		case ag.SKDrought:
+			q.drought = new(ag.Drought)
+			v = q.drought
+		default:
+			continue
+		}
+		if err := decodeJSON(it, v); err != nil {
 			return nil, err
 		}
-		for _, it := range res.Items {
-			var v any
-			switch it.SK {
-			case ag.SKCropping:
-				q.crop = new(ag.Cropping)
-				v = q.crop
-			case ag.SKLSRS:
-				q.lsrs = new(ag.Productivity)
-				v = q.lsrs
-			case ag.SKCLI:
-				q.cli = new(ag.Productivity)
-				v = q.cli
-			case ag.SKSoil:
-				q.soil = new(ag.Soil)
-				v = q.soil
-			case ag.SKLandUse:
-				q.landUse = new(ag.LandUse)
-				v = q.landUse
-			case ag.SKDrought:
-				q.drought = new(ag.Drought)
-				v = q.drought
-			default:
-				continue
-			}
-			if err := json.Unmarshal(it.Data, v); err != nil {
-				return nil, fmt.Errorf("datalayers: %s %s: %w", it.PK, it.SK, err)
-			}
-		}
-		if res.Next == "" {
-			break
-		}
-		page.After = res.Next
 	}
 	return q, nil
 }
@@ -239,16 +227,30 @@ func (ld *loader) loadAg(store kv.Store) error {
 			a.add(q, bands, &rank[i], in)
 		}
 	}
-	// A quarter's items are adjacent in key order: it is read whole (one
-	// query) on its first key.
-	last := ""
-	err := ld.scan(store, ag.Dataset, "QS#", func(ds kv.Dataset, k kv.Key) error {
-		if k.PK == last {
+	// A quarter's items are adjacent in key order: it is added when the
+	// next quarter's first item comes, and at the end.
+	var cur []kv.Item
+	flush := func() error {
+		if len(cur) == 0 {
 			return nil
 		}
-		last = k.PK
-		return ld.addQuarter(ds, strings.TrimPrefix(k.PK, "QS#"), roll)
+		err := ld.addQuarter(strings.TrimPrefix(cur[0].PK, "QS#"), cur, roll)
+		clear(cur)
+		cur = cur[:0]
+		return err
+	}
+	err := ld.scan(store, ag.Dataset, "QS#", func(it kv.Item) error {
+		if len(cur) > 0 && it.PK != cur[0].PK {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		cur = append(cur, it)
+		return nil
 	})
+	if err == nil {
+		err = flush()
+	}
 	if err != nil {
 		return err
 	}
@@ -282,9 +284,10 @@ func (in intern) get(s string) string {
 	return s
 }
 
-// addQuarter reads quarter id and adds its features, and rolls it up.
-func (ld *loader) addQuarter(ds kv.Dataset, id string, roll func(q *quarter, bands [nBands]bool)) error {
-	q, err := ld.readQuarter(ds, id)
+// addQuarter adds the features of quarter id, whose items are items, and
+// rolls it up.
+func (ld *loader) addQuarter(id string, items []kv.Item, roll func(q *quarter, bands [nBands]bool)) error {
+	q, err := quarterOf(id, items)
 	if err != nil {
 		return err
 	}

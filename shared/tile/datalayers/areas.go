@@ -16,12 +16,12 @@ import (
 // loadPipelines adds every segment line of the energy dataset to the
 // pipelines layer, labelled with its licence and line.
 func (ld *loader) loadPipelines(store kv.Store) error {
-	return scanDataset(ld.ctx, store, energy.Dataset, "PIPELINE#", func(ds kv.Dataset, k kv.Key) error {
-		if !strings.HasPrefix(k.SK, energy.SKPipelineGeometry) {
+	return scanDataset(ld.ctx, store, energy.Dataset, "PIPELINE#", func(it kv.Item) error {
+		if !strings.HasPrefix(it.SK, energy.SKPipelineGeometry) {
 			return nil
 		}
 		var g energy.PipelineGeometry
-		if ok, err := getJSON(ld.ctx, ds, k, &g); err != nil || !ok {
+		if err := decodeJSON(it, &g); err != nil {
 			return err
 		}
 		props := geojson.Properties{"id": g.SegmentID, "licence_number": g.Licence, "label": g.Licence + "-" + g.LineNo,
@@ -52,15 +52,15 @@ func (ld *loader) loadAreas(store kv.Store) error {
 		{ag.PKBCALR, "bc_alr", "bc_alr_labels", alrLabel},
 		{ag.PKBCWetland, "bc_fwa_wetlands", "", nil},
 	} {
-		err := scanDataset(ld.ctx, store, ag.Dataset, set.pk, func(ds kv.Dataset, k kv.Key) error {
-			if k.PK != set.pk {
+		err := scanDataset(ld.ctx, store, ag.Dataset, set.pk, func(it kv.Item) error {
+			if it.PK != set.pk {
 				return nil
 			}
 			var a ag.Area
-			if ok, err := getJSON(ld.ctx, ds, k, &a); err != nil || !ok {
+			if err := decodeJSON(it, &a); err != nil {
 				return err
 			}
-			props := geojson.Properties{"id": k.SK}
+			props := geojson.Properties{"id": it.SK}
 			for name, v := range a.Properties {
 				props[name] = v
 			}
@@ -69,7 +69,7 @@ func (ld *loader) loadAreas(store kv.Store) error {
 			}
 			ld.add(set.layer, a.Polygons, props)
 			if set.labels != "" {
-				label := geojson.Properties{"id": k.SK, "label": set.label(a)}
+				label := geojson.Properties{"id": it.SK, "label": set.label(a)}
 				ld.add(set.labels, tile.LabelPoint(a.Polygons, a.Polygons.Bound().Center()), label)
 			}
 			return nil

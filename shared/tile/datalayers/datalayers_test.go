@@ -601,6 +601,11 @@ func (r *readLog) ScanKeys(ctx context.Context, prefix string, fn func([]kv.Key)
 	return r.Store.ScanKeys(ctx, prefix, fn)
 }
 
+func (r *readLog) ScanItems(ctx context.Context, prefix string, fn func([]kv.Item) error) error {
+	r.note(prefix)
+	return r.Store.(kv.ItemScanner).ScanItems(ctx, prefix, fn)
+}
+
 // A Source reads a domain's data for that domain's layers only: an energy
 // archive's build reads nothing of the ag dataset.
 func TestSourceReadsOneRegion(t *testing.T) {

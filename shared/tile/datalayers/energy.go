@@ -124,8 +124,8 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 		clear(tenure)
 		return nil
 	}
-	err := ld.scan(store, energy.Dataset, "LSD#", func(ds kv.Dataset, k kv.Key) error {
-		lsd := strings.TrimPrefix(k.PK, "LSD#")
+	err := ld.scan(store, energy.Dataset, "LSD#", func(it kv.Item) error {
+		lsd := strings.TrimPrefix(it.PK, "LSD#")
 		if lsd != tenureAt {
 			if err := flushTenure(); err != nil {
 				return err
@@ -133,9 +133,9 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 			tenureAt = lsd
 		}
 		switch {
-		case k.SK == energy.SKProduction:
+		case it.SK == energy.SKProduction:
 			var s energy.LSDSummary
-			if ok, err := getJSON(ld.ctx, ds, k, &s); err != nil || !ok {
+			if err := decodeJSON(it, &s); err != nil {
 				return err
 			}
 			sec, twp, err := parents(lsd)
@@ -158,9 +158,9 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 				pSec.add(sec, s)
 				pTwp.add(twp, s)
 			}
-		case strings.HasPrefix(k.SK, energy.SKFacilityPrefix):
+		case strings.HasPrefix(it.SK, energy.SKFacilityPrefix):
 			var f energy.FacilityRow
-			if ok, err := getJSON(ld.ctx, ds, k, &f); err != nil || !ok || facSeen[f.ID] {
+			if err := decodeJSON(it, &f); err != nil || facSeen[f.ID] {
 				return err
 			}
 			facSeen[f.ID] = true
@@ -179,9 +179,9 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 				label = f.ID
 			}
 			ld.add("facilities_labels", pt, geojson.Properties{"id": f.ID, "label": label, "category": f.Category})
-		case strings.HasPrefix(k.SK, energy.SKTenurePrefix):
+		case strings.HasPrefix(it.SK, energy.SKTenurePrefix):
 			var r energy.TenureRow
-			if ok, err := getJSON(ld.ctx, ds, k, &r); err != nil || !ok {
+			if err := decodeJSON(it, &r); err != nil {
 				return err
 			}
 			if r.TenureKind != "png" && r.TenureKind != "mineral" {

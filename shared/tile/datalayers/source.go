@@ -380,9 +380,13 @@ const maxBlocks = 1 << 14
 // quarter before township ("10-12-045-23W4"), so in key order consecutive
 // blocks lie in different townships, and each would decode its township's
 // grid index page again (the index keeps 64); sorted, a page is decoded
-// once per window. A window holds the keys (~100 bytes each) and up to as
-// many resolved blocks (~300 bytes each): some 25 MB.
+// once per window. A window holds the items (keys ~100 bytes each, data at
+// most prefetchBytes in all) and up to as many resolved blocks (~300 bytes
+// each): some 60 MB at most.
 const prefetchWindow = 1 << 16
+
+// prefetchBytes bounds the data of the items a scan window holds.
+const prefetchBytes = 32 << 20
 
 // preBlock is a block resolved ahead of its use.
 type preBlock struct {
@@ -472,32 +476,34 @@ func (ld *loader) prefetch(ids []string) {
 	}
 }
 
-// scan is scanDataset reading prefetchWindow keys ahead: the blocks the
-// window's partition keys name (after the key's '#') are prefetched
-// before fn sees its keys, in key order.
-func (ld *loader) scan(store kv.Store, name, pkPrefix string, fn func(ds kv.Dataset, k kv.Key) error) error {
-	var window []kv.Key
-	var dataset kv.Dataset
+// scan is scanDataset reading ahead up to prefetchWindow items (or
+// prefetchBytes of their data): the blocks the window's partition keys
+// name (after the key's '#') are prefetched before fn sees its items, in
+// key order.
+func (ld *loader) scan(store kv.Store, name, pkPrefix string, fn func(it kv.Item) error) error {
+	var window []kv.Item
+	size := 0
 	run := func() error {
 		ids := make([]string, 0, len(window))
-		for i, k := range window {
-			if i == 0 || k.PK != window[i-1].PK {
-				ids = append(ids, strings.TrimPrefix(k.PK, pkPrefix))
+		for i, it := range window {
+			if i == 0 || it.PK != window[i-1].PK {
+				ids = append(ids, strings.TrimPrefix(it.PK, pkPrefix))
 			}
 		}
 		ld.prefetch(ids)
-		for _, k := range window {
-			if err := fn(dataset, k); err != nil {
+		for _, it := range window {
+			if err := fn(it); err != nil {
 				return err
 			}
 		}
-		window, ld.pre = window[:0], nil
+		clear(window) // the items' data goes with the window
+		window, size, ld.pre = window[:0], 0, nil
 		return ld.ctx.Err()
 	}
-	err := scanDataset(ld.ctx, store, name, pkPrefix, func(ds kv.Dataset, k kv.Key) error {
-		dataset = ds
-		window = append(window, k)
-		if len(window) < ld.window {
+	err := scanDataset(ld.ctx, store, name, pkPrefix, func(it kv.Item) error {
+		window = append(window, it)
+		size += len(it.Data)
+		if len(window) < ld.window && size < prefetchBytes {
 			return nil
 		}
 		return run()
@@ -610,27 +616,32 @@ func (r *regionData) load(ctx context.Context, s *Source, name string) error {
 	return nil
 }
 
-// scanDataset opens a dataset and calls fn with the keys under pkPrefix
-// (un-namespaced) in key order (PK, then SK), a store batch at a time: a
-// province's keys are never held together. The stores builds read (Bolt,
-// Mem) scan in key order; a store that does not is an error, since the
-// loaders group a block's items by their adjacency.
-func scanDataset(ctx context.Context, store kv.Store, name, pkPrefix string, fn func(ds kv.Dataset, k kv.Key) error) error {
+// scanDataset opens a dataset and calls fn with the items under pkPrefix
+// (keys un-namespaced, data included) in key order (PK, then SK), a store
+// batch at a time: a province's items are never held together. The
+// stores builds read (Bolt, Mem) scan items in key order; a store that
+// does not is an error, since the loaders group a block's items by their
+// adjacency.
+func scanDataset(ctx context.Context, store kv.Store, name, pkPrefix string, fn func(it kv.Item) error) error {
 	ds, ok, err := kv.Open(ctx, store, name)
 	if err != nil || !ok {
 		return err
 	}
+	scanner, ok := store.(kv.ItemScanner)
+	if !ok {
+		return fmt.Errorf("datalayers: the store cannot scan %s's items in key order: build from a bbolt store", name)
+	}
 	ns := name + "@" + strconv.FormatInt(int64(ds.Version), 10) + "#"
 	var last kv.Key
 	first := true
-	return store.ScanKeys(ctx, ns+pkPrefix, func(ks []kv.Key) error {
-		for _, k := range ks {
-			k = kv.Key{PK: strings.TrimPrefix(k.PK, ns), SK: k.SK}
-			if !first && (k.PK < last.PK || k.PK == last.PK && k.SK <= last.SK) {
-				return fmt.Errorf("datalayers: the store scans %s out of key order (%s %s after %s %s): build from a bbolt store", name, k.PK, k.SK, last.PK, last.SK)
+	return scanner.ScanItems(ctx, ns+pkPrefix, func(items []kv.Item) error {
+		for _, it := range items {
+			it.PK = strings.TrimPrefix(it.PK, ns)
+			if !first && (it.PK < last.PK || it.PK == last.PK && it.SK <= last.SK) {
+				return fmt.Errorf("datalayers: the store scans %s out of key order (%s %s after %s %s): build from a bbolt store", name, it.PK, it.SK, last.PK, last.SK)
 			}
-			first, last = false, k
-			if err := fn(ds, k); err != nil {
+			first, last = false, kv.Key{PK: it.PK, SK: it.SK}
+			if err := fn(it); err != nil {
 				return err
 			}
 		}
@@ -638,15 +649,12 @@ func scanDataset(ctx context.Context, store kv.Store, name, pkPrefix string, fn 
 	})
 }
 
-func getJSON(ctx context.Context, ds kv.Dataset, k kv.Key, v any) (bool, error) {
-	it, ok, err := ds.Get(ctx, k.PK, k.SK)
-	if err != nil || !ok {
-		return false, err
-	}
+// decodeJSON decodes an item's data into v.
+func decodeJSON(it kv.Item, v any) error {
 	if err := json.Unmarshal(it.Data, v); err != nil {
-		return false, fmt.Errorf("datalayers: %s %s: %w", k.PK, k.SK, err)
+		return fmt.Errorf("datalayers: %s %s: %w", it.PK, it.SK, err)
 	}
-	return true, nil
+	return nil
 }
 
 // parents returns the section and township of a DLS LSD or quarter.
