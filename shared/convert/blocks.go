@@ -57,27 +57,50 @@ func (s *Service) dlsBlocks(ctx context.Context, u lld.Unit, b orb.Bound, fn fun
 	default:
 		return fmt.Errorf("convert: DLS blocks of unit %v", u)
 	}
+	// The model's townships over b grown by townshipSlack: an official
+	// township lies within some metres of the model's, and its blocks
+	// just outside the model's township are to be found too.
 	var twps []lld.Location
-	dls.Townships(b, func(l lld.Location) bool { twps = append(twps, l); return true })
+	dls.Townships(b.Pad(townshipSlack), func(l lld.Location) bool { twps = append(twps, l); return true })
 	official := s.hasSystem(lld.DLS)
 	for _, twp := range twps {
-		held := false
+		var holder *gridindex.Index // the index that holds the township, if any
 		if official {
 			var err error
-			if held, err = s.holdsGroup(ctx, twp); err != nil {
+			if holder, err = s.groupHolder(ctx, twp); err != nil {
 				return err
+			}
+		}
+		held := holder != nil
+		if held {
+			tb, ok, err := holder.RecordBound(ctx, twp)
+			if err != nil {
+				return unavailable(err)
+			}
+			if ok && !tb.Pad(sectionSlack).Intersects(b) {
+				continue
 			}
 		}
 		perSection := per / 36 // blocks of u in a section (0 for townships)
 		for i := 0; i < per; i++ {
 			l := childOf(twp, u, i)
-			// Skip a whole section's quarters or LSDs when the model's
-			// section misses b (official blocks are within metres of it;
-			// the caller's b already carries a tile's buffer).
-			if perSection > 1 && i%perSection == 0 && !held {
+			// Skip a whole section's quarters or LSDs when the section
+			// misses b: the model's section (official blocks are within
+			// metres of it; the caller's b already carries a tile's
+			// buffer), or the official section's box, read without its
+			// geometry, grown by sectionSlack.
+			if perSection > 1 && i%perSection == 0 {
 				sec := l
 				sec.Unit, sec.Aliquot, sec.LSD = lld.Section, 0, 0
-				if !dls.Bound(sec).Intersects(b) {
+				sb, ok := dls.Bound(sec), true
+				if held {
+					var err error
+					if sb, ok, err = holder.RecordBound(ctx, sec); err != nil {
+						return unavailable(err)
+					}
+					sb = sb.Pad(sectionSlack)
+				}
+				if ok && !sb.Intersects(b) {
 					i += perSection - 1
 					continue
 				}
@@ -137,22 +160,31 @@ func childOf(twp lld.Location, u lld.Unit, i int) lld.Location {
 
 var quarters = [4]lld.Aliquot{lld.SE, lld.SW, lld.NW, lld.NE}
 
-// holdsGroup reports whether any DLS index holds twp's township.
-func (s *Service) holdsGroup(ctx context.Context, twp lld.Location) (bool, error) {
+// groupHolder returns the first DLS index that holds twp's township, or nil.
+func (s *Service) groupHolder(ctx context.Context, twp lld.Location) (*gridindex.Index, error) {
 	for _, ix := range s.indexes() {
 		if !holdsSystem(ix, lld.DLS) {
 			continue
 		}
 		ok, err := ix.HasGroup(ctx, twp)
 		if err != nil {
-			return false, unavailable(err)
+			return nil, unavailable(err)
 		}
 		if ok {
-			return true, nil
+			return ix, nil
 		}
 	}
-	return false, nil
+	return nil, nil
 }
+
+// sectionSlack is how far (in degrees, some 35-55 m) an official quarter
+// or LSD may reach past its section's box and still be found by Blocks: a
+// published subdivision lies within its section up to its digitising.
+const sectionSlack = 0.0005
+
+// townshipSlack is how far (in degrees, some 140-220 m) Blocks looks past
+// b for the model's townships whose official township may reach into it.
+const townshipSlack = 0.002
 
 // indexBlocks enumerates the records of the indexes holding sys; where two
 // indexes hold the same block the first (preferred) one answers.

@@ -3,6 +3,8 @@ package convert_test
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,6 +13,7 @@ import (
 	"meridian/shared/convert"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
+	"meridian/shared/survey/gridindex"
 )
 
 // Every block Blocks yields is the block Resolve returns for its location,
@@ -81,4 +84,95 @@ func TestBlocksAgreeWithResolveAndReverse(t *testing.T) {
 
 func convertReverse(pt orb.Point, sys lld.System, u lld.Unit) convert.ReverseQuery {
 	return convert.ReverseQuery{Point: pt, System: sys, Unit: u}
+}
+
+// Over an official township (moved 40 m off the model, as published data
+// is), Blocks skips the sections whose official box misses the bound and
+// still finds every LSD and quarter whose polygon's box meets it: the
+// same set as resolving all 576 LSDs (144 quarters) and filtering them.
+func TestBlocksSkipsOfficialSectionsExactly(t *testing.T) {
+	t.Parallel()
+	const dx, dy = 0.0005, -0.0003 // ~35 m east, ~33 m south
+	twp := parse(t, "24-1-W5")
+	var recs []gridindex.Record
+	recs = append(recs, modelRecord(t, twp.String(), dx, dy))
+	for s := uint8(1); s <= 36; s++ {
+		sec := twp
+		sec.Unit, sec.Section = lld.Section, s
+		recs = append(recs, modelRecord(t, sec.String(), dx, dy))
+		for q := range 4 {
+			recs = append(recs, modelRecord(t, unitOf(twp, lld.QuarterSection, int(s-1)*4+q).String(), dx, dy))
+		}
+		for i := range 16 {
+			recs = append(recs, modelRecord(t, unitOf(twp, lld.LSD, int(s-1)*16+i).String(), dx, dy))
+		}
+	}
+	ix, _ := openIndex(t, "ats-test", recs)
+	svc := convert.New()
+	svc.SetIndexes([]*gridindex.Index{ix})
+	ctx := context.Background()
+	tb, _, _ := ix.RecordBound(ctx, twp)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		// A small box (a pipeline segment's) somewhere over the township
+		// and its edges.
+		x := tb.Min[0] - 0.01 + rng.Float64()*(tb.Max[0]-tb.Min[0]+0.02)
+		y := tb.Min[1] - 0.01 + rng.Float64()*(tb.Max[1]-tb.Min[1]+0.02)
+		b := orb.Bound{Min: orb.Point{x, y}, Max: orb.Point{x + rng.Float64()*0.02, y + rng.Float64()*0.01}}
+		for _, u := range []lld.Unit{lld.LSD, lld.QuarterSection} {
+			var got []string
+			err := svc.Blocks(ctx, lld.DLS, u, b, func(blk survey.Block) error {
+				if blk.Location.Township == 24 && blk.Location.Range == 1 && blk.Location.Meridian == lld.W5 {
+					got = append(got, blk.Location.String())
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			per := map[lld.Unit]int{lld.LSD: 576, lld.QuarterSection: 144}[u]
+			for i := range per {
+				r, ok, err := ix.Lookup(ctx, unitOf(twp, u, i))
+				if err != nil || !ok {
+					t.Fatalf("Lookup(%s) = %v, %v", unitOf(twp, u, i), ok, err)
+				}
+				if r.Geometry.Bound().Intersects(b) {
+					want = append(want, r.Location.String())
+				}
+			}
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("Blocks(%v, %v) = %v, want %v", u, b, got, want)
+			}
+		}
+	}
+	// RecordBound is the decoded geometry's box.
+	for _, r := range recs[:40] {
+		dec, _, err := ix.Lookup(ctx, r.Location)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := ix.RecordBound(ctx, r.Location)
+		if err != nil || !ok || got != dec.Geometry.Bound() {
+			t.Errorf("RecordBound(%s) = %v, %v, %v; want %v", r.Location, got, ok, err, dec.Geometry.Bound())
+		}
+	}
+}
+
+// unitOf returns block i (0-based) of unit u in township twp: quarters SE,
+// SW, NW, NE of each section, LSDs 1-16 of each.
+func unitOf(twp lld.Location, u lld.Unit, i int) lld.Location {
+	l := twp
+	l.Unit = u
+	switch u {
+	case lld.QuarterSection:
+		l.Section = uint8(i/4 + 1)
+		l.Aliquot = []lld.Aliquot{lld.SE, lld.SW, lld.NW, lld.NE}[i%4]
+	case lld.LSD:
+		l.Section = uint8(i/16 + 1)
+		l.LSD = uint8(i%16 + 1)
+	}
+	return l
 }

@@ -344,17 +344,16 @@ func (ix *version) hasGroup(ctx context.Context, l lld.Location) (bool, error) {
 	return e != nil, err
 }
 
-// Lookup returns the record of l: one probe of the block cache when l's
-// block is cached; else its page's directory (cached, or read with the
-// page) and the block.
-func (ix *version) lookup(ctx context.Context, l lld.Location) (Record, bool, error) {
+// blockOf returns the block that holds l's record, and the record's index
+// in it, or false.
+func (ix *version) blockOf(ctx context.Context, l lld.Location) (*block, int, bool, error) {
 	g, ok := GroupKey(l)
 	if !ok {
-		return Record{}, false, nil
+		return nil, 0, false, nil
 	}
 	e, err := ix.findGroup(ctx, g)
 	if err != nil || e == nil {
-		return Record{}, false, err
+		return nil, 0, false, err
 	}
 	label := blockLabel(l)
 	var b *block
@@ -363,19 +362,36 @@ func (ix *version) lookup(ctx context.Context, l lld.Location) (Record, bool, er
 	} else {
 		d, z, err := ix.dir(ctx, e.off, e.length)
 		if err != nil {
-			return Record{}, false, err
+			return nil, 0, false, err
 		}
 		i, ok := d.find(label)
 		if !ok {
-			return Record{}, false, nil
+			return nil, 0, false, nil
 		}
 		if b, err = ix.loadBlock(ctx, e.off, &d.blocks[i], z, 0); err != nil {
-			return Record{}, false, err
+			return nil, 0, false, err
 		}
 	}
 	i, ok := b.find(l.String())
-	if !ok {
-		return Record{}, false, nil
+	return b, i, ok, nil
+}
+
+// bound returns the box of l's record without decoding its geometry.
+func (ix *version) bound(ctx context.Context, l lld.Location) (orb.Bound, bool, error) {
+	b, i, ok, err := ix.blockOf(ctx, l)
+	if err != nil || !ok {
+		return orb.Bound{}, false, err
+	}
+	return b.bounds[i], true, nil
+}
+
+// Lookup returns the record of l: one probe of the block cache when l's
+// block is cached; else its page's directory (cached, or read with the
+// page) and the block.
+func (ix *version) lookup(ctx context.Context, l lld.Location) (Record, bool, error) {
+	b, i, ok, err := ix.blockOf(ctx, l)
+	if err != nil || !ok {
+		return Record{}, false, err
 	}
 	var r Record
 	if l.System == lld.DLS { // every field is in the key: l is what parsing it gives

@@ -177,6 +177,20 @@ func (ix *Index) Lookup(ctx context.Context, l lld.Location) (Record, bool, erro
 	return f.rec, f.ok, err
 }
 
+// RecordBound returns the box of l's record (what Lookup's geometry gives)
+// without decoding the geometry: a filter before lookups.
+func (ix *Index) RecordBound(ctx context.Context, l lld.Location) (orb.Bound, bool, error) {
+	type bound struct {
+		b  orb.Bound
+		ok bool
+	}
+	r, err := do(ctx, ix, func(v *version) (bound, error) {
+		b, ok, err := v.bound(ctx, l)
+		return bound{b, ok}, err
+	})
+	return r.b, r.ok, err
+}
+
 // Group returns every record of l's group.
 func (ix *Index) Group(ctx context.Context, l lld.Location) ([]Record, error) {
 	return do(ctx, ix, func(v *version) ([]Record, error) { return v.group(ctx, l) })
