@@ -2,6 +2,7 @@ package datalayers
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -184,33 +185,54 @@ func (sp *spool) add(layer, sig string, f feature) error {
 		sp.pending += len(r) + binary.MaxVarintLen32
 	}
 	if sp.pending > sp.limit {
-		return sp.flush()
+		return sp.flush(false)
 	}
 	return nil
 }
 
-// flush appends every partition's buffered records to its file.
-func (sp *spool) flush() error {
+// flush appends partition buffers to their files: every one when all is
+// set (the end of a load), else the largest first until at most half the
+// limit stays buffered. Writing every small buffer at each flush cost an
+// open, a write of a few KB and a close per partition file each 8 MiB:
+// millions of them for a province's agriculture layers.
+func (sp *spool) flush(all bool) error {
+	type part struct {
+		l *spoolLayer
+		p maptile.Tile
+		n int
+	}
+	var parts []part
+	total := 0
 	for _, l := range sp.layers {
 		for p, buf := range l.parts {
-			if len(buf) == 0 {
-				continue
+			if len(buf) > 0 {
+				parts = append(parts, part{l, p, len(buf)})
+				total += len(buf)
 			}
-			f, err := os.OpenFile(sp.file(l, p), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-			if err != nil {
-				return fmt.Errorf("datalayers: %w", err)
-			}
-			_, err = f.Write(buf)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return fmt.Errorf("datalayers: write %s: %w", f.Name(), err)
-			}
-			l.parts[p] = nil // keeps the partition, frees its buffer
 		}
 	}
-	sp.pending = 0
+	if !all {
+		slices.SortFunc(parts, func(a, b part) int { return cmp.Compare(b.n, a.n) })
+	}
+	for _, pt := range parts {
+		if !all && total <= sp.limit/2 {
+			break
+		}
+		f, err := os.OpenFile(sp.file(pt.l, pt.p), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return fmt.Errorf("datalayers: %w", err)
+		}
+		_, err = f.Write(pt.l.parts[pt.p])
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("datalayers: write %s: %w", f.Name(), err)
+		}
+		pt.l.parts[pt.p] = nil // keeps the partition, frees its buffer
+		total -= pt.n
+	}
+	sp.pending = total
 	return nil
 }
 

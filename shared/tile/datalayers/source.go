@@ -606,7 +606,7 @@ func (r *regionData) load(ctx context.Context, s *Source, name string) error {
 	}
 	if ld.spool != nil {
 		r.extent = ld.extent
-		return ld.spool.flush()
+		return ld.spool.flush(true)
 	}
 	r.layers = map[string]*layerData{}
 	for name, fs := range ld.layers {
