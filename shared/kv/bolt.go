@@ -348,40 +348,47 @@ func (b *Bolt) scanKeysSkipping(ctx context.Context, pkPrefix string, skip []str
 		}
 		return nil, false
 	}
+	var batch []Key
+	return b.scanBatches(ctx, prefix, func(c *bolt.Cursor, k, _ []byte) (last []byte) {
+		batch = nil // fn may keep the previous one
+		for k != nil && bytes.HasPrefix(k, prefix) && len(batch) < scanBatch {
+			if to, ok := skipped(k); ok {
+				if to == nil {
+					break
+				}
+				k, _ = c.Seek(to)
+				continue
+			}
+			batch = append(batch, splitBoltKey(k))
+			last = k
+			k, _ = c.Next()
+		}
+		return last
+	}, func() error { return fn(batch) })
+}
+
+// scanBatches runs the batches of a scan from prefix on: one read
+// transaction a batch, each resuming after the previous batch's last key,
+// and no transaction open while emit hands a batch over (it may write).
+// collect reads a batch from the cursor at its first key and value and
+// returns the last key it took, nil when it took none (the scan is over).
+func (b *Bolt) scanBatches(ctx context.Context, prefix []byte, collect func(c *bolt.Cursor, k, v []byte) (last []byte), emit func() error) error {
 	from, resume := prefix, false
 	for {
-		var batch []Key
 		var last []byte
 		err := b.view(ctx, "scan", func(bk *bolt.Bucket) error {
 			c := bk.Cursor()
-			k, _ := c.Seek(from)
+			k, v := c.Seek(from)
 			if resume && bytes.Equal(k, from) {
-				k, _ = c.Next() // the previous batch's last key
+				k, v = c.Next() // the previous batch's last key
 			}
-			for k != nil && bytes.HasPrefix(k, prefix) && len(batch) < scanBatch {
-				if to, ok := skipped(k); ok {
-					if to == nil {
-						break
-					}
-					k, _ = c.Seek(to)
-					continue
-				}
-				batch = append(batch, splitBoltKey(k))
-				last = k
-				k, _ = c.Next()
-			}
-			if last != nil {
-				last = bytes.Clone(last)
-			}
+			last = bytes.Clone(collect(c, k, v)) // the cursor's key is valid only in the transaction
 			return nil
 		})
-		if err != nil {
+		if err != nil || last == nil {
 			return err
 		}
-		if len(batch) == 0 {
-			return nil
-		}
-		if err := fn(batch); err != nil {
+		if err := emit(); err != nil {
 			return err
 		}
 		from, resume = last, true
@@ -396,45 +403,24 @@ func (b *Bolt) ScanItems(ctx context.Context, pkPrefix string, fn func([]Item) e
 		return err
 	}
 	prefix := []byte(pkPrefix)
-	from, resume := prefix, false
-	for {
-		var batch []Item
-		var last []byte
-		err := b.view(ctx, "scan", func(bk *bolt.Bucket) error {
-			c := bk.Cursor()
-			k, v := c.Seek(from)
-			if resume && bytes.Equal(k, from) {
-				k, v = c.Next() // the previous batch's last key
+	var batch []Item
+	return b.scanBatches(ctx, prefix, func(c *bolt.Cursor, k, v []byte) (last []byte) {
+		batch = nil // fn may keep the previous one
+		var buf []byte
+		for size := 0; k != nil && bytes.HasPrefix(k, prefix) && len(batch) < scanBatch && size < scanItemBytes; size += len(k) + len(v) {
+			key := splitBoltKey(k)
+			it := Item{PK: key.PK, SK: key.SK}
+			if len(v) > 0 {
+				start := len(buf)
+				buf = append(buf, v...)
+				it.Data = buf[start:len(buf):len(buf)]
 			}
-			var buf []byte
-			for size := 0; k != nil && bytes.HasPrefix(k, prefix) && len(batch) < scanBatch && size < scanItemBytes; size += len(k) + len(v) {
-				key := splitBoltKey(k)
-				it := Item{PK: key.PK, SK: key.SK}
-				if len(v) > 0 {
-					start := len(buf)
-					buf = append(buf, v...)
-					it.Data = buf[start:len(buf):len(buf)]
-				}
-				batch = append(batch, it)
-				last = k
-				k, v = c.Next()
-			}
-			if last != nil {
-				last = bytes.Clone(last)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
+			batch = append(batch, it)
+			last = k
+			k, v = c.Next()
 		}
-		if len(batch) == 0 {
-			return nil
-		}
-		if err := fn(batch); err != nil {
-			return err
-		}
-		from, resume = last, true
-	}
+		return last
+	}, func() error { return fn(batch) })
 }
 
 // Close implements Store: it closes the file and releases its lock.
