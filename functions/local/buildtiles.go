@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -119,7 +118,9 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	svc := convert.New()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if err := newGridLoader(*dataDir, svc, logger).load(ctx); err != nil {
+	grids := newGridLoader(*dataDir, svc, logger)
+	grids.cacheBytes = jobGridCacheBytes
+	if err := grids.load(ctx); err != nil {
 		fmt.Fprintf(stderr, "meridian build-tiles: grid indexes: %v\n", err)
 		return 1
 	}
@@ -282,20 +283,6 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
-}
-
-// writeHeapProfile writes the live heap, after a collection, to path.
-func writeHeapProfile(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	runtime.GC()
-	err = pprof.WriteHeapProfile(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // dataLayerPaths lists the data layers build-tiles makes.

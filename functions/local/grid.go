@@ -137,6 +137,14 @@ type gridLoader struct {
 	stamps map[string]string
 }
 
+// jobGridCacheBytes is each grid index's page cache in build-tiles. Its
+// data layers resolve blocks in grid order, a township at a time, and its
+// grid archives walk each zoom's tiles along a Hilbert curve: few blocks
+// are in use at once. The server's 128 MiB an index, filled by a
+// province's build, was most of the build's heap and of its collector's
+// work.
+const jobGridCacheBytes = 32 << 20
+
 func newGridLoader(dataDir string, svc *convert.Service, logger *slog.Logger) *gridLoader {
 	store := blob.NewCached(blob.NewDir(gridPath(dataDir)), blob.CacheOptions{MaxBytes: 32 << 20})
 	return &gridLoader{dataDir: dataDir, store: store, svc: svc, logger: logger, open: map[string]*gridindex.Index{}, stamps: map[string]string{}}

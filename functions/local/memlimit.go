@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"time"
 )
 
 // jobMemoryLimit is the Go runtime's soft memory limit for the long jobs
@@ -24,27 +27,78 @@ func limitJobMemory() {
 	}
 }
 
-// profileFromEnv starts a CPU profile of the command when
-// MERIDIAN_CPUPROFILE names a file prefix: the profile goes to
-// <prefix>-<command>-<pid>.pprof, so that every child of a scale test
-// writes its own. It returns the function that stops and writes it, or
-// nil.
+// profileFromEnv starts the profiles the environment asks for:
+//   - MERIDIAN_CPUPROFILE=prefix: a CPU profile of the command, written to
+//     <prefix>-<command>-<pid>.pprof, so that every child of a scale test
+//     writes its own;
+//   - MERIDIAN_HEAPPROFILE=prefix: the live heap, written to
+//     <prefix>-<command>-<pid>.heap every 20 s and at the end (a long job
+//     stopped midway leaves its last one).
+//
+// It returns the function that stops them and writes them, or nil.
 func profileFromEnv(cmd string, stderr io.Writer) func() {
-	prefix := os.Getenv("MERIDIAN_CPUPROFILE")
-	if prefix == "" {
-		return nil
+	var stops []func()
+	if prefix := os.Getenv("MERIDIAN_CPUPROFILE"); prefix != "" {
+		name := fmt.Sprintf("%s-%s-%d.pprof", prefix, cmd, os.Getpid())
+		stop, err := startCPUProfile(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "meridian: MERIDIAN_CPUPROFILE: %v\n", err)
+		} else {
+			stops = append(stops, stop)
+		}
 	}
-	name := fmt.Sprintf("%s-%s-%d.pprof", prefix, cmd, os.Getpid())
-	f, err := os.Create(name)
-	if err == nil {
-		err = pprof.StartCPUProfile(f)
+	if prefix := os.Getenv("MERIDIAN_HEAPPROFILE"); prefix != "" {
+		name := fmt.Sprintf("%s-%s-%d.heap", prefix, cmd, os.Getpid())
+		write := func() {
+			if err := writeHeapProfile(name); err != nil {
+				fmt.Fprintf(stderr, "meridian: MERIDIAN_HEAPPROFILE: %v\n", err)
+			}
+		}
+		done := make(chan struct{})
+		go func() {
+			t := time.NewTicker(heapProfileEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-t.C:
+					write()
+				case <-done:
+					return
+				}
+			}
+		}()
+		stops = append(stops, func() { close(done); write() })
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "meridian: MERIDIAN_CPUPROFILE: %v\n", err)
+	if len(stops) == 0 {
 		return nil
 	}
 	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
+		for _, stop := range stops {
+			stop()
+		}
 	}
+}
+
+// heapProfileEvery is how often MERIDIAN_HEAPPROFILE writes the heap.
+const heapProfileEvery = 20 * time.Second
+
+// writeHeapProfile writes the live heap (after a collection) to name,
+// through a temporary file so that a reader never sees half of one.
+func writeHeapProfile(name string) error {
+	runtime.GC()
+	f, err := os.CreateTemp(filepath.Dir(name), ".heap-*")
+	if err != nil {
+		return err
+	}
+	err = pprof.Lookup("heap").WriteTo(f, 0)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }

@@ -2,6 +2,7 @@ package datalayers
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -213,11 +214,47 @@ func quarterOf(id string, items []kv.Item) (*quarter, error) {
 }
 
 func (ld *loader) loadAg(store kv.Store) error {
-	// Roll-ups by section and by township, whole: sums, not features.
+	// Roll-ups by section and by township: sums, not features. The scan
+	// hands the quarters over in grid order, so a township's quarters come
+	// together: its roll-ups are added when the scan leaves it, and only
+	// the current township's are held (a province has 600,000 sections).
+	// Each layer's roll-ups are added in order of first appearance, as
+	// they would be after the whole scan.
 	var rank [2][nBands]uint32
 	sums := [2]map[string]*agRollup{{}, {}}
 	in := intern{}
-	roll := func(q *quarter, bands [nBands]bool) {
+	var twp string      // the township rolled up now
+	var twpOrder uint64 // its grid order
+	emit := func() error {
+		for band := range nBands {
+			for i, m := range sums {
+				ids := make([]string, 0, len(m))
+				for id, a := range m {
+					if a.first[band] != 0 {
+						ids = append(ids, id)
+					}
+				}
+				slices.SortFunc(ids, func(x, y string) int { return cmp.Compare(m[x].first[band], m[y].first[band]) })
+				if err := ld.addBlocks(bandLayers[band][i], ids, func(j int) geojson.Properties { return m[ids[j]].props(band) }); err != nil {
+					return err
+				}
+			}
+		}
+		clear(sums[0])
+		clear(sums[1])
+		return nil
+	}
+	roll := func(q *quarter, bands [nBands]bool) error {
+		if q.twp != twp {
+			o, ok := gridOrder(q.twp)
+			if !ok || twp != "" && o < twpOrder {
+				return fmt.Errorf("datalayers: ag quarter %s came after township %s had been rolled up: the quarters are not in grid order (is %s a DLS quarter's canonical name?)", q.id, q.twp, q.id)
+			}
+			if err := emit(); err != nil {
+				return err
+			}
+			twp, twpOrder = q.twp, o
+		}
 		for i, id := range [2]string{q.sec, q.twp} {
 			a := sums[i][id]
 			if a == nil {
@@ -226,9 +263,10 @@ func (ld *loader) loadAg(store kv.Store) error {
 			}
 			a.add(q, bands, &rank[i], in)
 		}
+		return nil
 	}
-	// A quarter's items are adjacent in key order: it is added when the
-	// next quarter's first item comes, and at the end.
+	// A quarter's items are adjacent: it is added when the next quarter's
+	// first item comes, and at the end.
 	var cur []kv.Item
 	flush := func() error {
 		if len(cur) == 0 {
@@ -254,22 +292,7 @@ func (ld *loader) loadAg(store kv.Store) error {
 	if err != nil {
 		return err
 	}
-
-	for band := range nBands {
-		for i, m := range sums {
-			ids := make([]string, 0, len(m))
-			for id, a := range m {
-				if a.first[band] != 0 {
-					ids = append(ids, id)
-				}
-			}
-			slices.SortFunc(ids, func(x, y string) int { return cmp.Compare(m[x].first[band], m[y].first[band]) })
-			if err := ld.addBlocks(bandLayers[band][i], ids, func(j int) geojson.Properties { return m[ids[j]].props(band) }); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return emit()
 }
 
 // intern hands out one copy of each string it is given, so the roll-ups
@@ -286,7 +309,7 @@ func (in intern) get(s string) string {
 
 // addQuarter adds the features of quarter id, whose items are items, and
 // rolls it up.
-func (ld *loader) addQuarter(id string, items []kv.Item, roll func(q *quarter, bands [nBands]bool)) error {
+func (ld *loader) addQuarter(id string, items []kv.Item, roll func(q *quarter, bands [nBands]bool) error) error {
 	q, err := quarterOf(id, items)
 	if err != nil {
 		return err
@@ -321,7 +344,9 @@ func (ld *loader) addQuarter(id string, items []kv.Item, roll func(q *quarter, b
 	if err := ld.addBlock("ag_summary_qs", id, p); err != nil {
 		return err
 	}
-	roll(q, [nBands]bool{bandSummary: true, bandCrops: q.crop != nil, bandLSRS: q.lsrs != nil})
+	if err := roll(q, [nBands]bool{bandSummary: true, bandCrops: q.crop != nil, bandLSRS: q.lsrs != nil}); err != nil {
+		return err
+	}
 	if q.crop != nil {
 		p := geojson.Properties{"rotation": q.crop.Rotation, "diversity_index": q.crop.DiversityIndex, "years_covered": q.crop.YearsCovered}
 		cropProps(p, q.crop)

@@ -1,6 +1,7 @@
 package datalayers
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/paulmach/orb"
@@ -199,8 +200,13 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 				fp = &footprint{first: headOf(r)}
 				footprints[fk] = fp
 				footprintOrder = append(footprintOrder, fk)
+			} else if lsd < fp.lsds[0] {
+				fp.first = headOf(r) // the row of its first LSD in key order
 			}
 			fp.lsds = append(fp.lsds, lsd)
+			if n := len(fp.lsds); n > 1 && lsd < fp.lsds[0] {
+				fp.lsds[0], fp.lsds[n-1] = lsd, fp.lsds[0]
+			}
 		}
 		return nil
 	})
@@ -249,8 +255,9 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 }
 
 // footprint is a disposition drawn whole below OverviewZoom: what its
-// overview feature and label draw of its first row, and its LSDs. A
-// province has some hundred thousand: what they hold is kept small.
+// overview feature and label draw of its first row (the row of its LSD
+// first in key order), and its LSDs, that one first. A province has some
+// hundred thousand: what they hold is kept small.
 type footprint struct {
 	first tenureHead
 	lsds  []string
@@ -275,7 +282,12 @@ func (h tenureHead) row() energy.TenureRow {
 
 // footprint returns the union of LSD blocks: dissolved where they share
 // edges exactly (the LSDs of a section do), else the blocks side by side.
+//
+// The LSDs are dissolved in key order, whatever order the scan found them
+// in: the union's rings, and so what a coarse tile keeps of a small
+// disposition, depend on it.
 func (ld *loader) footprint(lsds []string) (orb.Geometry, error) {
+	slices.Sort(lsds)
 	var polys []orb.Polygon
 	for _, id := range lsds {
 		g, err := ld.blockOf(id)

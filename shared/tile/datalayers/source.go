@@ -476,10 +476,9 @@ func (ld *loader) prefetch(ids []string) {
 	}
 }
 
-// scan is scanDataset reading ahead up to prefetchWindow items (or
+// scan is scanByBlock reading ahead up to prefetchWindow items (or
 // prefetchBytes of their data): the blocks the window's partition keys
-// name (after the key's '#') are prefetched before fn sees its items, in
-// key order.
+// name (after pkPrefix) are prefetched before fn sees its items.
 func (ld *loader) scan(store kv.Store, name, pkPrefix string, fn func(it kv.Item) error) error {
 	var window []kv.Item
 	size := 0
@@ -500,7 +499,7 @@ func (ld *loader) scan(store kv.Store, name, pkPrefix string, fn func(it kv.Item
 		window, size, ld.pre = window[:0], 0, nil
 		return ld.ctx.Err()
 	}
-	err := scanDataset(ld.ctx, store, name, pkPrefix, func(it kv.Item) error {
+	err := scanByBlock(ld.ctx, store, name, pkPrefix, func(it kv.Item) error {
 		window = append(window, it)
 		size += len(it.Data)
 		if len(window) < ld.window && size < prefetchBytes {
@@ -647,6 +646,102 @@ func scanDataset(ctx context.Context, store kv.Store, name, pkPrefix string, fn 
 		}
 		return ctx.Err()
 	})
+}
+
+// scanByBlock calls fn with the items of the dataset's partitions under
+// pkPrefix, a partition at a time (its items in SK order), in grid order:
+// first the partitions whose key names a DLS block (after pkPrefix), by
+// meridian, range, township, section and part, then any others in key
+// order. Key order visits a different township at nearly every step
+// ("QS#NE-1-1-1-W4", "QS#NE-1-1-10-W4", ...): resolving a province's
+// blocks in it missed the grid indexes' caches on almost every block, and
+// a full-size agriculture build spent 20 minutes in the load without
+// finishing, half of it collecting the blocks it inflated. In grid order
+// a township's blocks are resolved together.
+//
+// It reads the keys first, keeping 8 bytes a DLS partition (about 20 MB
+// for a province's 2.5 million quarters), then each partition with a
+// Query; no partition's items are held past fn.
+func scanByBlock(ctx context.Context, store kv.Store, name, pkPrefix string, fn func(it kv.Item) error) error {
+	ds, ok, err := kv.Open(ctx, store, name)
+	if err != nil || !ok {
+		return err
+	}
+	var blocks []uint64
+	var others []string
+	last := ""
+	err = ds.ScanKeys(ctx, pkPrefix, func(keys []kv.Key) error {
+		for _, k := range keys {
+			if k.PK == last {
+				continue
+			}
+			last = k.PK
+			if o, ok := gridOrder(strings.TrimPrefix(k.PK, pkPrefix)); ok {
+				blocks = append(blocks, o)
+			} else {
+				others = append(others, k.PK)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	slices.Sort(blocks)
+	blocks = slices.Compact(blocks)
+	slices.Sort(others)
+	others = slices.Compact(others)
+	read := func(pk string) error {
+		q := kv.Query{PK: pk, Limit: kv.MaxLimit}
+		for {
+			page, err := ds.Query(ctx, q)
+			if err != nil {
+				return err
+			}
+			for _, it := range page.Items {
+				if err := fn(it); err != nil {
+					return err
+				}
+			}
+			if page.Next == "" {
+				return ctx.Err()
+			}
+			q.After = page.Next
+		}
+	}
+	for _, o := range blocks {
+		if err := read(pkPrefix + gridName(o)); err != nil {
+			return err
+		}
+	}
+	for _, pk := range others {
+		if err := read(pk); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gridOrder packs the DLS block named id into an integer whose order is
+// grid order (meridian, range, township, section, unit, part); ok is
+// false when id is not a DLS block's canonical name.
+func gridOrder(id string) (uint64, bool) {
+	loc, err := lld.Parse(id)
+	if err != nil || loc.System != lld.DLS {
+		return 0, false
+	}
+	o := uint64(loc.Meridian)<<48 | uint64(loc.Range)<<40 | uint64(loc.Township)<<32 |
+		uint64(loc.Section)<<24 | uint64(loc.Unit)<<16 | uint64(loc.Aliquot)<<8 | uint64(loc.LSD)
+	if gridName(o) != id {
+		return 0, false
+	}
+	return o, true
+}
+
+// gridName is the canonical name of the block gridOrder packed into o.
+func gridName(o uint64) string {
+	return lld.Location{System: lld.DLS, Meridian: lld.Meridian(o >> 48), Range: uint8(o >> 40), Township: uint8(o >> 32),
+		Section: uint8(o >> 24), Unit: lld.Unit(o >> 16), Aliquot: lld.Aliquot(o >> 8), LSD: uint8(o)}.String()
 }
 
 // decodeJSON decodes an item's data into v.
