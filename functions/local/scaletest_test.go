@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,5 +140,50 @@ func TestGridArchiveLayers(t *testing.T) {
 		if _, err := gridArchiveLayers(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
+	}
+}
+
+// Steps side by side: all run at once, the first failure stops the
+// others and is the error returned, and the group's row bounds the memory
+// they held together by the sum of their peaks.
+func TestSideBySide(t *testing.T) {
+	r := &scaleRun{name: "test", log: &bytes.Buffer{}}
+	started := make(chan int, 3)
+	boom := errors.New("boom")
+	err := r.sideBySide(context.Background(), "jobs", 3, func(ctx context.Context, i int) error {
+		started <- i
+		if i == 1 {
+			for len(started) < 3 { // fail once every job runs
+				time.Sleep(time.Millisecond)
+			}
+			return boom
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("job %d: %w", i, ctx.Err())
+		case <-time.After(10 * time.Second):
+			return fmt.Errorf("job %d was not canceled", i)
+		}
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want the failing job's", err)
+	}
+	if err := r.sideBySide(context.Background(), "jobs", 2, func(context.Context, int) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+
+	r.addGroup("generate, side by side", []measure{
+		{step: "generate grid", time: 2 * time.Second, rss: 100 << 20},
+		{step: "generate energy", time: 5 * time.Second, rss: 120 << 20},
+	})
+	if len(r.rows) != 3 {
+		t.Fatalf("%d rows, want the 2 steps and their group", len(r.rows))
+	}
+	g := r.rows[2]
+	if g.time != 5*time.Second || g.rss != 220<<20 {
+		t.Errorf("group: %s, %d MB; want the longest step's time and the sum of the peaks (5s, 220 MB)", g.time, g.rss>>20)
+	}
+	if p, step := r.peak(); p != 220<<20 || step != "generate, side by side" {
+		t.Errorf("peak = %d MB (%s), want the group's sum", p>>20, step)
 	}
 }

@@ -871,8 +871,7 @@ func (in *ingester) readSpatial() error {
 			delete(in.crown, k)
 		}
 		c := q.centroid
-		cb := c.Bound()
-		for _, i := range slcIx.near(cb) {
+		for _, i := range slcIx.containing(c) {
 			p := slc[i]
 			if !containsPoint(p.Geometry, c) {
 				continue
@@ -905,7 +904,7 @@ func (in *ingester) readSpatial() error {
 			}
 			break
 		}
-		for _, i := range cliIx.near(cb) {
+		for _, i := range cliIx.containing(c) {
 			if p := cli[i]; containsPoint(p.Geometry, c) {
 				if score, ok := p.Score(); ok {
 					prim, _ := p.Primary()
@@ -920,7 +919,7 @@ func (in *ingester) readSpatial() error {
 			}
 		}
 		worst := -1
-		for _, i := range droughtIx.near(cb) {
+		for _, i := range droughtIx.containing(c) {
 			if d := drought[i]; int(d.Class) > worst && containsPoint(d.Geometry, c) {
 				worst = int(d.Class)
 			}
@@ -929,14 +928,14 @@ func (in *ingester) readSpatial() error {
 			cls := DroughtClass(worst)
 			q.sections[ag.SKDrought] = ag.Drought{Class: cls.String(), SeverityLabel: cls.Label(), AsOf: month}
 		}
-		for _, i := range muniIx.near(cb) {
+		for _, i := range muniIx.containing(c) {
 			if m := munis[i]; containsPoint(m.Geometry, c) {
 				q.sections[ag.SKMunicipality] = ag.Municipality{Name: m.Name, Type: m.Type}
 				break
 			}
 		}
 		if q.province == survey.SK {
-			for _, i := range pastureIx.near(cb) {
+			for _, i := range pastureIx.containing(c) {
 				if p := pastures[i]; containsPoint(p.Geometry, c) {
 					pr := in.provincial(q)
 					pr.Pastures = append(pr.Pastures, ag.Pasture{Name: p.Name, Program: p.Program})
@@ -1136,11 +1135,14 @@ func collect(g orb.Geometry, out *[]orb.Point) {
 	}
 }
 
-// containsPoint reports whether a polygon or multipolygon holds pt.
+// containsPoint reports whether a polygon or multipolygon holds pt. It
+// does not check g's bound first: orb computes a bound by walking every
+// vertex, as the ring test does; callers that test many points against one
+// polygon check its bound once (bucketIndex.containing).
 func containsPoint(g orb.Geometry, pt orb.Point) bool {
 	switch g := g.(type) {
 	case orb.Polygon:
-		if len(g) == 0 || !g.Bound().Contains(pt) || !survey.RingContains(g[0], pt) {
+		if len(g) == 0 || !survey.RingContains(g[0], pt) {
 			return false
 		}
 		for _, h := range g[1:] {
@@ -1165,7 +1167,7 @@ func sampledShare(parcel, f orb.Geometry) float64 {
 	if parcel == nil || f == nil || f.Dimensions() != 2 {
 		return 0
 	}
-	b := parcel.Bound()
+	b, fb := parcel.Bound(), f.Bound()
 	in, all := 0, 0
 	for i := range 20 {
 		for j := range 20 {
@@ -1174,7 +1176,7 @@ func sampledShare(parcel, f orb.Geometry) float64 {
 				continue
 			}
 			all++
-			if containsPoint(f, pt) {
+			if fb.Contains(pt) && containsPoint(f, pt) {
 				in++
 			}
 		}

@@ -65,3 +65,36 @@ func TestTally(t *testing.T) {
 		t.Errorf("majority %d", m.Code)
 	}
 }
+
+// TestBucketIndexContaining: containing returns exactly the features whose
+// bound holds the point, wide ones included, in ascending order.
+func TestBucketIndexContaining(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	box := func(w float64) orb.Bound {
+		x, y := -120+20*r.Float64(), 49+10*r.Float64()
+		return orb.Bound{Min: orb.Point{x, y}, Max: orb.Point{x + w*r.Float64(), y + w*r.Float64()}}
+	}
+	var fs []orb.Bound
+	for range 2000 {
+		fs = append(fs, box(1))
+	}
+	fs = append(fs, box(40), orb.Bound{Min: orb.Point{-130, 40}, Max: orb.Point{-90, 70}})
+	x := newBucketIndex(len(fs), func(i int) orb.Bound { return fs[i] })
+	hits := 0
+	for range 500 {
+		pt := orb.Point{-120 + 20*r.Float64(), 49 + 10*r.Float64()}
+		var want []int
+		for i, f := range fs {
+			if f.Contains(pt) {
+				want = append(want, i)
+			}
+		}
+		if got := x.containing(pt); !slices.Equal(got, want) {
+			t.Fatalf("containing(%v) = %v, want %v", pt, got, want)
+		}
+		hits += len(want)
+	}
+	if hits < 1000 {
+		t.Fatalf("only %d hits over 500 points: the test checks too little", hits)
+	}
+}

@@ -84,9 +84,7 @@ const heapPerLSD = 400
 // Source holding the features must not pass the same check. The stores'
 // partitions are zoom-11 tiles, so that both stores fill many, and the
 // spool buffers 256 KiB (8 MiB in builds: a constant, but more than the
-// smaller store's features) and the loader reads 1,024 keys ahead
-// (prefetchWindow in builds, 65,536: a constant, but more than the smaller
-// store's keys).
+// smaller store's features).
 func TestPartitionedBuildHeapIsFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds synthetic stores of up to 32,000 LSDs")
@@ -131,7 +129,6 @@ func TestPartitionedBuildHeapIsFlat(t *testing.T) {
 	part := growth(func(st kv.Store) *Source {
 		s := NewPartitioned(st, svc, t.TempDir())
 		s.spoolBuffer = 256 << 10
-		s.window = 1 << 10
 		return s
 	})
 	t.Logf("partitioned: %.0f heap bytes per added LSD (bound %d)", part, heapPerLSD)

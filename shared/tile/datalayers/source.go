@@ -20,7 +20,6 @@
 package datalayers
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -173,7 +172,6 @@ type Source struct {
 	unlocated atomic.Int64 // stored parcels the grid cannot place: left out
 
 	onResolve func(lld.Location) // tests: each block resolved from the grid
-	window    int                // keys read ahead (prefetchWindow; tests set less)
 }
 
 // Unlocated is the number of stored parcels the grid could not place
@@ -363,36 +361,15 @@ type loader struct {
 	spool   *spool // nil: features are held in layers
 	err     error  // the first error of add
 
-	pre       map[string]preBlock // blocks resolved ahead (prefetch)
-	window    int                 // prefetchWindow
 	onResolve func(lld.Location)
 
 	unlocated *atomic.Int64 // the Source's count of parcels left out
 }
 
 // maxBlocks bounds the blocks a loader keeps resolved: the store is read
-// in key order, so the blocks reused are those read just before.
+// in grid order (scanByBlock), so the blocks reused are those read just
+// before.
 const maxBlocks = 1 << 14
-
-// prefetchWindow is how many keys a loader reads ahead of the items it
-// draws, and how many roll-up blocks it resolves at a time: the blocks
-// they name are resolved sorted by township first. Keys sort by LSD or
-// quarter before township ("10-12-045-23W4"), so in key order consecutive
-// blocks lie in different townships, and each would decode its township's
-// grid index page again (the index keeps 64); sorted, a page is decoded
-// once per window. A window holds the items (keys ~100 bytes each, data at
-// most prefetchBytes in all) and up to as many resolved blocks (~300 bytes
-// each): some 60 MB at most.
-const prefetchWindow = 1 << 16
-
-// prefetchBytes bounds the data of the items a scan window holds.
-const prefetchBytes = 32 << 20
-
-// preBlock is a block resolved ahead of its use.
-type preBlock struct {
-	g        orb.Geometry
-	notFound bool // outside the grid: counted as unlocated when used
-}
 
 // geometry resolves a block once.
 func (ld *loader) geometry(loc lld.Location) (orb.Geometry, error) {
@@ -400,15 +377,11 @@ func (ld *loader) geometry(loc lld.Location) (orb.Geometry, error) {
 	if g, ok := ld.blocks[k]; ok {
 		return g, nil
 	}
-	pre, ok := ld.pre[k]
-	if !ok {
-		var err error
-		if pre.g, pre.notFound, err = ld.resolve(loc, k); err != nil {
-			return nil, err
-		}
+	g, notFound, err := ld.resolve(loc, k)
+	if err != nil {
+		return nil, err
 	}
-	g := pre.g
-	if pre.notFound {
+	if notFound {
 		ld.unlocated.Add(1) // a real file can name land our grid does not cover
 	}
 	if len(ld.blocks) >= maxBlocks {
@@ -435,96 +408,19 @@ func (ld *loader) resolve(loc lld.Location, k string) (g orb.Geometry, notFound 
 	return b.Geometry, false, nil
 }
 
-// prefetch resolves the blocks named ids (those that parse and are not
-// resolved already), a township at a time, for geometry to find: it
-// replaces what the previous prefetch resolved. A block that fails to
-// resolve is left for geometry, which returns the error.
-func (ld *loader) prefetch(ids []string) {
-	type named struct {
-		k   string
-		loc lld.Location
-	}
-	var todo []named
-	seen := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		if _, ok := ld.blocks[id]; ok {
-			continue
-		}
-		loc, err := lld.Parse(id)
-		if err != nil || loc.String() != id {
-			continue
-		}
-		todo = append(todo, named{id, loc})
-	}
-	slices.SortFunc(todo, func(a, b named) int {
-		return cmp.Or(cmp.Compare(a.loc.System, b.loc.System), cmp.Compare(a.loc.Meridian, b.loc.Meridian),
-			cmp.Compare(a.loc.Range, b.loc.Range), cmp.Compare(a.loc.Township, b.loc.Township), strings.Compare(a.k, b.k))
-	})
-	ld.pre = make(map[string]preBlock, len(todo))
-	for _, n := range todo {
-		if ld.ctx.Err() != nil {
-			return
-		}
-		g, notFound, err := ld.resolve(n.loc, n.k)
-		if err == nil {
-			ld.pre[n.k] = preBlock{g: g, notFound: notFound}
-		}
-	}
-}
-
-// scan is scanByBlock reading ahead up to prefetchWindow items (or
-// prefetchBytes of their data): the blocks the window's partition keys
-// name (after pkPrefix) are prefetched before fn sees its items.
+// scan calls fn with the items under pkPrefix of dataset name,
+// partition by partition in grid order (scanByBlock).
 func (ld *loader) scan(store kv.Store, name, pkPrefix string, fn func(it kv.Item) error) error {
-	var window []kv.Item
-	size := 0
-	run := func() error {
-		ids := make([]string, 0, len(window))
-		for i, it := range window {
-			if i == 0 || it.PK != window[i-1].PK {
-				ids = append(ids, strings.TrimPrefix(it.PK, pkPrefix))
-			}
-		}
-		ld.prefetch(ids)
-		for _, it := range window {
-			if err := fn(it); err != nil {
-				return err
-			}
-		}
-		clear(window) // the items' data goes with the window
-		window, size, ld.pre = window[:0], 0, nil
-		return ld.ctx.Err()
-	}
-	err := scanByBlock(ld.ctx, store, name, pkPrefix, func(it kv.Item) error {
-		window = append(window, it)
-		size += len(it.Data)
-		if len(window) < ld.window && size < prefetchBytes {
-			return nil
-		}
-		return run()
-	})
-	if err != nil || len(window) == 0 {
-		return err
-	}
-	return run()
+	return scanByBlock(ld.ctx, store, name, pkPrefix, fn)
 }
 
 // addBlocks adds the polygons of the blocks named ids, with props(i) for
-// ids[i], in order, resolving them prefetchWindow at a time.
+// ids[i], in order.
 func (ld *loader) addBlocks(layer string, ids []string, props func(i int) geojson.Properties) error {
-	for lo := 0; lo < len(ids); lo += ld.window {
-		hi := min(lo+ld.window, len(ids))
-		ld.prefetch(ids[lo:hi])
-		for i := lo; i < hi; i++ {
-			if err := ld.addBlock(layer, ids[i], props(i)); err != nil {
-				return err
-			}
+	for i, id := range ids {
+		if err := ld.addBlock(layer, id, props(i)); err != nil {
+			return err
 		}
-		ld.pre = nil
 	}
 	return nil
 }
@@ -580,7 +476,7 @@ func (ld *loader) addBlock(layer, id string, props geojson.Properties) error {
 
 // load reads region name's layers from s's store.
 func (r *regionData) load(ctx context.Context, s *Source, name string) error {
-	ld := &loader{ctx: ctx, svc: s.svc, unlocated: &s.unlocated, onResolve: s.onResolve, window: cmp.Or(s.window, prefetchWindow), blocks: map[string]orb.Geometry{}, layers: map[string][]feature{}, keySets: map[string][]string{}}
+	ld := &loader{ctx: ctx, svc: s.svc, unlocated: &s.unlocated, onResolve: s.onResolve, blocks: map[string]orb.Geometry{}, layers: map[string][]feature{}, keySets: map[string][]string{}}
 	if s.spoolDir != "" {
 		sp, err := newSpool(s.spoolDir, name, s.partZoom, s.spoolBuffer)
 		if err != nil {
