@@ -41,7 +41,7 @@ const spoolBuffer = 8 << 20
 const partCacheSize = 3
 
 // NewPartitioned returns a Source that holds no features in memory: on
-// the first tile of a domain it reads the store once, in key order, and
+// the first tile of a domain it reads the store once, in grid order, and
 // writes each feature to the files of the zoom-PartitionZoom tiles it
 // reaches (with the tile buffer), in a directory it makes under dir. A
 // tile then reads the one partition file it lies in (decoded once for all

@@ -5,9 +5,10 @@
 // and tenure polygons.
 //
 // A Source reads what a domain's archives draw once, on the first tile of
-// one of them: the keys of the energy or the ag dataset (kv.Store.ScanKeys,
-// build time only, streamed in key order), their items, and the blocks
-// they sit on. Tiles then cost a lookup in a grid of zoom-10 cells, and a
+// one of them: the keys of the energy or the ag dataset's LSD and quarter
+// partitions (kv.Store.ScanKeys, build time only), then their items in
+// grid order, a township at a time (scanByBlock), and the blocks they sit
+// on. Tiles then cost a lookup in a grid of zoom-10 cells, and a
 // build visits only the tiles a layer's features reach
 // (Source.BuildOptions). Below OverviewZoom the tenure layers draw one
 // merged footprint per disposition.
