@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"time"
+
+	"meridian/shared/atomicfile"
 )
 
 // jobMemoryLimit is the Go runtime's soft memory limit for the long jobs
@@ -95,7 +97,7 @@ func writeHeapProfile(name string) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), name)
+		err = atomicfile.Rename(f.Name(), name)
 	}
 	if err != nil {
 		os.Remove(f.Name())
