@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -253,7 +254,7 @@ func (r *scaleRun) sideBySide(ctx context.Context, what string, n int, job func(
 // own: its wall time (the longest step's: they started together) and, as
 // its peak, the sum of theirs, which bounds what they held at once.
 func (r *scaleRun) addGroup(name string, ms []measure) {
-	g := measure{step: name, unit: "steps", rows: int64(len(ms))}
+	g := measure{step: name, note: fmt.Sprintf("%d steps", len(ms))}
 	for _, m := range ms {
 		r.add(m)
 		g.time = max(g.time, m.time)
@@ -778,7 +779,7 @@ func printScaleTable(w io.Writer, runs []*scaleRun) {
 
 func count(m *measure) string {
 	if m.rows == 0 && m.unit == "" {
-		return "-"
+		return cmp.Or(m.note, "-")
 	}
 	s := fmt.Sprintf("%d %s", m.rows, m.unit)
 	if m.note != "" {

@@ -180,6 +180,9 @@ func TestSideBySide(t *testing.T) {
 		t.Fatalf("%d rows, want the 2 steps and their group", len(r.rows))
 	}
 	g := r.rows[2]
+	if count(&g) != "2 steps" || g.rate != 0 {
+		t.Errorf("group row reads %q at %v a second, want \"2 steps\" and no rate", count(&g), g.rate)
+	}
 	if g.time != 5*time.Second || g.rss != 220<<20 {
 		t.Errorf("group: %s, %d MB; want the longest step's time and the sum of the peaks (5s, 220 MB)", g.time, g.rss>>20)
 	}
