@@ -193,6 +193,27 @@ func (d Dataset) Query(ctx context.Context, q Query) (Page, error) {
 	return page, err
 }
 
+// Each calls fn with every item q selects, in q's order, reading MaxLimit
+// items a page (q.Limit is ignored); it stops at fn's first error.
+func (d Dataset) Each(ctx context.Context, q Query, fn func(Item) error) error {
+	q.Limit = MaxLimit
+	for {
+		page, err := d.Query(ctx, q)
+		if err != nil {
+			return err
+		}
+		for _, it := range page.Items {
+			if err := fn(it); err != nil {
+				return err
+			}
+		}
+		if page.Next == "" {
+			return nil
+		}
+		q.After = page.Next
+	}
+}
+
 // ScanKeys calls fn with the keys of the version's items whose PK begins
 // with pkPrefix (un-namespaced), a batch at a time, in no particular order.
 // It reads the store's whole key space on DynamoDB: tools only (sampling,

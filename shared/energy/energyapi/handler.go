@@ -77,18 +77,10 @@ func (h *Handler) open(ctx context.Context) (kv.Dataset, error) {
 // queryAll reads every item of q, page after page.
 func queryAll(ctx context.Context, ds kv.Dataset, q kv.Query) ([]kv.Item, error) {
 	var out []kv.Item
-	q.Limit = kv.MaxLimit
-	for {
-		p, err := ds.Query(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p.Items...)
-		if p.Next == "" {
-			return out, nil
-		}
-		q.After = p.Next
+	if err := ds.Each(ctx, q, func(it kv.Item) error { out = append(out, it); return nil }); err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // decodeAll decodes the JSON of items into rows of T.

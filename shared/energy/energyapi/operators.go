@@ -235,7 +235,7 @@ func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
 	var pending, soon int
 	top := &bounded[energy.TenureRow]{k: summaryTopRows, by: tenureCmp("urgency")}
 	now := h.now()
-	err = scan(ctx, ds, kv.Query{PK: pk, SKPrefix: "DISP#"}, func(it kv.Item) error {
+	err = ds.Each(ctx, kv.Query{PK: pk, SKPrefix: "DISP#"}, func(it kv.Item) error {
 		d, err := decodeJSON[energy.TenureRow](it)
 		if err != nil {
 			return err

@@ -205,7 +205,7 @@ func (l listing[T]) sorted(ctx context.Context, ds kv.Dataset, p paging) (listPa
 		by = func(a, b T) int { return l.cmp(b, a) }
 	}
 	top := &bounded[T]{k: p.Page * p.PerPage, by: by}
-	err := scan(ctx, ds, l.q, func(it kv.Item) error {
+	err := ds.Each(ctx, l.q, func(it kv.Item) error {
 		row, err := l.decode(it)
 		if err != nil {
 			return err
@@ -226,27 +226,6 @@ func (l listing[T]) sorted(ctx context.Context, ds kv.Dataset, p paging) (listPa
 		out.rows = rows[start:]
 	}
 	return out, nil
-}
-
-// scan calls fn with every item of q in order, reading scanLimit items at
-// a time.
-func scan(ctx context.Context, ds kv.Dataset, q kv.Query, fn func(kv.Item) error) error {
-	q.Limit = scanLimit
-	for {
-		pg, err := ds.Query(ctx, q)
-		if err != nil {
-			return err
-		}
-		for _, it := range pg.Items {
-			if err := fn(it); err != nil {
-				return err
-			}
-		}
-		if pg.Next == "" {
-			return nil
-		}
-		q.After = pg.Next
-	}
 }
 
 // bounded keeps the k first rows offered in the order by, ties in the

@@ -589,22 +589,10 @@ func scanByBlock(ctx context.Context, store kv.Store, name, pkPrefix string, fn 
 	slices.Sort(others)
 	others = slices.Compact(others)
 	read := func(pk string) error {
-		q := kv.Query{PK: pk, Limit: kv.MaxLimit}
-		for {
-			page, err := ds.Query(ctx, q)
-			if err != nil {
-				return err
-			}
-			for _, it := range page.Items {
-				if err := fn(it); err != nil {
-					return err
-				}
-			}
-			if page.Next == "" {
-				return ctx.Err()
-			}
-			q.After = page.Next
+		if err := ds.Each(ctx, kv.Query{PK: pk}, fn); err != nil {
+			return err
 		}
+		return ctx.Err()
 	}
 	for _, o := range blocks {
 		if err := read(pkPrefix + gridName(o)); err != nil {
