@@ -92,13 +92,16 @@ func (s *Service) dlsBlocks(ctx context.Context, u lld.Unit, b orb.Bound, fn fun
 			if perSection > 1 && i%perSection == 0 {
 				sec := l
 				sec.Unit, sec.Aliquot, sec.LSD = lld.Section, 0, 0
-				sb, ok := dls.Bound(sec), true
+				var sb orb.Bound
+				ok := true
 				if held {
 					var err error
 					if sb, ok, err = holder.RecordBound(ctx, sec); err != nil {
 						return unavailable(err)
 					}
 					sb = sb.Pad(sectionSlack)
+				} else {
+					sb = dls.Bound(sec)
 				}
 				if ok && !sb.Intersects(b) {
 					i += perSection - 1
