@@ -15,10 +15,7 @@ import (
 // once, in ascending order; never misses one.
 func TestBucketIndexNear(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	box := func(w float64) orb.Bound {
-		x, y := -120+20*r.Float64(), 49+10*r.Float64()
-		return orb.Bound{Min: orb.Point{x, y}, Max: orb.Point{x + w*r.Float64(), y + w*r.Float64()}}
-	}
+	box := func(w float64) orb.Bound { return randomBox(r, w) }
 	var fs []orb.Bound
 	for range 2000 {
 		fs = append(fs, box(0.5))
@@ -37,6 +34,12 @@ func TestBucketIndexNear(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomBox is a box over the prairies up to w degrees wide and high.
+func randomBox(r *rand.Rand, w float64) orb.Bound {
+	x, y := -120+20*r.Float64(), 49+10*r.Float64()
+	return orb.Bound{Min: orb.Point{x, y}, Max: orb.Point{x + w*r.Float64(), y + w*r.Float64()}}
 }
 
 // TestTally: pixels of one quarter and year read from two files add up,
@@ -70,10 +73,7 @@ func TestTally(t *testing.T) {
 // bound holds the point, wide ones included, in ascending order.
 func TestBucketIndexContaining(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	box := func(w float64) orb.Bound {
-		x, y := -120+20*r.Float64(), 49+10*r.Float64()
-		return orb.Bound{Min: orb.Point{x, y}, Max: orb.Point{x + w*r.Float64(), y + w*r.Float64()}}
-	}
+	box := func(w float64) orb.Bound { return randomBox(r, w) }
 	var fs []orb.Bound
 	for range 2000 {
 		fs = append(fs, box(1))

@@ -1,6 +1,7 @@
 package datalayers
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -205,21 +206,11 @@ func TestScanByBlockOrder(t *testing.T) {
 		}
 	}
 	if !slices.IsSortedFunc(twps, func(a, b twpKey) int {
-		return cmpTriple(a.mer, a.rge, a.twp, b.mer, b.rge, b.twp)
+		return cmp.Or(cmp.Compare(a.mer, b.mer), cmp.Compare(a.rge, b.rge), cmp.Compare(a.twp, b.twp))
 	}) {
 		t.Errorf("townships not visited once each in grid order: %v", twps)
 	}
 	if !slices.IsSorted(others) || len(others) != 3 {
 		t.Errorf("others = %v, want the 3 non-DLS partitions in key order", others)
 	}
-}
-
-func cmpTriple(a1, a2, a3, b1, b2, b3 uint8) int {
-	switch {
-	case a1 != b1:
-		return int(a1) - int(b1)
-	case a2 != b2:
-		return int(a2) - int(b2)
-	}
-	return int(a3) - int(b3)
 }
