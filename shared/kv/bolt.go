@@ -39,6 +39,11 @@ type BoltOptions struct {
 	// again). A whole-file scan (an archive build) or a bulk load (an
 	// ingest) then holds at most what it touches in one interval, not the
 	// file. Zero keeps the pages mapped (the server: its hot pages stay).
+	// A read-only handle with ReleaseEvery is taken to read the file
+	// through (a scan): the kernel is told to read ahead on its mapping
+	// again (bbolt advises random access, and without read-ahead a scan
+	// of a file not in the page cache took a disk read per 4 KiB page:
+	// 90 s for the province's 4.7 million LSD items, 15 s with it).
 	ReleaseEvery time.Duration
 	// SortBudget is the bytes of items (keys and data) a Publish's Writer
 	// holds in memory before it sorts them and spills them to a temporary
@@ -86,6 +91,9 @@ func OpenBolt(path string, opts BoltOptions) (*Bolt, error) {
 	}}
 	if opts.ReleaseEvery > 0 {
 		b.releaser = startReleaser(db, opts.ReleaseEvery)
+		if opts.ReadOnly {
+			adviseScan(db) // a read-only handle is mapped once: the advice stays
+		}
 	}
 	if !opts.ReadOnly {
 		err = db.Update(func(tx *bolt.Tx) error {

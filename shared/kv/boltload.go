@@ -95,15 +95,20 @@ type loadLimits struct {
 // putStream implements streamer: a Publish's Writer hands its items to an
 // external sort that writes them in key order when it closes.
 func (b *Bolt) putStream(ctx context.Context) itemStream {
-	return &boltLoad{b: b, ctx: ctx, lim: b.load}
+	return &boltLoad{b: b, path: b.path, ctx: ctx, lim: b.load}
 }
 
-// boltLoad is the external sort of a Writer's items on a Bolt.
+// boltLoad is the external sort of a Writer's items on a Bolt. With emit
+// set and b nil it is the sort of a ScanRanked: the merged items go to
+// emit, not to a store.
 type boltLoad struct {
-	b   *Bolt
-	ctx context.Context
-	lim loadLimits
+	b    *Bolt  // the store written; nil when emit is set
+	path string // the temporary file is made next to it, and errors name it
+	emit func(k, d []byte) error
+	ctx  context.Context
+	lim  loadLimits
 
+	kbuf  []byte    // put's key, before it is copied into the arena
 	arena []byte    // keys and data of the items not yet spilled
 	ents  []loadEnt // the items of arena
 	puts  int
@@ -131,29 +136,10 @@ func (l *boltLoad) data(e loadEnt) []byte {
 }
 
 func (l *boltLoad) put(it Item) error {
-	if l.err != nil {
-		return l.err
-	}
-	if l.puts++; l.puts%loadCtxEvery == 0 {
-		if err := l.ctx.Err(); err != nil {
-			return l.fail(l.b.wrap(l.ctx, "put", err))
-		}
-	}
-	size := len(it.PK) + 1 + len(it.SK) + len(it.Data)
-	if len(l.arena) > 0 && len(l.arena)+size > l.lim.budget {
-		if err := l.spill(); err != nil {
-			return l.fail(err)
-		}
-	}
-	l.grow(size)
-	off := len(l.arena)
-	l.arena = append(l.arena, it.PK...)
-	l.arena = append(l.arena, 0)
-	l.arena = append(l.arena, it.SK...)
-	klen := len(l.arena) - off
-	l.arena = append(l.arena, it.Data...)
-	l.ents = append(l.ents, loadEnt{off: uint32(off), klen: uint32(klen), dlen: uint32(len(it.Data))})
-	return nil
+	l.kbuf = append(l.kbuf[:0], it.PK...)
+	l.kbuf = append(l.kbuf, 0)
+	l.kbuf = append(l.kbuf, it.SK...)
+	return l.putKey(l.kbuf, it.Data)
 }
 
 // grow makes room for n more bytes in the arena without going past the
@@ -167,6 +153,15 @@ func (l *boltLoad) grow(n int) {
 	a := make([]byte, len(l.arena), c)
 	copy(a, l.arena)
 	l.arena = a
+}
+
+// ctxErr wraps the context's error: as a store error of a load, with the
+// file's name in a scan's sort.
+func (l *boltLoad) ctxErr(err error) error {
+	if l.b != nil {
+		return l.b.wrap(l.ctx, "put", err)
+	}
+	return fmt.Errorf("kv: sort items of %s: %w", l.path, err)
 }
 
 func (l *boltLoad) fail(err error) error {
@@ -218,9 +213,9 @@ func (l *boltLoad) openTmp() error {
 	if l.tmp != nil {
 		return nil
 	}
-	f, err := os.CreateTemp(filepath.Dir(l.b.path), filepath.Base(l.b.path)+".sort-*")
+	f, err := os.CreateTemp(filepath.Dir(l.path), filepath.Base(l.path)+".sort-*")
 	if err != nil {
-		return fmt.Errorf("kv: sort items of %s: %w", l.b.path, err)
+		return fmt.Errorf("kv: sort items of %s: %w", l.path, err)
 	}
 	l.tmp = f
 	l.wbuf = bufio.NewWriterSize(f, runBuffer)
@@ -241,7 +236,7 @@ func (w runWriter) write(k, d []byte) error {
 	bw.Write(hdr[:n])
 	bw.Write(k)
 	if _, err := bw.Write(d); err != nil {
-		return fmt.Errorf("kv: sort items of %s: write run: %w", w.l.b.path, err)
+		return fmt.Errorf("kv: sort items of %s: write run: %w", w.l.path, err)
 	}
 	w.l.end += int64(n + len(k) + len(d))
 	return nil
@@ -249,7 +244,7 @@ func (w runWriter) write(k, d []byte) error {
 
 func (w runWriter) flush() error {
 	if err := w.l.wbuf.Flush(); err != nil {
-		return fmt.Errorf("kv: sort items of %s: write run: %w", w.l.b.path, err)
+		return fmt.Errorf("kv: sort items of %s: write run: %w", w.l.path, err)
 	}
 	return nil
 }
@@ -267,7 +262,7 @@ func (l *boltLoad) close(abort bool) error {
 		return l.err
 	}
 	if err := l.ctx.Err(); err != nil {
-		return l.fail(l.b.wrap(l.ctx, "put", err))
+		return l.fail(l.ctxErr(err))
 	}
 	if err := l.write(); err != nil {
 		return l.fail(err)
@@ -299,6 +294,11 @@ func (l *boltLoad) write() error {
 		srcs = append(srcs, l.runReader(r))
 	}
 	srcs = append(srcs, &arenaSource{l: l}) // the newest writes
+	if l.emit != nil {
+		err := merge(srcs, l.emit)
+		l.arena, l.ents = nil, nil
+		return err
+	}
 	tw := &txWriter{l: l}
 	err := merge(srcs, tw.put)
 	if err == nil {
@@ -322,7 +322,7 @@ func (l *boltLoad) mergePass() error {
 	w := l.runWriter()
 	if err := merge(srcs, func(k, d []byte) error {
 		if err := l.ctx.Err(); err != nil {
-			return l.b.wrap(l.ctx, "put", err)
+			return l.ctxErr(err)
 		}
 		return w.write(k, d)
 	}); err != nil {
@@ -473,7 +473,7 @@ func (s *runReader) next() (bool, error) {
 	if err != nil {
 		return false, s.corrupt(err)
 	}
-	if klen == 0 || klen > MaxPKBytes+1+MaxSKBytes || dlen > MaxItemBytes {
+	if klen == 0 || klen > rankBytes+MaxPKBytes+1+MaxSKBytes || dlen > MaxItemBytes {
 		return false, s.corrupt(fmt.Errorf("record of %d+%d bytes", klen, dlen))
 	}
 	n := klen + dlen
@@ -504,7 +504,7 @@ func (s *runReader) corrupt(err error) error {
 	if errors.Is(err, io.EOF) {
 		err = io.ErrUnexpectedEOF
 	}
-	return fmt.Errorf("kv: sort items of %s: read run: %w", s.l.b.path, err)
+	return fmt.Errorf("kv: sort items of %s: read run: %w", s.l.path, err)
 }
 
 // txWriter writes items in key order in transactions of at most txItems
