@@ -1,6 +1,7 @@
 package datalayers
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"math"
@@ -283,6 +284,7 @@ func (ld *loader) loadAg(store kv.Store) error {
 				return err
 			}
 		}
+		it.Data = bytes.Clone(it.Data) // the scan reuses it
 		cur = append(cur, it)
 		return nil
 	})

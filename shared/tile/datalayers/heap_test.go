@@ -84,7 +84,8 @@ const heapPerLSD = 400
 // Source holding the features must not pass the same check. The stores'
 // partitions are zoom-11 tiles, so that both stores fill many, and the
 // spool buffers 256 KiB (8 MiB in builds: a constant, but more than the
-// smaller store's features).
+// smaller store's features). Likewise the stores' sort budget, which bounds
+// the scan's external sort into grid order, is 1 MiB (64 MiB in builds).
 func TestPartitionedBuildHeapIsFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds synthetic stores of up to 32,000 LSDs")
@@ -94,7 +95,7 @@ func TestPartitionedBuildHeapIsFlat(t *testing.T) {
 	svc := convert.New()
 	stores := map[int]kv.Store{}
 	for _, size := range []int{n, 8 * n} {
-		st, err := kv.OpenBolt(filepath.Join(t.TempDir(), "store.db"), kv.BoltOptions{NoSync: true})
+		st, err := kv.OpenBolt(filepath.Join(t.TempDir(), "store.db"), kv.BoltOptions{NoSync: true, SortBudget: 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,7 +24,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -556,55 +556,21 @@ func scanDataset(ctx context.Context, store kv.Store, name, pkPrefix string, fn 
 // finishing, half of it collecting the blocks it inflated. In grid order
 // a township's blocks are resolved together.
 //
-// It reads the keys first, keeping 8 bytes a DLS partition (about 20 MB
-// for a province's 2.5 million quarters), then each partition with a
-// Query; no partition's items are held past fn.
+// The store is read once in key order and sorted into grid order
+// (kv.Dataset.ScanRanked: an external sort, its memory the sort budget).
+// An item's Data is valid until fn returns.
 func scanByBlock(ctx context.Context, store kv.Store, name, pkPrefix string, fn func(it kv.Item) error) error {
 	ds, ok, err := kv.Open(ctx, store, name)
 	if err != nil || !ok {
 		return err
 	}
-	var blocks []uint64
-	var others []string
-	last := ""
-	err = ds.ScanKeys(ctx, pkPrefix, func(keys []kv.Key) error {
-		for _, k := range keys {
-			if k.PK == last {
-				continue
-			}
-			last = k.PK
-			if o, ok := gridOrder(strings.TrimPrefix(k.PK, pkPrefix)); ok {
-				blocks = append(blocks, o)
-			} else {
-				others = append(others, k.PK)
-			}
+	rank := func(pk string) uint64 {
+		if o, ok := gridOrder(strings.TrimPrefix(pk, pkPrefix)); ok {
+			return o
 		}
-		return nil
-	})
-	if err != nil {
-		return err
+		return math.MaxUint64 // not a DLS block: after every block, in key order
 	}
-	slices.Sort(blocks)
-	blocks = slices.Compact(blocks)
-	slices.Sort(others)
-	others = slices.Compact(others)
-	read := func(pk string) error {
-		if err := ds.Each(ctx, kv.Query{PK: pk}, fn); err != nil {
-			return err
-		}
-		return ctx.Err()
-	}
-	for _, o := range blocks {
-		if err := read(pkPrefix + gridName(o)); err != nil {
-			return err
-		}
-	}
-	for _, pk := range others {
-		if err := read(pk); err != nil {
-			return err
-		}
-	}
-	return nil
+	return ds.ScanRanked(ctx, pkPrefix, rank, fn)
 }
 
 // gridOrder packs the DLS block named id into an integer whose order is
