@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -202,6 +203,7 @@ type measure struct {
 	note   string // what else the step made: bytes, items
 	time   time.Duration
 	rss    int64   // peak resident bytes of the step's process
+	detail bool    // a part of a process's work (an archive of a build), not a process
 	rate   float64 // rows per second
 	p50    time.Duration
 	p99    time.Duration
@@ -250,17 +252,37 @@ func (r *scaleRun) sideBySide(ctx context.Context, what string, n int, job func(
 	return nil
 }
 
-// addGroup adds the rows of steps that ran side by side, then the group's
-// own: its wall time (the longest step's: they started together) and, as
-// its peak, the sum of theirs, which bounds what they held at once.
-func (r *scaleRun) addGroup(name string, ms []measure) {
-	g := measure{step: name, note: fmt.Sprintf("%d steps", len(ms))}
-	for _, m := range ms {
-		r.add(m)
-		g.time = max(g.time, m.time)
-		g.rss += m.rss
+// addGroup adds the rows of lanes that ran side by side, each lane's
+// processes one after another, then the group's own row: its wall time
+// (the longest lane's: they started together) and, as its peak, the sum of
+// the lanes' peaks, which bounds what they held at once. A lane's time is
+// the sum of its processes' (detail rows are parts of a process), its peak
+// the largest of theirs.
+func (r *scaleRun) addGroup(name string, lanes ...[]measure) {
+	g := measure{step: name, note: fmt.Sprintf("%d side by side", len(lanes))}
+	for _, lane := range lanes {
+		var el time.Duration
+		var peak int64
+		for _, m := range lane {
+			r.add(m)
+			if !m.detail {
+				el += m.time
+				peak = max(peak, m.rss)
+			}
+		}
+		g.time = max(g.time, el)
+		g.rss += peak
 	}
 	r.add(g)
+}
+
+// lanes makes each step a lane of its own: steps that all ran at once.
+func lanes(steps []measure) [][]measure {
+	ls := make([][]measure, len(steps))
+	for i, m := range steps {
+		ls[i] = []measure{m}
+	}
+	return ls
 }
 
 // hello returns the hello-world baseline's requests per second, 0 before
@@ -292,6 +314,11 @@ func (r *scaleRun) peak() (int64, string) {
 // child runs this binary with args, its output logged under the run's
 // directory, and returns its standard output, wall time and peak RSS.
 func (r *scaleRun) child(ctx context.Context, logName string, args ...string) (string, time.Duration, int64, error) {
+	return r.childEnv(ctx, nil, logName, args...)
+}
+
+// childEnv is child with env added to the child's environment.
+func (r *scaleRun) childEnv(ctx context.Context, env []string, logName string, args ...string) (string, time.Duration, int64, error) {
 	if err := os.MkdirAll(filepath.Join(r.dir, "logs"), 0o755); err != nil {
 		return "", 0, 0, err
 	}
@@ -302,6 +329,9 @@ func (r *scaleRun) child(ctx context.Context, logName string, args ...string) (s
 	defer logf.Close()
 	var out strings.Builder
 	cmd := exec.CommandContext(ctx, r.bin, args...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stdout = io.MultiWriter(&out, logf)
 	cmd.Stderr = logf
 	t0 := time.Now()
@@ -360,7 +390,7 @@ func (r *scaleRun) run(ctx context.Context) error {
 		manifests[domain] = m
 		gen[i].rows, gen[i].unit, gen[i].note = m.Rows, "records", megabytes(m.Bytes)
 	}
-	r.addGroup("generate, side by side", gen)
+	r.addGroup("generate, side by side", lanes(gen)...)
 	grids := manifests["grid"].Grids
 	ingests := make([]measure, len(grids))
 	err = r.sideBySide(ctx, "ingest grids", len(grids), func(ctx context.Context, i int) error {
@@ -376,60 +406,105 @@ func (r *scaleRun) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.addGroup("ingest grids, side by side", ingests)
-	for _, domain := range []string{"energy", "ag"} {
+	r.addGroup("ingest grids, side by side", lanes(ingests)...)
+	// Then two lanes side by side, each a domain's ingest and then its
+	// data archives (a build reads only its own domain's store); the
+	// grid archives follow the energy ingest and archives, the shorter
+	// lane. Each lane's processes run under laneMemoryLimit.
+	groups, err := r.archiveGroups()
+	if err != nil {
+		return err
+	}
+	domains = []string{"energy", "ag"}
+	laneEnv := []string{fmt.Sprintf("GOMEMLIMIT=%dMiB", laneMemoryLimit>>20)}
+	laneRows := make([][]measure, len(domains))
+	err = r.sideBySide(ctx, "ingest and archives", len(domains), func(ctx context.Context, i int) error {
+		domain := domains[i]
 		args := []string{"ingest", domain, "-invented", "-tiles=false", "-data", data}
 		if domain == "energy" && manifests[domain].AsOf != "" {
 			args = append(args, "-now", manifests[domain].AsOf)
 		}
 		args = append(args, filepath.Join(src, domain))
-		out, el, rss, err := r.child(ctx, "ingest-"+domain, args...)
+		out, el, rss, err := r.childEnv(ctx, laneEnv, "ingest-"+domain, args...)
+		laneRows[i] = append(laneRows[i], measure{step: "ingest " + domain, rows: manifests[domain].Rows, unit: "records", note: fmt.Sprintf("%d items", firstInt(out, ` (\d+) items in`)), time: el, rss: rss})
 		if err != nil {
 			return err
 		}
-		r.add(measure{step: "ingest " + domain, rows: manifests[domain].Rows, unit: "records", note: fmt.Sprintf("%d items", firstInt(out, ` (\d+) items in`)), time: el, rss: rss})
+		ms, err := r.buildArchives(ctx, laneEnv, data, groups[domain])
+		laneRows[i] = append(laneRows[i], ms...)
+		if err != nil || domain != "energy" {
+			return err
+		}
+		ms, err = r.buildArchives(ctx, laneEnv, data, groups["grid"])
+		laneRows[i] = append(laneRows[i], ms...)
+		return err
+	})
+	if err != nil {
+		return err
 	}
-	// The grid archives (ab/sec, served beside pmtiles serve, and the
-	// others of -grid-archives: the local server draws grid tiles on
-	// demand, so they are AWS's; one code path, a cost per layer), then
-	// each domain's data archives in one process, as meridian ingest
-	// builds them: the domain's store is read once for all of them. Their
-	// peak RSS is the process's.
-	groups := [][]string{r.grids}
+	r.addGroup("ingest and archives, two lanes", laneRows...)
+	return r.serve(ctx, data)
+}
+
+// laneMemoryLimit is the Go soft memory limit (GOMEMLIMIT) of each
+// process in the two lanes of ingests and archive builds: the lanes run at
+// once, and the bound is on the sum of their peaks. A job's own limit
+// (jobMemoryLimit, 1 GiB) is for a job that runs alone.
+const laneMemoryLimit = 600 << 20
+
+// archiveGroups returns the layers each archive build makes, by domain:
+// "grid" (the grid archives: ab/sec, served beside pmtiles serve, and the
+// others of -grid-archives: the local server draws grid tiles on demand,
+// so they are AWS's; one code path, a cost per layer), and each report
+// domain's data archives, built in one process as meridian ingest builds
+// them: the domain's store is read once for all of them.
+func (r *scaleRun) archiveGroups() (map[string][]string, error) {
+	groups := map[string][]string{"grid": r.grids}
 	for _, region := range reportDomains {
-		var g []string
 		for _, l := range tile.Layers() {
 			if datalayers.Supported(l) && l.Region == region {
-				g = append(g, l.Path())
+				groups[region] = append(groups[region], l.Path())
 			}
 		}
-		groups = append(groups, g)
 	}
-	for i, g := range groups {
-		region, _, _ := strings.Cut(g[0], "/")
-		if i == 0 {
-			region = "grid"
-		}
-		out, el, rss, err := r.child(ctx, "tiles-"+region, append([]string{"build-tiles", "-q", "-data", data}, g...)...)
-		if err != nil {
-			return err
-		}
-		var tiles int64
-		for _, line := range strings.Split(out, "\n") {
-			f := strings.Split(line, "\t")
-			if len(f) != 5 || !strings.HasSuffix(f[2], " tiles") {
-				continue // a layer without data in this run, or a note
-			}
-			n := firstInt(f[2], `(\d+) tiles`)
-			d, _ := time.ParseDuration(f[4])
-			tiles += n
-			r.add(measure{step: "archive " + f[0], rows: n, unit: "tiles", note: megabytes(firstInt(f[3], `(\d+) bytes`)), time: d, rss: rss})
-		}
-		if len(g) > 1 {
-			r.add(measure{step: "archives " + region + ", one process", rows: tiles, unit: "tiles", time: el, rss: rss})
+	for _, d := range []string{"grid", "energy", "ag"} {
+		if len(groups[d]) == 0 {
+			return nil, fmt.Errorf("scale-test: no %s archives to build", d)
 		}
 	}
-	return r.serve(ctx, data)
+	return groups, nil
+}
+
+// buildArchives builds the archives of layers in one build-tiles process
+// and returns a row per archive (with the process's peak) and, when it
+// made more than one, the process's own row.
+func (r *scaleRun) buildArchives(ctx context.Context, env []string, data string, layers []string) ([]measure, error) {
+	region, _, _ := strings.Cut(layers[0], "/")
+	if slices.Equal(layers, r.grids) {
+		region = "grid"
+	}
+	out, el, rss, err := r.childEnv(ctx, env, "tiles-"+region, append([]string{"build-tiles", "-q", "-data", data}, layers...)...)
+	if err != nil {
+		return nil, err
+	}
+	var ms []measure
+	var tiles int64
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 5 || !strings.HasSuffix(f[2], " tiles") {
+			continue // a layer without data in this run, or a note
+		}
+		n := firstInt(f[2], `(\d+) tiles`)
+		d, _ := time.ParseDuration(f[4])
+		tiles += n
+		ms = append(ms, measure{step: "archive " + f[0], rows: n, unit: "tiles", note: megabytes(firstInt(f[3], `(\d+) bytes`)), time: d, rss: rss, detail: true})
+	}
+	whole := measure{step: "archives " + region + ", one process", rows: tiles, unit: "tiles", time: el, rss: rss}
+	if len(ms) == 1 {
+		ms[0].time, ms[0].detail = el, false // the process made one archive: its row is the process's
+		return ms, nil
+	}
+	return append(ms, whole), nil
 }
 
 // intRes are firstInt's compiled patterns; steps side by side share them.

@@ -172,21 +172,40 @@ func TestSideBySide(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r.addGroup("generate, side by side", []measure{
+	r.addGroup("generate, side by side", lanes([]measure{
 		{step: "generate grid", time: 2 * time.Second, rss: 100 << 20},
 		{step: "generate energy", time: 5 * time.Second, rss: 120 << 20},
-	})
+	})...)
 	if len(r.rows) != 3 {
 		t.Fatalf("%d rows, want the 2 steps and their group", len(r.rows))
 	}
 	g := r.rows[2]
-	if count(&g) != "2 steps" || g.rate != 0 {
-		t.Errorf("group row reads %q at %v a second, want \"2 steps\" and no rate", count(&g), g.rate)
+	if count(&g) != "2 side by side" || g.rate != 0 {
+		t.Errorf("group row reads %q at %v a second, want \"2 side by side\" and no rate", count(&g), g.rate)
 	}
 	if g.time != 5*time.Second || g.rss != 220<<20 {
 		t.Errorf("group: %s, %d MB; want the longest step's time and the sum of the peaks (5s, 220 MB)", g.time, g.rss>>20)
 	}
 	if p, step := r.peak(); p != 220<<20 || step != "generate, side by side" {
 		t.Errorf("peak = %d MB (%s), want the group's sum", p>>20, step)
+	}
+
+	// Lanes of several processes: a lane's time is the sum of its
+	// processes', its peak the largest; detail rows (an archive of a
+	// build) count for neither.
+	r.rows = nil
+	r.addGroup("ingest and archives, two lanes",
+		[]measure{
+			{step: "ingest energy", time: 3 * time.Second, rss: 500 << 20},
+			{step: "archive energy/wells", time: 9 * time.Second, rss: 400 << 20, detail: true},
+			{step: "archives energy, one process", time: 4 * time.Second, rss: 400 << 20},
+		},
+		[]measure{
+			{step: "ingest ag", time: 2 * time.Second, rss: 300 << 20},
+			{step: "archives ag, one process", time: 6 * time.Second, rss: 600 << 20},
+		})
+	g = r.rows[len(r.rows)-1]
+	if len(r.rows) != 6 || g.time != 8*time.Second || g.rss != 1100<<20 {
+		t.Errorf("%d rows, group %s and %d MB; want 6 rows, the longest lane's 8s and 500 + 600 MB", len(r.rows), g.time, g.rss>>20)
 	}
 }
