@@ -299,7 +299,9 @@ func runReportIngest(domain, dataDir string, tiles bool, stdout, stderr io.Write
 		return 1
 	}
 	svc := convert.New()
-	if err := newGridLoader(dataDir, svc, slog.New(slog.DiscardHandler)).load(ctx); err != nil {
+	grids := newGridLoader(dataDir, svc, slog.New(slog.DiscardHandler))
+	grids.cacheBytes = jobGridCacheBytes
+	if err := grids.load(ctx); err != nil {
 		fmt.Fprintf(stderr, "meridian ingest %s: grid indexes: %v\n", domain, err)
 		return 1
 	}
