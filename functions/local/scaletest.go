@@ -276,15 +276,6 @@ func (r *scaleRun) addGroup(name string, lanes ...[]measure) {
 	r.add(g)
 }
 
-// lanes makes each step a lane of its own: steps that all ran at once.
-func lanes(steps []measure) [][]measure {
-	ls := make([][]measure, len(steps))
-	for i, m := range steps {
-		ls[i] = []measure{m}
-	}
-	return ls
-}
-
 // hello returns the hello-world baseline's requests per second, 0 before
 // it ran.
 func (r *scaleRun) hello() float64 {
@@ -347,23 +338,21 @@ func (r *scaleRun) childEnv(ctx context.Context, env []string, logName string, a
 // scaleManifest is what meridian demo writes beside each domain's files
 // (SCALE.json): what it generated, for the table and for the grid ingests.
 type scaleManifest struct {
-	Rows  int64 `json:"rows"`
-	Bytes int64 `json:"bytes"`
-	Grids []struct {
-		Format string   `json:"format"`
-		Files  []string `json:"files"`
-	} `json:"grids,omitempty"`
-	AsOf string `json:"as_of,omitempty"`
+	Rows  int64          `json:"rows"`
+	Bytes int64          `json:"bytes"`
+	Grids []manifestGrid `json:"grids,omitempty"`
+	AsOf  string         `json:"as_of,omitempty"`
 }
 
 func (r *scaleRun) run(ctx context.Context) error {
 	src, data := filepath.Join(r.dir, "src"), filepath.Join(r.dir, "data")
-	// The generators, and then the grid ingests, are single-threaded and
-	// small (under 150 MB each): they run side by side, and their group's
-	// row counts the sum of their peaks against the bound.
+	// The generators are single-threaded and small (under 150 MB each):
+	// the three run side by side, and the grid ingests (as small, side by
+	// side too) start as soon as the grids are written, while the energy
+	// and agriculture data are still being generated.
 	domains := []string{"grid", "energy", "ag"}
-	manifests := map[string]scaleManifest{}
-	gen := make([]measure, len(domains))
+	manifests := make([]scaleManifest, len(domains))
+	first := make([][]measure, len(domains))
 	err := r.sideBySide(ctx, "generate", len(domains), func(ctx context.Context, i int) error {
 		domain := domains[i]
 		args := []string{"demo", "-scale", r.scale, "-seed", strconv.FormatUint(r.seed, 10), "-o", src}
@@ -372,106 +361,127 @@ func (r *scaleRun) run(ctx context.Context) error {
 		}
 		args = append(args, domain)
 		_, el, rss, err := r.child(ctx, "generate-"+domain, args...)
-		gen[i] = measure{step: "generate " + domain, time: el, rss: rss}
+		m := measure{step: "generate " + domain, time: el, rss: rss}
+		if err == nil {
+			manifests[i], err = readManifest(filepath.Join(src, domain))
+			m.rows, m.unit, m.note = manifests[i].Rows, "records", megabytes(manifests[i].Bytes)
+		}
+		first[i] = []measure{m}
+		if err != nil || domain != "grid" {
+			return err
+		}
+		ms, err := r.ingestGrids(ctx, src, data, manifests[i].Grids)
+		first[i] = append(first[i], ms...)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	for i, domain := range domains {
-		b, err := os.ReadFile(filepath.Join(src, domain, "SCALE.json"))
-		if err != nil {
+	r.addGroup("generate, ingest grids", first...)
+	energyAsOf := manifests[1].AsOf
+	rows := map[string]int64{"energy": manifests[1].Rows, "ag": manifests[2].Rows}
+
+	// Then the report ingests, one at a time: at province size two at
+	// once took 1.6 to 2 times as long each (this machine's two cores do
+	// not give one job's 1.2-1.4 cores to each of two), and the energy
+	// ingest needs its 1 GiB. The grid archives (about 300 MB) are built
+	// beside the energy ingest; the two domains' archives side by side at
+	// the end, each under its laneMemoryLimits.
+	groups, err := r.archiveGroups()
+	if err != nil {
+		return err
+	}
+	ingest := func(ctx context.Context, domain string) (measure, error) {
+		args := []string{"ingest", domain, "-invented", "-tiles=false", "-data", data}
+		if domain == "energy" && energyAsOf != "" {
+			args = append(args, "-now", energyAsOf)
+		}
+		args = append(args, filepath.Join(src, domain))
+		out, el, rss, err := r.child(ctx, "ingest-"+domain, args...)
+		m := measure{step: "ingest " + domain, rows: rows[domain], unit: "records", note: fmt.Sprintf("%d items", firstInt(out, ` (\d+) items in`)), time: el, rss: rss}
+		return m, err
+	}
+	var second [2][]measure
+	err = r.sideBySide(ctx, "energy ingest, grid archives", 2, func(ctx context.Context, i int) error {
+		if i == 0 {
+			m, err := ingest(ctx, "energy")
+			second[0] = []measure{m}
 			return err
 		}
-		var m scaleManifest
-		if err := json.Unmarshal(b, &m); err != nil {
-			return fmt.Errorf("%s/SCALE.json: %w", domain, err)
-		}
-		manifests[domain] = m
-		gen[i].rows, gen[i].unit, gen[i].note = m.Rows, "records", megabytes(m.Bytes)
+		ms, err := r.buildArchives(ctx, nil, data, groups["grid"])
+		second[1] = ms
+		return err
+	})
+	if err != nil {
+		return err
 	}
-	r.addGroup("generate, side by side", lanes(gen)...)
-	grids := manifests["grid"].Grids
-	ingests := make([]measure, len(grids))
-	err = r.sideBySide(ctx, "ingest grids", len(grids), func(ctx context.Context, i int) error {
+	r.addGroup("energy ingest, grid archives", second[:]...)
+	m, err := ingest(ctx, "ag")
+	r.add(m)
+	if err != nil {
+		return err
+	}
+	var third [2][]measure
+	err = r.sideBySide(ctx, "data archives", 2, func(ctx context.Context, i int) error {
+		domain := reportDomains[i]
+		ms, err := r.buildArchives(ctx, limitEnv(domain), data, groups[domain])
+		third[i] = ms
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	r.addGroup("energy and agriculture archives", third[:]...)
+	return r.serve(ctx, data)
+}
+
+// manifestGrid is a grid meridian demo wrote: its ingest format and files.
+type manifestGrid struct {
+	Format string   `json:"format"`
+	Files  []string `json:"files"`
+}
+
+// readManifest reads the SCALE.json meridian demo wrote in dir.
+func readManifest(dir string) (scaleManifest, error) {
+	var m scaleManifest
+	b, err := os.ReadFile(filepath.Join(dir, "SCALE.json"))
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("%s: %w", filepath.Join(dir, "SCALE.json"), err)
+	}
+	return m, nil
+}
+
+// ingestGrids ingests each grid of grids side by side and returns a row
+// per ingest (a detail) and the group's row: the longest ingest's time
+// and the sum of their peaks.
+func (r *scaleRun) ingestGrids(ctx context.Context, src, data string, grids []manifestGrid) ([]measure, error) {
+	ms := make([]measure, len(grids))
+	err := r.sideBySide(ctx, "ingest grids", len(grids), func(ctx context.Context, i int) error {
 		g := grids[i]
 		args := []string{"ingest", "grid", "-format", g.Format, "-data", data}
 		for _, f := range g.Files {
 			args = append(args, filepath.Join(src, "grid", filepath.FromSlash(f)))
 		}
 		out, el, rss, err := r.child(ctx, "ingest-grid-"+g.Format, args...)
-		ingests[i] = measure{step: "ingest grid " + g.Format, rows: firstInt(out, `-> (\d+) records`), unit: "records", note: megabytes(firstInt(out, `groups, (\d+) bytes`)) + " index", time: el, rss: rss}
+		ms[i] = measure{step: "ingest grid " + g.Format, rows: firstInt(out, `-> (\d+) records`), unit: "records", note: megabytes(firstInt(out, `groups, (\d+) bytes`)) + " index", time: el, rss: rss, detail: true}
 		return err
 	})
-	if err != nil {
-		return err
+	g := measure{step: "ingest grids, side by side", note: fmt.Sprintf("%d side by side", len(ms))}
+	for _, m := range ms {
+		g.time = max(g.time, m.time)
+		g.rss += m.rss
 	}
-	r.addGroup("ingest grids, side by side", lanes(ingests)...)
-	// Then the report ingests and the archive builds, in two groups of
-	// two lanes. The ingests never run together: at province size, two at
-	// once took twice as long each (both hold 300-600 MB live and collect
-	// often), and the energy ingest alone needs its 1 GiB.
-	//  1. the energy ingest, beside the grid archives (about 300 MB);
-	//  2. the agriculture ingest and then its archives, beside energy's
-	//     archives, each lane's processes under laneMemoryLimits.
-	groups, err := r.archiveGroups()
-	if err != nil {
-		return err
-	}
-	ingest := func(ctx context.Context, env []string, domain string) (measure, error) {
-		args := []string{"ingest", domain, "-invented", "-tiles=false", "-data", data}
-		if domain == "energy" && manifests[domain].AsOf != "" {
-			args = append(args, "-now", manifests[domain].AsOf)
-		}
-		args = append(args, filepath.Join(src, domain))
-		out, el, rss, err := r.childEnv(ctx, env, "ingest-"+domain, args...)
-		m := measure{step: "ingest " + domain, rows: manifests[domain].Rows, unit: "records", note: fmt.Sprintf("%d items", firstInt(out, ` (\d+) items in`)), time: el, rss: rss}
-		return m, err
-	}
-	var first [2][]measure
-	err = r.sideBySide(ctx, "energy ingest, grid archives", 2, func(ctx context.Context, i int) error {
-		if i == 0 {
-			m, err := ingest(ctx, nil, "energy")
-			first[0] = []measure{m}
-			return err
-		}
-		ms, err := r.buildArchives(ctx, nil, data, groups["grid"])
-		first[1] = ms
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	r.addGroup("energy ingest, grid archives", first[:]...)
-	var second [2][]measure
-	err = r.sideBySide(ctx, "agriculture ingest and archives, energy archives", 2, func(ctx context.Context, i int) error {
-		if i == 1 {
-			ms, err := r.buildArchives(ctx, limitEnv("energy"), data, groups["energy"])
-			second[1] = ms
-			return err
-		}
-		m, err := ingest(ctx, limitEnv("ag"), "ag")
-		second[0] = []measure{m}
-		if err != nil {
-			return err
-		}
-		ms, err := r.buildArchives(ctx, limitEnv("ag"), data, groups["ag"])
-		second[0] = append(second[0], ms...)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	r.addGroup("agriculture ingest and archives, energy archives", second[:]...)
-	return r.serve(ctx, data)
+	return append(ms, g), err
 }
 
-// laneMemoryLimits are the Go soft memory limits (GOMEMLIMIT) of the
-// agriculture lane (its ingest, then its archives) and of energy's
-// archives while they run side by side: the bound is on the sum of their
-// peaks. A job alone has jobMemoryLimit (1 GiB). Live at province size:
-// energy's archives 120-180 MB, the agriculture ingest and archives about
-// 300 MB each; the agriculture lane, the longer one, gets the headroom.
+// laneMemoryLimits are the Go soft memory limits (GOMEMLIMIT) of each
+// domain's archive build while the two run side by side: the bound is on
+// the sum of their peaks. A job alone has jobMemoryLimit (1 GiB). Live at
+// province size: energy's archives 120-180 MB, agriculture's about 300 MB;
+// the agriculture build, the longer one, gets the headroom.
 var laneMemoryLimits = map[string]int64{"energy": 500 << 20, "ag": 850 << 20}
 
 // limitEnv is the environment that sets domain's lane memory limit.

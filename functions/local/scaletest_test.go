@@ -172,10 +172,9 @@ func TestSideBySide(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r.addGroup("generate, side by side", lanes([]measure{
-		{step: "generate grid", time: 2 * time.Second, rss: 100 << 20},
-		{step: "generate energy", time: 5 * time.Second, rss: 120 << 20},
-	})...)
+	r.addGroup("generate, side by side",
+		[]measure{{step: "generate grid", time: 2 * time.Second, rss: 100 << 20}},
+		[]measure{{step: "generate energy", time: 5 * time.Second, rss: 120 << 20}})
 	if len(r.rows) != 3 {
 		t.Fatalf("%d rows, want the 2 steps and their group", len(r.rows))
 	}

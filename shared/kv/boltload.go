@@ -39,6 +39,9 @@ package kv
 // transaction, whatever the number of items. Disk: the items once more
 // in the temporary file while the load runs (twice during a merge pass of
 // more than mergeFanIn runs).
+//
+// Dataset.ScanRanked (rankscan.go) reads a dataset through the same sort,
+// its keys prefixed with a rank, the merged stream handed to a callback.
 
 import (
 	"bufio"
