@@ -378,8 +378,10 @@ func (r *scaleRun) run(ctx context.Context) error {
 		return err
 	}
 	r.addGroup("generate, ingest grids", first...)
-	energyAsOf := manifests[1].AsOf
-	rows := map[string]int64{"energy": manifests[1].Rows, "ag": manifests[2].Rows}
+	manifest := map[string]scaleManifest{}
+	for i, domain := range domains {
+		manifest[domain] = manifests[i]
+	}
 
 	// Then the report ingests, one at a time: at province size two at
 	// once took 1.6 to 2 times as long each (this machine's two cores do
@@ -393,12 +395,12 @@ func (r *scaleRun) run(ctx context.Context) error {
 	}
 	ingest := func(ctx context.Context, domain string) (measure, error) {
 		args := []string{"ingest", domain, "-invented", "-tiles=false", "-data", data}
-		if domain == "energy" && energyAsOf != "" {
-			args = append(args, "-now", energyAsOf)
+		if asOf := manifest[domain].AsOf; domain == "energy" && asOf != "" {
+			args = append(args, "-now", asOf)
 		}
 		args = append(args, filepath.Join(src, domain))
 		out, el, rss, err := r.child(ctx, "ingest-"+domain, args...)
-		m := measure{step: "ingest " + domain, rows: rows[domain], unit: "records", note: fmt.Sprintf("%d items", firstInt(out, ` (\d+) items in`)), time: el, rss: rss}
+		m := measure{step: "ingest " + domain, rows: manifest[domain].Rows, unit: "records", note: fmt.Sprintf("%d items", firstInt(out, ` (\d+) items in`)), time: el, rss: rss}
 		return m, err
 	}
 	var second [2][]measure
