@@ -171,6 +171,7 @@ func (d Dir) install(write func(path string) error) (name string, err error) {
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("boltdir: %w", err)
 	}
+	d.removeSortFiles()
 	if err := write(path); err != nil {
 		return "", errors.Join(err, removeIfExists(path))
 	}
@@ -208,6 +209,20 @@ func (d Dir) prune(keep, prev string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// removeSortFiles removes the temporary files of external sorts
+// ("v000001.db.sort-*", kv's boltload.go) that a process killed midway
+// left: a Publish's own, or a build's scan of a version. It runs under the
+// directory's lock, so no other Publish is writing one; a build that is
+// still reading its own keeps it open, which on Unix keeps it readable (a
+// removed file lives until closed). Best effort: what cannot be removed
+// now is tried again at the next Publish.
+func (d Dir) removeSortFiles() {
+	left, _ := filepath.Glob(filepath.Join(d.path, filePrefix+"*"+fileSuffix+".sort-*"))
+	for _, f := range left {
+		os.Remove(f)
+	}
 }
 
 // versions returns the sequence numbers of the version files, ascending.

@@ -345,3 +345,34 @@ func BenchmarkAcquire(b *testing.B) {
 		}
 	})
 }
+
+// TestPublishRemovesSortFiles: the temporary sort file of a process killed
+// midway (an ingest's load, a build's scan) is removed by the next
+// Publish; other files are left alone.
+func TestPublishRemovesSortFiles(t *testing.T) {
+	ctx := t.Context()
+	dir := filepath.Join(t.TempDir(), "ag")
+	d := boltdir.New(dir)
+	if _, err := d.Publish(ctx, publishWells(ctx, "a", 10)); err != nil {
+		t.Fatal(err)
+	}
+	left := []string{"v000001.db.sort-123", "v000002.db.sort-9"}
+	keep := "notes.sort-1"
+	for _, n := range append(left, keep) {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("run"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := d.Publish(ctx, publishWells(ctx, "b", 10)); err != nil {
+		t.Fatal(err)
+	}
+	names := files(t, dir)
+	for _, n := range left {
+		if slices.Contains(names, n) {
+			t.Errorf("%s is still there after a Publish: %v", n, names)
+		}
+	}
+	if !slices.Contains(names, keep) {
+		t.Errorf("%s, not a sort file of a version, was removed: %v", keep, names)
+	}
+}
