@@ -482,8 +482,8 @@ func (r *scaleRun) ingestGrids(ctx context.Context, src, data string, grids []ma
 // laneMemoryLimits are the Go soft memory limits (GOMEMLIMIT) of each
 // domain's archive build while the two run side by side: the bound is on
 // the sum of their peaks. A job alone has jobMemoryLimit (1 GiB). Live at
-// province size: energy's archives 120-180 MB, agriculture's about 300 MB;
-// the agriculture build, the longer one, gets the headroom.
+// province size (heap profiles): energy's archives 120-180 MB; the
+// agriculture build, the longer one and the larger, gets the headroom.
 var laneMemoryLimits = map[string]int64{"energy": 500 << 20, "ag": 850 << 20}
 
 // limitEnv is the environment that sets domain's lane memory limit.
