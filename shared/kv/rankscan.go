@@ -32,10 +32,6 @@ func (d Dataset) ScanRanked(ctx context.Context, pkPrefix string, rank func(pk s
 	if err := d.check(); err != nil {
 		return err
 	}
-	scanner, ok := d.s.(ItemScanner)
-	if !ok {
-		return fmt.Errorf("kv: %T cannot scan items in key order", d.s)
-	}
 	path := filepath.Join(os.TempDir(), "meridian-scan")
 	lim := loadLimits{budget: DefaultSortBudget, fanIn: mergeFanIn}
 	if b, ok := d.s.(*Bolt); ok {
@@ -43,7 +39,7 @@ func (d Dataset) ScanRanked(ctx context.Context, pkPrefix string, rank func(pk s
 	}
 	emit := func(k, data []byte) error {
 		key := splitBoltKey(k[rankBytes:])
-		return fn(Item{PK: strings.TrimPrefix(key.PK, d.prefix), SK: key.SK, Data: data})
+		return fn(Item{PK: key.PK, SK: key.SK, Data: data})
 	}
 	sort := &boltLoad{path: path, emit: emit, ctx: ctx, lim: lim}
 	var (
@@ -51,11 +47,11 @@ func (d Dataset) ScanRanked(ctx context.Context, pkPrefix string, rank func(pk s
 		r      uint64
 		key    []byte
 	)
-	err := scanner.ScanItems(ctx, d.prefix+pkPrefix, func(items []Item) error {
+	err := d.ScanItems(ctx, pkPrefix, func(items []Item) error {
 		for _, it := range items {
 			if string(lastPK) != it.PK { // no allocation: the comparison converts in place
 				lastPK = append(lastPK[:0], it.PK...)
-				r = rank(strings.TrimPrefix(it.PK, d.prefix))
+				r = rank(it.PK)
 			}
 			key = binary.BigEndian.AppendUint64(key[:0], r)
 			key = append(key, it.PK...)
@@ -73,6 +69,27 @@ func (d Dataset) ScanRanked(ctx context.Context, pkPrefix string, rank func(pk s
 		sort.close(true)
 	}
 	return err
+}
+
+// ScanItems calls fn with the version's items whose PK begins with
+// pkPrefix (un-namespaced), data included, in key order (PK, then SK), a
+// store batch at a time: the stores that scan items (ItemScanner: Bolt,
+// Mem); any other is an error. fn may keep the items; it must not write
+// to the store.
+func (d Dataset) ScanItems(ctx context.Context, pkPrefix string, fn func(items []Item) error) error {
+	if err := d.check(); err != nil {
+		return err
+	}
+	scanner, ok := d.s.(ItemScanner)
+	if !ok {
+		return fmt.Errorf("kv: %T cannot scan items in key order: read from a bbolt (or memory) store", d.s)
+	}
+	return scanner.ScanItems(ctx, d.prefix+pkPrefix, func(items []Item) error {
+		for i := range items {
+			items[i].PK = strings.TrimPrefix(items[i].PK, d.prefix)
+		}
+		return fn(items)
+	})
 }
 
 // rankBytes is the length of the rank before a ScanRanked's sort keys.

@@ -26,7 +26,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -523,16 +522,10 @@ func scanDataset(ctx context.Context, store kv.Store, name, pkPrefix string, fn 
 	if err != nil || !ok {
 		return err
 	}
-	scanner, ok := store.(kv.ItemScanner)
-	if !ok {
-		return fmt.Errorf("datalayers: the store cannot scan %s's items in key order: build from a bbolt store", name)
-	}
-	ns := name + "@" + strconv.FormatInt(int64(ds.Version), 10) + "#"
 	var last kv.Key
 	first := true
-	return scanner.ScanItems(ctx, ns+pkPrefix, func(items []kv.Item) error {
+	return ds.ScanItems(ctx, pkPrefix, func(items []kv.Item) error {
 		for _, it := range items {
-			it.PK = strings.TrimPrefix(it.PK, ns)
 			if !first && (it.PK < last.PK || it.PK == last.PK && it.SK <= last.SK) {
 				return fmt.Errorf("datalayers: the store scans %s out of key order (%s %s after %s %s): build from a bbolt store", name, it.PK, it.SK, last.PK, last.SK)
 			}
