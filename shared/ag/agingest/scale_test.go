@@ -9,12 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"meridian/shared/internal/heaptest"
 
 	"meridian/shared/ag"
 	"meridian/shared/ag/agingest"
@@ -163,47 +163,6 @@ func TestWriteScaleOptions(t *testing.T) {
 
 // peakHeap runs fn while sampling the live heap (after a collection,
 // every 100 ms), and returns the largest growth over the heap before it.
-func peakHeap(fn func()) uint64 {
-	var (
-		mu        sync.Mutex
-		low, peak = liveHeap(), uint64(0)
-		done      = make(chan struct{})
-		wg        sync.WaitGroup
-	)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(100 * time.Millisecond):
-			}
-			h := liveHeap()
-			mu.Lock()
-			low, peak = min(low, h), max(peak, h)
-			mu.Unlock()
-		}
-	}()
-	fn()
-	close(done)
-	wg.Wait()
-	return peak - min(peak, low)
-}
-
-// liveHeap collects and returns the heap the collector marked live, not
-// HeapAlloc: what fn allocates between the end of the mark and the read
-// would count in HeapAlloc, and made a run's peak vary between 2.4 and
-// 6.3 MB. The peak is taken above the lowest heap seen (at the start or
-// any sample): under -shuffle memory an earlier test left can be freed
-// during the run.
-func liveHeap() uint64 {
-	runtime.GC()
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
-}
-
 // TestWriteScaleHeapFlat: the generator streams, so eight times the
 // townships must not take eight times the heap: the bound is a band of
 // raster pixels and the compressed raster being written (a few MB).
@@ -213,8 +172,8 @@ func TestWriteScaleHeapFlat(t *testing.T) {
 	}
 	const f = 0.001
 	var small, large uint64
-	small = peakHeap(func() { writeScale(t, t.TempDir(), scale.Options{Seed: 1, Fraction: f}) })
-	large = peakHeap(func() { writeScale(t, t.TempDir(), scale.Options{Seed: 1, Fraction: 8 * f}) })
+	small = heaptest.Peak(100*time.Millisecond, func() { writeScale(t, t.TempDir(), scale.Options{Seed: 1, Fraction: f}) })
+	large = heaptest.Peak(100*time.Millisecond, func() { writeScale(t, t.TempDir(), scale.Options{Seed: 1, Fraction: 8 * f}) })
 	t.Logf("peak heap growth: fraction %g %.1f MB, %g %.1f MB", f, float64(small)/(1<<20), 8*f, float64(large)/(1<<20))
 	if large > small*3/2+4<<20 {
 		t.Errorf("peak heap %d bytes at fraction %g, %d at %g: grows with the output", small, f, large, 8*f)
@@ -296,7 +255,7 @@ func TestIngestHeapPerQuarter(t *testing.T) {
 		files.Drought, files.WaterBodies, files.Watercourses, files.Municipalities = nil, nil, nil, nil
 		var sum agingest.Summary
 		steps := &stepHeap{}
-		peak := peakHeap(func() {
+		peak := heaptest.Peak(100*time.Millisecond, func() {
 			runtime.GC()
 			var m runtime.MemStats
 			runtime.ReadMemStats(&m)
