@@ -145,9 +145,14 @@ func Encode(name string, fs []*geojson.Feature, t maptile.Tile) ([]byte, error) 
 	if len(layer.Features) == 0 {
 		return nil, nil
 	}
-	raw, err := mvt.Marshal(layers)
-	if err != nil {
-		return nil, err
+	e := encoders.Get().(*layerEncoder)
+	defer encoders.Put(e)
+	raw, ok := e.marshal(layer)
+	if !ok {
+		var err error
+		if raw, err = mvt.Marshal(layers); err != nil {
+			return nil, err
+		}
 	}
 	return Gzip(raw), nil
 }

@@ -2,11 +2,14 @@ package datalayers
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,14 +23,24 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/demo-archives.golden")
 
-// hashSink records each tile a build hands it: "name z/x/y sha256".
+// hashSink records each tile a build hands it: "name z/x/y sha256", the
+// hash of the tile's MVT bytes (decompressed: the golden holds what a
+// tile says, whatever compressor wrote it).
 type hashSink struct {
 	name  string
 	lines []string
 }
 
 func (h *hashSink) Add(z uint8, x, y uint32, data []byte) error {
-	sum := sha256.Sum256(data)
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("%s %d/%d/%d: %w", h.name, z, x, y, err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return fmt.Errorf("%s %d/%d/%d: %w", h.name, z, x, y, err)
+	}
+	sum := sha256.Sum256(raw)
 	h.lines = append(h.lines, fmt.Sprintf("%s %d/%d/%d %s", h.name, z, x, y, hex.EncodeToString(sum[:12])))
 	return nil
 }

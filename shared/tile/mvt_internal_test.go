@@ -1,0 +1,164 @@
+package tile
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/encoding/mvt"
+	"github.com/paulmach/orb/geojson"
+	"github.com/paulmach/orb/maptile"
+)
+
+// randomLayer is a layer of n features of every geometry type orb writes,
+// with coordinates past the tile's edges and fractional, and properties
+// drawn from few keys and values so that keys and values repeat across
+// features (int and int64 of one number, 0 and -0, nil, NaN among them).
+func randomLayer(r *rand.Rand, n int) *mvt.Layer {
+	coord := func() float64 {
+		if r.IntN(4) == 0 {
+			return float64(r.IntN(4600) - 300)
+		}
+		return r.Float64()*4600 - 300
+	}
+	pt := func() orb.Point { return orb.Point{coord(), coord()} }
+	line := func() orb.LineString {
+		ls := make(orb.LineString, 1+r.IntN(6))
+		for i := range ls {
+			ls[i] = pt()
+		}
+		return ls
+	}
+	ring := func() orb.Ring {
+		rg := orb.Ring(line())
+		if r.IntN(3) > 0 {
+			rg = append(rg, rg[0]) // closed, as most rings are
+		}
+		return rg
+	}
+	polygon := func() orb.Polygon {
+		p := orb.Polygon{ring()}
+		for range r.IntN(3) {
+			p = append(p, ring())
+		}
+		return p
+	}
+	values := []any{
+		nil, "", "a", "null", "ÉÈ long value " + string(make([]byte, 200)),
+		0, 1, -1, 300, math.MaxInt64, math.MinInt64,
+		int8(-3), int16(1000), int32(-70000), int64(1), int64(-1),
+		uint(7), uint8(255), uint16(1), uint32(1 << 31), uint64(math.MaxUint64),
+		float32(1.5), float32(-0.0), float32(math.NaN()), 0.0, math.Copysign(0, -1), 2.25, math.NaN(), math.Inf(1),
+		true, false,
+	}
+	ids := []any{nil, 0, 5, -5, int64(1 << 40), uint32(9), 3.9, -2.0, "17", "x", "-4", float32(8)}
+	keys := []string{"id", "name", "a", "b", "quarter", "z", "Ω"}
+
+	l := &mvt.Layer{Name: "layer", Version: 2, Extent: Extent}
+	for range n {
+		var g orb.Geometry
+		switch r.IntN(8) {
+		case 0:
+			g = pt()
+		case 1:
+			mp := make(orb.MultiPoint, 1+r.IntN(4))
+			for i := range mp {
+				mp[i] = pt()
+			}
+			g = mp
+		case 2:
+			g = line()
+		case 3:
+			g = orb.MultiLineString{line(), line()}
+		case 4:
+			g = ring()
+		case 5:
+			g = polygon()
+		case 6:
+			g = orb.MultiPolygon{polygon(), polygon()}
+		case 7:
+			g = nil // skipped by both
+		}
+		f := &geojson.Feature{Type: "Feature", Geometry: g, ID: ids[r.IntN(len(ids))], Properties: geojson.Properties{}}
+		for range r.IntN(len(keys) + 1) {
+			f.Properties[keys[r.IntN(len(keys))]] = values[r.IntN(len(values))]
+		}
+		l.Features = append(l.Features, f)
+	}
+	return l
+}
+
+// TestMarshalLayerMatchesOrb: marshalLayer writes the same bytes as orb's
+// mvt.Marshal for every geometry type and property value it takes, so
+// tiles are unchanged by it and decode everywhere orb's do.
+func TestMarshalLayerMatchesOrb(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 500 {
+		l := randomLayer(r, r.IntN(40))
+		want, err := mvt.Marshal(mvt.Layers{l})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := marshalLayer(l)
+		if !ok {
+			t.Fatalf("layer %d: not written", i)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("layer %d (%d features): %d bytes, orb writes %d\n got %x\nwant %x", i, len(l.Features), len(got), len(want), got, want)
+		}
+		if _, err := mvt.Unmarshal(got); err != nil {
+			t.Fatalf("layer %d: orb cannot read it: %v", i, err)
+		}
+	}
+}
+
+// TestMarshalLayerDeclines: what marshalLayer does not write it leaves to
+// orb (Encode falls back), rather than writing something else.
+func TestMarshalLayerDeclines(t *testing.T) {
+	for name, f := range map[string]*geojson.Feature{
+		"collection": geojson.NewFeature(orb.Collection{orb.Point{1, 2}}),
+		"bound":      geojson.NewFeature(orb.Bound{Max: orb.Point{1, 1}}),
+		"empty line": geojson.NewFeature(orb.LineString{}),
+		"empty ring": geojson.NewFeature(orb.Polygon{orb.Ring{}}),
+		"slice":      {Type: "Feature", Geometry: orb.Point{1, 2}, Properties: geojson.Properties{"a": []int{1}}},
+		"map":        {Type: "Feature", Geometry: orb.Point{1, 2}, Properties: geojson.Properties{"a": map[string]any{}}},
+	} {
+		if _, ok := marshalLayer(&mvt.Layer{Name: "l", Version: 2, Extent: Extent, Features: []*geojson.Feature{f}}); ok {
+			t.Errorf("%s: written", name)
+		}
+	}
+	// A Stringer is written by orb as its String(): Encode's fallback.
+	f := &geojson.Feature{Type: "Feature", Geometry: orb.Point{1, 2}, Properties: geojson.Properties{"a": stringer{}}}
+	if _, err := Encode("l", []*geojson.Feature{f}, maptile.New(1, 1, 2)); err != nil {
+		t.Errorf("Encode with a Stringer value: %v", err)
+	}
+}
+
+type stringer struct{}
+
+func (stringer) String() string { return "s" }
+
+// BenchmarkMarshalLayer compares marshalLayer with orb's mvt.Marshal on
+// the same layers (ratio, same run).
+func BenchmarkMarshalLayer(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	layers := make([]*mvt.Layer, 64)
+	for i := range layers {
+		layers[i] = randomLayer(r, 30)
+	}
+	b.Run("meridian", func(b *testing.B) {
+		b.ReportAllocs()
+		e := encoders.Get().(*layerEncoder)
+		for i := 0; b.Loop(); i++ {
+			e.marshal(layers[i%len(layers)])
+		}
+	})
+	b.Run("orb", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			mvt.Marshal(mvt.Layers{layers[i%len(layers)]})
+		}
+	})
+}
