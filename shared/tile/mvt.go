@@ -69,24 +69,25 @@ func (e *layerEncoder) marshal(l *mvt.Layer) ([]byte, bool) {
 }
 
 var encoders = sync.Pool{New: func() any {
-	return &layerEncoder{keyIndex: map[string]uint32{}, valueIndex: map[valueKey]uint32{}}
+	return &layerEncoder{keyIndex: map[string]uint32{}, stringIndex: map[string]uint32{}, numberIndex: map[numberKey]uint32{}}
 }}
 
 // layerEncoder holds one layer's keys and values and the buffers a tile
 // is written in; it is reused, so a tile allocates only its result.
 type layerEncoder struct {
-	features   []byte // the layer's features, each a field 2
-	one        []byte // one feature's fields
-	body       []byte // the layer's fields
-	out        []byte // the tile
-	keys       []string
-	keyIndex   map[string]uint32
-	values     []value
-	valueIndex map[valueKey]uint32
-	sorted     []string
-	tags       []uint32
-	geometry   []uint32
-	msgs       []byte // the values' messages, one after another
+	features    []byte // the layer's features, each a field 2
+	one         []byte // one feature's fields
+	body        []byte // the layer's fields
+	out         []byte // the tile
+	keys        []string
+	keyIndex    map[string]uint32
+	values      []value
+	stringIndex map[string]uint32    // string values (and nil as "null")
+	numberIndex map[numberKey]uint32 // the others
+	sorted      []string
+	tags        []uint32
+	geometry    []uint32
+	msgs        []byte // the values' messages, one after another
 }
 
 func (e *layerEncoder) reset() {
@@ -94,23 +95,36 @@ func (e *layerEncoder) reset() {
 	e.keys = e.keys[:0]
 	clear(e.keyIndex)
 	e.values = e.values[:0]
-	clear(e.valueIndex)
+	// A map keeps the room its largest tile needed, and a low-zoom tile
+	// can have hundreds of thousands of values: every lookup of the small
+	// tiles that follow would then miss the cache.
+	if len(e.stringIndex) > maxKeptValues {
+		e.stringIndex = map[string]uint32{}
+	}
+	if len(e.numberIndex) > maxKeptValues {
+		e.numberIndex = map[numberKey]uint32{}
+	}
+	clear(e.stringIndex)
+	clear(e.numberIndex)
 	e.msgs = e.msgs[:0]
 }
+
+// maxKeptValues is how many values a map may have held and still be
+// cleared for the next tile rather than made anew.
+const maxKeptValues = 4096
 
 // value is one entry of the layer's value table: where its encoded
 // message is in msgs.
 type value struct{ start, end int }
 
-// valueKey identifies a property value as orb's map[any] does: by Go type
-// and value.
-type valueKey struct {
+// numberKey identifies a value that is not a string as orb's map[any]
+// does: by Go type and value.
+type numberKey struct {
 	kind uint8
-	s    string
 	n    uint64
 }
 
-// Kinds of valueKey, one per Go type a value can have.
+// Kinds of numberKey, one per Go type a value can have.
 const (
 	kString uint8 = iota
 	kInt
@@ -261,44 +275,47 @@ func (e *layerEncoder) properties(p geojson.Properties) bool {
 // value returns the index of v in the layer's value table, adding it when
 // new.
 func (e *layerEncoder) value(v any) (uint32, bool) {
-	var k valueKey
+	var k numberKey
+	var bits uint64 // a float's own bits (-0 is 0 in k)
 	switch v := v.(type) {
 	case nil:
-		k = valueKey{kind: kString, s: "null"}
+		return e.stringValue("null"), true
 	case string:
-		k = valueKey{kind: kString, s: v}
+		return e.stringValue(v), true
 	case int:
-		k = valueKey{kind: kInt, n: uint64(v)}
+		k = numberKey{kInt, uint64(v)}
 	case int8:
-		k = valueKey{kind: kInt8, n: uint64(v)}
+		k = numberKey{kInt8, uint64(v)}
 	case int16:
-		k = valueKey{kind: kInt16, n: uint64(v)}
+		k = numberKey{kInt16, uint64(v)}
 	case int32:
-		k = valueKey{kind: kInt32, n: uint64(v)}
+		k = numberKey{kInt32, uint64(v)}
 	case int64:
-		k = valueKey{kind: kInt64, n: uint64(v)}
+		k = numberKey{kInt64, uint64(v)}
 	case uint:
-		k = valueKey{kind: kUint, n: uint64(v)}
+		k = numberKey{kUint, uint64(v)}
 	case uint8:
-		k = valueKey{kind: kUint8, n: uint64(v)}
+		k = numberKey{kUint8, uint64(v)}
 	case uint16:
-		k = valueKey{kind: kUint16, n: uint64(v)}
+		k = numberKey{kUint16, uint64(v)}
 	case uint32:
-		k = valueKey{kind: kUint32, n: uint64(v)}
+		k = numberKey{kUint32, uint64(v)}
 	case uint64:
-		k = valueKey{kind: kUint64, n: v}
+		k = numberKey{kUint64, v}
 	case float32:
+		bits = uint64(math.Float32bits(v))
 		if v == 0 {
 			v = 0 // -0 equals 0, as in a map
 		}
-		k = valueKey{kind: kFloat32, n: uint64(math.Float32bits(v))}
+		k = numberKey{kFloat32, uint64(math.Float32bits(v))}
 	case float64:
+		bits = math.Float64bits(v)
 		if v == 0 {
 			v = 0
 		}
-		k = valueKey{kind: kFloat64, n: math.Float64bits(v)}
+		k = numberKey{kFloat64, math.Float64bits(v)}
 	case bool:
-		k = valueKey{kind: kBool}
+		k = numberKey{kind: kBool}
 		if v {
 			k.n = 1
 		}
@@ -306,25 +323,23 @@ func (e *layerEncoder) value(v any) (uint32, bool) {
 		return 0, false
 	}
 	nan := (k.kind == kFloat32 || k.kind == kFloat64) && v != v // never equal to itself
-	if i, ok := e.valueIndex[k]; ok && !nan {
+	if i, ok := e.numberIndex[k]; ok && !nan {
 		return i, true
 	}
 
-	// The value message: string (1), float (2), double (3), sint (6),
-	// uint (5) or bool (7), as orb writes each Go type.
+	// The value message: float (2), double (3), uint (5), sint (6) or
+	// bool (7), as orb writes each Go type.
 	start := len(e.msgs)
-	switch v := v.(type) {
-	case nil, string:
-		e.msgs = appendString(e.msgs, 1, k.s)
-	case float32:
+	switch k.kind {
+	case kFloat32:
 		e.msgs = append(e.msgs, 2<<3|5)
-		e.msgs = binary.LittleEndian.AppendUint32(e.msgs, math.Float32bits(v))
-	case float64:
+		e.msgs = binary.LittleEndian.AppendUint32(e.msgs, uint32(bits))
+	case kFloat64:
 		e.msgs = append(e.msgs, 3<<3|1)
-		e.msgs = binary.LittleEndian.AppendUint64(e.msgs, math.Float64bits(v))
-	case uint, uint8, uint16, uint32, uint64:
+		e.msgs = binary.LittleEndian.AppendUint64(e.msgs, bits)
+	case kUint, kUint8, kUint16, kUint32, kUint64:
 		e.msgs = appendVarintField(e.msgs, 5, k.n)
-	case bool:
+	case kBool:
 		e.msgs = appendVarintField(e.msgs, 7, k.n)
 	default: // the signed integers
 		n := int64(k.n)
@@ -340,8 +355,21 @@ func (e *layerEncoder) value(v any) (uint32, bool) {
 	}
 	i := uint32(len(e.values))
 	e.values = append(e.values, value{start, len(e.msgs)})
-	e.valueIndex[k] = i
+	e.numberIndex[k] = i
 	return i, true
+}
+
+// stringValue returns the index of string value s, adding it when new.
+func (e *layerEncoder) stringValue(s string) uint32 {
+	if i, ok := e.stringIndex[s]; ok {
+		return i
+	}
+	start := len(e.msgs)
+	e.msgs = appendString(e.msgs, 1, s)
+	i := uint32(len(e.values))
+	e.values = append(e.values, value{start, len(e.msgs)})
+	e.stringIndex[s] = i
+	return i
 }
 
 // featureID is an MVT feature ID from a GeoJSON one, as orb converts it:
