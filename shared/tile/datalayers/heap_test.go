@@ -20,27 +20,35 @@ func peakHeap(t *testing.T, s *Source, region string) (peak uint64, tiles int) {
 	t.Helper()
 	ctx := context.Background()
 	peak = heaptest.Peak(20*time.Millisecond, func() {
-		for _, name := range Names() {
-			l := layer(t, name)
-			if l.Region != region {
-				continue
-			}
-			o, ok, err := s.BuildOptions(ctx, l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ok {
-				continue
-			}
+		eachBuild(t, s, region, func(l tile.Layer, o tile.BuildOptions) {
 			var sink discard
 			st, err := tile.Build(ctx, l, s.Tile, &sink, o)
 			if err != nil {
 				t.Fatal(err)
 			}
 			tiles += st.Tiles
-		}
+		})
 	})
 	return peak, tiles
+}
+
+// eachBuild calls fn with each of region's layers that s has data for, and
+// the options to build it with.
+func eachBuild(t testing.TB, s *Source, region string, fn func(tile.Layer, tile.BuildOptions)) {
+	t.Helper()
+	for _, name := range Names() {
+		l := layer(t, name)
+		if l.Region != region {
+			continue
+		}
+		o, ok, err := s.BuildOptions(context.Background(), l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			fn(l, o)
+		}
+	}
 }
 
 // heapPerLSD is the bound on what a partitioned build's peak heap may grow

@@ -142,25 +142,14 @@ func TestProvinceBuild(t *testing.T) {
 		}
 		t.Logf("%-24s spooled in %6.1fs, peak RSS %4d MB (now: %s)", region, time.Since(start).Seconds(), hwm(t)>>20, rss(t))
 		total := time.Now()
-		for _, name := range Names() {
-			l := layer(t, name)
-			if l.Region != region {
-				continue
-			}
-			o, ok, err := s.BuildOptions(ctx, l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ok {
-				continue
-			}
+		eachBuild(t, s, region, func(l tile.Layer, o tile.BuildOptions) {
 			resetHWM(t)
 			st, size, err := writeArchive(ctx, s, l, o, out)
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%-24s %8d tiles %6.1f MB %6.1fs  peak RSS %4d MB", name, st.Tiles, float64(size)/1e6, st.Elapsed.Seconds(), hwm(t)>>20)
-		}
+			t.Logf("%-24s %8d tiles %6.1f MB %6.1fs  peak RSS %4d MB", l.Path(), st.Tiles, float64(size)/1e6, st.Elapsed.Seconds(), hwm(t)>>20)
+		})
 		t.Logf("%-24s all archives in %v (%v after the spool)", region, time.Since(start).Round(time.Second), time.Since(total).Round(time.Second))
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
