@@ -96,8 +96,8 @@ func (e *layerEncoder) reset() {
 	clear(e.keyIndex)
 	e.values = e.values[:0]
 	// A map keeps the room its largest tile needed, and a low-zoom tile
-	// can have hundreds of thousands of values: every lookup of the small
-	// tiles that follow would then miss the cache.
+	// holds far more values than the zoom-14 tiles that follow it: their
+	// lookups would miss the cache in a map sized for it.
 	if len(e.stringIndex) > maxKeptValues {
 		e.stringIndex = map[string]uint32{}
 	}
@@ -126,8 +126,7 @@ type numberKey struct {
 
 // Kinds of numberKey, one per Go type a value can have.
 const (
-	kString uint8 = iota
-	kInt
+	kInt uint8 = iota
 	kInt8
 	kInt16
 	kInt32
