@@ -118,7 +118,9 @@ func Attribution(svc *convert.Service) func(Layer) string {
 		case lld.DLS:
 			base = "DLS grid computed from the survey rules (Meridian model)"
 		case lld.NTS:
-			base = "NTS grid computed exactly (Meridian)"
+			// Exact on NAD27, where the grid is defined; the move to NAD83
+			// is NRCan's NTv1 grid, good to about 2 m (package nts).
+			base = "NTS grid computed exactly on NAD27, moved to NAD83 with NRCan's NTv1 grid (Meridian)"
 		case lld.GeoTownship:
 			base = "Ontario geographic townships"
 		default:

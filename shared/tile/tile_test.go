@@ -443,3 +443,21 @@ func BenchmarkGzip(b *testing.B) {
 		})
 	}
 }
+
+// TestAttribution: a grid layer's attribution says how its blocks are
+// made: the DLS model, and for NTS the exact grid on NAD27 with the datum
+// shift that places it (not "exact" alone: the shift is a 2 m step).
+func TestAttribution(t *testing.T) {
+	attr := tile.Attribution(convert.New())
+	for path, want := range map[string][]string{
+		"ab/sec":      {"DLS grid computed from the survey rules", "Meridian model"},
+		"bc/qtr-unit": {"NTS grid", "NAD27", "NTv1", "NAD83"},
+	} {
+		got := attr(layer(t, path))
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: attribution %q does not say %q", path, got, w)
+			}
+		}
+	}
+}
