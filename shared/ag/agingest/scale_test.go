@@ -161,19 +161,26 @@ func TestWriteScaleOptions(t *testing.T) {
 	}
 }
 
-// peakHeap runs fn while sampling the live heap (after a collection,
-// every 100 ms), and returns the largest growth over the heap before it.
 // TestWriteScaleHeapFlat: the generator streams, so eight times the
 // townships must not take eight times the heap: the bound is a band of
-// raster pixels and the compressed raster being written (a few MB).
+// raster pixels and the compressed raster being written (a few MB). Each
+// size is measured twice and the smaller peak kept: what the generator
+// allocates while a sample's collection marks counts as live, so a loaded
+// machine (CI, with other packages' tests beside it) reads more, never
+// less (2.4-3.3 MB here at both sizes; 2.9 and 8.6 MB once in CI).
 func TestWriteScaleHeapFlat(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes province-wide rasters twice")
+		t.Skip("writes province-wide rasters four times")
 	}
 	const f = 0.001
-	var small, large uint64
-	small = heaptest.Peak(100*time.Millisecond, func() { writeScale(t, t.TempDir(), scale.Options{Seed: 1, Fraction: f}) })
-	large = heaptest.Peak(100*time.Millisecond, func() { writeScale(t, t.TempDir(), scale.Options{Seed: 1, Fraction: 8 * f}) })
+	peak := func(f float64) uint64 {
+		var p [2]uint64
+		for i := range p {
+			p[i] = heaptest.Peak(100*time.Millisecond, func() { writeScale(t, t.TempDir(), scale.Options{Seed: 1, Fraction: f}) })
+		}
+		return min(p[0], p[1])
+	}
+	small, large := peak(f), peak(8*f)
 	t.Logf("peak heap growth: fraction %g %.1f MB, %g %.1f MB", f, float64(small)/(1<<20), 8*f, float64(large)/(1<<20))
 	if large > small*3/2+4<<20 {
 		t.Errorf("peak heap %d bytes at fraction %g, %d at %g: grows with the output", small, f, large, 8*f)
