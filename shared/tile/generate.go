@@ -3,6 +3,7 @@ package tile
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -139,13 +140,8 @@ func Attribution(svc *convert.Service) func(Layer) string {
 // gzip-compressed; nil when nothing is left. It modifies the features'
 // geometry.
 func Encode(name string, fs []*geojson.Feature, t maptile.Tile) ([]byte, error) {
-	layer := &mvt.Layer{Name: name, Version: 2, Extent: Extent, Features: fs}
-	layers := mvt.Layers{layer}
-	layers.ProjectToTile(t)
-	layers.Clip(orb.Bound{Min: orb.Point{-Buffer, -Buffer}, Max: orb.Point{Extent + Buffer, Extent + Buffer}})
-	layers.Simplify(simplify.DouglasPeucker(1.0))
-	layers.RemoveEmpty(1.0, 1.0)
-	if len(layer.Features) == 0 {
+	layer := prepareLayer(name, fs, t)
+	if layer == nil {
 		return nil, nil
 	}
 	e := encoders.Get().(*layerEncoder)
@@ -153,11 +149,71 @@ func Encode(name string, fs []*geojson.Feature, t maptile.Tile) ([]byte, error) 
 	raw, ok := e.marshal(layer)
 	if !ok {
 		var err error
-		if raw, err = mvt.Marshal(layers); err != nil {
+		if raw, err = mvt.Marshal(mvt.Layers{layer}); err != nil {
 			return nil, err
 		}
 	}
 	return Gzip(raw), nil
+}
+
+// LayerFeatures are the features (lng/lat) of one layer of a tile that
+// EncodeLayers writes.
+type LayerFeatures struct {
+	Name     string
+	Features []*geojson.Feature
+}
+
+// EncodeLayers is Encode for a tile of several layers: each is projected,
+// clipped, simplified and written as Encode writes a layer, in the order
+// given, and the tile (the layers one after another: an MVT tile is the
+// sequence of its layer messages) is returned gzip-compressed. A layer
+// left with no features is left out; the tile is nil when every layer is.
+// Names must be distinct and not empty, as the MVT specification requires.
+// It modifies the features' geometry.
+func EncodeLayers(t maptile.Tile, layers ...LayerFeatures) ([]byte, error) {
+	seen := make(map[string]bool, len(layers))
+	for _, l := range layers {
+		if l.Name == "" || seen[l.Name] {
+			return nil, fmt.Errorf("tile: layer name %q is empty or repeated", l.Name)
+		}
+		seen[l.Name] = true
+	}
+	e := encoders.Get().(*layerEncoder)
+	defer encoders.Put(e)
+	var raw []byte
+	for _, l := range layers {
+		layer := prepareLayer(l.Name, l.Features, t)
+		if layer == nil {
+			continue
+		}
+		b, ok := e.marshal(layer)
+		if !ok {
+			var err error
+			if b, err = mvt.Marshal(mvt.Layers{layer}); err != nil {
+				return nil, err
+			}
+		}
+		raw = append(raw, b...)
+	}
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	return Gzip(raw), nil
+}
+
+// prepareLayer projects features (lng/lat) into tile t as a layer named
+// name, clips them Buffer units past the tile, drops detail and polygons
+// smaller than a tile unit; nil when nothing is left.
+func prepareLayer(name string, fs []*geojson.Feature, t maptile.Tile) *mvt.Layer {
+	layer := &mvt.Layer{Name: name, Version: 2, Extent: Extent, Features: fs}
+	layer.ProjectToTile(t)
+	layer.Clip(orb.Bound{Min: orb.Point{-Buffer, -Buffer}, Max: orb.Point{Extent + Buffer, Extent + Buffer}})
+	layer.Simplify(simplify.DouglasPeucker(1.0))
+	layer.RemoveEmpty(1.0, 1.0)
+	if len(layer.Features) == 0 {
+		return nil
+	}
+	return layer
 }
 
 // gzipWriters are reused: a compressor's tables are larger than most

@@ -248,7 +248,7 @@ func (h *Handler) serveTile(w http.ResponseWriter, r *http.Request) error {
 	}
 	data, err := h.Tile(r.Context(), l, t)
 	if err == nil {
-		err = writeTile(w, r, data)
+		err = WriteTile(w, r, data)
 	}
 	if err != nil {
 		// Nothing of a failed tile may be cached, by the client or a CDN.
@@ -368,11 +368,11 @@ func gunzip(data []byte) ([]byte, error) {
 	return raw, nil
 }
 
-// writeTile answers 204 for an empty tile, 304 when the client holds it,
+// WriteTile answers 204 for an empty tile, 304 when the client holds it,
 // else the tile, gzip passed through when accepted. data is gzip that
 // decompresses (checked by Tile); the cache headers are set only once the
 // body to send is in hand, so a failure leaves none behind.
-func writeTile(w http.ResponseWriter, r *http.Request, data []byte) error {
+func WriteTile(w http.ResponseWriter, r *http.Request, data []byte) error {
 	hd := w.Header()
 	if len(data) == 0 {
 		hd.Set("Cache-Control", tileCacheControl)
