@@ -281,8 +281,9 @@ func TestCheckListenAddr(t *testing.T) {
 
 // The map page's configuration hands out the map page's own key, not the
 // demo key, and only to a loopback Host (DNS rebinding: a page elsewhere
-// pointing its own name at 127.0.0.1 must not read it). The key opens
-// maps, search and autocomplete, nothing else.
+// pointing its own name at 127.0.0.1 must not read it). The key opens what
+// the page calls (tiles, search, autocomplete, batch and the two reports)
+// on the rate-limited map-page plan, never the key management of the demo key.
 func TestMapConfigKey(t *testing.T) {
 	t.Parallel()
 	srv, demoKey := newTestServer(t)
@@ -310,8 +311,8 @@ func TestMapConfigKey(t *testing.T) {
 		"/search/legal-location?location=NW-25-24-1-W5":  200,
 		"/autocomplete/legal-location?location=NW-25-24": 200,
 		"/tiles/ab/twp.json":                             200,
-		"/energy/report?legal_location=9-10-60-22-W5":    403,
-		"/ag/report?legal_location=NE-25-10-14-W2":       403,
+		"/energy/report?legal_location=4-27-24-1-W5":     200,
+		"/ag/report?legal_location=SW-27-24-1-W5":        200,
 	} {
 		if w := get(t, srv, path, "X-API-Key", cfg.APIKey); w.Code != want {
 			t.Errorf("map key on %s: %d, want %d: %s", path, w.Code, want, w.Body)

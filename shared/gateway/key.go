@@ -254,12 +254,15 @@ func EnsureDemoKey(dataDir string) (plainKey string, err error) {
 }
 
 // EnsureMapKey is EnsureDemoKey for the map page's key: named "map page",
-// kept in <dataDir>/map-key, with only the products the page calls (maps,
-// search, autocomplete) on the rate-limited MapPagePlan. The local server
-// hands it to every browser that loads the page, so it must not be the
-// unlimited demo key.
+// kept in <dataDir>/map-key, with the products the page calls (MapPageProducts)
+// on the rate-limited MapPagePlan. The local server hands it to every
+// browser that loads the page, so it must not be the unlimited demo key.
 func EnsureMapKey(dataDir string) (plainKey string, err error) {
-	return ensureManagedKey(dataDir, MapKeyFile, MapKeyName, map[Product]string{Maps: MapPagePlan, Search: MapPagePlan, Autocomplete: MapPagePlan})
+	products := map[Product]string{}
+	for _, p := range MapPageProducts() {
+		products[p] = MapPagePlan
+	}
+	return ensureManagedKey(dataDir, MapKeyFile, MapKeyName, products)
 }
 
 // ensureManagedKey keeps the key called name, with products, active and its

@@ -340,7 +340,8 @@ func TestEnsureMapKey(t *testing.T) {
 			mk = k
 		}
 	}
-	want := map[gateway.Product]string{gateway.Maps: gateway.MapPagePlan, gateway.Search: gateway.MapPagePlan, gateway.Autocomplete: gateway.MapPagePlan}
+	want := map[gateway.Product]string{gateway.Maps: gateway.MapPagePlan, gateway.Search: gateway.MapPagePlan, gateway.Autocomplete: gateway.MapPagePlan,
+		gateway.Batch: gateway.MapPagePlan, gateway.Ag: gateway.MapPagePlan, gateway.Energy: gateway.MapPagePlan}
 	if diff := cmp.Diff(want, mk.Products); diff != "" {
 		t.Errorf("map key products (-want +got):\n%s", diff)
 	}

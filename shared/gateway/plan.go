@@ -152,14 +152,22 @@ func DefaultPlans() Plans {
 // second; no monthly quota, the server being the user's own.
 const MapPagePlan = "map-page"
 
-// WithMapPagePlans returns ps with MapPagePlan added to maps, search and
-// autocomplete where ps (a plans.json) does not define it: the local
+// MapPageProducts are the products the map page calls: tiles, the search
+// box and its suggestions, click-to-identify (search), batch paste, and the
+// agriculture and energy reports it shows in place.
+func MapPageProducts() []Product { return []Product{Maps, Search, Autocomplete, Batch, Ag, Energy} }
+
+// WithMapPagePlans returns ps with MapPagePlan added to each of
+// MapPageProducts where ps (a plans.json) does not define it: the local
 // server's catalogue. AWS serves no map page, and its catalogue has none.
 func WithMapPagePlans(ps Plans) Plans {
 	for p, pl := range map[Product]Plan{
 		Maps:         {Name: MapPagePlan, RatePerSecond: 100, Burst: 400},
 		Search:       {Name: MapPagePlan, RatePerSecond: 5, Burst: 20},
 		Autocomplete: {Name: MapPagePlan, RatePerSecond: 10, Burst: 30},
+		Batch:        {Name: MapPagePlan, RatePerSecond: 1, Burst: 5},
+		Ag:           {Name: MapPagePlan, RatePerSecond: 5, Burst: 20},
+		Energy:       {Name: MapPagePlan, RatePerSecond: 5, Burst: 20},
 	} {
 		if _, ok := ps.Lookup(p, MapPagePlan); !ok {
 			ps[p] = append(ps[p], pl)
