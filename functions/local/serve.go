@@ -37,12 +37,19 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	noFixtures := fs.Bool("no-fixtures", false, "do not ingest the embedded fixture grid data into an empty data directory")
 	useTLS := fs.Bool("tls", false, "serve HTTPS with a certificate for the loopback names made once in DATA/tls (trust DATA/tls/ca.pem)")
+	basemapSpec := fs.String("basemap", "offline", "what the map page draws under the grids: offline (Natural Earth and GeoNames, embedded), none, a MapLibre style URL, or a raster XYZ template such as https://tile.example/{z}/{x}/{y}.png (with -basemap-attribution)")
+	basemapAttribution := fs.String("basemap-attribution", "", "attribution of a -basemap style or raster template, shown on the map (required for a raster template)")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:6060; off by default")
 	gridCacheMiB := fs.Int64("grid-cache-mib", gridindex.DefaultCacheBytes>>20, "MiB of pages each grid index keeps in memory (the full-size AB index takes about 620 to be held whole)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if err := checkListenAddr(*addr, *public); err != nil {
+		fmt.Fprintf(stderr, "meridian serve: %v\n", err)
+		return 2
+	}
+	bm, err := parseBasemap(*basemapSpec, *basemapAttribution)
+	if err != nil {
 		fmt.Fprintf(stderr, "meridian serve: %v\n", err)
 		return 2
 	}
@@ -62,7 +69,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, serverConfig{dataDir: *dataDir, logger: logger, noFixtures: *noFixtures, public: *public, tls: *useTLS, gridCacheBytes: *gridCacheMiB << 20}, *addr, stdout); err != nil {
+	if err := serve(ctx, serverConfig{dataDir: *dataDir, logger: logger, noFixtures: *noFixtures, public: *public, tls: *useTLS, gridCacheBytes: *gridCacheMiB << 20, basemap: bm}, *addr, stdout); err != nil {
 		fmt.Fprintf(stderr, "meridian serve: %v\n", err)
 		return 1
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -54,6 +53,9 @@ type serverConfig struct {
 	// gridCacheBytes bounds each grid index's page cache (serve
 	// -grid-cache-mib; 0: gridindex.DefaultCacheBytes).
 	gridCacheBytes int64
+	// basemap is what the map page draws under the grids (serve -basemap;
+	// zero: the offline archive embedded with the page).
+	basemap basemap
 }
 
 // newServer mounts every endpoint group on one mux behind the gateway (keys,
@@ -120,9 +122,10 @@ func newServer(cfg serverConfig) (*server, error) {
 	mux.Mount(conv.SearchRoutes()...)
 	mux.Mount(conv.AutocompleteRoutes()...)
 	mux.Mount(conv.BatchRoutes()...)
+	archives := archive.NewSet(blob.NewCached(blob.NewDir(filepath.Join(cfg.dataDir, tilesDir)), blob.CacheOptions{BlockSize: 16 << 10, MaxBytes: 32 << 20}), cmp.Or(cfg.archiveRecheck, archiveRecheck))
 	tiles := tile.NewHandler(tile.Options{
 		Generator:   tile.NewGenerator(svc),
-		Archives:    archive.NewSet(blob.NewCached(blob.NewDir(filepath.Join(cfg.dataDir, tilesDir)), blob.CacheOptions{BlockSize: 16 << 10, MaxBytes: 32 << 20}), cmp.Or(cfg.archiveRecheck, archiveRecheck)),
+		Archives:    archives,
 		Attribution: tile.Attribution(svc),
 	})
 	grids.changed = tiles.Invalidate
@@ -130,17 +133,16 @@ func newServer(cfg serverConfig) (*server, error) {
 	for _, domain := range reportDomains {
 		mux.Mount(liveRoutes(reports[domain])...)
 	}
-	tilesRoot := filepath.Join(cfg.dataDir, tilesDir)
 	allowHost := loopbackHost
 	if cfg.public {
 		allowHost = func(string) bool { return true }
 	}
-	mux.Mount(webRoutes(mapKey, allowHost, mapLayersOf(tile.Layers()), func() []mapLayer {
-		return dataMapLayers(tile.Layers(), func(l tile.Layer) bool {
-			_, err := os.Stat(filepath.Join(tilesRoot, filepath.FromSlash(l.Key())))
-			return err == nil
-		})
-	})...)
+	bm := cfg.basemap
+	if bm.Kind == "" {
+		bm.Kind = "offline"
+	}
+	mux.Mount(webRoutes(mapPage{key: mapKey, allowHost: allowHost, basemap: bm,
+		layers: func() []mapLayer { return pageLayers(svc, archives) }})...)
 	mux.Mount(serviceRoutes(mux)...)
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger})
 	return &server{handler: h, mux: mux, gateway: gw, grids: grids, reports: reports, logger: cfg.logger}, nil

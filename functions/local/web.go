@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -17,8 +18,11 @@ import (
 
 	"meridian/shared/api"
 	"meridian/shared/apierr"
+	"meridian/shared/convert"
 	"meridian/shared/lld"
+	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile"
+	"meridian/shared/tile/datalayers"
 )
 
 // webFiles is the map page. web/static holds our own HTML, CSS and JS and,
@@ -53,6 +57,14 @@ type mapLayer struct {
 	// or "label" (its points' label property as text); "" for a survey grid.
 	Kind     string `json:"kind,omitempty"`
 	Geometry string `json:"geometry,omitempty"`
+	// Source says what the layer is drawn from, for the page's legend:
+	// "model" (computed from the survey rules), "official" (an official
+	// dataset ingested), "fixture" (generated in an official dataset's
+	// format, not the real dataset) or "demo" (invented report data).
+	// Attribution names it, as the layer's TileJSON does. Both are set per
+	// request (layerSources), since data is ingested while serving.
+	Source      string `json:"source,omitempty"`
+	Attribution string `json:"attribution,omitempty"`
 }
 
 // dataMapLayers lists the agriculture and energy archives of the catalog
@@ -82,11 +94,78 @@ func dataMapLayers(catalog []tile.Layer, built func(tile.Layer) bool) []mapLayer
 	return out
 }
 
+// pageLayers lists the page's layers with their sources as they stand:
+// the survey grids, then the data archives built (Describer's attribution).
+func pageLayers(svc *convert.Service, archives tile.Archives) []mapLayer {
+	ctx := context.Background()
+	attribution := tile.Attribution(svc)
+	grids := mapLayersOf(tile.Layers())
+	for i, l := range grids {
+		tl, _ := tile.Lookup(l.Region, l.Grid)
+		grids[i].Attribution = attribution(tl)
+		grids[i].Source = gridSource(svc.SourceMetas(tl.System), tl)
+	}
+	info := map[string]tile.ArchiveInfo{}
+	data := dataMapLayers(tile.Layers(), func(l tile.Layer) bool {
+		a, err := archives.Archive(ctx, l)
+		if err != nil || a == nil {
+			return false
+		}
+		if d, ok := a.(tile.Describer); ok {
+			info[l.Path()], _ = d.Info(ctx)
+		}
+		return true
+	})
+	for i, l := range data {
+		a := info[l.Region+"/"+l.Grid].Attribution
+		data[i].Attribution, data[i].Source = a, "official"
+		if strings.HasPrefix(a, datalayers.DemoAttributionPrefix) {
+			data[i].Source = "demo"
+		}
+	}
+	return append(grids, data...)
+}
+
+// gridSource is what grid layer l's blocks come from, given the loaded
+// indexes of its system: "fixture" when an index of its province is a
+// fixture, "official" when one is loaded, otherwise "model" (DLS and NTS
+// are computed; Ontario has no model: "none", its grid is empty without an
+// index).
+func gridSource(metas []gridindex.Meta, l tile.Layer) string {
+	src := "model"
+	if l.System == lld.GeoTownship {
+		src = "none"
+	}
+	for _, m := range metas {
+		if len(m.Provinces) > 0 && !slices.Contains(m.Provinces, l.Province.Code()) {
+			continue
+		}
+		if m.Fixture {
+			return "fixture"
+		}
+		src = "official"
+	}
+	return src
+}
+
 // mapConfig is the body of GET /map/config.json.
 type mapConfig struct {
 	APIKey   string     `json:"api_key"`
 	TilesURL string     `json:"tiles_url"`
+	Basemap  basemap    `json:"basemap"`
 	Layers   []mapLayer `json:"layers"`
+}
+
+// mapPage is what the map page's routes serve.
+type mapPage struct {
+	key string // the page's own key (gateway.EnsureMapKey)
+	// allowHost accepts the Host of a request for the configuration (and
+	// its key): the loopback names unless the server runs -public.
+	allowHost func(host string) bool
+	// layers lists the page's layers, asked on each configuration request
+	// (data archives are built and grids ingested while serving).
+	layers  func() []mapLayer
+	basemap basemap
 }
 
 // mapLayersOf picks the page's layers out of the tile catalog
@@ -162,27 +241,23 @@ var webContentTypes = map[string]string{
 	".txt":  "text/plain; charset=utf-8",
 }
 
-// webRoutes serves the map page at /, its files under /static/ and its
-// configuration at /map/config.json. The configuration hands out mapKey,
-// the map page's own key (gateway.EnsureMapKey: maps, search and
-// autocomplete, rate-limited; never the unlimited demo key), so the page
-// can call the keyed endpoints. It answers only requests whose Host
-// allowHost accepts (the loopback names unless the server runs -public), so
-// a web page elsewhere cannot read the key through DNS rebinding (a name
-// of its own pointed at 127.0.0.1): these routes exist only on the local
-// server.
-//
-// dataLayers, when set, is asked on each request for the data archives
-// built so far, listed after the survey grids.
-func webRoutes(mapKey string, allowHost func(host string) bool, layers []mapLayer, dataLayers ...func() []mapLayer) []api.Route {
+// webRoutes serves the map page at /, its files under /static/, its
+// configuration at /map/config.json, the offline basemap under
+// /map/basemap (basemap.go) and a NAD27 position at /map/nad27. The
+// configuration hands out p.key, the map page's own key
+// (gateway.EnsureMapKey: what the page calls, rate-limited; never the
+// unlimited demo key), so the page can call the keyed endpoints. It answers
+// only requests whose Host p.allowHost accepts (the loopback names unless
+// the server runs -public), so a web page elsewhere cannot read the key
+// through DNS rebinding (a name of its own pointed at 127.0.0.1): these
+// routes exist only on the local server.
+func webRoutes(p mapPage) []api.Route {
 	assets := loadWebAssets()
-	if layers == nil {
-		layers = []mapLayer{}
-	}
+	base := newOfflineBasemap(assets)
 	config := func() mapConfig {
-		cfg := mapConfig{APIKey: mapKey, TilesURL: "/tiles", Layers: layers}
-		for _, more := range dataLayers {
-			cfg.Layers = append(slices.Clone(cfg.Layers), more()...)
+		cfg := mapConfig{APIKey: p.key, TilesURL: "/tiles", Basemap: base.resolve(p.basemap), Layers: []mapLayer{}}
+		if p.layers != nil {
+			cfg.Layers = append(cfg.Layers, p.layers()...)
 		}
 		return cfg
 	}
@@ -219,26 +294,28 @@ func webRoutes(mapKey string, allowHost func(host string) bool, layers []mapLaye
 			Pattern: "GET /map/config.json",
 			Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
 				w.Header().Set("Cache-Control", "no-store")
-				if !allowHost(r.Host) {
+				if !p.allowHost(r.Host) {
 					return apierr.Forbiddenf("host_not_allowed",
 						"This server hands out the map page's key only to pages it serves itself, by a loopback name (localhost, 127.0.0.1, [::1]); Host %q is not one. Open the map at http://localhost:PORT/, or run the server with -public.", r.Host)
 				}
 				api.WriteJSON(w, http.StatusOK, config())
 				return nil
 			}),
-			Op: api.Operation{Tag: "map", Summary: "Configuration of the map page: its own rate-limited key (maps, search, autocomplete), the tiles URL and the layers; only to a loopback Host unless the server runs -public",
+			Op: api.Operation{Tag: "map", Summary: "Configuration of the map page: its own rate-limited key (maps, search, autocomplete, batch, ag, energy), the tiles URL, the basemap and the layers with their sources; only to a loopback Host unless the server runs -public",
 				Errors: []int{403},
 				Response: map[string]any{
 					"type":     "object",
-					"required": []string{"api_key", "tiles_url", "layers"},
+					"required": []string{"api_key", "tiles_url", "basemap", "layers"},
 					"properties": map[string]any{
 						"api_key":   map[string]any{"type": "string"},
 						"tiles_url": map[string]any{"type": "string"},
+						"basemap":   map[string]any{"type": "object"},
 						"layers":    map[string]any{"type": "array", "items": map[string]any{"type": "object"}},
 					},
 				},
 				Public: true, Hidden: true},
 		},
+		base.route(), base.tileJSONRoute(), nad27Route(),
 	}
 }
 

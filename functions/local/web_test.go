@@ -95,7 +95,7 @@ func vendorBundled() bool {
 func TestWebRoutes(t *testing.T) {
 	t.Parallel()
 	mux := api.NewMux()
-	mux.Mount(webRoutes("mk_demo", loopbackHost, surveyGridLayers())...)
+	mux.Mount(webRoutes(mapPage{key: "mk_demo", allowHost: loopbackHost, basemap: basemap{Kind: "offline"}, layers: surveyGridLayers})...)
 	get := func(target string, header ...string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest("GET", target, nil)
 		req.Host = "127.0.0.1:8080"
@@ -169,7 +169,7 @@ func TestWebRoutes(t *testing.T) {
 		if err := json.Unmarshal(get("/map/config.json").Body.Bytes(), &got); err != nil {
 			t.Fatal(err)
 		}
-		want := mapConfig{APIKey: "mk_demo", TilesURL: "/tiles", Layers: surveyGridLayers()}
+		want := mapConfig{APIKey: "mk_demo", TilesURL: "/tiles", Basemap: offlineBasemapConfig(), Layers: surveyGridLayers()}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("GET /map/config.json (-want +got):\n%s", diff)
 		}
@@ -205,4 +205,11 @@ func TestWebReferencesEmbedded(t *testing.T) {
 	if checked < 5 {
 		t.Errorf("found only %d references in %v", checked, files)
 	}
+}
+
+// offlineBasemapConfig is what the configuration says of the offline
+// basemap in this test binary: the archive when `make web` built it into
+// the embedded files, else none with the reason.
+func offlineBasemapConfig() basemap {
+	return newOfflineBasemap(loadWebAssets()).resolve(basemap{Kind: "offline"})
 }

@@ -69,6 +69,18 @@ func (s *Service) Sources(sys lld.System) []string {
 	return out
 }
 
+// SourceMetas describes the loaded indexes that hold sys, in order of
+// preference: Sources with each index's Fixture flag and counts.
+func (s *Service) SourceMetas(sys lld.System) []gridindex.Meta {
+	var out []gridindex.Meta
+	for _, ix := range s.indexes() {
+		if holdsSystem(ix, sys) {
+			out = append(out, ix.Meta())
+		}
+	}
+	return out
+}
+
 // Search parses a legal land description and resolves it to its block.
 func (s *Service) Search(ctx context.Context, input string) (survey.Block, error) {
 	l, err := lld.Parse(input)

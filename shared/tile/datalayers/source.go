@@ -617,6 +617,11 @@ func (ld *loader) blockOf(id string) (orb.Geometry, error) {
 	return ld.geometry(loc)
 }
 
+// DemoAttributionPrefix starts the attribution of an archive built from the
+// generated demo data, so that a reader of the archive (the map page's
+// configuration) can tell it apart.
+const DemoAttributionPrefix = "Demo data, invented by Meridian in the published formats, not real: "
+
 // Attribution names the data behind layer l's archive: its dataset's
 // sources and file date, and says so when the dataset is the generated
 // demo data. "" when the store has no such dataset.
@@ -634,7 +639,7 @@ func (s *Source) Attribution(ctx context.Context, l tile.Layer) (string, error) 
 		a += " (files of " + ds.Info.FileDate.Format(time.DateOnly) + ")"
 	}
 	if ds.Info.Demo {
-		a = "Demo data, invented by Meridian in the published formats, not real: " + a
+		a = DemoAttributionPrefix + a
 	}
 	return a, nil
 }

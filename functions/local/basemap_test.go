@@ -1,0 +1,181 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"meridian/shared/survey/datum"
+)
+
+func TestParseBasemap(t *testing.T) {
+	t.Parallel()
+	ok := []struct {
+		spec, attribution string
+		want              basemap
+	}{
+		{"", "", basemap{Kind: "offline"}},
+		{"offline", "", basemap{Kind: "offline"}},
+		{"none", "", basemap{Kind: "none", Note: "no basemap (serve -basemap none)"}},
+		{"https://tiles.example/styles/liberty.json", "", basemap{Kind: "style", URL: "https://tiles.example/styles/liberty.json"}},
+		{"https://tile.example/{z}/{x}/{y}.png", "© OpenStreetMap contributors",
+			basemap{Kind: "raster", URL: "https://tile.example/{z}/{x}/{y}.png", Attribution: "© OpenStreetMap contributors"}},
+	}
+	for _, tc := range ok {
+		got, err := parseBasemap(tc.spec, tc.attribution)
+		if err != nil || got != tc.want {
+			t.Errorf("parseBasemap(%q, %q) = %+v, %v; want %+v", tc.spec, tc.attribution, got, err, tc.want)
+		}
+	}
+	bad := map[string]string{
+		"ftp://x.example/style.json":    "http or https",
+		"styles/liberty.json":           "http or https",
+		"https://t.example/{z}/{x}.png": "all of {z}, {x} and {y}",
+		"https://t.example/{z}/{x}/{y}": "-basemap-attribution",
+	}
+	for spec, want := range bad {
+		if _, err := parseBasemap(spec, ""); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("parseBasemap(%q) error %v, want one saying %q", spec, err, want)
+		}
+	}
+}
+
+func TestTileAddress(t *testing.T) {
+	t.Parallel()
+	if z, x, y, err := tileAddress("4", "3", "5.mvt"); err != nil || z != 4 || x != 3 || y != 5 {
+		t.Errorf("4/3/5.mvt = %d/%d/%d, %v", z, x, y, err)
+	}
+	for _, p := range [][3]string{{"4", "16", "5.mvt"}, {"4", "3", "5"}, {"23", "0", "0.mvt"}, {"-1", "0", "0.mvt"}, {"a", "0", "0.mvt"}} {
+		if _, _, _, err := tileAddress(p[0], p[1], p[2]); err == nil || !strings.Contains(err.Error(), "no tile") {
+			t.Errorf("%v: error %v, want invalid_parameter", p, err)
+		}
+	}
+}
+
+// /map/nad27 gives the NTv1 grid's NAD27 position of a NAD83 point, and
+// refuses points outside the grid with invalid_coordinates.
+func TestMapNAD27(t *testing.T) {
+	t.Parallel()
+	srv, _ := newTestServer(t)
+	w := get(t, srv, "/map/nad27?location=-114.07,51.07")
+	var got struct {
+		Lng, Lat  float64
+		Datum     string
+		AccuracyM float64 `json:"accuracy_m"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &got); w.Code != 200 || err != nil {
+		t.Fatalf("GET /map/nad27: %d %s", w.Code, w.Body)
+	}
+	want, err := datum.NAD83ToNAD27([2]float64{-114.07, 51.07})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(got.Lng-want[0]) > 1e-7 || math.Abs(got.Lat-want[1]) > 1e-7 || got.Datum != "NAD27" || got.AccuracyM != datum.AccuracyM {
+		t.Errorf("GET /map/nad27 = %+v, want %v NAD27 ±%v m", got, want, datum.AccuracyM)
+	}
+	// The shift is real: around Calgary NAD27 lies about 100 m from NAD83.
+	if d := math.Hypot((got.Lng+114.07)*70000, (got.Lat-51.07)*111000); d < 20 || d > 300 {
+		t.Errorf("NAD27 is %.0f m from NAD83 at Calgary; want the datum shift (tens to a few hundred m)", d)
+	}
+	for _, q := range []string{"location=0,0", "location=nope", ""} {
+		if w := get(t, srv, "/map/nad27?"+q); w.Code != 400 || !strings.Contains(w.Body.String(), `"invalid_coordinates"`) {
+			t.Errorf("GET /map/nad27?%s: %d %s; want 400 invalid_coordinates", q, w.Code, w.Body)
+		}
+	}
+}
+
+// The offline basemap is served like the other archives when this build
+// embeds it (make web), and its absence is said, not a blank map.
+func TestMapBasemapRoutes(t *testing.T) {
+	t.Parallel()
+	srv, _ := newTestServer(t)
+	cfg := pageConfig(t, srv)
+	if _, err := os.Stat("web/static/" + basemapFile); err != nil && os.Getenv("MERIDIAN_BROWSER_TEST") == "1" {
+		t.Fatalf("no %s: `make web` must build it (MERIDIAN_BROWSER_TEST=1)", basemapFile)
+	}
+	if newOfflineBasemap(loadWebAssets()).reader == nil {
+		if cfg.Basemap.Kind != "none" || !strings.Contains(cfg.Basemap.Note, "make web") {
+			t.Errorf("no archive embedded: basemap %+v, want none saying to run make web", cfg.Basemap)
+		}
+		if w := get(t, srv, "/map/basemap/4/3/5.mvt"); w.Code != 404 || !strings.Contains(w.Body.String(), "make web") {
+			t.Errorf("tile without an archive: %d %s", w.Code, w.Body)
+		}
+		t.Skip("the offline basemap is not embedded in this test binary: run `make web`")
+	}
+	if cfg.Basemap.Kind != "offline" || cfg.Basemap.URL != "/map/basemap.json" || !strings.Contains(cfg.Basemap.Attribution, "Natural Earth") {
+		t.Errorf("basemap %+v, want the offline archive with its attribution", cfg.Basemap)
+	}
+	w := get(t, srv, "/map/basemap.json")
+	var tj struct {
+		Tiles        []string
+		MinZoom      int `json:"minzoom"`
+		MaxZoom      int `json:"maxzoom"`
+		Attribution  string
+		VectorLayers []struct{ ID string } `json:"vector_layers"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &tj); w.Code != 200 || err != nil {
+		t.Fatalf("GET /map/basemap.json: %d %s", w.Code, w.Body)
+	}
+	var ids []string
+	for _, l := range tj.VectorLayers {
+		ids = append(ids, l.ID)
+	}
+	for _, id := range []string{"land", "water", "boundaries", "places"} {
+		if !strings.Contains(strings.Join(ids, ","), id) {
+			t.Errorf("basemap layers %v lack %s", ids, id)
+		}
+	}
+	if len(tj.Tiles) != 1 || !strings.HasSuffix(tj.Tiles[0], "/map/basemap/{z}/{x}/{y}.mvt") || tj.MaxZoom < 6 {
+		t.Errorf("TileJSON tiles %v zooms %d-%d", tj.Tiles, tj.MinZoom, tj.MaxZoom)
+	}
+	// z4 over the prairies has geography; the middle of the Pacific at z8 has none.
+	w = get(t, srv, "/map/basemap/4/3/5.mvt", "Accept-Encoding", "gzip")
+	if w.Code != 200 || w.Header().Get("Content-Encoding") != "gzip" || w.Body.Len() < 100 {
+		t.Errorf("basemap 4/3/5: %d %q, %d bytes", w.Code, w.Header().Get("Content-Encoding"), w.Body.Len())
+	}
+	if w := get(t, srv, "/map/basemap/8/0/0.mvt"); w.Code != 204 {
+		t.Errorf("basemap 8/0/0 (outside its bounds): %d, want 204", w.Code)
+	}
+	if w := get(t, srv, "/map/basemap/4/99/5.mvt"); w.Code != 400 {
+		t.Errorf("basemap 4/99/5: %d, want 400", w.Code)
+	}
+}
+
+// The configuration says where each layer comes from: the embedded
+// fixture grids say fixture, the invented report archives say demo, with
+// their attribution.
+func TestPageLayerSources(t *testing.T) {
+	t.Parallel()
+	srv, _ := newTestServer(t)
+	cfg := pageConfig(t, srv)
+	got := map[string]mapLayer{}
+	for _, l := range cfg.Layers {
+		got[l.ID] = l
+	}
+	want := map[string]string{"ab-twp": "fixture", "sk-sec": "fixture", "on-lot": "fixture", "bc-series": "model", "bc-twp": "model"}
+	for id, src := range want {
+		if l := got[id]; l.Source != src || l.Attribution == "" {
+			t.Errorf("%s: source %q attribution %q, want %q and an attribution", id, l.Source, l.Attribution, src)
+		}
+	}
+	if l := got["energy-og_activity_lsd"]; l.Source != "demo" || !strings.HasPrefix(l.Attribution, "Demo data, invented") {
+		t.Errorf("energy-og_activity_lsd: source %q attribution %q, want demo", l.Source, l.Attribution)
+	}
+}
+
+// pageConfig returns the server's /map/config.json, asked as the page asks.
+func pageConfig(t *testing.T, srv *server) mapConfig {
+	t.Helper()
+	r := httptest.NewRequest("GET", "/map/config.json", nil)
+	r.Host = "localhost:8080"
+	w := httptest.NewRecorder()
+	srv.handler.ServeHTTP(w, r)
+	var cfg mapConfig
+	if err := json.Unmarshal(w.Body.Bytes(), &cfg); w.Code != 200 || err != nil {
+		t.Fatalf("GET /map/config.json: %d %s", w.Code, w.Body)
+	}
+	return cfg
+}
