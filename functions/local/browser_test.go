@@ -62,7 +62,11 @@ func TestBrowserMapPage(t *testing.T) {
 		region, name, _ := strings.Cut(path, "/")
 		l, _ := tile.Lookup(region, name)
 		data := datalayers.New(servedReports(t, srv.grids.dataDir, region), srv.grids.svc)
-		if _, err := buildArchive(context.Background(), l, data.Tile, filepath.Join(srv.grids.dataDir, tilesDir), "test",
+		attribution, err := data.Attribution(context.Background(), l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := buildArchive(context.Background(), l, data.Tile, filepath.Join(srv.grids.dataDir, tilesDir), attribution,
 			tile.BuildOptions{MinZoom: 9, MaxZoom: 12, Bounds: view}); err != nil {
 			t.Fatalf("build %s: %v", path, err)
 		}
@@ -122,6 +126,13 @@ func TestBrowserMapPage(t *testing.T) {
 		return n
 	}
 
+	// The first view, as a new user opens it: geography from the offline
+	// basemap and every survey system shown where it is.
+	step("open the page", chromedp.Navigate(ts.URL+"/"))
+	waitIdle("wait for the first view to draw")
+	checkFirstView(t, eval, requests)
+	checkScreenshot(t, bctx, "map-first-view.png", 0.3)
+
 	step("load the page", chromedp.Navigate(ts.URL+"/"+browserTestView))
 	waitIdle("wait for the grid to draw")
 
@@ -144,8 +155,8 @@ func TestBrowserMapPage(t *testing.T) {
 	// the map's next idle, once the layers turned on are loaded and drawn.
 	step("show the data layers", chromedp.Evaluate[chromedp.Void](`(() => {
 		document.body.dataset.map = 'toggled';
-		for (const label of document.querySelectorAll('#layer-list label')) {
-			if (['Well activity, LSD', 'Productivity, quarter section', 'Mineral tenure labels'].includes(label.textContent)) label.querySelector('input').click();
+		for (const id of ['energy-og_activity_lsd', 'ag-lsrs_productivity', 'energy-mineral_tenure_labels']) {
+			document.querySelector('#layer-list label[data-layer="' + id + '"] input').click();
 		}
 	})()`))
 	waitIdle("wait for the data layers to draw")
@@ -158,6 +169,13 @@ func TestBrowserMapPage(t *testing.T) {
 		if n := eval("count "+id, fmt.Sprintf(`meridianMap.queryRenderedFeatures({layers: [%q]}).length`, id)); n == 0 {
 			t.Errorf("%s: nothing drawn", id)
 		}
+	}
+	// The notice on the map says the data drawn is invented.
+	if n := eval("read the notice", `(() => {
+		const text = document.getElementById('notice').textContent;
+		return !document.getElementById('notice').hidden && text.includes('invented') && text.includes('Well activity, LSD') ? 1 : 0;
+	})()`); n != 1 {
+		t.Error("demo data layers are on but the notice on the map does not say they are invented")
 	}
 	// A label archive draws its labels as text.
 	if n := eval("count mineral tenure labels", renderedJS("symbol", "mineral_tenure_labels-data")); n == 0 {
@@ -183,6 +201,9 @@ func TestBrowserMapPage(t *testing.T) {
 		t.Error("the result polygon is in its source but not drawn")
 	}
 	checkScreenshot(t, bctx, "map-search.png", 0.02)
+
+	checkIdentify(t, bctx, ts.URL, key, step, eval, waitIdle)
+	checkBatch(t, bctx, step, eval, waitIdle)
 
 	// Errors: console.error calls, uncaught exceptions and browser log
 	// errors such as failed requests.

@@ -2,8 +2,9 @@
 // province, NTS, Ontario, then the energy and agriculture data built) whose
 // checkbox shows or hides the whole group, and inside it one checkbox per
 // layer: a survey grid's lines and labels, or a data archive (off at
-// first). A layer not drawn at the current zoom is greyed out.
-import { groupColours, linesFrom, mapLayerIDs } from './style.js';
+// first), tagged when its data is invented (demo) or generated (fixture).
+// A layer not drawn at the current zoom is greyed out.
+import { drawnFrom, groupColours, mapLayerIDs } from './style.js';
 
 export function initLayerList(map, layers, container) {
   const colours = groupColours(layers);
@@ -13,8 +14,16 @@ export function initLayerList(map, layers, container) {
     const g = groups.get(l.group);
     const box = checkbox(l.kind !== 'data'); // data layers start hidden
     const label = document.createElement('label');
-    label.title = `Drawn from zoom ${linesFrom(l)}`;
+    label.title = `Drawn from zoom ${drawnFrom(l)}`;
+    label.dataset.layer = l.id;
     label.append(box, l.title);
+    if (l.source === 'demo' || l.source === 'fixture') {
+      const tag = document.createElement('span');
+      tag.className = `tag ${l.source}`;
+      tag.textContent = l.source;
+      tag.title = l.attribution ?? '';
+      label.append(tag);
+    }
     g.details.append(label);
     g.rows.push({ layer: l, box, label });
     box.addEventListener('change', () => {
@@ -39,7 +48,7 @@ export function initLayerList(map, layers, container) {
   const grey = () => {
     const z = map.getZoom();
     for (const g of groups.values()) {
-      for (const r of g.rows) r.label.classList.toggle('out-of-range', z < linesFrom(r.layer));
+      for (const r of g.rows) r.label.classList.toggle('out-of-range', z < drawnFrom(r.layer));
     }
   };
   map.on('zoomend', grey);

@@ -10,7 +10,7 @@ import { EMPTY } from './style.js';
 
 const SUGGEST_DELAY_MS = 200;
 
-export function initSearch(map, apiKey, show) {
+export function initSearch(map, api, show) {
   const form = document.getElementById('search');
   const input = document.getElementById('search-input');
   const list = document.getElementById('suggestions');
@@ -20,16 +20,7 @@ export function initSearch(map, apiKey, show) {
   let timer = 0;
   let latest = 0; // number of the last autocomplete request; older answers are dropped
 
-  async function call(path, params) {
-    const url = new URL(path, location.origin);
-    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-    const res = await fetch(url, { headers: { 'X-API-Key': apiKey } });
-    const body = await res.json().catch(() => null);
-    if (!res.ok) {
-      throw new Error(body?.error?.message ?? `${res.status} ${res.statusText}`);
-    }
-    return body;
-  }
+  const call = api.get;
 
   function close() {
     list.hidden = true;
@@ -109,15 +100,9 @@ export function initSearch(map, apiKey, show) {
     describe((shape ?? centroid).properties, centroid);
     map.once('moveend', () => { document.body.dataset.search = 'done'; });
     const [x, y] = centroid?.geometry.coordinates ?? [];
-    map.fitBounds(shape ? bounds(shape.geometry) : [[x, y], [x, y]], { padding: padding(), maxZoom: shape ? 16 : 14 });
+    map.fitBounds(shape ? bounds([shape]) : [[x, y], [x, y]], { padding: padding(map), maxZoom: shape ? 16 : 14 });
   }
 
-  // padding leaves room for the panel when the map is wide enough for both.
-  function padding() {
-    const panel = document.getElementById('panel').getBoundingClientRect();
-    const wide = map.getContainer().clientWidth > 2 * panel.width;
-    return { top: 40, bottom: 40, right: 40, left: wide ? panel.right + 40 : 40 };
-  }
 
   // clear removes the last result from the map and the panel.
   function clear() {
@@ -145,6 +130,7 @@ export function initSearch(map, apiKey, show) {
       details.append(dt, dd);
     }
     details.hidden = false;
+    document.getElementById('identify').hidden = true;
   }
 
   input.addEventListener('input', () => {
@@ -177,13 +163,24 @@ export function initSearch(map, apiKey, show) {
   });
 }
 
-// bounds returns [[west, south], [east, north]] of a Polygon or MultiPolygon.
-function bounds(geometry) {
-  const rings = geometry.type === 'Polygon' ? geometry.coordinates : geometry.coordinates.flat();
+// padding leaves room for the panel when the map is wide enough for both.
+export function padding(map) {
+  const panel = document.getElementById('panel').getBoundingClientRect();
+  const wide = map.getContainer().clientWidth > 2 * panel.width;
+  return { top: 40, bottom: 40, right: 40, left: wide ? panel.right + 40 : 40 };
+}
+
+// bounds returns [[west, south], [east, north]] of features (Points,
+// Polygons and MultiPolygons).
+export function bounds(features) {
   let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const [x, y] of rings.flat()) {
-    w = Math.min(w, x); e = Math.max(e, x);
-    s = Math.min(s, y); n = Math.max(n, y);
+  for (const f of features) {
+    const g = f.geometry;
+    const pts = g.type === 'Point' ? [g.coordinates] : g.type === 'Polygon' ? g.coordinates.flat() : g.coordinates.flat(2);
+    for (const [x, y] of pts) {
+      w = Math.min(w, x); e = Math.max(e, x);
+      s = Math.min(s, y); n = Math.max(n, y);
+    }
   }
   return [[w, s], [e, n]];
 }
