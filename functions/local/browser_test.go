@@ -250,6 +250,19 @@ func mapLayerCount(t *testing.T, base string) int {
 // apiErrorMessage returns error.message of the response to a GET of url.
 func apiErrorMessage(t *testing.T, url, key string) string {
 	t.Helper()
+	var body struct {
+		Error struct{ Message string } `json:"error"`
+	}
+	if status := getJSON(t, url, key, &body); status < 400 || body.Error.Message == "" {
+		t.Fatalf("GET %s: %d; want an error body", url, status)
+	}
+	return body.Error.Message
+}
+
+// getJSON GETs url with the key, decodes the body into v and returns the
+// status.
+func getJSON(t *testing.T, url, key string, v any) int {
+	t.Helper()
 	req, err := http.NewRequest("GET", url, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -260,13 +273,10 @@ func apiErrorMessage(t *testing.T, url, key string) string {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var body struct {
-		Error struct{ Message string } `json:"error"`
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatalf("GET %s: %d, %v", url, resp.StatusCode, err)
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode < 400 || body.Error.Message == "" {
-		t.Fatalf("GET %s: %d, %v; want an error body", url, resp.StatusCode, err)
-	}
-	return body.Error.Message
+	return resp.StatusCode
 }
 
 // renderedJS counts the features drawn by the layers of type typ whose id

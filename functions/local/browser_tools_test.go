@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -240,13 +239,6 @@ func checkBatch(t *testing.T, ctx context.Context, step stepFunc, eval evalFunc,
 // /search/coordinates?unit=all.
 func blocksAt(t *testing.T, base, key string, p [2]float64) []string {
 	t.Helper()
-	req, _ := http.NewRequest("GET", fmt.Sprintf("%s/search/coordinates?location=%f,%f&unit=all", base, p[0], p[1]), nil)
-	req.Header.Set("X-API-Key", key)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
 	var fc struct {
 		Features []struct {
 			Properties struct {
@@ -255,8 +247,8 @@ func blocksAt(t *testing.T, base, key string, p [2]float64) []string {
 			}
 		}
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&fc); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("search/coordinates: %d %v", resp.StatusCode, err)
+	if status := getJSON(t, fmt.Sprintf("%s/search/coordinates?location=%f,%f&unit=all", base, p[0], p[1]), key, &fc); status != 200 {
+		t.Fatalf("search/coordinates at %v: %d", p, status)
 	}
 	var out []string
 	for _, f := range fc.Features {

@@ -138,9 +138,11 @@ func TestRealPlaces(t *testing.T) {
 	}
 }
 
-// crossings returns the longitudes where the boundaries of level cross
-// latitude lat.
-func crossings(b *basemap.Basemap, level int, lat float64) []float64 {
+// crossings returns where the boundaries of level cross the line on which
+// coordinate axis (0: longitude, 1: latitude) is v: the other coordinate
+// of each crossing.
+func crossings(b *basemap.Basemap, level, axis int, v float64) []float64 {
+	other := 1 - axis
 	var out []float64
 	for _, f := range b.Layer(basemap.LayerBoundaries) {
 		if f.Properties["admin_level"] != level {
@@ -149,27 +151,8 @@ func crossings(b *basemap.Basemap, level int, lat float64) []float64 {
 		ls := f.Geometry.(orb.LineString)
 		for i := 1; i < len(ls); i++ {
 			a, c := ls[i-1], ls[i]
-			if (a[1] < lat) != (c[1] < lat) {
-				out = append(out, a[0]+(lat-a[1])/(c[1]-a[1])*(c[0]-a[0]))
-			}
-		}
-	}
-	return out
-}
-
-// latitudesAt returns the latitudes where the boundaries of level cross
-// longitude lon.
-func latitudesAt(b *basemap.Basemap, level int, lon float64) []float64 {
-	var out []float64
-	for _, f := range b.Layer(basemap.LayerBoundaries) {
-		if f.Properties["admin_level"] != level {
-			continue
-		}
-		ls := f.Geometry.(orb.LineString)
-		for i := 1; i < len(ls); i++ {
-			a, c := ls[i-1], ls[i]
-			if (a[0] < lon) != (c[0] < lon) {
-				out = append(out, a[1]+(lon-a[0])/(c[0]-a[0])*(c[1]-a[1]))
+			if (a[axis] < v) != (c[axis] < v) {
+				out = append(out, a[other]+(v-a[axis])/(c[axis]-a[axis])*(c[other]-a[other]))
 			}
 		}
 	}
@@ -185,7 +168,7 @@ func near(vs []float64, want, tol float64) bool {
 func TestRealBoundaries(t *testing.T) {
 	t.Parallel()
 	b := realLoad(t)
-	at52 := crossings(b, basemap.AdminProvince, 52)
+	at52 := crossings(b, basemap.AdminProvince, 1, 52)
 	// Alberta/Saskatchewan is the fourth meridian, 110 degrees west;
 	// Saskatchewan/Manitoba is near 102 west (Natural Earth has it at
 	// 101.64 at 52 north).
@@ -198,13 +181,13 @@ func TestRealBoundaries(t *testing.T) {
 	if near(at52, -114, 2) || near(at52, -106, 2) {
 		t.Errorf("a province boundary crosses 52 N inside Alberta or Saskatchewan: %v", at52)
 	}
-	if at := latitudesAt(b, basemap.AdminCountry, -105); !near(at, 49, 0.05) {
+	if at := crossings(b, basemap.AdminCountry, 0, -105); !near(at, 49, 0.05) {
 		t.Errorf("no international boundary crosses 105 W within 0.05 degree of 49 N: %v", at)
 	}
 	// Hudson Bay's coast at 60 N (Nunavut's Arviat is near 94 W): the
 	// coast is no boundary of either level.
 	for _, level := range []int{basemap.AdminCountry, basemap.AdminProvince} {
-		if at := latitudesAt(b, level, -94.5); near(at, 59.5, 1.5) {
+		if at := crossings(b, level, 0, -94.5); near(at, 59.5, 1.5) {
 			t.Errorf("an admin_level %d boundary runs along Hudson Bay's west coast: %v", level, at)
 		}
 	}

@@ -203,36 +203,25 @@ export function buildStyle(cfg, origin) {
       ...data,
       ...lines,
       ...base.above,
-      {
-        id: 'result-fill', type: 'fill', source: 'result',
-        paint: { 'fill-color': RESULT, 'fill-opacity': 0.2 },
-      },
-      {
-        id: 'result-outline', type: 'line', source: 'result',
-        paint: { 'line-color': RESULT, 'line-width': 2.5 },
-      },
-      {
-        id: 'result-centroid', type: 'circle', source: 'result',
-        filter: ['==', ['geometry-type'], 'Point'],
-        paint: { 'circle-color': RESULT, 'circle-radius': 4, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 },
-      },
-      {
-        id: 'batch-fill', type: 'fill', source: 'batch',
-        paint: { 'fill-color': BATCH, 'fill-opacity': 0.15 },
-      },
-      {
-        id: 'batch-outline', type: 'line', source: 'batch',
-        paint: { 'line-color': BATCH, 'line-width': 2 },
-      },
-      {
-        id: 'batch-centroid', type: 'circle', source: 'batch',
-        filter: ['==', ['geometry-type'], 'Point'],
-        paint: { 'circle-color': BATCH, 'circle-radius': 4, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 },
-      },
+      ...shapes('result', RESULT, 0.2, 2.5),
+      ...shapes('batch', BATCH, 0.15, 2),
       ...labels,
       ...dataLabels,
     ],
   };
+}
+
+// shapes draws the GeoJSON source id (the search result, the batch):
+// polygons filled and outlined in colour, centre points as dots.
+function shapes(id, colour, opacity, width) {
+  return [
+    { id: `${id}-fill`, type: 'fill', source: id, paint: { 'fill-color': colour, 'fill-opacity': opacity } },
+    { id: `${id}-outline`, type: 'line', source: id, paint: { 'line-color': colour, 'line-width': width } },
+    {
+      id: `${id}-centroid`, type: 'circle', source: id, filter: ['==', ['geometry-type'], 'Point'],
+      paint: { 'circle-color': colour, 'circle-radius': 4, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 },
+    },
+  ];
 }
 
 // mergeStyle draws ours (buildStyle's, with no basemap) over base, a
