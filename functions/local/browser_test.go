@@ -37,21 +37,7 @@ const browserTestView = "#11/51.07/-114.07"
 // by `make web`. Without them it skips, unless MERIDIAN_BROWSER_TEST=1 (as in
 // CI), which makes their absence a failure.
 func TestBrowserMapPage(t *testing.T) {
-	required := os.Getenv("MERIDIAN_BROWSER_TEST") == "1"
-	missing := func(format string, args ...any) {
-		t.Helper()
-		if required {
-			t.Fatalf(format+" (a failure because MERIDIAN_BROWSER_TEST=1)", args...)
-		}
-		t.Skipf(format+" (set MERIDIAN_BROWSER_TEST=1 to fail instead of skipping)", args...)
-	}
-	chromium := findChromium()
-	if chromium == "" {
-		missing("no Chromium: neither `chromium` on PATH nor /usr/bin/chromium; apt-get install -y chromium")
-	}
-	if !vendorBundled() {
-		missing("MapLibre GL JS is not embedded in this test binary: run `make web` first")
-	}
+	chromium := requireBrowser(t)
 	// Not parallel: on a small machine the browser wants the CPU to itself.
 
 	srv, key := newTestServer(t)
@@ -78,29 +64,7 @@ func TestBrowserMapPage(t *testing.T) {
 		t.Fatal("GET /map/config.json lists no layers: the page would show an empty map")
 	}
 
-	// The whole test, browser start included, ends within 90 s.
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	allocCtx, cancel := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU, // WebGL from SwiftShader
-		chromedp.NoFirstRun,
-		// Without these Chromium waits on a closed network for updates,
-		// sync and QUIC probes.
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-	)...)
-	defer cancel()
-	bctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	if err := chromedp.Do(bctx, chromedp.EmulateViewport(1024, 768)); err != nil {
-		t.Fatalf("start %s: %v", chromium, err)
-	}
+	bctx := startBrowser(t, chromium)
 	console := &syncList[consoleMessage]{}
 	go collectConsole(console, chromedp.Console(bctx)) // subscribed before the page loads
 
@@ -228,6 +192,58 @@ func TestBrowserMapPage(t *testing.T) {
 	checkScreenshot(t, bctx, "map-error.png", 0) // for people: the message in the panel
 }
 
+// requireBrowser returns the Chromium to run, skipping the test when there
+// is none or when MapLibre GL JS is not embedded, unless
+// MERIDIAN_BROWSER_TEST=1 (as in CI), which makes either a failure.
+func requireBrowser(t *testing.T) string {
+	t.Helper()
+	required := os.Getenv("MERIDIAN_BROWSER_TEST") == "1"
+	missing := func(format string, args ...any) {
+		t.Helper()
+		if required {
+			t.Fatalf(format+" (a failure because MERIDIAN_BROWSER_TEST=1)", args...)
+		}
+		t.Skipf(format+" (set MERIDIAN_BROWSER_TEST=1 to fail instead of skipping)", args...)
+	}
+	chromium := findChromium()
+	if chromium == "" {
+		missing("no Chromium: neither `chromium` on PATH nor /usr/bin/chromium; apt-get install -y chromium")
+	}
+	if !vendorBundled() {
+		missing("MapLibre GL JS is not embedded in this test binary: run `make web` first")
+	}
+	return chromium
+}
+
+// startBrowser starts headless Chromium with a 1024x768 viewport for the
+// test; it ends with the test, or after 90 s.
+func startBrowser(t *testing.T, chromium string) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	allocCtx, cancel := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU, // WebGL from SwiftShader
+		chromedp.NoFirstRun,
+		// Without these Chromium waits on a closed network for updates,
+		// sync and QUIC probes.
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+	)...)
+	t.Cleanup(cancel)
+	bctx, cancel := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(bctx, chromedp.EmulateViewport(1024, 768)); err != nil {
+		t.Fatalf("start %s: %v", chromium, err)
+	}
+	return bctx
+}
+
 // mapLayerCount returns the number of layers in the page's configuration,
 // failing when the server does not serve it.
 func mapLayerCount(t *testing.T, base string) int {
@@ -299,6 +315,22 @@ func checkScreenshot(t *testing.T, ctx context.Context, name string, minDrawn fl
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
+	saveScreenshot(t, name, buf)
+	img, err := png.Decode(bytes.NewReader(buf))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if f := drawnFraction(img, [3]uint8{0xf5, 0xf3, 0xee}); f < minDrawn {
+		t.Errorf("screenshot %s: %.1f%% of the central pixels differ from the background, want at least %.0f%%", name, 100*f, 100*minDrawn)
+	} else {
+		t.Logf("screenshot %s: %.1f%% of the central pixels drawn", name, 100*f)
+	}
+}
+
+// saveScreenshot writes a screenshot into t.TempDir() and into
+// $MERIDIAN_SCREENSHOT_DIR when set.
+func saveScreenshot(t *testing.T, name string, buf []byte) {
+	t.Helper()
 	dirs := []string{t.TempDir()}
 	if d := os.Getenv("MERIDIAN_SCREENSHOT_DIR"); d != "" {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -312,15 +344,6 @@ func checkScreenshot(t *testing.T, ctx context.Context, name string, minDrawn fl
 			t.Fatal(err)
 		}
 		t.Logf("screenshot %s", p)
-	}
-	img, err := png.Decode(bytes.NewReader(buf))
-	if err != nil {
-		t.Fatalf("screenshot %s: %v", name, err)
-	}
-	if f := drawnFraction(img, [3]uint8{0xf5, 0xf3, 0xee}); f < minDrawn {
-		t.Errorf("screenshot %s: %.1f%% of the central pixels differ from the background, want at least %.0f%%", name, 100*f, 100*minDrawn)
-	} else {
-		t.Logf("screenshot %s: %.1f%% of the central pixels drawn", name, 100*f)
 	}
 }
 

@@ -1,9 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -263,3 +270,84 @@ func blocksAt(t *testing.T, base, key string, p [2]float64) []string {
 }
 
 func abs(v float64) float64 { return max(v, -v) }
+
+// TestBrowserOnlineBasemap draws the page over the two kinds of online
+// basemap serve -basemap takes, a raster XYZ template and a MapLibre style,
+// served here by a local stand-in for a tile provider: the provider's tiles
+// are asked for and drawn under the grid, and its attribution is shown.
+func TestBrowserOnlineBasemap(t *testing.T) {
+	chromium := requireBrowser(t)
+	green := color.RGBA{0x4c, 0xaf, 0x50, 0xff}
+	var png256 bytes.Buffer
+	img := image.NewRGBA(image.Rect(0, 0, 256, 256))
+	draw.Draw(img, img.Bounds(), &image.Uniform{green}, image.Point{}, draw.Src)
+	if err := png.Encode(&png256, img); err != nil {
+		t.Fatal(err)
+	}
+	tiles := &syncList[request]{}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /raster/{z}/{x}/{y}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Write(png256.Bytes())
+	})
+	var providerURL string
+	mux.HandleFunc("GET /style.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		json.NewEncoder(w).Encode(map[string]any{
+			"version": 8,
+			"sources": map[string]any{"provider": map[string]any{"type": "raster", "tileSize": 256,
+				"tiles": []string{providerURL + "/raster/{z}/{x}/{y}.png"}, "attribution": "Test style provider"}},
+			"layers": []any{map[string]any{"id": "provider", "type": "raster", "source": "provider"}},
+		})
+	})
+	provider := httptest.NewServer(recordRequests(tiles, mux))
+	t.Cleanup(provider.Close)
+	providerURL = provider.URL
+
+	bctx := startBrowser(t, chromium)
+	for _, tc := range []struct {
+		name, attribution string
+		basemap           basemap
+	}{
+		{"raster", "Test raster provider", basemap{Kind: "raster", URL: provider.URL + "/raster/{z}/{x}/{y}.png", Attribution: "Test raster provider"}},
+		{"style", "Test style provider", basemap{Kind: "style", URL: provider.URL + "/style.json"}},
+	} {
+		srv, _ := newTestServerIn(t, t.TempDir(), func(c *serverConfig) { c.basemap = tc.basemap })
+		ts := httptest.NewServer(srv.handler)
+		t.Cleanup(ts.Close)
+		before := len(tiles.matching(func(r request) bool { return strings.HasPrefix(r.path, "/raster/") }))
+		err := chromedp.Do(bctx, chromedp.Navigate(ts.URL+"/#9/51.07/-114.07"),
+			chromedp.Poll[chromedp.Void](`document.body.dataset.map === 'idle'`,
+				chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(45*time.Second)))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if n := len(tiles.matching(func(r request) bool { return strings.HasPrefix(r.path, "/raster/") })) - before; n == 0 {
+			t.Errorf("%s: no tile asked of the provider", tc.name)
+		}
+		attrib, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.querySelector('.maplibregl-ctrl-attrib-inner')?.textContent ?? ''`))
+		if err != nil || !strings.Contains(attrib, tc.attribution) {
+			t.Errorf("%s: attribution %q, %v; want it to name %q", tc.name, attrib, err, tc.attribution)
+		}
+		lines, err := chromedp.Run(bctx, chromedp.Evaluate[int](renderedJS("line", "-lines")))
+		if err != nil || lines == 0 {
+			t.Errorf("%s: %d grid lines drawn over the basemap, %v", tc.name, lines, err)
+		}
+		buf, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		saveScreenshot(t, "map-basemap-"+tc.name+".png", buf)
+		shot, err := png.Decode(bytes.NewReader(buf))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The provider's green shows between the grid lines.
+		if f := 1 - drawnFraction(shot, [3]uint8{green.R, green.G, green.B}); f < 0.3 {
+			t.Errorf("%s: %.0f%% of the central pixels are the provider's green, want most", tc.name, 100*f)
+		} else {
+			t.Logf("%s: %.0f%% of the central pixels are the provider's green", tc.name, 100*f)
+		}
+	}
+}

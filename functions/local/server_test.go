@@ -24,14 +24,19 @@ func newTestServer(t *testing.T) (*server, string) {
 	return newTestServerIn(t, t.TempDir())
 }
 
-// newTestServerIn is newTestServer over the data directory dir.
-func newTestServerIn(t *testing.T, dir string) (*server, string) {
+// newTestServerIn is newTestServer over the data directory dir; configure,
+// when given, changes the server's configuration first.
+func newTestServerIn(t *testing.T, dir string, configure ...func(*serverConfig)) (*server, string) {
 	t.Helper()
 	key, err := gateway.EnsureDemoKey(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+	cfg := serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)}
+	for _, c := range configure {
+		c(&cfg)
+	}
+	srv, err := newServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
