@@ -8,10 +8,10 @@
 // building an archive takes memory proportional to the tile count, never to
 // the data.
 //
-// This package imports go-pmtiles for its directory building and header
-// serialization. go-pmtiles pulls in some 800 packages, so only build tools
-// (functions/local) may import this package; the Lambdas that serve tiles
-// import package archive alone.
+// The header and directories are laid out by this package (format.go).
+// go-pmtiles, the format's reference implementation, reads every archive in
+// the tests but is not imported here: it pulls in some 300 cloud-storage
+// packages (GCS, Azure, gocloud) that no binary of ours needs.
 package writer
 
 import (
@@ -26,7 +26,6 @@ import (
 	"os"
 
 	"github.com/paulmach/orb"
-	"github.com/protomaps/go-pmtiles/pmtiles"
 
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
@@ -37,7 +36,7 @@ const maxZoom = 31
 
 // rootBudget is the most the root directory may take: readers fetch the
 // first 16 KiB, which the spec says hold the header and the root.
-const rootBudget = 16<<10 - pmtiles.HeaderV3LenBytes
+const rootBudget = 16<<10 - headerLen
 
 // Stats describe a written archive.
 type Stats struct {
@@ -59,7 +58,7 @@ type Writer struct {
 	buf      *bufio.Writer
 	size     uint64 // bytes of tile data written
 
-	entries    []pmtiles.EntryV3
+	entries    []entry
 	offsets    map[[16]byte]uint64 // content hash -> offset in the tile data
 	minZ, maxZ uint8               // zooms of the first and the last entry
 
@@ -124,8 +123,9 @@ func validate(m *archive.Metadata) error {
 	return nil
 }
 
-// gzipBytes compresses b as go-pmtiles compresses metadata, so archives
-// stay byte for byte what they were when go-pmtiles serialized it.
+// gzipBytes compresses b as go-pmtiles compresses metadata (and as
+// directory compresses directories), so archives stay byte for byte what
+// they were when go-pmtiles serialized them.
 func gzipBytes(b []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
@@ -176,8 +176,8 @@ func (w *Writer) Add(z uint8, x, y uint32, data []byte) error {
 
 	if n := len(w.entries); n > 0 {
 		last := &w.entries[n-1]
-		if h == w.lastHash && z == w.maxZ && id == last.TileID+uint64(last.RunLength) && last.RunLength < math.MaxUint32 {
-			last.RunLength++
+		if h == w.lastHash && z == w.maxZ && id == last.id+uint64(last.run) && last.run < math.MaxUint32 {
+			last.run++
 			return nil
 		}
 	}
@@ -193,7 +193,7 @@ func (w *Writer) Add(z uint8, x, y uint32, data []byte) error {
 	if len(w.entries) == 0 {
 		w.minZ = z
 	}
-	w.entries = append(w.entries, pmtiles.EntryV3{TileID: id, Offset: off, Length: uint32(len(data)), RunLength: 1})
+	w.entries = append(w.entries, entry{id: id, offset: off, length: uint32(len(data)), run: 1})
 	w.lastHash, w.maxZ = h, z
 	return nil
 }
@@ -213,25 +213,25 @@ func (w *Writer) Finish(out io.Writer) (Stats, error) {
 		return Stats{}, fmt.Errorf("writer: write tile data: %w", err)
 	}
 
-	root, leaves, numLeaves := pmtiles.BuildDirectories(w.entries, rootBudget, pmtiles.Gzip)
+	root, leaves, numLeaves := directories(w.entries, rootBudget)
 	h := w.header()
-	h.RootOffset = pmtiles.HeaderV3LenBytes
-	h.RootLength = uint64(len(root))
-	h.MetadataOffset = h.RootOffset + h.RootLength
-	h.MetadataLength = uint64(len(w.metaJSON))
-	h.LeafDirectoryOffset = h.MetadataOffset + h.MetadataLength
-	h.LeafDirectoryLength = uint64(len(leaves))
-	h.TileDataOffset = h.LeafDirectoryOffset + h.LeafDirectoryLength
-	h.TileDataLength = w.size
+	h.rootOffset = headerLen
+	h.rootLength = uint64(len(root))
+	h.metaOffset = h.rootOffset + h.rootLength
+	h.metaLength = uint64(len(w.metaJSON))
+	h.leafOffset = h.metaOffset + h.metaLength
+	h.leafLength = uint64(len(leaves))
+	h.dataOffset = h.leafOffset + h.leafLength
+	h.dataLength = w.size
 
 	st := Stats{
-		Tiles:    h.AddressedTilesCount,
-		Entries:  h.TileEntriesCount,
-		Contents: h.TileContentsCount,
+		Tiles:    h.addressedTiles,
+		Entries:  h.tileEntries,
+		Contents: h.tileContents,
 		Leaves:   numLeaves,
-		Bytes:    int64(h.TileDataOffset + h.TileDataLength),
+		Bytes:    int64(h.dataOffset + h.dataLength),
 	}
-	for _, part := range [][]byte{pmtiles.SerializeHeader(h), root, w.metaJSON, leaves} {
+	for _, part := range [][]byte{h.marshal(), root, w.metaJSON, leaves} {
 		if _, err := out.Write(part); err != nil {
 			return Stats{}, fmt.Errorf("writer: write: %w", err)
 		}
@@ -251,29 +251,28 @@ func (w *Writer) Finish(out io.Writer) (Stats, error) {
 }
 
 // header fills in everything but the section offsets and lengths.
-func (w *Writer) header() pmtiles.HeaderV3 {
+func (w *Writer) header() header {
 	center := w.meta.Center
 	if center == (orb.Point{}) {
 		center = w.meta.Bounds.Center()
 	}
-	return pmtiles.HeaderV3{
-		SpecVersion:         3,
-		TileEntriesCount:    uint64(len(w.entries)),
-		TileContentsCount:   uint64(len(w.offsets)),
-		AddressedTilesCount: w.tiles,
-		Clustered:           true,
-		InternalCompression: pmtiles.Gzip,
-		TileCompression:     pmtiles.Gzip,
-		TileType:            pmtiles.Mvt,
-		MinZoom:             w.minZ,
-		MaxZoom:             w.maxZ, // the last entry's, since runs never cross zooms
-		MinLonE7:            e7(w.meta.Bounds.Min[0]),
-		MinLatE7:            e7(w.meta.Bounds.Min[1]),
-		MaxLonE7:            e7(w.meta.Bounds.Max[0]),
-		MaxLatE7:            e7(w.meta.Bounds.Max[1]),
-		CenterZoom:          min(max(w.meta.CenterZoom, w.minZ), w.maxZ),
-		CenterLonE7:         e7(center[0]),
-		CenterLatE7:         e7(center[1]),
+	return header{
+		tileEntries:         uint64(len(w.entries)),
+		tileContents:        uint64(len(w.offsets)),
+		addressedTiles:      w.tiles,
+		clustered:           true,
+		internalCompression: compressionGzip,
+		tileCompression:     compressionGzip,
+		tileType:            tileTypeMVT,
+		minZoom:             w.minZ,
+		maxZoom:             w.maxZ, // the last entry's, since runs never cross zooms
+		minLonE7:            e7(w.meta.Bounds.Min[0]),
+		minLatE7:            e7(w.meta.Bounds.Min[1]),
+		maxLonE7:            e7(w.meta.Bounds.Max[0]),
+		maxLatE7:            e7(w.meta.Bounds.Max[1]),
+		centerZoom:          min(max(w.meta.CenterZoom, w.minZ), w.maxZ),
+		centerLonE7:         e7(center[0]),
+		centerLatE7:         e7(center[1]),
 	}
 }
 
