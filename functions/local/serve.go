@@ -169,5 +169,5 @@ func keysCommand(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	return gateway.RunKeysCommand(fs.Args(), *dataDir, stdout, stderr)
+	return runKeys(fs.Args(), *dataDir, stdout, stderr)
 }

@@ -112,5 +112,5 @@
 //	defer gw.Close()
 //	handler := api.Middleware(gw.Middleware(mux), api.Options{Logger: logger})
 //
-// and `meridian keys …` calls RunKeysCommand(args, dataDir, os.Stdout, os.Stderr).
+// and `meridian keys …` (functions/local/keys.go) calls AddKey, ListKeys, RevokeKey, ReadUsage and LoadPlans.
 package gateway

@@ -84,9 +84,9 @@ func keyIDOf(plain string) string {
 	return hashHex(plain)[:keyIDChars]
 }
 
-// validateKeyName reports whether name can label a key: 1 to 64 printable
+// ValidateKeyName reports whether name can label a key: 1 to 64 printable
 // characters without tabs or line breaks.
-func validateKeyName(name string) error {
+func ValidateKeyName(name string) error {
 	switch {
 	case name == "":
 		return errors.New("gateway: key name is empty")
@@ -129,10 +129,10 @@ func validateProducts(products map[Product]string) error {
 // LoadPlans); a Gateway refuses a product whose plan it does not know, and
 // logs it.
 func AddKey(path, name string, products map[Product]string) (plainKey string, k Key, err error) {
-	if err := validateKeyName(name); err != nil {
+	if err := ValidateKeyName(name); err != nil {
 		return "", Key{}, err
 	}
-	if reservedKeyName(name) {
+	if ReservedKeyName(name) {
 		return "", Key{}, fmt.Errorf("gateway: key name %q is reserved for the key the server manages", name)
 	}
 	if err := validateProducts(products); err != nil {
@@ -324,7 +324,9 @@ func ensureManagedKey(dataDir, file, name string, products map[Product]string) (
 // errUnchanged stops updateKeys without writing.
 var errUnchanged = errors.New("gateway: unchanged")
 
-func reservedKeyName(name string) bool { return name == DemoKeyName || name == MapKeyName }
+// ReservedKeyName reports whether name is one of the keys the server
+// manages (DemoKeyName, MapKeyName), which AddKey refuses.
+func ReservedKeyName(name string) bool { return name == DemoKeyName || name == MapKeyName }
 
 func demoProducts() map[Product]string {
 	ps := make(map[Product]string, maxProduct)

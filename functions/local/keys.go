@@ -1,4 +1,4 @@
-package gateway
+package main
 
 import (
 	"errors"
@@ -10,7 +10,12 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"meridian/shared/gateway"
 )
+
+// The key management commands, `meridian keys add|list|revoke|plans`, over
+// package gateway's files (keys.json, usage.json, plans.json).
 
 const keysUsage = `Usage:
   meridian keys add -name NAME -products PRODUCTS [-plan PLAN]
@@ -33,15 +38,15 @@ Files: <data dir>/keys.json holds key hashes (never keys); a running server
 writes <data dir>/usage.json.
 `
 
-// RunKeysCommand runs `meridian keys …` (args are what follows "keys") on
-// the files of dataDir. It returns the exit code: 0 on success, 1 when the
-// command failed, 2 for a usage error.
-func RunKeysCommand(args []string, dataDir string, stdout, stderr io.Writer) int {
+// runKeys runs `meridian keys …` (args are what follows "keys" and its
+// -data flag) on the files of dataDir. It returns the exit code: 0 on
+// success, 1 when the command failed, 2 for a usage error.
+func runKeys(args []string, dataDir string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, "meridian keys: missing command\n\n"+keysUsage)
 		return 2
 	}
-	c := keysCommand{dataDir: dataDir, stdout: stdout, stderr: stderr}
+	c := keysCmd{dataDir: dataDir, stdout: stdout, stderr: stderr}
 	switch args[0] {
 	case "add":
 		return c.add(args[1:])
@@ -59,27 +64,27 @@ func RunKeysCommand(args []string, dataDir string, stdout, stderr io.Writer) int
 	return 2
 }
 
-type keysCommand struct {
+type keysCmd struct {
 	dataDir        string
 	stdout, stderr io.Writer
 }
 
-func (c keysCommand) keysPath() string { return filepath.Join(c.dataDir, KeysFile) }
+func (c keysCmd) keysPath() string { return filepath.Join(c.dataDir, gateway.KeysFile) }
 
 // fail reports err for command cmd and returns exit code 1.
-func (c keysCommand) fail(cmd string, err error) int {
+func (c keysCmd) fail(cmd string, err error) int {
 	fmt.Fprintf(c.stderr, "meridian keys %s: %s\n", cmd, strings.TrimPrefix(err.Error(), "gateway: "))
 	return 1
 }
 
 // usageError reports a usage error for command cmd and returns exit code 2.
-func (c keysCommand) usageError(cmd, format string, args ...any) int {
+func (c keysCmd) usageError(cmd, format string, args ...any) int {
 	fmt.Fprintf(c.stderr, "meridian keys %s: %s\nRun 'meridian keys help' for usage.\n", cmd, strings.TrimPrefix(fmt.Sprintf(format, args...), "gateway: "))
 	return 2
 }
 
 // flags parses a subcommand's flags; ok false means return code.
-func (c keysCommand) flags(fs *flag.FlagSet, synopsis string, args []string) (code int, ok bool) {
+func (c keysCmd) flags(fs *flag.FlagSet, synopsis string, args []string) (code int, ok bool) {
 	fs.SetOutput(c.stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: %s\n", synopsis)
@@ -94,11 +99,11 @@ func (c keysCommand) flags(fs *flag.FlagSet, synopsis string, args []string) (co
 	return 0, true
 }
 
-func (c keysCommand) add(args []string) int {
+func (c keysCmd) add(args []string) int {
 	fs := flag.NewFlagSet("meridian keys add", flag.ContinueOnError)
 	name := fs.String("name", "", "label of the key, unique among active keys (required)")
 	products := fs.String("products", "", `comma-separated products, each optionally "product:plan", or "all" (required)`)
-	plan := fs.String("plan", DefaultPlan, "plan of the products that name none")
+	plan := fs.String("plan", gateway.DefaultPlan, "plan of the products that name none")
 	if code, ok := c.flags(fs, "meridian keys add -name NAME -products search,batch[:PLAN] [-plan PLAN]", args); !ok {
 		return code
 	}
@@ -108,16 +113,16 @@ func (c keysCommand) add(args []string) int {
 	if *name == "" {
 		return c.usageError("add", "-name is required")
 	}
-	if err := validateKeyName(*name); err != nil {
+	if err := gateway.ValidateKeyName(*name); err != nil {
 		return c.usageError("add", "%v", err)
 	}
-	if reservedKeyName(*name) {
+	if gateway.ReservedKeyName(*name) {
 		return c.usageError("add", "the name %q is reserved for the key the server manages", *name)
 	}
 	if *products == "" {
 		return c.usageError("add", "-products is required (one or more of %s, or all)", productList())
 	}
-	plans, err := LoadPlans(filepath.Join(c.dataDir, PlansFile))
+	plans, err := gateway.LoadPlans(filepath.Join(c.dataDir, gateway.PlansFile))
 	if err != nil {
 		return c.fail("add", err)
 	}
@@ -125,7 +130,7 @@ func (c keysCommand) add(args []string) int {
 	if err != nil {
 		return c.usageError("add", "%v", err)
 	}
-	plain, k, err := AddKey(c.keysPath(), *name, want)
+	plain, k, err := gateway.AddKey(c.keysPath(), *name, want)
 	if err != nil {
 		return c.fail("add", err)
 	}
@@ -136,8 +141,8 @@ func (c keysCommand) add(args []string) int {
 
 // parseProductPlans parses "search,maps:unlimited" (or "all") into product
 // → plan, with plan for products that name none, checked against plans.
-func parseProductPlans(list, plan string, plans Plans) (map[Product]string, error) {
-	out := make(map[Product]string)
+func parseProductPlans(list, plan string, plans gateway.Plans) (map[gateway.Product]string, error) {
+	out := make(map[gateway.Product]string)
 	for item := range strings.SplitSeq(list, ",") {
 		item = strings.TrimSpace(item)
 		if item == "" {
@@ -147,11 +152,11 @@ func parseProductPlans(list, plan string, plans Plans) (map[Product]string, erro
 		if !ok {
 			pl = plan
 		}
-		ps := []Product{}
+		ps := []gateway.Product{}
 		if name == "all" {
-			ps = Products()
+			ps = gateway.Products()
 		} else {
-			p, err := ParseProduct(name)
+			p, err := gateway.ParseProduct(name)
 			if err != nil {
 				return nil, err
 			}
@@ -171,9 +176,9 @@ func parseProductPlans(list, plan string, plans Plans) (map[Product]string, erro
 }
 
 // formatProducts writes "search:default, maps:unlimited" in product order.
-func formatProducts(ps map[Product]string, sep string) string {
+func formatProducts(ps map[gateway.Product]string, sep string) string {
 	var parts []string
-	for _, p := range Products() {
+	for _, p := range gateway.Products() {
 		if plan, ok := ps[p]; ok {
 			parts = append(parts, p.String()+":"+plan)
 		}
@@ -181,7 +186,7 @@ func formatProducts(ps map[Product]string, sep string) string {
 	return strings.Join(parts, sep)
 }
 
-func (c keysCommand) list(args []string) int {
+func (c keysCmd) list(args []string) int {
 	fs := flag.NewFlagSet("meridian keys list", flag.ContinueOnError)
 	if code, ok := c.flags(fs, "meridian keys list", args); !ok {
 		return code
@@ -189,7 +194,7 @@ func (c keysCommand) list(args []string) int {
 	if fs.NArg() > 0 {
 		return c.usageError("list", "unexpected argument %q", fs.Arg(0))
 	}
-	keys, err := ListKeys(c.keysPath())
+	keys, err := gateway.ListKeys(c.keysPath())
 	if err != nil {
 		return c.fail("list", err)
 	}
@@ -197,13 +202,13 @@ func (c keysCommand) list(args []string) int {
 		fmt.Fprintf(c.stdout, "No keys in %s. Create one with: meridian keys add -name NAME -products search\n", c.keysPath())
 		return 0
 	}
-	usage, err := ReadUsage(filepath.Join(c.dataDir, UsageFile))
+	usage, err := gateway.ReadUsage(filepath.Join(c.dataDir, gateway.UsageFile))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "meridian keys list: usage not shown: %s\n", strings.TrimPrefix(err.Error(), "gateway: "))
 	}
 	now := time.Now()
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "ID\tNAME\tPRODUCTS\tCREATED\tREVOKED\tUSAGE %s\n", monthOf(now))
+	fmt.Fprintf(tw, "ID\tNAME\tPRODUCTS\tCREATED\tREVOKED\tUSAGE %s\n", now.UTC().Format("2006-01"))
 	for _, k := range keys {
 		revoked := "-"
 		if k.Revoked() {
@@ -224,9 +229,9 @@ func (c keysCommand) list(args []string) int {
 func formatTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04Z") }
 
 // formatUsage writes "search=3 batch=0" for the key's products.
-func formatUsage(ps map[Product]string, counts map[Product]int64) string {
+func formatUsage(ps map[gateway.Product]string, counts map[gateway.Product]int64) string {
 	var parts []string
-	for _, p := range Products() {
+	for _, p := range gateway.Products() {
 		if _, ok := ps[p]; ok {
 			parts = append(parts, p.String()+"="+strconv.FormatInt(counts[p], 10))
 		}
@@ -234,7 +239,7 @@ func formatUsage(ps map[Product]string, counts map[Product]int64) string {
 	return strings.Join(parts, " ")
 }
 
-func (c keysCommand) revoke(args []string) int {
+func (c keysCmd) revoke(args []string) int {
 	fs := flag.NewFlagSet("meridian keys revoke", flag.ContinueOnError)
 	if code, ok := c.flags(fs, "meridian keys revoke ID|NAME", args); !ok {
 		return code
@@ -243,14 +248,14 @@ func (c keysCommand) revoke(args []string) int {
 		return c.usageError("revoke", "want exactly one key id or name, got %d arguments", fs.NArg())
 	}
 	target := fs.Arg(0)
-	if err := RevokeKey(c.keysPath(), target); err != nil {
+	if err := gateway.RevokeKey(c.keysPath(), target); err != nil {
 		return c.fail("revoke", err)
 	}
 	fmt.Fprintf(c.stdout, "Revoked key %s. A running server refuses it within a second.\n", target)
 	return 0
 }
 
-func (c keysCommand) listPlans(args []string) int {
+func (c keysCmd) listPlans(args []string) int {
 	fs := flag.NewFlagSet("meridian keys plans", flag.ContinueOnError)
 	if code, ok := c.flags(fs, "meridian keys plans", args); !ok {
 		return code
@@ -258,13 +263,13 @@ func (c keysCommand) listPlans(args []string) int {
 	if fs.NArg() > 0 {
 		return c.usageError("plans", "unexpected argument %q", fs.Arg(0))
 	}
-	plans, err := LoadPlans(filepath.Join(c.dataDir, PlansFile))
+	plans, err := gateway.LoadPlans(filepath.Join(c.dataDir, gateway.PlansFile))
 	if err != nil {
 		return c.fail("plans", err)
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PRODUCT\tPLAN\tRATE/S\tBURST\tQUOTA/MONTH")
-	for _, p := range Products() {
+	for _, p := range gateway.Products() {
 		for _, pl := range plans[p] {
 			rate, burst, quota := "unlimited", "-", "unlimited"
 			if pl.RatePerSecond > 0 {
@@ -281,4 +286,13 @@ func (c keysCommand) listPlans(args []string) int {
 		return c.fail("plans", err)
 	}
 	return 0
+}
+
+// productList names every product, for messages.
+func productList() string {
+	var names []string
+	for _, p := range gateway.Products() {
+		names = append(names, p.String())
+	}
+	return strings.Join(names, ", ")
 }

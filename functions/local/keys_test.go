@@ -1,7 +1,8 @@
-package gateway_test
+package main
 
 import (
 	"bytes"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,20 +15,23 @@ import (
 	"meridian/shared/gateway"
 )
 
-var spaces = regexp.MustCompile(` +`)
+var (
+	spaces    = regexp.MustCompile(` +`)
+	keyFormat = regexp.MustCompile(`^mk_[a-z2-7]{32}$`) // as gateway writes keys
+)
 
-// runKeys runs `meridian keys args...` on dir.
-func runKeys(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
+// keysRun runs `meridian keys args...` on dir.
+func keysRun(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = gateway.RunKeysCommand(args, dir, &out, &errOut)
+	code = runKeys(args, dir, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
 // listRow returns the `keys list` row of the key with the given id.
 func listRow(t *testing.T, dir, id string) string {
 	t.Helper()
-	code, out, stderr := runKeys(t, dir, "list")
+	code, out, stderr := keysRun(t, dir, "list")
 	if code != 0 {
 		t.Fatalf("keys list = %d, stderr %q", code, stderr)
 	}
@@ -44,13 +48,13 @@ func TestKeysCommandEndToEnd(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 
-	code, out, stderr := runKeys(t, dir, "list")
+	code, out, stderr := keysRun(t, dir, "list")
 	if code != 0 || !strings.Contains(out, "No keys") {
 		t.Errorf("keys list on an empty directory = %d, %q, %q; want 0 and a hint", code, out, stderr)
 	}
 
 	// add
-	code, out, stderr = runKeys(t, dir, "add", "-name", "acme corp", "-products", "search,batch")
+	code, out, stderr = keysRun(t, dir, "add", "-name", "acme corp", "-products", "search,batch")
 	if code != 0 {
 		t.Fatalf("keys add = %d, stderr %q", code, stderr)
 	}
@@ -70,7 +74,7 @@ func TestKeysCommandEndToEnd(t *testing.T) {
 	gw, err := gateway.New(gateway.Options{
 		KeysPath:     filepath.Join(dir, gateway.KeysFile),
 		UsagePath:    filepath.Join(dir, gateway.UsageFile),
-		Logger:       quiet,
+		Logger:       slog.New(slog.DiscardHandler),
 		SyncInterval: -1,
 	})
 	if err != nil {
@@ -94,13 +98,13 @@ func TestKeysCommandEndToEnd(t *testing.T) {
 	if !wantRow.MatchString(row) {
 		t.Errorf("keys list row = %q, want it to match %s", row, wantRow)
 	}
-	_, out, _ = runKeys(t, dir, "list")
+	_, out, _ = keysRun(t, dir, "list")
 	if header := "USAGE " + time.Now().UTC().Format("2006-01"); !strings.Contains(out, header) {
 		t.Errorf("keys list header lacks %q:\n%s", header, out)
 	}
 
 	// revoke, by name
-	code, out, stderr = runKeys(t, dir, "revoke", "acme corp")
+	code, out, stderr = keysRun(t, dir, "revoke", "acme corp")
 	if code != 0 || !strings.Contains(out, "Revoked") {
 		t.Fatalf("keys revoke = %d, %q, %q", code, out, stderr)
 	}
@@ -110,10 +114,10 @@ func TestKeysCommandEndToEnd(t *testing.T) {
 	}
 
 	// revoke again fails; the name can be reused
-	if code, _, stderr = runKeys(t, dir, "revoke", id); code != 1 || !strings.Contains(stderr, "already revoked") {
+	if code, _, stderr = keysRun(t, dir, "revoke", id); code != 1 || !strings.Contains(stderr, "already revoked") {
 		t.Errorf("second revoke = %d, %q; want 1 and already revoked", code, stderr)
 	}
-	if code, _, stderr = runKeys(t, dir, "add", "-name", "acme corp", "-products", "all", "-plan", "unlimited"); code != 0 {
+	if code, _, stderr = keysRun(t, dir, "add", "-name", "acme corp", "-products", "all", "-plan", "unlimited"); code != 0 {
 		t.Errorf("add with a revoked key's name = %d, %q; want 0", code, stderr)
 	}
 }
@@ -121,7 +125,7 @@ func TestKeysCommandEndToEnd(t *testing.T) {
 func TestKeysCommandExitCodes(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	if code, _, stderr := runKeys(t, dir, "add", "-name", "taken", "-products", "maps"); code != 0 {
+	if code, _, stderr := keysRun(t, dir, "add", "-name", "taken", "-products", "maps"); code != 0 {
 		t.Fatalf("setup add = %d: %s", code, stderr)
 	}
 	tests := []struct {
@@ -155,7 +159,7 @@ func TestKeysCommandExitCodes(t *testing.T) {
 	}
 	for _, tc := range tests { // not parallel: "taken" and "mixed" share dir
 		t.Run(tc.name, func(t *testing.T) {
-			code, stdout, stderr := runKeys(t, dir, tc.args...)
+			code, stdout, stderr := keysRun(t, dir, tc.args...)
 			if code != tc.wantCode {
 				t.Errorf("keys %q = exit %d, want %d\nstdout: %s\nstderr: %s", tc.args, code, tc.wantCode, stdout, stderr)
 			}
@@ -176,14 +180,14 @@ func TestKeysCommandPlansFile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, gateway.PlansFile), []byte(plans), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, stderr := runKeys(t, dir, "add", "-name", "big", "-products", "search:pro"); code != 0 || !strings.Contains(out, "search:pro") {
+	if code, out, stderr := keysRun(t, dir, "add", "-name", "big", "-products", "search:pro"); code != 0 || !strings.Contains(out, "search:pro") {
 		t.Errorf("add with a plan from plans.json = %d, %q, %q", code, out, stderr)
 	}
-	if _, out, _ := runKeys(t, dir, "plans"); !strings.Contains(out, "pro") {
+	if _, out, _ := keysRun(t, dir, "plans"); !strings.Contains(out, "pro") {
 		t.Errorf("keys plans lacks the plan from plans.json:\n%s", out)
 	}
 	os.WriteFile(filepath.Join(dir, gateway.PlansFile), []byte("{"), 0o600)
-	if code, _, stderr := runKeys(t, dir, "add", "-name", "x", "-products", "search"); code != 1 || !strings.Contains(stderr, "parse plans") {
+	if code, _, stderr := keysRun(t, dir, "add", "-name", "x", "-products", "search"); code != 1 || !strings.Contains(stderr, "parse plans") {
 		t.Errorf("add with a broken plans.json = %d, %q; want 1 and parse plans", code, stderr)
 	}
 }
