@@ -103,7 +103,6 @@ export function initSearch(map, api, show) {
     map.fitBounds(shape ? bounds([shape]) : [[x, y], [x, y]], { padding: padding(map), maxZoom: shape ? 16 : 14 });
   }
 
-
   // clear removes the last result from the map and the panel.
   function clear() {
     map.getSource('result').setData(EMPTY);
