@@ -122,7 +122,7 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	key, _ := gateway.EnsureDemoKey(dir)
-	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
+	srv, err := newServer(t.Context(), serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestAWSSearchWhenS3Fails(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	gateway.EnsureDemoKey(dir)
-	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+	srv, err := newServer(t.Context(), serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -173,7 +173,7 @@ func TestIngestCommand(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	key, _ := gateway.EnsureDemoKey(dir)
-	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), noFixtures: true})
+	srv, err := newServer(t.Context(), serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), noFixtures: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -45,10 +46,12 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 	var tiles *tileSample
 	if *archivePath != "" {
 		var err error
-		if tiles, err = sampleArchive(*archivePath, 4096); err != nil {
+		if tiles, err = sampleArchive(ctx, *archivePath, 4096); err != nil {
 			fmt.Fprintf(stderr, "meridian loadtest: -archive: %v\n", err)
 			return 1
 		}
@@ -71,7 +74,7 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+		srv, err := newServer(ctx, serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
@@ -110,7 +113,7 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 	all = append([]scenario{helloScenario(helloURL)}, all...)
 	var helloRPS float64
 	for _, sc := range all {
-		res := runScenario(*baseURL, *key, sc, *conns, *duration, *maxRequests)
+		res := runScenario(ctx, *baseURL, *key, sc, *conns, *duration, *maxRequests)
 		if sc.name == helloName {
 			helloRPS = res.rps
 		}
@@ -179,14 +182,14 @@ type result struct {
 	firstErr      string
 }
 
-func runScenario(base, key string, sc scenario, conns int, d time.Duration, maxRequests int) result {
+func runScenario(ctx context.Context, base, key string, sc scenario, conns int, d time.Duration, maxRequests int) result {
 	client := &http.Client{
 		Timeout: 10 * time.Second,
 		// No transparent gunzip: tiles are read as served (gzip passed
 		// through), the same work for every server compared.
 		Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns, DisableCompression: true},
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), d)
+	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	var (
 		mu       sync.Mutex

@@ -27,8 +27,7 @@ type tileSample struct {
 
 // sampleArchive draws up to n random tiles present in the archive at path,
 // three quarters at its deepest zoom (where map traffic is).
-func sampleArchive(path string, n int) (*tileSample, error) {
-	ctx := context.Background()
+func sampleArchive(ctx context.Context, path string, n int) (*tileSample, error) {
 	dir, file := filepath.Split(path)
 	r, err := archive.Open(ctx, blob.NewDir(dir), file)
 	if err != nil {

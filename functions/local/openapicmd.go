@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/signal"
 )
 
 // openapiCommand prints the OpenAPI document of the server's routes, as
@@ -20,7 +22,9 @@ func openapiCommand(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	doc, err := openAPIDocument()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	doc, err := openAPIDocument(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "meridian openapi: %v\n", err)
 		return 1
@@ -39,13 +43,13 @@ func openapiCommand(args []string, stdout, stderr io.Writer) int {
 
 // openAPIDocument builds a server over an empty scratch data directory (the
 // routes do not depend on the data) and asks it for /openapi.json.
-func openAPIDocument() ([]byte, error) {
+func openAPIDocument(ctx context.Context) ([]byte, error) {
 	dir, err := os.MkdirTemp("", "meridian-openapi-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), noFixtures: true})
+	srv, err := newServer(ctx, serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), noFixtures: true})
 	if err != nil {
 		return nil, err
 	}

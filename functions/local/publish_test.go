@@ -46,7 +46,7 @@ func TestPublishToEmulators(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	gateway.EnsureDemoKey(dir)
-	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+	srv, err := newServer(t.Context(), serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

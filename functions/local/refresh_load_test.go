@@ -545,7 +545,7 @@ func TestRefreshUnderLoadLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: loadRecheck})
+	srv, err := newServer(t.Context(), serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: loadRecheck})
 	if err != nil {
 		t.Fatal(err)
 	}

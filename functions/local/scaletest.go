@@ -624,7 +624,7 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 	}
 	var pm *exec.Cmd
 	for _, p := range tileArchives {
-		ts, err := sampleArchive(p, 2048)
+		ts, err := sampleArchive(ctx, p, 2048)
 		if err != nil {
 			return err
 		}
@@ -670,9 +670,9 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 			// then from pmtiles serve, and the second read the archive's
 			// pages from the page cache the first had filled (in CI's 1 s
 			// runs pmtiles serve came out ahead of us by that alone).
-			runScenario(base, key, s, r.conns, tileWarmup(r.duration), 200000)
+			runScenario(ctx, base, key, s, r.conns, tileWarmup(r.duration), 200000)
 		}
-		res := runScenario(base, key, s, r.conns, r.duration, 200000)
+		res := runScenario(ctx, base, key, s, r.conns, r.duration, 200000)
 		m := measure{step: "GET " + s.name, rows: int64(res.n) * int64(max(1, s.perRequest)), unit: "requests", time: r.duration,
 			rate: res.rps * float64(max(1, s.perRequest)), p50: res.p50, p99: res.p99, errors: res.errors}
 		if s.perRequest > 1 {

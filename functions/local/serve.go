@@ -105,7 +105,7 @@ func serve(ctx context.Context, cfg serverConfig, addr string, stdout io.Writer)
 	if err != nil {
 		return fmt.Errorf("demo key: %w", err)
 	}
-	srv, err := newServer(cfg)
+	srv, err := newServer(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -61,9 +61,10 @@ type serverConfig struct {
 // newServer mounts every endpoint group on one mux behind the gateway (keys,
 // rate limits, quotas) and the request middleware, with the official grid
 // indexes of the data directory loaded (the embedded fixtures ingested
-// first when there are none).
-func newServer(cfg serverConfig) (*server, error) {
-	ctx := context.Background()
+// first when there are none). ctx bounds that start-up work (ingesting the
+// fixtures and demo data, building the data archives): serve passes its
+// signal context, so Ctrl-C during a first start stops it.
+func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 	if !cfg.noFixtures {
 		if err := ensureFixtures(ctx, cfg.dataDir, cfg.logger); err != nil {
 			return nil, err
@@ -142,7 +143,7 @@ func newServer(cfg serverConfig) (*server, error) {
 		bm.Kind = "offline"
 	}
 	mux.Mount(webRoutes(mapPage{key: mapKey, allowHost: allowHost, basemap: bm,
-		layers: func() []mapLayer { return pageLayers(svc, archives) }})...)
+		layers: func(ctx context.Context) []mapLayer { return pageLayers(ctx, svc, archives) }})...)
 	mux.Mount(serviceRoutes(mux)...)
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger})
 	return &server{handler: h, mux: mux, gateway: gw, grids: grids, reports: reports, logger: cfg.logger}, nil

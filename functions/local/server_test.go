@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -36,7 +37,7 @@ func newTestServerIn(t *testing.T, dir string, configure ...func(*serverConfig))
 	for _, c := range configure {
 		c(&cfg)
 	}
-	srv, err := newServer(cfg)
+	srv, err := newServer(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func TestServerProductsAndLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+	srv, err := newServer(t.Context(), serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,5 +338,23 @@ func TestOpenAPIStatesQuotaPolicy(t *testing.T) {
 	}
 	if err := json.Unmarshal(w.Body.Bytes(), &doc); err != nil || !strings.Contains(doc.Info.Description, "5xx answers cost nothing") {
 		t.Errorf("openapi.json info.description = %q, %v; want the quota policy", doc.Info.Description, err)
+	}
+}
+
+// A first start stops when its context ends (serve's is cancelled by
+// Ctrl-C): with the context already done, nothing is ingested and
+// newServer says why.
+func TestNewServerStopsWithItsContext(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	srv, err := newServer(ctx, serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+	if err == nil {
+		srv.Close()
+		t.Fatal("newServer with a cancelled context started a server")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("newServer with a cancelled context: %v, want context.Canceled", err)
 	}
 }

@@ -91,7 +91,7 @@ func TestServerServesBuiltArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
+	srv, err := newServer(t.Context(), serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestServerServesBuiltArchive(t *testing.T) {
 func BenchmarkServeArchiveTile(b *testing.B) {
 	dir := b.TempDir()
 	key, _ := gateway.EnsureDemoKey(dir)
-	srv, err := newServer(serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+	srv, err := newServer(b.Context(), serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestBuildDataLayer(t *testing.T) {
 	dir := t.TempDir()
 	key, _ := gateway.EnsureDemoKey(dir)
 	cfg := serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1}
-	srv, err := newServer(cfg)
+	srv, err := newServer(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestBuildDataLayer(t *testing.T) {
 	if err := os.Chtimes(path, old, old); err != nil {
 		t.Fatal(err)
 	}
-	if srv, err = newServer(cfg); err != nil {
+	if srv, err = newServer(t.Context(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(path); err != nil || !fi.ModTime().Equal(old) {
@@ -214,7 +214,7 @@ func TestBuildDataLayer(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	if srv, err = newServer(cfg); err != nil {
+	if srv, err = newServer(t.Context(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	if w := get(t, srv, "/tiles/energy/og_activity_twp.json?api_key="+key); w.Code != 404 {
@@ -225,7 +225,7 @@ func TestBuildDataLayer(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, tilesDir, "energy", builtMarker)); err != nil {
 		t.Fatal(err)
 	}
-	if srv, err = newServer(cfg); err != nil {
+	if srv, err = newServer(t.Context(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	if w := get(t, srv, "/tiles/energy/og_activity_twp.json?api_key="+key); w.Code != 200 {
@@ -239,7 +239,7 @@ func TestBuildDataLayer(t *testing.T) {
 	if code := run([]string{"build-tiles", "-data", dir, "-q", "energy/og_activity_twp"}, nil, &out, &errOut); code != 0 {
 		t.Fatalf("build-tiles: %d %s", code, errOut.String())
 	}
-	if srv, err = newServer(cfg); err != nil {
+	if srv, err = newServer(t.Context(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Close()

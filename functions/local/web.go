@@ -96,8 +96,7 @@ func dataMapLayers(catalog []tile.Layer, built func(tile.Layer) bool) []mapLayer
 
 // pageLayers lists the page's layers with their sources as they stand:
 // the survey grids, then the data archives built (Describer's attribution).
-func pageLayers(svc *convert.Service, archives tile.Archives) []mapLayer {
-	ctx := context.Background()
+func pageLayers(ctx context.Context, svc *convert.Service, archives tile.Archives) []mapLayer {
 	attribution := tile.Attribution(svc)
 	grids := mapLayersOf(tile.Layers())
 	for i, l := range grids {
@@ -164,7 +163,7 @@ type mapPage struct {
 	allowHost func(host string) bool
 	// layers lists the page's layers, asked on each configuration request
 	// (data archives are built and grids ingested while serving).
-	layers  func() []mapLayer
+	layers  func(ctx context.Context) []mapLayer
 	basemap basemap
 }
 
@@ -254,10 +253,10 @@ var webContentTypes = map[string]string{
 func webRoutes(p mapPage) []api.Route {
 	assets := loadWebAssets()
 	base := newOfflineBasemap(assets)
-	config := func() mapConfig {
+	config := func(ctx context.Context) mapConfig {
 		cfg := mapConfig{APIKey: p.key, TilesURL: "/tiles", Basemap: base.resolve(p.basemap), Layers: []mapLayer{}}
 		if p.layers != nil {
-			cfg.Layers = append(cfg.Layers, p.layers()...)
+			cfg.Layers = append(cfg.Layers, p.layers(ctx)...)
 		}
 		return cfg
 	}
@@ -298,7 +297,7 @@ func webRoutes(p mapPage) []api.Route {
 					return apierr.Forbiddenf("host_not_allowed",
 						"This server hands out the map page's key only to pages it serves itself, by a loopback name (localhost, 127.0.0.1, [::1]); Host %q is not one. Open the map at http://localhost:PORT/, or run the server with -public.", r.Host)
 				}
-				api.WriteJSON(w, http.StatusOK, config())
+				api.WriteJSON(w, http.StatusOK, config(r.Context()))
 				return nil
 			}),
 			Op: api.Operation{Tag: "map", Summary: "Configuration of the map page: its own rate-limited key (maps, search, autocomplete, batch, ag, energy), the tiles URL, the basemap and the layers with their sources; only to a loopback Host unless the server runs -public",

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io/fs"
 	"net/http/httptest"
@@ -95,7 +96,7 @@ func vendorBundled() bool {
 func TestWebRoutes(t *testing.T) {
 	t.Parallel()
 	mux := api.NewMux()
-	mux.Mount(webRoutes(mapPage{key: "mk_demo", allowHost: loopbackHost, basemap: basemap{Kind: "offline"}, layers: surveyGridLayers})...)
+	mux.Mount(webRoutes(mapPage{key: "mk_demo", allowHost: loopbackHost, basemap: basemap{Kind: "offline"}, layers: func(context.Context) []mapLayer { return surveyGridLayers() }})...)
 	get := func(target string, header ...string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest("GET", target, nil)
 		req.Host = "127.0.0.1:8080"
