@@ -76,8 +76,12 @@ const (
 // edge.
 const SearchRadiusM = 500
 
+// PKQuarterPrefix begins every quarter section's partition key
+// (QuarterKey): readers that scan the quarters select them by it.
+const PKQuarterPrefix = "QS#"
+
 // QuarterKey is a quarter section's partition key.
-func QuarterKey(quarter string) string { return "QS#" + quarter }
+func QuarterKey(quarter string) string { return PKQuarterPrefix + quarter }
 
 // Cropping is the report's cropping section.
 type Cropping struct {

@@ -44,14 +44,26 @@ const (
 	noExpiry     = "9999-12-31"
 )
 
+// The partition-key prefixes: what LSDKey and the others begin with.
+// Readers that scan a kind of partition (the tile builders) select it by
+// its prefix.
+const (
+	PKLSDPrefix          = "LSD#"
+	PKQuarterPrefix      = "QS#"
+	PKOperatorPrefix     = "OP#"
+	PKOperatorNamePrefix = "OPNAME#"
+	PKDispositionPrefix  = "DISP#"
+	PKPipelinePrefix     = "PIPELINE#"
+)
+
 // LSDKey and the others build partition keys from canonical legal
 // locations and identifiers.
-func LSDKey(lsd string) string           { return "LSD#" + lsd }
-func QuarterKey(quarter string) string   { return "QS#" + quarter }
-func OperatorKey(ba string) string       { return "OP#" + strings.ToUpper(ba) }
-func OperatorNameKey(name string) string { return "OPNAME#" + name }
-func DispositionKey(id string) string    { return "DISP#" + id }
-func PipelineKey(licence string) string  { return "PIPELINE#" + licence }
+func LSDKey(lsd string) string           { return PKLSDPrefix + lsd }
+func QuarterKey(quarter string) string   { return PKQuarterPrefix + quarter }
+func OperatorKey(ba string) string       { return PKOperatorPrefix + strings.ToUpper(ba) }
+func OperatorNameKey(name string) string { return PKOperatorNamePrefix + name }
+func DispositionKey(id string) string    { return PKDispositionPrefix + id }
+func PipelineKey(licence string) string  { return PKPipelinePrefix + licence }
 
 // The sort-key prefixes of a parcel's (and an operator's) rows by kind,
 // what WellSK, PipeSK, FacilitySK and TenureSK begin with: readers select a
@@ -62,6 +74,32 @@ const (
 	SKFacilityPrefix = "FAC#"
 	SKTenurePrefix   = "TEN#"
 )
+
+// The sort-key prefixes of the other rows: an operator's dispositions
+// (OperatorDispositionSK) and LSDs (FootprintSK), a pipeline licence's
+// segments (SegmentSK), an LSD's producing wells (ProductionWellSK), a
+// quarter's LSDs (QuarterLSDSK) and an operator name's BA codes
+// (OperatorNameBASK).
+const (
+	SKDispositionPrefix    = "DISP#"
+	SKFootprintPrefix      = "LSD#"
+	SKSegmentPrefix        = "SEG#"
+	SKProductionWellPrefix = "PRODWELL#"
+	SKQuarterLSDPrefix     = "LSD#"
+	SKOperatorBAPrefix     = "BA#"
+)
+
+// SegmentSK orders a licence's segments by line number, then segment id.
+func SegmentSK(lineNo, segment string) string { return SKSegmentPrefix + lineNo + "#" + segment }
+
+// ProductionWellSK is an LSD's row of one producing well.
+func ProductionWellSK(uwi string) string { return SKProductionWellPrefix + uwi }
+
+// QuarterLSDSK is a quarter's row of one of its LSDs.
+func QuarterLSDSK(lsd string) string { return SKQuarterLSDPrefix + lsd }
+
+// OperatorNameBASK is an operator name's row of one BA code.
+func OperatorNameBASK(ba string) string { return SKOperatorBAPrefix + ba }
 
 // WellSK sorts a parcel's wells by status (orphan first), then UWI.
 func WellSK(b Bucket, uwi string) string { return fmt.Sprintf(SKWellPrefix+"%d#%s", b.Rank(), uwi) }
@@ -84,7 +122,9 @@ func FacilitySK(rank int, id string) string {
 func TenureSK(expiry, id string) string { return SKTenurePrefix + dateOrLast(expiry) + "#" + id }
 
 // OperatorDispositionSK sorts an operator's dispositions by expiry.
-func OperatorDispositionSK(expiry, id string) string { return "DISP#" + dateOrLast(expiry) + "#" + id }
+func OperatorDispositionSK(expiry, id string) string {
+	return SKDispositionPrefix + dateOrLast(expiry) + "#" + id
+}
 
 // OperatorsSK sorts operators by orphan wells, most first, then BA code.
 func OperatorsSK(orphans int, ba string) string {
@@ -93,7 +133,7 @@ func OperatorsSK(orphans int, ba string) string {
 
 // FootprintSK sorts an operator's LSDs by total wells, most first.
 func FootprintSK(total int, lsd string) string {
-	return "LSD#" + Inverted(float64(total), 1) + "#" + lsd
+	return SKFootprintPrefix + Inverted(float64(total), 1) + "#" + lsd
 }
 
 func dateOrLast(d string) string {

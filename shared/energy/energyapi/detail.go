@@ -194,7 +194,7 @@ func (h *Handler) PipelineLicence(w http.ResponseWriter, r *http.Request) error 
 	var out pipelineLicence
 	counts := map[string]int{}
 	best := ""
-	err = ds.Each(ctx, kv.Query{PK: energy.PipelineKey(licence), SKPrefix: "SEG#"}, func(it kv.Item) error {
+	err = ds.Each(ctx, kv.Query{PK: energy.PipelineKey(licence), SKPrefix: energy.SKSegmentPrefix}, func(it kv.Item) error {
 		s, err := decodeJSON[energy.PipelineRow](it)
 		if err != nil {
 			return err

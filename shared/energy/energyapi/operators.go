@@ -235,7 +235,7 @@ func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
 	var pending, soon int
 	top := &bounded[energy.TenureRow]{k: summaryTopRows, by: tenureCmp("urgency")}
 	now := h.now()
-	err = ds.Each(ctx, kv.Query{PK: pk, SKPrefix: "DISP#"}, func(it kv.Item) error {
+	err = ds.Each(ctx, kv.Query{PK: pk, SKPrefix: energy.SKDispositionPrefix}, func(it kv.Item) error {
 		d, err := decodeJSON[energy.TenureRow](it)
 		if err != nil {
 			return err
@@ -253,7 +253,7 @@ func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	fpItems, err := ds.Query(ctx, kv.Query{PK: pk, SKPrefix: "LSD#", Limit: summaryFootprint})
+	fpItems, err := ds.Query(ctx, kv.Query{PK: pk, SKPrefix: energy.SKFootprintPrefix, Limit: summaryFootprint})
 	if err != nil {
 		return err
 	}
@@ -312,7 +312,7 @@ func (h *Handler) operatorDispositions(w http.ResponseWriter, r *http.Request, d
 	typ, status, search := strings.TrimSpace(q.Get("type")), strings.TrimSpace(q.Get("status")), strings.TrimSpace(q.Get("q"))
 	now := h.now()
 	l := listing[energy.TenureRow]{
-		q: kv.Query{PK: energy.OperatorKey(info.BACode), SKPrefix: "DISP#"},
+		q: kv.Query{PK: energy.OperatorKey(info.BACode), SKPrefix: energy.SKDispositionPrefix},
 		decode: func(it kv.Item) (energy.TenureRow, error) {
 			t, err := decodeJSON[energy.TenureRow](it)
 			return withExpiry(t, now), err
@@ -327,7 +327,7 @@ func (h *Handler) operatorDispositions(w http.ResponseWriter, r *http.Request, d
 		// covers any time zone of now; withinDays below decides exactly.
 		from := now.UTC().AddDate(0, 0, -1).Format("2006-01-02")
 		to := now.UTC().AddDate(0, 0, *within+1).Format("2006-01-02")
-		l.q = kv.Query{PK: l.q.PK, SKFrom: "DISP#" + from, SKTo: "DISP#" + to + "$"}
+		l.q = kv.Query{PK: l.q.PK, SKFrom: energy.SKDispositionPrefix + from, SKTo: energy.SKDispositionPrefix + to + "$"}
 	}
 	if kind != "" || within != nil || typ != "" || status != "" || search != "" {
 		l.keep = func(t energy.TenureRow) bool {
@@ -406,7 +406,7 @@ func (h *Handler) operatorWells(w http.ResponseWriter, r *http.Request, ds kv.Da
 func (h *Handler) operatorLSDs(w http.ResponseWriter, r *http.Request, ds kv.Dataset, info energy.OperatorInfo, p paging, cursor string) error {
 	search := strings.TrimSpace(r.URL.Query().Get("q"))
 	l := listing[energy.FootprintRow]{
-		q:      kv.Query{PK: energy.OperatorKey(info.BACode), SKPrefix: "LSD#"},
+		q:      kv.Query{PK: energy.OperatorKey(info.BACode), SKPrefix: energy.SKFootprintPrefix},
 		decode: decodeJSON[energy.FootprintRow],
 		cmp: func(a, b energy.FootprintRow) int {
 			var c int

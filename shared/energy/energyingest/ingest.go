@@ -657,7 +657,7 @@ func (in *ingester) readVolumetrics() error {
 		if p.Producing() {
 			s.producing++
 		}
-		if err := in.w.Put(energy.LSDKey(lsdKey), "PRODWELL#"+u, p); err != nil {
+		if err := in.w.Put(energy.LSDKey(lsdKey), energy.ProductionWellSK(u), p); err != nil {
 			return err
 		}
 	}
@@ -807,7 +807,7 @@ func (in *ingester) addPipeline(pl Pipeline) error {
 		c := pl.Geometry.Bound().Center()
 		row.Centroid = &energy.Point{Lat: round6(c[1]), Lng: round6(c[0])}
 	}
-	if err := in.w.Put(energy.PipelineKey(pl.Licence), "SEG#"+pl.LineNo+"#"+pl.SegmentID, row); err != nil {
+	if err := in.w.Put(energy.PipelineKey(pl.Licence), energy.SegmentSK(pl.LineNo, pl.SegmentID), row); err != nil {
 		return err
 	}
 	if lines := asLines(pl.Geometry); len(lines) > 0 {
@@ -1119,7 +1119,7 @@ func (in *ingester) writeRollups() error {
 		}
 		q := l
 		q.Unit, q.LSD, q.Aliquot = lld.QuarterSection, 0, quarterOf(l.LSD)
-		if err := in.w.Put(energy.QuarterKey(q.String()), "LSD#"+k, s); err != nil {
+		if err := in.w.Put(energy.QuarterKey(q.String()), energy.QuarterLSDSK(k), s); err != nil {
 			return err
 		}
 	}
@@ -1147,7 +1147,7 @@ func (in *ingester) writeRollups() error {
 		}
 		for _, name := range []string{r.Slug, energy.Squash(r.Name)} {
 			if name != "" {
-				if err := in.w.Put(energy.OperatorNameKey(name), "BA#"+ba, map[string]string{"ba_code": ba}); err != nil {
+				if err := in.w.Put(energy.OperatorNameKey(name), energy.OperatorNameBASK(ba), map[string]string{"ba_code": ba}); err != nil {
 					return err
 				}
 			}

@@ -273,12 +273,12 @@ func (ld *loader) loadAg(store kv.Store) error {
 		if len(cur) == 0 {
 			return nil
 		}
-		err := ld.addQuarter(strings.TrimPrefix(cur[0].PK, "QS#"), cur, roll)
+		err := ld.addQuarter(strings.TrimPrefix(cur[0].PK, ag.PKQuarterPrefix), cur, roll)
 		clear(cur)
 		cur = cur[:0]
 		return err
 	}
-	err := ld.scan(store, ag.Dataset, "QS#", func(it kv.Item) error {
+	err := ld.scan(store, ag.Dataset, ag.PKQuarterPrefix, func(it kv.Item) error {
 		if len(cur) > 0 && it.PK != cur[0].PK {
 			if err := flush(); err != nil {
 				return err

@@ -16,7 +16,7 @@ import (
 // loadPipelines adds every segment line of the energy dataset to the
 // pipelines layer, labelled with its licence and line.
 func (ld *loader) loadPipelines(store kv.Store) error {
-	return scanDataset(ld.ctx, store, energy.Dataset, "PIPELINE#", func(it kv.Item) error {
+	return scanDataset(ld.ctx, store, energy.Dataset, energy.PKPipelinePrefix, func(it kv.Item) error {
 		if !strings.HasPrefix(it.SK, energy.SKPipelineGeometry) {
 			return nil
 		}

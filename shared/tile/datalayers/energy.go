@@ -125,8 +125,8 @@ func (ld *loader) loadEnergy(store kv.Store) error {
 		clear(tenure)
 		return nil
 	}
-	err := ld.scan(store, energy.Dataset, "LSD#", func(it kv.Item) error {
-		lsd := strings.TrimPrefix(it.PK, "LSD#")
+	err := ld.scan(store, energy.Dataset, energy.PKLSDPrefix, func(it kv.Item) error {
+		lsd := strings.TrimPrefix(it.PK, energy.PKLSDPrefix)
 		if lsd != tenureAt {
 			if err := flushTenure(); err != nil {
 				return err
