@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"log/slog"
 	"testing"
 
-	"meridian/shared/ag/agingest"
+	"meridian/shared/ag/agtest"
 	"meridian/shared/api/apigw/apigwtest"
-	"meridian/shared/convert"
 	"meridian/shared/kv"
 	"meridian/shared/kv/kvtest"
 )
@@ -32,19 +30,8 @@ var wantEvents = map[string]apigwtest.Want{
 
 // demoStore is an in-memory report store holding the demo agriculture data.
 func demoStore(t *testing.T) kv.Store {
-	t.Helper()
-	dir := t.TempDir()
-	if err := agingest.WriteDemo(dir); err != nil {
-		t.Fatal(err)
-	}
-	files, err := agingest.FilesIn(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	store := kv.NewMem()
-	if _, err := agingest.Ingest(context.Background(), store, convert.New(), files, agingest.Options{Demo: true}); err != nil {
-		t.Fatal(err)
-	}
+	agtest.IngestDemo(t, store)
 	return store
 }
 
@@ -59,16 +46,8 @@ func TestReplayEvents(t *testing.T) {
 // emulator holding the demo data, over every event.
 func TestBootstrap(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	client, endpoint := kvtest.Minidyn(t, "reports")
-	dir := t.TempDir()
-	if err := agingest.WriteDemo(dir); err != nil {
-		t.Fatal(err)
-	}
-	files, _ := agingest.FilesIn(dir)
-	if _, err := agingest.Ingest(ctx, kv.NewDynamo(client, "reports", kv.DynamoOptions{}), convert.New(), files, agingest.Options{Demo: true}); err != nil {
-		t.Fatal(err)
-	}
+	agtest.IngestDemo(t, kv.NewDynamo(client, "reports", kv.DynamoOptions{}))
 	rss := apigwtest.CheckBootstrap(t, ".", events, wantEvents,
 		"REPORTS_TABLE=reports", "AWS_ENDPOINT_URL_DYNAMODB="+endpoint, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test")
 	t.Logf("peak RSS of the ag function: %.1f MB", float64(rss)/(1<<20))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -9,8 +8,8 @@ import (
 	"time"
 
 	"meridian/shared/api/apigw/apigwtest"
-	"meridian/shared/convert"
 	"meridian/shared/energy/energyingest"
+	"meridian/shared/energy/energytest"
 	"meridian/shared/kv"
 	"meridian/shared/kv/kvtest"
 )
@@ -78,19 +77,8 @@ func lacks(keys ...string) func(map[string][]string, []byte) error {
 
 // demoStore is an in-memory report store holding the demo energy data.
 func demoStore(t *testing.T) kv.Store {
-	t.Helper()
-	dir := t.TempDir()
-	if err := energyingest.WriteDemo(dir); err != nil {
-		t.Fatal(err)
-	}
-	files, err := energyingest.FilesIn(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	store := kv.NewMem()
-	if _, err := energyingest.Ingest(context.Background(), store, convert.New(), files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true}); err != nil {
-		t.Fatal(err)
-	}
+	energytest.IngestDemo(t, store)
 	return store
 }
 
@@ -110,16 +98,8 @@ func TestReplayEvents(t *testing.T) {
 // depend on the day (the binary counts days from the real clock).
 func TestBootstrap(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	client, endpoint := kvtest.Minidyn(t, "reports")
-	dir := t.TempDir()
-	if err := energyingest.WriteDemo(dir); err != nil {
-		t.Fatal(err)
-	}
-	files, _ := energyingest.FilesIn(dir)
-	if _, err := energyingest.Ingest(ctx, kv.NewDynamo(client, "reports", kv.DynamoOptions{}), convert.New(), files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true}); err != nil {
-		t.Fatal(err)
-	}
+	energytest.IngestDemo(t, kv.NewDynamo(client, "reports", kv.DynamoOptions{}))
 	rss := apigwtest.CheckBootstrap(t, ".", "../../events/energy-wells*.json", wantEvents,
 		"REPORTS_TABLE=reports", "AWS_ENDPOINT_URL_DYNAMODB="+endpoint, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test")
 	t.Logf("peak RSS of the energy function: %.1f MB", float64(rss)/(1<<20))

@@ -12,6 +12,7 @@ import (
 	minidyn "github.com/truora/minidyn/server"
 
 	"meridian/shared/energy/energyingest"
+	"meridian/shared/energy/energytest"
 	"meridian/shared/kv"
 )
 
@@ -31,20 +32,7 @@ var benchPaths = []struct{ name, path string }{
 }
 
 // ingestInto loads the demo energy data into store.
-func ingestInto(b *testing.B, store kv.Store) {
-	b.Helper()
-	dir := b.TempDir()
-	if err := energyingest.WriteDemo(dir); err != nil {
-		b.Fatal(err)
-	}
-	files, err := energyingest.FilesIn(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := energyingest.Ingest(context.Background(), store, svc, files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true}); err != nil {
-		b.Fatal(err)
-	}
-}
+func ingestInto(b *testing.B, store kv.Store) { energytest.IngestDemo(b, store) }
 
 // benchStores are the report stores the endpoints run on, each holding the
 // demo data: in memory, a bbolt file (the local server), and DynamoDB as

@@ -1,7 +1,6 @@
 package energyapi_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -9,7 +8,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,42 +15,15 @@ import (
 	"meridian/shared/convert"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/energy/energyingest"
+	"meridian/shared/energy/energytest"
 	"meridian/shared/kv"
 	"meridian/shared/survey"
 )
 
-var (
-	demoOnce  sync.Once
-	demoStore *kv.Mem
-	demoErr   error
-	svc       = convert.New()
-)
+var svc = convert.New()
 
-// demo returns a Mem store holding the demo energy data.
-func demo(t testing.TB) *kv.Mem {
-	t.Helper()
-	demoOnce.Do(func() {
-		dir, err := tempDir()
-		if err != nil {
-			demoErr = err
-			return
-		}
-		if demoErr = energyingest.WriteDemo(dir); demoErr != nil {
-			return
-		}
-		files, err := energyingest.FilesIn(dir)
-		if err != nil {
-			demoErr = err
-			return
-		}
-		demoStore = kv.NewMem()
-		_, demoErr = energyingest.Ingest(context.Background(), demoStore, svc, files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true})
-	})
-	if demoErr != nil {
-		t.Fatal(demoErr)
-	}
-	return demoStore
-}
+// demo returns the shared store holding the demo energy data.
+func demo(t testing.TB) *kv.Mem { return energytest.DemoStore(t) }
 
 func mux(store kv.Store, now time.Time) http.Handler {
 	m := api.NewMux()

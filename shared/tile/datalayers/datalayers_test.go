@@ -17,53 +17,35 @@ import (
 	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/ag"
-	"meridian/shared/ag/agingest"
+	"meridian/shared/ag/agtest"
 	"meridian/shared/convert"
 	"meridian/shared/energy"
-	"meridian/shared/energy/energyingest"
+	"meridian/shared/energy/energytest"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
 	"meridian/shared/tile"
 )
 
-var (
-	demoOnce  sync.Once
-	demoStore kv.Store
-	demoSvc   *convert.Service
-	demoErr   error
-)
+var demoStore = sync.OnceValue(func() kv.Store { return kv.NewMem() })
 
 // demo is a store holding the demo energy and ag datasets, ingested once.
 func demo(t testing.TB) (kv.Store, *convert.Service) {
 	t.Helper()
 	demoOnce.Do(func() {
-		ctx := context.Background()
-		demoStore, demoSvc = kv.NewMem(), convert.New()
-		dir := t.TempDir()
-		if demoErr = energyingest.WriteDemo(dir + "/energy"); demoErr != nil {
-			return
-		}
-		ef, err := energyingest.FilesIn(dir + "/energy")
-		if demoErr = err; err != nil {
-			return
-		}
-		if _, demoErr = energyingest.Ingest(ctx, demoStore, demoSvc, ef, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true}); demoErr != nil {
-			return
-		}
-		if demoErr = agingest.WriteDemo(dir + "/ag"); demoErr != nil {
-			return
-		}
-		af, err := agingest.FilesIn(dir + "/ag")
-		if demoErr = err; err != nil {
-			return
-		}
-		_, demoErr = agingest.Ingest(ctx, demoStore, demoSvc, af, agingest.Options{Demo: true})
+		energytest.IngestDemo(t, demoStore())
+		agtest.IngestDemo(t, demoStore())
+		demoFilled = true
 	})
-	if demoErr != nil {
-		t.Fatal(demoErr)
+	if !demoFilled {
+		t.Fatal("the demo store was not filled (see the first test that asked for it)")
 	}
-	return demoStore, demoSvc
+	return demoStore(), convert.New()
 }
+
+var (
+	demoOnce   sync.Once
+	demoFilled bool
+)
 
 func layer(t testing.TB, name string) tile.Layer {
 	for _, region := range []string{"energy", "ag"} {

@@ -1,0 +1,34 @@
+// Package agtest gives tests the demo agriculture data in a report store,
+// ingested as the local server ingests it on first start: the files
+// agingest.WriteDemo writes, read back by agingest.Ingest and marked demo,
+// with no official grid index (the DLS model places the quarters).
+package agtest
+
+import (
+	"context"
+	"testing"
+
+	"meridian/shared/ag/agingest"
+	"meridian/shared/convert"
+	"meridian/shared/internal/demostore"
+	"meridian/shared/kv"
+)
+
+var demo = demostore.New(func(ctx context.Context, dir string, store kv.Store) error {
+	if err := agingest.WriteDemo(dir); err != nil {
+		return err
+	}
+	files, err := agingest.FilesIn(dir)
+	if err != nil {
+		return err
+	}
+	_, err = agingest.Ingest(ctx, store, convert.New(), files, agingest.Options{Demo: true})
+	return err
+})
+
+// IngestDemo ingests the demo agriculture data into store.
+func IngestDemo(tb testing.TB, store kv.Store) { demo.Ingest(tb, store) }
+
+// DemoStore returns a memory store holding the demo agriculture data, made
+// once per test binary and shared: tests only read it.
+func DemoStore(tb testing.TB) *kv.Mem { return demo.Store(tb) }
