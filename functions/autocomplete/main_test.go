@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"meridian/shared/api/apigw/apigwtest"
+	"meridian/shared/survey/gridindex/gridindextest"
 )
 
 // events are this function's recorded API Gateway requests.
@@ -22,7 +23,7 @@ var wantEvents = map[string]apigwtest.Want{
 // TestReplayEvents runs every events/autocomplete-*.json through the real handler.
 func TestReplayEvents(t *testing.T) {
 	t.Parallel()
-	grids, _ := apigwtest.FixtureGrids(t)
+	grids, _ := gridindextest.FixtureGrids(t)
 	h := newHandler(slog.New(slog.DiscardHandler), grids)
 	apigwtest.Replay(t, h, events, wantEvents)
 }
@@ -32,7 +33,7 @@ func TestReplayEvents(t *testing.T) {
 // range requests, over every event, within its memory.
 func TestBootstrap(t *testing.T) {
 	t.Parallel()
-	_, env := apigwtest.FixtureGrids(t)
+	_, env := gridindextest.FixtureGrids(t)
 	rss := apigwtest.CheckBootstrap(t, ".", events, wantEvents, env...)
 	t.Logf("peak RSS of the autocomplete function over %s: %.1f MB", events, float64(rss)/(1<<20))
 }

@@ -15,6 +15,7 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
 	"meridian/shared/convert"
+	"meridian/shared/survey/gridindex/gridindextest"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
 	"meridian/shared/tile/archive/writer"
@@ -63,7 +64,7 @@ func mvtLayer(name, encoding string) func(map[string][]string, []byte) error {
 // over the fixture grid indexes.
 func twpArchive(t testing.TB) []byte {
 	t.Helper()
-	grids, _ := apigwtest.FixtureGrids(t)
+	grids, _ := gridindextest.FixtureGrids(t)
 	svc := convert.New()
 	svc.SetIndexes(grids)
 	l, _ := tile.Lookup("ab", "twp")
@@ -88,7 +89,7 @@ func twpArchive(t testing.TB) []byte {
 // the twp archive in a store whose reads are counted.
 func TestReplayEvents(t *testing.T) {
 	t.Parallel()
-	grids, _ := apigwtest.FixtureGrids(t)
+	grids, _ := gridindextest.FixtureGrids(t)
 	mem := blob.NewMem()
 	if err := mem.Put(context.Background(), "ab/twp.pmtiles", bytes.NewReader(twpArchive(t))); err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func TestReplayEvents(t *testing.T) {
 // indexes and the archive from an S3 emulator by range requests.
 func TestBootstrap(t *testing.T) {
 	t.Parallel()
-	_, env := apigwtest.FixtureGrids(t)
+	_, env := gridindextest.FixtureGrids(t)
 	var endpoint string
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "AWS_ENDPOINT_URL_S3="); ok {

@@ -1,4 +1,6 @@
-package apigwtest
+// Package gridindextest gives tests the fixture grid indexes, opened from
+// memory and staged on an in-process S3 emulator for a function binary.
+package gridindextest
 
 import (
 	"bytes"
