@@ -8,12 +8,11 @@
 package main
 
 import (
-	"fmt"
 	"log/slog"
-	"os"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"meridian/shared/awsfn"
 	"meridian/shared/env"
 )
 
@@ -29,11 +28,6 @@ func loadConfig(getenv func(string) string) (config, error) {
 }
 
 func main() {
-	c, err := loadConfig(os.Getenv)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: c.LogLevel}))
+	_, logger := awsfn.Setup(loadConfig, func(c config) slog.Level { return c.LogLevel })
 	lambda.Start(newHandler(logger))
 }

@@ -14,7 +14,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -22,22 +21,17 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"meridian/shared/awsfn"
 	"meridian/shared/blob"
 )
 
 func main() {
-	c, err := loadConfig(os.Getenv)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: c.LogLevel}))
+	c, logger := awsfn.Setup(loadConfig, func(c config) slog.Level { return c.LogLevel })
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	client, err := blob.NewS3Client(ctx, blob.S3ClientOptions{})
 	if err != nil {
-		logger.Error("start", "err", err)
-		os.Exit(1)
+		awsfn.Fail(logger, "start", err)
 	}
 	job := &Job{S3: client, Bucket: c.Bucket, Table: c.Table, Prefix: c.Prefix, Scratch: c.Scratch,
 		Meridian: c.Meridian, Log: logger, Out: os.Stdout}

@@ -9,16 +9,16 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 	"time"
 
 	"meridian/shared/api"
 	"meridian/shared/api/apigw"
+	"meridian/shared/awsfn"
 	"meridian/shared/blob"
 	"meridian/shared/convert"
+	"meridian/shared/convert/convertfn"
 	"meridian/shared/env"
 	"meridian/shared/gridstore"
 	"meridian/shared/survey/gridindex"
@@ -61,42 +61,34 @@ func newHandler(logger *slog.Logger, c config, grids []*gridindex.Index, archive
 // release: survey tiles are generated from a new grid release within
 // GRID_RECHECK_SECONDS, and the tiles generated from the old are dropped.
 func newGridsHandler(logger *slog.Logger, c config, grids *gridstore.Grids, archives blob.Store) http.Handler {
-	svc := convert.New()
-	o := tile.Options{
-		Generator:   tile.NewGenerator(svc),
-		CacheBytes:  c.CacheMiB << 20 / 2,
-		PublicURL:   c.PublicURL,
-		Attribution: tile.Attribution(svc),
-	}
-	if archives != nil {
-		o.Archives = archive.NewReleaseSet(archives, c.Recheck) // as `meridian publish` writes them
-	}
-	th := tile.NewHandler(o)
-	grids.Attach(svc.SetIndexes, th.Invalidate)
-	mux := api.NewMux()
-	mux.Mount(th.Routes()...)
-	return apigw.Wrap(grids.Handler(mux), logger)
+	var th *tile.Handler
+	return convertfn.Mount(logger, grids, func(svc *convert.Service) []api.Route {
+		o := tile.Options{
+			Generator:   tile.NewGenerator(svc),
+			CacheBytes:  c.CacheMiB << 20 / 2,
+			PublicURL:   c.PublicURL,
+			Attribution: tile.Attribution(svc),
+		}
+		if archives != nil {
+			o.Archives = archive.NewReleaseSet(archives, c.Recheck) // as `meridian publish` writes them
+		}
+		th = tile.NewHandler(o)
+		return th.Routes()
+	}, func() { th.Invalidate() })
 }
 
 func main() {
-	c, err := loadConfig(os.Getenv)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: c.LogLevel}))
+	c, logger := awsfn.Setup(loadConfig, func(c config) slog.Level { return c.LogLevel })
 	ctx := context.Background()
 	grids, err := gridstore.Open(ctx, c.Grid, logger)
 	if err != nil {
-		logger.Error("cold start", "err", err)
-		os.Exit(1)
+		awsfn.Fail(logger, "cold start", err)
 	}
 	var store blob.Store
 	if c.Bucket != "" {
 		client, err := blob.NewS3Client(ctx, blob.S3ClientOptions{Region: c.Grid.Region, Endpoint: c.Grid.Endpoint, PathStyle: c.Grid.Endpoint != ""})
 		if err != nil {
-			logger.Error("cold start", "err", err)
-			os.Exit(1)
+			awsfn.Fail(logger, "cold start", err)
 		}
 		store = blob.NewCached(blob.NewS3(client, c.Bucket, c.Prefix, blob.S3Options{}), blob.CacheOptions{MaxBytes: int64(c.CacheMiB) << 20 / 2})
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -141,5 +142,23 @@ func TestLoadConfig(t *testing.T) {
 	})
 	if err != nil || c.Bucket != "tiles-bucket" || c.Prefix != "tiles/" || c.CacheMiB != 64 {
 		t.Errorf("loadConfig = %+v, %v", c, err)
+	}
+}
+
+// The tiles are generated and attributed by the conversion service the
+// grid indexes are attached to: with the fixture indexes, a survey layer's
+// TileJSON names them as its official data.
+func TestHandlerUsesTheAttachedGrids(t *testing.T) {
+	t.Parallel()
+	grids, _ := gridindextest.FixtureGrids(t)
+	c, err := loadConfig(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHandler(slog.New(slog.DiscardHandler), c, grids, nil)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/tiles/ab/twp.json", nil))
+	if !strings.Contains(rec.Body.String(), "official data: fixture (AltaLIS") {
+		t.Errorf("GET /tiles/ab/twp.json: %d %s; want the attribution to name the fixture AltaLIS index", rec.Code, rec.Body)
 	}
 }

@@ -6,14 +6,14 @@ package reportfn
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 
 	"meridian/shared/api"
 	"meridian/shared/api/apigw"
+	"meridian/shared/awsfn"
 	"meridian/shared/convert"
+	"meridian/shared/convert/convertfn"
 	"meridian/shared/env"
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
@@ -53,33 +53,22 @@ func NewHandler(logger *slog.Logger, store kv.Store, grids []*gridindex.Index, r
 // release: a warm function places parcels on a new grid release within
 // the recheck.
 func NewGridsHandler(logger *slog.Logger, store kv.Store, grids *gridstore.Grids, routes Routes) http.Handler {
-	svc := convert.New()
-	grids.Attach(svc.SetIndexes, nil)
-	mux := api.NewMux()
-	mux.Mount(routes(store, svc)...)
-	return apigw.Wrap(grids.Handler(mux), logger)
+	return convertfn.Mount(logger, grids, func(svc *convert.Service) []api.Route { return routes(store, svc) }, nil)
 }
 
 // Main loads the environment, connects to the table, opens the grid indexes
 // and serves routes on Lambda. A bad environment or an index that does not
 // open stops the cold start with the reason logged.
 func Main(routes Routes) {
-	c, err := LoadConfig(os.Getenv)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: c.LogLevel}))
+	c, logger := awsfn.Setup(LoadConfig, func(c Config) slog.Level { return c.LogLevel })
 	ctx := context.Background()
 	client, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{})
 	if err != nil {
-		logger.Error("cold start", "err", err)
-		os.Exit(1)
+		awsfn.Fail(logger, "cold start", err)
 	}
 	grids, err := gridstore.Open(ctx, c.Grid, logger)
 	if err != nil {
-		logger.Error("cold start", "err", err)
-		os.Exit(1)
+		awsfn.Fail(logger, "cold start", err)
 	}
 	apigw.Start(NewGridsHandler(logger, kv.NewDynamo(client, c.Table, kv.DynamoOptions{}), grids, routes))
 }

@@ -5,13 +5,12 @@ package convertfn
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 
 	"meridian/shared/api"
 	"meridian/shared/api/apigw"
+	"meridian/shared/awsfn"
 	"meridian/shared/convert"
 	"meridian/shared/env"
 	"meridian/shared/gridstore"
@@ -43,10 +42,20 @@ func NewHandler(logger *slog.Logger, grids []*gridindex.Index, routes Routes) ht
 // NewGridsHandler is NewHandler over grids that follow the published
 // release: a warm function serves a new grid release within the recheck.
 func NewGridsHandler(logger *slog.Logger, grids *gridstore.Grids, routes Routes) http.Handler {
+	return Mount(logger, grids, func(svc *convert.Service) []api.Route { return routes(convert.NewHandler(svc)) }, nil)
+}
+
+// Mount is the handler every function that answers from the grids builds
+// (conversion, reports, tiles): the routes made over a conversion service
+// that follows grids, behind the release check and the API Gateway
+// adapter. changed, when not nil, runs after a new grid release is in
+// place (the tiles function drops the tiles it generated from the old).
+func Mount(logger *slog.Logger, grids *gridstore.Grids, routes func(svc *convert.Service) []api.Route, changed func()) http.Handler {
 	svc := convert.New()
-	grids.Attach(svc.SetIndexes, nil)
+	rs := routes(svc)
+	grids.Attach(svc.SetIndexes, changed)
 	mux := api.NewMux()
-	mux.Mount(routes(convert.NewHandler(svc))...)
+	mux.Mount(rs...)
 	return apigw.Wrap(grids.Handler(mux), logger)
 }
 
@@ -54,16 +63,10 @@ func NewGridsHandler(logger *slog.Logger, grids *gridstore.Grids, routes Routes)
 // Lambda. A bad environment or an index that does not open stops the cold
 // start with the reason logged.
 func Main(routes Routes) {
-	cfg, err := LoadConfig(os.Getenv)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	cfg, logger := awsfn.Setup(LoadConfig, func(c Config) slog.Level { return c.LogLevel })
 	grids, err := gridstore.Open(context.Background(), cfg.Grid, logger)
 	if err != nil {
-		logger.Error("cold start", "err", err)
-		os.Exit(1)
+		awsfn.Fail(logger, "cold start", err)
 	}
 	apigw.Start(NewGridsHandler(logger, grids, routes))
 }

@@ -1,0 +1,33 @@
+// Package awsfn is the cold start every function of ours on AWS shares
+// (the Lambdas and the refresh task): read the environment, reporting
+// every problem at once, make the JSON logger at its LOG_LEVEL, and stop
+// the start with the reason when something it needs cannot be had. It
+// imports only the standard library, so the smallest function, the key
+// authorizer, stays small.
+package awsfn
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+)
+
+// Setup loads the function's configuration with load, from the process
+// environment, and returns it with a JSON logger on stdout at level(c). A
+// configuration that does not load ends the process with status 1 and
+// every problem on stderr: there is no logger yet.
+func Setup[C any](load func(getenv func(string) string) (C, error), level func(C) slog.Level) (C, *slog.Logger) {
+	c, err := load(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	return c, slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: level(c)}))
+}
+
+// Fail logs err as the reason the start failed, under msg ("cold start"),
+// and ends the process with status 1.
+func Fail(logger *slog.Logger, msg string, err error) {
+	logger.Error(msg, "err", err)
+	os.Exit(1)
+}
