@@ -121,14 +121,18 @@ func (b *offlineBasemap) route() api.Route {
 	return api.Route{
 		Pattern: "GET /map/basemap/{z}/{x}/{y}",
 		Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
-			if b.reader == nil {
-				return apierr.NotFoundf("%s", b.err.Error())
+			ys, ok := strings.CutSuffix(r.PathValue("y"), ".mvt")
+			if !ok {
+				return apierr.Invalidf("invalid_parameter", "basemap tiles end in .mvt: /map/basemap/{z}/{x}/{y}.mvt")
 			}
-			z, x, y, err := tileAddress(r.PathValue("z"), r.PathValue("x"), r.PathValue("y"))
+			t, err := tile.ParseTile(r.PathValue("z"), r.PathValue("x"), ys)
 			if err != nil {
 				return err
 			}
-			data, ok, err := b.reader.Tile(r.Context(), z, x, y)
+			if b.reader == nil {
+				return apierr.NotFoundf("%s", b.err.Error())
+			}
+			data, ok, err := b.reader.Tile(r.Context(), uint8(t.Z), t.X, t.Y)
 			if err != nil {
 				return err
 			}
@@ -178,18 +182,6 @@ func (b *offlineBasemap) tileJSONRoute() api.Route {
 		Op: api.Operation{Tag: "map", Summary: "TileJSON of the map page's offline basemap",
 			Response: map[string]any{"type": "object"}, Errors: []int{404}, Public: true, Hidden: true},
 	}
-}
-
-// tileAddress parses z, x and y ("5461.mvt") of a tile path.
-func tileAddress(zs, xs, ys string) (z uint8, x, y uint32, err error) {
-	ys, ok := strings.CutSuffix(ys, ".mvt")
-	zi, ez := strconv.ParseUint(zs, 10, 8)
-	xi, ex := strconv.ParseUint(xs, 10, 32)
-	yi, ey := strconv.ParseUint(ys, 10, 32)
-	if !ok || ez != nil || ex != nil || ey != nil || zi > 22 || xi >= 1<<zi || yi >= 1<<zi {
-		return 0, 0, 0, apierr.Invalidf("invalid_parameter", "no tile %s/%s/%s: want z 0-22 and x, y from 0 to 2^z-1, with .mvt", zs, xs, ys)
-	}
-	return uint8(zi), uint32(xi), uint32(yi), nil
 }
 
 // nad27Route answers a NAD83 point's position on NAD27, through NRCan's

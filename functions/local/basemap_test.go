@@ -43,14 +43,14 @@ func TestParseBasemap(t *testing.T) {
 	}
 }
 
-func TestTileAddress(t *testing.T) {
+// A basemap tile address that is not one is a 400, whether or not the
+// build embeds the basemap.
+func TestMapBasemapTileAddress(t *testing.T) {
 	t.Parallel()
-	if z, x, y, err := tileAddress("4", "3", "5.mvt"); err != nil || z != 4 || x != 3 || y != 5 {
-		t.Errorf("4/3/5.mvt = %d/%d/%d, %v", z, x, y, err)
-	}
-	for _, p := range [][3]string{{"4", "16", "5.mvt"}, {"4", "3", "5"}, {"23", "0", "0.mvt"}, {"-1", "0", "0.mvt"}, {"a", "0", "0.mvt"}} {
-		if _, _, _, err := tileAddress(p[0], p[1], p[2]); err == nil || !strings.Contains(err.Error(), "no tile") {
-			t.Errorf("%v: error %v, want invalid_parameter", p, err)
+	srv, _ := newTestServer(t)
+	for _, p := range []string{"4/16/5.mvt", "4/3/5", "23/0/0.mvt", "-1/0/0.mvt", "a/0/0.mvt"} {
+		if w := get(t, srv, "/map/basemap/"+p); w.Code != 400 || !strings.Contains(w.Body.String(), `"invalid_parameter"`) {
+			t.Errorf("/map/basemap/%s: %d %s; want 400 invalid_parameter", p, w.Code, w.Body)
 		}
 	}
 }

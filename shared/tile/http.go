@@ -225,6 +225,12 @@ func parseTile(zs, xs, ys string) (maptile.Tile, error) {
 	if !ok {
 		return maptile.Tile{}, apierr.Invalidf("invalid_parameter", "tiles end in .mvt: /tiles/{region}/{layer}/{z}/{x}/{y}.mvt")
 	}
+	return ParseTile(zs, xs, ys)
+}
+
+// ParseTile reads a tile address's zoom, column and row: whole numbers, z
+// 0 to 22 and x and y below 2^z, or a 400 invalid_parameter saying which.
+func ParseTile(zs, xs, ys string) (maptile.Tile, error) {
 	z, errZ := strconv.ParseUint(zs, 10, 8)
 	x, errX := strconv.ParseUint(xs, 10, 32)
 	y, errY := strconv.ParseUint(ys, 10, 32)
