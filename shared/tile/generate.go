@@ -146,12 +146,9 @@ func Encode(name string, fs []*geojson.Feature, t maptile.Tile) ([]byte, error) 
 	}
 	e := encoders.Get().(*layerEncoder)
 	defer encoders.Put(e)
-	raw, ok := e.marshal(layer)
-	if !ok {
-		var err error
-		if raw, err = mvt.Marshal(mvt.Layers{layer}); err != nil {
-			return nil, err
-		}
+	raw, err := e.encode(layer)
+	if err != nil {
+		return nil, err
 	}
 	return Gzip(raw), nil
 }
@@ -186,12 +183,9 @@ func EncodeLayers(t maptile.Tile, layers ...LayerFeatures) ([]byte, error) {
 		if layer == nil {
 			continue
 		}
-		b, ok := e.marshal(layer)
-		if !ok {
-			var err error
-			if b, err = mvt.Marshal(mvt.Layers{layer}); err != nil {
-				return nil, err
-			}
+		b, err := e.encode(layer)
+		if err != nil {
+			return nil, err
 		}
 		raw = append(raw, b...)
 	}
@@ -199,6 +193,15 @@ func EncodeLayers(t maptile.Tile, layers ...LayerFeatures) ([]byte, error) {
 		return nil, nil
 	}
 	return Gzip(raw), nil
+}
+
+// encode writes layer as MVT bytes: with marshal, or with orb's encoder
+// for what marshal declines. The bytes are e's until its next use.
+func (e *layerEncoder) encode(layer *mvt.Layer) ([]byte, error) {
+	if raw, ok := e.marshal(layer); ok {
+		return raw, nil
+	}
+	return mvt.Marshal(mvt.Layers{layer})
 }
 
 // prepareLayer projects features (lng/lat) into tile t as a layer named
