@@ -100,11 +100,18 @@ func directory(es []entry) []byte {
 			raw = binary.AppendUvarint(raw, e.offset+1)
 		}
 	}
-	var b bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression) // a valid level: no error
-	zw.Write(raw)                                          // writes to a bytes.Buffer cannot fail
+	return gzipBest(raw)
+}
+
+// gzipBest compresses b at the standard library's best level, as
+// go-pmtiles compresses directories and metadata, so archives stay byte for
+// byte what they were when go-pmtiles serialized them.
+func gzipBest(b []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression) // a valid level: no error
+	zw.Write(b)                                              // writes to a bytes.Buffer cannot fail
 	zw.Close()
-	return b.Bytes()
+	return buf.Bytes()
 }
 
 // Directory sizes. A root holds at most maxRootEntries tile entries, as

@@ -16,8 +16,6 @@ package writer
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -81,10 +79,7 @@ func New(tmpDir string, meta archive.Metadata) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("writer: %w", err)
 	}
-	metaJSON, err := gzipBytes(raw)
-	if err != nil {
-		return nil, fmt.Errorf("writer: compress metadata: %w", err)
-	}
+	metaJSON := gzipBest(raw)
 	f, err := os.CreateTemp(tmpDir, "meridian-archive-*.tiles")
 	if err != nil {
 		return nil, fmt.Errorf("writer: temporary file: %w", err)
@@ -121,24 +116,6 @@ func validate(m *archive.Metadata) error {
 		seen[l.ID] = true
 	}
 	return nil
-}
-
-// gzipBytes compresses b as go-pmtiles compresses metadata (and as
-// directory compresses directories), so archives stay byte for byte what
-// they were when go-pmtiles serialized them.
-func gzipBytes(b []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := zw.Write(b); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 // Add adds the gzip-compressed MVT tile z/x/y. Tiles must come in strictly
