@@ -120,7 +120,7 @@ func (c keysCmd) add(args []string) int {
 		return c.usageError("add", "the name %q is reserved for the key the server manages", *name)
 	}
 	if *products == "" {
-		return c.usageError("add", "-products is required (one or more of %s, or all)", productList())
+		return c.usageError("add", "-products is required (one or more of %s, or all)", gateway.ProductList())
 	}
 	plans, err := gateway.LoadPlans(filepath.Join(c.dataDir, gateway.PlansFile))
 	if err != nil {
@@ -170,7 +170,7 @@ func parseProductPlans(list, plan string, plans gateway.Plans) (map[gateway.Prod
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("-products names no product (want one or more of %s, or all)", productList())
+		return nil, fmt.Errorf("-products names no product (want one or more of %s, or all)", gateway.ProductList())
 	}
 	return out, nil
 }
@@ -286,13 +286,4 @@ func (c keysCmd) listPlans(args []string) int {
 		return c.fail("plans", err)
 	}
 	return 0
-}
-
-// productList names every product, for messages.
-func productList() string {
-	var names []string
-	for _, p := range gateway.Products() {
-		names = append(names, p.String())
-	}
-	return strings.Join(names, ", ")
 }

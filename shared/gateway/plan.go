@@ -56,10 +56,11 @@ func ParseProduct(s string) (Product, error) {
 			return p, nil
 		}
 	}
-	return 0, fmt.Errorf("gateway: unknown product %q (want one of %s)", s, productList())
+	return 0, fmt.Errorf("gateway: unknown product %q (want one of %s)", s, ProductList())
 }
 
-func productList() string {
+// ProductList names every product, comma-separated, for messages.
+func ProductList() string {
 	return strings.Join(productNames[1:], ", ")
 }
 
@@ -258,7 +259,7 @@ func LoadPlans(path string) (Plans, error) {
 	for name, overrides := range file {
 		p, err := ParseProduct(name)
 		if err != nil {
-			return nil, fmt.Errorf("gateway: plans %s: unknown product %q (want one of %s)", path, name, productList())
+			return nil, fmt.Errorf("gateway: plans %s: unknown product %q (want one of %s)", path, name, ProductList())
 		}
 	next:
 		for _, o := range overrides {
