@@ -27,11 +27,7 @@ export function initIdentify(map, api, show) {
     document.body.dataset.identify = 'busy';
     const [blocks, nad27] = await Promise.allSettled([
       api.get('/search/coordinates', { location: where, unit: 'all' }),
-      fetch(`/map/nad27?location=${where}`).then(async (res) => {
-        const body = await res.json();
-        if (!res.ok) throw new Error(body?.error?.message ?? res.statusText);
-        return body;
-      }),
+      api.get('/map/nad27', { location: where }),
     ]);
     if (n !== latest) return; // a later click won
     show('');
