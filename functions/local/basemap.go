@@ -83,12 +83,14 @@ type offlineBasemap struct {
 	err    error
 }
 
-// newOfflineBasemap opens the archive among the page's assets.
+// newOfflineBasemap opens the archive among the page's assets and takes it
+// out of them: it is served as tiles, not as a file, and held once.
 func newOfflineBasemap(assets map[string]webAsset) *offlineBasemap {
 	a, ok := assets[basemapFile]
 	if !ok {
 		return &offlineBasemap{err: fmt.Errorf("the offline basemap is not in this build: run `make web`, then rebuild (`make run` does both)")}
 	}
+	delete(assets, basemapFile)
 	ctx := context.Background()
 	store := blob.NewMem()
 	if err := store.Put(ctx, "basemap.pmtiles", bytes.NewReader(a.body)); err != nil {
