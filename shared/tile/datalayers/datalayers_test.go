@@ -26,26 +26,25 @@ import (
 	"meridian/shared/tile"
 )
 
-var demoStore = sync.OnceValue(func() kv.Store { return kv.NewMem() })
+var demoData struct {
+	once  sync.Once
+	store kv.Store // nil when the first ingest failed
+}
 
 // demo is a store holding the demo energy and ag datasets, ingested once.
 func demo(t testing.TB) (kv.Store, *convert.Service) {
 	t.Helper()
-	demoOnce.Do(func() {
-		energytest.IngestDemo(t, demoStore())
-		agtest.IngestDemo(t, demoStore())
-		demoFilled = true
+	demoData.once.Do(func() {
+		store := kv.NewMem()
+		energytest.IngestDemo(t, store)
+		agtest.IngestDemo(t, store)
+		demoData.store = store
 	})
-	if !demoFilled {
+	if demoData.store == nil {
 		t.Fatal("the demo store was not filled (see the first test that asked for it)")
 	}
-	return demoStore(), convert.New()
+	return demoData.store, convert.New()
 }
-
-var (
-	demoOnce   sync.Once
-	demoFilled bool
-)
 
 func layer(t testing.TB, name string) tile.Layer {
 	for _, region := range []string{"energy", "ag"} {
