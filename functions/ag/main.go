@@ -12,12 +12,12 @@ import (
 
 	"meridian/shared/ag/agapi"
 	"meridian/shared/api"
-	"meridian/shared/convert"
 	"meridian/shared/kv"
 	"meridian/shared/reportfn"
+	"meridian/shared/survey/grid"
 )
 
-func routes(store kv.Store, svc *convert.Service) []api.Route {
+func routes(store kv.Store, svc *grid.Service) []api.Route {
 	return agapi.NewHandler(store, svc).Routes()
 }
 

@@ -17,6 +17,7 @@ import (
 	"meridian/shared/convert"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/gateway"
+	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 )
 
@@ -70,7 +71,7 @@ func TestDeployedRoutes(t *testing.T) {
 		}
 		return out
 	}
-	conv := convert.NewHandler(convert.New())
+	conv := convert.NewHandler(grid.New())
 	mounted := map[string][]string{
 		"Search":       patterns(conv.SearchRoutes()),
 		"Autocomplete": patterns(conv.AutocompleteRoutes()),

@@ -13,16 +13,16 @@ import (
 	"time"
 
 	"meridian/shared/api"
-	"meridian/shared/convert"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/kv"
 	"meridian/shared/reportfn"
+	"meridian/shared/survey/grid"
 )
 
 // routesAt mounts the energy routes with a clock: days to expiry are
 // counted from now().
 func routesAt(now func() time.Time) reportfn.Routes {
-	return func(store kv.Store, svc *convert.Service) []api.Route {
+	return func(store kv.Store, svc *grid.Service) []api.Route {
 		return energyapi.NewHandler(store, svc, now).Routes()
 	}
 }

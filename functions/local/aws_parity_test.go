@@ -36,6 +36,7 @@ import (
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
 	"meridian/shared/reportfn"
+	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
@@ -48,24 +49,24 @@ import (
 func awsHandlers(t *testing.T, s3c blob.S3API, bucket string, indexes []string, cached bool) (search, tiles http.Handler, grids []*gridindex.Index) {
 	t.Helper()
 	ctx := context.Background()
-	var grid blob.Store = blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
+	var gridStore blob.Store = blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
 	if cached {
-		grid = blob.NewCached(grid, blob.CacheOptions{})
+		gridStore = blob.NewCached(gridStore, blob.CacheOptions{})
 	}
 	// As gridstore.Open does: through the release manifest when publish
 	// wrote one.
-	grids, err := gridstore.OpenIndexes(ctx, grid, indexes, "s3://"+bucket+"/grid/")
+	grids, err := gridstore.OpenIndexes(ctx, gridStore, indexes, "s3://"+bucket+"/grid/")
 	if err != nil {
 		t.Fatalf("open grid indexes from S3: %v", err)
 	}
 	logger := slog.New(slog.DiscardHandler)
 	search = convertfn.NewHandler(logger, grids, (*convert.Handler).SearchRoutes)
-	svc := convert.New()
+	svc := grid.New()
 	svc.SetIndexes(grids)
 	th := tile.NewHandler(tile.Options{
 		Generator:   tile.NewGenerator(svc),
 		Archives:    archive.NewSet(blob.NewS3(s3c, bucket, "tiles/", blob.S3Options{}), -1),
-		Attribution: tile.Attribution(svc),
+		Attribution: tile.Attribution(svc.Sources),
 	})
 	mux := api.NewMux()
 	mux.Mount(th.Routes()...)
@@ -170,10 +171,10 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 	// over the DynamoDB table and the grid indexes on S3.
 	logger := slog.New(slog.DiscardHandler)
 	reports := map[string]http.Handler{
-		"energy-": reportfn.NewHandler(logger, remote, grids, func(s kv.Store, svc *convert.Service) []api.Route {
+		"energy-": reportfn.NewHandler(logger, remote, grids, func(s kv.Store, svc *grid.Service) []api.Route {
 			return energyapi.NewHandler(s, svc, time.Now).Routes()
 		}),
-		"ag-": reportfn.NewHandler(logger, remote, grids, func(s kv.Store, svc *convert.Service) []api.Route {
+		"ag-": reportfn.NewHandler(logger, remote, grids, func(s kv.Store, svc *grid.Service) []api.Route {
 			return agapi.NewHandler(s, svc).Routes()
 		}),
 	}
@@ -286,10 +287,10 @@ func TestAWSReportWhenDynamoDBFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := kv.NewDynamo(client, "reports", kv.DynamoOptions{})
-	if _, err := ingestDemo(ctx, energy.Dataset, store, convert.New()); err != nil {
+	if _, err := ingestDemo(ctx, energy.Dataset, store, grid.New()); err != nil {
 		t.Fatal(err)
 	}
-	h := reportfn.NewHandler(slog.New(slog.DiscardHandler), store, nil, func(s kv.Store, svc *convert.Service) []api.Route {
+	h := reportfn.NewHandler(slog.New(slog.DiscardHandler), store, nil, func(s kv.Store, svc *grid.Service) []api.Route {
 		return energyapi.NewHandler(s, svc, time.Now).Routes()
 	})
 	ev, _ := apigw.ReadEvent(filepath.Join("..", "..", "events", "energy-wells.json"))

@@ -18,7 +18,7 @@ import (
 
 	"meridian/shared/atomicfile"
 	"meridian/shared/blob"
-	"meridian/shared/convert"
+	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
 	"meridian/shared/tile/archive/writer"
@@ -116,7 +116,7 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	svc := convert.New()
+	svc := grid.New()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	grids := newGridLoader(*dataDir, svc, logger)
 	grids.cacheBytes = jobGridCacheBytes
@@ -127,7 +127,7 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 	gen := tile.NewGenerator(svc)
 	sources := map[string]*datalayers.Source{} // by domain, over its served report version
 	for _, l := range layers {
-		src, o, attribution := tile.Source(gen.Tile), opts, tile.Attribution(svc)(l)
+		src, o, attribution := tile.Source(gen.Tile), opts, tile.Attribution(svc.Sources)(l)
 		if l.Kind == tile.Data {
 			data := sources[l.Region]
 			if data == nil {

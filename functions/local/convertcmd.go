@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"meridian/shared/convert"
+	"meridian/shared/survey/grid"
 )
 
 const convertUsage = `usage: meridian convert [flags] [-in FILE] [-out FILE]
@@ -113,7 +114,7 @@ func convertCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
-	stats, err := convert.New().ConvertCSV(ctx, r, w, opts)
+	stats, err := convert.ConvertCSV(ctx, grid.New(), r, w, opts)
 	if bar != nil {
 		bar.finish()
 	}

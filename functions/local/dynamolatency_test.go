@@ -25,10 +25,10 @@ import (
 	"meridian/shared/ag/agapi"
 	"meridian/shared/api"
 	"meridian/shared/api/apigw"
-	"meridian/shared/convert"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/kv"
 	"meridian/shared/reportfn"
+	"meridian/shared/survey/grid"
 )
 
 // readMeter counts the reads a store makes through it, as DynamoDB bills
@@ -187,7 +187,7 @@ func TestDynamoReportLatency(t *testing.T) {
 	local := kv.NewMem()
 	published := 0
 	for _, domain := range reportDomains {
-		if _, err := ingestDemo(ctx, domain, local, convert.New()); err != nil {
+		if _, err := ingestDemo(ctx, domain, local, grid.New()); err != nil {
 			t.Fatal(err)
 		}
 		items, bytes := datasetSizes(t, local, domain)
@@ -220,10 +220,10 @@ func TestDynamoReportLatency(t *testing.T) {
 	meter.take()
 
 	logger := slog.New(slog.DiscardHandler)
-	energyH := reportfn.NewHandler(logger, remote, nil, func(s kv.Store, svc *convert.Service) []api.Route {
+	energyH := reportfn.NewHandler(logger, remote, nil, func(s kv.Store, svc *grid.Service) []api.Route {
 		return energyapi.NewHandler(s, svc, time.Now).Routes()
 	})
-	agH := reportfn.NewHandler(logger, remote, nil, func(s kv.Store, svc *convert.Service) []api.Route {
+	agH := reportfn.NewHandler(logger, remote, nil, func(s kv.Store, svc *grid.Service) []api.Route {
 		return agapi.NewHandler(s, svc).Routes()
 	})
 	cases := []struct {

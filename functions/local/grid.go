@@ -18,9 +18,9 @@ import (
 
 	"meridian/shared/atomicfile"
 	"meridian/shared/blob"
-	"meridian/shared/convert"
 	"meridian/shared/fixture"
 	"meridian/shared/ingest"
+	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
 	"meridian/shared/survey/gridingest"
 )
@@ -122,7 +122,7 @@ func gridNames(dataDir string) ([]string, error) {
 type gridLoader struct {
 	dataDir string
 	store   blob.Store
-	svc     *convert.Service
+	svc     *grid.Service
 	logger  *slog.Logger
 	// changed is called after a new set of indexes is handed to the
 	// service (the tile cache drops what it generated from the old).
@@ -149,7 +149,7 @@ type gridLoader struct {
 // 128 MiB an index, and may cost more with less.
 const jobGridCacheBytes = 32 << 20
 
-func newGridLoader(dataDir string, svc *convert.Service, logger *slog.Logger) *gridLoader {
+func newGridLoader(dataDir string, svc *grid.Service, logger *slog.Logger) *gridLoader {
 	store := blob.NewCached(blob.NewDir(gridPath(dataDir)), blob.CacheOptions{MaxBytes: 32 << 20})
 	return &gridLoader{dataDir: dataDir, store: store, svc: svc, logger: logger, open: map[string]*gridindex.Index{}, stamps: map[string]string{}}
 }

@@ -29,6 +29,7 @@ import (
 	"meridian/shared/kv"
 	"meridian/shared/release"
 	"meridian/shared/reportfn"
+	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
 )
@@ -378,20 +379,20 @@ func awsFunctions(t *testing.T, s3c blob.S3API, bucket string, names []string, r
 		"search":       convertfn.NewGridsHandler(logger, grids(), (*convert.Handler).SearchRoutes),
 		"autocomplete": convertfn.NewGridsHandler(logger, grids(), (*convert.Handler).AutocompleteRoutes),
 		"batch":        convertfn.NewGridsHandler(logger, grids(), (*convert.Handler).BatchRoutes),
-		"energy": reportfn.NewGridsHandler(logger, reports, grids(), func(s kv.Store, svc *convert.Service) []api.Route {
+		"energy": reportfn.NewGridsHandler(logger, reports, grids(), func(s kv.Store, svc *grid.Service) []api.Route {
 			return energyapi.NewHandler(s, svc, time.Now).Routes()
 		}),
-		"ag": reportfn.NewGridsHandler(logger, reports, grids(), func(s kv.Store, svc *convert.Service) []api.Route {
+		"ag": reportfn.NewGridsHandler(logger, reports, grids(), func(s kv.Store, svc *grid.Service) []api.Route {
 			return agapi.NewHandler(s, svc).Routes()
 		}),
 	}
 	// The tiles function as functions/tiles newGridsHandler builds it.
-	svc := convert.New()
+	svc := grid.New()
 	archives := blob.NewCached(blob.NewS3(s3c, bucket, "tiles/", blob.S3Options{}), blob.CacheOptions{MaxBytes: 32 << 20})
 	th := tile.NewHandler(tile.Options{
 		Generator:   tile.NewGenerator(svc),
 		CacheBytes:  32 << 20,
-		Attribution: tile.Attribution(svc),
+		Attribution: tile.Attribution(svc.Sources),
 		Archives:    archive.NewReleaseSet(archives, loadRecheck),
 	})
 	g := grids()

@@ -17,12 +17,12 @@ import (
 	"meridian/shared/ag"
 	"meridian/shared/ag/agingest"
 	"meridian/shared/atomicfile"
-	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/ingest"
 	"meridian/shared/kv"
 	"meridian/shared/kv/boltdir"
+	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 	"meridian/shared/tile/datalayers"
 )
@@ -101,7 +101,7 @@ func openReportStore(dataDir, domain string) (store *kv.Bolt, ok bool, err error
 // ensureDemoReports ingests the demo datasets, generated in the published
 // formats and read by the same code as real files, into each domain that
 // has never been published.
-func ensureDemoReports(ctx context.Context, dataDir string, svc *convert.Service, logger *slog.Logger) error {
+func ensureDemoReports(ctx context.Context, dataDir string, svc *grid.Service, logger *slog.Logger) error {
 	domains, err := unpublished(dataDir)
 	if err != nil {
 		return err
@@ -123,7 +123,7 @@ func ensureDemoReports(ctx context.Context, dataDir string, svc *convert.Service
 
 // ingestDemo writes domain's demo files to a temporary directory and
 // ingests them into store; it returns what to log.
-func ingestDemo(ctx context.Context, domain string, store kv.Store, svc *convert.Service) ([]any, error) {
+func ingestDemo(ctx context.Context, domain string, store kv.Store, svc *grid.Service) ([]any, error) {
 	dir, err := os.MkdirTemp("", "meridian-demo-"+domain+"-")
 	if err != nil {
 		return nil, err
@@ -229,7 +229,7 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 		for _, l := range ls {
 			layouts[l.Path] = l.Layout
 		}
-		return runCheck("energy", *dataDir, stdout, stderr, func(ctx context.Context, svc *convert.Service) int {
+		return runCheck("energy", *dataDir, stdout, stderr, func(ctx context.Context, svc *grid.Service) int {
 			return checkReports(ctx, stdout, "energy", files, layouts, func(ctx context.Context, f energyingest.Files, store *countStore, n *ingest.Notices) (map[string]int, map[string]int, error) {
 				o := opts
 				o.Progress, o.Notices = nil, n
@@ -251,7 +251,7 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "skipped: %s (not a file name this ingest knows)\n", filepath.Base(f))
 	}
 	start := time.Now()
-	return runReportIngest("energy", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) error {
+	return runReportIngest("energy", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *grid.Service) error {
 		sum, err := energyingest.Ingest(ctx, store, svc, files, opts)
 		if err != nil {
 			return err
@@ -274,10 +274,10 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 // runCheck loads the grid indexes of dataDir (the ingest places records
 // with them) and runs a -check, which publishes nothing: the report store
 // is not opened, so a running server does not stand in its way.
-func runCheck(domain, dataDir string, stdout, stderr io.Writer, check func(context.Context, *convert.Service) int) int {
+func runCheck(domain, dataDir string, stdout, stderr io.Writer, check func(context.Context, *grid.Service) int) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	svc := convert.New()
+	svc := grid.New()
 	if err := newGridLoader(dataDir, svc, slog.New(slog.DiscardHandler)).load(ctx); err != nil {
 		fmt.Fprintf(stderr, "meridian ingest %s -check: grid indexes: %v\n", domain, err)
 		return 1
@@ -291,14 +291,14 @@ func runCheck(domain, dataDir string, stdout, stderr io.Writer, check func(conte
 // went wrong: a rejected file, an interrupt (Ctrl-C) or a failure leaves
 // the version served before in place. run prints its summary; then, with
 // tiles, the domain's data archives are rebuilt from what was published.
-func runReportIngest(domain, dataDir string, tiles bool, stdout, stderr io.Writer, run func(context.Context, kv.Store, *convert.Service) error) int {
+func runReportIngest(domain, dataDir string, tiles bool, stdout, stderr io.Writer, run func(context.Context, kv.Store, *grid.Service) error) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := migrateReports(dataDir); err != nil {
 		fmt.Fprintf(stderr, "meridian ingest %s: %v\n", domain, err)
 		return 1
 	}
-	svc := convert.New()
+	svc := grid.New()
 	grids := newGridLoader(dataDir, svc, slog.New(slog.DiscardHandler))
 	grids.cacheBytes = jobGridCacheBytes
 	if err := grids.load(ctx); err != nil {
@@ -395,7 +395,7 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 				}
 			}
 		}
-		return runCheck("ag", *dataDir, stdout, stderr, func(ctx context.Context, svc *convert.Service) int {
+		return runCheck("ag", *dataDir, stdout, stderr, func(ctx context.Context, svc *grid.Service) int {
 			return checkReports(ctx, stdout, "ag", files, layouts, func(ctx context.Context, f agingest.Files, store *countStore, n *ingest.Notices) (map[string]int, map[string]int, error) {
 				sum, err := agingest.Ingest(ctx, store, svc, f, agingest.Options{Demo: *demo || *invented, Notices: n})
 				return sum.Read, nil, err
@@ -411,7 +411,7 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	start := time.Now()
 	notices := &ingest.Notices{}
-	return runReportIngest("ag", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *convert.Service) error {
+	return runReportIngest("ag", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *grid.Service) error {
 		sum, err := agingest.Ingest(ctx, store, svc, files, agingest.Options{Demo: *demo || *invented, Progress: stderr, Notices: notices})
 		for _, n := range notices.Lines() {
 			fmt.Fprintf(stdout, "notice: %s\n", n)
@@ -436,7 +436,7 @@ const builtMarker = ".built"
 // domain's served report version. A domain built before is left alone,
 // whatever archives it lacks (layers without data have none): an ingest
 // rebuilds its domain's.
-func ensureDataArchives(ctx context.Context, dataDir string, svc *convert.Service, dir string, logger *slog.Logger) error {
+func ensureDataArchives(ctx context.Context, dataDir string, svc *grid.Service, dir string, logger *slog.Logger) error {
 	for _, region := range reportDomains {
 		if _, err := os.Stat(filepath.Join(dir, region, builtMarker)); err == nil {
 			continue
@@ -461,7 +461,7 @@ func ensureDataArchives(ctx context.Context, dataDir string, svc *convert.Servic
 // no data for loses its archive, so the server answers 404 rather than
 // tiles of data no longer published. unlocated counts the stored parcels
 // the grid cannot place, left out of the archives.
-func buildDataArchives(ctx context.Context, store kv.Store, svc *convert.Service, dir, region string) (built, tiles int, unlocated int64, err error) {
+func buildDataArchives(ctx context.Context, store kv.Store, svc *grid.Service, dir, region string) (built, tiles int, unlocated int64, err error) {
 	// Partitioned: the domain's features are spooled to files under dir,
 	// a zoom-9 tile's worth in memory at a time.
 	data := datalayers.NewPartitioned(store, svc, dir)

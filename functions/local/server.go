@@ -21,6 +21,7 @@ import (
 	"meridian/shared/gateway"
 	"meridian/shared/kv"
 	"meridian/shared/kv/boltdir"
+	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
 )
@@ -70,7 +71,7 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 			return nil, err
 		}
 	}
-	svc := convert.New()
+	svc := grid.New()
 	grids := newGridLoader(cfg.dataDir, svc, cfg.logger)
 	grids.cacheBytes = cfg.gridCacheBytes
 	if err := grids.load(ctx); err != nil {
@@ -127,7 +128,7 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 	tiles := tile.NewHandler(tile.Options{
 		Generator:   tile.NewGenerator(svc),
 		Archives:    archives,
-		Attribution: tile.Attribution(svc),
+		Attribution: tile.Attribution(svc.Sources),
 	})
 	grids.changed = tiles.Invalidate
 	mux.Mount(tiles.Routes()...)
@@ -151,7 +152,7 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 
 // openLiveReports opens each domain's served report version with the
 // domain's routes over it.
-func openLiveReports(dataDir string, svc *convert.Service) (map[string]*boltdir.Live[[]api.Route], error) {
+func openLiveReports(dataDir string, svc *grid.Service) (map[string]*boltdir.Live[[]api.Route], error) {
 	build := map[string]func(kv.Store) []api.Route{
 		energy.Dataset: func(s kv.Store) []api.Route { return energyapi.NewHandler(s, svc, time.Now).Routes() },
 		ag.Dataset:     func(s kv.Store) []api.Route { return agapi.NewHandler(s, svc).Routes() },

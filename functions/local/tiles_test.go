@@ -17,8 +17,8 @@ import (
 	"github.com/paulmach/orb/encoding/mvt"
 	"github.com/paulmach/orb/maptile"
 
-	"meridian/shared/convert"
 	"meridian/shared/gateway"
+	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 	"meridian/shared/tile/datalayers"
 )
@@ -104,7 +104,7 @@ func TestServerServesBuiltArchive(t *testing.T) {
 	if before.Code != 200 || get(t, srv, tilePath("ab/qtr", outside, key)).Code != 200 {
 		t.Fatalf("generated tiles: %d", before.Code)
 	}
-	svc := convert.New()
+	svc := grid.New()
 	if err := newGridLoader(dir, svc, srv.grids.logger).load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func BenchmarkServeArchiveTile(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer srv.Close()
-	svc := convert.New()
+	svc := grid.New()
 	l, _ := tile.Lookup("ab", "sec")
 	calgary := maptile.At(orb.Point{-114.0719, 51.0447}, 12)
 	if _, err := buildArchive(context.Background(), l, tile.NewGenerator(svc).Tile, filepath.Join(dir, tilesDir), "bench", tile.BuildOptions{MinZoom: 12, MaxZoom: 14, Bounds: calgary.Bound()}); err != nil {

@@ -18,8 +18,8 @@ import (
 
 	"meridian/shared/api"
 	"meridian/shared/apierr"
-	"meridian/shared/convert"
 	"meridian/shared/lld"
+	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile"
 	"meridian/shared/tile/datalayers"
@@ -96,8 +96,8 @@ func dataMapLayers(catalog []tile.Layer, built func(tile.Layer) bool) []mapLayer
 
 // pageLayers lists the page's layers with their sources as they stand:
 // the survey grids, then the data archives built (Describer's attribution).
-func pageLayers(ctx context.Context, svc *convert.Service, archives tile.Archives) []mapLayer {
-	attribution := tile.Attribution(svc)
+func pageLayers(ctx context.Context, svc *grid.Service, archives tile.Archives) []mapLayer {
+	attribution := tile.Attribution(svc.Sources)
 	grids := mapLayersOf(tile.Layers())
 	for i, l := range grids {
 		tl, _ := tile.Lookup(l.Region, l.Grid)

@@ -17,10 +17,9 @@ import (
 	"meridian/shared/api/apigw"
 	"meridian/shared/awsfn"
 	"meridian/shared/blob"
-	"meridian/shared/convert"
-	"meridian/shared/convert/convertfn"
 	"meridian/shared/env"
 	"meridian/shared/gridstore"
+	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
@@ -62,12 +61,12 @@ func newHandler(logger *slog.Logger, c config, grids []*gridindex.Index, archive
 // GRID_RECHECK_SECONDS, and the tiles generated from the old are dropped.
 func newGridsHandler(logger *slog.Logger, c config, grids *gridstore.Grids, archives blob.Store) http.Handler {
 	var th *tile.Handler
-	return convertfn.Mount(logger, grids, func(svc *convert.Service) []api.Route {
+	return gridstore.Mount(logger, grids, func(svc *grid.Service) []api.Route {
 		o := tile.Options{
 			Generator:   tile.NewGenerator(svc),
 			CacheBytes:  c.CacheMiB << 20 / 2,
 			PublicURL:   c.PublicURL,
-			Attribution: tile.Attribution(svc),
+			Attribution: tile.Attribution(svc.Sources),
 		}
 		if archives != nil {
 			o.Archives = archive.NewReleaseSet(archives, c.Recheck) // as `meridian publish` writes them

@@ -15,7 +15,7 @@ import (
 	"meridian/shared/api/apigw/apigwtest"
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
-	"meridian/shared/convert"
+	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex/gridindextest"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
@@ -66,7 +66,7 @@ func mvtLayer(name, encoding string) func(map[string][]string, []byte) error {
 func twpArchive(t testing.TB) []byte {
 	t.Helper()
 	grids, _ := gridindextest.FixtureGrids(t)
-	svc := convert.New()
+	svc := grid.New()
 	svc.SetIndexes(grids)
 	l, _ := tile.Lookup("ab", "twp")
 	b := orb.Bound{Min: orb.Point{-114.5, 50.8}, Max: orb.Point{-113.5, 51.3}}

@@ -161,3 +161,8 @@ func parseDMS(s string) (orb.Point, error) {
 	}
 	return orb.Point{lng, lat}, nil
 }
+
+// fmtPoint writes a point as lng,lat the way callers send it.
+func fmtPoint(pt orb.Point) string {
+	return string(appendCoord(append(appendCoord(nil, pt[0]), ','), pt[1]))
+}

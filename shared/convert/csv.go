@@ -12,6 +12,7 @@ import (
 
 	"meridian/shared/apierr"
 	"meridian/shared/survey"
+	"meridian/shared/survey/grid"
 )
 
 // CSVOptions configure ConvertCSV.
@@ -31,7 +32,7 @@ type CSVOptions struct {
 	// Centroids writes points instead of grid polygons in GeoJSON.
 	Centroids bool
 	// Reverse lookups: survey system and unit (zero: smallest block).
-	Reverse ReverseQuery
+	Reverse grid.ReverseQuery
 	// Datum of the coordinate columns read and of the coordinates and
 	// geometries written (zero: NAD83).
 	Datum Datum
@@ -54,12 +55,12 @@ var csvColumns = []string{"legal_location", "unit", "survey_system", "province",
 // constant whatever the size of the input. Rows that fail are kept (CSV,
 // with the error column set) or left out (GeoJSON) and reported to
 // opts.Bad; the conversion goes on.
-func (s *Service) ConvertCSV(ctx context.Context, r io.Reader, w io.Writer, opts CSVOptions) (CSVStats, error) {
+func ConvertCSV(ctx context.Context, g Grid, r io.Reader, w io.Writer, opts CSVOptions) (CSVStats, error) {
 	var stats CSVStats
 	if opts.Reverse.All {
 		return stats, errors.New("convert: unit all gives several blocks per row; choose one unit")
 	}
-	if err := CheckReverse(opts.Reverse); err != nil {
+	if err := grid.CheckReverse(opts.Reverse); err != nil {
 		return stats, err
 	}
 	cr := &countingReader{r: r}
@@ -123,7 +124,7 @@ func (s *Service) ConvertCSV(ctx context.Context, r io.Reader, w io.Writer, opts
 			return stats, err
 		}
 		stats.Rows++
-		input, b, cerr := s.convertRow(ctx, row, cols, opts.Reverse, opts.Datum)
+		input, b, cerr := convertRow(ctx, g, row, cols, opts.Reverse, opts.Datum)
 		if cerr != nil {
 			stats.Failed++
 			if opts.Bad != nil {
@@ -223,7 +224,7 @@ func pickColumns(header []string, n int, opts CSVOptions) (columns, error) {
 }
 
 // convertRow converts one row; the block it returns is in d.
-func (s *Service) convertRow(ctx context.Context, row []string, c columns, q ReverseQuery, d Datum) (string, survey.Block, error) {
+func convertRow(ctx context.Context, g Grid, row []string, c columns, q grid.ReverseQuery, d Datum) (string, survey.Block, error) {
 	field := func(i int) string {
 		if i < len(row) {
 			return row[i]
@@ -232,7 +233,7 @@ func (s *Service) convertRow(ctx context.Context, row []string, c columns, q Rev
 	}
 	if c.lld >= 0 {
 		input := field(c.lld)
-		b, err := s.Search(ctx, input)
+		b, err := g.Search(ctx, input)
 		if err == nil {
 			b, err = d.Block(b)
 		}
@@ -253,7 +254,7 @@ func (s *Service) convertRow(ctx context.Context, row []string, c columns, q Rev
 		return input, survey.Block{}, err
 	}
 	q.Point = pt
-	blocks, err := s.Reverse(ctx, q)
+	blocks, err := g.Reverse(ctx, q)
 	if err != nil {
 		return input, survey.Block{}, err
 	}

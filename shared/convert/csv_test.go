@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"meridian/shared/convert"
+	"meridian/shared/survey/grid"
 )
 
 func TestConvertCSV(t *testing.T) {
@@ -19,7 +20,7 @@ func TestConvertCSV(t *testing.T) {
 	in := "id,lld,note\n1,NW-25-24-1-W5,home\n2,not a location,bad\n3,\"LSD 06-32-048-07W5\",\"a, quoted\"\n4,A-2-F/93-P-8,\n"
 	var bad []int
 	var out bytes.Buffer
-	stats, err := convert.New().ConvertCSV(context.Background(), strings.NewReader(in), &out, convert.CSVOptions{
+	stats, err := convert.ConvertCSV(context.Background(), grid.New(), strings.NewReader(in), &out, convert.CSVOptions{
 		Bad: func(line int, input string, err error) { bad = append(bad, line) },
 	})
 	if err != nil {
@@ -61,7 +62,7 @@ func TestConvertCSVCoordinatesToGeoJSON(t *testing.T) {
 	t.Parallel()
 	in := "name,longitude,latitude\nwell,-114.01924,51.077932\nsea,-140,50\nswapped,51.077932,-114.01924\n"
 	var out bytes.Buffer
-	stats, err := convert.New().ConvertCSV(context.Background(), strings.NewReader(in), &out, convert.CSVOptions{GeoJSON: true})
+	stats, err := convert.ConvertCSV(context.Background(), grid.New(), strings.NewReader(in), &out, convert.CSVOptions{GeoJSON: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestConvertCSVColumns(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := convert.New().ConvertCSV(context.Background(), strings.NewReader(tc.in), io.Discard, tc.opts)
+			_, err := convert.ConvertCSV(context.Background(), grid.New(), strings.NewReader(tc.in), io.Discard, tc.opts)
 			if (err == nil) != (tc.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
 				t.Errorf("err = %v, want %q", err, tc.wantErr)
 			}
@@ -152,7 +153,7 @@ func TestConvertCSVStreamsInConstantMemory(t *testing.T) {
 	}
 	heapAfter := func(n int) uint64 {
 		var peak uint64
-		_, err := convert.New().ConvertCSV(context.Background(), &rowSource{n: n}, io.Discard, convert.CSVOptions{
+		_, err := convert.ConvertCSV(context.Background(), grid.New(), &rowSource{n: n}, io.Discard, convert.CSVOptions{
 			Progress: func(rows, bytes int64) {
 				var ms runtime.MemStats
 				runtime.GC()
@@ -173,10 +174,10 @@ func TestConvertCSVStreamsInConstantMemory(t *testing.T) {
 }
 
 func BenchmarkConvertCSV(b *testing.B) {
-	svc := convert.New()
+	svc := grid.New()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := svc.ConvertCSV(context.Background(), &rowSource{n: 1000}, io.Discard, convert.CSVOptions{}); err != nil {
+		if _, err := convert.ConvertCSV(context.Background(), svc, &rowSource{n: 1000}, io.Discard, convert.CSVOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

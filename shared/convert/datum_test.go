@@ -19,6 +19,7 @@ import (
 	"meridian/shared/convert"
 	"meridian/shared/lld"
 	"meridian/shared/survey/datum"
+	"meridian/shared/survey/grid"
 	"meridian/shared/survey/nts"
 )
 
@@ -264,7 +265,7 @@ func TestConvertCSVDatum(t *testing.T) {
 		{convert.NAD83, "B-1-F/93-P-8", "NAD83", "not_found: "},
 	} {
 		var out bytes.Buffer
-		if _, err := convert.New().ConvertCSV(context.Background(), strings.NewReader(in), &out, convert.CSVOptions{Datum: tc.d}); err != nil {
+		if _, err := convert.ConvertCSV(context.Background(), grid.New(), strings.NewReader(in), &out, convert.CSVOptions{Datum: tc.d}); err != nil {
 			t.Fatal(err)
 		}
 		rows, err := csv.NewReader(&out).ReadAll()
@@ -289,7 +290,7 @@ func TestConvertCSVDatum(t *testing.T) {
 // the datum property on features.
 func TestOpenAPIDatum(t *testing.T) {
 	t.Parallel()
-	h := convert.NewHandler(convert.New())
+	h := convert.NewHandler(grid.New())
 	routes := append(append(h.SearchRoutes(), h.AutocompleteRoutes()...), h.BatchRoutes()...)
 	raw, err := api.OpenAPI(api.Info{Title: "t", Version: "1"}, routes)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"meridian/shared/convert"
 	"meridian/shared/lld"
 	"meridian/shared/survey/fps"
+	"meridian/shared/survey/grid"
 )
 
 // fpsCentroid is the NAD83 centroid the model gives an FPS description.
@@ -260,7 +261,7 @@ func TestConvertCSVFPS(t *testing.T) {
 	t.Parallel()
 	in := "lld\nF 48 60-20 N 100-30 W\n60-25 N 100-30 W\n"
 	var out bytes.Buffer
-	stats, err := convert.New().ConvertCSV(context.Background(), strings.NewReader(in), &out, convert.CSVOptions{})
+	stats, err := convert.ConvertCSV(context.Background(), grid.New(), strings.NewReader(in), &out, convert.CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,8 +287,8 @@ func TestConvertCSVFPS(t *testing.T) {
 	c := fpsCentroid(t, "F 48 60-20 N 100-30 W")
 	in = "lng,lat\n" + trim(c[0]) + "," + trim(c[1]) + "\n"
 	out.Reset()
-	_, err = convert.New().ConvertCSV(context.Background(), strings.NewReader(in), &out, convert.CSVOptions{
-		Reverse: convert.ReverseQuery{System: lld.FPS, Unit: lld.Section},
+	_, err = convert.ConvertCSV(context.Background(), grid.New(), strings.NewReader(in), &out, convert.CSVOptions{
+		Reverse: grid.ReverseQuery{System: lld.FPS, Unit: lld.Section},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -18,6 +19,7 @@ import (
 	"meridian/shared/apierr"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
+	"meridian/shared/survey/grid"
 )
 
 // Limits of the conversion endpoints.
@@ -29,13 +31,21 @@ const (
 	minAutocompleteLen = 2
 )
 
-// Handler serves the conversion endpoints over a Service.
-type Handler struct {
-	svc *Service
+// Grid is what the conversion endpoints ask of the grid service
+// (*grid.Service).
+type Grid interface {
+	Search(ctx context.Context, input string) (survey.Block, error)
+	Reverse(ctx context.Context, q grid.ReverseQuery) ([]survey.Block, error)
+	Autocomplete(ctx context.Context, input string, limit int, proximity *orb.Point) ([]survey.Block, error)
 }
 
-// NewHandler returns the HTTP handlers of svc.
-func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
+// Handler serves the conversion endpoints over a grid service.
+type Handler struct {
+	grid Grid
+}
+
+// NewHandler returns the HTTP handlers of the conversion endpoints over g.
+func NewHandler(g Grid) *Handler { return &Handler{grid: g} }
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
@@ -62,7 +72,7 @@ func (h *Handler) SearchLegalLocation(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	b, err := h.svc.Search(r.Context(), input)
+	b, err := h.grid.Search(r.Context(), input)
 	if err == nil {
 		b, err = d.Block(b)
 	}
@@ -97,7 +107,7 @@ func (h *Handler) SearchCoordinates(w http.ResponseWriter, r *http.Request) erro
 	if q.Point, err = d.ToNAD83(pt); err != nil {
 		return err
 	}
-	blocks, err := h.svc.Reverse(r.Context(), q)
+	blocks, err := h.grid.Reverse(r.Context(), q)
 	if err == nil {
 		err = d.blocks(blocks)
 	}
@@ -119,8 +129,8 @@ func (h *Handler) SearchCoordinates(w http.ResponseWriter, r *http.Request) erro
 // ParseReverse reads the survey_system and unit of a reverse lookup (as
 // the HTTP routes and the convert command take them; either may be empty)
 // and checks them together: an FPS Section or Unit is read with the system.
-func ParseReverse(system, unit string) (ReverseQuery, error) {
-	var q ReverseQuery
+func ParseReverse(system, unit string) (grid.ReverseQuery, error) {
+	var q grid.ReverseQuery
 	if system = strings.TrimSpace(system); system != "" {
 		s, ok := lld.ParseSystem(system)
 		if !ok {
@@ -139,7 +149,7 @@ func ParseReverse(system, unit string) (ReverseQuery, error) {
 			q.Unit = u
 		}
 	}
-	return q, CheckReverse(q)
+	return q, grid.CheckReverse(q)
 }
 
 // Autocomplete answers GET /autocomplete/legal-location?location=...[&limit=][&proximity=]
@@ -175,7 +185,7 @@ func (h *Handler) Autocomplete(w http.ResponseWriter, r *http.Request) error {
 		}
 		prox = &pt
 	}
-	blocks, err := h.svc.Autocomplete(r.Context(), input, limit, prox)
+	blocks, err := h.grid.Autocomplete(r.Context(), input, limit, prox)
 	if err == nil {
 		err = d.blocks(blocks)
 	}
@@ -230,7 +240,7 @@ func (h *Handler) BatchLegalLocation(w http.ResponseWriter, r *http.Request) err
 				continue
 			}
 		}
-		b, err := h.svc.Search(r.Context(), s)
+		b, err := h.grid.Search(r.Context(), s)
 		if err == nil {
 			b, err = d.Block(b)
 		}
@@ -316,7 +326,7 @@ func (h *Handler) BatchCoordinates(w http.ResponseWriter, r *http.Request) error
 		if err == nil {
 			q.Point = pt
 			var got []survey.Block
-			if got, err = h.svc.Reverse(r.Context(), q); err == nil {
+			if got, err = h.grid.Reverse(r.Context(), q); err == nil {
 				err = d.blocks(got)
 			}
 			if err == nil {

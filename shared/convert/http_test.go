@@ -1,7 +1,6 @@
 package convert_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 
 	"meridian/shared/api"
 	"meridian/shared/convert"
+	"meridian/shared/survey/grid"
 )
 
 // collection is a decoded conversion response.
@@ -79,7 +79,7 @@ type errorBody struct {
 }
 
 func newMux() *api.Mux {
-	h := convert.NewHandler(convert.New())
+	h := convert.NewHandler(grid.New())
 	mux := api.NewMux()
 	mux.Mount(h.SearchRoutes()...)
 	mux.Mount(h.AutocompleteRoutes()...)
@@ -655,41 +655,5 @@ func BenchmarkBatch100Handler(b *testing.B) {
 		if rec.Code != 200 {
 			b.Fatal(rec.Code)
 		}
-	}
-}
-
-func BenchmarkSearch(b *testing.B) {
-	svc := convert.New()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := svc.Search(context.Background(), "NW-25-24-1-W5"); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkReverseAllUnits(b *testing.B) {
-	svc := convert.New()
-	q := convert.ReverseQuery{Point: orb.Point{-114.01924, 51.077932}, All: true}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := svc.Reverse(context.Background(), q); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkAutocompleteProximity(b *testing.B) {
-	svc := convert.New()
-	prox := orb.Point{-114.3, 52.66}
-	for _, in := range []string{"NW-25-24", "10-36-42", "NW", "A-2-F/93"} {
-		b.Run(in, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if got, _ := svc.Autocomplete(context.Background(), in, 3, &prox); len(got) == 0 {
-					b.Fatal("no suggestions")
-				}
-			}
-		})
 	}
 }

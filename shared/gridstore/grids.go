@@ -96,7 +96,7 @@ func (g *Grids) Indexes() []*gridindex.Index {
 // Attach calls set with the indexes served now, and again with each new
 // set, after which changed (if not nil) is called: a tile cache drops what
 // it generated from the old indexes there. set is typically
-// (*convert.Service).SetIndexes.
+// (*grid.Service).SetIndexes.
 func (g *Grids) Attach(set func([]*gridindex.Index), changed func()) {
 	f := set
 	if changed != nil {

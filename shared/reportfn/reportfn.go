@@ -12,11 +12,10 @@ import (
 	"meridian/shared/api"
 	"meridian/shared/api/apigw"
 	"meridian/shared/awsfn"
-	"meridian/shared/convert"
-	"meridian/shared/convert/convertfn"
 	"meridian/shared/env"
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
+	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
 )
 
@@ -38,9 +37,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	return c, r.Err()
 }
 
-// Routes picks a function's endpoint group over the store and a
-// conversion service.
-type Routes func(store kv.Store, svc *convert.Service) []api.Route
+// Routes picks a function's endpoint group over the store and the grid
+// service.
+type Routes func(store kv.Store, svc *grid.Service) []api.Route
 
 // NewHandler builds the handler of routes over the store and the grid
 // indexes (none: the survey models place parcels), once, before
@@ -53,7 +52,7 @@ func NewHandler(logger *slog.Logger, store kv.Store, grids []*gridindex.Index, r
 // release: a warm function places parcels on a new grid release within
 // the recheck.
 func NewGridsHandler(logger *slog.Logger, store kv.Store, grids *gridstore.Grids, routes Routes) http.Handler {
-	return convertfn.Mount(logger, grids, func(svc *convert.Service) []api.Route { return routes(store, svc) }, nil)
+	return gridstore.Mount(logger, grids, func(svc *grid.Service) []api.Route { return routes(store, svc) }, nil)
 }
 
 // Main loads the environment, connects to the table, opens the grid indexes

@@ -8,8 +8,8 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geo"
 
-	"meridian/shared/convert"
 	"meridian/shared/survey"
+	"meridian/shared/survey/grid"
 )
 
 func TestAreaM2(t *testing.T) {
@@ -23,7 +23,7 @@ func TestAreaM2(t *testing.T) {
 		t.Errorf("AreaM2(equator square) = %v, want %v", got, want)
 	}
 	// A quarter section at 51°N: within 0.5% of orb's spherical area.
-	b, err := convert.New().Search(context.Background(), "NW-25-24-1-W5")
+	b, err := grid.New().Search(context.Background(), "NW-25-24-1-W5")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/paulmach/orb/maptile"
 	"github.com/protomaps/go-pmtiles/pmtiles"
 
-	"meridian/shared/convert"
+	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 )
 
@@ -60,7 +60,7 @@ func (s *sink) Add(z uint8, x, y uint32, data []byte) error {
 func TestBuild(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	g := tile.NewGenerator(convert.New())
+	g := tile.NewGenerator(grid.New())
 	l := layer(t, "ab/sec")
 	b := orb.Bound{Min: orb.Point{-114.3, 50.9}, Max: orb.Point{-113.9, 51.2}}
 	var progress strings.Builder
@@ -130,7 +130,7 @@ func TestBuild(t *testing.T) {
 func TestBuildListedTiles(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	g := tile.NewGenerator(convert.New())
+	g := tile.NewGenerator(grid.New())
 	l := layer(t, "ab/sec")
 	b := orb.Bound{Min: orb.Point{-114.3, 50.9}, Max: orb.Point{-113.9, 51.2}}
 	inside := maptile.At(orb.Point{-114.1, 51.0}, 12)

@@ -16,7 +16,6 @@ import (
 	"github.com/paulmach/orb/maptile"
 	"github.com/paulmach/orb/simplify"
 
-	"meridian/shared/convert"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
 )
@@ -30,15 +29,22 @@ const (
 	Buffer = 64
 )
 
+// GridService is what grid tiles ask of the grid service (*grid.Service): the
+// blocks in a bound, and whether a block exists.
+type GridService interface {
+	Resolve(ctx context.Context, l lld.Location, input string) (survey.Block, error)
+	Blocks(ctx context.Context, sys lld.System, u lld.Unit, b orb.Bound, fn func(survey.Block) error) error
+}
+
 // Generator makes survey grid and label tiles from the grid models and the
-// official indexes loaded in a conversion service: a tile draws exactly the
+// official indexes loaded in the grid service: a tile draws exactly the
 // blocks search answers.
 type Generator struct {
-	svc *convert.Service
+	svc GridService
 }
 
 // NewGenerator returns a Generator over svc.
-func NewGenerator(svc *convert.Service) *Generator { return &Generator{svc: svc} }
+func NewGenerator(svc GridService) *Generator { return &Generator{svc: svc} }
 
 // Tile returns layer l's tile t, MVT gzip-compressed, or nil when the tile
 // has no features (outside the layer's zooms or its region). The bytes
@@ -110,9 +116,10 @@ func (g *Generator) quarters(ctx context.Context, sec lld.Location) (string, err
 }
 
 // Attribution returns a layer's attribution: where its blocks come from
-// (the model everywhere, official data where svc has it loaded); a data
+// (the model everywhere, and the official datasets sources names for its
+// system); a data
 // layer's title.
-func Attribution(svc *convert.Service) func(Layer) string {
+func Attribution(sources func(lld.System) []string) func(Layer) string {
 	return func(l Layer) string {
 		var base string
 		switch l.System {
@@ -127,7 +134,7 @@ func Attribution(svc *convert.Service) func(Layer) string {
 		default:
 			return l.Title
 		}
-		if src := svc.Sources(l.System); len(src) > 0 {
+		if src := sources(l.System); len(src) > 0 {
 			base += "; official data: " + strings.Join(src, ", ")
 		}
 		return base

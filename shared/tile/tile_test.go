@@ -17,9 +17,9 @@ import (
 	"github.com/paulmach/orb/maptile"
 
 	"meridian/shared/api"
-	"meridian/shared/convert"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
+	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 )
 
@@ -105,7 +105,7 @@ func TestCatalog(t *testing.T) {
 func TestGeneratedTiles(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := convert.New()
+	svc := grid.New()
 	g := tile.NewGenerator(svc)
 	tl := maptile.At(calgary, 13)
 
@@ -186,8 +186,8 @@ func TestGeneratedTiles(t *testing.T) {
 	}
 }
 
-func convertSearch(svc *convert.Service, pt orb.Point, u lld.Unit) (string, error) {
-	b, err := svc.Reverse(context.Background(), convert.ReverseQuery{Point: pt, System: lld.DLS, Unit: u})
+func convertSearch(svc *grid.Service, pt orb.Point, u lld.Unit) (string, error) {
+	b, err := svc.Reverse(context.Background(), grid.ReverseQuery{Point: pt, System: lld.DLS, Unit: u})
 	if err != nil || len(b) == 0 {
 		return "", err
 	}
@@ -198,7 +198,7 @@ func convertSearch(svc *convert.Service, pt orb.Point, u lld.Unit) (string, erro
 func TestLabelProperties(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	g := tile.NewGenerator(convert.New())
+	g := tile.NewGenerator(grid.New())
 	for path, pt := range map[string]orb.Point{
 		"ab/twp-label": calgary, "ab/sec-label": calgary, "ab/lsd-label": calgary,
 		"mb/sec-label":      {-98.25626, 49.373292},
@@ -265,7 +265,7 @@ func serve(t testing.TB, h *tile.Handler, target string, hdr map[string]string) 
 
 func TestHandler(t *testing.T) {
 	t.Parallel()
-	h := tile.NewHandler(tile.Options{Generator: tile.NewGenerator(convert.New())})
+	h := tile.NewHandler(tile.Options{Generator: tile.NewGenerator(grid.New())})
 	tl := maptile.At(calgary, 12)
 	path := "/tiles/ab/sec/12/" + strconv.Itoa(int(tl.X)) + "/" + strconv.Itoa(int(tl.Y)) + ".mvt?api_key=k"
 
@@ -314,7 +314,7 @@ func TestHandler(t *testing.T) {
 
 func TestTileJSON(t *testing.T) {
 	t.Parallel()
-	h := tile.NewHandler(tile.Options{Generator: tile.NewGenerator(convert.New())})
+	h := tile.NewHandler(tile.Options{Generator: tile.NewGenerator(grid.New())})
 	w := serve(t, h, "/tiles/mb/sec-label.json?api_key=a%2Bb", map[string]string{"X-Forwarded-Proto": "https"})
 	if w.Code != 200 {
 		t.Fatalf("%d %s", w.Code, w.Body.String())
@@ -348,7 +348,7 @@ func TestTileJSON(t *testing.T) {
 	if c := doc.Center; c[0] < doc.Bounds[0] || c[0] > doc.Bounds[2] || c[1] < doc.Bounds[1] || c[1] > doc.Bounds[3] {
 		t.Errorf("center %v outside bounds %v", c, doc.Bounds)
 	}
-	h2 := tile.NewHandler(tile.Options{PublicURL: "https://tiles.example.net/", Generator: tile.NewGenerator(convert.New())})
+	h2 := tile.NewHandler(tile.Options{PublicURL: "https://tiles.example.net/", Generator: tile.NewGenerator(grid.New())})
 	if w := serve(t, h2, "/tiles/bc/qtr-unit.json?api_key=k", nil); !strings.Contains(w.Body.String(), `"https://tiles.example.net/bc/qtr-unit/{z}/{x}/{y}.mvt?api_key=k"`) {
 		t.Errorf("PublicURL not used: %s", w.Body.String())
 	}
@@ -361,7 +361,7 @@ func BenchmarkGenerate(b *testing.B) {
 		z    maptile.Zoom
 	}{{"ab/lsd", 14}, {"ab/lsd", 12}, {"ab/lsd", 9}, {"ab/qtr", 12}, {"ab/sec", 12}, {"ab/twp", 6}, {"ab/lsd-label", 14}, {"bc/qtr-unit", 14}} {
 		b.Run(strings.ReplaceAll(c.path, "/", "_")+"_z"+strconv.Itoa(int(c.z)), func(b *testing.B) {
-			g := tile.NewGenerator(convert.New())
+			g := tile.NewGenerator(grid.New())
 			l := layer(b, c.path)
 			pt := calgary
 			if l.Region == "bc" {
@@ -383,7 +383,7 @@ func BenchmarkGenerate(b *testing.B) {
 
 // Whatever the path, a tile request is answered without a 500.
 func FuzzTileRequest(f *testing.F) {
-	h := tile.NewHandler(tile.Options{Generator: tile.NewGenerator(convert.New())})
+	h := tile.NewHandler(tile.Options{Generator: tile.NewGenerator(grid.New())})
 	mux := api.NewMux()
 	mux.Mount(h.Routes()...)
 	for _, s := range []string{"ab/sec/12/750/1370.mvt", "ab/sec.json", "bc/qtr-unit/9/80/170.mvt", "x/y/z/1/2.mvt", "ab/sec/99/1/1.mvt", "ag/soils/7/1/1.mvt"} {
@@ -408,7 +408,7 @@ func FuzzTileRequest(f *testing.F) {
 // the compressed bytes of each, to read as ratios.
 func BenchmarkGzip(b *testing.B) {
 	ctx := context.Background()
-	g := tile.NewGenerator(convert.New())
+	g := tile.NewGenerator(grid.New())
 	for _, z := range []maptile.Zoom{14, 12} {
 		d, err := g.Tile(ctx, layer(b, "ab/lsd"), maptile.At(calgary, z))
 		if err != nil || d == nil {
@@ -448,7 +448,7 @@ func BenchmarkGzip(b *testing.B) {
 // made: the DLS model, and for NTS the exact grid on NAD27 with the datum
 // shift that places it (not "exact" alone: the shift is a 2 m step).
 func TestAttribution(t *testing.T) {
-	attr := tile.Attribution(convert.New())
+	attr := tile.Attribution(grid.New().Sources)
 	for path, want := range map[string][]string{
 		"ab/sec":      {"DLS grid computed from the survey rules", "Meridian model"},
 		"bc/qtr-unit": {"NTS grid", "NAD27", "NTv1", "NAD83"},

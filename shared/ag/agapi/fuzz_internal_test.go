@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"meridian/shared/api"
-	"meridian/shared/convert"
+	"meridian/shared/survey/grid"
 )
 
 // FuzzReport sends arbitrary legal locations and include lists to the
@@ -22,7 +22,7 @@ func FuzzReport(f *testing.F) {
 	f.Add("\x00\xff", "geometry,geometry,nope")
 	f.Add("NW-36-42-3-W5", "parcel_context,provincial_detail,land_use")
 	mux := api.NewMux()
-	mux.Mount(NewHandler(demoStore(f), convert.New()).Routes()...)
+	mux.Mount(NewHandler(demoStore(f), grid.New()).Routes()...)
 	f.Fuzz(func(t *testing.T, lld, include string) {
 		target := "/ag/report?" + url.Values{"legal_location": {lld}, "include": {include}}.Encode()
 		rec := httptest.NewRecorder()

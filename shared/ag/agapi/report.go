@@ -39,7 +39,6 @@ import (
 	"meridian/shared/ag"
 	"meridian/shared/api"
 	"meridian/shared/apierr"
-	"meridian/shared/convert"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
@@ -97,10 +96,16 @@ var sourceKeys = map[string]struct{ stored, meta string }{
 	ag.SKProvincial:   {"provincial_detail", ProvincialDetail},
 }
 
+// Resolver finds the block a report is asked for: the grid service
+// (*grid.Service).
+type Resolver interface {
+	Resolve(ctx context.Context, l lld.Location, input string) (survey.Block, error)
+}
+
 // Handler serves the agriculture report.
 type Handler struct {
 	store kv.Store
-	svc   *convert.Service
+	svc   Resolver
 
 	mu      sync.Mutex
 	srcVer  kv.Version
@@ -108,7 +113,7 @@ type Handler struct {
 }
 
 // NewHandler returns the report handler over the report store and the grid.
-func NewHandler(store kv.Store, svc *convert.Service) *Handler {
+func NewHandler(store kv.Store, svc Resolver) *Handler {
 	return &Handler{store: store, svc: svc}
 }
 

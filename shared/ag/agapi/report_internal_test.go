@@ -22,8 +22,8 @@ import (
 	"meridian/shared/ag"
 	"meridian/shared/api"
 	"meridian/shared/apierr"
-	"meridian/shared/convert"
 	"meridian/shared/kv"
+	"meridian/shared/survey/grid"
 )
 
 var fileDay = regexp.MustCompile(`"as_of": "\d{4}-\d{2}-\d{2}"`)
@@ -33,7 +33,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.json from the handle
 func serve(t testing.TB, store kv.Store, target string) *httptest.ResponseRecorder {
 	t.Helper()
 	mux := api.NewMux()
-	mux.Mount(NewHandler(store, convert.New()).Routes()...)
+	mux.Mount(NewHandler(store, grid.New()).Routes()...)
 	w := httptest.NewRecorder()
 	mux.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))
 	return w
@@ -230,7 +230,7 @@ func (c *counting) Query(ctx context.Context, q kv.Query) (kv.Page, error) {
 func TestProjectionReadsOnlyIncluded(t *testing.T) {
 	t.Parallel()
 	store := &counting{Store: demoStore(t)}
-	h := NewHandler(store, convert.New())
+	h := NewHandler(store, grid.New())
 	mux := api.NewMux()
 	mux.Mount(h.Routes()...)
 	get := func(target string) {
@@ -395,7 +395,7 @@ func TestCorruptItem(t *testing.T) {
 
 func TestOpenAPI(t *testing.T) {
 	t.Parallel()
-	doc, err := api.OpenAPI(api.Info{Title: "t", Version: "1"}, NewHandler(kv.NewMem(), convert.New()).Routes())
+	doc, err := api.OpenAPI(api.Info{Title: "t", Version: "1"}, NewHandler(kv.NewMem(), grid.New()).Routes())
 	if err != nil || !bytes.Contains(doc, []byte("/ag/report")) {
 		t.Errorf("OpenAPI: %v", err)
 	}
@@ -404,7 +404,7 @@ func TestOpenAPI(t *testing.T) {
 func BenchmarkReport(b *testing.B) {
 	store := demoStore(b)
 	mux := api.NewMux()
-	mux.Mount(NewHandler(store, convert.New()).Routes()...)
+	mux.Mount(NewHandler(store, grid.New()).Routes()...)
 	for _, bc := range []struct{ name, target string }{
 		{"full", "/ag/report?legal_location=NE-25-10-14-W2"},
 		{"projection", "/ag/report?legal_location=NE-25-10-14-W2&include=geometry,soil,drought"},

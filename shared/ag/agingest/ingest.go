@@ -17,7 +17,6 @@ import (
 	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/ag"
-	"meridian/shared/convert"
 	"meridian/shared/ingest"
 	"meridian/shared/ingest/geotiff"
 	"meridian/shared/ingest/proj"
@@ -217,13 +216,20 @@ type Summary struct {
 	Items    int
 }
 
+// Grid is what ingest asks of the grid service (*grid.Service): the block
+// of each record, and the blocks of a bound.
+type Grid interface {
+	Resolve(ctx context.Context, l lld.Location, input string) (survey.Block, error)
+	Blocks(ctx context.Context, sys lld.System, u lld.Unit, b orb.Bound, fn func(survey.Block) error) error
+}
+
 // Ingest reads files, derives every quarter's report sections and
 // publishes them as the ag dataset of store, atomically: a bad file is
 // rejected (an *ingest.Error naming file, line and reason) and the data
 // served before stays. Polygon layers are held in memory while quarters
 // are placed in them (the prairie provinces' SLC, CLI and boundaries are
 // tens of megabytes); per-quarter tables are streamed.
-func Ingest(ctx context.Context, store kv.Store, svc *convert.Service, files Files, o Options) (Summary, error) {
+func Ingest(ctx context.Context, store kv.Store, svc Grid, files Files, o Options) (Summary, error) {
 	if o.AsOf.IsZero() {
 		o.AsOf = time.Now()
 	}
@@ -278,7 +284,7 @@ type source struct {
 type ingester struct {
 	areas   []areaItem // map layer polygons, written with the quarters
 	ctx     context.Context
-	svc     *convert.Service
+	svc     Grid
 	f       Files
 	o       Options
 	sum     Summary

@@ -15,13 +15,13 @@ import (
 
 	"meridian/shared/ag"
 	"meridian/shared/ag/agingest"
-	"meridian/shared/convert"
 	"meridian/shared/ingest"
 	"meridian/shared/ingest/geotiff"
 	"meridian/shared/ingest/proj"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
 	"meridian/shared/survey/dls"
+	"meridian/shared/survey/grid"
 )
 
 func demoDir(t testing.TB) string {
@@ -42,7 +42,7 @@ func ingestDir(t testing.TB, store kv.Store, dir string) (agingest.Summary, erro
 	if len(files.Unrecognised) != 0 || len(files.CropRasters) != 50 || len(files.LandUseRasters) != 18 || files.SLCPolygons == "" || len(files.Drought) != 6 {
 		t.Fatalf("Classify: %+v", files)
 	}
-	return agingest.Ingest(context.Background(), store, convert.New(), files, agingest.Options{Demo: true})
+	return agingest.Ingest(context.Background(), store, grid.New(), files, agingest.Options{Demo: true})
 }
 
 func section(t testing.TB, ds kv.Dataset, quarter, sk string, v any) bool {
@@ -275,7 +275,7 @@ func TestIngestRasters(t *testing.T) {
 	}
 	store := kv.NewMem()
 	var progress bytes.Buffer
-	sum, err := agingest.Ingest(context.Background(), store, convert.New(), files, agingest.Options{Progress: &progress})
+	sum, err := agingest.Ingest(context.Background(), store, grid.New(), files, agingest.Options{Progress: &progress})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestIngestRasterSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := kv.NewMem()
-	if _, err := agingest.Ingest(context.Background(), store, convert.New(), files, agingest.Options{}); err != nil {
+	if _, err := agingest.Ingest(context.Background(), store, grid.New(), files, agingest.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	ds, _, _ := kv.Open(context.Background(), store, ag.Dataset)

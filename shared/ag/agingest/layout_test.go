@@ -10,9 +10,9 @@ import (
 
 	"meridian/shared/ag"
 	"meridian/shared/ag/agingest"
-	"meridian/shared/convert"
 	"meridian/shared/ingest"
 	"meridian/shared/kv"
+	"meridian/shared/survey/grid"
 )
 
 // Layouts says which layout each file of the demo was taken to be,
@@ -91,7 +91,7 @@ func TestIngestDroughtMonth(t *testing.T) {
 		t.Fatalf("drought files %q", files.Drought)
 	}
 	store := kv.NewMem()
-	if _, err := agingest.Ingest(context.Background(), store, convert.New(), files, agingest.Options{Demo: true}); err != nil {
+	if _, err := agingest.Ingest(context.Background(), store, grid.New(), files, agingest.Options{Demo: true}); err != nil {
 		t.Fatal(err)
 	}
 	ds, _, _ := kv.Open(context.Background(), store, ag.Dataset)
@@ -115,7 +115,7 @@ func TestIngestRejectsDroughtName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = agingest.Ingest(context.Background(), kv.NewMem(), convert.New(), files, agingest.Options{Demo: true})
+	_, err = agingest.Ingest(context.Background(), kv.NewMem(), grid.New(), files, agingest.Options{Demo: true})
 	var ie *ingest.Error
 	if !errors.As(err, &ie) || ie.File != "cdm_2025-09.geojson" || !strings.Contains(ie.Reason, "CDM_{yy}{mm}_D{0-4}_LR.geojson") {
 		t.Fatalf("err = %v", err)
@@ -134,7 +134,7 @@ func TestIngestNotices(t *testing.T) {
 		t.Fatal(err)
 	}
 	var notices ingest.Notices
-	if _, err := agingest.Ingest(context.Background(), kv.NewMem(), convert.New(), files, agingest.Options{Demo: true, Notices: &notices}); err != nil {
+	if _, err := agingest.Ingest(context.Background(), kv.NewMem(), grid.New(), files, agingest.Options{Demo: true, Notices: &notices}); err != nil {
 		t.Fatal(err)
 	}
 	if l := notices.Lines(); len(l) != 1 || !strings.Contains(l[0], `column DEFINITION_EN: new value "Dugout": kept as given (1 rows)`) {

@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"meridian/shared/internal/heaptest"
+	"meridian/shared/survey/grid"
 
 	"meridian/shared/ag"
 	"meridian/shared/ag/agingest"
-	"meridian/shared/convert"
 	"meridian/shared/kv"
 	"meridian/shared/scale"
 )
@@ -126,7 +126,7 @@ func TestWriteScale(t *testing.T) {
 	}
 
 	store := kv.NewMem()
-	sum, err := agingest.Ingest(context.Background(), store, convert.New(), files, agingest.Options{Demo: true})
+	sum, err := agingest.Ingest(context.Background(), store, grid.New(), files, agingest.Options{Demo: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestIngestHeapPerQuarter(t *testing.T) {
 			var m runtime.MemStats
 			runtime.ReadMemStats(&m)
 			steps.base = m.HeapAlloc
-			sum, err = agingest.Ingest(context.Background(), dropQuarters{kv.NewMem()}, convert.New(), files, agingest.Options{Progress: steps})
+			sum, err = agingest.Ingest(context.Background(), dropQuarters{kv.NewMem()}, grid.New(), files, agingest.Options{Progress: steps})
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"meridian/shared/ag/agingest"
-	"meridian/shared/convert"
 	"meridian/shared/internal/demostore"
 	"meridian/shared/kv"
+	"meridian/shared/survey/grid"
 )
 
 var demo = demostore.New(func(ctx context.Context, dir string, store kv.Store) error {
@@ -22,7 +22,7 @@ var demo = demostore.New(func(ctx context.Context, dir string, store kv.Store) e
 	if err != nil {
 		return err
 	}
-	_, err = agingest.Ingest(ctx, store, convert.New(), files, agingest.Options{Demo: true})
+	_, err = agingest.Ingest(ctx, store, grid.New(), files, agingest.Options{Demo: true})
 	return err
 })
 

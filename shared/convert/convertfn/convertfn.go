@@ -14,6 +14,7 @@ import (
 	"meridian/shared/convert"
 	"meridian/shared/env"
 	"meridian/shared/gridstore"
+	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
 )
 
@@ -42,21 +43,7 @@ func NewHandler(logger *slog.Logger, grids []*gridindex.Index, routes Routes) ht
 // NewGridsHandler is NewHandler over grids that follow the published
 // release: a warm function serves a new grid release within the recheck.
 func NewGridsHandler(logger *slog.Logger, grids *gridstore.Grids, routes Routes) http.Handler {
-	return Mount(logger, grids, func(svc *convert.Service) []api.Route { return routes(convert.NewHandler(svc)) }, nil)
-}
-
-// Mount is the handler every function that answers from the grids builds
-// (conversion, reports, tiles): the routes made over a conversion service
-// that follows grids, behind the release check and the API Gateway
-// adapter. changed, when not nil, runs after a new grid release is in
-// place (the tiles function drops the tiles it generated from the old).
-func Mount(logger *slog.Logger, grids *gridstore.Grids, routes func(svc *convert.Service) []api.Route, changed func()) http.Handler {
-	svc := convert.New()
-	rs := routes(svc)
-	grids.Attach(svc.SetIndexes, changed)
-	mux := api.NewMux()
-	mux.Mount(rs...)
-	return apigw.Wrap(grids.Handler(mux), logger)
+	return gridstore.Mount(logger, grids, func(svc *grid.Service) []api.Route { return routes(convert.NewHandler(svc)) }, nil)
 }
 
 // Main loads the environment, opens the grid indexes and serves routes on

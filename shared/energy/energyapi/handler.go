@@ -26,7 +26,6 @@ import (
 	"time"
 
 	"meridian/shared/apierr"
-	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
@@ -42,10 +41,16 @@ const (
 	DefaultExpiringDays = 365
 )
 
+// Resolver finds the block a report is asked for: the grid service
+// (*grid.Service).
+type Resolver interface {
+	Resolve(ctx context.Context, l lld.Location, input string) (survey.Block, error)
+}
+
 // Handler serves the energy endpoints.
 type Handler struct {
 	store kv.Store
-	svc   *convert.Service
+	svc   Resolver
 	now   func() time.Time
 
 	srcMu    sync.Mutex
@@ -55,7 +60,7 @@ type Handler struct {
 
 // NewHandler returns the energy handlers over store; svc locates parcels,
 // now is the clock expiry states are computed with (time.Now when nil).
-func NewHandler(store kv.Store, svc *convert.Service, now func() time.Time) *Handler {
+func NewHandler(store kv.Store, svc Resolver, now func() time.Time) *Handler {
 	if now == nil {
 		now = time.Now
 	}

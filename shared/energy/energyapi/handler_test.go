@@ -12,15 +12,15 @@ import (
 	"time"
 
 	"meridian/shared/api"
-	"meridian/shared/convert"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/energy/energytest"
 	"meridian/shared/kv"
 	"meridian/shared/survey"
+	"meridian/shared/survey/grid"
 )
 
-var svc = convert.New()
+var svc = grid.New()
 
 // demo returns the shared store holding the demo energy data.
 func demo(t testing.TB) *kv.Mem { return energytest.DemoStore(t) }
@@ -170,7 +170,7 @@ func TestReportDemo(t *testing.T) {
 	}
 	// area_ha on the ellipsoid, as the ag report computes it (it was
 	// spherical here, 0.3% off, one parcel with two areas).
-	b, err := convert.New().Search(t.Context(), lsd)
+	b, err := grid.New().Search(t.Context(), lsd)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/paulmach/orb/geo"
 	"github.com/paulmach/orb/planar"
 
-	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/ingest"
 	"meridian/shared/kv"
@@ -220,12 +219,19 @@ func dispositionLayout(path string) (ingest.Layout, error) {
 
 func (s *Summary) skip(reason string) { s.Skipped[reason]++ }
 
+// Grid is what ingest asks of the grid service (*grid.Service): the block
+// of each record, and the blocks of a bound.
+type Grid interface {
+	Resolve(ctx context.Context, l lld.Location, input string) (survey.Block, error)
+	Blocks(ctx context.Context, sys lld.System, u lld.Unit, b orb.Bound, fn func(survey.Block) error) error
+}
+
 // Ingest reads files, derives the report rows and publishes them as the
 // energy dataset of store, atomically: a bad file is rejected with its
 // name, line and reason (an *ingest.Error) and the data already served
 // stays. svc places wells and parcels on the grid (official data where
 // loaded). Memory holds per-well and per-LSD roll-ups, never a file.
-func Ingest(ctx context.Context, store kv.Store, svc *convert.Service, files Files, o Options) (Summary, error) {
+func Ingest(ctx context.Context, store kv.Store, svc Grid, files Files, o Options) (Summary, error) {
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
@@ -244,7 +250,7 @@ func Ingest(ctx context.Context, store kv.Store, svc *convert.Service, files Fil
 }
 
 type ingester struct {
-	svc   *convert.Service
+	svc   Grid
 	files Files
 	o     Options
 	sum   Summary

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/ingest"
 	"meridian/shared/kv"
+	"meridian/shared/survey/grid"
 )
 
 // demo writes the demo energy files into a temporary directory.
@@ -33,7 +33,7 @@ func ingestDir(t testing.TB, store kv.Store, dir string) (energyingest.Summary, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return energyingest.Ingest(context.Background(), store, convert.New(), files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true})
+	return energyingest.Ingest(context.Background(), store, grid.New(), files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true})
 }
 
 func all(t testing.TB, ds kv.Dataset, pk, prefix string) []kv.Item {
@@ -259,7 +259,7 @@ func TestIngestAlbertaAgreements(t *testing.T) {
 		t.Errorf("banners %q lack the OWA, Alberta agreement or ST37 layouts", banners)
 	}
 	store := kv.NewMem()
-	sum, err := energyingest.Ingest(ctx, store, convert.New(), files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true})
+	sum, err := energyingest.Ingest(ctx, store, grid.New(), files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true})
 	if err != nil {
 		t.Fatal(err)
 	}

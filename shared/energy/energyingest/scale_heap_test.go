@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"meridian/shared/convert"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/kv"
 	"meridian/shared/scale"
+	"meridian/shared/survey/grid"
 )
 
 // ingestHeapPerLSD bounds the live heap an energy ingest holds per
@@ -76,7 +76,7 @@ func TestIngestHeapPerLSD(t *testing.T) {
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		h := heapProgress{base: m.HeapAlloc}
-		if _, err := energyingest.Ingest(context.Background(), store, convert.New(), files,
+		if _, err := energyingest.Ingest(context.Background(), store, grid.New(), files,
 			energyingest.Options{Now: energyingest.DemoAsOf(), Progress: &h}); err != nil {
 			t.Fatal(err)
 		}

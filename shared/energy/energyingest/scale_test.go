@@ -11,11 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"meridian/shared/convert"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/ingest"
 	"meridian/shared/kv"
 	"meridian/shared/scale"
+	"meridian/shared/survey/grid"
 )
 
 // writeScale generates into a temporary directory.
@@ -125,7 +125,7 @@ func TestWriteScaleIngest(t *testing.T) {
 		}
 	}
 	notices := &ingest.Notices{}
-	sum, err := energyingest.Ingest(context.Background(), kv.NewMem(), convert.New(), files,
+	sum, err := energyingest.Ingest(context.Background(), kv.NewMem(), grid.New(), files,
 		energyingest.Options{Now: energyingest.DemoAsOf(), Notices: notices})
 	if err != nil {
 		t.Fatal(err)

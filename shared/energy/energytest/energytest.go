@@ -9,10 +9,10 @@ import (
 	"context"
 	"testing"
 
-	"meridian/shared/convert"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/internal/demostore"
 	"meridian/shared/kv"
+	"meridian/shared/survey/grid"
 )
 
 var demo = demostore.New(func(ctx context.Context, dir string, store kv.Store) error {
@@ -23,7 +23,7 @@ var demo = demostore.New(func(ctx context.Context, dir string, store kv.Store) e
 	if err != nil {
 		return err
 	}
-	_, err = energyingest.Ingest(ctx, store, convert.New(), files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true})
+	_, err = energyingest.Ingest(ctx, store, grid.New(), files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true})
 	return err
 })
 

@@ -18,11 +18,11 @@ import (
 
 	"meridian/shared/ag"
 	"meridian/shared/ag/agtest"
-	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/energy/energytest"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
+	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 )
 
@@ -32,7 +32,7 @@ var demoData struct {
 }
 
 // demo is a store holding the demo energy and ag datasets, ingested once.
-func demo(t testing.TB) (kv.Store, *convert.Service) {
+func demo(t testing.TB) (kv.Store, *grid.Service) {
 	t.Helper()
 	demoData.once.Do(func() {
 		store := kv.NewMem()
@@ -43,7 +43,7 @@ func demo(t testing.TB) (kv.Store, *convert.Service) {
 	if demoData.store == nil {
 		t.Fatal("the demo store was not filled (see the first test that asked for it)")
 	}
-	return demoData.store, convert.New()
+	return demoData.store, grid.New()
 }
 
 func layer(t testing.TB, name string) tile.Layer {

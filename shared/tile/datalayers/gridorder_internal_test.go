@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
+	"meridian/shared/survey/grid"
 )
 
 // Keys sort by LSD before township, so in key order each LSD lies in
@@ -45,7 +45,7 @@ func TestLoadResolvesBlocksByTownship(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewPartitioned(store, convert.New(), t.TempDir())
+	s := NewPartitioned(store, grid.New(), t.TempDir())
 	defer s.Close()
 	var resolved []lld.Location
 	s.onResolve = func(l lld.Location) { resolved = append(resolved, l) }

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"meridian/shared/internal/heaptest"
+	"meridian/shared/survey/grid"
 
-	"meridian/shared/convert"
 	"meridian/shared/kv"
 	"meridian/shared/tile"
 )
@@ -76,7 +76,7 @@ func TestPartitionedBuildHeapIsFlat(t *testing.T) {
 	}
 	const n, perTwp = 4000, 16
 	ctx := context.Background()
-	svc := convert.New()
+	svc := grid.New()
 	stores := map[int]kv.Store{}
 	for _, size := range []int{n, 8 * n} {
 		st, err := kv.OpenBolt(filepath.Join(t.TempDir(), "store.db"), kv.BoltOptions{NoSync: true, SortBudget: 1 << 20})

@@ -19,7 +19,6 @@ import (
 	"github.com/paulmach/orb/encoding/wkb"
 	"github.com/paulmach/orb/maptile"
 
-	"meridian/shared/convert"
 	"meridian/shared/kv"
 	"meridian/shared/tile"
 )
@@ -49,7 +48,7 @@ const partCacheSize = 3
 // files under it. What a domain holds whole is its roll-up sums (per
 // section and township), the LSDs of each disposition (for the overviews)
 // and the facility ids; Close removes the files.
-func NewPartitioned(store kv.Store, svc *convert.Service, dir string) *Source {
+func NewPartitioned(store kv.Store, svc Resolver, dir string) *Source {
 	s := New(store, svc)
 	s.spoolDir, s.partZoom, s.spoolBuffer = dir, PartitionZoom, spoolBuffer
 	return s

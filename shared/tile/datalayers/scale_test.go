@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"meridian/shared/ag"
-	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
+	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
 	"meridian/shared/tile/archive/writer"
@@ -54,7 +54,7 @@ func BenchmarkLoadEnergy(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := convert.New()
+	svc := grid.New()
 	var held float64
 	for b.Loop() {
 		var before, after runtime.MemStats
@@ -131,7 +131,7 @@ func TestProvinceBuild(t *testing.T) {
 		}
 		t.Logf("%s store written in %v", region, time.Since(start).Round(time.Second))
 	}
-	svc := convert.New()
+	svc := grid.New()
 	out := filepath.Join(dir, "tiles")
 	for _, region := range regions {
 		s := NewPartitioned(store, svc, out)

@@ -37,10 +37,10 @@ import (
 
 	"meridian/shared/ag"
 	"meridian/shared/apierr"
-	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
+	"meridian/shared/survey"
 	"meridian/shared/tile"
 )
 
@@ -153,13 +153,18 @@ func (d *layerData) candidates(t maptile.Tile) []int32 {
 	}
 }
 
+// Resolver finds a record's block: the grid service (*grid.Service).
+type Resolver interface {
+	Resolve(ctx context.Context, l lld.Location, input string) (survey.Block, error)
+}
+
 // Source makes the data archives' tiles from a report store. It reads a
 // region's data ("energy" or "ag") on the first tile of one of its layers,
 // once, so building the archives of one domain holds only that domain's
 // features.
 type Source struct {
 	store   kv.Store
-	svc     *convert.Service
+	svc     Resolver
 	regions map[string]*regionData // "energy", "ag"; fixed at New
 
 	// Partitioned Sources (NewPartitioned) spool features to disk.
@@ -190,7 +195,7 @@ type regionData struct {
 
 // New returns a Source over store, its blocks resolved by svc. Nothing is
 // read until the first tile.
-func New(store kv.Store, svc *convert.Service) *Source {
+func New(store kv.Store, svc Resolver) *Source {
 	return &Source{store: store, svc: svc, regions: map[string]*regionData{"energy": {}, "ag": {}}}
 }
 
@@ -352,7 +357,7 @@ func (s *Source) Tile(ctx context.Context, l tile.Layer, t maptile.Tile) ([]byte
 // loader holds what load reads.
 type loader struct {
 	ctx     context.Context
-	svc     *convert.Service
+	svc     Resolver
 	blocks  map[string]orb.Geometry
 	layers  map[string][]feature
 	keySets map[string][]string // property key lists, shared

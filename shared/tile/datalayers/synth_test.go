@@ -5,10 +5,10 @@ import (
 	"fmt"
 
 	"meridian/shared/ag"
-	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
+	"meridian/shared/survey/grid"
 )
 
 // synthLSDs calls fn with n DLS LSDs, township by township along rows of
@@ -18,7 +18,7 @@ import (
 // as dense as perTwp says.
 func synthLSDs(n, perTwp int, fn func(id, sec, disp string) error) error {
 	i := 0
-	svc := convert.New()
+	svc := grid.New()
 	for _, mer := range []string{"W4", "W5", "W3", "W2", "W1"} {
 		for twp := 1; twp <= 120; twp++ {
 			for rge := 1; rge <= 29; rge++ {
@@ -48,7 +48,7 @@ func synthLSDs(n, perTwp int, fn func(id, sec, disp string) error) error {
 
 // townshipOnGrid reports whether every LSD and quarter of a township
 // resolves: along a meridian or the grid's edge a township can be partial.
-func townshipOnGrid(svc *convert.Service, twp, rge int, mer string) bool {
+func townshipOnGrid(svc *grid.Service, twp, rge int, mer string) bool {
 	for sec := 1; sec <= 36; sec++ {
 		for lsd := 1; lsd <= 16; lsd++ {
 			if !onGrid(svc, fmt.Sprintf("%d-%d-%d-%d-%s", lsd, sec, twp, rge, mer)) {
@@ -65,7 +65,7 @@ func townshipOnGrid(svc *convert.Service, twp, rge int, mer string) bool {
 }
 
 // onGrid reports whether the DLS block id resolves.
-func onGrid(svc *convert.Service, id string) bool {
+func onGrid(svc *grid.Service, id string) bool {
 	loc, err := lld.Parse(id)
 	if err != nil {
 		return false

@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"meridian/shared/convert"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
+	"meridian/shared/survey/grid"
 )
 
 // A parcel the grid does not cover (8-22-12-W5 lies west of the modelled
@@ -27,10 +27,10 @@ func TestUnlocatedParcelsLeftOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := convert.New().Search(ctx, "8-22-12-W5"); err == nil {
+	if _, err := grid.New().Search(ctx, "8-22-12-W5"); err == nil {
 		t.Fatal("8-22-12-W5 is in the grid now: pick another parcel outside it")
 	}
-	for _, s := range []*Source{New(store, convert.New()), NewPartitioned(store, convert.New(), t.TempDir())} {
+	for _, s := range []*Source{New(store, grid.New()), NewPartitioned(store, grid.New(), t.TempDir())} {
 		if _, err := s.region(ctx, "energy"); err != nil {
 			t.Fatalf("a parcel outside the grid failed the load: %v", err)
 		}

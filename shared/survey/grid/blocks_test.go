@@ -1,4 +1,4 @@
-package convert_test
+package grid_test
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/paulmach/orb"
 
-	"meridian/shared/convert"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
+	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
 )
 
@@ -82,8 +82,8 @@ func TestBlocksAgreeWithResolveAndReverse(t *testing.T) {
 	}
 }
 
-func convertReverse(pt orb.Point, sys lld.System, u lld.Unit) convert.ReverseQuery {
-	return convert.ReverseQuery{Point: pt, System: sys, Unit: u}
+func convertReverse(pt orb.Point, sys lld.System, u lld.Unit) grid.ReverseQuery {
+	return grid.ReverseQuery{Point: pt, System: sys, Unit: u}
 }
 
 // Over an official township (moved 40 m off the model, as published data
@@ -108,7 +108,7 @@ func TestBlocksSkipsOfficialSectionsExactly(t *testing.T) {
 		}
 	}
 	ix, _ := openIndex(t, "ats-test", recs)
-	svc := convert.New()
+	svc := grid.New()
 	svc.SetIndexes([]*gridindex.Index{ix})
 	ctx := context.Background()
 	tb, _, _ := ix.RecordBound(ctx, twp)

@@ -1,11 +1,10 @@
-package convert_test
+package grid_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"math"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -13,12 +12,11 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
 
-	"meridian/shared/api"
 	"meridian/shared/apierr"
-	"meridian/shared/convert"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
 	"meridian/shared/survey/dls"
+	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
 )
 
@@ -91,7 +89,7 @@ func openIndex(t testing.TB, source string, recs []gridindex.Record) (*gridindex
 // indexedService has: township 24-1-W5 with all its sections and one
 // quarter (NW-25) from "ats-test"; the Manitoba quarter SE-7-5-6-W1 with an
 // official centroid from "mb-test"; two Ontario lots and a river lot.
-func indexedService(t testing.TB) (*convert.Service, *rangeFile) {
+func indexedService(t testing.TB) (*grid.Service, *rangeFile) {
 	t.Helper()
 	const dx, dy = 0.0002, -0.0001
 	ab := []gridindex.Record{modelRecord(t, "24-1-W5", dx, dy), modelRecord(t, "NW-25-24-1-W5", dx, dy)}
@@ -112,7 +110,7 @@ func indexedService(t testing.TB) (*convert.Service, *rangeFile) {
 	rl := gridindex.Record{Location: parse(t, "RL-22-St. Norbert"), Province: survey.MB, Centroid: orb.Point{-97.142269, 49.678794}, HasCentroid: true, AccuracyM: 1}
 	mbIx, _ := openIndex(t, "mb-test", []gridindex.Record{mbQuarter, mbCentroid, adj10, adj11, rl})
 
-	svc := convert.New()
+	svc := grid.New()
 	svc.SetIndexes([]*gridindex.Index{abIx, mbIx})
 	return svc, abFile
 }
@@ -181,7 +179,7 @@ func TestReverseUsesIndexes(t *testing.T) {
 	// The middle of NW-25-24-1-W5 as indexed.
 	q, _ := svc.Search(ctx, "NW-25-24-1-W5")
 	pt := q.Centroid
-	blocks, err := svc.Reverse(ctx, convert.ReverseQuery{Point: pt, All: true})
+	blocks, err := svc.Reverse(ctx, grid.ReverseQuery{Point: pt, All: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,13 +195,13 @@ func TestReverseUsesIndexes(t *testing.T) {
 	// Ontario and river lots without a system.
 	for _, tc := range []struct {
 		pt    orb.Point
-		q     convert.ReverseQuery
+		q     grid.ReverseQuery
 		legal string
 	}{
-		{orb.Point{-79.93, 44.17}, convert.ReverseQuery{}, "Lot 10 Con 1 Adjala"},
-		{orb.Point{-79.91, 44.17}, convert.ReverseQuery{System: lld.GeoTownship, Unit: lld.Lot}, "Lot 11 Con 1 Adjala"},
-		{orb.Point{-97.1430, 49.6785}, convert.ReverseQuery{}, "RL-22-St. Norbert"},
-		{orb.Point{-97.1430, 49.6785}, convert.ReverseQuery{Unit: lld.RiverParishLot}, "RL-22-St. Norbert"},
+		{orb.Point{-79.93, 44.17}, grid.ReverseQuery{}, "Lot 10 Con 1 Adjala"},
+		{orb.Point{-79.91, 44.17}, grid.ReverseQuery{System: lld.GeoTownship, Unit: lld.Lot}, "Lot 11 Con 1 Adjala"},
+		{orb.Point{-97.1430, 49.6785}, grid.ReverseQuery{}, "RL-22-St. Norbert"},
+		{orb.Point{-97.1430, 49.6785}, grid.ReverseQuery{Unit: lld.RiverParishLot}, "RL-22-St. Norbert"},
 	} {
 		tc.q.Point = tc.pt
 		got, err := svc.Reverse(ctx, tc.q)
@@ -212,36 +210,26 @@ func TestReverseUsesIndexes(t *testing.T) {
 		}
 	}
 	// Away from every index the model answers.
-	got, err := svc.Reverse(ctx, convert.ReverseQuery{Point: orb.Point{-113.5, 53.5}})
+	got, err := svc.Reverse(ctx, grid.ReverseQuery{Point: orb.Point{-113.5, 53.5}})
 	if err != nil || got[0].Source != "model" {
 		t.Errorf("Reverse near Edmonton = %v, %v, want the model", got, err)
 	}
 }
 
-func TestIndexUnavailableIs503(t *testing.T) {
+// A grid index that cannot be read is the API's 503 upstream_unavailable,
+// never a not-found: the answer exists, the store is down.
+func TestIndexUnavailable(t *testing.T) {
 	t.Parallel()
 	svc, f := indexedService(t)
 	f.fail.Store(true)
-	h := convert.NewHandler(svc)
-	mux := api.NewMux()
-	mux.Mount(h.SearchRoutes()...)
-	mux.Mount(h.BatchRoutes()...)
-	for _, req := range []*httptest.ResponseRecorder{
-		serve(mux, "GET", "/search/legal-location?location=NW-24-24-1-W5", ""),
-		serve(mux, "GET", "/search/coordinates?location=-114.02,51.04", ""),
-		serve(mux, "POST", "/batch/legal-location", `["NW-24-24-1-W5"]`),
-	} {
-		if req.Code != 503 || !strings.Contains(req.Body.String(), `"code":"upstream_unavailable"`) {
-			t.Errorf("with the index store down: %d %s, want 503 upstream_unavailable", req.Code, req.Body)
+	ctx := context.Background()
+	_, searchErr := svc.Search(ctx, "NW-24-24-1-W5")
+	_, reverseErr := svc.Reverse(ctx, grid.ReverseQuery{Point: orb.Point{-114.02, 51.04}})
+	for name, err := range map[string]error{"Search": searchErr, "Reverse": reverseErr} {
+		if e := apierr.As(err); e == nil || e.Kind != apierr.Unavailable || e.Code != "upstream_unavailable" {
+			t.Errorf("%s with the index store down: %v, want upstream_unavailable", name, err)
 		}
 	}
-}
-
-func serve(h *api.Mux, method, target, body string) *httptest.ResponseRecorder {
-	req := httptest.NewRequest(method, target, strings.NewReader(body))
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return rec
 }
 
 func TestAutocompleteLots(t *testing.T) {
@@ -300,7 +288,7 @@ func BenchmarkReverseIndexed(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				// All units, except Ontario where the test index has lots only.
-				if _, err := svc.Reverse(ctx, convert.ReverseQuery{Point: pt, All: name != "ontario"}); err != nil {
+				if _, err := svc.Reverse(ctx, grid.ReverseQuery{Point: pt, All: name != "ontario"}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -320,10 +308,10 @@ func TestReverseReadsIndexOnce(t *testing.T) {
 	}
 	recs = append(recs, modelRecord(t, "24-1-W5", dx, dy))
 	ix, _ := openIndex(t, "ats-test", recs)
-	svc := convert.New()
+	svc := grid.New()
 	svc.SetIndexes([]*gridindex.Index{ix})
 	sec, _ := dls.Resolve(parse(t, "10-24-1-W5"))
-	q := convert.ReverseQuery{Point: orb.Point{sec.Centroid[0] + dx, sec.Centroid[1] + dy}}
+	q := grid.ReverseQuery{Point: orb.Point{sec.Centroid[0] + dx, sec.Centroid[1] + dy}}
 	ctx := context.Background()
 	if _, err := svc.Reverse(ctx, q); err != nil { // warm the cache
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package convert_test
+package grid_test
 
 import (
 	"context"
@@ -7,10 +7,10 @@ import (
 	"github.com/paulmach/orb"
 
 	"meridian/shared/apierr"
-	"meridian/shared/convert"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
 	"meridian/shared/survey/dls"
+	"meridian/shared/survey/grid"
 )
 
 // In the Peace River Block's townships 120°W splits the blocks of range 13
@@ -21,7 +21,7 @@ import (
 func TestSplitAt120(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := convert.New()
+	svc := grid.New()
 	box := orb.Bound{Min: orb.Point{-120.02, 55.90}, Max: orb.Point{-119.98, 55.98}} // T80 R13 W6
 	parts := map[lld.Location][]survey.Block{}
 	err := svc.Blocks(ctx, lld.DLS, lld.LSD, box, func(b survey.Block) error {
@@ -58,7 +58,7 @@ func TestSplitAt120(t *testing.T) {
 			}
 			// A point inside the part reverses to it.
 			pt := g.Center()
-			got, err := svc.Reverse(ctx, convert.ReverseQuery{Point: pt, System: lld.DLS, Unit: lld.LSD})
+			got, err := svc.Reverse(ctx, grid.ReverseQuery{Point: pt, System: lld.DLS, Unit: lld.LSD})
 			if err != nil || len(got) != 1 || got[0].Location != l || got[0].Province != p.Province || !got[0].Geometry.Bound().Contains(pt) {
 				t.Errorf("Reverse(%v) = %v, %v, want %s in %v", pt, got, err, l, p.Province)
 			}
@@ -86,7 +86,7 @@ func TestSplitAt120(t *testing.T) {
 func TestReverseAcross120(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := convert.New()
+	svc := grid.New()
 	for _, lat := range []float64{54.3, 55.59, 57.7, 59.9} { // T60, T76 (issue 14's well), T100, T125
 		x120 := dls.ABBCLine120(lat) // NAD27's 120°W, where the NTS grid ends
 		for _, c := range []struct {
@@ -99,7 +99,7 @@ func TestReverseAcross120(t *testing.T) {
 			{-120.0001, lld.DLS, survey.AB}, // NAD83's 120°W is 90 m inside Alberta
 		} {
 			pt := orb.Point{c.lng, lat}
-			got, err := svc.Reverse(ctx, convert.ReverseQuery{Point: pt})
+			got, err := svc.Reverse(ctx, grid.ReverseQuery{Point: pt})
 			if err != nil || len(got) != 1 || got[0].Location.System != c.sys || got[0].Province != c.prov || !got[0].Geometry.Bound().Contains(pt) {
 				t.Errorf("Reverse(%v) = %v, %v, want a %v block in %v holding it", pt, got, err, c.sys, c.prov)
 			}
@@ -113,7 +113,7 @@ func TestReverseAcross120(t *testing.T) {
 func TestSearchAtEdges(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := convert.New()
+	svc := grid.New()
 	tests := []struct {
 		in   string
 		prov survey.Province // ProvinceNone: refused

@@ -3,12 +3,14 @@
 // autocomplete and batch, on top of the survey grid systems. It writes
 // GeoJSON FeatureCollections: per location a grid feature then a centroid
 // feature, with the properties of docs/ARCHITECTURE.md §3.
-package convert
+package grid
 
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -125,7 +127,7 @@ func (s *Service) Resolve(ctx context.Context, l lld.Location, input string) (su
 	case lld.FPS:
 		return resolveFPS(l, input)
 	}
-	return survey.Block{}, fmt.Errorf("convert: location %+v has no survey system", l)
+	return survey.Block{}, fmt.Errorf("grid: location %+v has no survey system", l)
 }
 
 // ReverseQuery is a point to locate and what to locate it in.
@@ -335,7 +337,12 @@ func outsideSystem(pt orb.Point, sys lld.System) error {
 	return apierr.NotFoundf("No %s block contains %s", sys, fmtPoint(pt))
 }
 
-// fmtPoint writes a point as lng,lat the way callers send it.
+// fmtPoint writes a point as lng,lat the way callers send it, to 6
+// decimals (0.1 m) without trailing zeros.
 func fmtPoint(pt orb.Point) string {
-	return fmt.Sprintf("%s,%s", appendCoord(nil, pt[0]), appendCoord(nil, pt[1]))
+	return fmtCoord(pt[0]) + "," + fmtCoord(pt[1])
+}
+
+func fmtCoord(v float64) string {
+	return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64)
 }
