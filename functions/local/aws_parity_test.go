@@ -28,6 +28,7 @@ import (
 	"meridian/shared/api/apigw"
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
+	"meridian/shared/blob/s3blob"
 	"meridian/shared/convert"
 	"meridian/shared/convert/convertfn"
 	"meridian/shared/energy"
@@ -46,10 +47,10 @@ import (
 // a data bucket: the search function's and the tiles function's.
 // cached puts the block cache the functions use in front of S3; without it
 // every lookup reaches S3 (the fault test needs that).
-func awsHandlers(t *testing.T, s3c blob.S3API, bucket string, indexes []string, cached bool) (search, tiles http.Handler, grids []*gridindex.Index) {
+func awsHandlers(t *testing.T, s3c s3blob.API, bucket string, indexes []string, cached bool) (search, tiles http.Handler, grids []*gridindex.Index) {
 	t.Helper()
 	ctx := context.Background()
-	var gridStore blob.Store = blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
+	var gridStore blob.Store = s3blob.New(s3c, bucket, "grid/", s3blob.Options{})
 	if cached {
 		gridStore = blob.NewCached(gridStore, blob.CacheOptions{})
 	}
@@ -65,7 +66,7 @@ func awsHandlers(t *testing.T, s3c blob.S3API, bucket string, indexes []string, 
 	svc.SetIndexes(grids)
 	th := tile.NewHandler(tile.Options{
 		Generator:   tile.NewGenerator(svc),
-		Archives:    archive.NewSet(blob.NewS3(s3c, bucket, "tiles/", blob.S3Options{}), -1),
+		Archives:    archive.NewSet(s3blob.New(s3c, bucket, "tiles/", s3blob.Options{}), -1),
 		Attribution: tile.Attribution(svc.Sources),
 	})
 	mux := api.NewMux()
@@ -227,7 +228,7 @@ func TestAWSSearchWhenS3Fails(t *testing.T) {
 	srv.Close()
 	const bucket = "meridian-data"
 	s3c := blobtest.FakeS3(t, bucket)
-	store := blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
+	store := s3blob.New(s3c, bucket, "grid/", s3blob.Options{})
 	names, _ := gridNames(dir)
 	for _, n := range names {
 		data, _ := os.ReadFile(filepath.Join(gridPath(dir), n))

@@ -27,7 +27,7 @@ import (
 	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 
-	"meridian/shared/blob"
+	"meridian/shared/blob/s3blob"
 	"meridian/shared/kv"
 	"meridian/shared/release"
 )
@@ -140,7 +140,7 @@ func publishCommand(args []string, stdout, stderr io.Writer) int {
 // publish uploads the files and copies the datasets.
 func publish(ctx context.Context, o publishOptions) error {
 	start := time.Now()
-	client, err := blob.NewS3Client(ctx, blob.S3ClientOptions{Region: o.region, Endpoint: o.s3Endpoint, PathStyle: o.s3Endpoint != "",
+	client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: o.region, Endpoint: o.s3Endpoint, PathStyle: o.s3Endpoint != "",
 		AccessKeyID: o.accessKey, SecretAccessKey: o.secretKey})
 	if err != nil {
 		return err
@@ -149,7 +149,7 @@ func publish(ctx context.Context, o publishOptions) error {
 	type set struct {
 		dir, prefix, ext string
 		plainKeys        bool // also write the files at their names (see uploadSet)
-		store            *blob.S3
+		store            *s3blob.Store
 		manifest         release.Manifest
 		base             manifestBase // the manifest before this publish
 	}
@@ -160,7 +160,7 @@ func publish(ctx context.Context, o publishOptions) error {
 	// Every object of every set first, each manifest after: a manifest never
 	// names an object that is not complete.
 	for _, st := range sets {
-		st.store = blob.NewS3(client, o.bucket, st.prefix, blob.S3Options{})
+		st.store = s3blob.New(client, o.bucket, st.prefix, s3blob.Options{})
 		st.manifest = release.Manifest{Files: map[string]release.File{}}
 		if st.base, err = readManifestBase(ctx, client, o.bucket, st.prefix); err != nil {
 			return err
@@ -247,7 +247,7 @@ const publishDynamoTimeout = time.Minute
 // content-addressed keys (release.ContentKey), skipping those already
 // there, and records them in files by name (the path under dir). It reads
 // each file twice (hash, then upload) and holds none in memory.
-func uploadSet(ctx context.Context, store *blob.S3, dir, ext string, files map[string]release.File, progress func(key string)) (uploaded, skipped int, err error) {
+func uploadSet(ctx context.Context, store *s3blob.Store, dir, ext string, files map[string]release.File, progress func(key string)) (uploaded, skipped int, err error) {
 	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) && path == dir {
 			return fs.SkipDir
@@ -299,7 +299,7 @@ func hashFile(path string) ([]byte, int64, error) {
 	return h.Sum(nil), n, nil
 }
 
-func putFile(ctx context.Context, store *blob.S3, key, path string) error {
+func putFile(ctx context.Context, store *s3blob.Store, key, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -378,7 +378,7 @@ func writeManifest(ctx context.Context, client *s3.Client, base manifestBase, m 
 
 // putIfChanged uploads path to key unless the object there has the file's
 // MD5 as its ETag (a single-part upload's ETag).
-func putIfChanged(ctx context.Context, store *blob.S3, key, path string) (bool, error) {
+func putIfChanged(ctx context.Context, store *s3blob.Store, key, path string) (bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return false, err

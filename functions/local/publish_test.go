@@ -28,6 +28,7 @@ import (
 
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
+	"meridian/shared/blob/s3blob"
 	"meridian/shared/energy"
 	"meridian/shared/fixture"
 	"meridian/shared/gateway"
@@ -79,7 +80,7 @@ func TestPublishToEmulators(t *testing.T) {
 	}
 	// The grid indexes are in the bucket at the keys the manifest names,
 	// and only there: nothing is overwritten in place.
-	grid := blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
+	grid := s3blob.New(s3c, bucket, "grid/", s3blob.Options{})
 	m, ok, err := release.Read(ctx, grid)
 	if err != nil || !ok || len(m.Files) != 4 {
 		t.Fatalf("grid manifest: %+v, %v, %v", m, ok, err)
@@ -92,7 +93,7 @@ func TestPublishToEmulators(t *testing.T) {
 	if _, err := grid.Stat(ctx, name); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("grid index also at its name: %v; want fs.ErrNotExist", err)
 	}
-	tiles := blob.NewS3(s3c, bucket, "tiles/", blob.S3Options{})
+	tiles := s3blob.New(s3c, bucket, "tiles/", s3blob.Options{})
 	if tm, ok, err := release.Read(ctx, tiles); err != nil || !ok || len(tm.Files) != len(datalayers.Names()) {
 		t.Errorf("tiles manifest: %+v, %v, %v", tm, ok, err)
 	}
@@ -283,7 +284,7 @@ func TestPublishKeepsOpenIndexes(t *testing.T) {
 	t.Cleanup(ddb.Close)
 	o := publishOptions{dataDir: dir, bucket: bucket, table: "reports", s3Endpoint: *s3c.Options().BaseEndpoint,
 		dynamoEndpoint: ddb.URL, region: "us-east-1", accessKey: "test", secretKey: "test", progress: io.Discard}
-	store := blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
+	store := s3blob.New(s3c, bucket, "grid/", s3blob.Options{})
 	open := func() *gridindex.Index {
 		t.Helper()
 		ixs, err := gridstore.OpenIndexes(ctx, store, []string{"served" + gridExt}, "test:")
@@ -347,7 +348,7 @@ func TestPublishManifestConflict(t *testing.T) {
 	}
 	served := func() string {
 		t.Helper()
-		m, _, err := release.Read(ctx, blob.NewS3(client, bucket, "grid/", blob.S3Options{}))
+		m, _, err := release.Read(ctx, s3blob.New(client, bucket, "grid/", s3blob.Options{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -407,7 +408,7 @@ func TestPublishMerge(t *testing.T) {
 	write(part, "b.mgix", "index b, second")
 	o := publishOptions{bucket: bucket, table: "unused", s3Endpoint: *s3c.Options().BaseEndpoint,
 		region: "us-east-1", accessKey: "test", secretKey: "test", merge: true}
-	grid := blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
+	grid := s3blob.New(s3c, bucket, "grid/", s3blob.Options{})
 	var out bytes.Buffer
 	o.progress = &out
 	for _, dir := range []string{full, part} {

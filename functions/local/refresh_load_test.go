@@ -21,6 +21,7 @@ import (
 	"meridian/shared/api"
 	"meridian/shared/api/apigw"
 	"meridian/shared/blob"
+	"meridian/shared/blob/s3blob"
 	"meridian/shared/convert"
 	"meridian/shared/convert/convertfn"
 	"meridian/shared/energy/energyapi"
@@ -362,12 +363,12 @@ func (rep loadReport) check(t *testing.T, target string, ps []*probe) {
 // awsFunctions are the Lambda handlers as their main.go build them (each
 // function its own grid indexes, as each Lambda has), behind one loopback
 // server routing by the first path segment as API Gateway does.
-func awsFunctions(t *testing.T, s3c blob.S3API, bucket string, names []string, reports kv.Store) http.Handler {
+func awsFunctions(t *testing.T, s3c s3blob.API, bucket string, names []string, reports kv.Store) http.Handler {
 	t.Helper()
 	ctx := context.Background()
 	logger := slog.New(slog.DiscardHandler)
 	grids := func() *gridstore.Grids {
-		s3 := blob.NewS3(s3c, bucket, "grid/", blob.S3Options{})
+		s3 := s3blob.New(s3c, bucket, "grid/", s3blob.Options{})
 		g, err := gridstore.New(ctx, gridstore.Source{Indexes: blob.NewCached(s3, blob.CacheOptions{MaxBytes: 32 << 20}), Manifest: s3,
 			Names: names, Where: "s3://" + bucket + "/grid/", Recheck: loadRecheck}, logger)
 		if err != nil {
@@ -388,7 +389,7 @@ func awsFunctions(t *testing.T, s3c blob.S3API, bucket string, names []string, r
 	}
 	// The tiles function as functions/tiles newGridsHandler builds it.
 	svc := grid.New()
-	archives := blob.NewCached(blob.NewS3(s3c, bucket, "tiles/", blob.S3Options{}), blob.CacheOptions{MaxBytes: 32 << 20})
+	archives := blob.NewCached(s3blob.New(s3c, bucket, "tiles/", s3blob.Options{}), blob.CacheOptions{MaxBytes: 32 << 20})
 	th := tile.NewHandler(tile.Options{
 		Generator:   tile.NewGenerator(svc),
 		CacheBytes:  32 << 20,
@@ -482,14 +483,14 @@ func TestRefreshUnderLoadAWS(t *testing.T) {
 // keptAt records what a deployment serves now (the grid and tiles
 // manifests, the energy and ag versions) and returns a function telling
 // whether a dataset still serves that.
-func keptAt(t *testing.T, s3c blob.S3API, bucket string, reports kv.Store) func(dataset string) bool {
+func keptAt(t *testing.T, s3c s3blob.API, bucket string, reports kv.Store) func(dataset string) bool {
 	t.Helper()
 	ctx := context.Background()
 	state := func(dataset string) string {
 		switch dataset {
 		case "grid", "tiles":
 			prefix := map[string]string{"grid": "grid/", "tiles": "tiles/"}[dataset]
-			m, _, err := release.Read(ctx, blob.NewS3(s3c, bucket, prefix, blob.S3Options{}))
+			m, _, err := release.Read(ctx, s3blob.New(s3c, bucket, prefix, s3blob.Options{}))
 			if err != nil {
 				t.Errorf("read the %s manifest: %v", dataset, err)
 			}

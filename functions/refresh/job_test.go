@@ -27,8 +27,8 @@ import (
 	minidyn "github.com/truora/minidyn/server"
 
 	"meridian/shared/ag"
-	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
+	"meridian/shared/blob/s3blob"
 	"meridian/shared/datafetch"
 	"meridian/shared/datafetch/datafetchtest"
 	"meridian/shared/energy"
@@ -172,7 +172,7 @@ func testJob(t *testing.T, base string) (*Job, *s3.Client, *dynamodb.Client) {
 func gridManifest(t *testing.T, s3c *s3.Client, bucket string) (release.Manifest, string) {
 	t.Helper()
 	ctx := context.Background()
-	m, ok, err := release.Read(ctx, blob.NewS3(s3c, bucket, "grid/", blob.S3Options{}))
+	m, ok, err := release.Read(ctx, s3blob.New(s3c, bucket, "grid/", s3blob.Options{}))
 	if err != nil || !ok {
 		t.Fatalf("grid manifest: %v, %v", ok, err)
 	}
@@ -379,7 +379,7 @@ func TestRefreshEnergyEndToEnd(t *testing.T) {
 	if err != nil || len(page.Items) == 0 {
 		t.Errorf("energy operators in DynamoDB: %d items, %v", len(page.Items), err)
 	}
-	tm, ok, err := release.Read(ctx, blob.NewS3(s3c, job.Bucket, "tiles/", blob.S3Options{}))
+	tm, ok, err := release.Read(ctx, s3blob.New(s3c, job.Bucket, "tiles/", s3blob.Options{}))
 	if err != nil || !ok || len(tm.Files) == 0 {
 		t.Errorf("tiles manifest: %d files, %v, %v", len(tm.Files), ok, err)
 	}

@@ -22,14 +22,14 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"meridian/shared/awsfn"
-	"meridian/shared/blob"
+	"meridian/shared/blob/s3blob"
 )
 
 func main() {
 	c, logger := awsfn.Setup(loadConfig, func(c config) slog.Level { return c.LogLevel })
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	client, err := blob.NewS3Client(ctx, blob.S3ClientOptions{})
+	client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{})
 	if err != nil {
 		awsfn.Fail(logger, "start", err)
 	}

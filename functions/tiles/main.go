@@ -17,6 +17,7 @@ import (
 	"meridian/shared/api/apigw"
 	"meridian/shared/awsfn"
 	"meridian/shared/blob"
+	"meridian/shared/blob/s3blob"
 	"meridian/shared/env"
 	"meridian/shared/gridstore"
 	"meridian/shared/survey/grid"
@@ -85,11 +86,11 @@ func main() {
 	}
 	var store blob.Store
 	if c.Bucket != "" {
-		client, err := blob.NewS3Client(ctx, blob.S3ClientOptions{Region: c.Grid.Region, Endpoint: c.Grid.Endpoint, PathStyle: c.Grid.Endpoint != ""})
+		client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: c.Grid.Region, Endpoint: c.Grid.Endpoint, PathStyle: c.Grid.Endpoint != ""})
 		if err != nil {
 			awsfn.Fail(logger, "cold start", err)
 		}
-		store = blob.NewCached(blob.NewS3(client, c.Bucket, c.Prefix, blob.S3Options{}), blob.CacheOptions{MaxBytes: int64(c.CacheMiB) << 20 / 2})
+		store = blob.NewCached(s3blob.New(client, c.Bucket, c.Prefix, s3blob.Options{}), blob.CacheOptions{MaxBytes: int64(c.CacheMiB) << 20 / 2})
 	}
 	apigw.Start(newGridsHandler(logger, c, grids, store))
 }

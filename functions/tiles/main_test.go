@@ -15,6 +15,7 @@ import (
 	"meridian/shared/api/apigw/apigwtest"
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
+	"meridian/shared/blob/s3blob"
 	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex/gridindextest"
 	"meridian/shared/tile"
@@ -119,7 +120,7 @@ func TestBootstrap(t *testing.T) {
 		}
 	}
 	client := blobtest.Client(t, endpoint, "test", "test")
-	s3 := blob.NewS3(client, "meridian-grids", "tiles/", blob.S3Options{})
+	s3 := s3blob.New(client, "meridian-grids", "tiles/", s3blob.Options{})
 	if err := s3.Put(context.Background(), "ab/twp.pmtiles", bytes.NewReader(twpArchive(t))); err != nil {
 		t.Fatal(err)
 	}

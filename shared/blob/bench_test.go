@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"meridian/shared/blob"
+	"meridian/shared/blob/blobtest"
+	"meridian/shared/blob/s3blob"
 )
 
 // BenchmarkReadRange reads 16 KiB at offsets spread over a 1 MiB object, the
@@ -16,11 +18,11 @@ func BenchmarkReadRange(b *testing.B) {
 	objects := map[string][]byte{"grid/ab.idx": data}
 
 	dir := blob.NewDir(filepath.Join(b.TempDir(), "d"))
-	fill(b, dir, objects)
+	blobtest.Fill(b, dir, objects)
 	mem := blob.NewMem()
-	fill(b, mem, objects)
-	s3 := blob.NewS3(newFakeS3(b), testBucket, "bench", blob.S3Options{})
-	fill(b, s3, objects)
+	blobtest.Fill(b, mem, objects)
+	s3 := s3blob.New(blobtest.FakeS3(b, "meridian"), "meridian", "bench", s3blob.Options{})
+	blobtest.Fill(b, s3, objects)
 
 	stores := []struct {
 		name   string

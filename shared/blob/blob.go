@@ -1,6 +1,7 @@
 // Package blob reads byte ranges of named objects: grid index files today,
 // PMTiles archives later. The same code runs locally against a directory
-// ([Dir]) and on AWS against S3 ([S3]); [Mem] is the fake for tests, [Cached]
+// ([Dir]) and on AWS against S3 (package s3blob, kept apart so
+// that what never reads S3 does not link the AWS SDK); [Mem] is the fake for tests, [Cached]
 // is a read-through block cache in front of any of them, and [Counting]
 // counts reads for benchmarks.
 //
@@ -43,7 +44,7 @@
 //
 // # Writing
 //
-// The ingest path writes with Put(ctx, key, r), which [Dir], [S3] and [Mem]
+// The ingest path writes with Put(ctx, key, r), which [Dir], s3blob and [Mem]
 // share: atomic on each (temporary file and rename locally, one PutObject on
 // S3), so readers see the old object or the new one. [Dir] and [Mem] also
 // List keys by prefix. Neither is part of Store.
@@ -52,7 +53,7 @@
 //
 // [Cached] keeps aligned 64 KiB blocks (by default) in a 64 MiB LRU and
 // turns repeated small reads into memory copies; one S3 request costs the
-// same for 1 byte or 64 KiB. Put a Cached in front of S3 in Lambdas (it
+// same for 1 byte or 64 KiB. Put a Cached in front of s3blob in Lambdas (it
 // lives across warm invocations when built before lambda.Start) and in front
 // of Dir in the local server. Readers that may see an object replaced in
 // place call Stat now and then: a new ETag drops the old blocks.
@@ -65,33 +66,6 @@
 // replaced object fails with [ErrChanged] instead of giving bytes of another
 // version at the old offsets, and the reader reopens. [Cached] caches pinned
 // blocks per (key, tag), so no cached block crosses versions either.
-//
-// # Timeouts and retries on S3
-//
-// Each S3 call runs under its own timeout (S3Options.Timeout, 3 s by
-// default), which covers connecting, SDK retries and reading the body, so an
-// unreachable or hung endpoint fails fast with ErrUnavailable instead of
-// holding a Lambda until its deadline. [NewS3Client] keeps SDK retries modest:
-// 2 attempts in all (one retry) after a random wait of up to 100 ms, plus the
-// SDK's client-side retry quota that stops retrying during a long outage.
-// The role reading the bucket needs s3:ListBucket besides s3:GetObject:
-// without it S3 answers a missing key with 403 AccessDenied, not 404.
-//
-// # Running against an external S3 emulator
-//
-// Plain `go test ./...` is hermetic: the S3 adapter is tested against an
-// in-process gofakes3 server through the real SDK client. To run the same
-// contract suite against another S3 implementation, for example s3rver from
-// npm:
-//
-//	cd "$(mktemp -d)" && npm i s3rver@3.7.1
-//	npx s3rver -d "$(mktemp -d)" -a 127.0.0.1 -p 4569 --configure-bucket meridian &
-//	MERIDIAN_S3_ENDPOINT=http://127.0.0.1:4569 go test -count=1 -run S3 ./shared/blob
-//
-// The test uses credentials S3RVER/S3RVER unless MERIDIAN_S3_ACCESS_KEY and
-// MERIDIAN_S3_SECRET_KEY are set, creates the bucket MERIDIAN_S3_BUCKET
-// (default "meridian-blobtest") if needed, and deletes the objects it wrote.
-// -count=1 matters: go test caches results keyed on the environment.
 package blob
 
 import (
@@ -157,17 +131,18 @@ func AsAPIError(err error, what string) error {
 	return apierr.Unavailablef(err, "%s cannot be read at the moment; try again later", what)
 }
 
-// checkKey reports whether key is a valid key (see the package doc).
-func checkKey(key string) error {
+// CheckKey reports whether key is a valid key (see the package doc). Store
+// implementations outside this package (s3blob) check with it too.
+func CheckKey(key string) error {
 	if key == "." || !fs.ValidPath(key) || strings.IndexByte(key, 0) >= 0 {
 		return fmt.Errorf("blob: invalid key %q: %w", key, fs.ErrInvalid)
 	}
 	return nil
 }
 
-// checkRead validates the arguments of ReadRange.
-func checkRead(key string, off, n int64) error {
-	if err := checkKey(key); err != nil {
+// CheckRead validates the arguments of ReadRange, for every Store.
+func CheckRead(key string, off, n int64) error {
+	if err := CheckKey(key); err != nil {
 		return err
 	}
 	if off < 0 || n < 0 {
@@ -188,9 +163,9 @@ func checkPrefix(prefix string) error {
 	return nil
 }
 
-// clip returns the part [off, off+n) of data, empty at or past its end.
+// Clip returns the part [off, off+n) of data, empty at or past its end.
 // The result aliases data.
-func clip(data []byte, off, n int64) []byte {
+func Clip(data []byte, off, n int64) []byte {
 	size := int64(len(data))
 	if off >= size {
 		return data[:0:0]

@@ -1,11 +1,9 @@
 package blob_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 	"strings"
@@ -16,6 +14,7 @@ import (
 	"meridian/shared/api"
 	"meridian/shared/apierr"
 	"meridian/shared/blob"
+	"meridian/shared/blob/blobtest"
 )
 
 func TestAsAPIError(t *testing.T) {
@@ -62,63 +61,15 @@ func TestAsAPIError(t *testing.T) {
 	}
 }
 
-// putter is what ingest code needs to write objects.
-type putter interface {
-	blob.Store
-	Put(ctx context.Context, key string, r io.Reader) error
-}
-
-// fill stores objects in s.
-func fill(t testing.TB, s putter, objects map[string][]byte) {
-	t.Helper()
-	for k, v := range objects {
-		if err := s.Put(context.Background(), k, bytes.NewReader(v)); err != nil {
-			t.Fatalf("Put(%q): %v", k, err)
-		}
-	}
-}
-
-// testPut checks Put as Dir, Mem and S3 share it: overwrite, a new ETag,
-// invalid keys, and a reader that is not an io.Seeker.
-func testPut(t *testing.T, s putter) {
-	ctx := t.Context()
-	if err := s.Put(ctx, "put/a.bin", strings.NewReader("first version")); err != nil {
-		t.Fatalf("Put: %v", err)
-	}
-	before, err := s.Stat(ctx, "put/a.bin")
-	if err != nil {
-		t.Fatalf("Stat: %v", err)
-	}
-	if err := s.Put(ctx, "put/a.bin", io.MultiReader(strings.NewReader("second "), strings.NewReader("version!"))); err != nil {
-		t.Fatalf("Put again: %v", err)
-	}
-	after, err := s.Stat(ctx, "put/a.bin")
-	if err != nil {
-		t.Fatalf("Stat: %v", err)
-	}
-	if after.Size != 15 || after.ETag == before.ETag {
-		t.Errorf("Stat after overwrite = %+v, want size 15 and an ETag other than %q", after, before.ETag)
-	}
-	got, err := s.ReadRange(ctx, "put/a.bin", 0, 100)
-	if err != nil || string(got) != "second version!" {
-		t.Errorf("ReadRange after overwrite = %q, %v; want %q", got, err, "second version!")
-	}
-	for _, key := range []string{"", "/abs", "../up", "a/../b", "dir/"} {
-		if err := s.Put(ctx, key, strings.NewReader("x")); !errors.Is(err, fs.ErrInvalid) {
-			t.Errorf("Put(%q) error = %v, want fs.ErrInvalid", key, err)
-		}
-	}
-}
-
 // lister is what ingest code needs to enumerate objects.
 type lister interface {
-	putter
+	blobtest.Putter
 	List(ctx context.Context, prefix string) ([]string, error)
 }
 
 // testList checks List as Dir and Mem share it.
 func testList(t *testing.T, s lister) {
-	fill(t, s, map[string][]byte{
+	blobtest.Fill(t, s, map[string][]byte{
 		"grid/ab/ats.idx": {1}, "grid/ab/ats.meta": {2}, "grid/mb.idx": {3},
 		"grid.b": {4}, "tiles/x.pmtiles": {5}, "top": {6},
 	})

@@ -115,7 +115,7 @@ func (c *Cached) Stats() CacheStats {
 
 // ReadRange implements Store.
 func (c *Cached) ReadRange(ctx context.Context, key string, off, n int64) ([]byte, error) {
-	if err := checkRead(key, off, n); err != nil {
+	if err := CheckRead(key, off, n); err != nil {
 		return nil, err
 	}
 	get := func(ctx context.Context, off, n int64) ([]byte, error) { return c.s.ReadRange(ctx, key, off, n) }
@@ -127,7 +127,7 @@ func (c *Cached) ReadRange(ctx context.Context, key string, off, n int64) ([]byt
 // cached apart from the key's unpinned blocks and from other versions, so a
 // pinned read never mixes versions; they leave the cache by LRU eviction.
 func (c *Cached) ReadRangeIf(ctx context.Context, key, etag string, off, n int64) ([]byte, error) {
-	if err := checkRead(key, off, n); err != nil {
+	if err := CheckRead(key, off, n); err != nil {
 		return nil, err
 	}
 	p, ok := c.s.(Pinned)
@@ -203,7 +203,7 @@ func (c *Cached) read(ctx context.Context, skey, key string, get func(ctx contex
 			return nil, f.err
 		}
 		for i := max(f.first, first); i < f.first+f.count && i <= last; i++ {
-			parts[i-first] = clip(f.data, (i-f.first)*c.bs, c.bs)
+			parts[i-first] = Clip(f.data, (i-f.first)*c.bs, c.bs)
 		}
 	}
 
@@ -249,7 +249,7 @@ func (c *Cached) fetch(ctx context.Context, key string, get func(ctx context.Con
 	if err == nil && c.keys[key] == ks && ks.gen == f.gen {
 		for i := f.first; i < f.first+f.count; i++ {
 			// Each block gets its own slice so that evicting it frees it.
-			b := clip(data, (i-f.first)*c.bs, c.bs)
+			b := Clip(data, (i-f.first)*c.bs, c.bs)
 			c.insert(ks, key, i, append([]byte(nil), b...))
 		}
 		c.evict()

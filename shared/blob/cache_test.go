@@ -54,7 +54,7 @@ type recorder struct {
 
 func newRecorder(t *testing.T, objects map[string][]byte) *recorder {
 	r := &recorder{Mem: blob.NewMem()}
-	fill(t, r.Mem, objects)
+	blobtest.Fill(t, r.Mem, objects)
 	return r
 }
 
@@ -247,7 +247,7 @@ func TestCachedETagInvalidates(t *testing.T) {
 		t.Errorf("a Stat with the same ETag dropped the blocks: %d underlying reads", r)
 	}
 
-	fill(t, rec.Mem, map[string][]byte{"grid.idx": []byte("version two")})
+	blobtest.Fill(t, rec.Mem, map[string][]byte{"grid.idx": []byte("version two")})
 	if got := read(); got != "version one" {
 		t.Errorf("before Stat, ReadRange = %q; want the cached %q", got, "version one")
 	}
@@ -282,7 +282,7 @@ func TestCachedFirstStatAfterReads(t *testing.T) {
 	rec := newRecorder(t, map[string][]byte{"k": []byte("one")})
 	c := blob.NewCached(rec, blob.CacheOptions{BlockSize: kb})
 	c.ReadRange(t.Context(), "k", 0, 10)
-	fill(t, rec.Mem, map[string][]byte{"k": []byte("two")})
+	blobtest.Fill(t, rec.Mem, map[string][]byte{"k": []byte("two")})
 	c.Stat(t.Context(), "k")
 	if got, _ := c.ReadRange(t.Context(), "k", 0, 10); string(got) != "two" {
 		t.Errorf("ReadRange = %q, want %q", got, "two")
@@ -367,7 +367,7 @@ func TestCachedInvalidateDuringFetch(t *testing.T) {
 	}()
 	<-rec.arrived
 	c.Invalidate("k")
-	fill(t, rec.Mem, map[string][]byte{"k": []byte("new")})
+	blobtest.Fill(t, rec.Mem, map[string][]byte{"k": []byte("new")})
 	close(rec.gate)
 	<-done
 	if got, err := c.ReadRange(t.Context(), "k", 0, 10); err != nil || string(got) != "new" {
@@ -381,7 +381,7 @@ func TestCachedErrorsAreNotCached(t *testing.T) {
 	if _, err := c.ReadRange(t.Context(), "k", 0, 10); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("ReadRange of a missing key: %v", err)
 	}
-	fill(t, m, map[string][]byte{"k": []byte("here now")})
+	blobtest.Fill(t, m, map[string][]byte{"k": []byte("here now")})
 	if got, err := c.ReadRange(t.Context(), "k", 0, 10); err != nil || string(got) != "here now" {
 		t.Errorf("ReadRange after the key appeared = %q, %v", got, err)
 	}
@@ -389,7 +389,7 @@ func TestCachedErrorsAreNotCached(t *testing.T) {
 
 func TestCachedDirUnderCounting(t *testing.T) {
 	d := blob.NewDir(filepath.Join(t.TempDir(), "d"))
-	fill(t, d, map[string][]byte{"grid/ab.idx": object(200 * kb)})
+	blobtest.Fill(t, d, map[string][]byte{"grid/ab.idx": object(200 * kb)})
 	counting := blob.NewCounting(d)
 	c := blob.NewCached(counting, blob.CacheOptions{})
 	for range 5 {
@@ -422,7 +422,7 @@ func FuzzCachedReadRange(f *testing.F) {
 	f.Add(int64(1), int64(1<<40), int64(7), int64(1), uint16(1))
 	f.Fuzz(func(t *testing.T, off1, n1, off2, n2 int64, bs uint16) {
 		m := blob.NewMem()
-		fill(t, m, map[string][]byte{"k": object(5000)})
+		blobtest.Fill(t, m, map[string][]byte{"k": object(5000)})
 		c := blob.NewCached(m, blob.CacheOptions{BlockSize: int64(bs%2048) + 1, MaxBytes: 20_000})
 		for _, r := range [][2]int64{{off1, n1}, {off2, n2}, {off1, n1}} {
 			want, wantErr := m.ReadRange(t.Context(), "k", r[0], r[1])

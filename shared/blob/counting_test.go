@@ -17,7 +17,7 @@ func TestCountingContract(t *testing.T) {
 
 func TestCounting(t *testing.T) {
 	m := blob.NewMem()
-	fill(t, m, map[string][]byte{"k": object(100)})
+	blobtest.Fill(t, m, map[string][]byte{"k": object(100)})
 	c := blob.NewCounting(m)
 	c.ReadRange(t.Context(), "k", 0, 60)
 	c.ReadRange(t.Context(), "k", 60, 60) // 40 bytes exist

@@ -96,7 +96,7 @@ func notExist(err error) error {
 
 // ReadRange implements Store.
 func (d *Dir) ReadRange(ctx context.Context, key string, off, n int64) ([]byte, error) {
-	if err := checkRead(key, off, n); err != nil {
+	if err := CheckRead(key, off, n); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -127,7 +127,7 @@ func readAt(f *os.File, key string, size, off, n int64) ([]byte, error) {
 // Stat implements Store. The ETag is the size and the modification time in
 // nanoseconds, in hex: Put replaces a file with a new one, so it changes.
 func (d *Dir) Stat(ctx context.Context, key string) (Info, error) {
-	if err := checkKey(key); err != nil {
+	if err := CheckKey(key); err != nil {
 		return Info{}, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -161,7 +161,7 @@ func (d *Dir) Put(ctx context.Context, key string, r io.Reader) (err error) {
 			err = fmt.Errorf("blob: put %s: %w", key, err)
 		}
 	}()
-	if err := checkKey(key); err != nil {
+	if err := CheckKey(key); err != nil {
 		return err
 	}
 	name, err := localName(key)

@@ -14,7 +14,7 @@ import (
 
 func newDir(t *testing.T, objects map[string][]byte) blob.Store {
 	d := blob.NewDir(filepath.Join(t.TempDir(), "data")) // created by Put
-	fill(t, d, objects)
+	blobtest.Fill(t, d, objects)
 	return d
 }
 
@@ -23,7 +23,7 @@ func TestDirContract(t *testing.T) {
 }
 
 func TestDirPut(t *testing.T) {
-	testPut(t, blob.NewDir(t.TempDir()))
+	blobtest.RunPut(t, blob.NewDir(t.TempDir()))
 }
 
 func TestDirList(t *testing.T) {
@@ -58,7 +58,7 @@ func (r *failingReader) Read(p []byte) (int, error) {
 func TestDirPutIsAtomic(t *testing.T) {
 	root := t.TempDir()
 	d := blob.NewDir(root)
-	fill(t, d, map[string][]byte{"grid/ab.idx": []byte("old")})
+	blobtest.Fill(t, d, map[string][]byte{"grid/ab.idx": []byte("old")})
 	if err := d.Put(t.Context(), "grid/ab.idx", &failingReader{}); err == nil {
 		t.Fatal("Put from a failing reader succeeded")
 	}
@@ -85,7 +85,7 @@ func TestDirListSkipsTemporaryFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := blob.NewDir(root)
-	fill(t, d, map[string][]byte{"a": {1}})
+	blobtest.Fill(t, d, map[string][]byte{"a": {1}})
 	got, err := d.List(t.Context(), "")
 	if err != nil || strings.Join(got, ",") != "a" {
 		t.Errorf("List = %q, %v; want [a]", got, err)
@@ -127,7 +127,7 @@ func TestDirConfinedToRoot(t *testing.T) {
 func TestDirSeesReplacedFile(t *testing.T) {
 	root := t.TempDir()
 	d := blob.NewDir(root)
-	fill(t, d, map[string][]byte{"a": []byte("one")})
+	blobtest.Fill(t, d, map[string][]byte{"a": []byte("one")})
 	if _, err := d.ReadRange(t.Context(), "a", 0, 10); err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestDirNoFileLeak(t *testing.T) {
 		return len(entries)
 	}
 	d := blob.NewDir(t.TempDir())
-	fill(t, d, map[string][]byte{"dir/a": make([]byte, 100)})
+	blobtest.Fill(t, d, map[string][]byte{"dir/a": make([]byte, 100)})
 	before := openFiles()
 	for range 200 {
 		d.ReadRange(t.Context(), "dir/a", 10, 10)

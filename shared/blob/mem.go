@@ -37,12 +37,12 @@ func (m *Mem) ReadRange(ctx context.Context, key string, off, n int64) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	return slices.Clone(clip(o.data, off, n)), nil
+	return slices.Clone(Clip(o.data, off, n)), nil
 }
 
 // object checks a read of n bytes at off and returns the object at key.
 func (m *Mem) object(ctx context.Context, key string, off, n int64) (memObject, error) {
-	if err := checkRead(key, off, n); err != nil {
+	if err := CheckRead(key, off, n); err != nil {
 		return memObject{}, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -59,7 +59,7 @@ func (m *Mem) object(ctx context.Context, key string, off, n int64) (memObject, 
 
 // Stat implements Store. The ETag is a quoted counter that changes on every Put.
 func (m *Mem) Stat(ctx context.Context, key string) (Info, error) {
-	if err := checkKey(key); err != nil {
+	if err := CheckKey(key); err != nil {
 		return Info{}, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -76,7 +76,7 @@ func (m *Mem) Stat(ctx context.Context, key string) (Info, error) {
 
 // Put stores the contents of r under key, replacing any previous object.
 func (m *Mem) Put(ctx context.Context, key string, r io.Reader) error {
-	if err := checkKey(key); err != nil {
+	if err := CheckKey(key); err != nil {
 		return err
 	}
 	data, err := io.ReadAll(r)

@@ -11,7 +11,7 @@ import (
 
 func newMem(t *testing.T, objects map[string][]byte) blob.Store {
 	m := blob.NewMem()
-	fill(t, m, objects)
+	blobtest.Fill(t, m, objects)
 	return m
 }
 
@@ -20,7 +20,7 @@ func TestMemContract(t *testing.T) {
 }
 
 func TestMemPut(t *testing.T) {
-	testPut(t, blob.NewMem())
+	blobtest.RunPut(t, blob.NewMem())
 }
 
 func TestMemList(t *testing.T) {
@@ -29,7 +29,7 @@ func TestMemList(t *testing.T) {
 
 func TestMemDelete(t *testing.T) {
 	m := blob.NewMem()
-	fill(t, m, map[string][]byte{"a": {1}})
+	blobtest.Fill(t, m, map[string][]byte{"a": {1}})
 	m.Delete("a")
 	m.Delete("never there")
 	if _, err := m.Stat(t.Context(), "a"); !errors.Is(err, fs.ErrNotExist) {

@@ -31,8 +31,8 @@ type Pinned interface {
 	ReadRangeIf(ctx context.Context, key, etag string, off, n int64) ([]byte, error)
 }
 
-// changed returns the ErrChanged error of a pinned read of key.
-func changed(key, want, got string) error {
+// Changed returns the ErrChanged error of a pinned read of key.
+func Changed(key, want, got string) error {
 	return fmt.Errorf("blob: read %s: version %s, opened as %s: %w", key, got, want, ErrChanged)
 }
 
@@ -41,7 +41,7 @@ func changed(key, want, got string) error {
 // and reads through that handle, so a file renamed over the key after the
 // comparison cannot be read by this call.
 func (d *Dir) ReadRangeIf(ctx context.Context, key, etag string, off, n int64) ([]byte, error) {
-	if err := checkRead(key, off, n); err != nil {
+	if err := CheckRead(key, off, n); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -53,7 +53,7 @@ func (d *Dir) ReadRangeIf(ctx context.Context, key, etag string, off, n int64) (
 	}
 	defer f.Close()
 	if got := dirETag(fi.Size(), fi.ModTime()); got != etag {
-		return nil, changed(key, etag, got)
+		return nil, Changed(key, etag, got)
 	}
 	return readAt(f, key, fi.Size(), off, n)
 }
@@ -65,9 +65,9 @@ func (m *Mem) ReadRangeIf(ctx context.Context, key, etag string, off, n int64) (
 		return nil, err
 	}
 	if o.etag != etag {
-		return nil, changed(key, etag, o.etag)
+		return nil, Changed(key, etag, o.etag)
 	}
-	return slices.Clone(clip(o.data, off, n)), nil
+	return slices.Clone(Clip(o.data, off, n)), nil
 }
 
 // ReadRangeIf implements Pinned when the wrapped store does.

@@ -17,6 +17,7 @@ import (
 
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
+	"meridian/shared/blob/s3blob"
 	"meridian/shared/gridstore"
 	"meridian/shared/lld"
 	"meridian/shared/release"
@@ -45,7 +46,7 @@ func indexBytes(t *testing.T, source string) []byte {
 
 // publishRelease does what `meridian publish` does for one index named
 // a.mgix: the object at its content-addressed key, then the manifest.
-func publishRelease(t *testing.T, store *blob.S3, data []byte) string {
+func publishRelease(t *testing.T, store *s3blob.Store, data []byte) string {
 	t.Helper()
 	ctx := context.Background()
 	sum := sha256.Sum256(data)
@@ -57,7 +58,7 @@ func publishRelease(t *testing.T, store *blob.S3, data []byte) string {
 	return key
 }
 
-func putManifest(t *testing.T, store *blob.S3, m release.Manifest) {
+func putManifest(t *testing.T, store *s3blob.Store, m release.Manifest) {
 	t.Helper()
 	data, _ := json.Marshal(m)
 	if err := store.Put(context.Background(), release.ManifestKey, bytes.NewReader(data)); err != nil {
@@ -100,7 +101,7 @@ func TestGridsFollowRelease(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	const bucket = "grids"
-	s3 := blob.NewS3(blobtest.FakeS3(t, bucket), bucket, "grid/", blob.S3Options{})
+	s3 := s3blob.New(blobtest.FakeS3(t, bucket), bucket, "grid/", s3blob.Options{})
 	cached := blob.NewCached(s3, blob.CacheOptions{MaxBytes: 1 << 20})
 	publishRelease(t, s3, indexBytes(t, "release A"))
 
@@ -188,7 +189,7 @@ func TestGridsCheck(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	const bucket = "grids"
-	s3 := blob.NewS3(blobtest.FakeS3(t, bucket), bucket, "grid/", blob.S3Options{})
+	s3 := s3blob.New(blobtest.FakeS3(t, bucket), bucket, "grid/", s3blob.Options{})
 	publishRelease(t, s3, indexBytes(t, "release A"))
 	var logs logBuffer
 	const recheck = 300 * time.Millisecond

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"meridian/shared/blob"
+	"meridian/shared/blob/s3blob"
 	"meridian/shared/env"
 	"meridian/shared/release"
 	"meridian/shared/survey/gridindex"
@@ -62,11 +63,11 @@ func Open(ctx context.Context, c Config, logger *slog.Logger) (*Grids, error) {
 	if c.Bucket == "" {
 		return Fixed(nil), nil
 	}
-	client, err := blob.NewS3Client(ctx, blob.S3ClientOptions{Region: c.Region, Endpoint: c.Endpoint, PathStyle: c.Endpoint != ""})
+	client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: c.Region, Endpoint: c.Endpoint, PathStyle: c.Endpoint != ""})
 	if err != nil {
 		return nil, fmt.Errorf("gridstore: %w", err)
 	}
-	s3 := blob.NewS3(client, c.Bucket, c.Prefix, blob.S3Options{})
+	s3 := s3blob.New(client, c.Bucket, c.Prefix, s3blob.Options{})
 	store := blob.NewCached(s3, blob.CacheOptions{MaxBytes: int64(c.CacheMiB) << 20})
 	return New(ctx, Source{Indexes: store, Manifest: s3, Names: c.Indexes, Where: "s3://" + c.Bucket + "/" + c.Prefix, Recheck: c.Recheck}, logger)
 }

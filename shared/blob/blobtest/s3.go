@@ -13,7 +13,7 @@ import (
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
-	"meridian/shared/blob"
+	"meridian/shared/blob/s3blob"
 )
 
 // FakeS3 starts an in-process S3 emulator (gofakes3) with the bucket and
@@ -52,7 +52,7 @@ func ExternalS3(tb testing.TB, bucket string) *s3.Client {
 // Client builds an SDK client for an emulator endpoint.
 func Client(tb testing.TB, endpoint, accessKey, secretKey string) *s3.Client {
 	tb.Helper()
-	client, err := blob.NewS3Client(context.Background(), blob.S3ClientOptions{
+	client, err := s3blob.NewClient(context.Background(), s3blob.ClientOptions{
 		Region:          "us-east-1",
 		Endpoint:        endpoint,
 		PathStyle:       true,

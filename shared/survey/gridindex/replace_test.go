@@ -14,6 +14,7 @@ import (
 
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
+	"meridian/shared/blob/s3blob"
 	"meridian/shared/survey/gridindex"
 )
 
@@ -58,7 +59,7 @@ func TestReplaceWhileOpen(t *testing.T) {
 	}
 	for name, s := range map[string]putStore{
 		"dir":           blob.NewDir(t.TempDir()),
-		"s3 (gofakes3)": blob.NewS3(blobtest.FakeS3(t, "meridian"), "meridian", "", blob.S3Options{Timeout: 30 * time.Second}),
+		"s3 (gofakes3)": s3blob.New(blobtest.FakeS3(t, "meridian"), "meridian", "", s3blob.Options{Timeout: 30 * time.Second}),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := s.Put(ctx, indexKey, bytes.NewReader(data[1])); err != nil {

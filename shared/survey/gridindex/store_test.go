@@ -11,6 +11,7 @@ import (
 
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
+	"meridian/shared/blob/s3blob"
 	"meridian/shared/lld"
 	"meridian/shared/survey/gridindex"
 )
@@ -25,7 +26,7 @@ func stores(tb testing.TB, data []byte) map[string]blob.Store {
 	if err := dir.Put(ctx, indexKey, bytes.NewReader(data)); err != nil {
 		tb.Fatal(err)
 	}
-	s3 := blob.NewS3(blobtest.FakeS3(tb, "meridian"), "meridian", "", blob.S3Options{})
+	s3 := s3blob.New(blobtest.FakeS3(tb, "meridian"), "meridian", "", s3blob.Options{})
 	if err := s3.Put(ctx, indexKey, bytes.NewReader(data)); err != nil {
 		tb.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestOverStores(t *testing.T) {
 // MERIDIAN_S3_ENDPOINT (started by .ci/run); skipped without it.
 func TestOverExternalS3(t *testing.T) {
 	client := blobtest.ExternalS3(t, "meridian-gridindex-test")
-	s := blob.NewS3(client, "meridian-gridindex-test", "", blob.S3Options{Timeout: 20 * time.Second})
+	s := s3blob.New(client, "meridian-gridindex-test", "", s3blob.Options{Timeout: 20 * time.Second})
 	if err := s.Put(context.Background(), indexKey, bytes.NewReader(buildIndex(t, testRecords(t), gridindex.WriterOptions{}))); err != nil {
 		t.Fatal(err)
 	}

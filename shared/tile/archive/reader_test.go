@@ -23,6 +23,7 @@ import (
 	"meridian/shared/apierr"
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
+	"meridian/shared/blob/s3blob"
 	"meridian/shared/tile/archive"
 	"meridian/shared/tile/archive/internal/archivetest"
 )
@@ -35,7 +36,7 @@ func stores(tb testing.TB, data []byte) map[string]blob.Store {
 	ctx := context.Background()
 	dir := blob.NewDir(tb.TempDir())
 	mem := blob.NewMem()
-	s3 := blob.NewS3(blobtest.FakeS3(tb, "meridian"), "meridian", "", blob.S3Options{Timeout: 30 * time.Second}) // the emulator is slow on a loaded machine
+	s3 := s3blob.New(blobtest.FakeS3(tb, "meridian"), "meridian", "", s3blob.Options{Timeout: 30 * time.Second}) // the emulator is slow on a loaded machine
 	out := map[string]blob.Store{"dir": dir, "mem": mem, "s3 (gofakes3)": s3}
 	for name, s := range out {
 		if err := s.(putter).Put(ctx, archiveKey, bytes.NewReader(data)); err != nil {
@@ -45,7 +46,7 @@ func stores(tb testing.TB, data []byte) map[string]blob.Store {
 	return out
 }
 
-// putter is the writing side of blob.Dir, blob.Mem and blob.S3.
+// putter is the writing side of blob.Dir, blob.Mem and s3blob.Store.
 type putter interface {
 	Put(ctx context.Context, key string, r io.Reader) error
 }
@@ -101,7 +102,7 @@ func TestTiles(t *testing.T) {
 func TestTilesOverExternalS3(t *testing.T) {
 	const bucket = "meridian-archive-test"
 	client := blobtest.ExternalS3(t, bucket)
-	s := blob.NewS3(client, bucket, "", blob.S3Options{Timeout: 20 * time.Second})
+	s := s3blob.New(client, bucket, "", s3blob.Options{Timeout: 20 * time.Second})
 	tiles, data, _ := archivetest.Fixture(t)
 	if err := s.Put(context.Background(), archiveKey, bytes.NewReader(data)); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
+	"meridian/shared/blob/s3blob"
 	"meridian/shared/fixture"
 	"meridian/shared/survey/gridindex"
 )
@@ -40,7 +41,7 @@ func FixtureGrids(t testing.TB) ([]*gridindex.Index, []string) {
 	mem := blob.NewMem()
 	const bucket = "meridian-grids"
 	client := blobtest.FakeS3(t, bucket)
-	s3 := blob.NewS3(client, bucket, "grid/", blob.S3Options{})
+	s3 := s3blob.New(client, bucket, "grid/", s3blob.Options{})
 	var ixs []*gridindex.Index
 	for _, n := range names {
 		if err := mem.Put(ctx, n, bytes.NewReader(files[n])); err != nil {

@@ -1,4 +1,36 @@
-package blob
+// Package s3blob is the blob.Store over an S3 bucket: ranged GetObject
+// reads, ETag-pinned reads, uploads, and the mapping of S3's failures onto
+// blob's errors. It is its own package so that what only reads local or
+// in-memory data (the map's basemap tool, the grid index and archive
+// readers) does not link the AWS SDK.
+//
+// # Timeouts and retries on S3
+//
+// Each S3 call runs under its own timeout (Options.Timeout, 3 s by
+// default), which covers connecting, SDK retries and reading the body, so an
+// unreachable or hung endpoint fails fast with [blob.ErrUnavailable] instead of
+// holding a Lambda until its deadline. [NewClient] keeps SDK retries modest:
+// 2 attempts in all (one retry) after a random wait of up to 100 ms, plus the
+// SDK's client-side retry quota that stops retrying during a long outage.
+// The role reading the bucket needs s3:ListBucket besides s3:GetObject:
+// without it S3 answers a missing key with 403 AccessDenied, not 404.
+//
+// # Running against an external S3 emulator
+//
+// Plain `go test ./...` is hermetic: the S3 adapter is tested against an
+// in-process gofakes3 server through the real SDK client. To run the same
+// contract suite against another S3 implementation, for example s3rver from
+// npm:
+//
+//	cd "$(mktemp -d)" && npm i s3rver@3.7.1
+//	npx s3rver -d "$(mktemp -d)" -a 127.0.0.1 -p 4569 --configure-bucket meridian &
+//	MERIDIAN_S3_ENDPOINT=http://127.0.0.1:4569 go test -count=1 -run S3 ./shared/blob/s3blob
+//
+// The test uses credentials S3RVER/S3RVER unless MERIDIAN_S3_ACCESS_KEY and
+// MERIDIAN_S3_SECRET_KEY are set, creates the bucket MERIDIAN_S3_BUCKET
+// (default "meridian-blobtest") if needed, and deletes the objects it wrote.
+// -count=1 matters: go test caches results keyed on the environment.
+package s3blob
 
 import (
 	"bytes"
@@ -22,52 +54,53 @@ import (
 	"github.com/aws/smithy-go"
 
 	"meridian/shared/awsconf"
+	"meridian/shared/blob"
 )
 
-// DefaultS3Timeout bounds each S3 call when S3Options.Timeout is zero.
-const DefaultS3Timeout = 3 * time.Second
+// DefaultTimeout bounds each S3 call when Options.Timeout is zero.
+const DefaultTimeout = 3 * time.Second
 
-// S3API is the part of *s3.Client that S3 uses.
-type S3API interface {
+// API is the part of *s3.Client that Store uses.
+type API interface {
 	GetObject(ctx context.Context, in *s3.GetObjectInput, optFns ...func(*s3.Options)) (*s3.GetObjectOutput, error)
 	HeadObject(ctx context.Context, in *s3.HeadObjectInput, optFns ...func(*s3.Options)) (*s3.HeadObjectOutput, error)
 	PutObject(ctx context.Context, in *s3.PutObjectInput, optFns ...func(*s3.Options)) (*s3.PutObjectOutput, error)
 }
 
-// S3Options configure an S3 store.
-type S3Options struct {
+// Options configure an S3 store.
+type Options struct {
 	// Timeout bounds each ReadRange and Stat call, SDK retries and reading
-	// the body included; DefaultS3Timeout when zero. Put is bounded only by
+	// the body included; DefaultTimeout when zero. Put is bounded only by
 	// its context, since uploads can be large.
 	Timeout time.Duration
 }
 
-// S3 is a Store over the objects of an S3 bucket under a key prefix.
+// Store is a blob.Store over the objects of an S3 bucket under a key prefix.
 // It is safe for concurrent use.
-type S3 struct {
-	client  S3API
+type Store struct {
+	client  API
 	bucket  string
 	prefix  string // "" or ending in "/"
 	timeout time.Duration
 }
 
-// NewS3 returns a store over bucket. Key k is stored as object prefix/k;
+// New returns a store over bucket. Key k is stored as object prefix/k;
 // prefix may be empty, and a trailing slash is optional.
-func NewS3(client S3API, bucket, prefix string, opts S3Options) *S3 {
+func New(client API, bucket, prefix string, opts Options) *Store {
 	if prefix = strings.Trim(prefix, "/"); prefix != "" {
 		prefix += "/"
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultS3Timeout
+		opts.Timeout = DefaultTimeout
 	}
-	return &S3{client: client, bucket: bucket, prefix: prefix, timeout: opts.Timeout}
+	return &Store{client: client, bucket: bucket, prefix: prefix, timeout: opts.Timeout}
 }
 
 // ReadRange implements Store with one ranged GetObject
 // (Range: bytes=off-(off+n-1)); n == 0 sends a HeadObject to report a
 // missing key.
-func (s *S3) ReadRange(ctx context.Context, key string, off, n int64) ([]byte, error) {
-	if err := checkRead(key, off, n); err != nil {
+func (s *Store) ReadRange(ctx context.Context, key string, off, n int64) ([]byte, error) {
+	if err := blob.CheckRead(key, off, n); err != nil {
 		return nil, err
 	}
 	if n == 0 {
@@ -100,9 +133,9 @@ func (s *S3) ReadRange(ctx context.Context, key string, off, n int64) ([]byte, e
 
 // ReadRangeIf implements Pinned with one ranged GetObject carrying
 // If-Match: etag. S3 answers 412 Precondition Failed when the object's ETag
-// is another, which becomes an error wrapping ErrChanged.
-func (s *S3) ReadRangeIf(ctx context.Context, key, etag string, off, n int64) ([]byte, error) {
-	if err := checkRead(key, off, n); err != nil {
+// is another, which becomes an error wrapping blob.ErrChanged.
+func (s *Store) ReadRangeIf(ctx context.Context, key, etag string, off, n int64) ([]byte, error) {
+	if err := blob.CheckRead(key, off, n); err != nil {
 		return nil, err
 	}
 	if n == 0 {
@@ -111,7 +144,7 @@ func (s *S3) ReadRangeIf(ctx context.Context, key, etag string, off, n int64) ([
 			return nil, err
 		}
 		if info.ETag != etag {
-			return nil, changed(key, etag, info.ETag)
+			return nil, blob.Changed(key, etag, info.ETag)
 		}
 		return []byte{}, nil
 	}
@@ -128,7 +161,7 @@ func (s *S3) ReadRangeIf(ctx context.Context, key, etag string, off, n int64) ([
 		case http.StatusRequestedRangeNotSatisfiable:
 			return []byte{}, nil
 		case http.StatusPreconditionFailed:
-			return nil, fmt.Errorf("blob: read s3://%s/%s%s: opened as %s: %w: %w", s.bucket, s.prefix, key, etag, ErrChanged, err)
+			return nil, fmt.Errorf("blob: read s3://%s/%s%s: opened as %s: %w: %w", s.bucket, s.prefix, key, etag, blob.ErrChanged, err)
 		}
 		return nil, s.wrap(ctx, "read", key, err)
 	}
@@ -136,7 +169,7 @@ func (s *S3) ReadRangeIf(ctx context.Context, key, etag string, off, n int64) ([
 	if got := aws.ToString(out.ETag); got != "" && got != etag {
 		// An endpoint that ignores If-Match (some emulators) still names the
 		// version it sent.
-		return nil, changed(key, etag, got)
+		return nil, blob.Changed(key, etag, got)
 	}
 	data, err := readBody(out, off, n)
 	if err != nil {
@@ -161,7 +194,7 @@ func readBody(out *s3.GetObjectOutput, off, n int64) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return clip(all, off, n), nil
+		return blob.Clip(all, off, n), nil
 	}
 	if total, ok := rangeTotal(*out.ContentRange); ok && off >= total {
 		// Some emulators (s3rver 3.7.1) answer a range on an empty object
@@ -192,9 +225,9 @@ func rangeTotal(contentRange string) (total int64, ok bool) {
 }
 
 // Stat implements Store with HeadObject.
-func (s *S3) Stat(ctx context.Context, key string) (Info, error) {
-	if err := checkKey(key); err != nil {
-		return Info{}, err
+func (s *Store) Stat(ctx context.Context, key string) (blob.Info, error) {
+	if err := blob.CheckKey(key); err != nil {
+		return blob.Info{}, err
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
@@ -203,9 +236,9 @@ func (s *S3) Stat(ctx context.Context, key string) (Info, error) {
 		Key:    aws.String(s.prefix + key),
 	})
 	if err != nil {
-		return Info{}, s.wrap(ctx, "stat", key, err)
+		return blob.Info{}, s.wrap(ctx, "stat", key, err)
 	}
-	return Info{
+	return blob.Info{
 		Size:    aws.ToInt64(out.ContentLength),
 		ETag:    aws.ToString(out.ETag),
 		ModTime: aws.ToTime(out.LastModified),
@@ -216,8 +249,8 @@ func (s *S3) Stat(ctx context.Context, key string) (Info, error) {
 // readers see the old object or the new one). A reader that is not an
 // io.ReadSeeker is read into memory first, because the SDK needs to rewind
 // the body for signing, checksums and retries.
-func (s *S3) Put(ctx context.Context, key string, r io.Reader) error {
-	if err := checkKey(key); err != nil {
+func (s *Store) Put(ctx context.Context, key string, r io.Reader) error {
+	if err := blob.CheckKey(key); err != nil {
 		return err
 	}
 	body, ok := r.(io.ReadSeeker)
@@ -241,7 +274,7 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader) error {
 
 // wrap translates an SDK error to the package's sentinels. parent is the
 // caller's context, to tell its cancellation from our own timeout.
-func (s *S3) wrap(parent context.Context, op, key string, err error) error {
+func (s *Store) wrap(parent context.Context, op, key string, err error) error {
 	where := fmt.Sprintf("blob: %s s3://%s/%s%s", op, s.bucket, s.prefix, key)
 	var noKey *types.NoSuchKey
 	var notFound *types.NotFound
@@ -255,7 +288,7 @@ func (s *S3) wrap(parent context.Context, op, key string, err error) error {
 		}
 		return fmt.Errorf("%s: %w: %w", where, context.Canceled, err)
 	case unavailable(err):
-		return fmt.Errorf("%s: %w: %w", where, ErrUnavailable, err)
+		return fmt.Errorf("%s: %w: %w", where, blob.ErrUnavailable, err)
 	}
 	return fmt.Errorf("%s: %w", where, err)
 }
@@ -291,8 +324,8 @@ func httpStatus(err error) int {
 	return 0
 }
 
-// S3ClientOptions configure NewS3Client.
-type S3ClientOptions struct {
+// ClientOptions configure NewClient.
+type ClientOptions struct {
 	// Region; when empty, the SDK's default chain (AWS_REGION, profile),
 	// and us-east-1 if that finds none.
 	Region string
@@ -310,13 +343,13 @@ type S3ClientOptions struct {
 	MaxAttempts int
 }
 
-// NewS3Client builds an *s3.Client from config.LoadDefaultConfig for use with
-// NewS3. It keeps SDK retries modest (see the package doc) and validates
+// NewClient builds an *s3.Client from config.LoadDefaultConfig for use with
+// New. It keeps SDK retries modest (see the package doc) and validates
 // response checksums only when an operation requires it: ranged GETs cannot
 // be checked against a whole-object checksum anyway, and gofakes3 echoes the
 // whole-object CRC32 on ranged GETs, which fails the SDK's default check.
 // Call it once at cold start, not per request.
-func NewS3Client(ctx context.Context, o S3ClientOptions) (*s3.Client, error) {
+func NewClient(ctx context.Context, o ClientOptions) (*s3.Client, error) {
 	attempts := o.MaxAttempts
 	if attempts <= 0 {
 		attempts = 2
