@@ -122,15 +122,15 @@ func emulators(t *testing.T) (bucket string, s3c *s3.Client, s3Endpoint, s3Key, 
 func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := t.TempDir()
-	key, _ := gateway.EnsureDemoKey(dir)
-	srv, err := newServer(t.Context(), serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
+	dir := dataDir(t.TempDir())
+	key, _ := gateway.EnsureDemoKey(string(dir))
+	srv, err := newServer(t.Context(), serverConfig{data: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	twp, _ := tile.Lookup("ab", "twp")
 	b := orb.Bound{Min: orb.Point{-114.5, 50.8}, Max: orb.Point{-113.5, 51.3}}
-	if _, err := buildArchive(ctx, twp, tile.NewGenerator(srv.grids.svc).Tile, filepath.Join(dir, tilesDir), "test", tile.BuildOptions{MinZoom: 10, MaxZoom: 10, Bounds: b}); err != nil {
+	if _, err := buildArchive(ctx, twp, tile.NewGenerator(srv.grids.svc).Tile, dir.tiles(), "test", tile.BuildOptions{MinZoom: 10, MaxZoom: 10, Bounds: b}); err != nil {
 		t.Fatal(err)
 	}
 	cases := []string{"search-legal-location", "search-legal-location-ontario", "search-coordinates", "search-legal-location-not-found",
@@ -157,7 +157,7 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 	if err := kv.CreateTable(ctx, dc, table); err != nil {
 		t.Fatal(err)
 	}
-	o := publishOptions{dataDir: dir, bucket: bucket, table: table, s3Endpoint: s3Endpoint, dynamoEndpoint: ddbEndpoint,
+	o := publishOptions{data: dir, bucket: bucket, table: table, s3Endpoint: s3Endpoint, dynamoEndpoint: ddbEndpoint,
 		region: "us-east-1", accessKey: s3Key, secretKey: s3Key, progress: io.Discard}
 	if err := publish(ctx, o); err != nil {
 		t.Fatal(err)
@@ -219,9 +219,9 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 func TestAWSSearchWhenS3Fails(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := t.TempDir()
-	gateway.EnsureDemoKey(dir)
-	srv, err := newServer(t.Context(), serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+	dir := dataDir(t.TempDir())
+	gateway.EnsureDemoKey(string(dir))
+	srv, err := newServer(t.Context(), serverConfig{data: dir, logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestAWSSearchWhenS3Fails(t *testing.T) {
 	store := s3blob.New(s3c, bucket, "grid/", s3blob.Options{})
 	names, _ := gridNames(dir)
 	for _, n := range names {
-		data, _ := os.ReadFile(filepath.Join(gridPath(dir), n))
+		data, _ := os.ReadFile(filepath.Join(dir.grid(), n))
 		if err := store.Put(ctx, n, bytes.NewReader(data)); err != nil {
 			t.Fatal(err)
 		}

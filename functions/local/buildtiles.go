@@ -16,7 +16,6 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"meridian/shared/atomicfile"
 	"meridian/shared/blob"
 	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
@@ -48,7 +47,7 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("build-tiles", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, buildTilesUsage); fs.PrintDefaults() }
-	dataDir := fs.String("data", defaultDataDir(), "data directory (grid indexes in grid/, archives to tiles/)")
+	data := dataFlag(fs, "data directory (grid indexes in grid/, archives to tiles/)")
 	out := fs.String("out", "", "output directory (default DATA/tiles)")
 	zoom := fs.String("zoom", "", "zooms as MIN-MAX (default: the layer's range, to 14)")
 	bounds := fs.String("bounds", "", "west,south,east,north in degrees (default: the layer's region)")
@@ -112,13 +111,13 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 		opts.Progress = stderr
 	}
 	if *out == "" {
-		*out = filepath.Join(*dataDir, tilesDir)
+		*out = data.tiles()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	svc := grid.New()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	grids := newGridLoader(*dataDir, svc, logger)
+	grids := newGridLoader(*data, svc, logger)
 	grids.cacheBytes = jobGridCacheBytes
 	if err := grids.load(ctx); err != nil {
 		fmt.Fprintf(stderr, "meridian build-tiles: grid indexes: %v\n", err)
@@ -129,9 +128,9 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 	for _, l := range layers {
 		src, o, attribution := tile.Source(gen.Tile), opts, tile.Attribution(svc.Sources)(l)
 		if l.Kind == tile.Data {
-			data := sources[l.Region]
-			if data == nil {
-				store, ok, err := openReportStore(*dataDir, l.Region)
+			layerData := sources[l.Region]
+			if layerData == nil {
+				store, ok, err := openReportStore(*data, l.Region)
 				if err != nil {
 					fmt.Fprintf(stderr, "meridian build-tiles: report store: %v\n", err)
 					return 1
@@ -141,12 +140,12 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 					continue
 				}
 				defer store.Close()
-				data = datalayers.NewPartitioned(store, svc, *out)
-				defer data.Close()
-				sources[l.Region] = data
+				layerData = datalayers.NewPartitioned(store, svc, *out)
+				defer layerData.Close()
+				sources[l.Region] = layerData
 			}
-			src = data.Tile
-			do, a, ok, err := dataArchiveOptions(ctx, data, l)
+			src = layerData.Tile
+			do, a, ok, err := dataArchiveOptions(ctx, layerData, l)
 			if err != nil {
 				fmt.Fprintf(stderr, "meridian build-tiles: %v\n", err)
 				return 1
@@ -167,14 +166,14 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "%s\t%s\t%d tiles\t%d bytes\t%s\n", l.Path(), filepath.Join(*out, l.Key()), st.Tiles, st.Size, st.Elapsed.Round(1e6))
 	}
-	for domain, data := range sources {
-		if n := data.Unlocated(); n > 0 {
+	for domain, layerData := range sources {
+		if n := layerData.Unlocated(); n > 0 {
 			fmt.Fprintf(stdout, "%s: %d parcels the grid does not cover were left out of the maps\n", domain, n)
 		}
 		// Every data layer of the domain built (or found without data):
 		// the server need not build them again at start.
-		if *out == filepath.Join(*dataDir, tilesDir) && coversDomain(layers, domain) {
-			if err := os.WriteFile(filepath.Join(*out, domain, builtMarker), nil, 0o644); err != nil {
+		if *out == data.tiles() && coversDomain(layers, domain) {
+			if err := os.WriteFile(data.built(domain), nil, 0o644); err != nil {
 				fmt.Fprintf(stderr, "meridian build-tiles: %v\n", err)
 				return 1
 			}
@@ -220,7 +219,7 @@ func buildArchive(ctx context.Context, l tile.Layer, src tile.Source, dir, attri
 		MinZoom: uint8(minZ), MaxZoom: uint8(maxZ),
 		VectorLayers: []archive.VectorLayer{{ID: l.SourceLayer, Description: l.Title, MinZoom: uint8(minZ), MaxZoom: uint8(maxZ), Fields: fields}},
 	}
-	path := filepath.Join(dir, l.Key())
+	path := tileArchive(dir, l.Key())
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return archiveStats{}, err
 	}
@@ -233,23 +232,15 @@ func buildArchive(ctx context.Context, l tile.Layer, src tile.Source, dir, attri
 	if err != nil {
 		return archiveStats{BuildStats: st}, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".build-*.pmtiles")
-	if err != nil {
-		return archiveStats{BuildStats: st}, err
-	}
-	defer os.Remove(tmp.Name())
-	ws, err := w.Finish(tmp)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return archiveStats{BuildStats: st}, err
-	}
-	// Open what was written, as the server will, before it replaces anything.
-	if _, err := archive.Open(ctx, blob.NewDir(filepath.Dir(path)), filepath.Base(tmp.Name())); err != nil {
-		return archiveStats{BuildStats: st}, fmt.Errorf("the new archive does not open: %w", err)
-	}
-	return archiveStats{BuildStats: st, Size: ws.Bytes}, atomicfile.Rename(tmp.Name(), path)
+	var ws writer.Stats
+	err = install(ctx, path, func(ctx context.Context, f *os.File) (err error) {
+		ws, err = w.Finish(f)
+		return err
+	}, func(ctx context.Context, dir, name string) error {
+		_, err := archive.Open(ctx, blob.NewDir(dir), name)
+		return err
+	})
+	return archiveStats{BuildStats: st, Size: ws.Bytes}, err
 }
 
 func parseBounds(s string) (orb.Bound, error) {

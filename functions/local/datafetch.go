@@ -55,8 +55,8 @@ func dataCommand(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, dataUsage); fs.PrintDefaults() }
 	datasets := fs.String("dataset", "", "fetch only these datasets (comma-separated keys; see meridian data list)")
 	dryRun := fs.Bool("dry-run", false, "say what would be fetched and why; download and change nothing")
-	dataDir := fs.String("data", defaultDataDir(), "data directory (downloads go to DATA/downloads)")
-	fs.StringVar(dataDir, "dir", defaultDataDir(), "the same as -data")
+	data := dataFlag(fs, "data directory (downloads go to DATA/downloads)")
+	fs.Var(data, "dir", "the same as -data")
 	oneURL := fs.String("url", "", "with one -dataset: fetch its file from this URL instead of the manifest's")
 	nowFlag := fs.String("now", "", "the day monthly and yearly releases are counted back from, YYYY-MM-DD (default today)")
 	if err := fs.Parse(args[1:]); err != nil {
@@ -80,7 +80,7 @@ func dataCommand(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts := datafetch.Options{
-		Dir: filepath.Join(*dataDir, "downloads"),
+		Dir: data.downloads(),
 		// Only tests point the manifest at a local server.
 		BaseURL: os.Getenv("MERIDIAN_FETCH_BASE_URL"),
 		Log:     stdout,
@@ -132,7 +132,7 @@ func dataCommand(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer unlock()
-	ing := &localIngester{dataDir: *dataDir, stdout: stdout}
+	ing := &localIngester{data: *data, stdout: stdout}
 	results := f.Run(ctx, entries, datafetch.Manifest(), ing)
 	failed := 0
 	fmt.Fprintln(stdout)
@@ -178,21 +178,21 @@ func printManifest(w io.Writer) {
 
 // localIngester runs the ingest commands in this process.
 type localIngester struct {
-	dataDir string
-	stdout  io.Writer
+	data   dataDir
+	stdout io.Writer
 }
 
 func (l *localIngester) args(t datafetch.Ingest, in datafetch.Input, check bool) ([]string, error) {
 	var args []string
 	switch t.Kind {
 	case "grid":
-		args = []string{"grid", "-format", t.Format, "-data", l.dataDir}
+		args = []string{"grid", "-format", t.Format, "-data", string(l.data)}
 		if check {
 			args = append(args, "-check")
 		}
 		args = append(args, gridInputs(in.Files)...)
 	case "energy", "ag":
-		args = []string{t.Kind, "-data", l.dataDir}
+		args = []string{t.Kind, "-data", string(l.data)}
 		if check {
 			args = append(args, "-check")
 		}

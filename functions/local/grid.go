@@ -16,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"meridian/shared/atomicfile"
 	"meridian/shared/blob"
 	"meridian/shared/fixture"
 	"meridian/shared/ingest"
@@ -25,46 +24,25 @@ import (
 	"meridian/shared/survey/gridingest"
 )
 
-// Grid indexes live in <data>/grid/<name>.mgix. The server opens every one
-// at start and again whenever the directory changes, so an ingest while it
-// runs takes effect within seconds; an index that fails to open is logged
-// and the one served before it stays.
-
-const (
-	gridDir      = "grid"
-	gridExt      = ".mgix"
-	gridPollTime = 2 * time.Second
-)
-
-func gridPath(dataDir string) string { return filepath.Join(dataDir, gridDir) }
+// The server opens every grid index at start and again whenever the grid
+// directory changes, so an ingest while it runs takes effect within seconds;
+// an index that fails to open is logged and the one served before it stays.
+const gridPollTime = 2 * time.Second
 
 // installGrid builds src's index and moves it into the data directory only
 // when it is complete and opens: a bad file leaves the served index alone.
-func installGrid(ctx context.Context, dataDir string, src gridingest.GridSource) (gridingest.Stats, gridindex.Stats, error) {
-	dir := gridPath(dataDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return gridingest.Stats{}, gridindex.Stats{}, err
-	}
-	tmp, err := os.CreateTemp(dir, ".ingest-*"+gridExt)
-	if err != nil {
-		return gridingest.Stats{}, gridindex.Stats{}, err
-	}
-	defer os.Remove(tmp.Name())
-	if src.TempDir == "" {
-		src.TempDir = dir
-	}
-	st, ist, err := gridingest.BuildGrid(ctx, src, tmp)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return st, ist, err
-	}
-	// Open what was written, as the server will.
-	if _, err := gridindex.Open(ctx, blob.NewDir(dir), filepath.Base(tmp.Name()), gridindex.Options{}); err != nil {
-		return st, ist, fmt.Errorf("the new index does not open: %w", err)
-	}
-	return st, ist, atomicfile.Rename(tmp.Name(), filepath.Join(dir, src.Meta.Name+gridExt))
+func installGrid(ctx context.Context, data dataDir, src gridingest.GridSource) (st gridingest.Stats, ist gridindex.Stats, err error) {
+	err = install(ctx, data.gridFile(src.Meta.Name), func(ctx context.Context, f *os.File) (err error) {
+		if src.TempDir == "" {
+			src.TempDir = filepath.Dir(f.Name())
+		}
+		st, ist, err = gridingest.BuildGrid(ctx, src, f)
+		return err
+	}, func(ctx context.Context, dir, name string) error {
+		_, err := gridindex.Open(ctx, blob.NewDir(dir), name, gridindex.Options{})
+		return err
+	})
+	return st, ist, err
 }
 
 // ensureFixtures ingests the embedded fixtures, through the same code as
@@ -73,8 +51,8 @@ func installGrid(ctx context.Context, dataDir string, src gridingest.GridSource)
 // one does not read (a real dataset's index of an old format is logged
 // when it fails to load: it needs its source file, which only the user
 // has).
-func ensureFixtures(ctx context.Context, dataDir string, logger *slog.Logger) error {
-	names, err := gridNames(dataDir)
+func ensureFixtures(ctx context.Context, data dataDir, logger *slog.Logger) error {
+	names, err := gridNames(data)
 	if err != nil {
 		return err
 	}
@@ -84,13 +62,13 @@ func ensureFixtures(ctx context.Context, dataDir string, logger *slog.Logger) er
 			if !slices.Contains(names, name) {
 				continue
 			}
-			_, err := gridindex.Open(ctx, blob.NewDir(gridPath(dataDir)), name, gridindex.Options{})
+			_, err := gridindex.Open(ctx, blob.NewDir(data.grid()), name, gridindex.Options{})
 			if !errors.Is(err, gridindex.ErrOldFormat) {
 				continue
 			}
 			logger.Info("rebuilding a fixture index of an older format", "index", src.Meta.Name)
 		}
-		st, ist, err := installGrid(ctx, dataDir, src)
+		st, ist, err := installGrid(ctx, data, src)
 		if err != nil {
 			return fmt.Errorf("fixture %s: %w", src.Meta.Name, err)
 		}
@@ -100,8 +78,8 @@ func ensureFixtures(ctx context.Context, dataDir string, logger *slog.Logger) er
 }
 
 // gridNames lists the index files, sorted.
-func gridNames(dataDir string) ([]string, error) {
-	entries, err := os.ReadDir(gridPath(dataDir))
+func gridNames(data dataDir) ([]string, error) {
+	entries, err := os.ReadDir(data.grid())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -120,10 +98,10 @@ func gridNames(dataDir string) ([]string, error) {
 
 // gridLoader keeps the service's indexes in step with the grid directory.
 type gridLoader struct {
-	dataDir string
-	store   blob.Store
-	svc     *grid.Service
-	logger  *slog.Logger
+	data   dataDir
+	store  blob.Store
+	svc    *grid.Service
+	logger *slog.Logger
 	// changed is called after a new set of indexes is handed to the
 	// service (the tile cache drops what it generated from the old).
 	changed func()
@@ -149,9 +127,9 @@ type gridLoader struct {
 // 128 MiB an index, and may cost more with less.
 const jobGridCacheBytes = 32 << 20
 
-func newGridLoader(dataDir string, svc *grid.Service, logger *slog.Logger) *gridLoader {
-	store := blob.NewCached(blob.NewDir(gridPath(dataDir)), blob.CacheOptions{MaxBytes: 32 << 20})
-	return &gridLoader{dataDir: dataDir, store: store, svc: svc, logger: logger, open: map[string]*gridindex.Index{}, stamps: map[string]string{}}
+func newGridLoader(data dataDir, svc *grid.Service, logger *slog.Logger) *gridLoader {
+	store := blob.NewCached(blob.NewDir(data.grid()), blob.CacheOptions{MaxBytes: 32 << 20})
+	return &gridLoader{data: data, store: store, svc: svc, logger: logger, open: map[string]*gridindex.Index{}, stamps: map[string]string{}}
 }
 
 // load opens new or changed index files and hands the set to the service.
@@ -159,14 +137,14 @@ func newGridLoader(dataDir string, svc *grid.Service, logger *slog.Logger) *grid
 func (g *gridLoader) load(ctx context.Context) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	names, err := gridNames(g.dataDir)
+	names, err := gridNames(g.data)
 	if err != nil {
 		return err
 	}
 	var stamp strings.Builder
 	stamps := map[string]string{}
 	for _, n := range names {
-		fi, err := os.Stat(filepath.Join(gridPath(g.dataDir), n))
+		fi, err := os.Stat(filepath.Join(g.data.grid(), n))
 		if err != nil {
 			continue
 		}
@@ -272,7 +250,7 @@ func ingestCommand(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, ingestUsage); fs.PrintDefaults() }
 	format := fs.String("format", "", "ats, mb, sk or on")
 	name := fs.String("name", "", "index name (default: the dataset's, e.g. altalis-ats-v4.1)")
-	dataDir := fs.String("data", defaultDataDir(), "data directory")
+	data := dataFlag(fs, "data directory")
 	asOf := fs.String("as-of", "", "the dataset's publication date, recorded in the index")
 	check := fs.Bool("check", false, "read every file and say what it is, what is wrong and what would be built; install nothing")
 	if err := fs.Parse(args[1:]); err != nil {
@@ -320,7 +298,7 @@ func ingestCommand(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	start := time.Now()
-	st, ist, err := installGrid(ctx, *dataDir, src)
+	st, ist, err := installGrid(ctx, *data, src)
 	for _, n := range notices.Lines() {
 		fmt.Fprintf(stdout, "notice: %s\n", n)
 	}
@@ -329,6 +307,6 @@ func ingestCommand(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: %s -> %d records in %d groups, %d bytes, in %s\n",
-		filepath.Join(gridPath(*dataDir), meta.Name+gridExt), st, ist.Records, ist.Groups, ist.Bytes, time.Since(start).Round(time.Millisecond))
+		data.gridFile(meta.Name), st, ist.Records, ist.Groups, ist.Bytes, time.Since(start).Round(time.Millisecond))
 	return 0
 }

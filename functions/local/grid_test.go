@@ -89,7 +89,7 @@ func TestFixturesOnFirstStart(t *testing.T) {
 func TestOldFormatFixturesRebuilt(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := t.TempDir()
+	dir := dataDir(t.TempDir())
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if err := ensureFixtures(ctx, dir, logger); err != nil {
 		t.Fatal(err)
@@ -100,7 +100,7 @@ func TestOldFormatFixturesRebuilt(t *testing.T) {
 	}
 	// Mark every fixture index as format 1, and add a "real" one.
 	age := func(name string) {
-		p := filepath.Join(gridPath(dir), name)
+		p := filepath.Join(dir.grid(), name)
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -110,8 +110,8 @@ func TestOldFormatFixturesRebuilt(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	first, _ := os.ReadFile(filepath.Join(gridPath(dir), names[0]))
-	if err := os.WriteFile(filepath.Join(gridPath(dir), "altalis-ats-v4.1.mgix"), first, 0o644); err != nil {
+	first, _ := os.ReadFile(filepath.Join(dir.grid(), names[0]))
+	if err := os.WriteFile(filepath.Join(dir.grid(), "altalis-ats-v4.1.mgix"), first, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range append(names, "altalis-ats-v4.1.mgix") {
@@ -121,11 +121,11 @@ func TestOldFormatFixturesRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range names {
-		if _, err := gridindex.Open(ctx, blob.NewDir(gridPath(dir)), n, gridindex.Options{}); err != nil {
+		if _, err := gridindex.Open(ctx, blob.NewDir(dir.grid()), n, gridindex.Options{}); err != nil {
 			t.Errorf("fixture %s after start: %v", n, err)
 		}
 	}
-	_, err = gridindex.Open(ctx, blob.NewDir(gridPath(dir)), "altalis-ats-v4.1.mgix", gridindex.Options{})
+	_, err = gridindex.Open(ctx, blob.NewDir(dir.grid()), "altalis-ats-v4.1.mgix", gridindex.Options{})
 	if !errors.Is(err, gridindex.ErrOldFormat) {
 		t.Errorf("a real dataset's old index after start: %v, want it left as it was (ErrOldFormat)", err)
 	}
@@ -171,9 +171,9 @@ func TestManitobaOfficialCentroids(t *testing.T) {
 // bad file is rejected with file:line and the index served before stays.
 func TestIngestCommand(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	key, _ := gateway.EnsureDemoKey(dir)
-	srv, err := newServer(t.Context(), serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), noFixtures: true})
+	dir := dataDir(t.TempDir())
+	key, _ := gateway.EnsureDemoKey(string(dir))
+	srv, err := newServer(t.Context(), serverConfig{data: dir, logger: slog.New(slog.DiscardHandler), noFixtures: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestIngestCommand(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run(append([]string{"ingest", "grid", "-format", "on", "-data", dir}, args...), nil, &stdout, &stderr); code != 0 {
+	if code := run(append([]string{"ingest", "grid", "-format", "on", "-data", string(dir)}, args...), nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("ingest: exit %d: %s", code, stderr.String())
 	}
 	// Each file's layout comes first: LIO's field names are verified, its
@@ -224,18 +224,18 @@ func TestIngestCommand(t *testing.T) {
 	bad := filepath.Join(in, "bad_township.geojson")
 	os.WriteFile(bad, []byte(`{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"NAME":"Adjala"},"geometry":{"type":"Polygon","coordinates":[[[-79.9,44.1],[-79.8,44.1],[-79.8,"x"]]]}}]}`), 0o644)
 	stderr.Reset()
-	before, _ := os.Stat(filepath.Join(dir, "grid", "lio-geographic-lot-fabric.mgix"))
-	if code := run(append([]string{"ingest", "grid", "-format", "on", "-data", dir}, append(args, bad)...), nil, &stdout, &stderr); code != 1 {
+	before, _ := os.Stat(dir.gridFile("lio-geographic-lot-fabric"))
+	if code := run(append([]string{"ingest", "grid", "-format", "on", "-data", string(dir)}, append(args, bad)...), nil, &stdout, &stderr); code != 1 {
 		t.Fatalf("bad file: exit %d", code)
 	}
 	if !strings.Contains(stderr.String(), "bad_township.geojson:1:") || !strings.Contains(stderr.String(), "unchanged") {
 		t.Errorf("rejection does not name file and line: %s", stderr.String())
 	}
-	after, _ := os.Stat(filepath.Join(dir, "grid", "lio-geographic-lot-fabric.mgix"))
+	after, _ := os.Stat(dir.gridFile("lio-geographic-lot-fabric"))
 	if !after.ModTime().Equal(before.ModTime()) || after.Size() != before.Size() {
 		t.Error("the served index was replaced by a rejected ingest")
 	}
-	if left, _ := filepath.Glob(filepath.Join(dir, "grid", ".ingest-*")); len(left) != 0 {
+	if left, _ := filepath.Glob(filepath.Join(dir.grid(), ".new-*")); len(left) != 0 {
 		t.Errorf("temporary files left behind: %v", left)
 	}
 	time.Sleep(10 * time.Millisecond)

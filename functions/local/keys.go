@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -39,14 +38,14 @@ writes <data dir>/usage.json.
 `
 
 // runKeys runs `meridian keys …` (args are what follows "keys" and its
-// -data flag) on the files of dataDir. It returns the exit code: 0 on
+// -data flag) on the files of data. It returns the exit code: 0 on
 // success, 1 when the command failed, 2 for a usage error.
-func runKeys(args []string, dataDir string, stdout, stderr io.Writer) int {
+func runKeys(args []string, data dataDir, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, "meridian keys: missing command\n\n"+keysUsage)
 		return 2
 	}
-	c := keysCmd{dataDir: dataDir, stdout: stdout, stderr: stderr}
+	c := keysCmd{data: data, stdout: stdout, stderr: stderr}
 	switch args[0] {
 	case "add":
 		return c.add(args[1:])
@@ -65,11 +64,11 @@ func runKeys(args []string, dataDir string, stdout, stderr io.Writer) int {
 }
 
 type keysCmd struct {
-	dataDir        string
+	data           dataDir
 	stdout, stderr io.Writer
 }
 
-func (c keysCmd) keysPath() string { return filepath.Join(c.dataDir, gateway.KeysFile) }
+func (c keysCmd) keysPath() string { return c.data.keys() }
 
 // fail reports err for command cmd and returns exit code 1.
 func (c keysCmd) fail(cmd string, err error) int {
@@ -122,7 +121,7 @@ func (c keysCmd) add(args []string) int {
 	if *products == "" {
 		return c.usageError("add", "-products is required (one or more of %s, or all)", gateway.ProductList())
 	}
-	plans, err := gateway.LoadPlans(filepath.Join(c.dataDir, gateway.PlansFile))
+	plans, err := gateway.LoadPlans(c.data.plans())
 	if err != nil {
 		return c.fail("add", err)
 	}
@@ -202,7 +201,7 @@ func (c keysCmd) list(args []string) int {
 		fmt.Fprintf(c.stdout, "No keys in %s. Create one with: meridian keys add -name NAME -products search\n", c.keysPath())
 		return 0
 	}
-	usage, err := gateway.ReadUsage(filepath.Join(c.dataDir, gateway.UsageFile))
+	usage, err := gateway.ReadUsage(c.data.usage())
 	if err != nil {
 		fmt.Fprintf(c.stderr, "meridian keys list: usage not shown: %s\n", strings.TrimPrefix(err.Error(), "gateway: "))
 	}
@@ -263,7 +262,7 @@ func (c keysCmd) listPlans(args []string) int {
 	if fs.NArg() > 0 {
 		return c.usageError("plans", "unexpected argument %q", fs.Arg(0))
 	}
-	plans, err := gateway.LoadPlans(filepath.Join(c.dataDir, gateway.PlansFile))
+	plans, err := gateway.LoadPlans(c.data.plans())
 	if err != nil {
 		return c.fail("plans", err)
 	}

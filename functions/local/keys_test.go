@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -24,7 +23,7 @@ var (
 func keysRun(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = runKeys(args, dir, &out, &errOut)
+	code = runKeys(args, dataDir(dir), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -72,8 +71,8 @@ func TestKeysCommandEndToEnd(t *testing.T) {
 
 	// list shows it, with this month's usage from a server's usage file
 	gw, err := gateway.New(gateway.Options{
-		KeysPath:     filepath.Join(dir, gateway.KeysFile),
-		UsagePath:    filepath.Join(dir, gateway.UsageFile),
+		KeysPath:     dataDir(dir).keys(),
+		UsagePath:    dataDir(dir).usage(),
 		Logger:       slog.New(slog.DiscardHandler),
 		SyncInterval: -1,
 	})
@@ -177,7 +176,7 @@ func TestKeysCommandPlansFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	plans := `{"search": [{"name": "pro", "rate_per_second": 10, "burst": 20, "monthly_quota": 100000}]}`
-	if err := os.WriteFile(filepath.Join(dir, gateway.PlansFile), []byte(plans), 0o600); err != nil {
+	if err := os.WriteFile(dataDir(dir).plans(), []byte(plans), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if code, out, stderr := keysRun(t, dir, "add", "-name", "big", "-products", "search:pro"); code != 0 || !strings.Contains(out, "search:pro") {
@@ -186,7 +185,7 @@ func TestKeysCommandPlansFile(t *testing.T) {
 	if _, out, _ := keysRun(t, dir, "plans"); !strings.Contains(out, "pro") {
 		t.Errorf("keys plans lacks the plan from plans.json:\n%s", out)
 	}
-	os.WriteFile(filepath.Join(dir, gateway.PlansFile), []byte("{"), 0o600)
+	os.WriteFile(dataDir(dir).plans(), []byte("{"), 0o600)
 	if code, _, stderr := keysRun(t, dir, "add", "-name", "x", "-products", "search"); code != 1 || !strings.Contains(stderr, "parse plans") {
 		t.Errorf("add with a broken plans.json = %d, %q; want 1 and parse plans", code, stderr)
 	}

@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -64,7 +63,7 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		defer os.RemoveAll(dir)
 		if tiles != nil { // serve the archive from the in-process server's data directory
-			if err := placeArchive(*archivePath, filepath.Join(dir, tilesDir, filepath.FromSlash(tiles.layer)+".pmtiles")); err != nil {
+			if err := placeArchive(*archivePath, tileArchive(dataDir(dir).tiles(), tiles.layer+".pmtiles")); err != nil {
 				fmt.Fprintln(stderr, err)
 				return 1
 			}
@@ -74,7 +73,7 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		srv, err := newServer(ctx, serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+		srv, err := newServer(ctx, serverConfig{data: dataDir(dir), logger: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1

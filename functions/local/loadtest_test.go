@@ -45,7 +45,7 @@ func BenchmarkStack(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		srv, err := newServer(b.Context(), serverConfig{dataDir: dir, logger: logging.logger})
+		srv, err := newServer(b.Context(), serverConfig{data: dataDir(dir), logger: logging.logger})
 		if err != nil {
 			b.Fatal(err)
 		}

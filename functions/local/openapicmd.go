@@ -49,7 +49,7 @@ func openAPIDocument(ctx context.Context) ([]byte, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	srv, err := newServer(ctx, serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), noFixtures: true})
+	srv, err := newServer(ctx, serverConfig{data: dataDir(dir), logger: slog.New(slog.DiscardHandler), noFixtures: true})
 	if err != nil {
 		return nil, err
 	}

@@ -73,7 +73,8 @@ flags:
 `
 
 type publishOptions struct {
-	dataDir, bucket, table     string
+	bucket, table              string
+	data                       dataDir
 	s3Endpoint, dynamoEndpoint string
 	region                     string
 	accessKey, secretKey       string // static credentials for tests; empty: the SDK's default chain
@@ -104,7 +105,7 @@ func publishCommand(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, publishUsage); fs.PrintDefaults() }
 	var o publishOptions
-	fs.StringVar(&o.dataDir, "data", defaultDataDir(), "data directory")
+	fs.Var(&o.data, "data", "data directory")
 	fs.StringVar(&o.bucket, "bucket", "", "the deployment's data bucket (output DataBucketName)")
 	fs.StringVar(&o.table, "table", "", "the deployment's report table (output ReportsTableName)")
 	fs.StringVar(&o.region, "region", "", "AWS region (default: the SDK's chain)")
@@ -154,8 +155,8 @@ func publish(ctx context.Context, o publishOptions) error {
 		base             manifestBase // the manifest before this publish
 	}
 	sets := []*set{
-		{dir: gridPath(o.dataDir), prefix: "grid/", ext: gridExt},
-		{dir: filepath.Join(o.dataDir, tilesDir), prefix: "tiles/", ext: ".pmtiles", plainKeys: true},
+		{dir: o.data.grid(), prefix: "grid/", ext: gridExt},
+		{dir: o.data.tiles(), prefix: "tiles/", ext: ".pmtiles", plainKeys: true},
 	}
 	// Every object of every set first, each manifest after: a manifest never
 	// names an object that is not complete.
@@ -221,7 +222,7 @@ func publish(ctx context.Context, o publishOptions) error {
 		MaxBackoff: publishMaxBackoff})
 	for _, domain := range reportDomains {
 		// The version served now: an ingest may be writing the next.
-		local, ok, err := openReportStore(o.dataDir, domain)
+		local, ok, err := openReportStore(o.data, domain)
 		if err != nil {
 			return fmt.Errorf("report store %s: %w", domain, err)
 		}

@@ -45,9 +45,9 @@ import (
 func TestPublishToEmulators(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := t.TempDir()
-	gateway.EnsureDemoKey(dir)
-	srv, err := newServer(t.Context(), serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+	dir := dataDir(t.TempDir())
+	gateway.EnsureDemoKey(string(dir))
+	srv, err := newServer(t.Context(), serverConfig{data: dir, logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestPublishToEmulators(t *testing.T) {
 	s3c := blobtest.FakeS3(t, bucket)
 	ddb := httptest.NewServer(minidyn.NewServer())
 	t.Cleanup(ddb.Close)
-	o := publishOptions{dataDir: dir, bucket: bucket, table: "reports", s3Endpoint: *s3c.Options().BaseEndpoint,
+	o := publishOptions{data: dir, bucket: bucket, table: "reports", s3Endpoint: *s3c.Options().BaseEndpoint,
 		dynamoEndpoint: ddb.URL, region: "us-east-1", accessKey: "test", secretKey: "test"}
 	dc, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
 	if err != nil {
@@ -98,7 +98,7 @@ func TestPublishToEmulators(t *testing.T) {
 		t.Errorf("tiles manifest: %+v, %v, %v", tm, ok, err)
 	}
 
-	local := servedReports(t, dir, energy.Dataset)
+	local := servedReports(t, string(dir), energy.Dataset)
 	remote := kv.NewDynamo(dc, o.table, kv.DynamoOptions{})
 	want, _, _ := kv.Open(ctx, local, energy.Dataset)
 	got, ok, err := kv.Open(ctx, remote, energy.Dataset)
@@ -219,14 +219,14 @@ func TestPublishSessionToken(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	ctx := context.Background()
-	dir := t.TempDir()
-	if err := os.MkdirAll(gridPath(dir), 0o755); err != nil {
+	dir := dataDir(t.TempDir())
+	if err := os.MkdirAll(dir.grid(), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(gridPath(dir), "a"+gridExt), []byte("grid bytes"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir.grid(), "a"+gridExt), []byte("grid bytes"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := reportDir(dir, energy.Dataset).Publish(ctx, func(ctx context.Context, s kv.Store) error {
+	if _, err := dir.reports(energy.Dataset).Publish(ctx, func(ctx context.Context, s kv.Store) error {
 		_, err := kv.Publish(ctx, s, kv.DatasetInfo{Name: energy.Dataset, Source: "test"}, func(w *kv.Writer) error { return w.Put("P", "s", 1) })
 		return err
 	}); err != nil {
@@ -248,7 +248,7 @@ func TestPublishSessionToken(t *testing.T) {
 	ddbLog, ddbURL := newHeaderLog(t, ddb.URL)
 
 	var stdout, stderr bytes.Buffer
-	code := publishCommand([]string{"-data", dir, "-bucket", bucket, "-table", "reports", "-s3-endpoint", s3URL, "-dynamodb-endpoint", ddbURL}, &stdout, &stderr)
+	code := publishCommand([]string{"-data", string(dir), "-bucket", bucket, "-table", "reports", "-s3-endpoint", s3URL, "-dynamodb-endpoint", ddbURL}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("publish exited %d:\n%s%s", code, stdout.String(), stderr.String())
 	}
@@ -273,16 +273,16 @@ func TestPublishKeepsOpenIndexes(t *testing.T) {
 	names := slices.Sorted(maps.Keys(files))
 	first, second := files[names[0]], files[names[1]]
 
-	dir := t.TempDir()
-	if err := os.MkdirAll(gridPath(dir), 0o755); err != nil {
+	dir := dataDir(t.TempDir())
+	if err := os.MkdirAll(dir.grid(), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(gridPath(dir), "served"+gridExt)
+	path := filepath.Join(dir.grid(), "served"+gridExt)
 	const bucket = "meridian-data"
 	s3c := blobtest.FakeS3(t, bucket)
 	ddb := httptest.NewServer(minidyn.NewServer())
 	t.Cleanup(ddb.Close)
-	o := publishOptions{dataDir: dir, bucket: bucket, table: "reports", s3Endpoint: *s3c.Options().BaseEndpoint,
+	o := publishOptions{data: dir, bucket: bucket, table: "reports", s3Endpoint: *s3c.Options().BaseEndpoint,
 		dynamoEndpoint: ddb.URL, region: "us-east-1", accessKey: "test", secretKey: "test", progress: io.Discard}
 	store := s3blob.New(s3c, bucket, "grid/", s3blob.Options{})
 	open := func() *gridindex.Index {
@@ -394,7 +394,7 @@ func TestPublishMerge(t *testing.T) {
 	s3c := blobtest.FakeS3(t, bucket)
 	write := func(dir, name, body string) {
 		t.Helper()
-		p := filepath.Join(gridPath(dir), name)
+		p := filepath.Join(dataDir(dir).grid(), name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -412,7 +412,7 @@ func TestPublishMerge(t *testing.T) {
 	var out bytes.Buffer
 	o.progress = &out
 	for _, dir := range []string{full, part} {
-		o.dataDir = dir
+		o.data = dataDir(dir)
 		if err := publish(ctx, o); err != nil {
 			t.Fatalf("publish -merge %s: %v\n%s", dir, err, out.String())
 		}

@@ -144,7 +144,7 @@ func versionDirs(t *testing.T, src refreshSources) (dirA, dirB string) {
 	if _, err := gateway.EnsureDemoKey(dirA); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := newServer(t.Context(), serverConfig{dataDir: dirA, logger: slog.New(slog.DiscardHandler)})
+	srv, err := newServer(t.Context(), serverConfig{data: dataDir(dirA), logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func probes(t *testing.T, dirA, dirB string) []*probe {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv, err := newServer(t.Context(), serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
+		srv, err := newServer(t.Context(), serverConfig{data: dataDir(dir), logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
 		if err != nil {
 			t.Fatal(err)
 		}

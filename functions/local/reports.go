@@ -34,48 +34,39 @@ import (
 // directory; the server switches on its next look at the pointer (within
 // reportPollTime) and closes the old file when the requests holding it are
 // done.
-const reportsDir = "reports"
 
 // reportDomains are the report domains, each its own store directory; the
 // names are also their dataset names (energy.Dataset, ag.Dataset).
 var reportDomains = []string{energy.Dataset, ag.Dataset}
 
-// legacyReportsFile is the one store file of earlier releases, adopted as
-// each domain's first version (migrateReports).
-const legacyReportsFile = "reports.db"
-
 // reportPollTime is how often a server looks for a new report version.
 const reportPollTime = time.Second
-
-func reportDir(dataDir, domain string) boltdir.Dir {
-	return boltdir.New(filepath.Join(dataDir, reportsDir, domain))
-}
 
 // migrateReports adopts the single reports.db of an earlier release as the
 // first version of each domain that has none, then renames it aside
 // (reports.db.adopted): it is read once, never written.
-func migrateReports(dataDir string) error {
-	legacy := filepath.Join(dataDir, legacyReportsFile)
+func migrateReports(data dataDir) error {
+	legacy := data.legacyReports()
 	if _, err := os.Stat(legacy); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
-	domains, err := unpublished(dataDir)
+	domains, err := unpublished(data)
 	if err != nil {
 		return err
 	}
 	for _, domain := range domains {
-		if _, err := reportDir(dataDir, domain).Adopt(legacy); err != nil {
+		if _, err := data.reports(domain).Adopt(legacy); err != nil {
 			return fmt.Errorf("report store %s from an earlier release: %w (is an older server still running on this data directory?)", legacy, err)
 		}
 	}
 	return atomicfile.Rename(legacy, legacy+".adopted")
 }
 
-// unpublished returns the report domains of dataDir with no version yet.
-func unpublished(dataDir string) ([]string, error) {
+// unpublished returns the report domains of data with no version yet.
+func unpublished(data dataDir) ([]string, error) {
 	var out []string
 	for _, domain := range reportDomains {
-		cur, err := reportDir(dataDir, domain).Current()
+		cur, err := data.reports(domain).Current()
 		if err != nil {
 			return nil, err
 		}
@@ -90,24 +81,24 @@ func unpublished(dataDir string) ([]string, error) {
 // commands that read it whole (build-tiles, publish, the archives built at
 // start-up): its pages leave the resident set as they are read
 // (boltdir.ScanRelease). ok is false when it was never published.
-func openReportStore(dataDir, domain string) (store *kv.Bolt, ok bool, err error) {
-	if err := migrateReports(dataDir); err != nil {
+func openReportStore(data dataDir, domain string) (store *kv.Bolt, ok bool, err error) {
+	if err := migrateReports(data); err != nil {
 		return nil, false, err
 	}
-	store, _, ok, err = reportDir(dataDir, domain).OpenCurrent(boltdir.ScanRelease)
+	store, _, ok, err = data.reports(domain).OpenCurrent(boltdir.ScanRelease)
 	return store, ok, err
 }
 
 // ensureDemoReports ingests the demo datasets, generated in the published
 // formats and read by the same code as real files, into each domain that
 // has never been published.
-func ensureDemoReports(ctx context.Context, dataDir string, svc *grid.Service, logger *slog.Logger) error {
-	domains, err := unpublished(dataDir)
+func ensureDemoReports(ctx context.Context, data dataDir, svc *grid.Service, logger *slog.Logger) error {
+	domains, err := unpublished(data)
 	if err != nil {
 		return err
 	}
 	for _, domain := range domains {
-		d := reportDir(dataDir, domain)
+		d := data.reports(domain)
 		start := time.Now()
 		var attrs []any
 		if _, err := d.Publish(ctx, func(ctx context.Context, store kv.Store) (err error) {
@@ -182,7 +173,7 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ingest energy", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, ingestReportsUsage); fs.PrintDefaults() }
-	dataDir := fs.String("data", defaultDataDir(), "data directory")
+	data := dataFlag(fs, "data directory")
 	nowFlag := fs.String("now", "", "the day expiry states are computed for (default today)")
 	demo := fs.Bool("demo", false, "write the demo files into DIR first, and mark the data as demo data")
 	invented := fs.Bool("invented", false, "the files in DIR are invented (meridian demo): mark the data as demo data")
@@ -229,7 +220,7 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 		for _, l := range ls {
 			layouts[l.Path] = l.Layout
 		}
-		return runCheck("energy", *dataDir, stdout, stderr, func(ctx context.Context, svc *grid.Service) int {
+		return runCheck("energy", *data, stdout, stderr, func(ctx context.Context, svc *grid.Service) int {
 			return checkReports(ctx, stdout, "energy", files, layouts, func(ctx context.Context, f energyingest.Files, store *countStore, n *ingest.Notices) (map[string]int, map[string]int, error) {
 				o := opts
 				o.Progress, o.Notices = nil, n
@@ -251,7 +242,7 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "skipped: %s (not a file name this ingest knows)\n", filepath.Base(f))
 	}
 	start := time.Now()
-	return runReportIngest("energy", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *grid.Service) error {
+	return runReportIngest("energy", *data, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *grid.Service) error {
 		sum, err := energyingest.Ingest(ctx, store, svc, files, opts)
 		if err != nil {
 			return err
@@ -271,14 +262,14 @@ func ingestEnergyCommand(args []string, stdout, stderr io.Writer) int {
 	})
 }
 
-// runCheck loads the grid indexes of dataDir (the ingest places records
+// runCheck loads the grid indexes of data (the ingest places records
 // with them) and runs a -check, which publishes nothing: the report store
 // is not opened, so a running server does not stand in its way.
-func runCheck(domain, dataDir string, stdout, stderr io.Writer, check func(context.Context, *grid.Service) int) int {
+func runCheck(domain string, data dataDir, stdout, stderr io.Writer, check func(context.Context, *grid.Service) int) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	svc := grid.New()
-	if err := newGridLoader(dataDir, svc, slog.New(slog.DiscardHandler)).load(ctx); err != nil {
+	if err := newGridLoader(data, svc, slog.New(slog.DiscardHandler)).load(ctx); err != nil {
 		fmt.Fprintf(stderr, "meridian ingest %s -check: grid indexes: %v\n", domain, err)
 		return 1
 	}
@@ -286,26 +277,26 @@ func runCheck(domain, dataDir string, stdout, stderr io.Writer, check func(conte
 }
 
 // runReportIngest publishes a new version of domain's report store with
-// run, over the grid indexes of dataDir, while a server may serve the
+// run, over the grid indexes of data, while a server may serve the
 // version before (it switches when the new one is complete), and says what
 // went wrong: a rejected file, an interrupt (Ctrl-C) or a failure leaves
 // the version served before in place. run prints its summary; then, with
 // tiles, the domain's data archives are rebuilt from what was published.
-func runReportIngest(domain, dataDir string, tiles bool, stdout, stderr io.Writer, run func(context.Context, kv.Store, *grid.Service) error) int {
+func runReportIngest(domain string, data dataDir, tiles bool, stdout, stderr io.Writer, run func(context.Context, kv.Store, *grid.Service) error) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := migrateReports(dataDir); err != nil {
+	if err := migrateReports(data); err != nil {
 		fmt.Fprintf(stderr, "meridian ingest %s: %v\n", domain, err)
 		return 1
 	}
 	svc := grid.New()
-	grids := newGridLoader(dataDir, svc, slog.New(slog.DiscardHandler))
+	grids := newGridLoader(data, svc, slog.New(slog.DiscardHandler))
 	grids.cacheBytes = jobGridCacheBytes
 	if err := grids.load(ctx); err != nil {
 		fmt.Fprintf(stderr, "meridian ingest %s: grid indexes: %v\n", domain, err)
 		return 1
 	}
-	d := reportDir(dataDir, domain)
+	d := data.reports(domain)
 	name, err := d.Publish(ctx, func(ctx context.Context, store kv.Store) error { return run(ctx, store, svc) })
 	if err != nil {
 		var ie *ingest.Error
@@ -313,7 +304,7 @@ func runReportIngest(domain, dataDir string, tiles bool, stdout, stderr io.Write
 		case errors.As(err, &ie):
 			fmt.Fprintf(stderr, "meridian ingest %s: rejected: %v\nthe %s data served before is unchanged\n", domain, ie, domain)
 		case errors.Is(err, boltdir.ErrBusy):
-			fmt.Fprintf(stderr, "meridian ingest %s: another ingest of %s is running on %s; the data served is unchanged\n", domain, domain, dataDir)
+			fmt.Fprintf(stderr, "meridian ingest %s: another ingest of %s is running on %s; the data served is unchanged\n", domain, domain, data)
 		default:
 			fmt.Fprintf(stderr, "meridian ingest %s: %v\nthe %s data served before is unchanged\n", domain, err, domain)
 		}
@@ -328,7 +319,7 @@ func runReportIngest(domain, dataDir string, tiles bool, stdout, stderr io.Write
 			return 1
 		}
 		defer store.Close()
-		built, n, unlocated, err := buildDataArchives(ctx, store, svc, filepath.Join(dataDir, tilesDir), domain)
+		built, n, unlocated, err := buildDataArchives(ctx, store, svc, data, domain)
 		if err != nil {
 			fmt.Fprintf(stderr, "meridian ingest %s: the data is published, but the tile archives were not rebuilt: %v\n", domain, err)
 			return 1
@@ -358,7 +349,7 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ingest ag", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, ingestReportsUsage); fs.PrintDefaults() }
-	dataDir := fs.String("data", defaultDataDir(), "data directory")
+	data := dataFlag(fs, "data directory")
 	demo := fs.Bool("demo", false, "write the demo files into DIR first, and mark the data as demo data")
 	invented := fs.Bool("invented", false, "the files in DIR are invented (meridian demo): mark the data as demo data")
 	tiles := fs.Bool("tiles", true, "rebuild the agriculture tile archives (DATA/tiles/ag) from the new data")
@@ -395,7 +386,7 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 				}
 			}
 		}
-		return runCheck("ag", *dataDir, stdout, stderr, func(ctx context.Context, svc *grid.Service) int {
+		return runCheck("ag", *data, stdout, stderr, func(ctx context.Context, svc *grid.Service) int {
 			return checkReports(ctx, stdout, "ag", files, layouts, func(ctx context.Context, f agingest.Files, store *countStore, n *ingest.Notices) (map[string]int, map[string]int, error) {
 				sum, err := agingest.Ingest(ctx, store, svc, f, agingest.Options{Demo: *demo || *invented, Notices: n})
 				return sum.Read, nil, err
@@ -411,7 +402,7 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	start := time.Now()
 	notices := &ingest.Notices{}
-	return runReportIngest("ag", *dataDir, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *grid.Service) error {
+	return runReportIngest("ag", *data, *tiles, stdout, stderr, func(ctx context.Context, store kv.Store, svc *grid.Service) error {
 		sum, err := agingest.Ingest(ctx, store, svc, files, agingest.Options{Demo: *demo || *invented, Progress: stderr, Notices: notices})
 		for _, n := range notices.Lines() {
 			fmt.Fprintf(stdout, "notice: %s\n", n)
@@ -426,47 +417,44 @@ func ingestAgCommand(args []string, stdout, stderr io.Writer) int {
 	})
 }
 
-// builtMarker is written in a domain's tile directory once all of its
-// data archives have been built from the report store.
-const builtMarker = ".built"
-
 // ensureDataArchives builds the archives of each data domain (energy, ag)
-// whose tile directory under dir has never been built whole (the first
+// whose tile directory has never been built whole (the first
 // start, or one interrupted), as `meridian build-tiles` would, from the
 // domain's served report version. A domain built before is left alone,
 // whatever archives it lacks (layers without data have none): an ingest
 // rebuilds its domain's.
-func ensureDataArchives(ctx context.Context, dataDir string, svc *grid.Service, dir string, logger *slog.Logger) error {
+func ensureDataArchives(ctx context.Context, data dataDir, svc *grid.Service, logger *slog.Logger) error {
 	for _, region := range reportDomains {
-		if _, err := os.Stat(filepath.Join(dir, region, builtMarker)); err == nil {
+		if _, err := os.Stat(data.built(region)); err == nil {
 			continue
 		}
-		store, ok, err := openReportStore(dataDir, region)
+		store, ok, err := openReportStore(data, region)
 		if err != nil || !ok {
 			return err
 		}
 		start := time.Now()
-		built, tiles, unlocated, err := buildDataArchives(ctx, store, svc, dir, region)
+		built, tiles, unlocated, err := buildDataArchives(ctx, store, svc, data, region)
 		store.Close()
 		if err != nil {
 			return err
 		}
-		logger.Info("data tile archives built", "domain", region, "archives", built, "tiles", tiles, "parcels_left_out", unlocated, "dir", dir, "elapsed", time.Since(start).Round(time.Millisecond).String())
+		logger.Info("data tile archives built", "domain", region, "archives", built, "tiles", tiles, "parcels_left_out", unlocated, "dir", data.tiles(), "elapsed", time.Since(start).Round(time.Millisecond).String())
 	}
 	return nil
 }
 
 // buildDataArchives builds the data archives of region ("ag" or "energy")
-// from store into dir, then marks the region built. A layer the store has
+// from store into the data directory's tiles, then marks the region built. A layer the store has
 // no data for loses its archive, so the server answers 404 rather than
 // tiles of data no longer published. unlocated counts the stored parcels
 // the grid cannot place, left out of the archives.
-func buildDataArchives(ctx context.Context, store kv.Store, svc *grid.Service, dir, region string) (built, tiles int, unlocated int64, err error) {
+func buildDataArchives(ctx context.Context, store kv.Store, svc *grid.Service, data dataDir, region string) (built, tiles int, unlocated int64, err error) {
+	dir := data.tiles()
 	// Partitioned: the domain's features are spooled to files under dir,
 	// a zoom-9 tile's worth in memory at a time.
-	data := datalayers.NewPartitioned(store, svc, dir)
+	layerData := datalayers.NewPartitioned(store, svc, dir)
 	defer func() {
-		if cerr := data.Close(); err == nil {
+		if cerr := layerData.Close(); err == nil {
 			err = cerr
 		}
 	}()
@@ -474,8 +462,8 @@ func buildDataArchives(ctx context.Context, store kv.Store, svc *grid.Service, d
 		if !datalayers.Supported(l) || l.Region != region {
 			continue
 		}
-		path := filepath.Join(dir, filepath.FromSlash(l.Key()))
-		o, attribution, ok, err := dataArchiveOptions(ctx, data, l)
+		path := tileArchive(dir, l.Key())
+		o, attribution, ok, err := dataArchiveOptions(ctx, layerData, l)
 		if err != nil {
 			return built, tiles, unlocated, err
 		}
@@ -485,17 +473,18 @@ func buildDataArchives(ctx context.Context, store kv.Store, svc *grid.Service, d
 			}
 			continue
 		}
-		st, err := buildArchive(ctx, l, data.Tile, dir, attribution, o)
+		st, err := buildArchive(ctx, l, layerData.Tile, dir, attribution, o)
 		if err != nil {
-			return built, tiles, unlocated, fmt.Errorf("data archive %s: %w", l.Path(), err)
+			return built, tiles, unlocated, fmt.Errorf("layerData archive %s: %w", l.Path(), err)
 		}
 		built++
 		tiles += st.Tiles
 	}
-	if err := os.MkdirAll(filepath.Join(dir, region), 0o755); err != nil {
+	marker := data.built(region)
+	if err := os.MkdirAll(filepath.Dir(marker), 0o755); err != nil {
 		return built, tiles, unlocated, err
 	}
-	return built, tiles, data.Unlocated(), os.WriteFile(filepath.Join(dir, region, builtMarker), nil, 0o644)
+	return built, tiles, layerData.Unlocated(), os.WriteFile(marker, nil, 0o644)
 }
 
 // dataArchiveOptions returns how to build data layer l's archive: over its

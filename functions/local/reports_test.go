@@ -30,7 +30,7 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 	}
 	archives := func(region string) map[string]time.Time {
 		out := map[string]time.Time{}
-		paths, _ := filepath.Glob(filepath.Join(dir, tilesDir, region, "*.pmtiles"))
+		paths, _ := filepath.Glob(filepath.Join(dataDir(dir).tiles(), region, "*.pmtiles"))
 		for _, p := range paths {
 			fi, err := os.Stat(p)
 			if err != nil {
@@ -73,7 +73,7 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 	// Without the BC files the BC archives go; with -tiles=false nothing moves.
 	old := time.Now().Add(-time.Hour)
 	for name := range ag {
-		os.Chtimes(filepath.Join(dir, tilesDir, "ag", name), old, old)
+		os.Chtimes(filepath.Join(dataDir(dir).tiles(), "ag", name), old, old)
 	}
 	for _, f := range []string{srcag.DemoALR, srcag.DemoFWAWetlands, srcag.DemoBCCapability} {
 		os.Remove(filepath.Join(demo, "ag", f)) // a .shp or a .geojson
@@ -94,7 +94,7 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 
 	// A rejected file: the archives stay as they are.
 	for name := range got {
-		os.Chtimes(filepath.Join(dir, tilesDir, "ag", name), old, old)
+		os.Chtimes(filepath.Join(dataDir(dir).tiles(), "ag", name), old, old)
 	}
 	bad := filepath.Join(demo, "ag", srcag.DemoCropRasters()[0])
 	os.WriteFile(bad, []byte("II*\x00 not a GeoTIFF after all"), 0o644)
@@ -108,9 +108,9 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 
 // servedReports opens domain's served report version read-only (beside
 // any server), closed when the test ends.
-func servedReports(t *testing.T, dataDir, domain string) kv.Store {
+func servedReports(t *testing.T, data, domain string) kv.Store {
 	t.Helper()
-	store, ok, err := openReportStore(dataDir, domain)
+	store, ok, err := openReportStore(dataDir(data), domain)
 	if err != nil || !ok {
 		t.Fatalf("report store %s: ok %v, %v", domain, ok, err)
 	}
@@ -197,7 +197,7 @@ func TestIngestWhileServing(t *testing.T) {
 func TestLegacyReportsAdopted(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	legacy := filepath.Join(dir, legacyReportsFile)
+	legacy := dataDir(dir).legacyReports()
 	store, err := kv.OpenBolt(legacy, kv.BoltOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +208,7 @@ func TestLegacyReportsAdopted(t *testing.T) {
 		}
 	}
 	store.Close()
-	if err := migrateReports(dir); err != nil {
+	if err := migrateReports(dataDir(dir)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(legacy); !os.IsNotExist(err) {
@@ -223,7 +223,7 @@ func TestLegacyReportsAdopted(t *testing.T) {
 			t.Errorf("%s after adoption: %+v, %v, %v", domain, d, ok, err)
 		}
 	}
-	if err := migrateReports(dir); err != nil {
+	if err := migrateReports(dataDir(dir)); err != nil {
 		t.Errorf("second migration: %v", err)
 	}
 }

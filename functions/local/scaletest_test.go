@@ -98,7 +98,7 @@ func TestBuildTilesMarksDomainBuilt(t *testing.T) {
 	if code := run([]string{"ingest", "energy", "-demo", "-tiles=false", "-data", data, src}, nil, &out, &errOut); code != 0 {
 		t.Fatalf("ingest: exit %d: %s", code, errOut.String())
 	}
-	marker := filepath.Join(data, tilesDir, "energy", builtMarker)
+	marker := dataDir(data).built("energy")
 	if code := run([]string{"build-tiles", "-q", "-data", data, "energy/facilities"}, nil, &out, &errOut); code != 0 {
 		t.Fatalf("build-tiles: exit %d: %s", code, errOut.String())
 	}

@@ -33,7 +33,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address (loopback only unless -public)")
 	public := fs.Bool("public", false, "allow -addr beyond loopback (e.g. 0.0.0.0:8080): every machine that reaches the port gets the map page and its rate-limited key")
-	dataDir := fs.String("data", defaultDataDir(), "directory of keys.json, usage.json and the demo key")
+	data := dataFlag(fs, "directory of keys.json, usage.json and the demo key")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	noFixtures := fs.Bool("no-fixtures", false, "do not ingest the embedded fixture grid data into an empty data directory")
 	useTLS := fs.Bool("tls", false, "serve HTTPS with a certificate for the loopback names made once in DATA/tls (trust DATA/tls/ca.pem)")
@@ -69,7 +69,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, serverConfig{dataDir: *dataDir, logger: logger, noFixtures: *noFixtures, public: *public, tls: *useTLS, gridCacheBytes: *gridCacheMiB << 20, basemap: bm}, *addr, stdout); err != nil {
+	if err := serve(ctx, serverConfig{data: *data, logger: logger, noFixtures: *noFixtures, public: *public, tls: *useTLS, gridCacheBytes: *gridCacheMiB << 20, basemap: bm}, *addr, stdout); err != nil {
 		fmt.Fprintf(stderr, "meridian serve: %v\n", err)
 		return 1
 	}
@@ -97,11 +97,11 @@ func checkListenAddr(addr string, public bool) error {
 // flushes the quota counts. It prints base_url=, api_key= and tiles_url=
 // lines on stdout once it listens.
 func serve(ctx context.Context, cfg serverConfig, addr string, stdout io.Writer) error {
-	dataDir, logger := cfg.dataDir, cfg.logger
-	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+	data, logger := cfg.data, cfg.logger
+	if err := os.MkdirAll(string(data), 0o700); err != nil {
 		return err
 	}
-	key, err := gateway.EnsureDemoKey(dataDir)
+	key, err := gateway.EnsureDemoKey(string(data))
 	if err != nil {
 		return fmt.Errorf("demo key: %w", err)
 	}
@@ -118,7 +118,7 @@ func serve(ctx context.Context, cfg serverConfig, addr string, stdout io.Writer)
 	base := "http://" + ln.Addr().String()
 	var caPath string
 	if cfg.tls {
-		cert, ca, err := ensureTLS(dataDir)
+		cert, ca, err := ensureTLS(data)
 		if err != nil {
 			ln.Close()
 			return err
@@ -144,7 +144,7 @@ func serve(ctx context.Context, cfg serverConfig, addr string, stdout io.Writer)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	logger.Info("listening", "base_url", base, "data", dataDir)
+	logger.Info("listening", "base_url", base, "data", data)
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {
@@ -165,9 +165,9 @@ func serve(ctx context.Context, cfg serverConfig, addr string, stdout io.Writer)
 func keysCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("keys", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dataDir := fs.String("data", defaultDataDir(), "directory of keys.json")
+	data := dataFlag(fs, "directory of keys.json")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	return runKeys(fs.Args(), *dataDir, stdout, stderr)
+	return runKeys(fs.Args(), *data, stdout, stderr)
 }

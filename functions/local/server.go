@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -41,7 +40,7 @@ type server struct {
 
 // serverConfig is what newServer needs; flags fill it in serve.
 type serverConfig struct {
-	dataDir    string // keys.json, usage.json, plans.json, demo-key, grid/
+	data       dataDir // keys.json, usage.json, plans.json, demo-key, grid/
 	logger     *slog.Logger
 	noFixtures bool // do not ingest the embedded fixtures into an empty grid directory
 	// public: the server listens beyond loopback (serve -public), and the
@@ -67,34 +66,34 @@ type serverConfig struct {
 // signal context, so Ctrl-C during a first start stops it.
 func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 	if !cfg.noFixtures {
-		if err := ensureFixtures(ctx, cfg.dataDir, cfg.logger); err != nil {
+		if err := ensureFixtures(ctx, cfg.data, cfg.logger); err != nil {
 			return nil, err
 		}
 	}
 	svc := grid.New()
-	grids := newGridLoader(cfg.dataDir, svc, cfg.logger)
+	grids := newGridLoader(cfg.data, svc, cfg.logger)
 	grids.cacheBytes = cfg.gridCacheBytes
 	if err := grids.load(ctx); err != nil {
 		return nil, err
 	}
 	// The map page calls the API with its own key; it must be in the keys
 	// file before the gateway loads it.
-	mapKey, err := gateway.EnsureMapKey(cfg.dataDir)
+	mapKey, err := gateway.EnsureMapKey(string(cfg.data))
 	if err != nil {
 		return nil, fmt.Errorf("map page key: %w", err)
 	}
-	if err := migrateReports(cfg.dataDir); err != nil {
+	if err := migrateReports(cfg.data); err != nil {
 		return nil, err
 	}
 	if !cfg.noFixtures {
-		if err := ensureDemoReports(ctx, cfg.dataDir, svc, cfg.logger); err != nil {
+		if err := ensureDemoReports(ctx, cfg.data, svc, cfg.logger); err != nil {
 			return nil, err
 		}
-		if err := ensureDataArchives(ctx, cfg.dataDir, svc, filepath.Join(cfg.dataDir, tilesDir), cfg.logger); err != nil {
+		if err := ensureDataArchives(ctx, cfg.data, svc, cfg.logger); err != nil {
 			return nil, err
 		}
 	}
-	reports, err := openLiveReports(cfg.dataDir, svc)
+	reports, err := openLiveReports(cfg.data, svc)
 	if err != nil {
 		return nil, err
 	}
@@ -103,15 +102,15 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 			l.Close()
 		}
 	}
-	plans, err := gateway.LoadPlans(filepath.Join(cfg.dataDir, gateway.PlansFile))
+	plans, err := gateway.LoadPlans(cfg.data.plans())
 	if err != nil {
 		closeReports()
 		return nil, err
 	}
 	plans = gateway.WithMapPagePlans(plans)
 	gw, err := gateway.New(gateway.Options{
-		KeysPath:  filepath.Join(cfg.dataDir, gateway.KeysFile),
-		UsagePath: filepath.Join(cfg.dataDir, gateway.UsageFile),
+		KeysPath:  cfg.data.keys(),
+		UsagePath: cfg.data.usage(),
 		Plans:     plans,
 		Logger:    cfg.logger,
 	})
@@ -124,7 +123,7 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 	mux.Mount(conv.SearchRoutes()...)
 	mux.Mount(conv.AutocompleteRoutes()...)
 	mux.Mount(conv.BatchRoutes()...)
-	archives := archive.NewSet(blob.NewCached(blob.NewDir(filepath.Join(cfg.dataDir, tilesDir)), blob.CacheOptions{BlockSize: 16 << 10, MaxBytes: 32 << 20}), cmp.Or(cfg.archiveRecheck, archiveRecheck))
+	archives := archive.NewSet(blob.NewCached(blob.NewDir(cfg.data.tiles()), blob.CacheOptions{BlockSize: 16 << 10, MaxBytes: 32 << 20}), cmp.Or(cfg.archiveRecheck, archiveRecheck))
 	tiles := tile.NewHandler(tile.Options{
 		Generator:   tile.NewGenerator(svc),
 		Archives:    archives,
@@ -152,14 +151,14 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 
 // openLiveReports opens each domain's served report version with the
 // domain's routes over it.
-func openLiveReports(dataDir string, svc *grid.Service) (map[string]*boltdir.Live[[]api.Route], error) {
+func openLiveReports(data dataDir, svc *grid.Service) (map[string]*boltdir.Live[[]api.Route], error) {
 	build := map[string]func(kv.Store) []api.Route{
 		energy.Dataset: func(s kv.Store) []api.Route { return energyapi.NewHandler(s, svc, time.Now).Routes() },
 		ag.Dataset:     func(s kv.Store) []api.Route { return agapi.NewHandler(s, svc).Routes() },
 	}
 	out := map[string]*boltdir.Live[[]api.Route]{}
 	for _, domain := range reportDomains {
-		l, err := boltdir.NewLive(reportDir(dataDir, domain), build[domain])
+		l, err := boltdir.NewLive(data.reports(domain), build[domain])
 		if err != nil {
 			for _, o := range out {
 				o.Close()

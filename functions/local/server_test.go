@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +32,7 @@ func newTestServerIn(t *testing.T, dir string, configure ...func(*serverConfig))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)}
+	cfg := serverConfig{data: dataDir(dir), logger: slog.New(slog.DiscardHandler)}
 	for _, c := range configure {
 		c(&cfg)
 	}
@@ -143,12 +142,12 @@ func TestServerKeys(t *testing.T) {
 // plan's rate limit answers 429 with Retry-After.
 func TestServerProductsAndLimits(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	key, _, err := gateway.AddKey(filepath.Join(dir, gateway.KeysFile), "customer", map[gateway.Product]string{gateway.Search: gateway.DefaultPlan})
+	dir := dataDir(t.TempDir())
+	key, _, err := gateway.AddKey(dir.keys(), "customer", map[gateway.Product]string{gateway.Search: gateway.DefaultPlan})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := newServer(t.Context(), serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+	srv, err := newServer(t.Context(), serverConfig{data: dir, logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,8 +224,8 @@ func startServe(t *testing.T, cfg serverConfig, last string) (map[string]string,
 // stops cleanly when its context ends.
 func TestServePrintsURLAndKey(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	lines, stop := startServe(t, serverConfig{dataDir: dir}, "tiles_url")
+	dir := dataDir(t.TempDir())
+	lines, stop := startServe(t, serverConfig{data: dir}, "tiles_url")
 	base, key := lines["base_url"], lines["api_key"]
 	if !strings.HasPrefix(base, "http://127.0.0.1:") || !strings.HasPrefix(key, "mk_") || lines["tiles_url"] != base+"/tiles" {
 		stop()
@@ -246,11 +245,11 @@ func TestServePrintsURLAndKey(t *testing.T) {
 	}
 	stop()
 	// The demo key is the same on the next start.
-	again, err := gateway.EnsureDemoKey(dir)
+	again, err := gateway.EnsureDemoKey(string(dir))
 	if err != nil || again != key {
 		t.Errorf("demo key changed across restarts: %q then %q (%v)", key, again, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, gateway.UsageFile)); err != nil {
+	if _, err := os.Stat(dir.usage()); err != nil {
 		t.Errorf("usage counts were not flushed on shutdown: %v", err)
 	}
 }
@@ -346,10 +345,10 @@ func TestOpenAPIStatesQuotaPolicy(t *testing.T) {
 // newServer says why.
 func TestNewServerStopsWithItsContext(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
+	dir := dataDir(t.TempDir())
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	srv, err := newServer(ctx, serverConfig{dataDir: dir, logger: slog.New(slog.DiscardHandler)})
+	srv, err := newServer(ctx, serverConfig{data: dir, logger: slog.New(slog.DiscardHandler)})
 	if err == nil {
 		srv.Close()
 		t.Fatal("newServer with a cancelled context started a server")

@@ -34,7 +34,6 @@ import (
 // strict verifiers (Python 3.13's default context, VERIFY_X509_STRICT)
 // refuse a leaf that doubles as its own CA. The server certificate is
 // renewed when it expires within 30 days; the authority lasts ten years.
-const tlsDir = "tls"
 
 const (
 	caValidity    = 10 * 365 * 24 * time.Hour
@@ -47,11 +46,11 @@ const (
 	tlsCommonName = "Meridian local server"
 )
 
-// ensureTLS returns the server's certificate for dataDir, making the
+// ensureTLS returns the server's certificate for data, making the
 // authority and the certificate the first time (and the certificate again
 // when it nears expiry). caPath is the file clients should trust.
-func ensureTLS(dataDir string) (cert tls.Certificate, caPath string, err error) {
-	dir := filepath.Join(dataDir, tlsDir)
+func ensureTLS(data dataDir) (cert tls.Certificate, caPath string, err error) {
+	dir := data.tls()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return tls.Certificate{}, "", err
 	}

@@ -17,7 +17,7 @@ import (
 func TestServeTLS(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	lines, stop := startServe(t, serverConfig{dataDir: dir, tls: true}, "ca_file")
+	lines, stop := startServe(t, serverConfig{data: dataDir(dir), tls: true}, "ca_file")
 	base, key, caFile := lines["base_url"], lines["api_key"], lines["ca_file"]
 	if !strings.HasPrefix(base, "https://127.0.0.1:") || caFile != filepath.Join(dir, tlsDir, tlsCAFile) {
 		stop()
@@ -71,7 +71,7 @@ print(urllib.request.urlopen(sys.argv[1] + "/healthz", context=ctx).status)`
 	}
 	stop()
 	before, _ := os.ReadFile(filepath.Join(dir, tlsDir, tlsCertFile))
-	lines, stop = startServe(t, serverConfig{dataDir: dir, tls: true}, "ca_file")
+	lines, stop = startServe(t, serverConfig{data: dataDir(dir), tls: true}, "ca_file")
 	stop()
 	after, _ := os.ReadFile(filepath.Join(dir, tlsDir, tlsCertFile))
 	if len(before) == 0 || string(before) != string(after) || lines["ca_file"] != caFile {
