@@ -235,11 +235,10 @@ flags:
 `
 
 func ingestCommand(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "energy" {
-		return ingestEnergyCommand(args[1:], stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == "ag" {
-		return ingestAgCommand(args[1:], stdout, stderr)
+	for _, d := range reportDomainTable {
+		if len(args) > 0 && args[0] == d.name {
+			return ingestReportCommand(d, args[1:], stdout, stderr)
+		}
 	}
 	if len(args) == 0 || args[0] != "grid" {
 		fmt.Fprint(stderr, ingestUsage)

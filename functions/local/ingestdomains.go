@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"meridian/shared/ag/agingest"
+	"meridian/shared/energy/energyingest"
+	"meridian/shared/ingest"
+	"meridian/shared/kv"
+	"meridian/shared/survey/grid"
+)
+
+// energyFiles are the energy files of a directory (domainFiles).
+type energyFiles struct{ files energyingest.Files }
+
+func (f energyFiles) options(o ingestOptions) energyingest.Options {
+	return energyingest.Options{Now: o.asOf, Demo: o.demo, Progress: o.progress, Notices: o.notices}
+}
+
+func (f energyFiles) banners() ([]string, error) { return energyingest.Banners(f.files) }
+func (f energyFiles) unrecognised() []string     { return f.files.Unrecognised }
+
+func (f energyFiles) check(ctx context.Context, w, stderr io.Writer, g *grid.Service, o ingestOptions) int {
+	ls, err := energyingest.Layouts(f.files)
+	if err != nil {
+		fmt.Fprintf(stderr, "meridian ingest energy -check: %v\n", err)
+		return 1
+	}
+	layouts := map[string]ingest.Layout{}
+	for _, l := range ls {
+		layouts[l.Path] = l.Layout
+	}
+	return checkReports(ctx, w, "energy", f.files, layouts, func(ctx context.Context, files energyingest.Files, store *countStore, n *ingest.Notices) (map[string]int, map[string]int, error) {
+		o.progress, o.notices = nil, n
+		sum, err := energyingest.Ingest(ctx, store, g, files, f.options(o))
+		return sum.Read, sum.Skipped, err
+	})
+}
+
+func (f energyFiles) ingest(ctx context.Context, store kv.Store, g *grid.Service, o ingestOptions, w io.Writer) ([]any, error) {
+	start := time.Now()
+	sum, err := energyingest.Ingest(ctx, store, g, f.files, f.options(o))
+	if err != nil {
+		return nil, err
+	}
+	if w != nil {
+		fmt.Fprintf(w, "energy dataset version %d: %d items in %s\n", sum.Version, sum.Items, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(w, "read:    %s\n", counts(sum.Read))
+		if len(sum.Skipped) > 0 {
+			fmt.Fprintf(w, "skipped: %s\n", counts(sum.Skipped))
+		}
+		if sum.NoticeCount > 0 {
+			fmt.Fprintf(w, "notices: %d rows with values not seen before, kept\n", sum.NoticeCount)
+			for _, n := range sum.Notices {
+				fmt.Fprintf(w, "  %s\n", n)
+			}
+		}
+	}
+	return []any{"items", sum.Items, "wells", sum.Read["wells_st37"] + sum.Read["wells_petrinex"]}, nil
+}
+
+// agFiles are the agriculture files of a directory (domainFiles).
+type agFiles struct{ files agingest.Files }
+
+func (f agFiles) options(o ingestOptions) agingest.Options {
+	return agingest.Options{Demo: o.demo, AsOf: o.asOf, Progress: o.progress, Notices: o.notices}
+}
+
+func (f agFiles) banners() ([]string, error) {
+	var out []string
+	for _, l := range agingest.Layouts(f.files) {
+		out = append(out, l.Banner())
+	}
+	return out, nil
+}
+
+func (f agFiles) unrecognised() []string { return f.files.Unrecognised }
+
+func (f agFiles) check(ctx context.Context, w, _ io.Writer, g *grid.Service, o ingestOptions) int {
+	layouts := map[string]ingest.Layout{}
+	for _, l := range agingest.Layouts(f.files) {
+		layouts[l.Path] = l.Layout
+	}
+	for _, p := range f.files.Drought { // older months: read by no ingest, still checked
+		if _, ok := layouts[p]; !ok {
+			layouts[p] = agingest.DroughtGeoJSONLayout
+			if strings.EqualFold(filepath.Ext(p), ".shp") {
+				layouts[p] = agingest.DroughtShapefileLayout
+			}
+		}
+	}
+	return checkReports(ctx, w, "ag", f.files, layouts, func(ctx context.Context, files agingest.Files, store *countStore, n *ingest.Notices) (map[string]int, map[string]int, error) {
+		o.progress, o.notices = nil, n
+		sum, err := agingest.Ingest(ctx, store, g, files, f.options(o))
+		return sum.Read, nil, err
+	})
+}
+
+func (f agFiles) ingest(ctx context.Context, store kv.Store, g *grid.Service, o ingestOptions, w io.Writer) ([]any, error) {
+	start := time.Now()
+	if w != nil && o.notices == nil {
+		o.notices = &ingest.Notices{}
+	}
+	sum, err := agingest.Ingest(ctx, store, g, f.files, f.options(o))
+	if w != nil {
+		for _, n := range o.notices.Lines() {
+			fmt.Fprintf(w, "notice: %s\n", n)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if w != nil {
+		fmt.Fprintf(w, "ag dataset version %d: %d quarters, %d items in %s\n", sum.Version, sum.Quarters, sum.Items, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(w, "read:     %s\n", counts(sum.Read))
+		fmt.Fprintf(w, "sections: %s\n", counts(sum.Sections))
+	}
+	return []any{"items", sum.Items, "quarters", sum.Quarters}, nil
+}
