@@ -29,18 +29,16 @@ package agapi
 import (
 	"context"
 	"encoding/json"
-	"math"
 	"net/http"
 	"strings"
 	"sync"
-
-	"github.com/paulmach/orb/geojson"
 
 	"meridian/shared/ag"
 	"meridian/shared/api"
 	"meridian/shared/apierr"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
+	"meridian/shared/report"
 	"meridian/shared/survey"
 )
 
@@ -124,7 +122,7 @@ type Report struct {
 	Resolved         string          `json:"resolved_legal_location"`
 	Grain            string          `json:"grain"`
 	Province         string          `json:"province"`
-	Parcel           Parcel          `json:"parcel"`
+	Parcel           report.Parcel   `json:"parcel"`
 	Productivity     json.RawMessage `json:"productivity,omitempty"`
 	Cropping         json.RawMessage `json:"cropping,omitempty"`
 	Soil             json.RawMessage `json:"soil,omitempty"`
@@ -136,19 +134,6 @@ type Report struct {
 	ProvincialDetail json.RawMessage `json:"provincial_detail,omitempty"`
 	Units            Units           `json:"units"`
 	Meta             Meta            `json:"meta"`
-}
-
-// Parcel is the quarter section's area, centre and (on request) polygon.
-type Parcel struct {
-	AreaHa   float64           `json:"area_ha"`
-	Centroid Point             `json:"centroid"`
-	Geometry *geojson.Geometry `json:"geometry"`
-}
-
-// Point is a lat/lng pair.
-type Point struct {
-	Lat float64 `json:"lat"`
-	Lng float64 `json:"lng"`
 }
 
 // Units names the report's units.
@@ -309,18 +294,12 @@ func (h *Handler) Report(ctx context.Context, input string, inc include) (*Repor
 		Resolved:      resolved,
 		Grain:         "quarter_section",
 		Province:      b.Province.Code(),
-		Parcel: Parcel{
-			AreaHa:   math.Round(survey.AreaM2(b.Geometry)/100) / 100,
-			Centroid: Point{Lat: round6(b.Centroid[1]), Lng: round6(b.Centroid[0])},
-		},
-		Units: Units{Area: "ha", Distance: "m"},
-		Meta:  Meta{Unavailable: []Unavailable{}, Sources: map[string]json.RawMessage{}},
+		Parcel:        report.NewParcel(b, inc.geometry),
+		Units:         Units{Area: "ha", Distance: "m"},
+		Meta:          Meta{Unavailable: []Unavailable{}, Sources: map[string]json.RawMessage{}},
 	}
 	if l.Unit == lld.LSD {
 		rep.Grain = "lsd"
-	}
-	if inc.geometry {
-		rep.Parcel.Geometry = geojson.NewGeometry(b.Geometry)
 	}
 	null := json.RawMessage("null")
 	// source adds the dataset of sk's item to meta.sources.
@@ -497,5 +476,3 @@ func (h *Handler) sourcesOf(ctx context.Context, ds kv.Dataset) (map[string]json
 	h.mu.Unlock()
 	return s, nil
 }
-
-func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }

@@ -12,6 +12,7 @@ import (
 	"meridian/shared/apierr"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
+	"meridian/shared/report"
 )
 
 // MaxSegments is how many segments a pipeline licence detail returns.
@@ -86,7 +87,7 @@ func (h *Handler) Expiring(w http.ResponseWriter, r *http.Request) error {
 	}
 	meta := listMeta(page.totals.n, p, map[string]any{"expires_within_days": days, "operator": echo(operator), "type": echo(typ),
 		"tenure_kind": echo(kind), "q": echo(search)})
-	meta["total_area_ha"], meta["area_ha_known_count"], meta["area_ha_unknown_count"] = round(float64(page.totals.microHa)/1e6, 2), page.totals.known, page.totals.n-page.totals.known
+	meta["total_area_ha"], meta["area_ha_known_count"], meta["area_ha_unknown_count"] = report.Round(float64(page.totals.microHa)/1e6, 2), page.totals.known, page.totals.n-page.totals.known
 	api.WriteJSON(w, http.StatusOK, list[energy.TenureRow]{page.rows, withCursor(meta, page.next)})
 	return nil
 }

@@ -16,7 +16,7 @@ import (
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/energy/energytest"
 	"meridian/shared/kv"
-	"meridian/shared/survey"
+	"meridian/shared/report"
 	"meridian/shared/survey/grid"
 )
 
@@ -174,7 +174,7 @@ func TestReportDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a, want := at(r, "parcel", "area_ha").(float64), math.Round(survey.AreaM2(b.Geometry)/100)/100; a != want || a < 14 || a > 18 {
+	if a, want := at(r, "parcel", "area_ha").(float64), math.Round(report.AreaM2(b.Geometry)/100)/100; a != want || a < 14 || a > 18 {
 		t.Errorf("area_ha %v, want %v (ellipsoidal)", a, want)
 	}
 	// Projection: only the sections asked for.

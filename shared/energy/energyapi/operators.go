@@ -11,6 +11,7 @@ import (
 	"meridian/shared/apierr"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
+	"meridian/shared/report"
 )
 
 // Sorts of the operator endpoints (true: descending by default).
@@ -267,7 +268,7 @@ func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
 	s.Liability.Total, s.Liability.Active, s.Liability.Suspended = l.Total, l.Active, l.Suspended
 	s.Liability.Abandoned, s.Liability.Orphan, s.Liability.ReclamationCertified = l.Abandoned, l.Orphan, l.ReclamationCertified
 	s.Transfers.In, s.Transfers.Out = info.In, info.Out
-	s.Tenure.PNG, s.Tenure.Mineral, s.Tenure.Total, s.Tenure.AreaHa = info.PNG, info.Mineral, info.PNG+info.Mineral, round(info.AreaHa, 2)
+	s.Tenure.PNG, s.Tenure.Mineral, s.Tenure.Total, s.Tenure.AreaHa = info.PNG, info.Mineral, info.PNG+info.Mineral, report.Round(info.AreaHa, 2)
 	s.Tenure.TransferPending, s.Tenure.ExpiringSoon, s.Tenure.Top = pending, soon, top.sorted()
 	s.Footprint, s.FootprintTotal = fp, info.Footprint
 	api.WriteJSON(w, http.StatusOK, s)

@@ -4,19 +4,16 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"math"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 
-	"github.com/paulmach/orb/geojson"
-
 	"meridian/shared/api"
 	"meridian/shared/apierr"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
-	"meridian/shared/survey"
+	"meridian/shared/report"
 )
 
 // ReportRows is how many rows each list section of the report embeds; the
@@ -69,7 +66,7 @@ type unavailable struct {
 type Report struct {
 	LegalLocation     string                       `json:"legal_location"`
 	Province          string                       `json:"province"`
-	Parcel            reportParcel                 `json:"parcel"`
+	Parcel            report.Parcel                `json:"parcel"`
 	Summary           *reportSummary               `json:"summary,omitempty"`
 	Production        *reportProduction            `json:"production,omitempty"`
 	Tenure            *section[energy.TenureRow]   `json:"tenure,omitempty"`
@@ -79,12 +76,6 @@ type Report struct {
 	AlternativeEnergy json.RawMessage              `json:"alternative_energy,omitempty"`
 	Units             map[string]string            `json:"units"`
 	Meta              reportMeta                   `json:"meta"`
-}
-
-type reportParcel struct {
-	AreaHa   float64      `json:"area_ha"`
-	Centroid energy.Point `json:"centroid"`
-	Geometry any          `json:"geometry"`
 }
 
 type reportMeta struct {
@@ -167,11 +158,6 @@ func includeParam(r *http.Request) (map[string]bool, error) {
 	return inc, nil
 }
 
-func round(v float64, digits int) float64 {
-	p := math.Pow(10, float64(digits))
-	return math.Round(v*p) / p
-}
-
 // Report answers GET /energy/report.
 func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
@@ -189,14 +175,7 @@ func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 	}
 	rep := Report{LegalLocation: pc.input, Province: pc.province, Units: Units,
 		Meta: reportMeta{Unavailable: []unavailable{}, Sources: map[string]energy.Source{}}}
-	c := pc.block.Centroid
-	rep.Parcel = reportParcel{Centroid: energy.Point{Lat: round(c[1], 6), Lng: round(c[0], 6)}}
-	if pc.block.Geometry != nil {
-		rep.Parcel.AreaHa = math.Round(survey.AreaM2(pc.block.Geometry)/100) / 100
-	}
-	if inc["geometry"] && pc.block.Geometry != nil {
-		rep.Parcel.Geometry = geojson.NewGeometry(pc.block.Geometry)
-	}
+	rep.Parcel = report.NewParcel(pc.block, inc["geometry"])
 	// The whole LSD partition in one query: the roll-up and every section's
 	// rows (one round trip on DynamoDB besides the dataset pointer).
 	part, err := loadLSD(ctx, ds, pc.lsd)
@@ -350,7 +329,7 @@ func (h *Handler) summary(r *http.Request, ds kv.Dataset, pc parcel, sum energy.
 	}
 	s := &reportSummary{
 		Wells:      summaryWells{Liability: sum.Wells, PrimarySource: primary, BySource: map[string]energy.Liability{primary: sum.Wells}},
-		Pipelines:  summaryPipelines{SegmentCount: sum.Segments, LengthMOnParcel: round(sum.PipelineLengthM, 1)},
+		Pipelines:  summaryPipelines{SegmentCount: sum.Segments, LengthMOnParcel: report.Round(sum.PipelineLengthM, 1)},
 		Facilities: summaryFacilities{Count: sum.Facilities, Categories: cats},
 	}
 	if sum.LastActivityDate != "" {
@@ -377,7 +356,7 @@ func (h *Handler) summary(r *http.Request, ds kv.Dataset, pc parcel, sum energy.
 		n := sum.WellsByOperator[best]
 		share := 0.0
 		if sum.Wells.Total > 0 {
-			share = round(100*float64(n)/float64(sum.Wells.Total), 1)
+			share = report.Round(100*float64(n)/float64(sum.Wells.Total), 1)
 		}
 		s.Operators.Dominant = &dominant{Party: energy.NewParty(best, name), WellCount: n, WellSharePct: share, ShareBasis: basis}
 	}
@@ -387,7 +366,7 @@ func (h *Handler) summary(r *http.Request, ds kv.Dataset, pc parcel, sum energy.
 func production(sum energy.LSDSummary) *reportProduction {
 	p := sum.Production
 	out := &reportProduction{WindowMonths: p.WindowMonths,
-		Volumes: map[string]float64{"oil_m3": round(p.Oil, 2), "gas_e3m3": round(p.Gas, 2), "condensate_m3": round(p.Condensate, 2), "water_m3": round(p.Water, 2)},
+		Volumes: map[string]float64{"oil_m3": report.Round(p.Oil, 2), "gas_e3m3": report.Round(p.Gas, 2), "condensate_m3": report.Round(p.Condensate, 2), "water_m3": report.Round(p.Water, 2)},
 		HasOil:  p.Oil > 0, HasGas: p.Gas > 0, HasCondensate: p.Condensate > 0, HasWater: p.Water > 0, ProducingWellCount: sum.ProducingWells}
 	if p.LastProducingMonth != "" {
 		m := p.LastProducingMonth

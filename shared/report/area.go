@@ -1,4 +1,4 @@
-package survey
+package report
 
 import (
 	"math"
@@ -6,11 +6,15 @@ import (
 	"github.com/paulmach/orb"
 )
 
+// AreaHa is a parcel's area_ha: AreaM2 in hectares, to 2 decimals. Every
+// report's area_ha comes from it, so one parcel has one area whichever
+// report is asked.
+func AreaHa(g orb.Geometry) float64 { return math.Round(AreaM2(g)/100) / 100 }
+
 // AreaM2 is the area of a lng/lat polygon on the WGS84 ellipsoid, in square
 // metres: each ring is projected onto the plane tangent at the ring's mean
 // latitude with the ellipsoid's radii of curvature there, which is exact to
-// well under 0.01% for a quarter section. Every report's area_ha comes from
-// it, so one parcel has one area whichever report is asked.
+// well under 0.01% for a quarter section.
 func AreaM2(g orb.Geometry) float64 {
 	switch g := g.(type) {
 	case orb.Polygon:
