@@ -2,7 +2,10 @@
 // kv) holds it: each quarter section's sections (cropping, land use,
 // productivity, soil, drought, wetlands, hydrology, municipality,
 // provincial detail), which package agingest derives from the published
-// datasets and publishes as one dataset, and the map layers' polygons.
+// datasets and publishes as one dataset, and the map layers' polygons; and
+// the report of a quarter section assembled from them (Reporter.Report, in
+// report.go), so that the rules of the report live with its data and
+// package agapi only parses the request and writes the answer.
 //
 // Keys, one partition per quarter section, one item per report section,
 // so an include projection reads only the sections it names:

@@ -23,6 +23,7 @@ import (
 	"meridian/shared/api"
 	"meridian/shared/apierr"
 	"meridian/shared/kv"
+	"meridian/shared/report"
 	"meridian/shared/survey/grid"
 )
 
@@ -47,7 +48,7 @@ type decoded struct {
 	Province      string                     `json:"province"`
 	Parcel        map[string]json.RawMessage `json:"parcel"`
 	Meta          struct {
-		Unavailable []Unavailable              `json:"unavailable"`
+		Unavailable []report.Unavailable       `json:"unavailable"`
 		Sources     map[string]json.RawMessage `json:"sources"`
 	} `json:"meta"`
 	all map[string]json.RawMessage
@@ -65,7 +66,7 @@ func decode(t testing.TB, body []byte) decoded {
 	return d
 }
 
-var allSections = []string{Productivity, Cropping, Soil, LandUse, Drought, Wetlands, Hydrology, ParcelContext, ProvincialDetail}
+var allSections = []string{ag.SectionProductivity, ag.SectionCropping, ag.SectionSoil, ag.SectionLandUse, ag.SectionDrought, ag.SectionWetlands, ag.SectionHydrology, ag.SectionParcelContext, ag.SectionProvincialDetail}
 
 // The golden reports of the demo data, with what each must show checked
 // in code as well (a golden can be regenerated wrong; these cannot).
@@ -86,26 +87,26 @@ func TestReportGolden(t *testing.T) {
 				}
 			}
 			var p ag.Provincial
-			json.Unmarshal(d.all[ProvincialDetail], &p)
+			json.Unmarshal(d.all[ag.SectionProvincialDetail], &p)
 			if p.CrownLand == nil || len(p.Soils) == 0 || len(p.Pastures) == 0 {
-				t.Errorf("provincial_detail %s", d.all[ProvincialDetail])
+				t.Errorf("provincial_detail %s", d.all[ag.SectionProvincialDetail])
 			}
 			if string(d.Parcel["geometry"]) != "null" {
 				t.Error("geometry without include=geometry")
 			}
-			for _, k := range []string{"productivity.lsrs", "productivity.cli", Cropping, Soil, LandUse, Drought, Wetlands, Hydrology, ParcelContext, ProvincialDetail} {
+			for _, k := range []string{"productivity.lsrs", "productivity.cli", ag.SectionCropping, ag.SectionSoil, ag.SectionLandUse, ag.SectionDrought, ag.SectionWetlands, ag.SectionHydrology, ag.SectionParcelContext, ag.SectionProvincialDetail} {
 				if _, ok := d.Meta.Sources[k]; !ok {
 					t.Errorf("no meta.sources[%s]: %v", k, d.Meta.Sources)
 				}
 			}
 		}},
 		{"ab-full", "/ag/report?legal_location=nw%2025%2024%201%20w5m", func(t *testing.T, d decoded) {
-			want := []Unavailable{{ProvincialDetail, ReasonNotPublished}}
+			want := []report.Unavailable{{Section: ag.SectionProvincialDetail, Reason: report.ReasonNotPublished}}
 			if diff := cmp.Diff(want, d.Meta.Unavailable); diff != "" || d.LegalLocation != "NW-25-24-1-W5" {
 				t.Errorf("unavailable (-want +got):\n%s legal_location %s", diff, d.LegalLocation)
 			}
-			if string(d.all[ProvincialDetail]) != "null" {
-				t.Errorf("AB provincial_detail %s", d.all[ProvincialDetail])
+			if string(d.all[ag.SectionProvincialDetail]) != "null" {
+				t.Errorf("AB provincial_detail %s", d.all[ag.SectionProvincialDetail])
 			}
 			var area float64
 			json.Unmarshal(d.Parcel["area_ha"], &area)
@@ -114,24 +115,24 @@ func TestReportGolden(t *testing.T) {
 			}
 		}},
 		{"sk-sections-unavailable", "/ag/report?legal_location=NE-19-50-20-W3", func(t *testing.T, d decoded) {
-			want := []Unavailable{{Productivity, ReasonNoData}, {Cropping, ReasonNoData}, {Drought, ReasonNoData}, {ParcelContext, ReasonNoData}}
+			want := []report.Unavailable{{Section: ag.SectionProductivity, Reason: report.ReasonNoData}, {Section: ag.SectionCropping, Reason: report.ReasonNoData}, {Section: ag.SectionDrought, Reason: report.ReasonNoData}, {Section: ag.SectionParcelContext, Reason: report.ReasonNoData}}
 			if diff := cmp.Diff(want, d.Meta.Unavailable); diff != "" {
 				t.Errorf("unavailable (-want +got):\n%s", diff)
 			}
-			for _, s := range []string{Productivity, Cropping, Drought, ParcelContext} {
+			for _, s := range []string{ag.SectionProductivity, ag.SectionCropping, ag.SectionDrought, ag.SectionParcelContext} {
 				if v, ok := d.all[s]; !ok || string(v) != "null" {
 					t.Errorf("section %s = %s, want null", s, v)
 				}
 			}
 		}},
 		{"ab-one-rating", "/ag/report?legal_location=NE-19-48-7-W5", func(t *testing.T, d decoded) {
-			if !slices.Contains(d.Meta.Unavailable, Unavailable{"productivity.cli", ReasonNoData}) {
+			if !slices.Contains(d.Meta.Unavailable, report.Unavailable{Section: "productivity.cli", Reason: report.ReasonNoData}) {
 				t.Errorf("unavailable %v", d.Meta.Unavailable)
 			}
 			var p struct{ LSRS, CLI json.RawMessage }
-			json.Unmarshal(d.all[Productivity], &p)
+			json.Unmarshal(d.all[ag.SectionProductivity], &p)
 			if string(p.CLI) != "null" || len(p.LSRS) < 5 {
-				t.Errorf("productivity %s", d.all[Productivity])
+				t.Errorf("productivity %s", d.all[ag.SectionProductivity])
 			}
 		}},
 		{"lsd", "/ag/report?legal_location=LSD%2010-25-024-01W5", func(t *testing.T, d decoded) {
@@ -141,7 +142,7 @@ func TestReportGolden(t *testing.T) {
 		}},
 		{"projection", "/ag/report?legal_location=NW-25-24-1-W5&include=soil,%20drought,geometry", func(t *testing.T, d decoded) {
 			for _, s := range allSections {
-				if _, ok := d.all[s]; ok != (s == Soil || s == Drought) {
+				if _, ok := d.all[s]; ok != (s == ag.SectionSoil || s == ag.SectionDrought) {
 					t.Errorf("section %s present = %v", s, ok)
 				}
 			}
@@ -157,7 +158,7 @@ func TestReportGolden(t *testing.T) {
 			}
 		}},
 		{"projection-provincial-ab", "/ag/report?legal_location=NW-25-24-1-W5&include=provincial_detail", func(t *testing.T, d decoded) {
-			if diff := cmp.Diff([]Unavailable{{ProvincialDetail, ReasonNotPublished}}, d.Meta.Unavailable); diff != "" {
+			if diff := cmp.Diff([]report.Unavailable{{Section: ag.SectionProvincialDetail, Reason: report.ReasonNotPublished}}, d.Meta.Unavailable); diff != "" {
 				t.Errorf("unavailable (-want +got):\n%s", diff)
 			}
 		}},
@@ -298,6 +299,7 @@ func TestBadInput(t *testing.T) {
 		{"bc dls", "legal_location=NE-10-80-15-W6", 400, "bc_not_supported"},
 		{"unknown include", "legal_location=NW-25-24-1-W5&include=soil,weather", 400, "invalid_parameter"},
 		{"v1 geometry include", "legal_location=NW-25-24-1-W5&include=true", 400, "invalid_parameter"},
+		{"empty include", "legal_location=NW-25-24-1-W5&include=%20,", 400, "invalid_parameter"},
 		{"no data", "legal_location=NW-1-1-1-W4", 404, "not_found"},
 		{"no data projection", "legal_location=NW-1-1-1-W4&include=geometry", 404, "not_found"},
 		{"no data lsd", "legal_location=1-1-1-1-W4&include=soil", 404, "not_found"},
@@ -332,7 +334,7 @@ func TestProjectionOfMissingSections(t *testing.T) {
 	t.Parallel()
 	w := serve(t, demoStore(t), "/ag/report?legal_location=NE-19-50-20-W3&include=drought,cropping")
 	d := decode(t, w.Body.Bytes())
-	if w.Code != 200 || len(d.Meta.Unavailable) != 2 || string(d.all[Drought]) != "null" {
+	if w.Code != 200 || len(d.Meta.Unavailable) != 2 || string(d.all[ag.SectionDrought]) != "null" {
 		t.Errorf("= %d %s", w.Code, w.Body)
 	}
 }
@@ -387,8 +389,8 @@ func TestCorruptItem(t *testing.T) {
 	}
 	w := serve(t, store, "/ag/report?legal_location=NW-25-24-1-W5&include=soil,drought")
 	d := decode(t, w.Body.Bytes())
-	if w.Code != 200 || string(d.all[Soil]) != "null" || !slices.Contains(d.Meta.Unavailable, Unavailable{Soil, ReasonSourceError}) ||
-		!strings.Contains(string(d.all[Drought]), `"D1"`) {
+	if w.Code != 200 || string(d.all[ag.SectionSoil]) != "null" || !slices.Contains(d.Meta.Unavailable, report.Unavailable{Section: ag.SectionSoil, Reason: report.ReasonSourceError}) ||
+		!strings.Contains(string(d.all[ag.SectionDrought]), `"D1"`) {
 		t.Errorf("= %d %s", w.Code, w.Body)
 	}
 }

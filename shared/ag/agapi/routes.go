@@ -2,6 +2,7 @@ package agapi
 
 import (
 	"meridian/shared/api"
+	"meridian/shared/report"
 )
 
 func obj(desc string) map[string]any {
@@ -45,7 +46,7 @@ var reportSchema = map[string]any{
 					"required": []string{"section", "reason"},
 					"properties": map[string]any{
 						"section": map[string]any{"type": "string", "description": "a section name, or productivity.lsrs / productivity.cli"},
-						"reason":  map[string]any{"enum": []string{ReasonNoData, ReasonNotPublished, ReasonSourceError}},
+						"reason":  map[string]any{"enum": []string{report.ReasonNoData, report.ReasonNotPublished, report.ReasonSourceError}},
 					},
 				}},
 				"sources": map[string]any{"type": "object", "description": "per section (productivity.lsrs and productivity.cli for productivity): {name, as_of, demo}"},
