@@ -4,9 +4,16 @@
 // (docs/data-sources.md §0.4, §4.2, §5.1; api-reference.md for the values).
 // The derivations are pure functions of the records and a reference date,
 // so an ingest run and a test give the same answers.
+//
+// It also assembles the energy parcel report from the report store
+// (Reporter.Report, in report.go), so that the report's rules (the primary
+// source, the dominant operator, the order of the tenure section) live
+// with the rows they read and package energyapi only parses the request
+// and writes the answer.
 package energy
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"slices"
@@ -153,4 +160,42 @@ func Urgency(state ExpiryState) int {
 		return 2
 	}
 	return 3
+}
+
+// WithExpiry recomputes a tenure row's expiry state and days on now's day.
+func WithExpiry(t TenureRow, now time.Time) TenureRow {
+	perpetual := t.ExpiryState == Perpetual
+	var exp time.Time
+	if t.ExpiryDate != nil {
+		exp, _ = time.Parse("2006-01-02", *t.ExpiryDate)
+	}
+	state, days, ok := Expiry(exp, perpetual, now)
+	t.ExpiryState, t.DaysToExpiry = state, nil
+	if ok {
+		d := days
+		t.DaysToExpiry = &d
+	}
+	return t
+}
+
+// ExpiryKey is a row's expiry date for sorting: undated and perpetual last.
+func ExpiryKey(t TenureRow) string {
+	if t.ExpiryDate == nil {
+		return noExpiry
+	}
+	return *t.ExpiryDate
+}
+
+// ByUrgency orders dispositions by Urgency, then soonest expiry (undated
+// and perpetual last), then id: the report's tenure section, and the
+// tenure lists' default sort.
+func ByUrgency(a, b TenureRow) int {
+	c := cmp.Compare(Urgency(a.ExpiryState), Urgency(b.ExpiryState))
+	if c == 0 {
+		c = cmp.Compare(ExpiryKey(a), ExpiryKey(b))
+	}
+	if c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
 }

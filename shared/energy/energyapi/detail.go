@@ -42,7 +42,7 @@ func (h *Handler) Expiring(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	operator, typ, search := strings.TrimSpace(q.Get("operator")), strings.TrimSpace(q.Get("type")), strings.TrimSpace(q.Get("q"))
-	ds, err := h.open(ctx)
+	ds, err := energy.Open(ctx, h.store)
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func (h *Handler) Expiring(w http.ResponseWriter, r *http.Request) error {
 		q: kv.Query{PK: energy.PKExpiring, SKFrom: from, SKTo: to + "$"},
 		decode: func(it kv.Item) (energy.TenureRow, error) {
 			t, err := decodeJSON[energy.TenureRow](it)
-			t = withExpiry(t, now)
+			t = energy.WithExpiry(t, now)
 			t.LSDCoveragePct = nil
 			return t, err
 		},
@@ -145,7 +145,7 @@ func (h *Handler) Disposition(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ds, err := h.open(ctx)
+	ds, err := energy.Open(ctx, h.store)
 	if err != nil {
 		return err
 	}
@@ -160,7 +160,7 @@ func (h *Handler) Disposition(w http.ResponseWriter, r *http.Request) error {
 	if err := json.Unmarshal(it.Data, &t); err != nil {
 		return err
 	}
-	t = withExpiry(t, h.now())
+	t = energy.WithExpiry(t, h.now())
 	if t.LSDs == nil {
 		t.LSDs = []string{}
 	}
@@ -186,7 +186,7 @@ func (h *Handler) PipelineLicence(w http.ResponseWriter, r *http.Request) error 
 	if !numberRE.MatchString(licence) {
 		return apierr.Invalidf("invalid_parameter", "pipeline licence '%s' is not valid: use the regulator's licence number, e.g. 40137", r.PathValue("licence"))
 	}
-	ds, err := h.open(ctx)
+	ds, err := energy.Open(ctx, h.store)
 	if err != nil {
 		return err
 	}

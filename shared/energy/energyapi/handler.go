@@ -1,35 +1,32 @@
 // Package energyapi serves the energy endpoints (GET /energy/...) from the
-// energy dataset of the report store: the parcel report, the parcel lists
-// (wells, pipelines, facilities, tenure), the operators and the
-// cross-parcel views (expiring tenure, disposition and pipeline licence
-// detail). Every read is one of the access patterns of package energy's
-// keys. Lists page in the store: the default sort of a list is its
-// partition's key order, so a page is a range read (page numbers or an
-// opaque cursor) and its totals come from roll-up items; filters and other
-// sorts stream the partition and keep at most page × per_page rows
-// (paging.go). ACCESS.md gives, for every endpoint and class of
-// parameters, the key read, the items read and the memory. Expiry states
-// are recomputed with the handler's clock, never taken from the store.
+// energy dataset of the report store: the parcel report (package energy
+// assembles it; here it is only read from the request and written as
+// JSON), the parcel lists (wells, pipelines, facilities, tenure), the
+// operators and the cross-parcel views (expiring tenure, disposition and
+// pipeline licence detail). Every read is one of the access patterns of
+// package energy's keys. Lists page in the store: the default sort of a
+// list is its partition's key order, so a page is a range read (page
+// numbers or an opaque cursor) and its totals come from roll-up items;
+// filters and other sorts stream the partition and keep at most page ×
+// per_page rows (paging.go). ACCESS.md gives, for every endpoint and class
+// of parameters, the key read, the items read and the memory. Expiry
+// states are recomputed with the handler's clock, never taken from the
+// store.
 package energyapi
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"math"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"meridian/shared/apierr"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
-	"meridian/shared/lld"
-	"meridian/shared/survey"
 )
 
 // Paging limits of every list endpoint.
@@ -41,98 +38,26 @@ const (
 	DefaultExpiringDays = 365
 )
 
-// Resolver finds the block a report is asked for: the grid service
-// (*grid.Service).
-type Resolver interface {
-	Resolve(ctx context.Context, l lld.Location, input string) (survey.Block, error)
-}
-
 // Handler serves the energy endpoints.
 type Handler struct {
 	store kv.Store
-	svc   Resolver
+	rep   *energy.Reporter // the report, and the LSD of the parcel lists
 	now   func() time.Time
-
-	srcMu    sync.Mutex
-	srcVer   kv.Version // the version srcItems were read from
-	srcItems []kv.Item  // the SOURCES partition of srcVer
 }
 
 // NewHandler returns the energy handlers over store; svc locates parcels,
 // now is the clock expiry states are computed with (time.Now when nil).
-func NewHandler(store kv.Store, svc Resolver, now func() time.Time) *Handler {
+func NewHandler(store kv.Store, svc energy.Resolver, now func() time.Time) *Handler {
 	if now == nil {
 		now = time.Now
 	}
-	return &Handler{store: store, svc: svc, now: now}
-}
-
-// open returns the published energy dataset.
-func (h *Handler) open(ctx context.Context) (kv.Dataset, error) {
-	ds, ok, err := kv.Open(ctx, h.store, energy.Dataset)
-	if err != nil {
-		return ds, err
-	}
-	if !ok {
-		return ds, apierr.Unavailablef(nil, "energy data is not loaded yet")
-	}
-	return ds, nil
-}
-
-// queryAll reads every item of q, page after page.
-func queryAll(ctx context.Context, ds kv.Dataset, q kv.Query) ([]kv.Item, error) {
-	var out []kv.Item
-	if err := ds.Each(ctx, q, func(it kv.Item) error { out = append(out, it); return nil }); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// decodeAll decodes the JSON of items into rows of T.
-func decodeAll[T any](items []kv.Item) ([]T, error) {
-	out := make([]T, len(items))
-	for i, it := range items {
-		if err := json.Unmarshal(it.Data, &out[i]); err != nil {
-			return nil, fmt.Errorf("energyapi: decode %s %s: %w", it.PK, it.SK, err)
-		}
-	}
-	return out, nil
-}
-
-// parcel is a located LSD.
-type parcel struct {
-	input    string
-	lsd      string
-	province string
-	block    survey.Block
+	return &Handler{store: store, rep: energy.NewReporter(store, svc, now), now: now}
 }
 
 // parcelParam reads and locates the legal_location parameter: an LSD in
 // AB, SK or MB.
-func (h *Handler) parcelParam(ctx context.Context, r *http.Request) (parcel, error) {
-	input := strings.TrimSpace(r.URL.Query().Get("legal_location"))
-	if input == "" {
-		return parcel{}, apierr.Invalidf("invalid_parameter", "legal_location is required: an LSD such as 10-36-42-3-W5")
-	}
-	l, err := lld.Parse(input)
-	if err != nil {
-		return parcel{}, err
-	}
-	if l.System == lld.NTS {
-		return parcel{}, apierr.Invalidf("bc_not_supported", "'%s' is in British Columbia: energy data covers AB, SK and MB", input)
-	}
-	if l.System != lld.DLS || l.Unit != lld.LSD {
-		return parcel{}, apierr.Invalidf("invalid_legal_location", "'%s' is not an LSD: energy reports need an LSD such as 10-36-42-3-W5", input)
-	}
-	b, err := h.svc.Resolve(ctx, l, input)
-	if err != nil {
-		return parcel{}, err
-	}
-	prov := b.Province.Code()
-	if prov == "BC" {
-		return parcel{}, apierr.Invalidf("bc_not_supported", "'%s' is in British Columbia: energy data covers AB, SK and MB", input)
-	}
-	return parcel{input: input, lsd: l.String(), province: prov, block: b}, nil
+func (h *Handler) parcelParam(ctx context.Context, r *http.Request) (energy.LocatedLSD, error) {
+	return h.rep.Locate(ctx, r.URL.Query().Get("legal_location"))
 }
 
 // paging is a list request's page, size, sort and direction.
@@ -269,20 +194,4 @@ func partyName(p energy.Party) string {
 		return ""
 	}
 	return *p.Name
-}
-
-// withExpiry recomputes a tenure row's expiry state and days on now's day.
-func withExpiry(t energy.TenureRow, now time.Time) energy.TenureRow {
-	perpetual := t.ExpiryState == energy.Perpetual
-	var exp time.Time
-	if t.ExpiryDate != nil {
-		exp, _ = time.Parse("2006-01-02", *t.ExpiryDate)
-	}
-	state, days, ok := energy.Expiry(exp, perpetual, now)
-	t.ExpiryState, t.DaysToExpiry = state, nil
-	if ok {
-		d := days
-		t.DaysToExpiry = &d
-	}
-	return t
 }

@@ -2,10 +2,8 @@ package energyapi
 
 import (
 	"cmp"
-	"context"
 	"net/http"
 	"strings"
-	"time"
 
 	"meridian/shared/api"
 	"meridian/shared/energy"
@@ -31,45 +29,6 @@ type parcelList[T any] struct {
 	Province      string         `json:"province"`
 	Rows          []T            `json:"rows"`
 	Meta          map[string]any `json:"meta"`
-}
-
-// lsdPartition is an LSD's partition read whole, in one query: its roll-up
-// and its rows by kind. The report reads it so (one round trip on
-// DynamoDB, not one per section); the list routes read one kind each.
-type lsdPartition struct {
-	summary                    *kv.Item
-	wells, pipes, facs, tenure []kv.Item
-}
-
-func loadLSD(ctx context.Context, ds kv.Dataset, lsd string) (lsdPartition, error) {
-	items, err := queryAll(ctx, ds, kv.Query{PK: energy.LSDKey(lsd)})
-	if err != nil {
-		return lsdPartition{}, err
-	}
-	var p lsdPartition
-	for i, it := range items {
-		switch {
-		case it.SK == energy.SKProduction:
-			p.summary = &items[i]
-		case strings.HasPrefix(it.SK, energy.SKWellPrefix):
-			p.wells = append(p.wells, it)
-		case strings.HasPrefix(it.SK, energy.SKPipePrefix):
-			p.pipes = append(p.pipes, it)
-		case strings.HasPrefix(it.SK, energy.SKFacilityPrefix):
-			p.facs = append(p.facs, it)
-		case strings.HasPrefix(it.SK, energy.SKTenurePrefix):
-			p.tenure = append(p.tenure, it)
-		}
-	}
-	return p, nil
-}
-
-func decodeWells(items []kv.Item) ([]energy.WellRow, error) {
-	rows, err := decodeAll[energy.WellRow](items)
-	for i := range rows {
-		rows[i].LSD, rows[i].StatusDate = "", "" // stored for the operator views only
-	}
-	return rows, err
 }
 
 func wellCmp(sort string) func(a, b energy.WellRow) int {
@@ -107,11 +66,11 @@ func (h *Handler) Wells(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	operator := strings.TrimSpace(q.Get("operator"))
-	ds, err := h.open(ctx)
+	ds, err := energy.Open(ctx, h.store)
 	if err != nil {
 		return err
 	}
-	l := parcelListing(pc.lsd, energy.SKWellPrefix, func(it kv.Item) (energy.WellRow, error) {
+	l := parcelListing(pc.LSD, energy.SKWellPrefix, func(it kv.Item) (energy.WellRow, error) {
 		row, err := decodeJSON[energy.WellRow](it)
 		row.LSD, row.StatusDate = "", "" // stored for the operator views only
 		return row, err
@@ -125,7 +84,7 @@ func (h *Handler) Wells(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	api.WriteJSON(w, http.StatusOK, parcelList[energy.WellRow]{pc.input, pc.province, page.rows,
+	api.WriteJSON(w, http.StatusOK, parcelList[energy.WellRow]{pc.Input, pc.Province, page.rows,
 		listMeta(page.totals.n, p, map[string]any{"status": echo(status), "operator": echo(operator)})})
 	return nil
 }
@@ -165,11 +124,11 @@ func (h *Handler) Pipelines(w http.ResponseWriter, r *http.Request) error {
 	}
 	q := r.URL.Query()
 	substance, status, operator := strings.TrimSpace(q.Get("substance")), strings.TrimSpace(q.Get("status")), strings.TrimSpace(q.Get("operator"))
-	ds, err := h.open(ctx)
+	ds, err := energy.Open(ctx, h.store)
 	if err != nil {
 		return err
 	}
-	l := parcelListing(pc.lsd, energy.SKPipePrefix, decodeJSON[energy.PipelineRow], pipelineCmp(p.Sort))
+	l := parcelListing(pc.LSD, energy.SKPipePrefix, decodeJSON[energy.PipelineRow], pipelineCmp(p.Sort))
 	if substance != "" || status != "" || operator != "" {
 		l.keep = func(row energy.PipelineRow) bool {
 			return (substance == "" || containsFold(row.Substance, substance)) &&
@@ -181,7 +140,7 @@ func (h *Handler) Pipelines(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	api.WriteJSON(w, http.StatusOK, parcelList[energy.PipelineRow]{pc.input, pc.province, page.rows,
+	api.WriteJSON(w, http.StatusOK, parcelList[energy.PipelineRow]{pc.Input, pc.Province, page.rows,
 		listMeta(page.totals.n, p, map[string]any{"substance": echo(substance), "status": echo(status), "operator": echo(operator)})})
 	return nil
 }
@@ -215,11 +174,11 @@ func (h *Handler) Facilities(w http.ResponseWriter, r *http.Request) error {
 	}
 	q := r.URL.Query()
 	category, status, operator := strings.TrimSpace(q.Get("category")), strings.TrimSpace(q.Get("status")), strings.TrimSpace(q.Get("operator"))
-	ds, err := h.open(ctx)
+	ds, err := energy.Open(ctx, h.store)
 	if err != nil {
 		return err
 	}
-	l := parcelListing(pc.lsd, energy.SKFacilityPrefix, decodeJSON[energy.FacilityRow], facilityCmp(p.Sort))
+	l := parcelListing(pc.LSD, energy.SKFacilityPrefix, decodeJSON[energy.FacilityRow], facilityCmp(p.Sort))
 	if category != "" || status != "" || operator != "" {
 		l.keep = func(row energy.FacilityRow) bool {
 			return (category == "" || strings.EqualFold(row.Category, category)) &&
@@ -231,25 +190,9 @@ func (h *Handler) Facilities(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	api.WriteJSON(w, http.StatusOK, parcelList[energy.FacilityRow]{pc.input, pc.province, page.rows,
+	api.WriteJSON(w, http.StatusOK, parcelList[energy.FacilityRow]{pc.Input, pc.Province, page.rows,
 		listMeta(page.totals.n, p, map[string]any{"category": echo(category), "status": echo(status), "operator": echo(operator)})})
 	return nil
-}
-
-func decodeTenure(items []kv.Item, now time.Time) ([]energy.TenureRow, error) {
-	rows, err := decodeAll[energy.TenureRow](items)
-	for i := range rows {
-		rows[i] = withExpiry(rows[i], now)
-	}
-	return rows, err
-}
-
-// expiryKey is a row's expiry date for sorting: undated and perpetual last.
-func expiryKey(t energy.TenureRow) string {
-	if t.ExpiryDate == nil {
-		return "9999-12-31"
-	}
-	return *t.ExpiryDate
 }
 
 func tenureCmp(sort string) func(a, b energy.TenureRow) int {
@@ -257,12 +200,9 @@ func tenureCmp(sort string) func(a, b energy.TenureRow) int {
 		var c int
 		switch sort {
 		case "urgency":
-			c = cmp.Compare(energy.Urgency(a.ExpiryState), energy.Urgency(b.ExpiryState))
-			if c == 0 {
-				c = cmp.Compare(expiryKey(a), expiryKey(b))
-			}
+			c = energy.ByUrgency(a, b)
 		case "expiry", "days":
-			c = cmp.Compare(expiryKey(a), expiryKey(b))
+			c = cmp.Compare(energy.ExpiryKey(a), energy.ExpiryKey(b))
 		case "area":
 			c = ptrCmp(a.AreaHa, b.AreaHa)
 		case "operator":
@@ -311,14 +251,14 @@ func (h *Handler) Tenure(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	status, operator := strings.TrimSpace(q.Get("status")), strings.TrimSpace(q.Get("operator"))
-	ds, err := h.open(ctx)
+	ds, err := energy.Open(ctx, h.store)
 	if err != nil {
 		return err
 	}
 	now := h.now()
-	l := parcelListing(pc.lsd, energy.SKTenurePrefix, func(it kv.Item) (energy.TenureRow, error) {
+	l := parcelListing(pc.LSD, energy.SKTenurePrefix, func(it kv.Item) (energy.TenureRow, error) {
 		t, err := decodeJSON[energy.TenureRow](it)
-		return withExpiry(t, now), err
+		return energy.WithExpiry(t, now), err
 	}, tenureCmp(p.Sort))
 	if kind != "" || within != nil || status != "" || operator != "" {
 		l.keep = func(row energy.TenureRow) bool {
@@ -331,7 +271,7 @@ func (h *Handler) Tenure(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	api.WriteJSON(w, http.StatusOK, parcelList[energy.TenureRow]{pc.input, pc.province, page.rows,
+	api.WriteJSON(w, http.StatusOK, parcelList[energy.TenureRow]{pc.Input, pc.Province, page.rows,
 		listMeta(page.totals.n, p, map[string]any{"tenure_kind": echo(kind), "status": echo(status), "operator": echo(operator),
 			"expires_within_days": echoInt(within)})})
 	return nil

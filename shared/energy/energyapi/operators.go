@@ -29,15 +29,6 @@ var (
 // other type is a PNG disposition type.
 var mineralWords = []string{"metallic", "industrial", "coal", "potash", "salt", "oil sands", "quarry", "ammonite", "mineral"}
 
-func (h *Handler) operatorInfo(ctx context.Context, ds kv.Dataset, ba string) (energy.OperatorInfo, bool, error) {
-	var info energy.OperatorInfo
-	it, ok, err := ds.Get(ctx, energy.OperatorKey(ba), energy.SKInfo)
-	if err != nil || !ok {
-		return info, ok, err
-	}
-	return info, true, json.Unmarshal(it.Data, &info)
-}
-
 // findOperator resolves a BA code, display name, kebab slug or squashed
 // name to the operator's INFO item.
 func (h *Handler) findOperator(ctx context.Context, ds kv.Dataset, name string) (energy.OperatorInfo, error) {
@@ -46,7 +37,7 @@ func (h *Handler) findOperator(ctx context.Context, ds kv.Dataset, name string) 
 		return energy.OperatorInfo{}, apierr.Invalidf("invalid_parameter", "operator name must be 1 to 200 characters")
 	}
 	if !strings.ContainsAny(name, " #") {
-		if info, ok, err := h.operatorInfo(ctx, ds, name); err != nil || ok {
+		if info, ok, err := energy.ReadOperatorInfo(ctx, ds, name); err != nil || ok {
 			return info, err
 		}
 	}
@@ -67,7 +58,7 @@ func (h *Handler) findOperator(ctx context.Context, ds kv.Dataset, name string) 
 		if err := json.Unmarshal(p.Items[0].Data, &ref); err != nil {
 			return energy.OperatorInfo{}, err
 		}
-		if info, ok, err := h.operatorInfo(ctx, ds, ref.BA); err != nil || ok {
+		if info, ok, err := energy.ReadOperatorInfo(ctx, ds, ref.BA); err != nil || ok {
 			return info, err
 		}
 	}
@@ -113,7 +104,7 @@ func (h *Handler) Operators(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
-	ds, err := h.open(ctx)
+	ds, err := energy.Open(ctx, h.store)
 	if err != nil {
 		return err
 	}
@@ -214,7 +205,7 @@ func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	ds, err := h.open(ctx)
+	ds, err := energy.Open(ctx, h.store)
 	if err != nil {
 		return err
 	}
@@ -241,7 +232,7 @@ func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		d = withExpiry(d, now)
+		d = energy.WithExpiry(d, now)
 		if d.IsTransferPending {
 			pending++
 		}
@@ -258,7 +249,7 @@ func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	fp, err := decodeAll[energy.FootprintRow](fpItems.Items)
+	fp, err := energy.DecodeRows[energy.FootprintRow](fpItems.Items)
 	if err != nil {
 		return err
 	}
@@ -316,7 +307,7 @@ func (h *Handler) operatorDispositions(w http.ResponseWriter, r *http.Request, d
 		q: kv.Query{PK: energy.OperatorKey(info.BACode), SKPrefix: energy.SKDispositionPrefix},
 		decode: func(it kv.Item) (energy.TenureRow, error) {
 			t, err := decodeJSON[energy.TenureRow](it)
-			return withExpiry(t, now), err
+			return energy.WithExpiry(t, now), err
 		},
 		cmp:      tenureCmp(p.Sort),
 		keySorts: map[string]bool{"expiry": false, "days": false},
