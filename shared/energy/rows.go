@@ -1,15 +1,15 @@
 package energy
 
+import "meridian/shared/report"
+
 // Rows as the energy endpoints return them (spec "Well row", "Pipeline
 // row", ... and api-reference.md for what the spec leaves out). Ingest
 // stores them ready to serve; the endpoints add only what depends on the
 // request (days to expiry, paging).
 
-// Point is a location as the reports write it.
-type Point struct {
-	Lat float64 `json:"lat"`
-	Lng float64 `json:"lng"`
-}
+// Point is a location as the reports write it (one type for both reports'
+// points, parcel centroids included).
+type Point = report.Point
 
 // Party is an operator, licensee or holder.
 type Party struct {
