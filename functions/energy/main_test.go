@@ -10,6 +10,7 @@ import (
 	"meridian/shared/api/apigw/apigwtest"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/energy/energytest"
+	"meridian/shared/golden"
 	"meridian/shared/kv"
 	"meridian/shared/kv/kvtest"
 )
@@ -20,7 +21,7 @@ const events = "../../events/energy-*.json"
 // wantEvents are the answers over the demo data, with the clock at the
 // demo's as-of date (2026-11-21).
 var wantEvents = map[string]apigwtest.Want{
-	"energy-report": {Status: 200, ContentType: "application/json", Contains: []string{`"legal_location":"9-10-60-22-W5"`, `"province":"AB"`,
+	"energy-report": {Status: 200, ContentType: "application/json", Check: sameAs("energy/report-full"), Contains: []string{`"legal_location":"9-10-60-22-W5"`, `"province":"AB"`,
 		`"geometry":null`, `"primary_source":"regulator"`, `"dominant":{"name":"Aspen Coulee Petroleum Ltd. (demo)","ba_code":"Z9A1"`,
 		`"last_producing_month":"2026-10"`, `"oil_m3":6300.2`, `"dominant_product":"oil"`,
 		`"tenure":{"total":3,"returned":3,"truncated":false,"more":"/energy/tenure?legal_location=9-10-60-22-W5"`, `"days_to_expiry":1297`,
@@ -103,4 +104,11 @@ func TestBootstrap(t *testing.T) {
 	rss := apigwtest.CheckBootstrap(t, ".", "../../events/energy-wells*.json", wantEvents,
 		"REPORTS_TABLE=reports", "AWS_ENDPOINT_URL_DYNAMODB="+endpoint, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test")
 	t.Logf("peak RSS of the energy function: %.1f MB", float64(rss)/(1<<20))
+}
+
+// sameAs checks an answer against the golden file the handler's own tests
+// check (testdata/golden): the Lambda answers what the handler does, byte
+// for byte once indented.
+func sameAs(name string) func(map[string][]string, []byte) error {
+	return func(_ map[string][]string, body []byte) error { return golden.Compare(name, body) }
 }

@@ -5,13 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -22,14 +18,11 @@ import (
 	"meridian/shared/ag"
 	"meridian/shared/api"
 	"meridian/shared/apierr"
+	"meridian/shared/golden"
 	"meridian/shared/kv"
 	"meridian/shared/report"
 	"meridian/shared/survey/grid"
 )
-
-var fileDay = regexp.MustCompile(`"as_of": "\d{4}-\d{2}-\d{2}"`)
-
-var update = flag.Bool("update", false, "rewrite testdata/*.json from the handler")
 
 func serve(t testing.TB, store kv.Store, target string) *httptest.ResponseRecorder {
 	t.Helper()
@@ -171,24 +164,8 @@ func TestReportGolden(t *testing.T) {
 				t.Fatalf("GET %s = %d %s", tc.target, w.Code, w.Body)
 			}
 			tc.check(t, decode(t, w.Body.Bytes()))
-			var pretty bytes.Buffer
-			json.Indent(&pretty, w.Body.Bytes(), "", "  ")
-			// Sources without a date in their file name are dated by the
-			// file's modification day (ag.fileDate): today, for demo files.
-			pretty = *bytes.NewBuffer(fileDay.ReplaceAll(pretty.Bytes(), []byte(`"as_of": "<file day>"`)))
-			golden := filepath.Join("testdata", tc.name+".json")
-			if *update {
-				if err := os.WriteFile(golden, pretty.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if diff := cmp.Diff(string(want), pretty.String()); diff != "" {
-				t.Errorf("GET %s (-want +got):\n%s", tc.target, diff)
+			if err := golden.Compare("ag/"+tc.name, w.Body.Bytes()); err != nil {
+				t.Errorf("GET %s: %v", tc.target, err)
 			}
 		})
 	}

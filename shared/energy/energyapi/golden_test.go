@@ -1,28 +1,16 @@
 package energyapi_test
 
 import (
-	"bytes"
-	"encoding/json"
-	"flag"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"regexp"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"meridian/shared/energy/energyingest"
+	"meridian/shared/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.json from the handler")
-
-// fileDay matches a source dated by its file's modification day (the demo
-// files are written when the test runs), which the goldens do not hold.
-var fileDay = regexp.MustCompile(`"as_of": "\d{4}-\d{2}-\d{2}"`)
-
-// The energy answers over the demo data, whole, against goldens in
-// testdata/ (go test -run TestGolden -update rewrites them): a change to
+// The energy answers over the demo data, whole, against the goldens in
+// testdata/golden/energy (go test -run TestGolden -update rewrites them),
+// which the energy Lambda's tests check too: a change to
 // any field of the report or a list shows up as a diff here, as it does for
 // the agriculture report.
 func TestGolden(t *testing.T) {
@@ -43,27 +31,8 @@ func TestGolden(t *testing.T) {
 			if rec.Code != 200 {
 				t.Fatalf("GET %s = %d %s", target, rec.Code, rec.Body)
 			}
-			var pretty bytes.Buffer
-			if err := json.Indent(&pretty, rec.Body.Bytes(), "", "  "); err != nil {
-				t.Fatal(err)
-			}
-			got := fileDay.ReplaceAll(pretty.Bytes(), []byte(`"as_of": "<file day>"`))
-			golden := filepath.Join("testdata", name+".json")
-			if *update {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if diff := cmp.Diff(string(want), string(got)); diff != "" {
-				t.Errorf("GET %s (-want +got):\n%s", target, diff)
+			if err := golden.Compare("energy/"+name, rec.Body.Bytes()); err != nil {
+				t.Errorf("GET %s: %v", target, err)
 			}
 		})
 	}
