@@ -28,9 +28,6 @@ import (
 // the format the readers take, all values invented. Which sections of the
 // report each township can fill is laid out in demoReadme.
 
-// DemoSource names the demo dataset where a report lists its sources.
-const DemoSource = "Meridian demo data (invented)"
-
 // demoTownships are the townships the demo dataset covers.
 var demoTownships = []string{
 	"24-1-W5", "25-1-W5", "50-26-W4", "48-7-W5", "10-15-W4", // AB

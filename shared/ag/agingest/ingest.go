@@ -333,7 +333,7 @@ func (in *ingester) source(section, name, path string) {
 		return
 	}
 	if in.o.Demo {
-		name = DemoSource + ": " + name
+		name = ingest.DemoLabel + ": " + name
 	}
 	asOf := ingest.FileDate(path)
 	if asOf == "" {

@@ -345,7 +345,7 @@ func (in *ingester) source(section, name, path string) {
 		asOf = in.o.Now.Format("2006-01-02") // an undated file: the day of the ingest
 	}
 	if in.o.Demo {
-		name = "Meridian demo data (invented): " + name
+		name = ingest.DemoLabel + ": " + name
 	}
 	s := energy.Source{Name: name, AsOf: asOf, Demo: in.o.Demo}
 	if old, ok := in.sources[section]; !ok || s.AsOf > old.AsOf {

@@ -1,0 +1,9 @@
+package ingest
+
+// DemoLabel marks invented data as invented where a report names its
+// sources: a reader told that its files are the project's demo data puts
+// it before every source name ("Meridian demo data (invented): AER
+// pipelines"). It lives here, not in package demo, because the readers
+// apply it and production ingest does not depend on the generators;
+// demo.Label is the same constant.
+const DemoLabel = "Meridian demo data (invented)"
