@@ -9,14 +9,14 @@ import (
 	"testing"
 
 	"meridian/shared/ag/agingest"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/energy/energyingest"
-	"meridian/shared/fixture"
 )
 
 // copyFixture writes a fixture file out, as a user's download would be.
 func copyFixture(t *testing.T, dir, name string) string {
 	t.Helper()
-	b, err := fs.ReadFile(fixture.Grid(), name)
+	b, err := fs.ReadFile(griddemo.Grid(), name)
 	if err != nil {
 		t.Fatal(err)
 	}

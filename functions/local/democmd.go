@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"meridian/shared/ag/agingest"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/energy/energyingest"
-	"meridian/shared/fixture"
 	"meridian/shared/scale"
 )
 
@@ -137,8 +137,8 @@ func writeDemoDomain(domain, dir string) (demoManifest, error) {
 	var err error
 	switch domain {
 	case "grid":
-		err = fixture.Generate(dir)
-		for _, d := range fixture.Datasets() {
+		err = griddemo.Generate(dir)
+		for _, d := range griddemo.Datasets() {
 			m.Grids = append(m.Grids, demoGrid{Format: string(d.Format), Files: d.Files})
 		}
 	case "energy":
@@ -181,7 +181,7 @@ func writeProvinceDomain(ctx context.Context, domain, dir string, o scale.Option
 // provinceWriters are the province-size generators, by domain.
 var provinceWriters = map[string]func(ctx context.Context, dir string, o scale.Options) (demoManifest, error){
 	"grid": func(ctx context.Context, dir string, o scale.Options) (demoManifest, error) {
-		rep, grids, err := fixture.WriteScale(ctx, dir, o)
+		rep, grids, err := griddemo.WriteScale(ctx, dir, o)
 		m := demoManifest{Files: rep.Files}
 		for _, g := range grids {
 			m.Grids = append(m.Grids, demoGrid{Format: string(g.Format), Files: g.Files})

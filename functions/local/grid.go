@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"meridian/shared/blob"
-	"meridian/shared/fixture"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/ingest"
 	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
@@ -56,7 +56,7 @@ func ensureFixtures(ctx context.Context, data dataDir, logger *slog.Logger) erro
 	if err != nil {
 		return err
 	}
-	for _, src := range fixture.Sources() {
+	for _, src := range griddemo.Sources() {
 		if len(names) > 0 {
 			name := src.Meta.Name + gridExt
 			if !slices.Contains(names, name) {

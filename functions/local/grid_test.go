@@ -20,7 +20,7 @@ import (
 	"github.com/paulmach/orb/geo"
 
 	"meridian/shared/blob"
-	"meridian/shared/fixture"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/gateway"
 	"meridian/shared/lld"
 	"meridian/shared/survey/dls"
@@ -186,7 +186,7 @@ func TestIngestCommand(t *testing.T) {
 	// Copy the Ontario fixture files out, as a user's download would be.
 	in := t.TempDir()
 	var args []string
-	for _, ds := range fixture.Datasets() {
+	for _, ds := range griddemo.Datasets() {
 		if ds.Format != "on" {
 			continue
 		}
@@ -245,4 +245,4 @@ func TestIngestCommand(t *testing.T) {
 	}
 }
 
-func fsReadFile(name string) ([]byte, error) { return fs.ReadFile(fixture.Grid(), name) }
+func fsReadFile(name string) ([]byte, error) { return fs.ReadFile(griddemo.Grid(), name) }

@@ -29,8 +29,8 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/energy"
-	"meridian/shared/fixture"
 	"meridian/shared/gateway"
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
@@ -266,7 +266,7 @@ func TestPublishSessionToken(t *testing.T) {
 func TestPublishKeepsOpenIndexes(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	files, err := fixture.Indexes(ctx, t.TempDir())
+	files, err := griddemo.Indexes(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/paulmach/orb/maptile"
 
 	"meridian/shared/ag/agingest"
-	"meridian/shared/fixture"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/gateway"
 	"meridian/shared/tile"
 	"meridian/shared/tile/datalayers"
@@ -72,7 +72,7 @@ func writeRefreshSources(t *testing.T) refreshSources {
 	t.Helper()
 	root := t.TempDir()
 	s := refreshSources{energyDir: filepath.Join(root, "energy"), agDir: filepath.Join(root, "ag")}
-	for _, src := range fixture.Sources() {
+	for _, src := range griddemo.Sources() {
 		if src.Meta.Name != "fixture-altalis-ats-v4.1" {
 			continue
 		}
@@ -92,7 +92,7 @@ func writeRefreshSources(t *testing.T) refreshSources {
 		}
 	}
 	if len(s.atsFiles) == 0 {
-		t.Fatal("no AltaLIS fixture among fixture.Sources()")
+		t.Fatal("no AltaLIS fixture among griddemo.Sources()")
 	}
 	if err := agingest.WriteDemo(s.agDir); err != nil {
 		t.Fatal(err)

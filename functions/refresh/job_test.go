@@ -31,9 +31,9 @@ import (
 	"meridian/shared/blob/s3blob"
 	"meridian/shared/datafetch"
 	"meridian/shared/datafetch/datafetchtest"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyingest"
-	"meridian/shared/fixture"
 	"meridian/shared/kv"
 	"meridian/shared/release"
 )
@@ -69,12 +69,12 @@ type mbPublisher struct {
 
 func newMBPublisher(t *testing.T) (*mbPublisher, *httptest.Server) {
 	t.Helper()
-	files, err := fixture.Files()
+	files, err := griddemo.Files()
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := &mbPublisher{files: map[string][]byte{}}
-	p.set(t, files[fixture.MBSurveyFile], files[fixture.MBCornersFile])
+	p.set(t, files[griddemo.MBSurveyFile], files[griddemo.MBCornersFile])
 	ts := httptest.NewServer(p)
 	t.Cleanup(ts.Close)
 	return p, ts
@@ -254,12 +254,12 @@ func TestRefreshGridEndToEnd(t *testing.T) {
 		t.Errorf("manifest rewritten by a run that changed nothing: %s, was %s", etag, etag1)
 	}
 
-	files, _ := fixture.Files()
-	corners := files[fixture.MBCornersFile]
+	files, _ := griddemo.Files()
+	corners := files[griddemo.MBCornersFile]
 	// The corners of one quarter fewer: a different index.
 	lines := bytes.SplitAfter(corners, []byte("\n"))
 	changed := bytes.Join(append(lines[:1:1], lines[2:]...), nil)
-	pub.set(t, files[fixture.MBSurveyFile], changed)
+	pub.set(t, files[griddemo.MBSurveyFile], changed)
 	if res, err = handler(ctx, Request{}); err != nil || !res.Published {
 		t.Fatalf("run after a change: %+v, %v", res, err)
 	}
@@ -271,7 +271,7 @@ func TestRefreshGridEndToEnd(t *testing.T) {
 
 	// A corners file the -check rejects: the run fails, the release and
 	// the recorded download stay.
-	pub.set(t, files[fixture.MBSurveyFile], []byte("not,a,corners,file\n1,2,3\n"))
+	pub.set(t, files[griddemo.MBSurveyFile], []byte("not,a,corners,file\n1,2,3\n"))
 	res, err = handler(ctx, Request{})
 	if err == nil || res.Published {
 		t.Fatalf("run over a broken file: %+v, %v; want an error and nothing published", res, err)

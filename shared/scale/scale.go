@@ -2,7 +2,7 @@
 // the options every generator takes and the account of what it wrote.
 //
 // The generators (energyingest.WriteScale, agingest.WriteScale,
-// fixture.WriteScale) write invented data in the publishers' real layouts
+// griddemo.WriteScale) write invented data in the publishers' real layouts
 // at the sizes the publishers really ship, so that ingest, archive builds
 // and the HTTP path can be measured at the size they meet in production
 // (make scale-test). They stream: memory stays bounded whatever the size.

@@ -22,8 +22,8 @@ import (
 
 	"meridian/shared/ag/agingest"
 	"meridian/shared/datafetch"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/energy/energyingest"
-	"meridian/shared/fixture"
 )
 
 // DemoFiles returns every file the project's generators write in the
@@ -36,7 +36,7 @@ import (
 func DemoFiles(t testing.TB) map[string]map[string][]byte {
 	t.Helper()
 	pools := map[string]map[string][]byte{}
-	grid, err := fixture.Files()
+	grid, err := griddemo.Files()
 	if err != nil {
 		t.Fatal(err)
 	}

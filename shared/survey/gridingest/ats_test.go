@@ -11,7 +11,7 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"meridian/shared/fixture"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/ingest"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
@@ -25,7 +25,7 @@ const atsName = "ATS_V4_1_FIXTURE.SEQ"
 func readATSFixture(t testing.TB) []gridindex.Record {
 	t.Helper()
 	var recs []gridindex.Record
-	st, err := gridingest.ReadATS(bytes.NewReader(fixtureFile(t, fixture.ATSFile)), atsName, collect(&recs), gridingest.ATSOptions{})
+	st, err := gridingest.ReadATS(bytes.NewReader(fixtureFile(t, griddemo.ATSFile)), atsName, collect(&recs), gridingest.ATSOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func readATSFixture(t testing.TB) []gridindex.Record {
 func TestReadATSFixture(t *testing.T) {
 	t.Parallel()
 	recs := readATSFixture(t)
-	n := len(fixture.ATSTownships)
+	n := len(griddemo.ATSTownships)
 	want := map[lld.Unit]int{lld.Township: n, lld.Section: 36 * n, lld.QuarterSection: 144 * n, lld.LSD: 576 * n}
 	got := countUnits(recs)
 	for u, w := range want {
@@ -61,11 +61,11 @@ func TestReadATSFixture(t *testing.T) {
 func TestReadATSFixtureCustomPoints(t *testing.T) {
 	t.Parallel()
 	var ns ingest.Notices
-	st, err := gridingest.ReadATS(bytes.NewReader(fixtureFile(t, fixture.ATSFile)), atsName, func(gridindex.Record) error { return nil }, gridingest.ATSOptions{Notices: &ns})
+	st, err := gridingest.ReadATS(bytes.NewReader(fixtureFile(t, griddemo.ATSFile)), atsName, func(gridindex.Record) error { return nil }, gridingest.ATSOptions{Notices: &ns})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fixture.ATSCustomPoints()
+	want := griddemo.ATSCustomPoints()
 	if want == 0 {
 		t.Fatal("the fixture has no custom governing points")
 	}
@@ -83,7 +83,7 @@ func TestReadATSFixtureCustomPoints(t *testing.T) {
 func atsWant(t *testing.T, m lld.Meridian, r, tw, s int) orb.Ring {
 	t.Helper()
 	get := func(code string) orb.Point {
-		p, ok := fixture.ATSPoint(m, r, tw, s, code)
+		p, ok := griddemo.ATSPoint(m, r, tw, s, code)
 		if !ok {
 			t.Fatalf("fixture has no %s of %d-%d-%d-%s", code, s, tw, r, m)
 		}
@@ -91,7 +91,7 @@ func atsWant(t *testing.T, m lld.Meridian, r, tw, s int) orb.Ring {
 	}
 	sw, se, ne, nw := get("SW"), get("SE"), get("NE"), get("NW")
 	q := func(code string, a, b orb.Point) orb.Point {
-		if p, ok := fixture.ATSPoint(m, r, tw, s, code); ok {
+		if p, ok := griddemo.ATSPoint(m, r, tw, s, code); ok {
 			return p
 		}
 		return orb.Point{(a[0] + b[0]) / 2, (a[1] + b[1]) / 2}
@@ -138,7 +138,7 @@ func TestReadATSSectionPolygons(t *testing.T) {
 			same := 0
 			for i, p := range []orb.Point{want[0], want[2], want[4], want[6]} {
 				d := metres(p, model[i])
-				if d > fixture.ATSNoiseM*1.5 {
+				if d > griddemo.ATSNoiseM*1.5 {
 					t.Errorf("%s corner %d is %.1f m from the model", loc, i, d)
 				}
 				if d < 0.05 {
@@ -156,8 +156,8 @@ func TestReadATSCorrectionLine(t *testing.T) {
 	t.Parallel()
 	// The NE corner of 36-26-1-W5 (closing corner below the correction
 	// line) and the SE corner of 1-27-1-W5 are different points.
-	below, _ := fixture.ATSPoint(lld.W5, 1, 26, 36, "NE")
-	above, _ := fixture.ATSPoint(lld.W5, 1, 27, 1, "SE")
+	below, _ := griddemo.ATSPoint(lld.W5, 1, 26, 36, "NE")
+	above, _ := griddemo.ATSPoint(lld.W5, 1, 27, 1, "SE")
 	if below == above {
 		t.Fatalf("fixture gives one point for both sides of the correction line")
 	}
@@ -222,7 +222,7 @@ func TestReadATSTownship(t *testing.T) {
 		code string
 	}{{1, "SE"}, {6, "SW"}, {31, "NW"}, {36, "NE"}}
 	for _, c := range corners {
-		p, _ := fixture.ATSPoint(lld.W5, 1, 24, c.s, c.code)
+		p, _ := griddemo.ATSPoint(lld.W5, 1, 24, c.s, c.code)
 		found := false
 		for _, v := range g[0] {
 			found = found || v == p
@@ -253,7 +253,7 @@ func atsSection(m lld.Meridian, r, tw, s int) string {
 
 func TestReadATSVariants(t *testing.T) {
 	t.Parallel()
-	base := fixtureFile(t, fixture.ATSFile)
+	base := fixtureFile(t, griddemo.ATSFile)
 	read := func(b []byte) []gridindex.Record {
 		var recs []gridindex.Record
 		if _, err := gridingest.ReadATS(bytes.NewReader(b), atsName, collect(&recs), gridingest.ATSOptions{}); err != nil {
@@ -488,7 +488,7 @@ func TestReadATSMissingCornerNamesAliases(t *testing.T) {
 func TestReadATSEmitError(t *testing.T) {
 	t.Parallel()
 	stop := fmt.Errorf("stop")
-	_, err := gridingest.ReadATS(bytes.NewReader(fixtureFile(t, fixture.ATSFile)), atsName, func(gridindex.Record) error { return stop }, gridingest.ATSOptions{})
+	_, err := gridingest.ReadATS(bytes.NewReader(fixtureFile(t, griddemo.ATSFile)), atsName, func(gridindex.Record) error { return stop }, gridingest.ATSOptions{})
 	if err != stop {
 		t.Fatalf("error = %v, want the emitter's", err)
 	}
@@ -560,7 +560,7 @@ func TestReadATSMemoryBounded(t *testing.T) {
 }
 
 func BenchmarkReadATS(b *testing.B) {
-	data := fixtureFile(b, fixture.ATSFile)
+	data := fixtureFile(b, griddemo.ATSFile)
 	lines := bytes.Count(data, []byte("\n"))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
@@ -576,7 +576,7 @@ func BenchmarkReadATS(b *testing.B) {
 }
 
 func FuzzReadATS(f *testing.F) {
-	data := fixtureFile(f, fixture.ATSFile)
+	data := fixtureFile(f, griddemo.ATSFile)
 	lines := strings.SplitAfter(string(data), "\n")
 	f.Add(strings.Join(lines[:40], ""))
 	f.Add(strings.Join(lines[100:180], ""))

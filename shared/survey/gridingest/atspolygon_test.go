@@ -11,7 +11,7 @@ import (
 	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/blob"
-	"meridian/shared/fixture"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/ingest"
 	"meridian/shared/ingest/shp"
 	"meridian/shared/lld"
@@ -37,10 +37,10 @@ func TestReadATSPolygonsFixture(t *testing.T) {
 		records int
 		ra      int
 	}{
-		{fixture.ATSTownshipLayer, lld.Township, 1, 0},
-		{fixture.ATSSectionLayer, lld.Section, 36, 36},
-		{fixture.ATSQuarterLayer, lld.QuarterSection, 144, 0},
-		{fixture.ATSLSDLayer, lld.LSD, 576, 36},
+		{griddemo.ATSTownshipLayer, lld.Township, 1, 0},
+		{griddemo.ATSSectionLayer, lld.Section, 36, 36},
+		{griddemo.ATSQuarterLayer, lld.QuarterSection, 144, 0},
+		{griddemo.ATSLSDLayer, lld.LSD, 576, 36},
 	} {
 		t.Run(tc.layer, func(t *testing.T) {
 			t.Parallel()
@@ -98,8 +98,8 @@ func TestReadATSPolygonsMatchCoordinates(t *testing.T) {
 		}
 		return byLocation(t, recs)
 	}
-	secs := read(fixture.ATSSectionLayer)
-	lsds := read(fixture.ATSLSDLayer)
+	secs := read(griddemo.ATSSectionLayer)
+	lsds := read(griddemo.ATSLSDLayer)
 	hasVertex := func(r orb.Ring, p orb.Point) bool {
 		for _, v := range r {
 			if near(v, p, 2e-8) {
@@ -137,12 +137,12 @@ func TestReadATSPolygonsMatchCoordinates(t *testing.T) {
 		}
 	}
 	// Township corners: the coordinate file's.
-	twp := read(fixture.ATSTownshipLayer)["24-1-W5"].Geometry.(orb.Polygon)[0]
+	twp := read(griddemo.ATSTownshipLayer)["24-1-W5"].Geometry.(orb.Polygon)[0]
 	for _, c := range []struct {
 		s    int
 		code string
 	}{{1, "SE"}, {6, "SW"}, {31, "NW"}, {36, "NE"}} {
-		p, _ := fixture.ATSPoint(lld.W5, 1, 24, c.s, c.code)
+		p, _ := griddemo.ATSPoint(lld.W5, 1, 24, c.s, c.code)
 		if !hasVertex(twp, p) {
 			t.Errorf("township lacks the %s corner of section %d %v", c.code, c.s, p)
 		}
@@ -365,7 +365,7 @@ func TestATSPolygonFixtureBuild(t *testing.T) {
 	meta.Fixture = true
 	var out bytes.Buffer
 	var ns ingest.Notices
-	st, ist, err := gridingest.BuildGrid(ctx, gridingest.GridSource{Format: gridingest.FormatATS, FS: fixture.Grid(), Files: fixture.ATSPolygonLayers(), Meta: meta, TempDir: t.TempDir(), Notices: &ns}, &out)
+	st, ist, err := gridingest.BuildGrid(ctx, gridingest.GridSource{Format: gridingest.FormatATS, FS: griddemo.Grid(), Files: griddemo.ATSPolygonLayers(), Meta: meta, TempDir: t.TempDir(), Notices: &ns}, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,9 +392,9 @@ func TestATSPolygonFixtureBuild(t *testing.T) {
 }
 
 func FuzzReadATSPolygons(f *testing.F) {
-	s, d, prj := atsLayer(f, fixture.ATSSectionLayer)
+	s, d, prj := atsLayer(f, griddemo.ATSSectionLayer)
 	f.Add(s[:2000], d[:1200])
-	s2, d2, _ := atsLayer(f, fixture.ATSTownshipLayer)
+	s2, d2, _ := atsLayer(f, griddemo.ATSTownshipLayer)
 	f.Add(s2, d2)
 	s3, d3 := atsShapefile(f, atsPolygonFields, []atsRow{
 		{"5", "01", "024", "15", "NE", "", "QS-NE SEC-15 TWP-024 RGE-01 MER-5", "", &lld.Location{System: lld.DLS, Unit: lld.QuarterSection, Meridian: lld.W5, Range: 1, Township: 24, Section: 15, Aliquot: lld.NE}},

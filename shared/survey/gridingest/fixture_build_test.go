@@ -9,7 +9,7 @@ import (
 	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/blob"
-	"meridian/shared/fixture"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/lld"
 	"meridian/shared/survey/gridindex"
 	"meridian/shared/survey/gridingest"
@@ -25,11 +25,11 @@ func TestFixtureDatasetsBuild(t *testing.T) {
 	ctx := context.Background()
 	store := blob.NewMem()
 	indexes := map[gridingest.GridFormat]*gridindex.Index{}
-	for _, ds := range fixture.Datasets() {
+	for _, ds := range griddemo.Datasets() {
 		meta, _ := gridingest.DefaultMeta(ds.Format)
 		meta.Fixture = true
 		var out bytes.Buffer
-		st, ist, err := gridingest.BuildGrid(ctx, gridingest.GridSource{Format: ds.Format, FS: fixture.Grid(), Files: ds.Files, Meta: meta, TempDir: t.TempDir()}, &out)
+		st, ist, err := gridingest.BuildGrid(ctx, gridingest.GridSource{Format: ds.Format, FS: griddemo.Grid(), Files: ds.Files, Meta: meta, TempDir: t.TempDir()}, &out)
 		if err != nil {
 			t.Fatalf("%s: %v", ds.Format, err)
 		}

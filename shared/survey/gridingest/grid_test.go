@@ -8,7 +8,7 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"meridian/shared/fixture"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/ingest"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
@@ -19,7 +19,7 @@ import (
 // fixtureFile returns a committed fixture file.
 func fixtureFile(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := fs.ReadFile(fixture.Grid(), name)
+	b, err := fs.ReadFile(griddemo.Grid(), name)
 	if err != nil {
 		t.Fatal(err)
 	}

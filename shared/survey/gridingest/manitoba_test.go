@@ -9,7 +9,7 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"meridian/shared/fixture"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/ingest"
 	"meridian/shared/ingest/proj"
 	"meridian/shared/lld"
@@ -27,7 +27,7 @@ const (
 func readMBSurveyFixture(t testing.TB) ([]gridindex.Record, gridingest.Stats) {
 	t.Helper()
 	var recs []gridindex.Record
-	st, err := gridingest.ReadManitobaSurvey(bytes.NewReader(fixtureFile(t, fixture.MBSurveyFile)), mbSurveyName, collect(&recs), gridingest.ManitobaOptions{})
+	st, err := gridingest.ReadManitobaSurvey(bytes.NewReader(fixtureFile(t, griddemo.MBSurveyFile)), mbSurveyName, collect(&recs), gridingest.ManitobaOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,8 +37,8 @@ func readMBSurveyFixture(t testing.TB) ([]gridindex.Record, gridingest.Stats) {
 func TestReadManitobaSurveyFixture(t *testing.T) {
 	t.Parallel()
 	recs, st := readMBSurveyFixture(t)
-	quarters := len(fixture.MBOfficial) + 143*len(fixture.MBFilledTownships)
-	lots := len(fixture.MBLots)
+	quarters := len(griddemo.MBOfficial) + 143*len(griddemo.MBFilledTownships)
+	lots := len(griddemo.MBLots)
 	if st.Rows != quarters+lots+1 || st.Records != quarters+lots || len(recs) != st.Records {
 		t.Errorf("stats %v (%d emitted), want %d rows, %d records", st, len(recs), quarters+lots+1, quarters+lots)
 	}
@@ -56,7 +56,7 @@ func TestReadManitobaSurveyFixture(t *testing.T) {
 			t.Errorf("%s: geometry %v, HasCentroid %v, AccuracyM %v; want a centroid only, 1 m", r.Location, r.Geometry, r.HasCentroid, r.AccuracyM)
 		}
 	}
-	for _, lot := range fixture.MBLots {
+	for _, lot := range griddemo.MBLots {
 		l, err := lld.Parse(lot.LLD)
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +97,7 @@ func TestManitobaFixtureLotsAreHonest(t *testing.T) {
 			t.Errorf("%s at %v, %.0f m from its published centroid %v", name, r.Centroid, d, want)
 		}
 	}
-	for _, lot := range fixture.MBLots {
+	for _, lot := range griddemo.MBLots {
 		l, _ := lld.Parse(lot.LLD)
 		_, real := published[l.String()]
 		invented := strings.Contains(lot.Parish, "Fictive") || strings.Contains(lot.Parish, "Demo")
@@ -292,7 +292,7 @@ func TestReadManitobaSurveyNotices(t *testing.T) {
 func readMBCornersFixture(t testing.TB) ([]gridindex.Record, gridingest.Stats) {
 	t.Helper()
 	var recs []gridindex.Record
-	st, err := gridingest.ReadManitobaCorners(bytes.NewReader(fixtureFile(t, fixture.MBCornersFile)), mbCornersName, collect(&recs), gridingest.ManitobaOptions{})
+	st, err := gridingest.ReadManitobaCorners(bytes.NewReader(fixtureFile(t, griddemo.MBCornersFile)), mbCornersName, collect(&recs), gridingest.ManitobaOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,24 +305,24 @@ func readMBCornersFixture(t testing.TB) ([]gridindex.Record, gridingest.Stats) {
 func TestReadManitobaCornersFixture(t *testing.T) {
 	t.Parallel()
 	recs, st := readMBCornersFixture(t)
-	want := len(fixture.MBOfficial) + 143*len(fixture.MBFilledTownships)
+	want := len(griddemo.MBOfficial) + 143*len(griddemo.MBFilledTownships)
 	if len(recs) != want {
 		t.Errorf("%d quarters, want %d", len(recs), want)
 	}
-	if n := st.Skipped["polygon: blank corners, centroid kept"]; n != len(fixture.MBBlankCorners) {
-		t.Errorf("skipped %v, want %d polygons with blank corners", st.Skipped, len(fixture.MBBlankCorners))
+	if n := st.Skipped["polygon: blank corners, centroid kept"]; n != len(griddemo.MBBlankCorners) {
+		t.Errorf("skipped %v, want %d polygons with blank corners", st.Skipped, len(griddemo.MBBlankCorners))
 	}
 	m := byLocation(t, recs)
 	for _, r := range recs {
 		checkRecord(t, r, survey.MB)
-		_, blank := fixture.MBBlankCorners[r.Location.String()]
+		_, blank := griddemo.MBBlankCorners[r.Location.String()]
 		if blank != (r.Geometry == nil) || blank != r.HasCentroid {
 			t.Errorf("%s: geometry %v, centroid %v; blank corners %v", r.Location, r.Geometry != nil, r.HasCentroid, blank)
 		}
 	}
 	for _, s := range []string{"NE-1-12-12E1", "SW-36-12-12E1", "NW-15-11-19W1", "SE-8-34-17E1", "NE-7-5-6W1"} {
 		l, _ := lld.Parse(s)
-		want, ok := fixture.MBQuarterCorners(l)
+		want, ok := griddemo.MBQuarterCorners(l)
 		if !ok {
 			t.Fatalf("fixture has no corners for %s", s)
 		}
@@ -363,8 +363,8 @@ func TestManitobaMerge(t *testing.T) {
 		}
 		merged++
 	}
-	if merged != len(polys)-len(fixture.MBBlankCorners) {
-		t.Errorf("merged %d quarters, want %d", merged, len(polys)-len(fixture.MBBlankCorners))
+	if merged != len(polys)-len(griddemo.MBBlankCorners) {
+		t.Errorf("merged %d quarters, want %d", merged, len(polys)-len(griddemo.MBBlankCorners))
 	}
 }
 
@@ -502,7 +502,7 @@ func TestReadManitobaCornersErrors(t *testing.T) {
 }
 
 func BenchmarkReadManitobaSurvey(b *testing.B) {
-	data := fixtureFile(b, fixture.MBSurveyFile)
+	data := fixtureFile(b, griddemo.MBSurveyFile)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	rows := 0
@@ -517,7 +517,7 @@ func BenchmarkReadManitobaSurvey(b *testing.B) {
 }
 
 func BenchmarkReadManitobaCorners(b *testing.B) {
-	data := fixtureFile(b, fixture.MBCornersFile)
+	data := fixtureFile(b, griddemo.MBCornersFile)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	rows := 0
@@ -532,7 +532,7 @@ func BenchmarkReadManitobaCorners(b *testing.B) {
 }
 
 func FuzzReadManitobaSurvey(f *testing.F) {
-	data := string(fixtureFile(f, fixture.MBSurveyFile))
+	data := string(fixtureFile(f, griddemo.MBSurveyFile))
 	lines := strings.SplitAfter(data, "\n")
 	f.Add(strings.Join(lines[:8], ""))
 	f.Add(lines[0] + strings.Join(lines[len(lines)-8:], ""))
@@ -555,7 +555,7 @@ func FuzzReadManitobaSurvey(f *testing.F) {
 }
 
 func FuzzReadManitobaCorners(f *testing.F) {
-	data := string(fixtureFile(f, fixture.MBCornersFile))
+	data := string(fixtureFile(f, griddemo.MBCornersFile))
 	lines := strings.SplitAfter(data, "\n")
 	f.Add(strings.Join(lines[:13], ""))
 	f.Add(lines[0] + strings.Join(lines[100:140], ""))

@@ -9,7 +9,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
 
-	"meridian/shared/fixture"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/ingest"
 	"meridian/shared/ingest/proj"
 	"meridian/shared/ingest/shp"
@@ -32,7 +32,7 @@ func readONLots(t testing.TB, layer string) ([]gridindex.Record, gridingest.Stat
 
 func TestReadOntarioLotsFixture(t *testing.T) {
 	t.Parallel()
-	recs, st := readONLots(t, fixture.ONLotLayer)
+	recs, st := readONLots(t, griddemo.ONLotLayer)
 	perTownship := map[string]int{}
 	for _, r := range recs {
 		checkRecord(t, r, survey.ON)
@@ -68,7 +68,7 @@ func TestReadOntarioLotsFixture(t *testing.T) {
 // Adjala near 44.17 N, 79.93 W.
 func TestAdjalaLot10Con1(t *testing.T) {
 	t.Parallel()
-	recs, _ := readONLots(t, fixture.ONLotLayer)
+	recs, _ := readONLots(t, griddemo.ONLotLayer)
 	l, err := lld.Parse("Lot 10 Con 1 Adjala")
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestAdjalaLot10Con1(t *testing.T) {
 	if d := metres(c, pt); d > 300 {
 		t.Errorf("Lot 10 Con 1 Adjala centroid %v is %.0f m from %v", c, d, pt)
 	}
-	want, _ := fixture.ONLotPolygon("ADJALA", "10", "1")
+	want, _ := griddemo.ONLotPolygon("ADJALA", "10", "1")
 	got := r.Geometry.(orb.Polygon)[0]
 	for i, w := range want[0] {
 		if !near(got[i], w, 1e-7) {
@@ -102,10 +102,10 @@ func TestAdjalaLot10Con1(t *testing.T) {
 // lng/lat before projecting them (so the Lambert inverse is right).
 func TestOntarioLambertShapefileAndGeoJSON(t *testing.T) {
 	t.Parallel()
-	if prj := string(fixtureFile(t, fixture.ONLotLayerLambert+".prj")); !strings.Contains(prj, "Ontario_MNR_Lambert") {
+	if prj := string(fixtureFile(t, griddemo.ONLotLayerLambert+".prj")); !strings.Contains(prj, "Ontario_MNR_Lambert") {
 		t.Fatalf("the fixture's .prj is not Ontario MNR Lambert: %s", prj)
 	}
-	s, d, prj := shapefileParts(t, fixture.ONLotLayerLambert)
+	s, d, prj := shapefileParts(t, griddemo.ONLotLayerLambert)
 	var fromShp, fromJSON []gridindex.Record
 	var rd gridingest.OntarioReader
 	if _, err := rd.Lots(bytes.NewReader(s), bytes.NewReader(d), prj, "lambert.shp", collect(&fromShp)); err != nil {
@@ -114,7 +114,7 @@ func TestOntarioLambertShapefileAndGeoJSON(t *testing.T) {
 	if rd.Layout != gridingest.OntarioLotFabricShapefileLayout {
 		t.Errorf("shapefile layout %q, want %q", rd.Layout.Form, gridingest.OntarioLotFabricShapefileLayout.Form)
 	}
-	in := fixtureFile(t, fixture.ONLotGeoJSON)
+	in := fixtureFile(t, griddemo.ONLotGeoJSON)
 	if !bytes.Contains(in, []byte("EPSG::3161")) {
 		t.Fatal("the fixture's GeoJSON does not name EPSG:3161")
 	}
@@ -145,7 +145,7 @@ func TestOntarioLambertShapefileAndGeoJSON(t *testing.T) {
 	if !ok {
 		t.Fatalf("no Lot 3 Con 2 Demoford (from Con II)")
 	}
-	want, _ := fixture.ONLotPolygon("DEMOFORD", "3", "II")
+	want, _ := griddemo.ONLotPolygon("DEMOFORD", "3", "II")
 	got := r.Geometry.(orb.Polygon)[0]
 	for i, w := range want[0] {
 		// 1e-8° is under a millimetre: the file rounds to the millimetre.
@@ -160,7 +160,7 @@ func TestReadOntarioTownshipsGeoJSON(t *testing.T) {
 	var recs []gridindex.Record
 	var ns ingest.Notices
 	rd := gridingest.OntarioReader{Notices: &ns}
-	if _, err := rd.TownshipsGeoJSON(bytes.NewReader(fixtureFile(t, fixture.ONTownshipGeoJSON)), "twp.geojson", collect(&recs)); err != nil {
+	if _, err := rd.TownshipsGeoJSON(bytes.NewReader(fixtureFile(t, griddemo.ONTownshipGeoJSON)), "twp.geojson", collect(&recs)); err != nil {
 		t.Fatal(err)
 	}
 	if rd.Layout != gridingest.OntarioTownshipGeoJSONLayout || ns.Total() != 0 {
@@ -177,7 +177,7 @@ func TestReadOntarioTownshipsGeoJSON(t *testing.T) {
 	if _, ok := recs[1].Geometry.(orb.MultiPolygon); !ok {
 		t.Errorf("Demohurst geometry %T, want the MultiPolygon of the file", recs[1].Geometry)
 	}
-	lot, _ := fixture.ONLotPolygon("DEMOVALE", "2", "2")
+	lot, _ := griddemo.ONLotPolygon("DEMOVALE", "2", "2")
 	if c, _ := planar.CentroidArea(lot); !planar.PolygonContains(recs[0].Geometry.(orb.Polygon), c) {
 		t.Errorf("Demovale Township does not contain Lot 2 Con 2")
 	}
@@ -227,7 +227,7 @@ func TestReadOntarioTownshipsShapefile(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	prj := string(fixtureFile(t, fixture.ONLotLayerLambert+".prj"))
+	prj := string(fixtureFile(t, griddemo.ONLotLayerLambert+".prj"))
 	var recs []gridindex.Record
 	var ns ingest.Notices
 	rd := gridingest.OntarioReader{Notices: &ns}
@@ -374,7 +374,7 @@ func TestOntarioLayouts(t *testing.T) {
 
 func TestDeriveOntario(t *testing.T) {
 	t.Parallel()
-	recs, _ := readONLots(t, fixture.ONLotLayer)
+	recs, _ := readONLots(t, griddemo.ONLotLayer)
 	var group []gridindex.Record
 	for _, r := range recs {
 		if r.Location.Place == "Demovale" {
@@ -457,7 +457,7 @@ func TestDeriveOntarioNodes(t *testing.T) {
 
 func TestReadOntarioErrors(t *testing.T) {
 	t.Parallel()
-	lots := string(fixtureFile(t, fixture.ONLotGeoJSON))
+	lots := string(fixtureFile(t, griddemo.ONLotGeoJSON))
 	tests := []struct {
 		name   string
 		in     string
@@ -484,17 +484,17 @@ func TestReadOntarioErrors(t *testing.T) {
 		})
 	}
 	// A shapefile in an unsupported projection, and one without lot fields.
-	s, d, _ := shapefileParts(t, fixture.ONLotLayer)
+	s, d, _ := shapefileParts(t, griddemo.ONLotLayer)
 	_, err := gridingest.ReadOntarioLots(bytes.NewReader(s), bytes.NewReader(d), `GEOGCS["GCS_North_American_1927",DATUM["D_North_American_1927",SPHEROID["Clarke_1866",6378206.4,294.9786982]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]`, "l.shp", func(gridindex.Record) error { return nil })
 	wantError(t, err, "l.shp", 0, "unsupported")
-	ts, td, prj := shapefileParts(t, fixture.SKTownshipLayer)
+	ts, td, prj := shapefileParts(t, griddemo.SKTownshipLayer)
 	_, err = gridingest.ReadOntarioLots(bytes.NewReader(ts), bytes.NewReader(td), prj, "l.shp", func(gridindex.Record) error { return nil })
 	wantError(t, err, "l.shp", 0, "LOT_IDENT")
 }
 
 func FuzzReadOntarioLotsGeoJSON(f *testing.F) {
-	f.Add(string(fixtureFile(f, fixture.ONLotGeoJSON)))
-	f.Add(string(fixtureFile(f, fixture.ONTownshipGeoJSON)))
+	f.Add(string(fixtureFile(f, griddemo.ONLotGeoJSON)))
+	f.Add(string(fixtureFile(f, griddemo.ONTownshipGeoJSON)))
 	f.Add(lioLots(lioLot("LOT", "1", "1", "N", "Y"), lioLot("ROAD ALLOWANCE", "", "", "Y", ""), lioLot("NEW", "2", "IV", "MAYBE", "?")))
 	f.Add(`{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"EPSG:3857"}},"features":[{"type":"Feature","properties":{"LOT_IDENT":1,"CONCESSION_IDENT":"IV","GEOGRAPHIC_TOWNSHIP_NAME":"ADJALA"},"geometry":{"type":"MultiPolygon","coordinates":[[[[-8897000,5493000],[-8896000,5493000],[-8896000,5494000],[-8897000,5493000]]]]}}]}`)
 	f.Fuzz(func(t *testing.T, in string) {
@@ -519,9 +519,9 @@ func FuzzReadOntarioLotsGeoJSON(f *testing.F) {
 }
 
 func FuzzReadOntarioLots(f *testing.F) {
-	s, d, prj := shapefileParts(f, fixture.ONLotLayerLambert)
+	s, d, prj := shapefileParts(f, griddemo.ONLotLayerLambert)
 	f.Add(s, d)
-	s2, d2, _ := shapefileParts(f, fixture.ONLotLayer)
+	s2, d2, _ := shapefileParts(f, griddemo.ONLotLayer)
 	f.Add(s2[:1200], d2[:900])
 	f.Fuzz(func(t *testing.T, shpB, dbfB []byte) {
 		_, err := gridingest.ReadOntarioLots(bytes.NewReader(shpB), bytes.NewReader(dbfB), prj, "f.shp", func(r gridindex.Record) error {
@@ -539,7 +539,7 @@ func FuzzReadOntarioLots(f *testing.F) {
 // BenchmarkReadOntarioLotsGeoJSON reads the EPSG:3161 fixture (Ontario MNR
 // Lambert named by a legacy crs member) repeated to 12,000 lots.
 func BenchmarkReadOntarioLotsGeoJSON(b *testing.B) {
-	in := repeatFeatures(fixtureFile(b, fixture.ONLotGeoJSON), 1000)
+	in := repeatFeatures(fixtureFile(b, griddemo.ONLotGeoJSON), 1000)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"meridian/shared/fixture"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/ingest"
 	"meridian/shared/ingest/shp"
 	"meridian/shared/lld"
@@ -25,17 +25,17 @@ func shapefileParts(t testing.TB, layer string) (shpB, dbfB []byte, prj string) 
 
 func TestReadSaskGridFixture(t *testing.T) {
 	t.Parallel()
-	n := len(fixture.SKTownships)
+	n := len(griddemo.SKTownships)
 	for _, tc := range []struct {
 		layer  string
 		unit   lld.Unit
 		count  int
 		layout ingest.Layout
 	}{
-		{fixture.SKTownshipLayer, lld.Township, n, gridingest.SaskGridTownshipLayout},
-		{fixture.SKSectionLayer, lld.Section, 36 * n, gridingest.SaskGridSectionLayout},
-		{fixture.SKQuarterLayer, lld.QuarterSection, 144 * n, gridingest.SaskGridQuarterLayout},
-		{fixture.SKLSDLayer, lld.LSD, 576 * n, gridingest.SaskGridLSDLayout},
+		{griddemo.SKTownshipLayer, lld.Township, n, gridingest.SaskGridTownshipLayout},
+		{griddemo.SKSectionLayer, lld.Section, 36 * n, gridingest.SaskGridSectionLayout},
+		{griddemo.SKQuarterLayer, lld.QuarterSection, 144 * n, gridingest.SaskGridQuarterLayout},
+		{griddemo.SKLSDLayer, lld.LSD, 576 * n, gridingest.SaskGridLSDLayout},
 	} {
 		t.Run(tc.layer, func(t *testing.T) {
 			s, d, prj := shapefileParts(t, tc.layer)
@@ -125,7 +125,7 @@ var skLSDFields = []string{"LSD", "PSECT", "PTWP", "PRGE", "PMER", "FEATURECD"}
 // with any zero padding, the layer told by its fields.
 func TestReadSaskGridFields(t *testing.T) {
 	t.Parallel()
-	_, _, prj := shapefileParts(t, fixture.SKTownshipLayer)
+	_, _, prj := shapefileParts(t, griddemo.SKTownshipLayer)
 	for _, tc := range []struct {
 		name   string
 		fields []string
@@ -162,7 +162,7 @@ func TestReadSaskGridFields(t *testing.T) {
 // A FEATURECD other than THEORETIC is a notice: the block is kept.
 func TestReadSaskGridNotices(t *testing.T) {
 	t.Parallel()
-	_, _, prj := shapefileParts(t, fixture.SKTownshipLayer)
+	_, _, prj := shapefileParts(t, griddemo.SKTownshipLayer)
 	s, d := skShapefile(t, skLSDFields,
 		[]string{"1", "1", "17", "19", "2", "THEORETIC"},
 		[]string{"2", "1", "17", "19", "2", "SURVEYED"},
@@ -184,7 +184,7 @@ func TestReadSaskGridNotices(t *testing.T) {
 
 func TestReadSaskGridErrors(t *testing.T) {
 	t.Parallel()
-	s, d, prj := shapefileParts(t, fixture.SKSectionLayer)
+	s, d, prj := shapefileParts(t, griddemo.SKSectionLayer)
 	// A projection package proj does not convert (Lambert Conformal Conic,
 	// used here before, now converts).
 	unsupported := `PROJCS["NAD_1983_Lambert_Azimuthal",GEOGCS["GCS_North_American_1983",DATUM["D_North_American_1983",SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Lambert_Azimuthal_Equal_Area"],PARAMETER["False_Easting",0.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",-106.0],PARAMETER["Latitude_Of_Origin",49.0],UNIT["Meter",1.0]]`
@@ -235,9 +235,9 @@ func TestReadSaskGridErrors(t *testing.T) {
 }
 
 func FuzzReadSaskGrid(f *testing.F) {
-	s, d, prj := shapefileParts(f, fixture.SKTownshipLayer)
+	s, d, prj := shapefileParts(f, griddemo.SKTownshipLayer)
 	f.Add(s, d)
-	s2, d2, _ := shapefileParts(f, fixture.SKQuarterLayer)
+	s2, d2, _ := shapefileParts(f, griddemo.SKQuarterLayer)
 	f.Add(s2[:2000], d2[:600])
 	ls, ld := skShapefile(f, skLSDFields, []string{" 6", "01", "017", "19", "002", "THEORETIC"}, []string{"7", "1", "17", "19", "2", "NEW"})
 	f.Add(ls, ld)
@@ -255,7 +255,7 @@ func FuzzReadSaskGrid(f *testing.F) {
 }
 
 func BenchmarkReadSaskGridLSD(b *testing.B) {
-	s, d, prj := shapefileParts(b, fixture.SKLSDLayer)
+	s, d, prj := shapefileParts(b, griddemo.SKLSDLayer)
 	b.SetBytes(int64(len(s) + len(d)))
 	b.ReportAllocs()
 	n := 0

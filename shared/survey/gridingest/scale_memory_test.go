@@ -7,14 +7,14 @@ import (
 	"runtime"
 	"testing"
 
-	"meridian/shared/fixture"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/scale"
 	"meridian/shared/survey/gridindex"
 	"meridian/shared/survey/gridingest"
 )
 
 // TestProvinceReadersMemoryFlat reads the province-size SaskGrid LSD layer
-// and Manitoba survey and corners files (fixture.WriteScale) at a fraction
+// and Manitoba survey and corners files (griddemo.WriteScale) at a fraction
 // f and at 8f and compares the largest live heap seen while the records
 // are emitted (after a GC every 500 records): the readers stream, so
 // eight times the records must not need more than a little more heap. (The
@@ -30,7 +30,7 @@ func TestProvinceReadersMemoryFlat(t *testing.T) {
 	}
 	read := func(f float64) map[string]result {
 		dir := t.TempDir()
-		if _, _, err := fixture.WriteScale(context.Background(), dir, scale.Options{Seed: 2, Fraction: f}); err != nil {
+		if _, _, err := griddemo.WriteScale(context.Background(), dir, scale.Options{Seed: 2, Fraction: f}); err != nil {
 			t.Fatal(err)
 		}
 		out := map[string]result{}
@@ -62,7 +62,7 @@ func TestProvinceReadersMemoryFlat(t *testing.T) {
 			t.Cleanup(func() { f.Close() })
 			return f
 		}
-		lsd := fixture.ScaleSKPrefix + "LSD"
+		lsd := griddemo.ScaleSKPrefix + "LSD"
 		measure("saskgrid LSD", func(emit gridingest.Emit) error {
 			prj, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(lsd+".prj")))
 			if err != nil {
@@ -72,11 +72,11 @@ func TestProvinceReadersMemoryFlat(t *testing.T) {
 			return err
 		})
 		measure("manitoba survey", func(emit gridingest.Emit) error {
-			_, err := gridingest.ReadManitobaSurvey(open(fixture.ScaleMBSurveyFile), "survey.csv", emit, gridingest.ManitobaOptions{})
+			_, err := gridingest.ReadManitobaSurvey(open(griddemo.ScaleMBSurveyFile), "survey.csv", emit, gridingest.ManitobaOptions{})
 			return err
 		})
 		measure("manitoba corners", func(emit gridingest.Emit) error {
-			_, err := gridingest.ReadManitobaCorners(open(fixture.ScaleMBCornersFile), "corners.csv", emit, gridingest.ManitobaOptions{})
+			_, err := gridingest.ReadManitobaCorners(open(griddemo.ScaleMBCornersFile), "corners.csv", emit, gridingest.ManitobaOptions{})
 			return err
 		})
 		return out

@@ -13,12 +13,12 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
-	"meridian/shared/fixture"
+	"meridian/shared/demo/griddemo"
 	"meridian/shared/survey/gridindex"
 )
 
 var fixtureIndexes = sync.OnceValues(func() (map[string][]byte, error) {
-	return fixture.Indexes(context.Background(), "")
+	return griddemo.Indexes(context.Background(), "")
 })
 
 // FixtureGrids returns the fixture grid indexes (built once per test
