@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"meridian/shared/api/apigw/apigwtest"
-	"meridian/shared/energy/energyingest"
+	"meridian/shared/demo"
 	"meridian/shared/energy/energytest"
 	"meridian/shared/golden"
 	"meridian/shared/kv"
@@ -85,7 +85,7 @@ func demoStore(t *testing.T) kv.Store {
 
 // demoNow is the clock of the tests: the demo's as-of date, so that days to
 // expiry do not drift with the calendar.
-func demoNow() time.Time { return energyingest.DemoAsOf() }
+func demoNow() time.Time { return demo.AsOf() }
 
 // TestReplayEvents runs every events/energy-*.json through the real handler.
 func TestReplayEvents(t *testing.T) {

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"meridian/shared/ag/agingest"
+	"meridian/shared/demo/energydemo"
 	"meridian/shared/demo/griddemo"
-	"meridian/shared/energy/energyingest"
 )
 
 // copyFixture writes a fixture file out, as a user's download would be.
@@ -86,7 +86,7 @@ func TestCheckGridReportsEveryFile(t *testing.T) {
 func TestCheckEnergyDemo(t *testing.T) {
 	t.Parallel()
 	in := t.TempDir()
-	if err := energyingest.WriteDemo(in); err != nil {
+	if err := energydemo.Write(in); err != nil {
 		t.Fatal(err)
 	}
 	data := t.TempDir()

@@ -12,8 +12,8 @@ import (
 	"meridian/shared/ag"
 	"meridian/shared/datafetch"
 	"meridian/shared/datafetch/datafetchtest"
+	"meridian/shared/demo"
 	"meridian/shared/energy"
-	"meridian/shared/energy/energyingest"
 	"meridian/shared/kv"
 )
 
@@ -24,7 +24,7 @@ import (
 func TestDataFetchEveryManifestEntry(t *testing.T) {
 	// The demo data describes 2026-11-21: its months and seasons are the
 	// ones the manifest asks for on that day.
-	now := energyingest.DemoAsOf()
+	now := demo.AsOf()
 	pub, ts, nfiles := datafetchtest.NewPublisher(t, now)
 	t.Setenv("MERIDIAN_FETCH_BASE_URL", ts.URL)
 	data := t.TempDir()

@@ -15,8 +15,9 @@ import (
 	"time"
 
 	"meridian/shared/ag/agingest"
+	"meridian/shared/demo"
+	"meridian/shared/demo/energydemo"
 	"meridian/shared/demo/griddemo"
-	"meridian/shared/energy/energyingest"
 	"meridian/shared/scale"
 )
 
@@ -142,8 +143,8 @@ func writeDemoDomain(domain, dir string) (demoManifest, error) {
 			m.Grids = append(m.Grids, demoGrid{Format: string(d.Format), Files: d.Files})
 		}
 	case "energy":
-		err = energyingest.WriteDemo(dir)
-		m.AsOf = energyingest.DemoAsOf().Format("2006-01-02")
+		err = energydemo.Write(dir)
+		m.AsOf = demo.AsOf().Format("2006-01-02")
 	case "ag":
 		err = agingest.WriteDemo(dir)
 	}
@@ -189,8 +190,8 @@ var provinceWriters = map[string]func(ctx context.Context, dir string, o scale.O
 		return m, err
 	},
 	"energy": func(ctx context.Context, dir string, o scale.Options) (demoManifest, error) {
-		rep, err := energyingest.WriteScale(ctx, dir, o)
-		return demoManifest{Files: rep.Files, AsOf: energyingest.DemoAsOf().Format("2006-01-02")}, err
+		rep, err := energydemo.WriteScale(ctx, dir, o)
+		return demoManifest{Files: rep.Files, AsOf: demo.AsOf().Format("2006-01-02")}, err
 	},
 	"ag": func(ctx context.Context, dir string, o scale.Options) (demoManifest, error) {
 		rep, err := agingest.WriteScale(ctx, dir, o)

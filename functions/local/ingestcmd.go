@@ -16,6 +16,8 @@ import (
 
 	"meridian/shared/ag"
 	"meridian/shared/ag/agingest"
+	demodata "meridian/shared/demo"
+	"meridian/shared/demo/energydemo"
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/ingest"
@@ -62,7 +64,7 @@ var reportDomainTable = []reportDomain{
 	{
 		name: energy.Dataset, title: "energy",
 		now:       "the day expiry states are computed for (default today)",
-		writeDemo: energyingest.WriteDemo, demoAsOf: energyingest.DemoAsOf(),
+		writeDemo: energydemo.Write, demoAsOf: demodata.AsOf(),
 		open: func(dir string) (domainFiles, error) {
 			f, err := energyingest.FilesIn(dir)
 			return energyFiles{f}, err
@@ -70,7 +72,7 @@ var reportDomainTable = []reportDomain{
 	},
 	{
 		name: ag.Dataset, title: "agriculture",
-		writeDemo: agingest.WriteDemo, demoAsOf: energyingest.DemoAsOf(),
+		writeDemo: agingest.WriteDemo, demoAsOf: demodata.AsOf(),
 		open: func(dir string) (domainFiles, error) {
 			f, err := agingest.FilesIn(dir)
 			return agFiles{f}, err

@@ -31,9 +31,9 @@ import (
 	"meridian/shared/blob/s3blob"
 	"meridian/shared/datafetch"
 	"meridian/shared/datafetch/datafetchtest"
+	"meridian/shared/demo"
 	"meridian/shared/demo/griddemo"
 	"meridian/shared/energy"
-	"meridian/shared/energy/energyingest"
 	"meridian/shared/kv"
 	"meridian/shared/release"
 )
@@ -341,7 +341,7 @@ func TestLoadConfig(t *testing.T) {
 // answered 304 and publishes nothing.
 func TestRefreshEnergyEndToEnd(t *testing.T) {
 	ctx := context.Background()
-	now := energyingest.DemoAsOf() // the demo's months are the manifest's on that day
+	now := demo.AsOf() // the demo's months are the manifest's on that day
 	pub, ts, _ := datafetchtest.NewPublisher(t, now)
 	job, s3c, dc := testJob(t, ts.URL)
 	job.Now = func() time.Time { return now }
@@ -408,7 +408,7 @@ func TestRefreshEnergyEndToEnd(t *testing.T) {
 // report dataset published; a second run publishes nothing.
 func TestRefreshAgEndToEnd(t *testing.T) {
 	ctx := context.Background()
-	now := energyingest.DemoAsOf()
+	now := demo.AsOf()
 	_, ts, _ := datafetchtest.NewPublisher(t, now)
 	job, _, dc := testJob(t, ts.URL)
 	job.Now = func() time.Time { return now }

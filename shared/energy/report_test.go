@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"meridian/shared/apierr"
+	demodata "meridian/shared/demo"
 	"meridian/shared/energy"
-	"meridian/shared/energy/energyingest"
 	"meridian/shared/energy/energytest"
 	"meridian/shared/kv"
 	"meridian/shared/survey/grid"
@@ -17,7 +17,7 @@ import (
 const demoLSD = "9-10-60-22-W5"
 
 func demoReporter(t *testing.T) *energy.Reporter {
-	return energy.NewReporter(energytest.DemoStore(t), grid.New(), energyingest.DemoAsOf)
+	return energy.NewReporter(energytest.DemoStore(t), grid.New(), demodata.AsOf)
 }
 
 // The report assembled without HTTP; the whole bodies are checked against

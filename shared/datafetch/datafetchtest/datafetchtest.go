@@ -22,8 +22,8 @@ import (
 
 	"meridian/shared/ag/agingest"
 	"meridian/shared/datafetch"
+	"meridian/shared/demo/energydemo"
 	"meridian/shared/demo/griddemo"
-	"meridian/shared/energy/energyingest"
 )
 
 // DemoFiles returns every file the project's generators write in the
@@ -49,7 +49,7 @@ func DemoFiles(t testing.TB) map[string]map[string][]byte {
 	}
 	out := map[string][]byte{}
 	pools["energy"], pools["ag"] = out, out
-	en, err := energyingest.GenerateDemo()
+	en, err := energydemo.Generate()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	minidyn "github.com/truora/minidyn/server"
 
-	"meridian/shared/energy/energyingest"
+	demodata "meridian/shared/demo"
 	"meridian/shared/energy/energytest"
 	"meridian/shared/kv"
 )
@@ -85,7 +85,7 @@ func BenchmarkEndpoints(b *testing.B) {
 	want := map[string][]byte{} // path -> the mem body
 	for _, st := range benchStores {
 		b.Run(st.name, func(b *testing.B) {
-			h := mux(st.open(b), energyingest.DemoAsOf())
+			h := mux(st.open(b), demodata.AsOf())
 			for _, p := range benchPaths {
 				b.Run(p.name, func(b *testing.B) {
 					rec := httptest.NewRecorder()

@@ -4,7 +4,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"meridian/shared/energy/energyingest"
+	demodata "meridian/shared/demo"
 	"meridian/shared/golden"
 )
 
@@ -15,7 +15,7 @@ import (
 // the agriculture report.
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	h := mux(demo(t), energyingest.DemoAsOf())
+	h := mux(demo(t), demodata.AsOf())
 	for name, target := range map[string]string{
 		"report-full":           "/energy/report?legal_location=" + lsd,
 		"report-wells-geometry": "/energy/report?legal_location=" + lsd + "&include=wells,geometry",

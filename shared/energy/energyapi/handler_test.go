@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"meridian/shared/api"
+	demodata "meridian/shared/demo"
 	"meridian/shared/energy/energyapi"
-	"meridian/shared/energy/energyingest"
 	"meridian/shared/energy/energytest"
 	"meridian/shared/kv"
 	"meridian/shared/report"
@@ -76,7 +76,7 @@ const lsd = "9-10-60-22-W5"
 
 func TestListsDemo(t *testing.T) {
 	t.Parallel()
-	h := mux(demo(t), energyingest.DemoAsOf())
+	h := mux(demo(t), demodata.AsOf())
 	w := mustOK(t, h, "/energy/wells?legal_location=09-10-060-22W5")
 	want := map[string]string{
 		"legal_location": "09-10-060-22W5", "province": "AB", "meta.total": "1", "meta.sort": "status", "meta.dir": "asc",
@@ -117,7 +117,7 @@ func TestListsDemo(t *testing.T) {
 	if at(ten, "rows", 0, "days_to_expiry") != 1297.0 || at(ten, "rows", 2, "expiry_state") != "perpetual" || at(ten, "rows", 2, "days_to_expiry") != nil {
 		t.Errorf("tenure rows %v", at(ten, "rows"))
 	}
-	later := mux(demo(t), energyingest.DemoAsOf().AddDate(0, 0, 1300))
+	later := mux(demo(t), demodata.AsOf().AddDate(0, 0, 1300))
 	ten = mustOK(t, later, "/energy/tenure?legal_location="+lsd)
 	if at(ten, "rows", 0, "id") != "0519080035" || at(ten, "rows", 0, "expiry_state") != "expiring_soon" ||
 		at(ten, "rows", 1, "expiry_state") != "expired" || at(ten, "rows", 1, "days_to_expiry") != -3.0 {
@@ -131,7 +131,7 @@ func TestListsDemo(t *testing.T) {
 
 func TestReportDemo(t *testing.T) {
 	t.Parallel()
-	h := mux(demo(t), energyingest.DemoAsOf())
+	h := mux(demo(t), demodata.AsOf())
 	r := mustOK(t, h, "/energy/report?legal_location="+lsd)
 	checks := []struct {
 		path []any
@@ -196,7 +196,7 @@ func TestReportDemo(t *testing.T) {
 
 func TestOperatorsDemo(t *testing.T) {
 	t.Parallel()
-	h := mux(demo(t), energyingest.DemoAsOf())
+	h := mux(demo(t), demodata.AsOf())
 	ops := mustOK(t, h, "/energy/operators")
 	if at(ops, "rows", 0, "ba_code") != "Z9X1" || at(ops, "rows", 1, "ba_code") != "Z9X2" || at(ops, "meta", "sort") != "orphan" || at(ops, "meta", "dir") != "desc" {
 		t.Errorf("operators %v", at(ops, "rows"))
@@ -227,7 +227,7 @@ func TestOperatorsDemo(t *testing.T) {
 
 func TestDetailDemo(t *testing.T) {
 	t.Parallel()
-	h := mux(demo(t), energyingest.DemoAsOf())
+	h := mux(demo(t), demodata.AsOf())
 	e := mustOK(t, h, "/energy/tenure/expiring")
 	if at(e, "rows", 0, "id") != "0522020020" || at(e, "rows", 0, "days_to_expiry") != 55.0 || at(e, "rows", 0, "lsd_coverage_pct") != nil ||
 		at(e, "meta", "expires_within_days") != 365.0 || at(e, "rows", 0, "issue_date") != "2022-02-26" {
@@ -260,7 +260,7 @@ func TestDetailDemo(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	t.Parallel()
-	h := mux(demo(t), energyingest.DemoAsOf())
+	h := mux(demo(t), demodata.AsOf())
 	cases := []struct {
 		path string
 		code int
@@ -311,7 +311,7 @@ func TestBadInput(t *testing.T) {
 
 func TestNotPublished(t *testing.T) {
 	t.Parallel()
-	h := mux(kv.NewMem(), energyingest.DemoAsOf())
+	h := mux(kv.NewMem(), demodata.AsOf())
 	code, body := get(t, h, "/energy/wells?legal_location="+lsd)
 	if code != 503 {
 		t.Errorf("empty store: %d %v", code, body)

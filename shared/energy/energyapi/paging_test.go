@@ -19,9 +19,9 @@ import (
 	"testing"
 	"time"
 
+	demodata "meridian/shared/demo"
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyapi"
-	"meridian/shared/energy/energyingest"
 	"meridian/shared/kv"
 	"meridian/shared/kv/kvtest"
 )
@@ -46,7 +46,7 @@ func ptr[T any](v T) *T { return &v }
 
 func newBigData(n int, seed uint64) bigData {
 	r := rand.New(rand.NewPCG(seed, 17))
-	d := bigData{now: energyingest.DemoAsOf().UTC()}
+	d := bigData{now: demodata.AsOf().UTC()}
 	buckets := []energy.Bucket{energy.Active, energy.Suspended, energy.Abandoned, energy.Orphan, energy.ReclamationCertified}
 	for i := range n {
 		uwi := fmt.Sprintf("1%02d/%02d-%02d-%03d-%02dW4/0", r.IntN(100), 1+r.IntN(16), 1+r.IntN(36), 1+r.IntN(126), 1+r.IntN(30))
@@ -644,7 +644,7 @@ func TestListRollupsDemo(t *testing.T) {
 	// Every window of the demo: roll-up (unfiltered) against a filter that
 	// keeps every row (counted while reading).
 	for _, offset := range []int{-3000, -400, 0, 200, 1300, 4000} {
-		h := mux(store, energyingest.DemoAsOf().AddDate(0, 0, offset))
+		h := mux(store, demodata.AsOf().AddDate(0, 0, offset))
 		for _, days := range []int{1, 30, 365, 1000, 3650} {
 			a := mustOK(t, h, fmt.Sprintf("/energy/tenure/expiring?expires_within_days=%d", days))
 			b := mustOK(t, h, fmt.Sprintf("/energy/tenure/expiring?expires_within_days=%d&tenure_kind=all&q=", days))

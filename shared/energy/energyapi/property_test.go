@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	demodata "meridian/shared/demo"
 	"meridian/shared/energy"
-	src "meridian/shared/energy/energyingest"
 	"meridian/shared/kv"
 )
 
@@ -53,7 +53,7 @@ func synthetic(t testing.TB) *kv.Mem {
 			id := fmt.Sprintf("05%08d", i)
 			area := float64(100 + i%9)
 			row := energy.TenureRow{ID: id, TenureKind: []string{"png", "mineral"}[i%2], Status: "active", Holder: energy.NewParty("", names[i%3]), AreaHa: &area}
-			exp := src.DemoAsOf().AddDate(0, 0, i*90-300).Format("2006-01-02")
+			exp := demodata.AsOf().AddDate(0, 0, i*90-300).Format("2006-01-02")
 			if i%5 == 0 {
 				row.ExpiryState = "perpetual"
 			} else {
@@ -164,7 +164,7 @@ var filters = map[string][]struct {
 
 func TestListProperties(t *testing.T) {
 	t.Parallel()
-	h := mux(synthetic(t), src.DemoAsOf())
+	h := mux(synthetic(t), demodata.AsOf())
 	for list, sorts := range sortKeys {
 		for sort, by := range sorts {
 			for _, dir := range []string{"", "asc", "desc"} {
@@ -217,7 +217,7 @@ func TestListProperties(t *testing.T) {
 
 func TestReportTruncation(t *testing.T) {
 	t.Parallel()
-	h := mux(synthetic(t), src.DemoAsOf())
+	h := mux(synthetic(t), demodata.AsOf())
 	r := mustOK(t, h, "/energy/report?legal_location="+synthLSD)
 	for _, s := range []string{"wells", "pipelines", "facilities", "tenure"} {
 		total, returned := at(r, s, "total").(float64), at(r, s, "returned").(float64)
@@ -231,14 +231,14 @@ func TestReportTruncation(t *testing.T) {
 }
 
 func BenchmarkReport(b *testing.B) {
-	h := mux(demo(b), src.DemoAsOf())
+	h := mux(demo(b), demodata.AsOf())
 	for b.Loop() {
 		mustOK(b, h, "/energy/report?legal_location="+lsd)
 	}
 }
 
 func BenchmarkReportSynthetic(b *testing.B) {
-	h := mux(synthetic(b), src.DemoAsOf())
+	h := mux(synthetic(b), demodata.AsOf())
 	for b.Loop() {
 		mustOK(b, h, "/energy/report?legal_location="+synthLSD)
 	}

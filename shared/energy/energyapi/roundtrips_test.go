@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"meridian/shared/energy/energyingest"
+	demodata "meridian/shared/demo"
 	"meridian/shared/kv"
 )
 
@@ -34,7 +34,7 @@ func (s *countingStore) Query(ctx context.Context, q kv.Query) (kv.Page, error) 
 func TestReportRoundTrips(t *testing.T) {
 	t.Parallel()
 	store := &countingStore{Store: demo(t)}
-	h := mux(store, energyingest.DemoAsOf())
+	h := mux(store, demodata.AsOf())
 	path := "/energy/report?legal_location=" + lsd
 	first := mustOK(t, h, path)
 	n1 := store.reads.Swap(0)

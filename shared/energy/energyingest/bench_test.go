@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"meridian/shared/demo/energydemo"
 	"meridian/shared/energy/energyingest"
 )
 
@@ -117,7 +118,7 @@ func BenchmarkReadVolumetrics(b *testing.B) {
 
 func BenchmarkGenerateDemo(b *testing.B) {
 	for b.Loop() {
-		if _, err := energyingest.GenerateDemo(); err != nil {
+		if _, err := energydemo.Generate(); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -14,13 +14,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/paulmach/orb"
 
+	demodata "meridian/shared/demo"
+	"meridian/shared/demo/energydemo"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/ingest"
 	"meridian/shared/lld"
 )
 
 var demoOnce = sync.OnceValues(func() (map[string][]byte, error) {
-	files, err := energyingest.GenerateDemo()
+	files, err := energydemo.Generate()
 	if err != nil {
 		return nil, err
 	}
@@ -62,13 +64,13 @@ func demoMonths() []string {
 
 func time2(y, m int) string { return day(y, 1, 1).AddDate(0, m-1, 0).Format("2006-01") }
 
-func TestGenerateDemoDeterministic(t *testing.T) {
+func TestGenerateDeterministic(t *testing.T) {
 	t.Parallel()
-	a, err := energyingest.GenerateDemo()
+	a, err := energydemo.Generate()
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := energyingest.GenerateDemo()
+	b, err := energydemo.Generate()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +83,7 @@ func TestGenerateDemoDeterministic(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	if err := energyingest.WriteDemo(dir); err != nil {
+	if err := energydemo.Write(dir); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range a {
@@ -537,7 +539,7 @@ func TestDemoPipelines(t *testing.T) {
 func TestDemoDispositions(t *testing.T) {
 	t.Parallel()
 	// Count, PNG, mineral, continued, expiring within 24 months of
-	// DemoAsOf: AB 4 licences + 1 lease + 1 permit; MB 2 leases + 1
+	// demo.AsOf: AB 4 licences + 1 lease + 1 permit; MB 2 leases + 1
 	// licence; SK publishes no expiry.
 	for prov, want := range map[string][5]int{"AB": {32, 24, 8, 8, 6}, "SK": {8, 4, 4, 0, 0}, "MB": {6, 3, 3, 0, 3}} {
 		var fromCSV, fromGeo []energyingest.Disposition
@@ -572,7 +574,7 @@ func TestDemoDispositions(t *testing.T) {
 			if d.Continued {
 				continued++
 			}
-			if d.ExpiresWithin(energyingest.DemoAsOf(), 24) {
+			if d.ExpiresWithin(demodata.AsOf(), 24) {
 				expiring++
 			}
 			if d.Province != prov || len(d.Lands) == 0 || d.AreaHa.Value <= 0 {

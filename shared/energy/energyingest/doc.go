@@ -47,6 +47,6 @@
 // lld.Location. Petrinex numbers are Amount values, which keep "***"
 // (confidential, not zero) apart from 0 and from an empty cell.
 //
-// GenerateDemo and WriteDemo produce a deterministic set of demo files in
-// these formats for the demo townships (see demo.go).
+// The demo files in these formats are generated elsewhere (package
+// demo/energydemo): this package only reads, and never links a generator.
 package energyingest

@@ -1124,7 +1124,7 @@ func (in *ingester) writeRollups() error {
 			continue
 		}
 		q := l
-		q.Unit, q.LSD, q.Aliquot = lld.QuarterSection, 0, quarterOf(l.LSD)
+		q.Unit, q.LSD, q.Aliquot = lld.QuarterSection, 0, QuarterOf(l.LSD)
 		if err := in.w.Put(energy.QuarterKey(q.String()), energy.QuarterLSDSK(k), s); err != nil {
 			return err
 		}
@@ -1173,7 +1173,8 @@ func (in *ingester) writeRollups() error {
 	return in.writeListCounts()
 }
 
-func quarterOf(lsd uint8) lld.Aliquot {
+// QuarterOf returns the quarter section that holds LSD lsd (1-16).
+func QuarterOf(lsd uint8) lld.Aliquot {
 	for a, ls := range quarterLSDs {
 		for _, n := range ls {
 			if n == lsd {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	demodata "meridian/shared/demo"
+	"meridian/shared/demo/energydemo"
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/ingest"
@@ -21,7 +23,7 @@ import (
 func demo(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := energyingest.WriteDemo(dir); err != nil {
+	if err := energydemo.Write(dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -33,7 +35,7 @@ func ingestDir(t testing.TB, store kv.Store, dir string) (energyingest.Summary, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return energyingest.Ingest(context.Background(), store, grid.New(), files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true})
+	return energyingest.Ingest(context.Background(), store, grid.New(), files, energyingest.Options{Now: demodata.AsOf(), Demo: true})
 }
 
 func all(t testing.TB, ds kv.Dataset, pk, prefix string) []kv.Item {
@@ -259,7 +261,7 @@ func TestIngestAlbertaAgreements(t *testing.T) {
 		t.Errorf("banners %q lack the OWA, Alberta agreement or ST37 layouts", banners)
 	}
 	store := kv.NewMem()
-	sum, err := energyingest.Ingest(ctx, store, grid.New(), files, energyingest.Options{Now: energyingest.DemoAsOf(), Demo: true})
+	sum, err := energyingest.Ingest(ctx, store, grid.New(), files, energyingest.Options{Now: demodata.AsOf(), Demo: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -164,7 +164,7 @@ func ReadNGLVolumes(r io.Reader, file string, opt ReadOptions, fn func(NGLVolume
 			if err != nil {
 				t.fail(nWellID, err)
 			}
-			v.UWI = u.uwi16()
+			v.UWI = u.UWI16()
 		} else if strings.HasPrefix(v.WellID, "1") && len(v.WellID) == 16 {
 			if _, err := parseUWI16(v.WellID); err != nil {
 				t.fail(nWellID, err)

@@ -92,7 +92,8 @@ func ParseSiteName(s string) (loc lld.Location, qualifier, suffix string, err er
 	return loc, qualifier, suffix, nil
 }
 
-const owaSheet = "Full Inventory"
+// OWASheet is the name of the inventory's sheet in the OWA workbook.
+const OWASheet = "Full Inventory"
 
 var owaColumns = []struct {
 	names    []string
@@ -123,7 +124,7 @@ var owaColumns = []struct {
 // The layout is OWALayout: the column names and the header search follow a
 // script that reads the real workbook.
 func ReadOrphanInventory(r io.ReaderAt, size int64, file string, fn func(OrphanSite) error) error {
-	sh, err := openXLSXSheet(r, size, owaSheet)
+	sh, err := openXLSXSheet(r, size, OWASheet)
 	if err != nil {
 		return xlsxToIngest(file, err)
 	}

@@ -399,6 +399,6 @@ func parseLSDText(s string) (lld.Location, bool) {
 	if !(ok1 && ok2 && ok3 && ok4 && ok5) || len(parts[0]) > 2 || len(parts[1]) > 2 || len(parts[2]) > 3 || w > 2 || len(parts[3])-w-1 != 1 {
 		return lld.Location{}, false
 	}
-	l, err := dlsLocation(lsd, sec, twp, rge, mer)
+	l, err := DLSLocation(lsd, sec, twp, rge, mer)
 	return l, err == nil
 }

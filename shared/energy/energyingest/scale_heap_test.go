@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	demodata "meridian/shared/demo"
+	"meridian/shared/demo/energydemo"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/kv"
 	"meridian/shared/scale"
@@ -56,7 +58,7 @@ func TestIngestHeapPerLSD(t *testing.T) {
 	measure := func(f float64) heapProgress {
 		dir := t.TempDir()
 		src := filepath.Join(dir, "energy")
-		if _, err := energyingest.WriteScale(context.Background(), src, scale.Options{Seed: 5, Fraction: f}); err != nil {
+		if _, err := energydemo.WriteScale(context.Background(), src, scale.Options{Seed: 5, Fraction: f}); err != nil {
 			t.Fatal(err)
 		}
 		files, err := energyingest.FilesIn(src)
@@ -77,7 +79,7 @@ func TestIngestHeapPerLSD(t *testing.T) {
 		runtime.ReadMemStats(&m)
 		h := heapProgress{base: m.HeapAlloc}
 		if _, err := energyingest.Ingest(context.Background(), store, grid.New(), files,
-			energyingest.Options{Now: energyingest.DemoAsOf(), Progress: &h}); err != nil {
+			energyingest.Options{Now: demodata.AsOf(), Progress: &h}); err != nil {
 			t.Fatal(err)
 		}
 		return h

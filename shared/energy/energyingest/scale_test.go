@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	demodata "meridian/shared/demo"
+	"meridian/shared/demo/energydemo"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/ingest"
 	"meridian/shared/kv"
@@ -22,7 +24,7 @@ import (
 func writeScale(t *testing.T, o scale.Options) (string, scale.Report) {
 	t.Helper()
 	dir := t.TempDir()
-	r, err := energyingest.WriteScale(context.Background(), dir, o)
+	r, err := energydemo.WriteScale(context.Background(), dir, o)
 	if err != nil {
 		t.Fatalf("WriteScale(%+v): %v", o, err)
 	}
@@ -83,13 +85,13 @@ func TestWriteScaleDeterministic(t *testing.T) {
 func TestWriteScaleOptions(t *testing.T) {
 	t.Parallel()
 	for _, f := range []float64{0, -1, 1.5, math.NaN()} {
-		if _, err := energyingest.WriteScale(context.Background(), t.TempDir(), scale.Options{Fraction: f}); err == nil {
+		if _, err := energydemo.WriteScale(context.Background(), t.TempDir(), scale.Options{Fraction: f}); err == nil {
 			t.Errorf("fraction %v: no error", f)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := energyingest.WriteScale(ctx, t.TempDir(), scale.Options{Fraction: 0.001}); !errors.Is(err, context.Canceled) {
+	if _, err := energydemo.WriteScale(ctx, t.TempDir(), scale.Options{Fraction: 0.001}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v, want context.Canceled", err)
 	}
 }
@@ -126,7 +128,7 @@ func TestWriteScaleIngest(t *testing.T) {
 	}
 	notices := &ingest.Notices{}
 	sum, err := energyingest.Ingest(context.Background(), kv.NewMem(), grid.New(), files,
-		energyingest.Options{Now: energyingest.DemoAsOf(), Notices: notices})
+		energyingest.Options{Now: demodata.AsOf(), Notices: notices})
 	if err != nil {
 		t.Fatal(err)
 	}

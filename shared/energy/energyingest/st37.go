@@ -61,11 +61,11 @@ type Well struct {
 // UWI16 returns the 16-character UWI ("100060600101W400") that joins the
 // well to Petrinex.
 func (w Well) UWI16() string {
-	return dlsUWI{
+	return DLSUWI{
 		LE: w.LE, LSD: int(w.Location.LSD), Section: int(w.Location.Section),
 		Township: int(w.Location.Township), Range: int(w.Location.Range),
 		Meridian: w.Location.Meridian.Number(), Event: w.Event,
-	}.uwi16()
+	}.UWI16()
 }
 
 // Bucket returns LicenceBucket(w.LicenceStatus).
@@ -201,11 +201,11 @@ func parseWell(f []string) (Well, error) {
 		return Well{}, fmt.Errorf("column 1 %s: %v", st37Columns[0], err)
 	}
 	w.LE, w.Event = u.LE, u.Event
-	w.Location, _ = u.location()
+	w.Location, _ = u.Location()
 
 	w.Key = get(1)
-	if (len(f) == 18 || len(w.Key) == 13) && w.Key != u.stKey() {
-		fail(1, "%q does not match the UWI %s (want %s)", w.Key, w.UWI, u.stKey())
+	if (len(f) == 18 || len(w.Key) == 13) && w.Key != u.STKey() {
+		fail(1, "%q does not match the UWI %s (want %s)", w.Key, w.UWI, u.STKey())
 	}
 	w.UpdateFlag = ingest.DecodeText(get(2))
 	w.Name = ingest.DecodeText(get(3))
@@ -262,7 +262,7 @@ func parseWell(f []string) (Well, error) {
 		}
 		w.TotalDepth = d
 	}
-	w.Status, err = parseWellStatus(get(16))
+	w.Status, err = ParseWellStatus(get(16))
 	if err != nil {
 		fail(16, "%v", err)
 	}

@@ -82,9 +82,9 @@ type WellStatus struct {
 	Structure int    // SS: 2 2Z, 5 COMMIN ...
 }
 
-// parseWellStatus splits a 10-digit WELL-STAT-CODE. The last two digits
+// ParseWellStatus splits a 10-digit WELL-STAT-CODE. The last two digits
 // are unused and not checked beyond being digits.
-func parseWellStatus(s string) (WellStatus, error) {
+func ParseWellStatus(s string) (WellStatus, error) {
 	if len(s) != 10 || !ingest.AllDigits(s) {
 		return WellStatus{}, fmt.Errorf("%q is not a 10-digit well status code", s)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/paulmach/orb"
 
+	demodata "meridian/shared/demo"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/lld"
 )
@@ -31,16 +32,16 @@ func TestReadDispositionsCSV(t *testing.T) {
 	if d := cmp.Diff([]energyingest.Disposition{want}, got); d != "" {
 		t.Errorf("ReadDispositionsCSV (-want +got):\n%s", d)
 	}
-	if want.ExpiresWithin(energyingest.DemoAsOf(), 24) {
+	if want.ExpiresWithin(demodata.AsOf(), 24) {
 		t.Error("a continued disposition does not expire")
 	}
 	exp := want
 	exp.Continued, exp.ExpiryDate = false, day(2028, 11, 20)
-	if !exp.ExpiresWithin(energyingest.DemoAsOf(), 24) {
+	if !exp.ExpiresWithin(demodata.AsOf(), 24) {
 		t.Error("2028-11-20 is within 24 months of 2026-11-21")
 	}
 	exp.ExpiryDate = day(2028, 11, 21)
-	if exp.ExpiresWithin(energyingest.DemoAsOf(), 24) {
+	if exp.ExpiresWithin(demodata.AsOf(), 24) {
 		t.Error("2028-11-21 is 24 months after 2026-11-21")
 	}
 }

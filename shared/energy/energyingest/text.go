@@ -27,14 +27,15 @@ func (a Amount) Known() bool { return !a.Empty && !a.Confidential }
 func (a Amount) String() string {
 	switch {
 	case a.Confidential:
-		return confidential
+		return ConfidentialText
 	case a.Empty:
 		return ""
 	}
 	return strconv.FormatFloat(a.Value, 'f', -1, 64)
 }
 
-const confidential = "***"
+// ConfidentialText is what Petrinex writes in a cell it withholds.
+const ConfidentialText = "***"
 
 const utf8BOM = "\xef\xbb\xbf"
 
@@ -65,7 +66,7 @@ func parseAmount(s string) (Amount, error) {
 	switch s {
 	case "":
 		return Amount{Empty: true}, nil
-	case confidential:
+	case ConfidentialText:
 		return Amount{Confidential: true}, nil
 	}
 	f, ok := parseNumber(s)
@@ -354,4 +355,12 @@ func (t *csvTable) text(i int, required bool) string {
 		t.fail(i, errors.New("empty"))
 	}
 	return s
+}
+
+// isoDate is t as YYYY-MM-DD, "" for the zero time.
+func isoDate(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format("2006-01-02")
 }

@@ -8,18 +8,18 @@ import (
 	"meridian/shared/lld"
 )
 
-// dlsUWI is a Dominion Land Survey well identifier in parts
+// DLSUWI is a Dominion Land Survey well identifier in parts
 // (docs/data-sources.md §0.1). The location exception comes first and the
 // event sequence last: swapping them still parses and silently breaks
 // joins.
-type dlsUWI struct {
+type DLSUWI struct {
 	LE                                      string // 2 characters, letters or digits: "00", "02", "F1", "AA"
 	LSD, Section, Township, Range, Meridian int    // Meridian is the W number, 1-6
 	Event                                   int    // 0-99
 }
 
-// dlsLocation returns the LSD location of the parts, checking their ranges.
-func dlsLocation(lsd, sec, twp, rge, mer int) (lld.Location, error) {
+// DLSLocation returns the LSD location of the parts, checking their ranges.
+func DLSLocation(lsd, sec, twp, rge, mer int) (lld.Location, error) {
 	switch {
 	case lsd < 1 || lsd > 16:
 		return lld.Location{}, fmt.Errorf("LSD %d is out of range 1-16", lsd)
@@ -43,13 +43,14 @@ func dlsLocation(lsd, sec, twp, rge, mer int) (lld.Location, error) {
 	}, nil
 }
 
-func (u dlsUWI) location() (lld.Location, error) {
-	return dlsLocation(u.LSD, u.Section, u.Township, u.Range, u.Meridian)
+// Location returns the LSD location of the identifier.
+func (u DLSUWI) Location() (lld.Location, error) {
+	return DLSLocation(u.LSD, u.Section, u.Township, u.Range, u.Meridian)
 }
 
-// uwi16 is the 16-character form: "1" + LE + LSD + SEC + TWP + RGE + "W" +
+// UWI16 is the 16-character form: "1" + LE + LSD + SEC + TWP + RGE + "W" +
 // M + ES(2).
-func (u dlsUWI) uwi16() string {
+func (u DLSUWI) UWI16() string {
 	b := make([]byte, 0, 16)
 	b = append(b, '1')
 	b = append(b, u.LE...)
@@ -62,9 +63,9 @@ func (u dlsUWI) uwi16() string {
 	return string(b)
 }
 
-// display is the ST37 UWI-DISPLAY-FORMAT, LE/LS-SC-TWP-RGWM/E, whose event
+// Display is the ST37 UWI-DISPLAY-FORMAT, LE/LS-SC-TWP-RGWM/E, whose event
 // has one digit.
-func (u dlsUWI) display() (string, error) {
+func (u DLSUWI) Display() (string, error) {
 	if u.Event > 9 {
 		return "", fmt.Errorf("event sequence %d has no one-digit display form", u.Event)
 	}
@@ -82,9 +83,9 @@ func (u dlsUWI) display() (string, error) {
 	return string(b), nil
 }
 
-// stKey is ST37's KEY-LIST-OF-WELLS: TWP(3) MER(1) RGE(2) SEC(2) LSD(2)
+// STKey is ST37's KEY-LIST-OF-WELLS: TWP(3) MER(1) RGE(2) SEC(2) LSD(2)
 // LE(2) EVENT(1), the order the file is sorted in.
-func (u dlsUWI) stKey() string {
+func (u DLSUWI) STKey() string {
 	b := make([]byte, 0, 13)
 	b = appendPad(b, u.Township, 3)
 	b = append(b, byte('0'+u.Meridian))
@@ -108,9 +109,9 @@ func appendPad(b []byte, n, width int) []byte {
 // parseDisplayUWI reads the ST37 display form LE/LS-SC-TWP-RGWM/E exactly
 // (19 characters, upper case), e.g. "00/06-06-001-01W4/0",
 // "F1/06-06-001-01W4/0".
-func parseDisplayUWI(s string) (dlsUWI, error) {
-	bad := func() (dlsUWI, error) {
-		return dlsUWI{}, fmt.Errorf("%q is not a display UWI (want LE/LS-SC-TWP-RGWM/E, e.g. 00/06-06-001-01W4/0)", s)
+func parseDisplayUWI(s string) (DLSUWI, error) {
+	bad := func() (DLSUWI, error) {
+		return DLSUWI{}, fmt.Errorf("%q is not a display UWI (want LE/LS-SC-TWP-RGWM/E, e.g. 00/06-06-001-01W4/0)", s)
 	}
 	if len(s) != 19 || s[2] != '/' || s[5] != '-' || s[8] != '-' || s[12] != '-' || s[15] != 'W' || s[17] != '/' {
 		return bad()
@@ -127,9 +128,9 @@ func parseDisplayUWI(s string) (dlsUWI, error) {
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
 		return bad()
 	}
-	u := dlsUWI{LE: s[:2], LSD: lsd, Section: sec, Township: twp, Range: rge, Meridian: mer, Event: ev}
-	if _, err := u.location(); err != nil {
-		return dlsUWI{}, fmt.Errorf("UWI %s: %v", s, err)
+	u := DLSUWI{LE: s[:2], LSD: lsd, Section: sec, Township: twp, Range: rge, Meridian: mer, Event: ev}
+	if _, err := u.Location(); err != nil {
+		return DLSUWI{}, fmt.Errorf("UWI %s: %v", s, err)
 	}
 	return u, nil
 }
@@ -137,13 +138,13 @@ func parseDisplayUWI(s string) (dlsUWI, error) {
 // parseUWI16 reads the 16-character form 1 LE LSD SEC TWP RGE W M ES
 // ("100071901015W400", "1F1060600101W400"), optionally behind a Petrinex
 // well-ID prefix ("ABWI", "SKWI", "MBWI", "BCWI").
-func parseUWI16(s string) (dlsUWI, error) {
+func parseUWI16(s string) (DLSUWI, error) {
 	in := s
 	if len(s) == 20 && s[2:4] == "WI" && isUpperAlnum(s[0]) && isUpperAlnum(s[1]) {
 		s = s[4:]
 	}
-	bad := func() (dlsUWI, error) {
-		return dlsUWI{}, fmt.Errorf("%q is not a 16-character DLS UWI (want 1 LE LSD SEC TWP RGE W M ES, e.g. 100071901015W400)", in)
+	bad := func() (DLSUWI, error) {
+		return DLSUWI{}, fmt.Errorf("%q is not a 16-character DLS UWI (want 1 LE LSD SEC TWP RGE W M ES, e.g. 100071901015W400)", in)
 	}
 	if len(s) != 16 || s[0] != '1' || s[12] != 'W' || !isUpperAlnum(s[1]) || !isUpperAlnum(s[2]) {
 		return bad()
@@ -157,9 +158,9 @@ func parseUWI16(s string) (dlsUWI, error) {
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
 		return bad()
 	}
-	u := dlsUWI{LE: s[1:3], LSD: lsd, Section: sec, Township: twp, Range: rge, Meridian: mer, Event: ev}
-	if _, err := u.location(); err != nil {
-		return dlsUWI{}, fmt.Errorf("UWI %s: %v", in, err)
+	u := DLSUWI{LE: s[1:3], LSD: lsd, Section: sec, Township: twp, Range: rge, Meridian: mer, Event: ev}
+	if _, err := u.Location(); err != nil {
+		return DLSUWI{}, fmt.Errorf("UWI %s: %v", in, err)
 	}
 	return u, nil
 }
@@ -176,7 +177,7 @@ func UWI16(display string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("energy: %v", err)
 	}
-	return u.uwi16(), nil
+	return u.UWI16(), nil
 }
 
 // DisplayUWI converts a 16-character UWI, bare or as a Petrinex well ID
@@ -190,7 +191,7 @@ func DisplayUWI(uwi string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("energy: %v", err)
 	}
-	d, err := u.display()
+	d, err := u.Display()
 	if err != nil {
 		return "", fmt.Errorf("energy: %s: %v", uwi, err)
 	}

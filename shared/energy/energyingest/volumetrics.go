@@ -173,7 +173,7 @@ func ReadVolumetrics(r io.Reader, file string, fn func(Volumetric) error) error 
 			Heat:             t.amount(vHeat),
 		}
 		v.Facility.Location = t.splitLocation(vLSD, vSection, vTownship, vRange, vMeridian)
-		if v.FromToID == confidential || v.FromToIdentifier == confidential {
+		if v.FromToID == ConfidentialText || v.FromToIdentifier == ConfidentialText {
 			v.FromToConfidential = true
 			v.FromToID, v.FromToIdentifier = "", ""
 		}
@@ -215,7 +215,7 @@ func (t *csvTable) splitLocation(lsdCol, secCol, twpCol, rgeCol, merCol int) lld
 	if t.err != nil {
 		return lld.Location{}
 	}
-	l, err := dlsLocation(lsd, sec, twp, rge, mer)
+	l, err := DLSLocation(lsd, sec, twp, rge, mer)
 	if err != nil {
 		if t.err == nil {
 			t.err = t.errorf("location columns %s..%s: %v", t.cols[lsdCol].name, t.cols[merCol].name, err)

@@ -319,7 +319,7 @@ func (t *csvTable) wellStatus(w *PetrinexWell) {
 		return
 	}
 	code.WriteString("00")
-	w.Status, _ = parseWellStatus(code.String())
+	w.Status, _ = ParseWellStatus(code.String())
 }
 
 // trajectory reads requested column i as a Trajectory; an unknown word is
@@ -385,7 +385,7 @@ func (t *csvTable) wellLocation(w *PetrinexWell) {
 			return
 		}
 		w.LE, w.Event = u.LE, u.Event
-		w.Location, _ = u.location()
+		w.Location, _ = u.Location()
 		switch {
 		case split != (lld.Location{}) && split != w.Location:
 			t.fail(wIdentifier, fmt.Errorf("UWI %s is at %s but the location columns say %s", w.Identifier, w.Location, split))

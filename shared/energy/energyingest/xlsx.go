@@ -271,7 +271,7 @@ func (s *xlsxSheet) next() (int, []string, error) {
 			case "c":
 				text, err := s.cellText(typ, string(val))
 				if err != nil {
-					return 0, nil, xlsxErrorf(s.row, "cell %s: %v", columnName(col), err)
+					return 0, nil, xlsxErrorf(s.row, "cell %s: %v", XLSXColumn(col), err)
 				}
 				if text != "" {
 					for len(s.cells) < col {
@@ -340,8 +340,8 @@ func cellColumn(ref string) (int, bool) {
 	return n - 1, true
 }
 
-// columnName is the letters of a 0-based column (1 -> "B").
-func columnName(c int) string {
+// XLSXColumn is the letters of a 0-based column (1 -> "B").
+func XLSXColumn(c int) string {
 	if c < 0 {
 		return "?"
 	}

@@ -1,4 +1,4 @@
-package energyingest
+package energydemo
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"meridian/shared/energy/energyingest"
 	"meridian/shared/lld"
 )
 
@@ -74,7 +75,7 @@ type demoWell struct {
 	t          *demoTownship
 	role       int
 	r          wellRole
-	u          dlsUWI
+	u          energyingest.DLSUWI
 	name       string
 	licence    string
 	status     string // this month
@@ -110,10 +111,10 @@ type demoVolume struct {
 	hours     float64
 }
 
-func (w *demoWell) uwi16() string { return w.u.uwi16() }
+func (w *demoWell) uwi16() string { return w.u.UWI16() }
 
 func (w *demoWell) loc() lld.Location {
-	l, _ := w.u.location()
+	l, _ := w.u.Location()
 	return l
 }
 
@@ -147,7 +148,7 @@ func (w *demoWorld) addWells(t *demoTownship) {
 			r.kind, r.stat = "gas", "0210000000"
 		}
 		d := &demoWell{t: t, role: i, r: r,
-			u: dlsUWI{LE: r.le, LSD: r.lsd, Section: r.sec, Township: t.Twp, Range: t.Rge, Meridian: t.Mer, Event: r.event}}
+			u: energyingest.DLSUWI{LE: r.le, LSD: r.lsd, Section: r.sec, Township: t.Twp, Range: t.Rge, Meridian: t.Mer, Event: r.event}}
 		if r.op == 3 {
 			d.licensee = t.defunct
 			d.orphan = true
@@ -317,19 +318,19 @@ func st37Line(d *demoWell, current bool) (key, line string, ok bool) {
 		}
 		status, stat, lic, statDate = d.prevStatus, d.prevStat, d.prevLic, d.prevDate
 	}
-	disp, _ := d.u.display()
-	ws, _ := parseWellStatus(stat)
+	disp, _ := d.u.Display()
+	ws, _ := energyingest.ParseWellStatus(stat)
 	pool := d.pool
 	if pool == "" {
 		pool = "0000000"
 	}
 	fields := []string{
-		disp, d.u.stKey(), " ", padRight(d.name, 36), d.t.FieldCode, pool, "    ", "0000000",
+		disp, d.u.STKey(), " ", padRight(d.name, 36), d.t.FieldCode, pool, "    ", "0000000",
 		" " + d.licence + " ", padRight(status, 12), ymd(d.issue), lic + "0", "     ", "     ",
 		ymd(d.finDrill), fmt.Sprintf(" %07.2f", d.depth), stat, ymd(statDate),
-		ws.Short(Fluid), ws.Short(Mode), ws.Short(Type), ws.Short(Structure), "", "",
+		ws.Short(energyingest.Fluid), ws.Short(energyingest.Mode), ws.Short(energyingest.Type), ws.Short(energyingest.Structure), "", "",
 	}
-	return d.u.stKey(), strings.Join(fields, "\t"), true
+	return d.u.STKey(), strings.Join(fields, "\t"), true
 }
 
 // optNum writes v, or "" for 0 (not measured).
@@ -347,6 +348,8 @@ func ymd(t time.Time) string {
 	return t.Format("20060102")
 }
 
+// isoDate is t as YYYY-MM-DD, "" for the zero time, as the Petrinex and
+// Crown files write dates.
 func isoDate(t time.Time) string {
 	if t.IsZero() {
 		return ""
@@ -391,7 +394,7 @@ func csvQuoted(b *bytes.Buffer, fields ...string) {
 // (this month's state), in PetrinexWellColumns order.
 func (w *demoWorld) wellInfrastructure(prov string) []byte {
 	var b bytes.Buffer
-	csvQuoted(&b, PetrinexWellColumns()...)
+	csvQuoted(&b, energyingest.PetrinexWellColumns()...)
 	for _, d := range w.wells {
 		if d.t.Prov == prov {
 			wellInfraRow(&b, prov, d)
@@ -408,7 +411,7 @@ func wellInfraRow(b *bytes.Buffer, prov string, d *demoWell) {
 		}
 		return "N"
 	}
-	ws, _ := parseWellStatus(d.stat)
+	ws, _ := energyingest.ParseWellStatus(d.stat)
 	l := d.loc()
 	conf := "Non-Confidential"
 	if d.confidential {
@@ -422,16 +425,16 @@ func wellInfraRow(b *bytes.Buffer, prov string, d *demoWell) {
 		}
 		linked = [6]string{f.id, f.subType, f.subDesc, isoDate(start), f.operator, op(f.operator).Upper()}
 	}
-	code := func(p StatusPart) string { return fmt.Sprintf("%02d", ws.Part(p)) }
-	word := func(p StatusPart) string { // as the real file spells it: ABAN, DRL & C, Tstcmp ...
+	code := func(p energyingest.StatusPart) string { return fmt.Sprintf("%02d", ws.Part(p)) }
+	word := func(p energyingest.StatusPart) string { // as the real file spells it: ABAN, DRL & C, Tstcmp ...
 		if w, ok := p.PetrinexWord(ws.Part(p)); ok {
 			return w
 		}
 		return ws.Short(p)
 	}
-	trajectory := Vertical // HorizontalDrill holds a trajectory word, not Y/N
+	trajectory := energyingest.Vertical // HorizontalDrill holds a trajectory word, not Y/N
 	if d.r.hz {
-		trajectory = Horizontal
+		trajectory = energyingest.Horizontal
 	}
 	fields := []string{
 		prov + "WI" + d.uwi16(), prov, "WI", d.uwi16(), "", d.u.LE,
@@ -439,8 +442,8 @@ func wellInfraRow(b *bytes.Buffer, prov string, d *demoWell) {
 		fmt.Sprint(d.u.Event), d.name, conf, yn(d.confidential), "", "",
 		"Well", d.licence, isoDate(d.issue), isoDate(d.statDate), d.status,
 		d.t.FieldCode, d.t.Field, "", "", d.pool, "", "",
-		word(Fluid), word(Mode), word(Type), word(Structure),
-		code(Fluid), code(Mode), code(Type), code(Structure),
+		word(energyingest.Fluid), word(energyingest.Mode), word(energyingest.Type), word(energyingest.Structure),
+		code(energyingest.Fluid), code(energyingest.Mode), code(energyingest.Type), code(energyingest.Structure),
 		isoDate(d.statDate), isoDate(d.spud), string(trajectory), isoDate(d.finDrill),
 		optNum(d.depth), optNum(d.tvd), "", "",
 		d.licensee, d.operator().Upper(), "", "", "", yn(d.orphan),

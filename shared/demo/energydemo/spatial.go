@@ -1,4 +1,4 @@
-package energyingest
+package energydemo
 
 import (
 	"bytes"
@@ -12,10 +12,16 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geo"
 
+	"meridian/shared/energy/energyingest"
 	"meridian/shared/ingest/shp"
 	"meridian/shared/lld"
 	"meridian/shared/survey/dls"
 )
+
+// pipelineAttributes are the 50 attribute names of the AER pipelines
+// product in the published order (the conversion panics at start-up if
+// energyingest's list ever has another length).
+var pipelineAttributes = [50]string(energyingest.PipelineAttributes())
 
 // demoPipeline is one demo pipeline segment: its 50 attributes as text in
 // pipelineAttributes order ("" for null) and its line.
@@ -30,7 +36,7 @@ func (p *demoPipeline) get(name string) string {
 			return p.attrs[i]
 		}
 	}
-	panic("energy: demo: no pipeline attribute " + name)
+	panic("energydemo: no pipeline attribute " + name)
 }
 
 func (p *demoPipeline) set(name, v string) {
@@ -40,7 +46,7 @@ func (p *demoPipeline) set(name, v string) {
 			return
 		}
 	}
-	panic("energy: demo: no pipeline attribute " + name)
+	panic("energydemo: no pipeline attribute " + name)
 }
 
 // center is the model centre of a DLS location, rounded to 1e-7 degrees.
@@ -329,7 +335,7 @@ const nad83PRJ = `GEOGCS["GCS_North_American_1983",DATUM["D_North_American_1983"
 
 // pipelinesShapefile renders the segments as the product's shapefile:
 // every attribute a text field except OBJECTID, dates YYYY/MM/DD.
-func (w *demoWorld) pipelinesShapefile() ([]DemoFile, error) {
+func (w *demoWorld) pipelinesShapefile() ([]File, error) {
 	fields := make([]shp.Field, len(pipelineAttributes))
 	for i, a := range pipelineAttributes {
 		width := 1
@@ -355,7 +361,7 @@ func (w *demoWorld) pipelinesShapefile() ([]DemoFile, error) {
 		return nil, err
 	}
 	const base = "Pipelines_GCS_NAD83"
-	return []DemoFile{
+	return []File{
 		{base + ".shp", shpB.Bytes()},
 		{base + ".shx", shxB.Bytes()},
 		{base + ".dbf", dbfB.Bytes()},
@@ -378,7 +384,7 @@ func (d *demoDisposition) locations() []lld.Location {
 	for i, s := range d.lands {
 		l, err := lld.Parse(s)
 		if err != nil {
-			panic("energy: demo: " + err.Error())
+			panic("energydemo: " + err.Error())
 		}
 		out[i] = l
 	}
@@ -437,16 +443,16 @@ func (w *demoWorld) addDispositions() {
 		case "AB":
 			i := t.index
 			lease := day(2012 + i%3)
-			add(&demoDisposition{number: fmt.Sprintf("05%s%04d", lease.Format("0601"), 10+i), kind: KindPNG, typ: "PNG Lease",
+			add(&demoDisposition{number: fmt.Sprintf("05%s%04d", lease.Format("0601"), 10+i), kind: energyingest.KindPNG, typ: "PNG Lease",
 				holder: name(t.Ops[0]), status: "Continued", issue: lease, continued: true, lands: []string{sec(10), sec(15)}})
 			// PNG licences of the even townships expire in 2027, within
-			// 24 months of DemoAsOf; the others in 2031.
+			// 24 months of demo.AsOf; the others in 2031.
 			licIssue := day(2022)
 			expiry := demoDate(2027, time.Month(1+i), 15)
 			if i%2 == 1 {
 				expiry = licIssue.AddDate(9, 0, 0)
 			}
-			add(&demoDisposition{number: fmt.Sprintf("05%s%04d", licIssue.Format("0601"), 20+i), kind: KindPNG, typ: "PNG Licence",
+			add(&demoDisposition{number: fmt.Sprintf("05%s%04d", licIssue.Format("0601"), 20+i), kind: energyingest.KindPNG, typ: "PNG Licence",
 				holder: name(t.Ops[1]), status: "Active", issue: licIssue, expiry: expiry,
 				lands: []string{q("NE", 3), q("NW", 3), q("SE", 14), q("SW", 14)}})
 			// A lease of another holder over part of the continued one
@@ -456,7 +462,7 @@ func (w *demoWorld) addDispositions() {
 			if i == 3 {
 				expiry = demoDate(2028, time.March, 31)
 			}
-			add(&demoDisposition{number: fmt.Sprintf("05%s%04d", l2.Format("0601"), 30+i), kind: KindPNG, typ: "PNG Lease",
+			add(&demoDisposition{number: fmt.Sprintf("05%s%04d", l2.Format("0601"), 30+i), kind: energyingest.KindPNG, typ: "PNG Lease",
 				holder: name(t.Ops[2]), status: "Active", issue: l2, expiry: expiry, lands: []string{sec(10), q("NE", 11)}})
 			// Mineral permits: 25-1-W5's expires in January 2027.
 			m := day(2023)
@@ -464,13 +470,13 @@ func (w *demoWorld) addDispositions() {
 			if i == 1 {
 				expiry = demoDate(2027, time.January, 15)
 			}
-			add(&demoDisposition{number: fmt.Sprintf("93%s%04d", m.Format("0601"), 40+i), kind: KindMineral,
+			add(&demoDisposition{number: fmt.Sprintf("93%s%04d", m.Format("0601"), 40+i), kind: energyingest.KindMineral,
 				typ: "Metallic and Industrial Minerals Permit", holder: mineralHolders[i%3], status: "Active", issue: m,
 				expiry: expiry, lands: []string{tw}})
 		case "SK":
-			add(&demoDisposition{number: fmt.Sprintf("PN%05d", 310+t.index), kind: KindPNG, typ: "PNG Lease",
+			add(&demoDisposition{number: fmt.Sprintf("PN%05d", 310+t.index), kind: energyingest.KindPNG, typ: "PNG Lease",
 				holder: name(t.Ops[0]), status: "Active", issue: day(2015), lands: []string{sec(3), sec(10), q("SE", 15)}})
-			add(&demoDisposition{number: fmt.Sprintf("KP%03d", 400+t.index), kind: KindMineral, typ: "Subsurface Mineral Permit",
+			add(&demoDisposition{number: fmt.Sprintf("KP%03d", 400+t.index), kind: energyingest.KindMineral, typ: "Subsurface Mineral Permit",
 				holder: mineralHolders[1], status: "Active", issue: day(2021), lands: []string{tw}})
 		case "MB":
 			// PNG leases of 5-6-W1 and 14-26-W1 expire in 2027, the
@@ -480,7 +486,7 @@ func (w *demoWorld) addDispositions() {
 			if t.index%2 == 1 {
 				expiry = issue.AddDate(10, 0, 0)
 			}
-			add(&demoDisposition{number: fmt.Sprintf("MB-%04d", 700+t.index), kind: KindPNG, typ: "PNG Lease",
+			add(&demoDisposition{number: fmt.Sprintf("MB-%04d", 700+t.index), kind: energyingest.KindPNG, typ: "PNG Lease",
 				holder: name(t.Ops[0]), status: "Active", issue: issue, expiry: expiry,
 				lands: []string{sec(3), q("NW", 10), q("NE", 10)}})
 			mi := day(2024)
@@ -488,7 +494,7 @@ func (w *demoWorld) addDispositions() {
 			if t.index == 1 {
 				expiry = demoDate(2027, time.August, 31)
 			}
-			add(&demoDisposition{number: fmt.Sprintf("MEL-%04d", 800+t.index), kind: KindMineral, typ: "Mineral Exploration Licence",
+			add(&demoDisposition{number: fmt.Sprintf("MEL-%04d", 800+t.index), kind: energyingest.KindMineral, typ: "Mineral Exploration Licence",
 				holder: mineralHolders[t.index%3], status: "Active", issue: mi, expiry: expiry, lands: []string{sec(21), sec(22)}})
 		}
 	}
@@ -498,7 +504,7 @@ func (w *demoWorld) addDispositions() {
 // the layout of DispositionColumns.
 func (w *demoWorld) dispositionFiles(prov string) (csvData, geoData []byte) {
 	var c, g bytes.Buffer
-	c.WriteString(strings.Join(DispositionColumns(), ",") + "\r\n")
+	c.WriteString(strings.Join(energyingest.DispositionColumns(), ",") + "\r\n")
 	g.WriteString("{\n\"type\": \"FeatureCollection\",\n\"crs\": { \"type\": \"name\", \"properties\": { \"name\": \"urn:ogc:def:crs:EPSG::4269\" } },\n\"features\": [\n")
 	first := true
 	for _, d := range w.dispositions {
@@ -535,7 +541,7 @@ func dispositionRows(c, g *bytes.Buffer, d *demoDisposition) {
 	}
 	c.WriteString("\r\n")
 	g.WriteString("{ \"type\": \"Feature\", \"properties\": { ")
-	for i, name := range DispositionColumns() {
+	for i, name := range energyingest.DispositionColumns() {
 		if i > 0 {
 			g.WriteString(", ")
 		}

@@ -1,4 +1,4 @@
-package energyingest
+package energydemo
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"meridian/shared/energy/energyingest"
 	"meridian/shared/lld"
 )
 
@@ -32,7 +33,7 @@ type demoFacility struct {
 }
 
 func (f *demoFacility) loc() lld.Location {
-	l, _ := dlsLocation(f.lsd, f.sec, f.t.Twp, f.t.Rge, f.t.Mer)
+	l, _ := energyingest.DLSLocation(f.lsd, f.sec, f.t.Twp, f.t.Rge, f.t.Mer)
 	return l
 }
 
@@ -220,7 +221,7 @@ func (w *demoWorld) oilBattery(t *demoTownship) *demoFacility {
 			return f
 		}
 	}
-	panic("energy: demo: no oil battery in " + t.String())
+	panic("energydemo: no oil battery in " + t.String())
 }
 
 // volRow is the varying part of a volumetrics row.
@@ -239,7 +240,7 @@ type volRow struct {
 // (receipts, injection).
 func (w *demoWorld) volumetrics(prov string, m int) []byte {
 	var b bytes.Buffer
-	csvQuoted(&b, VolumetricColumns()...)
+	csvQuoted(&b, energyingest.VolumetricColumns()...)
 	month := demoMonth(m)
 	sub := time.Date(2025, time.October+time.Month(m), 18, 0, 0, 0, 0, time.UTC)
 	line := func(f *demoFacility, r volRow) { volLine(&b, prov, month, sub, f, r) }
@@ -289,7 +290,7 @@ func volLine(b *bytes.Buffer, prov, month string, sub time.Time, f *demoFacility
 	ft, ftProv, ftType, ftID := "", "", "", ""
 	switch {
 	case r.hidden || r.well != nil && r.well.confidential:
-		ft, ftID = confidential, confidential
+		ft, ftID = energyingest.ConfidentialText, energyingest.ConfidentialText
 	case r.well != nil:
 		ft, ftProv, ftType, ftID = prov+"WI"+r.well.uwi16(), prov, "WI", r.well.uwi16()
 	case r.fac != nil:
@@ -297,7 +298,7 @@ func volLine(b *bytes.Buffer, prov, month string, sub time.Time, f *demoFacility
 	}
 	vol, hours := r.vol, r.hours
 	if r.well != nil && r.well.confVolume {
-		vol, hours = confidential, confidential
+		vol, hours = energyingest.ConfidentialText, energyingest.ConfidentialText
 	}
 	csvQuoted(b, month, o.BA, o.Upper(), f.id, prov, f.typ, f.id7, f.name, f.subType, f.subDesc,
 		f.locText(f.t.index%2 == 1), fmt.Sprint(l.LSD), fmt.Sprint(l.Section), fmt.Sprint(l.Township),
@@ -384,7 +385,7 @@ func (w *demoWorld) provFacilities(prov string) []*demoFacility {
 // ngl renders NGL and Marketable Gas Volumes for the Alberta gas wells.
 func (w *demoWorld) ngl() []byte {
 	var b bytes.Buffer
-	csvQuoted(&b, NGLColumns()...)
+	csvQuoted(&b, energyingest.NGLColumns()...)
 	for m := range demoMonths {
 		for _, f := range w.provFacilities("AB") {
 			for _, d := range f.wells {
@@ -419,7 +420,7 @@ func nglRow(b *bytes.Buffer, f *demoFacility, d *demoWell, m int) {
 // province in FacilityColumns order.
 func (w *demoWorld) facilityInfrastructure(prov string) []byte {
 	var b bytes.Buffer
-	csvQuoted(&b, FacilityColumns()...)
+	csvQuoted(&b, energyingest.FacilityColumns()...)
 	for _, f := range w.provFacilities(prov) {
 		facilityInfraRow(&b, prov, f)
 	}

@@ -1,4 +1,4 @@
-package energyingest
+package energydemo
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package energyingest
+package energyingest_test
 
 import (
 	"archive/zip"
@@ -8,12 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"meridian/shared/demo/energydemo"
+	"meridian/shared/energy/energyingest"
 	"meridian/shared/ingest"
 )
 
 func inventory(t *testing.T, rows [][]string) []byte {
 	t.Helper()
-	b, err := writeXLSX([]xlsxSheetData{{"Summary", [][]string{{"x"}}}, {owaSheet, rows}}, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	b, err := energydemo.WriteXLSX([]energydemo.Sheet{{Name: "Summary", Rows: [][]string{{"x"}}}, {Name: energyingest.OWASheet, Rows: rows}}, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,9 +24,12 @@ func inventory(t *testing.T, rows [][]string) []byte {
 
 var owaHeader = []string{"Site Name", "Licensee", "Licence Number", "Component Type", "Responsible Department", "Current Project Type"}
 
-func readOWA(b []byte) ([]OrphanSite, error) {
-	var out []OrphanSite
-	err := ReadOrphanInventory(bytes.NewReader(b), int64(len(b)), "owa.xlsx", func(s OrphanSite) error {
+// nsMain is the SpreadsheetML namespace of the sheets patched below.
+const nsMain = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+
+func readOWA(b []byte) ([]energyingest.OrphanSite, error) {
+	var out []energyingest.OrphanSite
+	err := energyingest.ReadOrphanInventory(bytes.NewReader(b), int64(len(b)), "owa.xlsx", func(s energyingest.OrphanSite) error {
 		out = append(out, s)
 		return nil
 	})
@@ -53,7 +58,7 @@ func TestReadOrphanInventoryLayout(t *testing.T) {
 	}
 }
 
-// The real workbook (OWALayout): titles above the header, the US spelling
+// The real workbook (energyingest.OWALayout): titles above the header, the US spelling
 // "License Number", "Well & Access Road", upper-case licensees, and a
 // qualifier naming the well's own LSD and section ("102_10-16").
 func TestReadOrphanInventoryRealLayout(t *testing.T) {
@@ -82,8 +87,8 @@ func TestReadOrphanInventoryRealLayout(t *testing.T) {
 	if got[1].IsWell() {
 		t.Errorf("a facility is a well: %+v", got[1])
 	}
-	if !OWALayout.Verified || !strings.Contains(OWALayout.Evidence, "70539072207") {
-		t.Errorf("OWALayout %+v", OWALayout)
+	if !energyingest.OWALayout.Verified || !strings.Contains(energyingest.OWALayout.Evidence, "70539072207") {
+		t.Errorf("OWALayout %+v", energyingest.OWALayout)
 	}
 }
 
@@ -102,7 +107,7 @@ func TestReadOrphanInventoryRejects(t *testing.T) {
 	wantErr(t, err, 3, "no Site Name")
 	_, err = readOWA(inventory(t, [][]string{{"title"}, {"no header here"}}))
 	wantErr(t, err, 2, "no header row")
-	b, err := writeXLSX([]xlsxSheetData{{"Sheet1", [][]string{owaHeader}}}, time.Time{})
+	b, err := energydemo.WriteXLSX([]energydemo.Sheet{{Name: "Sheet1", Rows: [][]string{owaHeader}}}, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,27 +179,13 @@ func patchZip(t *testing.T, b []byte, name, data string) []byte {
 	return out.Bytes()
 }
 
-func TestCellColumn(t *testing.T) {
-	t.Parallel()
-	for ref, want := range map[string]int{"A1": 0, "B7": 1, "Z3": 25, "AA1": 26, "XFD1048576": 16383} {
-		if got, ok := cellColumn(ref); !ok || got != want || columnName(got) != strings.TrimRight(ref, "0123456789") {
-			t.Errorf("cellColumn(%s) = %d, %v; want %d", ref, got, ok, want)
-		}
-	}
-	for _, bad := range []string{"", "1", "A", "a1", "XFE1", "A1B"} {
-		if _, ok := cellColumn(bad); ok {
-			t.Errorf("cellColumn(%q) accepted", bad)
-		}
-	}
-}
-
 func FuzzReadOrphanInventory(f *testing.F) {
-	small, err := writeXLSX([]xlsxSheetData{{owaSheet, [][]string{{"t"}, owaHeader, {"01-01-002-19W4 (100)", "X", "0123456", "Well"}}}}, time.Time{})
+	small, err := energydemo.WriteXLSX([]energydemo.Sheet{{Name: energyingest.OWASheet, Rows: [][]string{{"t"}, owaHeader, {"01-01-002-19W4 (100)", "X", "0123456", "Well"}}}}, time.Time{})
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(small)
-	files, err := GenerateDemo()
+	files, err := energydemo.Generate()
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -204,7 +195,7 @@ func FuzzReadOrphanInventory(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		err := ReadOrphanInventory(bytes.NewReader(in), int64(len(in)), "owa.xlsx", func(s OrphanSite) error {
+		err := energyingest.ReadOrphanInventory(bytes.NewReader(in), int64(len(in)), "owa.xlsx", func(s energyingest.OrphanSite) error {
 			if s.SiteName == "" || s.Location.Unit == 0 {
 				t.Fatalf("site %+v", s)
 			}

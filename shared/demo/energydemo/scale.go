@@ -1,4 +1,4 @@
-package energyingest
+package energydemo
 
 import (
 	"bufio"
@@ -15,6 +15,8 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"meridian/shared/demo"
+	"meridian/shared/energy/energyingest"
 	"meridian/shared/lld"
 	"meridian/shared/scale"
 	"meridian/shared/survey"
@@ -22,7 +24,7 @@ import (
 )
 
 // WriteScale writes into dir (created if needed) invented energy data at
-// Alberta's published sizes times o.Fraction, in the layouts GenerateDemo
+// Alberta's published sizes times o.Fraction, in the layouts Generate
 // writes and Ingest reads: at fraction 1 about
 //
 //	AB  600,000 wells (ST37 of this month and last month, Petrinex Well
@@ -128,7 +130,7 @@ type scaleTownship struct {
 func scaleCells(t *demoTownship, prov survey.Province) []int {
 	ok := func(c int) bool {
 		sec, lsd := cell(c/24, c%24)
-		l, _ := dlsLocation(lsd, sec, t.Twp, t.Rge, t.Mer)
+		l, _ := energyingest.DLSLocation(lsd, sec, t.Twp, t.Rge, t.Mer)
 		if dls.Bound(l) == (orb.Bound{}) {
 			return false
 		}
@@ -324,7 +326,7 @@ func (g *scaleGen) run(ctx context.Context) error {
 	if g.wellLists[1], err = g.create("WellList_2026-11.txt"); err != nil {
 		return err
 	}
-	if g.ngl, err = g.csvFile("NGL_AB_marketable_gas_volumes.csv", NGLColumns()); err != nil {
+	if g.ngl, err = g.csvFile("NGL_AB_marketable_gas_volumes.csv", energyingest.NGLColumns()); err != nil {
 		return err
 	}
 	head := "{\n\"type\": \"FeatureCollection\",\n\"name\": \"Pipelines_GCS_NAD83\",\n\"crs\": { \"type\": \"name\", \"properties\": { \"name\": \"urn:ogc:def:crs:EPSG::4269\" } },\n\"features\": [\n"
@@ -445,21 +447,21 @@ func fieldName(prov string, i int) (name, abbrev, code string) {
 func (g *scaleGen) province(ctx context.Context, p scaleProvince) error {
 	var err error
 	code := p.code
-	if g.wellInfra, err = g.csvFile("Well Infrastructure-"+code+".csv", PetrinexWellColumns()); err != nil {
+	if g.wellInfra, err = g.csvFile("Well Infrastructure-"+code+".csv", energyingest.PetrinexWellColumns()); err != nil {
 		return err
 	}
-	if g.facilities, err = g.csvFile("Facility Infrastructure-"+code+".csv", FacilityColumns()); err != nil {
+	if g.facilities, err = g.csvFile("Facility Infrastructure-"+code+".csv", energyingest.FacilityColumns()); err != nil {
 		return err
 	}
 	for m := range scaleMonths {
-		if g.vols[m], err = g.csvFile("Vol_"+demoMonth(scaleFirstMonth+m)+"-"+code+".csv", VolumetricColumns()); err != nil {
+		if g.vols[m], err = g.csvFile("Vol_"+demoMonth(scaleFirstMonth+m)+"-"+code+".csv", energyingest.VolumetricColumns()); err != nil {
 			return err
 		}
 	}
 	if g.dispCSV, err = g.create("Crown_Dispositions_" + code + ".csv"); err != nil {
 		return err
 	}
-	g.dispCSV.buf.WriteString(strings.Join(DispositionColumns(), ",") + "\r\n")
+	g.dispCSV.buf.WriteString(strings.Join(energyingest.DispositionColumns(), ",") + "\r\n")
 	g.dispCSV.header = 1
 	if g.dispGeo, err = g.geoFile("Crown_Dispositions_"+code+".geojson", geoJSONHead); err != nil {
 		return err
@@ -647,7 +649,7 @@ func (g *scaleGen) townshipWells(t *demoTownship, first, n int, fs []*demoFacili
 		c := cells[(577*(j%nc)+shift+97*layer)%nc]
 		r.sec, r.lsd = cell(c/24, c%24)
 		d := &demoWell{t: t, role: role, r: r,
-			u: dlsUWI{LE: scaleLayers[layer], LSD: r.lsd, Section: r.sec, Township: t.Twp, Range: t.Rge, Meridian: t.Mer}}
+			u: energyingest.DLSUWI{LE: scaleLayers[layer], LSD: r.lsd, Section: r.sec, Township: t.Twp, Range: t.Rge, Meridian: t.Mer}}
 		if r.op == 3 {
 			d.licensee, d.orphan = t.defunct, true
 		} else {
@@ -677,8 +679,8 @@ func (g *scaleGen) townshipWells(t *demoTownship, first, n int, fs []*demoFacili
 			d.statDate = d.finDrill.AddDate(0, 0, 10+rnd.intn(30))
 			if r.statusYear != r.issueYear {
 				d.statDate = d.finDrill.AddDate(r.statusYear-r.issueYear, rnd.intn(12), 0)
-				if d.statDate.After(DemoAsOf()) {
-					d.statDate = DemoAsOf().AddDate(0, -1-rnd.intn(6), 0)
+				if d.statDate.After(demo.AsOf()) {
+					d.statDate = demo.AsOf().AddDate(0, -1-rnd.intn(6), 0)
 				}
 			}
 		} else {
@@ -823,13 +825,13 @@ func (g *scaleGen) townshipPipelines(t *demoTownship, first, n int, ws []*demoWe
 		toRow, toCol := nearestCell(cells, max(0, min(23, fromRow+dr)), max(0, min(23, fromCol+dc)), fromRow, fromCol)
 		fs1, fl1 := cell(fromRow, fromCol)
 		fs2, fl2 := cell(toRow, toCol)
-		from, _ := dlsLocation(fl1, fs1, t.Twp, t.Rge, t.Mer)
-		to, _ := dlsLocation(fl2, fs2, t.Twp, t.Rge, t.Mer)
+		from, _ := energyingest.DLSLocation(fl1, fs1, t.Twp, t.Rge, t.Mer)
+		to, _ := energyingest.DLSLocation(fl2, fs2, t.Twp, t.Rge, t.Mer)
 		seg := demoSegment{from: from, to: to, fromFac: "Well", toFac: "Pipeline", h2s: "0", status: statuses[rnd.intn(len(statuses))],
 			ba: ba, od: "88.9", wall: "3.2", maop: "8450", material: "Steel", pipeType: "Z245.1",
 			issued: demoDate(1960+rnd.intn(66), time.Month(1+rnd.intn(12)), 1+rnd.intn(28)), multi: rnd.intn(50) == 0}
-		if seg.issued.After(DemoAsOf()) {
-			seg.issued = DemoAsOf().AddDate(0, -3, 0)
+		if seg.issued.After(demo.AsOf()) {
+			seg.issued = demo.AsOf().AddDate(0, -3, 0)
 		}
 		switch kind {
 		case "gas":
@@ -855,11 +857,11 @@ func (g *scaleGen) townshipDispositions(t *demoTownship, first, n int, cells []i
 	for j := range n {
 		id := first + j
 		rnd := g.rand(int('D'), int(t.Prov[0]), id)
-		d := &demoDisposition{prov: t.Prov, status: "Active", kind: KindPNG}
+		d := &demoDisposition{prov: t.Prov, status: "Active", kind: energyingest.KindPNG}
 		c := cells[rnd.intn(len(cells))]
 		s, lsd := cell(c/24, c%24)
 		if rnd.intn(100) < 15 {
-			d.lands = []string{fmt.Sprintf("%s-%d-%s", quarterOf(uint8(lsd)), s, tw)}
+			d.lands = []string{fmt.Sprintf("%s-%d-%s", energyingest.QuarterOf(uint8(lsd)), s, tw)}
 		} else {
 			for k := range 1 + rnd.intn(4) {
 				d.lands = append(d.lands, fmt.Sprintf("%d-%s", min(36, s+k), tw))
@@ -874,18 +876,18 @@ func (g *scaleGen) townshipDispositions(t *demoTownship, first, n int, cells []i
 			d.lands = []string{fmt.Sprintf("%d-%s", s, tw)}
 		}
 		d.issue = demoDate(2000+rnd.intn(26), time.Month(1+rnd.intn(12)), 1+rnd.intn(28))
-		if d.issue.After(DemoAsOf()) {
-			d.issue = DemoAsOf().AddDate(0, -2, 0)
+		if d.issue.After(demo.AsOf()) {
+			d.issue = demo.AsOf().AddDate(0, -2, 0)
 		}
 		holder := op(t.Ops[rnd.intn(3)]).Name
 		mineral := rnd.intn(100) < 20
 		if mineral {
-			d.kind, holder = KindMineral, mineralHolders[rnd.intn(len(mineralHolders))]
+			d.kind, holder = energyingest.KindMineral, mineralHolders[rnd.intn(len(mineralHolders))]
 		}
 		d.holder = holder
 		term := 5 + rnd.intn(6)
 		d.expiry = d.issue.AddDate(term, 0, 0)
-		for d.expiry.Before(DemoAsOf()) {
+		for d.expiry.Before(demo.AsOf()) {
 			d.expiry = d.expiry.AddDate(term, 0, 0) // renewed
 		}
 		yy := d.issue.Year() % 100
@@ -986,19 +988,19 @@ func (g *scaleGen) orphanInventory() ([]byte, error) {
 	for _, r := range g.orphans {
 		inv = append(inv, []string{r.site, r.licensee, r.licence, r.component, r.department, r.project})
 	}
-	return writeXLSX([]xlsxSheetData{{"Summary", summary}, {owaSheet, inv}}, time.Date(2026, 11, 1, 13, 41, 42, 0, time.UTC))
+	return WriteXLSX([]Sheet{{"Summary", summary}, {energyingest.OWASheet, inv}}, time.Date(2026, 11, 1, 13, 41, 42, 0, time.UTC))
 }
 
 func (g *scaleGen) readme() []byte {
 	var b strings.Builder
 	b.WriteString("# Meridian energy data at province scale (invented)\n\n")
-	fmt.Fprintf(&b, "Generated by `meridian demo -scale province` (energyingest.WriteScale), seed %d, fraction %v: the same seed\n", g.o.Seed, g.o.Fraction)
+	fmt.Fprintf(&b, "Generated by `meridian demo -scale province` (energydemo.WriteScale), seed %d, fraction %v: the same seed\n", g.o.Seed, g.o.Fraction)
 	b.WriteString("and fraction write the same bytes. Formats are the published ones (docs/data-sources.md, docs/real-layouts.md);\n")
 	b.WriteString("the content is invented: no file describes a real well, facility, line, volume or disposition. Operators,\n")
 	b.WriteString("licensees and holders are invented companies marked (demo) under BA codes Z9.. that the AER does not use;\n")
 	b.WriteString("field names are invented (\"... DEMO\"). Sizes at fraction 1 are Alberta's published ones (600,000 wells,\n")
 	b.WriteString("125,000 facilities, 323,000 pipeline segments, Crown dispositions over more than a million LSDs); SK and MB\n")
-	fmt.Fprintf(&b, "are a few percent of that. As of %s. Files:\n\n", DemoAsOf().Format("2006-01-02"))
+	fmt.Fprintf(&b, "are a few percent of that. As of %s. Files:\n\n", demo.AsOf().Format("2006-01-02"))
 	files := append([]scale.File(nil), g.report.Files...)
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	for _, f := range files {
