@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"meridian/shared/ag/agingest"
+	"meridian/shared/demo/agdemo"
 	"meridian/shared/demo/energydemo"
 	"meridian/shared/demo/griddemo"
 )
@@ -133,7 +133,7 @@ func TestCheckEnergyDemo(t *testing.T) {
 func TestCheckAgDemo(t *testing.T) {
 	t.Parallel()
 	in := t.TempDir()
-	if err := agingest.WriteDemo(in); err != nil {
+	if err := agdemo.Write(in); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"meridian/shared/ag/agingest"
 	"meridian/shared/demo"
+	"meridian/shared/demo/agdemo"
 	"meridian/shared/demo/energydemo"
 	"meridian/shared/demo/griddemo"
 	"meridian/shared/scale"
@@ -146,7 +146,7 @@ func writeDemoDomain(domain, dir string) (demoManifest, error) {
 		err = energydemo.Write(dir)
 		m.AsOf = demo.AsOf().Format("2006-01-02")
 	case "ag":
-		err = agingest.WriteDemo(dir)
+		err = agdemo.Write(dir)
 	}
 	if err != nil {
 		return m, err
@@ -194,7 +194,7 @@ var provinceWriters = map[string]func(ctx context.Context, dir string, o scale.O
 		return demoManifest{Files: rep.Files, AsOf: demo.AsOf().Format("2006-01-02")}, err
 	},
 	"ag": func(ctx context.Context, dir string, o scale.Options) (demoManifest, error) {
-		rep, err := agingest.WriteScale(ctx, dir, o)
+		rep, err := agdemo.WriteScale(ctx, dir, o)
 		return demoManifest{Files: rep.Files}, err
 	},
 }

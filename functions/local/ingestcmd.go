@@ -17,6 +17,7 @@ import (
 	"meridian/shared/ag"
 	"meridian/shared/ag/agingest"
 	demodata "meridian/shared/demo"
+	"meridian/shared/demo/agdemo"
 	"meridian/shared/demo/energydemo"
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyingest"
@@ -72,7 +73,7 @@ var reportDomainTable = []reportDomain{
 	},
 	{
 		name: ag.Dataset, title: "agriculture",
-		writeDemo: agingest.WriteDemo, demoAsOf: demodata.AsOf(),
+		writeDemo: agdemo.Write, demoAsOf: demodata.AsOf(),
 		open: func(dir string) (domainFiles, error) {
 			f, err := agingest.FilesIn(dir)
 			return agFiles{f}, err

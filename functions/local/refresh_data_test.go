@@ -16,7 +16,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/maptile"
 
-	"meridian/shared/ag/agingest"
+	"meridian/shared/demo/agdemo"
 	"meridian/shared/demo/griddemo"
 	"meridian/shared/gateway"
 	"meridian/shared/tile"
@@ -94,10 +94,10 @@ func writeRefreshSources(t *testing.T) refreshSources {
 	if len(s.atsFiles) == 0 {
 		t.Fatal("no AltaLIS fixture among griddemo.Sources()")
 	}
-	if err := agingest.WriteDemo(s.agDir); err != nil {
+	if err := agdemo.Write(s.agDir); err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(s.agDir, agingest.DemoMunicipalities)
+	p := filepath.Join(s.agDir, agdemo.Municipalities)
 	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	srcag "meridian/shared/ag/agingest"
+	"meridian/shared/demo/agdemo"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
 )
@@ -61,7 +61,7 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 	// Each file's layout first, guessed ones first.
 	lines := strings.Split(out, "\n")
 	if !strings.Contains(lines[0], ": WARNING ") || !strings.Contains(lines[0], "layout GUESSED") ||
-		!strings.Contains(out, srcag.DemoALR+": ALC ALR Polygons (OATS_ALR_POLYS) (Agricultural Land Commission / DataBC), DataBC shapefile") ||
+		!strings.Contains(out, agdemo.ALR+": ALC ALR Polygons (OATS_ALR_POLYS) (Agricultural Land Commission / DataBC), DataBC shapefile") ||
 		!strings.Contains(out, "CDM_2508_D2_LR.geojson: Canadian Drought Monitor") {
 		t.Errorf("ingest ag: want the layout banners first, guessed first:\n%s", out)
 	}
@@ -75,7 +75,7 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 	for name := range ag {
 		os.Chtimes(filepath.Join(dataDir(dir).tiles(), "ag", name), old, old)
 	}
-	for _, f := range []string{srcag.DemoALR, srcag.DemoFWAWetlands, srcag.DemoBCCapability} {
+	for _, f := range []string{agdemo.ALR, agdemo.FWAWetlands, agdemo.BCCapability} {
 		os.Remove(filepath.Join(demo, "ag", f)) // a .shp or a .geojson
 		base := strings.TrimSuffix(f, ".shp")
 		for _, ext := range []string{".shx", ".dbf", ".prj", ".cpg"} {
@@ -96,7 +96,7 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 	for name := range got {
 		os.Chtimes(filepath.Join(dataDir(dir).tiles(), "ag", name), old, old)
 	}
-	bad := filepath.Join(demo, "ag", srcag.DemoCropRasters()[0])
+	bad := filepath.Join(demo, "ag", agdemo.CropRasters()[0])
 	os.WriteFile(bad, []byte("II*\x00 not a GeoTIFF after all"), 0o644)
 	if out := ingestCmd(1, "ag", "-data", dir, filepath.Join(demo, "ag")); !strings.Contains(out, "rejected") {
 		t.Errorf("bad file: %s", out)

@@ -1,19 +1,19 @@
 // Package demo is the home of the generators of invented data: the grid
-// fixtures (griddemo) and the energy demo (energydemo), each written in
-// the publishers' real layouts and read back by the same ingest code as
-// the real files, plus their province-size generators. This package holds
+// fixtures (griddemo), the energy demo (energydemo) and the agriculture
+// demo (agdemo), each written in the publishers' real layouts and read
+// back by the same ingest code as the real files, plus their
+// province-size generators. This package holds
 // what they share: the date the demo describes (AsOf), which the energy
 // and the agriculture demo both use. The words that mark invented data as
 // invented in report sources are ingest.DemoLabel: the readers apply
 // them, and production ingest must not import this package.
 //
 // The generators live here, not next to the readers, so that production
-// ingest (energyingest, gridingest) never links them: the readers import
-// nothing from demo, and demo imports the readers for their column lists
-// and rules. The generators are split into subpackages by what they
+// ingest (energyingest, agingest, gridingest) never links them: the
+// readers import nothing from demo, and demo imports the readers for
+// their column lists and rules. The generators are split into subpackages by what they
 // import, so that a user of the grid fixtures does not link the energy
-// readers, and the reverse. (The agriculture demo generator is still in
-// agingest; it is to move to demo/agdemo the same way.)
+// or agriculture readers, and the reverse.
 //
 // Invented data says it is invented: every report source built from it is
 // prefixed with ingest.DemoLabel, every operator is an invented company

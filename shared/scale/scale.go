@@ -1,7 +1,7 @@
 // Package scale holds what the province-size generators have in common:
 // the options every generator takes and the account of what it wrote.
 //
-// The generators (energydemo.WriteScale, agingest.WriteScale,
+// The generators (energydemo.WriteScale, agdemo.WriteScale,
 // griddemo.WriteScale) write invented data in the publishers' real layouts
 // at the sizes the publishers really ship, so that ingest, archive builds
 // and the HTTP path can be measured at the size they meet in production

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"meridian/shared/ag/agingest"
+	"meridian/shared/demo/agdemo"
 	"meridian/shared/ingest/shp"
 )
 
@@ -103,11 +104,11 @@ func benchGeoJSON(b *testing.B, name string) []byte {
 }
 
 func BenchmarkReadMunicipalitiesGeoJSON(b *testing.B) {
-	benchRead(b, benchGeoJSON(b, agingest.DemoMunicipalities), agingest.GeoJSON, agingest.ReadMunicipalities, 1)
+	benchRead(b, benchGeoJSON(b, agdemo.Municipalities), agingest.GeoJSON, agingest.ReadMunicipalities, 1)
 }
 
 func BenchmarkReadWaterBodiesGeoJSON(b *testing.B) {
-	benchRead(b, benchGeoJSON(b, agingest.DemoWaterBodies), agingest.GeoJSON, agingest.ReadWaterBodies, 1)
+	benchRead(b, benchGeoJSON(b, agdemo.WaterBodies), agingest.GeoJSON, agingest.ReadWaterBodies, 1)
 }
 
 // repeatFeatures returns a FeatureCollection, "features" its last member,

@@ -2,6 +2,7 @@ package agingest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/paulmach/orb"
@@ -67,6 +68,11 @@ var (
 
 // cliComponents are the component letters, A first.
 var cliComponents = []string{"A", "B", "C", "D", "E", "F"}
+
+// CLIComponentLetters returns the component letters of the CLI layouts,
+// A to F, A first: the suffixes of the CLASS_, PERCENT_ and SUBCLAS_
+// fields.
+func CLIComponentLetters() []string { return slices.Clone(cliComponents) }
 
 // Primary returns component A.
 func (p CLIPolygon) Primary() (CLIComponent, bool) {

@@ -16,6 +16,7 @@ import (
 	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/ag/agingest"
+	"meridian/shared/demo/agdemo"
 	"meridian/shared/lld"
 	"meridian/shared/survey/dls"
 )
@@ -26,7 +27,7 @@ var demoPath string
 func TestMain(m *testing.M) {
 	d, err := os.MkdirTemp("", "agdemo")
 	if err == nil {
-		err = agingest.WriteDemo(d)
+		err = agdemo.Write(d)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "write demo:", err)
@@ -50,10 +51,10 @@ func openDemo(t *testing.T, name string) agingest.Source {
 
 func TestWriteDemoDeterministic(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
-	if err := agingest.WriteDemo(a); err != nil {
+	if err := agdemo.Write(a); err != nil {
 		t.Fatal(err)
 	}
-	if err := agingest.WriteDemo(b); err != nil {
+	if err := agdemo.Write(b); err != nil {
 		t.Fatal(err)
 	}
 	ea, _ := os.ReadDir(a)
@@ -76,7 +77,7 @@ func TestWriteDemoDeterministic(t *testing.T) {
 func TestDemoCounts(t *testing.T) {
 	t.Parallel()
 	// ACI legend: the whole legend, the same as the real one.
-	if got := collect(t, agingest.ReadCropLegend, openDemo(t, agingest.DemoCropLegend)); len(got) != 72 {
+	if got := collect(t, agingest.ReadCropLegend, openDemo(t, agdemo.CropLegend)); len(got) != 72 {
 		t.Errorf("legend classes = %d, want 72", len(got))
 	}
 	// Crops: 11 townships × 144 quarters, less 24 quarters (50-20-W3
@@ -84,7 +85,7 @@ func TestDemoCounts(t *testing.T) {
 	// townships that get a few border pixels where the DLS model's
 	// corrected townships overlap (survey/dls correction.go; a few percent,
 	// depending on the fitted table).
-	crops := demoRasters(t, agingest.ReadCropRaster, agingest.DemoCropRasters())
+	crops := demoRasters(t, agingest.ReadCropRaster, agdemo.CropRasters())
 	if base := (11*144 - 24) * 5; len(crops) < base || len(crops) > base*11/10 {
 		t.Errorf("crop quarter-years = %d, want %d and at most 10%% more (neighbours' border quarters)", len(crops), base)
 	}
@@ -93,36 +94,36 @@ func TestDemoCounts(t *testing.T) {
 	}
 	// Land use: 10 townships (not 10-9-W1), 2 vintages (2,880), plus
 	// neighbours' border quarters as above.
-	lu := demoRasters(t, agingest.ReadLandUseRaster, agingest.DemoLandUseRasters())
+	lu := demoRasters(t, agingest.ReadLandUseRaster, agdemo.LandUseRasters())
 	if base := 10 * 144 * 2; len(lu) < base || len(lu) > base*11/10 {
 		t.Errorf("land use quarter-years = %d, want %d and at most 10%% more", len(lu), base)
 	}
 	if n := countShares(lu); n < len(lu) || n > 4*len(lu) {
 		t.Errorf("land use rows = %d for %d quarter-years, want 1 to 4 classes a quarter", n, len(lu))
 	}
-	slc := collect(t, agingest.ReadSLCPolygons, openDemo(t, agingest.DemoSLCPolygons))
-	polys := collect(t, agingest.ReadPolygonComponents, openDemo(t, agingest.DemoSLCComponents))
-	names := collect(t, agingest.ReadSoilNames, openDemo(t, agingest.DemoSoilNames))
-	layers := collect(t, agingest.ReadSoilLayers, openDemo(t, agingest.DemoSoilLayers))
-	agrasid := collect(t, agingest.ReadAGRASIDLSRS, openDemo(t, agingest.DemoAGRASIDLSRS))
-	slcLSRS := collect(t, agingest.ReadSLCLSRS, openDemo(t, agingest.DemoSLCLSRS))
-	cli := collect(t, agingest.ReadCLI, openDemo(t, agingest.DemoCLI))
-	water := collect(t, agingest.ReadWaterBodies, openDemo(t, agingest.DemoWaterBodies))
-	streams := collect(t, agingest.ReadWatercourses, openDemo(t, agingest.DemoWatercourses))
-	munis := collect(t, agingest.ReadMunicipalities, openDemo(t, agingest.DemoMunicipalities))
-	mbMunis := collect(t, agingest.ReadMunicipalities, openDemo(t, agingest.DemoMBMunicipalities))
+	slc := collect(t, agingest.ReadSLCPolygons, openDemo(t, agdemo.SLCPolygons))
+	polys := collect(t, agingest.ReadPolygonComponents, openDemo(t, agdemo.SLCComponents))
+	names := collect(t, agingest.ReadSoilNames, openDemo(t, agdemo.SoilNames))
+	layers := collect(t, agingest.ReadSoilLayers, openDemo(t, agdemo.SoilLayers))
+	agrasid := collect(t, agingest.ReadAGRASIDLSRS, openDemo(t, agdemo.AGRASIDLSRS))
+	slcLSRS := collect(t, agingest.ReadSLCLSRS, openDemo(t, agdemo.SLCLSRS))
+	cli := collect(t, agingest.ReadCLI, openDemo(t, agdemo.CLI))
+	water := collect(t, agingest.ReadWaterBodies, openDemo(t, agdemo.WaterBodies))
+	streams := collect(t, agingest.ReadWatercourses, openDemo(t, agdemo.Watercourses))
+	munis := collect(t, agingest.ReadMunicipalities, openDemo(t, agdemo.Municipalities))
+	mbMunis := collect(t, agingest.ReadMunicipalities, openDemo(t, agdemo.MBMunicipalities))
 	for _, m := range mbMunis {
 		if m.Province != "MB" || !strings.HasPrefix(m.Name, "Demo ") {
 			t.Errorf("MB municipality %+v", m)
 		}
 	}
-	crown := collect(t, agingest.ReadCrownLand, openDemo(t, agingest.DemoCrownLand))
-	pastures := collect(t, agingest.ReadPastures, openDemo(t, agingest.DemoPastures))
-	bcCapability := collect(t, agingest.ReadCLI, openDemo(t, agingest.DemoBCCapability))
-	alr := collect(t, agingest.ReadALR, openDemo(t, agingest.DemoALR))
-	fwa := collect(t, agingest.ReadFWAWetlands, openDemo(t, agingest.DemoFWAWetlands))
+	crown := collect(t, agingest.ReadCrownLand, openDemo(t, agdemo.CrownLand))
+	pastures := collect(t, agingest.ReadPastures, openDemo(t, agdemo.Pastures))
+	bcCapability := collect(t, agingest.ReadCLI, openDemo(t, agdemo.BCCapability))
+	alr := collect(t, agingest.ReadALR, openDemo(t, agdemo.ALR))
+	fwa := collect(t, agingest.ReadFWAWetlands, openDemo(t, agdemo.FWAWetlands))
 	drought := map[string][]agingest.DroughtArea{} // by month
-	for _, f := range agingest.DemoDrought() {
+	for _, f := range agdemo.Drought() {
 		month, class, ok := agingest.ParseDroughtName(f)
 		if !ok {
 			t.Fatalf("demo drought file %s: not named as AAFC names a release", f)
@@ -165,7 +166,7 @@ func TestDemoCounts(t *testing.T) {
 		{"BC capability polygons", len(bcCapability), 8},
 		{"ALR polygons", len(alr), 4},
 		{"FWA wetlands", len(fwa), 12},
-		{"drought files", len(agingest.DemoDrought()), 6},
+		{"drought files", len(agdemo.Drought()), 6},
 		{"drought 2025-06", len(drought["2025-06"]), 1},
 		{"drought 2025-07", len(drought["2025-07"]), 2},
 		{"drought 2025-08", len(drought["2025-08"]), 5},
@@ -182,7 +183,7 @@ func TestDemoCounts(t *testing.T) {
 // metres on the Albers plane, an equal-area projection) on the ellipsoid's.
 func TestDemoBCLayers(t *testing.T) {
 	t.Parallel()
-	alr := collect(t, agingest.ReadALR, openDemo(t, agingest.DemoALR))
+	alr := collect(t, agingest.ReadALR, openDemo(t, agdemo.ALR))
 	want := []string{"6-83-18-W6", "36-83-18-W6", "6-84-19-W6", "36-84-19-W6"} // SW and NE corners
 	for i, a := range alr {
 		if a.Status != "ALR" || a.ID == "" {
@@ -211,7 +212,7 @@ func TestDemoBCLayers(t *testing.T) {
 			t.Errorf("ALR %s: %.1f ha on the sphere, file says %.1f ha", a.ID, got, a.AreaHa)
 		}
 	}
-	for _, w := range collect(t, agingest.ReadFWAWetlands, openDemo(t, agingest.DemoFWAWetlands)) {
+	for _, w := range collect(t, agingest.ReadFWAWetlands, openDemo(t, agdemo.FWAWetlands)) {
 		b := w.Geometry.Bound()
 		if w.Type != "W" || w.WatershedGroup == "" || b.Min[0] < -121.5 || b.Max[0] > -119.5 || b.Min[1] < 56 || b.Max[1] > 56.6 {
 			t.Errorf("wetland %s: type %q group %q bound %v, want a W near Fort St. John", w.ID, w.Type, w.WatershedGroup, b)
@@ -273,13 +274,13 @@ func TestDemoCoverage(t *testing.T) {
 
 	// Soil: north of section 18 in 14-26-W1 has no SLC polygon.
 	var slcGeoms []orb.Geometry
-	for _, p := range collect(t, agingest.ReadSLCPolygons, openDemo(t, agingest.DemoSLCPolygons)) {
+	for _, p := range collect(t, agingest.ReadSLCPolygons, openDemo(t, agdemo.SLCPolygons)) {
 		slcGeoms = append(slcGeoms, p.Geometry)
 	}
 	if !inAny(center("SW-1-14-26-W1"), slcGeoms...) || inAny(center("NE-36-14-26-W1"), slcGeoms...) {
 		t.Error("SLC: want SW-1-14-26-W1 covered and NE-36-14-26-W1 not")
 	}
-	for _, twp := range agingest.DemoTownships() {
+	for _, twp := range agdemo.Townships() {
 		if twp != "14-26-W1" && !inAny(center("NE-36-"+twp), slcGeoms...) {
 			t.Errorf("SLC: NE-36-%s is not covered", twp)
 		}
@@ -287,7 +288,7 @@ func TestDemoCoverage(t *testing.T) {
 
 	// Drought, current month: a hole at NE-18-38-5-W3.
 	var dGeoms []orb.Geometry
-	for _, f := range agingest.DemoDrought() {
+	for _, f := range agdemo.Drought() {
 		if strings.HasPrefix(f, "CDM_2508_") {
 			for _, a := range collect(t, agingest.ReadDrought, openDemo(t, f)) {
 				dGeoms = append(dGeoms, a.Geometry)
@@ -300,14 +301,14 @@ func TestDemoCoverage(t *testing.T) {
 
 	// LSRS: no SLC row for 50-20-W3's polygon 990009, an unrated quarter.
 	var lsrsPolys []int
-	for _, p := range collect(t, agingest.ReadSLCLSRS, openDemo(t, agingest.DemoSLCLSRS)) {
+	for _, p := range collect(t, agingest.ReadSLCLSRS, openDemo(t, agdemo.SLCLSRS)) {
 		lsrsPolys = append(lsrsPolys, p.PolyID)
 	}
 	if slices.Contains(lsrsPolys, 990009) || !slices.Contains(lsrsPolys, 990008) {
 		t.Errorf("SLC LSRS polygons = %v: want 990008 and not 990009", lsrsPolys)
 	}
 	unrated := 0
-	for _, q := range collect(t, agingest.ReadAGRASIDLSRS, openDemo(t, agingest.DemoAGRASIDLSRS)) {
+	for _, q := range collect(t, agingest.ReadAGRASIDLSRS, openDemo(t, agdemo.AGRASIDLSRS)) {
 		if !q.Rating.Rated() {
 			unrated++
 			if q.Location.String() != "NE-36-10-15-W4" {
@@ -325,7 +326,7 @@ func TestDemoCoverage(t *testing.T) {
 	// Cropping: five years with a rotation for a cropped quarter; none for
 	// 50-20-W3 sections 19-24.
 	byQuarter := map[lld.Location][]agingest.QuarterYear{}
-	for _, q := range demoRasters(t, agingest.ReadCropRaster, agingest.DemoCropRasters()) {
+	for _, q := range demoRasters(t, agingest.ReadCropRaster, agdemo.CropRasters()) {
 		byQuarter[q.Location] = append(byQuarter[q.Location], q)
 	}
 	if _, ok := byQuarter[loc("NE-20-50-20-W3")]; ok {
@@ -349,7 +350,7 @@ func TestDemoCoverage(t *testing.T) {
 	}
 	// Municipalities: none over 50-20-W3.
 	var mGeoms []orb.Geometry
-	for _, m := range collect(t, agingest.ReadMunicipalities, openDemo(t, agingest.DemoMunicipalities)) {
+	for _, m := range collect(t, agingest.ReadMunicipalities, openDemo(t, agdemo.Municipalities)) {
 		mGeoms = append(mGeoms, m.Geometry)
 		if m.Province == "" || m.Type == "" {
 			t.Errorf("municipality %+v", m)
@@ -365,7 +366,7 @@ func TestDemoCoverage(t *testing.T) {
 func TestDemoLegendIsReal(t *testing.T) {
 	t.Parallel()
 	real := collect(t, agingest.ReadCropLegend, sample(t, "aafc-aci/aci_class_legend.csv"))
-	demo := collect(t, agingest.ReadCropLegend, openDemo(t, agingest.DemoCropLegend))
+	demo := collect(t, agingest.ReadCropLegend, openDemo(t, agdemo.CropLegend))
 	if diff := cmp.Diff(real, demo); diff != "" {
 		t.Errorf("demo legend differs from the real one (-real +demo):\n%s", diff)
 	}

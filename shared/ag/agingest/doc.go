@@ -75,8 +75,8 @@
 //
 // # Demo data
 //
-// WriteDemo writes a small invented dataset for eleven townships of AB, SK
-// and MB in exactly these formats, deterministically, with each report
-// section present for some quarters and absent for others (see the README
-// it writes).
+// The demo and province-size generators (demo/agdemo: Write, WriteScale)
+// write invented data in exactly these formats, deterministically, with
+// each report section present for some quarters and absent for others;
+// this package does not link them.
 package agingest

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"meridian/shared/ag/agingest"
+	"meridian/shared/demo/agdemo"
 	"meridian/shared/ingest"
 	"meridian/shared/teamdata"
 )
@@ -93,7 +94,7 @@ func FuzzReadComponents(f *testing.F) {
 	for _, tc := range componentErrorTests {
 		seeds = append(seeds, tc.in)
 	}
-	fuzzRead(f, "cmp", agingest.ReadComponents, textSeeds(slcCMP, seeds...), agingest.DemoSLCComponents)
+	fuzzRead(f, "cmp", agingest.ReadComponents, textSeeds(slcCMP, seeds...), agdemo.SLCComponents)
 }
 
 func FuzzReadPolygonComponents(f *testing.F) {
@@ -101,23 +102,23 @@ func FuzzReadPolygonComponents(f *testing.F) {
 	for _, tc := range componentErrorTests {
 		seeds = append(seeds, tc.in)
 	}
-	fuzzRead(f, "cmp", agingest.ReadPolygonComponents, textSeeds(slcCMP, seeds...), agingest.DemoSLCComponents)
+	fuzzRead(f, "cmp", agingest.ReadPolygonComponents, textSeeds(slcCMP, seeds...), agdemo.SLCComponents)
 }
 
 func FuzzReadSoilNames(f *testing.F) {
-	fuzzRead(f, "snt", agingest.ReadSoilNames, textSeeds(slcSNT), agingest.DemoSoilNames)
+	fuzzRead(f, "snt", agingest.ReadSoilNames, textSeeds(slcSNT), agdemo.SoilNames)
 }
 
 func FuzzReadSoilLayers(f *testing.F) {
-	fuzzRead(f, "slt", agingest.ReadSoilLayers, textSeeds(slcSLT), agingest.DemoSoilLayers)
+	fuzzRead(f, "slt", agingest.ReadSoilLayers, textSeeds(slcSLT), agdemo.SoilLayers)
 }
 
 func FuzzReadSLCPolygons(f *testing.F) {
-	fuzzRead(f, "pat", agingest.ReadSLCPolygons, textSeeds(slcPAT), agingest.DemoSLCPolygons)
+	fuzzRead(f, "pat", agingest.ReadSLCPolygons, textSeeds(slcPAT), agdemo.SLCPolygons)
 }
 
 func FuzzReadCropLegend(f *testing.F) {
-	fuzzRead(f, "legend", agingest.ReadCropLegend, textSeeds("aafc-aci/aci_class_legend.csv"), agingest.DemoCropLegend)
+	fuzzRead(f, "legend", agingest.ReadCropLegend, textSeeds("aafc-aci/aci_class_legend.csv"), agdemo.CropLegend)
 }
 
 func FuzzReadCropSummaries(f *testing.F) {
@@ -129,11 +130,11 @@ func FuzzReadLandUse(f *testing.F) {
 }
 
 func FuzzReadAGRASIDLSRS(f *testing.F) {
-	fuzzRead(f, "agrasid", agingest.ReadAGRASIDLSRS, []string{agrasidHeader + "1001,5,1,24,25,NW,2H(3M)\n1002,W4,15,10,36,ne,\n"}, agingest.DemoAGRASIDLSRS)
+	fuzzRead(f, "agrasid", agingest.ReadAGRASIDLSRS, []string{agrasidHeader + "1001,5,1,24,25,NW,2H(3M)\n1002,W4,15,10,36,ne,\n"}, agdemo.AGRASIDLSRS)
 }
 
 func FuzzReadSLCLSRS(f *testing.F) {
-	fuzzRead(f, "slc_lsrs", agingest.ReadSLCLSRS, nil, agingest.DemoSLCLSRS)
+	fuzzRead(f, "slc_lsrs", agingest.ReadSLCLSRS, nil, agdemo.SLCLSRS)
 }
 
 func FuzzParseRating(f *testing.F) {
@@ -157,17 +158,17 @@ func FuzzParseRating(f *testing.F) {
 }
 
 func FuzzReadCLI(f *testing.F) {
-	fuzzRead(f, "cli", agingest.ReadCLI, []string{cliHeader + "3,6,T,,4,4,W,,,,,\n2,,m,,,,,,,,,\n"}, agingest.DemoCLI)
+	fuzzRead(f, "cli", agingest.ReadCLI, []string{cliHeader + "3,6,T,,4,4,W,,,,,\n2,,m,,,,,,,,,\n"}, agdemo.CLI)
 }
 
 func FuzzReadDrought(f *testing.F) {
-	fuzzRead(f, "CDM_2507_D1_LR.geojson", agingest.ReadDrought, nil, agingest.DemoDrought()...)
+	fuzzRead(f, "CDM_2507_D1_LR.geojson", agingest.ReadDrought, nil, agdemo.Drought()...)
 }
 
 // FuzzParseDroughtName checks that a name ParseDroughtName accepts gives a
 // month of the form YYYY-MM in 2000-2099 and a class D0 to D4.
 func FuzzParseDroughtName(f *testing.F) {
-	for _, s := range append(agingest.DemoDrought(), "cdm_2025-07.geojson", "CDM_2413_D1_LR.geojson", "CDM_0211_D0.shp") {
+	for _, s := range append(agdemo.Drought(), "cdm_2025-07.geojson", "CDM_2413_D1_LR.geojson", "CDM_0211_D0.shp") {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
@@ -185,23 +186,23 @@ func FuzzParseDroughtName(f *testing.F) {
 }
 
 func FuzzReadWaterBodies(f *testing.F) {
-	fuzzRead(f, "water", agingest.ReadWaterBodies, nil, agingest.DemoWaterBodies, agingest.DemoWatercourses)
+	fuzzRead(f, "water", agingest.ReadWaterBodies, nil, agdemo.WaterBodies, agdemo.Watercourses)
 }
 
 func FuzzReadWatercourses(f *testing.F) {
-	fuzzRead(f, "water", agingest.ReadWatercourses, nil, agingest.DemoWatercourses, agingest.DemoWaterBodies)
+	fuzzRead(f, "water", agingest.ReadWatercourses, nil, agdemo.Watercourses, agdemo.WaterBodies)
 }
 
 func FuzzReadMunicipalities(f *testing.F) {
-	fuzzRead(f, "munis", agingest.ReadMunicipalities, nil, agingest.DemoMunicipalities)
+	fuzzRead(f, "munis", agingest.ReadMunicipalities, nil, agdemo.Municipalities)
 }
 
 func FuzzReadCrownLand(f *testing.F) {
-	fuzzRead(f, "crown", agingest.ReadCrownLand, nil, agingest.DemoCrownLand)
+	fuzzRead(f, "crown", agingest.ReadCrownLand, nil, agdemo.CrownLand)
 }
 
 func FuzzReadPastures(f *testing.F) {
-	fuzzRead(f, "pastures", agingest.ReadPastures, nil, agingest.DemoPastures, agingest.DemoCrownLand)
+	fuzzRead(f, "pastures", agingest.ReadPastures, nil, agdemo.Pastures, agdemo.CrownLand)
 }
 
 // bcSeeds adds the BC readers' seeds: the rejection tests (GeoJSON or

@@ -15,6 +15,7 @@ import (
 
 	"meridian/shared/ag"
 	"meridian/shared/ag/agingest"
+	"meridian/shared/demo/agdemo"
 	"meridian/shared/ingest"
 	"meridian/shared/ingest/geotiff"
 	"meridian/shared/ingest/proj"
@@ -27,7 +28,7 @@ import (
 func demoDir(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := agingest.WriteDemo(dir); err != nil {
+	if err := agdemo.Write(dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -139,7 +140,7 @@ func TestIngestRejectsBadFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A crop inventory clip with a value outside the legend.
-	bad := agingest.DemoCropRasters()[0]
+	bad := agdemo.CropRasters()[0]
 	writeRaster(t, filepath.Join(dir, bad), 26912, dls.Bound(parseLoc(t, "24-1-W5")), 99)
 	_, err = ingestDir(t, store, dir)
 	var ie *ingest.Error

@@ -10,6 +10,7 @@ import (
 
 	"meridian/shared/ag"
 	"meridian/shared/ag/agingest"
+	"meridian/shared/demo/agdemo"
 	"meridian/shared/ingest"
 	"meridian/shared/kv"
 	"meridian/shared/survey/grid"
@@ -39,19 +40,19 @@ func TestLayouts(t *testing.T) {
 		}
 	}
 	for file, want := range map[string]ingest.Layout{
-		agingest.DemoCLI:              agingest.CLIServiceLayout,
-		agingest.DemoAGRASIDLSRS:      agingest.AGRASIDLSRSLayout,
-		agingest.DemoSLCLSRS:          agingest.SLCLSRSLayout,
-		"CDM_2508_D0_LR.geojson":      agingest.DroughtGeoJSONLayout,
-		"CDM_2508_D2_LR.geojson":      agingest.DroughtGeoJSONLayout,
-		agingest.DemoWaterBodies:      agingest.CanVecHydroLayout,
-		agingest.DemoMunicipalities:   agingest.CSDLayout,
-		agingest.DemoMBMunicipalities: agingest.MBMunicipalLayout,
-		agingest.DemoWatercourses:     agingest.NHNLayout,
-		agingest.DemoCrownLand:        agingest.SKCrownLandLayout,
-		agingest.DemoPastures:         agingest.SKPastureLayout,
-		agingest.DemoALR:              agingest.ALRShapefileLayout,
-		agingest.DemoFWAWetlands:      agingest.FWAWarehouseLayout,
+		agdemo.CLI:               agingest.CLIServiceLayout,
+		agdemo.AGRASIDLSRS:       agingest.AGRASIDLSRSLayout,
+		agdemo.SLCLSRS:           agingest.SLCLSRSLayout,
+		"CDM_2508_D0_LR.geojson": agingest.DroughtGeoJSONLayout,
+		"CDM_2508_D2_LR.geojson": agingest.DroughtGeoJSONLayout,
+		agdemo.WaterBodies:       agingest.CanVecHydroLayout,
+		agdemo.Municipalities:    agingest.CSDLayout,
+		agdemo.MBMunicipalities:  agingest.MBMunicipalLayout,
+		agdemo.Watercourses:      agingest.NHNLayout,
+		agdemo.CrownLand:         agingest.SKCrownLandLayout,
+		agdemo.Pastures:          agingest.SKPastureLayout,
+		agdemo.ALR:               agingest.ALRShapefileLayout,
+		agdemo.FWAWetlands:       agingest.FWAWarehouseLayout,
 	} {
 		if l, ok := byFile[file]; !ok || l != want {
 			t.Errorf("%s: layout %q, want %q", file, l.Form, want.Form)
@@ -126,7 +127,7 @@ func TestIngestRejectsDroughtName(t *testing.T) {
 func TestIngestNotices(t *testing.T) {
 	t.Parallel()
 	dir := demoDir(t)
-	p := filepath.Join(dir, agingest.DemoWaterBodies)
+	p := filepath.Join(dir, agdemo.WaterBodies)
 	b, _ := os.ReadFile(p)
 	os.WriteFile(p, []byte(strings.Replace(string(b), `"definition_en":"Pond"`, `"definition_en":"Dugout"`, 1)), 0o644)
 	files, err := agingest.FilesIn(dir)

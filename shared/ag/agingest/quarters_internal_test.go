@@ -1,7 +1,6 @@
 package agingest
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -10,7 +9,6 @@ import (
 	"github.com/paulmach/orb"
 
 	"meridian/shared/lld"
-	"meridian/shared/scale"
 	"meridian/shared/survey"
 )
 
@@ -81,14 +79,12 @@ func TestQuarterTable(t *testing.T) {
 	}
 }
 
-// TestSweepRastersMatchesSingleFiles: the years of a province's crop
-// inventory swept together give each quarter exactly the summaries the
-// rasters give read one by one, and every file's RasterInfo.Quarters.
-func TestSweepRastersMatchesSingleFiles(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := WriteScale(context.Background(), dir, scale.Options{Seed: 5, Fraction: 0.002}); err != nil {
-		t.Fatal(err)
-	}
+// checkSweepRasters: the years of a province's crop inventory in dir
+// (the province-size data, which the external test writes with
+// agdemo.WriteScale: this package's tests cannot import the generator)
+// swept together give each quarter exactly the summaries the rasters give
+// read one by one, and every file's RasterInfo.Quarters.
+func checkSweepRasters(t *testing.T, dir string) {
 	paths, _ := filepath.Glob(filepath.Join(dir, "aci_*_sk.tif"))
 	if len(paths) < 2 {
 		t.Fatalf("%d SK crop rasters, want several years", len(paths))

@@ -566,6 +566,35 @@ func newZone(loc lld.Location, polys orb.MultiPolygon, p proj.Projection, geo ge
 	return z, nil
 }
 
+// PixelZone is a quarter section's polygons in a raster's pixel grid: the
+// pixels whose centres are inside, exactly those the raster readers count
+// for the quarter. The demo generators (demo/agdemo) fill these pixels
+// with the quarter's classes so that reading the raster back gives the
+// shares they chose. Spans reuses scratch memory: a PixelZone is for one
+// goroutine.
+type PixelZone struct{ z *zone }
+
+// NewPixelZone puts a quarter's polygons (lng/lat) in the pixel grid of a
+// width × height raster georeferenced by geo in projection p; nil when no
+// pixel centre of the raster can be inside. loc names the quarter in
+// errors.
+func NewPixelZone(loc lld.Location, polys orb.MultiPolygon, p proj.Projection, geo geotiff.Geo, width, height int) (*PixelZone, error) {
+	z, err := newZone(loc, polys, p, geo, width, height)
+	if err != nil || z == nil {
+		return nil, err
+	}
+	return &PixelZone{z}, nil
+}
+
+// Rows returns the first and last rows whose pixel centres may be inside.
+func (z *PixelZone) Rows() (top, bot int) { return z.z.top, z.z.bot }
+
+// Spans calls fn with each run [x0, x1) of row y's pixels whose centres
+// are inside (even-odd rule; a centre on a left edge is inside, on a right
+// edge outside, so that quarters sharing an edge never share a pixel);
+// width is the raster's.
+func (z *PixelZone) Spans(y, width int, fn func(x0, x1 int)) { z.z.spans(y, width, fn) }
+
 // ModelQuarters is Quarters from the DLS model alone (dls.Resolve), as
 // the grid service gives them where no official index holds a township.
 func ModelQuarters(b orb.Bound, fn func(lld.Location, orb.Geometry) error) error {

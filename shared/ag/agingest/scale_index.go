@@ -167,3 +167,11 @@ func tallyYears(l lld.Location, t []classPx) []QuarterYear {
 	}
 	return out
 }
+
+// scaleKey packs a DLS location into a number: the quarters' map key
+// (qkey). The province-size generator (demo/agdemo) packs locations the
+// same way for its random numbers, with its own copy, so that changing
+// this key does not change the generated data.
+func scaleKey(l lld.Location) uint64 {
+	return uint64(l.Meridian)<<48 | uint64(l.Range)<<40 | uint64(l.Township)<<32 | uint64(l.Section)<<24 | uint64(l.Aliquot)<<16 | uint64(l.Unit)<<8 | uint64(l.LSD)
+}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"meridian/shared/demo/agdemo"
 	"meridian/shared/internal/heaptest"
 	"meridian/shared/survey/grid"
 
@@ -47,7 +48,7 @@ func digest(t *testing.T, dir string) map[string][32]byte {
 
 func writeScale(t *testing.T, dir string, o scale.Options) scale.Report {
 	t.Helper()
-	rep, err := agingest.WriteScale(context.Background(), dir, o)
+	rep, err := agdemo.WriteScale(context.Background(), dir, o)
 	if err != nil {
 		t.Fatalf("WriteScale(%+v): %v", o, err)
 	}
@@ -130,7 +131,7 @@ func TestWriteScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := o.N(agingest.ScaleQuarters)
+	want := o.N(agdemo.ScaleQuarters)
 	if math.Abs(float64(sum.Quarters-want)) > 0.05*float64(want) {
 		t.Errorf("ingested %d quarters, want %d ± 5%%", sum.Quarters, want)
 	}
@@ -150,13 +151,13 @@ func TestWriteScale(t *testing.T) {
 
 func TestWriteScaleOptions(t *testing.T) {
 	for _, f := range []float64{0, -0.1, 1.5, math.NaN()} {
-		if _, err := agingest.WriteScale(context.Background(), t.TempDir(), scale.Options{Fraction: f}); err == nil {
+		if _, err := agdemo.WriteScale(context.Background(), t.TempDir(), scale.Options{Fraction: f}); err == nil {
 			t.Errorf("fraction %v: no error", f)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := agingest.WriteScale(ctx, t.TempDir(), scale.Options{Fraction: 0.001}); err == nil {
+	if _, err := agdemo.WriteScale(ctx, t.TempDir(), scale.Options{Fraction: 0.001}); err == nil {
 		t.Error("a cancelled context: no error")
 	}
 }
@@ -283,4 +284,14 @@ func TestIngestHeapPerQuarter(t *testing.T) {
 	if per > ingestBytesPerQuarter {
 		t.Errorf("the ingest keeps %.0f bytes a quarter from step to step, want under %d", per, ingestBytesPerQuarter)
 	}
+}
+
+// TestSweepRastersMatchesSingleFiles: the years of a province's crop
+// inventory swept together give each quarter exactly the summaries the
+// rasters give read one by one, and every file's RasterInfo.Quarters
+// (agingest.CheckSweepRasters, on a small province-size dataset).
+func TestSweepRastersMatchesSingleFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeScale(t, dir, scale.Options{Seed: 5, Fraction: 0.002})
+	agingest.CheckSweepRasters(t, dir)
 }

@@ -1,6 +1,6 @@
 // Package agtest gives tests the demo agriculture data in a report store,
 // ingested as the local server ingests it on first start: the files
-// agingest.WriteDemo writes, read back by agingest.Ingest and marked demo,
+// agdemo.Write writes, read back by agingest.Ingest and marked demo,
 // with no official grid index (the DLS model places the quarters).
 package agtest
 
@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"meridian/shared/ag/agingest"
+	"meridian/shared/demo/agdemo"
 	"meridian/shared/internal/demostore"
 	"meridian/shared/kv"
 	"meridian/shared/survey/grid"
 )
 
 var demo = demostore.New(func(ctx context.Context, dir string, store kv.Store) error {
-	if err := agingest.WriteDemo(dir); err != nil {
+	if err := agdemo.Write(dir); err != nil {
 		return err
 	}
 	files, err := agingest.FilesIn(dir)

@@ -20,8 +20,8 @@ import (
 	"testing"
 	"time"
 
-	"meridian/shared/ag/agingest"
 	"meridian/shared/datafetch"
+	"meridian/shared/demo/agdemo"
 	"meridian/shared/demo/energydemo"
 	"meridian/shared/demo/griddemo"
 )
@@ -57,7 +57,7 @@ func DemoFiles(t testing.TB) map[string]map[string][]byte {
 		out[f.Name] = f.Data
 	}
 	dir := t.TempDir()
-	if err := agingest.WriteDemo(dir); err != nil {
+	if err := agdemo.Write(dir); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(dir)

@@ -1,4 +1,4 @@
-package agingest
+package agdemo
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"meridian/shared/ag/agingest"
 	"meridian/shared/ingest/geotiff"
 	"meridian/shared/ingest/proj"
 	"meridian/shared/ingest/shp"
@@ -22,7 +23,7 @@ import (
 	"meridian/shared/survey/dls"
 )
 
-// The province-size dataset: the demo's file set (WriteDemo) over the DLS
+// The province-size dataset: the demo's file set (Write) over the DLS
 // townships of Alberta, Saskatchewan and Manitoba, every value invented.
 //
 // Extent. Alberta's townships 1 to 126 and Saskatchewan's and Manitoba's
@@ -80,7 +81,7 @@ const scaleMaxTownship = 92
 
 // WriteScale writes the agriculture dataset at the three prairie
 // provinces' size (o.Fraction of it) into dir, created if needed: the
-// file set of WriteDemo, province-wide names (aci_2025_sk.tif,
+// file set of Write, province-wide names (aci_2025_sk.tif,
 // IMG_AAFC_LANDUSE_Z13_2020.tif), and a README.md saying that everything
 // is invented. The same seed and fraction write the same bytes. It
 // honours ctx between townships.
@@ -181,9 +182,24 @@ func (t scaleTwp) sections(from, to int) orb.Bound {
 	return b
 }
 
-// key packs a DLS location into a number for the random generator.
+// scaleKey packs a DLS location into a number for the random generator:
+// the packing agingest uses for its quarters' map key, copied so that the
+// generated data does not depend on that key. Changing it changes every
+// province-size dataset.
 func scaleKey(l lld.Location) uint64 {
 	return uint64(l.Meridian)<<48 | uint64(l.Range)<<40 | uint64(l.Township)<<32 | uint64(l.Section)<<24 | uint64(l.Aliquot)<<16 | uint64(l.Unit)<<8 | uint64(l.LSD)
+}
+
+// multiPolygon is g as a multipolygon: a quarter's geometry is a polygon
+// or a multipolygon.
+func multiPolygon(g orb.Geometry) orb.MultiPolygon {
+	switch g := g.(type) {
+	case orb.Polygon:
+		return orb.MultiPolygon{g}
+	case orb.MultiPolygon:
+		return g
+	}
+	return nil
 }
 
 func mix64(z uint64) uint64 {
@@ -323,7 +339,7 @@ func (g *scaleGen) legend() error {
 	if err := g.d.cropLegend(); err != nil {
 		return err
 	}
-	return g.file(DemoCropLegend, int64(len(cropClasses)))
+	return g.file(CropLegend, int64(len(agingest.CropClasses())))
 }
 
 // --- crops and land use ---
@@ -511,13 +527,14 @@ func (g *scaleGen) raster(name string, epsg, compression int, in func(scaleTwp) 
 				if !ok {
 					return nil
 				}
-				z, err := newZone(blk.Location, multiPolygon(blk.Geometry), p, geo, w, h)
+				z, err := agingest.NewPixelZone(blk.Location, multiPolygon(blk.Geometry), p, geo, w, h)
 				if err != nil || z == nil {
 					return err
 				}
-				for y := max(z.top, by); y <= min(z.bot, by+bh-1); y++ {
+				top, bot := z.Rows()
+				for y := max(top, by); y <= min(bot, by+bh-1); y++ {
 					row := band[(y-by)*w:]
-					z.spans(y, w, func(a, b int) {
+					z.Spans(y, w, func(a, b int) {
 						for x := a; x < b; x++ {
 							row[x] = pc.at(x, y)
 						}
@@ -609,7 +626,7 @@ func (g *scaleGen) slcComponents(t scaleTwp) [][5]string {
 
 func (g *scaleGen) slc() error {
 	pat := []shp.Field{nField("AREA", 12, 9), nField("PERIMETER", 12, 9), nField("POLY_ID", 10, 0), nField("ECO_ID", 6, 0)}
-	err := g.shapefile(DemoSLCPolygons, shp.Polygon, pat, func(add func(orb.Geometry, ...string) error) error {
+	err := g.shapefile(SLCPolygons, shp.Polygon, pat, func(add func(orb.Geometry, ...string) error) error {
 		return g.each(func(t scaleTwp) error {
 			b := t.b
 			w, h := b.Max[0]-b.Min[0], b.Max[1]-b.Min[1]
@@ -622,7 +639,7 @@ func (g *scaleGen) slc() error {
 	}
 	cmpFields := []shp.Field{nField("POLY_ID", 10, 0), nField("CMP", 2, 0), nField("PERCENT", 3, 0), cField("SLOPE", 1), cField("STONE", 1), cField("LOCSF", 3),
 		cField("PROVINCE", 2), cField("SOIL_CODE", 3), cField("MODIFIER", 5), cField("PROFILE", 1), cField("SOIL_ID", 11), nField("CMP_ID", 12, 0)}
-	err = g.shapefile(DemoSLCComponents, shp.Null, cmpFields, func(add func(orb.Geometry, ...string) error) error {
+	err = g.shapefile(SLCComponents, shp.Null, cmpFields, func(add func(orb.Geometry, ...string) error) error {
 		return g.each(func(t scaleTwp) error {
 			id := g.slcID(t)
 			for i, c := range g.slcComponents(t) {
@@ -669,7 +686,7 @@ func (g *scaleGen) lsrs() error {
 	}
 	fields := []shp.Field{cField("PARCEL_ID", 12), nField("M", 1, 0), nField("RGE", 2, 0), nField("TWP", 3, 0), nField("SEC", 2, 0), cField("QS", 2), cField("Dom_LSRS", 16)}
 	n := 0
-	err := g.shapefile(DemoAGRASIDLSRS, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
+	err := g.shapefile(AGRASIDLSRS, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
 		return g.each(func(t scaleTwp) error {
 			if t.prov != survey.AB {
 				return nil
@@ -698,7 +715,7 @@ func (g *scaleGen) lsrs() error {
 		return err
 	}
 	var rows int64
-	err = g.stream(DemoSLCLSRS, func(w *bufio.Writer) error {
+	err = g.stream(SLCLSRS, func(w *bufio.Writer) error {
 		w.WriteString("POLY_ID,PROVINCE,CROP,RATING\n")
 		return g.each(func(t scaleTwp) error {
 			if t.prov == survey.AB {
@@ -716,7 +733,7 @@ func (g *scaleGen) lsrs() error {
 	if err != nil {
 		return err
 	}
-	return g.file(DemoSLCLSRS, rows)
+	return g.file(SLCLSRS, rows)
 }
 
 // stream writes name through a buffer.
@@ -737,17 +754,18 @@ func (g *scaleGen) stream(name string, fn func(*bufio.Writer) error) error {
 }
 
 func (g *scaleGen) cli() error {
+	letters := agingest.CLIComponentLetters()
 	var fields []shp.Field
-	for _, x := range cliComponents {
+	for _, x := range letters {
 		fields = append(fields, cField("CLASS_"+x, 1))
 	}
-	for _, x := range cliComponents {
+	for _, x := range letters {
 		fields = append(fields, nField("PERCENT_"+x, 2, 0))
 	}
-	for _, x := range cliComponents[:4] {
+	for _, x := range letters[:4] {
 		fields = append(fields, cField("SUBCLAS_"+x+"1", 1), cField("SUBCLAS_"+x+"2", 1))
 	}
-	return g.shapefile(DemoCLI, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
+	return g.shapefile(CLI, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
 		return g.each(func(t scaleTwp) error {
 			r := g.rand("cli", uint64(t.i))
 			if r.float() < 0.05 {
@@ -832,7 +850,7 @@ func scaleWord(r *demoRand) string {
 }
 
 func (g *scaleGen) municipalities() error {
-	err := g.geoJSON(DemoMunicipalities, func(add func(orb.Geometry, ...prop) error) error {
+	err := g.geoJSON(Municipalities, func(add func(orb.Geometry, ...prop) error) error {
 		for _, p := range []struct {
 			prov survey.Province
 			n    int
@@ -855,7 +873,7 @@ func (g *scaleGen) municipalities() error {
 	if err != nil {
 		return err
 	}
-	return g.geoJSON(DemoMBMunicipalities, func(add func(orb.Geometry, ...prop) error) error {
+	return g.geoJSON(MBMunicipalities, func(add func(orb.Geometry, ...prop) error) error {
 		for _, b := range g.blocks(survey.MB, 4) {
 			r := g.rand("municipality mb", uint64(b.key[0])<<32|uint64(b.key[1])<<16|uint64(b.key[2]))
 			name, typ := "Demo "+scaleWord(r), "Rural Municipality"
@@ -877,7 +895,7 @@ func (g *scaleGen) hydro() error {
 	defs := []string{"Lake", "Wetland", "Wetland", "Pond", "Reservoir", "Wetland"}
 	lakes := 0
 	id := 0
-	err := g.geoJSON(DemoWaterBodies, func(add func(orb.Geometry, ...prop) error) error {
+	err := g.geoJSON(WaterBodies, func(add func(orb.Geometry, ...prop) error) error {
 		return g.each(func(t scaleTwp) error {
 			r := g.rand("water", uint64(t.i))
 			for range r.intn(4) {
@@ -907,7 +925,7 @@ func (g *scaleGen) hydro() error {
 	}
 	fields := []shp.Field{cField("NID", 32), nField("DEFINITION", 2, 0), nField("PERMANENCY", 2, 0), cField("NAME_EN", 40)}
 	n := 0
-	return g.shapefile(DemoWatercourses, shp.PolyLine, fields, func(add func(orb.Geometry, ...string) error) error {
+	return g.shapefile(Watercourses, shp.PolyLine, fields, func(add func(orb.Geometry, ...string) error) error {
 		return g.each(func(t scaleTwp) error {
 			r := g.rand("stream", uint64(t.i))
 			if r.float() < 0.5 {
@@ -942,7 +960,7 @@ func (g *scaleGen) crownLand() error {
 	fields := []shp.Field{cField("LLD", 16), cField("LEASE_TYPE", 12), cField("STATUS", 8), cField("DISP_NO", 10)}
 	types := []string{"Grazing", "Grazing", "Cultivation", "Hay"}
 	n := 0
-	return g.shapefile(DemoCrownLand, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
+	return g.shapefile(CrownLand, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
 		return g.each(func(t scaleTwp) error {
 			if t.prov != survey.SK {
 				return nil
@@ -967,7 +985,7 @@ func (g *scaleGen) crownLand() error {
 
 func (g *scaleGen) pastures() error {
 	programs := []string{"Saskatchewan Pastures Program", "Former PFRA", "Patron-operated"}
-	return g.geoJSON(DemoPastures, func(add func(orb.Geometry, ...prop) error) error {
+	return g.geoJSON(Pastures, func(add func(orb.Geometry, ...prop) error) error {
 		n := 0
 		for _, b := range g.blocks(survey.SK, 3) {
 			r := g.rand("pasture", uint64(b.key[0])<<32|uint64(b.key[1])<<16|uint64(b.key[2]))
@@ -990,7 +1008,7 @@ func (g *scaleGen) bc() error {
 		write func() error
 		name  string
 		shape bool
-	}{{g.d.bcCapability, DemoBCCapability, true}, {g.d.alr, DemoALR, true}, {g.d.fwaWetlands, DemoFWAWetlands, false}} {
+	}{{g.d.bcCapability, BCCapability, true}, {g.d.alr, ALR, true}, {g.d.fwaWetlands, FWAWetlands, false}} {
 		if err := step.write(); err != nil {
 			return err
 		}

@@ -1,4 +1,19 @@
-package agingest
+// Package agdemo generates the agriculture demo data: a small invented
+// dataset for eleven townships of AB, SK and MB and two of BC (Write),
+// and the same file set at the prairie provinces' published sizes for
+// scale tests (WriteScale), every file in the layout of the real dataset
+// (AAFC crop inventory and land use GeoTIFFs, SLC, AGRASID and SLC LSRS,
+// CLI, the Canadian Drought Monitor, NHN/CanVec hydro, municipal
+// boundaries, Saskatchewan Crown land and pastures, the BC layers) so that
+// the local server ingests them with agingest exactly as it ingests the
+// real files. Each report section is present for some quarters and absent
+// for others (see the README Write writes), and the output is the same,
+// byte for byte, on every run. It is separate from agingest so that
+// production ingest never links a generator; it imports agingest for the
+// crop legend, the CLI field letters and the pixels a raster reader counts
+// for a quarter (PixelZone). Files whose names carry no date are as of
+// demo.AsOf.
+package agdemo
 
 import (
 	"bytes"
@@ -16,11 +31,13 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
 
+	"meridian/shared/ag/agingest"
 	"meridian/shared/ingest"
 	"meridian/shared/ingest/geotiff"
 	"meridian/shared/ingest/proj"
 	"meridian/shared/ingest/shp"
 	"meridian/shared/lld"
+	"meridian/shared/report"
 	"meridian/shared/survey/dls"
 )
 
@@ -35,33 +52,33 @@ var demoTownships = []string{
 	"5-6-W1", "10-9-W1", "14-26-W1", // MB
 }
 
-// DemoTownships returns the townships the demo dataset covers: AB
+// Townships returns the townships the demo dataset covers: AB
 // 24-1-W5, 25-1-W5, 50-26-W4, 48-7-W5, 10-15-W4; SK 10-14-W2, 38-5-W3,
 // 50-20-W3; MB 5-6-W1, 10-9-W1, 14-26-W1.
-func DemoTownships() []string { return slices.Clone(demoTownships) }
+func Townships() []string { return slices.Clone(demoTownships) }
 
-// Demo file names, relative to the directory WriteDemo writes.
+// Demo file names, relative to the directory Write writes.
 const (
-	DemoCropLegend       = "aci_class_legend.csv"
-	DemoSLCPolygons      = "ca_all_slc_v3r2.shp"
-	DemoSLCComponents    = "ca_all_slc_v3r2_cmp.dbf"
-	DemoSoilNames        = "soil_name_ab_sk_mb_demo.dbf"
-	DemoSoilLayers       = "soil_layer_ab_sk_mb_demo.dbf"
-	DemoAGRASIDLSRS      = "DominantAGRASID_LSRSforQuarterSections.shp"
-	DemoSLCLSRS          = "slc_lsrs_sk_mb.csv"
-	DemoCLI              = "cli_agriculture_250k.shp"
-	DemoWaterBodies      = "waterbody_2.geojson"
-	DemoWatercourses     = "NHN_HN_NLFLOW_1.shp"
-	DemoMunicipalities   = "municipalities.geojson"    // AB and SK, census subdivisions
-	DemoMBMunicipalities = "municipalities_mb.geojson" // Manitoba's layout
-	DemoCrownLand        = "sk_ag_crown_land.shp"
-	DemoPastures         = "sk_pastures.geojson"
+	CropLegend       = "aci_class_legend.csv"
+	SLCPolygons      = "ca_all_slc_v3r2.shp"
+	SLCComponents    = "ca_all_slc_v3r2_cmp.dbf"
+	SoilNames        = "soil_name_ab_sk_mb_demo.dbf"
+	SoilLayers       = "soil_layer_ab_sk_mb_demo.dbf"
+	AGRASIDLSRS      = "DominantAGRASID_LSRSforQuarterSections.shp"
+	SLCLSRS          = "slc_lsrs_sk_mb.csv"
+	CLI              = "cli_agriculture_250k.shp"
+	WaterBodies      = "waterbody_2.geojson"
+	Watercourses     = "NHN_HN_NLFLOW_1.shp"
+	Municipalities   = "municipalities.geojson"    // AB and SK, census subdivisions
+	MBMunicipalities = "municipalities_mb.geojson" // Manitoba's layout
+	CrownLand        = "sk_ag_crown_land.shp"
+	Pastures         = "sk_pastures.geojson"
 
 	// British Columbia map layers, in BC Albers (EPSG:3005) as DataBC
 	// publishes them, around Fort St. John in the Peace River Block.
-	DemoBCCapability = "bc_ag_capability.shp"
-	DemoALR          = "TSLRPLS_polygon.shp"       // DataBC's shapefile of OATS_ALR_POLYS
-	DemoFWAWetlands  = "FWA_WETLANDS_POLY.geojson" // the Warehouse layer's names, longitude and latitude
+	BCCapability = "bc_ag_capability.shp"
+	ALR          = "TSLRPLS_polygon.shp"       // DataBC's shapefile of OATS_ALR_POLYS
+	FWAWetlands  = "FWA_WETLANDS_POLY.geojson" // the Warehouse layer's names, longitude and latitude
 )
 
 // demoDroughtMonths are the Canadian Drought Monitor months of the demo,
@@ -71,11 +88,11 @@ var demoDroughtMonths = []struct {
 	classes int // D0 … D(classes-1)
 }{{"2506", 1}, {"2507", 2}, {"2508", 3}}
 
-// DemoDrought returns the file names of the demo's Canadian Drought
+// Drought returns the file names of the demo's Canadian Drought
 // Monitor releases, named as AAFC names them, one file per month and
 // class (CDM_{yy}{mm}_D{d}_LR.geojson), oldest month first and D0 first
 // within a month; the last month (2025-08) is the current one.
-func DemoDrought() []string {
+func Drought() []string {
 	var out []string
 	for _, m := range demoDroughtMonths {
 		for d := range m.classes {
@@ -88,12 +105,12 @@ func DemoDrought() []string {
 // demoYears are the crop inventory years of the demo, 2021 to 2025.
 var demoYears = []int{2021, 2022, 2023, 2024, 2025}
 
-// WriteDemo writes the demo agriculture dataset into dir (created if
-// needed): the files named by the Demo constants, the drought releases,
+// Write writes the demo agriculture dataset into dir (created if
+// needed): the files named by the file name constants, the drought releases,
 // .shx, .dbf, .prj and .cpg files beside each shapefile, and a README.md
 // saying that everything is invented. The output is the same, byte for
 // byte, on every run.
-func WriteDemo(dir string) error {
+func Write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("ag: demo: %w", err)
 	}
@@ -516,9 +533,9 @@ func demoQuarterKind(twp string, loc lld.Location) (kind int, cycle []int, offse
 
 // demoShares splits a quarter's pixels between a main class and up to two
 // minor ones.
-func demoShares(r *demoRand, main int, minors []int) []ClassShare {
+func demoShares(r *demoRand, main int, minors []int) []agingest.ClassShare {
 	total := 690 + r.intn(60)
-	var cs []ClassShare
+	var cs []agingest.ClassShare
 	left := total
 	var picked []int
 	for _, m := range minors {
@@ -530,7 +547,7 @@ func demoShares(r *demoRand, main int, minors []int) []ClassShare {
 	if len(picked) > 0 {
 		mainPx = int(float64(total) * (0.78 + 0.2*r.float()))
 	}
-	cs = append(cs, ClassShare{Code: main, Pixels: mainPx})
+	cs = append(cs, agingest.ClassShare{Code: main, Pixels: mainPx})
 	left -= mainPx
 	for i, m := range picked {
 		px := left
@@ -540,11 +557,11 @@ func demoShares(r *demoRand, main int, minors []int) []ClassShare {
 		if px < 1 {
 			break
 		}
-		cs = append(cs, ClassShare{Code: m, Pixels: px})
+		cs = append(cs, agingest.ClassShare{Code: m, Pixels: px})
 		left -= px
 	}
 	for i := range cs {
-		cs[i].Pct = round(100*float64(cs[i].Pixels)/float64(total), 2)
+		cs[i].Pct = report.Round(100*float64(cs[i].Pixels)/float64(total), 2)
 	}
 	return cs
 }
@@ -552,10 +569,10 @@ func demoShares(r *demoRand, main int, minors []int) []ClassShare {
 func (d *demo) cropLegend() error {
 	var b bytes.Buffer
 	b.WriteString("value,hex_colour,label\n")
-	for _, c := range cropClasses {
+	for _, c := range agingest.CropClasses() {
 		fmt.Fprintf(&b, "%d,%s,%s\n", c.Code, c.Colour, c.Label)
 	}
-	return d.write(DemoCropLegend, b.Bytes())
+	return d.write(CropLegend, b.Bytes())
 }
 
 // The crop inventory and land use rasters. AAFC ships one ACI GeoTIFF per
@@ -589,9 +606,9 @@ var demoClusters = []struct {
 	{"mb", 14, 26914, []string{"14-26-W1"}},
 }
 
-// DemoCropRasters returns the file names of the demo's Annual Crop
+// CropRasters returns the file names of the demo's Annual Crop
 // Inventory clips: aci_<year>_<prov>_demo-<township>.tif, 2021 to 2025.
-func DemoCropRasters() []string {
+func CropRasters() []string {
 	var names []string
 	for _, y := range demoYears {
 		for _, c := range demoClusters {
@@ -601,10 +618,10 @@ func DemoCropRasters() []string {
 	return names
 }
 
-// DemoLandUseRasters returns the file names of the demo's Land Use clips:
+// LandUseRasters returns the file names of the demo's Land Use clips:
 // IMG_AAFC_LANDUSE_Z<zone>_<year>_demo-<township>.tif, 2015 and 2020,
 // in EPSG:3978; 10-9-W1 has none.
-func DemoLandUseRasters() []string {
+func LandUseRasters() []string {
 	var names []string
 	for _, y := range []int{2015, 2020} {
 		for _, c := range demoClusters {
@@ -617,13 +634,13 @@ func DemoLandUseRasters() []string {
 }
 
 // demoClass is a quarter's classes in one year, in pixel shares.
-type demoClass func(loc lld.Location, twp string) []ClassShare
+type demoClass func(loc lld.Location, twp string) []agingest.ClassShare
 
 func (d *demo) crops() error {
 	for i, y := range demoYears {
 		for _, c := range demoClusters {
 			name := fmt.Sprintf("aci_%d_%s_demo-%s.tif", y, c.prov, c.twps[0])
-			err := d.raster(name, c.epsg, geotiff.CompressionLZW, c.twps, func(loc lld.Location, twp string) []ClassShare {
+			err := d.raster(name, c.epsg, geotiff.CompressionLZW, c.twps, func(loc lld.Location, twp string) []agingest.ClassShare {
 				if twp == "50-20-W3" && loc.Section >= 19 && loc.Section <= 24 {
 					return nil // outside the inventory
 				}
@@ -647,7 +664,7 @@ func (d *demo) landUse() error {
 				continue // not in the land use demo
 			}
 			name := fmt.Sprintf("IMG_AAFC_LANDUSE_Z%02d_%d_demo-%s.tif", c.zone, y, c.twps[0])
-			err := d.raster(name, 3978, geotiff.CompressionDeflate, c.twps, func(loc lld.Location, twp string) []ClassShare {
+			err := d.raster(name, 3978, geotiff.CompressionDeflate, c.twps, func(loc lld.Location, twp string) []agingest.ClassShare {
 				kind, _, _ := demoQuarterKind(twp, loc)
 				r := newDemoRand(fmt.Sprintf("landuse %s %d", loc, y))
 				main, minors := demoLandUseClasses(kind)
@@ -710,13 +727,14 @@ func (d *demo) raster(name string, epsg, compression int, twps []string, classes
 		if len(shares) == 0 {
 			continue
 		}
-		z, err := newZone(q.loc, q.polys, p, geo, w, h)
+		z, err := agingest.NewPixelZone(q.loc, q.polys, p, geo, w, h)
 		if err != nil || z == nil {
 			return fmt.Errorf("%s: %v", q.loc, err)
 		}
+		top, bot := z.Rows()
 		n := 0
-		for y := z.top; y <= z.bot; y++ {
-			z.spans(y, w, func(a, b int) { n += b - a })
+		for y := top; y <= bot; y++ {
+			z.Spans(y, w, func(a, b int) { n += b - a })
 		}
 		// Quotas by largest remainder, each class at least one pixel;
 		// minor classes first, from the quarter's north edge.
@@ -729,8 +747,8 @@ func (d *demo) raster(name string, epsg, compression int, twps []string, classes
 		}
 		quota[len(order)-1] = left
 		k := 0
-		for y := z.top; y <= z.bot; y++ {
-			z.spans(y, w, func(a, b int) {
+		for y := top; y <= bot; y++ {
+			z.Spans(y, w, func(a, b int) {
 				for x := a; x < b; x++ {
 					for k < len(quota)-1 && quota[k] == 0 {
 						k++
@@ -822,7 +840,7 @@ func (d *demo) slcBound(i int) orb.Bound {
 
 func (d *demo) slc() error {
 	pat := []shp.Field{nField("AREA", 12, 9), nField("PERIMETER", 12, 9), nField("POLY_ID", 10, 0), nField("ECO_ID", 6, 0)}
-	err := d.shapefile(DemoSLCPolygons, shp.Polygon, pat, func(add func(orb.Geometry, ...string) error) error {
+	err := d.shapefile(SLCPolygons, shp.Polygon, pat, func(add func(orb.Geometry, ...string) error) error {
 		for i, p := range demoSLC {
 			b := d.slcBound(i)
 			w, h := b.Max[0]-b.Min[0], b.Max[1]-b.Min[1]
@@ -844,7 +862,7 @@ func (d *demo) slc() error {
 	}
 	cmpFields := []shp.Field{nField("POLY_ID", 10, 0), nField("CMP", 2, 0), nField("PERCENT", 3, 0), cField("SLOPE", 1), cField("STONE", 1), cField("LOCSF", 3),
 		cField("PROVINCE", 2), cField("SOIL_CODE", 3), cField("MODIFIER", 5), cField("PROFILE", 1), cField("SOIL_ID", 11), nField("CMP_ID", 12, 0)}
-	if err := d.dbfTable(DemoSLCComponents, cmpFields, rows); err != nil {
+	if err := d.dbfTable(SLCComponents, cmpFields, rows); err != nil {
 		return err
 	}
 	return writeSoilTables(demoSoils, d.dbfTable)
@@ -864,7 +882,7 @@ func writeSoilTables(soils [][8]string, table func(name string, fields []shp.Fie
 		cField("PMTEX1", 2), cField("PMTEX2", 2), cField("PMTEX3", 2), cField("PMCHEM1", 2), cField("PMCHEM2", 2), cField("PMCHEM3", 2),
 		cField("MDEP1", 4), cField("MDEP2", 4), cField("MDEP3", 4), cField("ORDER2", 2), cField("G_GROUP2", 3), cField("S_GROUP2", 4),
 		cField("ORDER3", 2), cField("G_GROUP3", 3), cField("S_GROUP3", 4)}
-	if err := table(DemoSoilNames, sntFields, rows); err != nil {
+	if err := table(SoilNames, sntFields, rows); err != nil {
 		return err
 	}
 	rows = rows[:0]
@@ -877,7 +895,7 @@ func writeSoilTables(soils [][8]string, table func(name string, fields []shp.Fie
 	sltFields := []shp.Field{cField("SOIL_ID", 11), cField("PROVINCE", 2), cField("SOIL_CODE", 3), cField("MODIFIER", 5), cField("PROFILE", 1), nField("LAYER_NO", 2, 0),
 		nField("UDEPTH", 4, 0), nField("LDEPTH", 4, 0), cField("HZN_MAS", 3), nField("TSAND", 4, 0), nField("TSILT", 4, 0), nField("TCLAY", 4, 0),
 		nField("ORGCARB", 5, 1), nField("PH2", 4, 1), nField("CEC", 4, 0), nField("BD", 5, 2), nField("EC", 4, 1), nField("KSAT", 5, 1)}
-	return table(DemoSoilLayers, sltFields, rows)
+	return table(SoilLayers, sltFields, rows)
 }
 
 // demoLayers invents three horizons for a soil: A, B and C (or three
@@ -935,7 +953,7 @@ var demoAGRASID = map[string][]string{
 func (d *demo) lsrs() error {
 	fields := []shp.Field{cField("PARCEL_ID", 12), nField("M", 1, 0), nField("RGE", 2, 0), nField("TWP", 3, 0), nField("SEC", 2, 0), cField("QS", 2), cField("Dom_LSRS", 16)}
 	n := 0
-	err := d.shapefile(DemoAGRASIDLSRS, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
+	err := d.shapefile(AGRASIDLSRS, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
 		for _, twp := range demoTownships[:5] {
 			for _, loc := range demoQuarters(twp) {
 				if twp == "48-7-W5" && loc.Section >= 31 {
@@ -966,7 +984,7 @@ func (d *demo) lsrs() error {
 		"990010,MB,SSSG,2W\n" +
 		"990011,MB,SSSG,2W 6:4 3D\n" +
 		"990012,MB,SSSG,3H\n"
-	return d.write(DemoSLCLSRS, []byte(csv))
+	return d.write(SLCLSRS, []byte(csv))
 }
 
 // demoCLI are the CLI polygons: township, sections (all when nil) and
@@ -992,17 +1010,18 @@ var demoCLI = []struct {
 // (CLIServiceLayout): CLASS_A…CLASS_F, PERCENT_A…PERCENT_F,
 // SUBCLAS_A1…SUBCLAS_D2, components D to F empty here.
 func (d *demo) cli() error {
+	letters := agingest.CLIComponentLetters()
 	var fields []shp.Field
-	for _, x := range cliComponents {
+	for _, x := range letters {
 		fields = append(fields, cField("CLASS_"+x, 1))
 	}
-	for _, x := range cliComponents {
+	for _, x := range letters {
 		fields = append(fields, nField("PERCENT_"+x, 2, 0))
 	}
-	for _, x := range cliComponents[:4] {
+	for _, x := range letters[:4] {
 		fields = append(fields, cField("SUBCLAS_"+x+"1", 1), cField("SUBCLAS_"+x+"2", 1))
 	}
-	return d.shapefile(DemoCLI, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
+	return d.shapefile(CLI, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
 		for _, c := range demoCLI {
 			b := demoBound(c.twp)
 			if c.secs != nil {
@@ -1115,7 +1134,7 @@ func (d *demo) hydro() error {
 		}
 		g.add(b.ToPolygon(), prop{"feature_id", fmt.Sprintf("demo-wb-%03d", i+1)}, prop{"definition_en", w.def}, prop{"permanency_en", w.perm}, prop{"name_en", name})
 	}
-	if err := d.write(DemoWaterBodies, g.bytes()); err != nil {
+	if err := d.write(WaterBodies, g.bytes()); err != nil {
 		return err
 	}
 	// The watercourses as the NHN's flow lines (NHNLayout): DEFINITION as
@@ -1124,7 +1143,7 @@ func (d *demo) hydro() error {
 	nhnCode := map[string]string{"Watercourse": "9", "Canal": "1"}
 	permCode := map[string]string{"Permanent": "1", "Intermittent": "2"}
 	fields := []shp.Field{cField("NID", 32), nField("DEFINITION", 2, 0), nField("PERMANENCY", 2, 0), cField("NAME_EN", 40)}
-	return d.shapefile(DemoWatercourses, shp.PolyLine, fields, func(add func(orb.Geometry, ...string) error) error {
+	return d.shapefile(Watercourses, shp.PolyLine, fields, func(add func(orb.Geometry, ...string) error) error {
 		for i, s := range demoStreams {
 			b := demoBound(s.twp)
 			var ls orb.LineString
@@ -1177,7 +1196,7 @@ func (d *demo) municipalities() error {
 		}
 		g.add(b.ToPolygon(), prop{"CSDUID", m.uid}, prop{"CSDNAME", m.name}, prop{"CSDTYPE", m.typ}, prop{"PRUID", m.pr}, prop{"DEMO", "Y"})
 	}
-	if err := d.write(DemoMunicipalities, g.bytes()); err != nil {
+	if err := d.write(Municipalities, g.bytes()); err != nil {
 		return err
 	}
 	var mb geoJSONWriter
@@ -1185,7 +1204,7 @@ func (d *demo) municipalities() error {
 		mb.add(demoBound(m.twp).ToPolygon(), prop{"MUNI_NAME", m.name}, prop{"MUNI_TYPE", m.typ},
 			prop{"MUNI_LIST_NAME_WITH_TYPE", strings.ToUpper(m.name + " (" + m.typ + ")")}, prop{"DEMO", "Y"})
 	}
-	return d.write(DemoMBMunicipalities, mb.bytes())
+	return d.write(MBMunicipalities, mb.bytes())
 }
 
 // --- Saskatchewan Crown land and pastures ---
@@ -1194,7 +1213,7 @@ func (d *demo) crownLand() error {
 	fields := []shp.Field{cField("LLD", 16), cField("LEASE_TYPE", 12), cField("STATUS", 8), cField("DISP_NO", 10)}
 	types := []string{"Grazing", "Grazing", "Cultivation", "Hay"}
 	n := 0
-	return d.shapefile(DemoCrownLand, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
+	return d.shapefile(CrownLand, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
 		for _, twp := range []string{"38-5-W3", "50-20-W3"} {
 			for _, loc := range demoQuarters(twp) {
 				r := newDemoRand("crown " + loc.String())
@@ -1219,7 +1238,7 @@ func (d *demo) pastures() error {
 	var g geoJSONWriter
 	g.add(demoSections("10-14-W2", demoRange(25, 36)...).ToPolygon(), prop{"PASTURE", "Demo Community Pasture A"}, prop{"PROGRAM", "Saskatchewan Pastures Program"})
 	g.add(demoSections("38-5-W3", demoRange(31, 36)...).ToPolygon(), prop{"PASTURE", "Demo Pasture B"}, prop{"PROGRAM", "Former PFRA"})
-	return d.write(DemoPastures, g.bytes())
+	return d.write(Pastures, g.bytes())
 }
 
 // --- British Columbia: capability, ALR, wetlands (map layers only) ---
@@ -1284,7 +1303,7 @@ func (d *demo) bcCapability() error {
 		{"4", "6", "W", "", "5", "4", "T", "", "", "", "", ""},
 		{"5", "8", "T", "", "O", "2", "", "", "", "", "", ""},
 	}
-	return d.projectedShapefile(DemoBCCapability, bcAlbers(), shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
+	return d.projectedShapefile(BCCapability, bcAlbers(), shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
 		for _, twp := range demoBCTownships {
 			// sections 1-36 run in rows of six; blocks of 3x3 sections
 			for i, block := range [][]int{{1, 2, 3, 10, 11, 12, 13, 14, 15}, {4, 5, 6, 7, 8, 9, 16, 17, 18},
@@ -1305,7 +1324,7 @@ func (d *demo) bcCapability() error {
 func (d *demo) alr() error {
 	fields := []shp.Field{cField("STATUS", 10), cField("FTRCD", 10), nField("OBJECTID", 10, 0), nField("AREA_SQM", 19, 4), nField("FEAT_LEN", 19, 4)}
 	p := bcAlbers()
-	return d.projectedShapefile(DemoALR, p, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
+	return d.projectedShapefile(ALR, p, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
 		id := 40210
 		for _, twp := range demoBCTownships {
 			for _, secs := range [][]int{demoRange(1, 18), demoRange(25, 36)} {
@@ -1360,10 +1379,10 @@ func (d *demo) fwaWetlands() error {
 			g.add(poly, prop{"WATERBODY_POLY_ID", id}, prop{"WATERSHED_GROUP_ID", nil}, prop{"WATERBODY_TYPE", "W"},
 				prop{"GNIS_NAME_1", name}, prop{"FWA_WATERSHED_CODE", nil}, prop{"LOCAL_WATERSHED_CODE", nil},
 				prop{"WATERSHED_GROUP_CODE", "LPCE"}, prop{"LEFT_RIGHT_TRIBUTARY", nil},
-				prop{"FEATURE_AREA_SQM", round(math.Abs(planar.Area(xy)), 1)}, prop{"FEATURE_LENGTH_M", round(planar.Length(xy), 1)})
+				prop{"FEATURE_AREA_SQM", report.Round(math.Abs(planar.Area(xy)), 1)}, prop{"FEATURE_LENGTH_M", report.Round(planar.Length(xy), 1)})
 		}
 	}
-	return d.write(DemoFWAWetlands, g.bytes())
+	return d.write(FWAWetlands, g.bytes())
 }
 
 // demoCropClass is a quarter's main crop inventory class in one year, by
