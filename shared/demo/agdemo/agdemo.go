@@ -447,7 +447,7 @@ func clonePolygon(p orb.Polygon) orb.Polygon {
 const demoReadme = `# Meridian demo agriculture data — INVENTED
 
 Every value in these files is invented for demonstration and testing
-(package meridian/shared/ag/agingest, WriteDemo). The files have the layouts
+(package meridian/shared/demo/agdemo, Write). The files have the layouts
 of the real datasets (AAFC Annual Crop Inventory and Land Use GeoTIFFs,
 clipped around the demo townships and named with a _demo-<township> suffix, Soil Landscapes of Canada v3.2, AGRASID LSRS, Canada Land
 Inventory, Canadian Drought Monitor, NHN/CanVec hydro, municipal
