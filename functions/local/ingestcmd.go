@@ -32,11 +32,10 @@ import (
 // -check, banners, publishing, tiles) is the same for every domain:
 // ingestReportCommand.
 type reportDomain struct {
-	name      string // the dataset: energy.Dataset, ag.Dataset; also its store and tile directory
-	title     string // how messages name its data
-	now       string // usage of -now for the domain; "" when it takes none
-	writeDemo func(dir string) error
-	demoAsOf  time.Time
+	name      string                 // the dataset: energy.Dataset, ag.Dataset; also its store and tile directory
+	title     string                 // how messages name its data
+	now       string                 // usage of -now for the domain; "" when it takes none
+	writeDemo func(dir string) error // dated demodata.AsOf, as every demo
 	open      func(dir string) (domainFiles, error)
 }
 
@@ -65,7 +64,7 @@ var reportDomainTable = []reportDomain{
 	{
 		name: energy.Dataset, title: "energy",
 		now:       "the day expiry states are computed for (default today)",
-		writeDemo: energydemo.Write, demoAsOf: demodata.AsOf(),
+		writeDemo: energydemo.Write,
 		open: func(dir string) (domainFiles, error) {
 			f, err := energyingest.FilesIn(dir)
 			return energyFiles{f}, err
@@ -73,7 +72,7 @@ var reportDomainTable = []reportDomain{
 	},
 	{
 		name: ag.Dataset, title: "agriculture",
-		writeDemo: agdemo.Write, demoAsOf: demodata.AsOf(),
+		writeDemo: agdemo.Write,
 		open: func(dir string) (domainFiles, error) {
 			f, err := agingest.FilesIn(dir)
 			return agFiles{f}, err
@@ -149,7 +148,7 @@ func ingestReportCommand(d reportDomain, args []string, stdout, stderr io.Writer
 			return 1
 		}
 		if o.asOf.IsZero() {
-			o.asOf = d.demoAsOf
+			o.asOf = demodata.AsOf()
 		}
 	}
 	files, err := d.open(dir)
@@ -195,7 +194,7 @@ func ingestDemo(ctx context.Context, domain string, store kv.Store, g *grid.Serv
 	if err != nil {
 		return nil, err
 	}
-	return files.ingest(ctx, store, g, ingestOptions{demo: true, asOf: d.demoAsOf}, nil)
+	return files.ingest(ctx, store, g, ingestOptions{demo: true, asOf: demodata.AsOf()}, nil)
 }
 
 // runCheck loads the grid indexes of data (the ingest places records
