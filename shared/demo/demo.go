@@ -4,7 +4,7 @@
 // back by the same ingest code as the real files, plus their
 // province-size generators. This package holds
 // what they share: the date the demo describes (AsOf), which the energy
-// and the agriculture demo both use. The words that mark invented data as
+// and the agriculture demo both use, and their random source (Rand). The words that mark invented data as
 // invented in report sources are ingest.DemoLabel: the readers apply
 // them, and production ingest must not import this package.
 //

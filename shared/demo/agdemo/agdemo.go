@@ -28,6 +28,8 @@ import (
 	"strconv"
 	"strings"
 
+	demodata "meridian/shared/demo"
+
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
 
@@ -191,27 +193,13 @@ func demoPart(b orb.Bound, x0, y0, x1, y1 float64) orb.Bound {
 
 func demoPad(b orb.Bound, deg float64) orb.Bound { return b.Pad(deg) }
 
-// demoRand is a small deterministic generator (SplitMix64) seeded by a
-// string, so each quarter's values depend on nothing else.
-type demoRand struct{ s uint64 }
-
-func newDemoRand(key string) *demoRand {
+// newDemoRand is a demo stream seeded by a string, so each quarter's
+// values depend on nothing else.
+func newDemoRand(key string) *demodata.Rand {
 	h := fnv.New64a()
 	h.Write([]byte(key))
-	return &demoRand{h.Sum64()}
+	return demodata.NewRand(h.Sum64())
 }
-
-func (r *demoRand) next() uint64 {
-	r.s += 0x9e3779b97f4a7c15
-	z := r.s
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
-func (r *demoRand) intn(n int) int { return int(r.next() % uint64(n)) }
-
-func (r *demoRand) float() float64 { return float64(r.next()>>11) / (1 << 53) }
 
 // --- file writers ---
 
@@ -520,32 +508,32 @@ var demoFarms = map[string]demoFarm{
 func demoQuarterKind(twp string, loc lld.Location) (kind int, cycle []int, offset int) {
 	f := demoFarms[twp]
 	r := newDemoRand("use " + loc.String())
-	x := r.float()
+	x := r.Float()
 	switch {
 	case x < f.forest:
 		return 2, nil, 0
 	case x < f.forest+f.pasture:
 		return 1, nil, 0
 	}
-	cycle = f.cycles[r.intn(len(f.cycles))]
-	return 0, cycle, r.intn(len(cycle))
+	cycle = f.cycles[r.Intn(len(f.cycles))]
+	return 0, cycle, r.Intn(len(cycle))
 }
 
 // demoShares splits a quarter's pixels between a main class and up to two
 // minor ones.
-func demoShares(r *demoRand, main int, minors []int) []agingest.ClassShare {
-	total := 690 + r.intn(60)
+func demoShares(r *demodata.Rand, main int, minors []int) []agingest.ClassShare {
+	total := 690 + r.Intn(60)
 	var cs []agingest.ClassShare
 	left := total
 	var picked []int
 	for _, m := range minors {
-		if m != main && len(picked) < 2 && r.float() < 0.45 {
+		if m != main && len(picked) < 2 && r.Float() < 0.45 {
 			picked = append(picked, m)
 		}
 	}
 	mainPx := total
 	if len(picked) > 0 {
-		mainPx = int(float64(total) * (0.78 + 0.2*r.float()))
+		mainPx = int(float64(total) * (0.78 + 0.2*r.Float()))
 	}
 	cs = append(cs, agingest.ClassShare{Code: main, Pixels: mainPx})
 	left -= mainPx
@@ -902,18 +890,18 @@ func writeSoilTables(soils [][8]string, table func(name string, fields []shp.Fie
 // organic tiers).
 func demoLayers(s [8]string) [][]string {
 	r := newDemoRand("layers " + s[0])
-	clay := 15 + r.intn(30)
+	clay := 15 + r.Intn(30)
 	if s[4] == "VE" {
-		clay = 55 + r.intn(15)
+		clay = 55 + r.Intn(15)
 	}
-	sand := max(5, 70-clay-r.intn(25))
-	oc := 1.5 + 4*r.float()
+	sand := max(5, 70-clay-r.Intn(25))
+	oc := 1.5 + 4*r.Float()
 	if s[5] == "BC" || s[5] == "DBC" {
 		oc /= 2
 	}
 	ec := 0.0
 	if s[4] == "SZ" {
-		ec = 4 + 4*r.float()
+		ec = 4 + 4*r.Float()
 	}
 	if s[4] == "OR" {
 		return [][]string{
@@ -931,11 +919,11 @@ func demoLayers(s [8]string) [][]string {
 			strconv.FormatFloat(oc, 'f', 1, 64), strconv.FormatFloat(ph, 'f', 1, 64), strconv.Itoa(cec),
 			strconv.FormatFloat(bd, 'f', 2, 64), strconv.FormatFloat(ec, 'f', 1, 64), strconv.FormatFloat(ks, 'f', 1, 64)}
 	}
-	top := 10 + r.intn(15)
+	top := 10 + r.Intn(15)
 	return [][]string{
-		layer(0, top, "A", sand, clay, oc, 6.2+r.float(), ec/4),
-		layer(top, top+30, "B", max(5, sand-5), min(80, clay+8), oc/4, 6.8+r.float(), ec/2),
-		layer(top+30, 100, "C", sand, clay+3, 0.4, 7.6+r.float()/2, ec),
+		layer(0, top, "A", sand, clay, oc, 6.2+r.Float(), ec/4),
+		layer(top, top+30, "B", max(5, sand-5), min(80, clay+8), oc/4, 6.8+r.Float(), ec/2),
+		layer(top+30, 100, "C", sand, clay+3, 0.4, 7.6+r.Float()/2, ec),
 	}
 }
 
@@ -960,7 +948,7 @@ func (d *demo) lsrs() error {
 					continue // not in AGRASID
 				}
 				ratings := demoAGRASID[twp]
-				rating := ratings[newDemoRand("lsrs "+loc.String()).intn(len(ratings))]
+				rating := ratings[newDemoRand("lsrs "+loc.String()).Intn(len(ratings))]
 				if loc.String() == "NE-36-10-15-W4" {
 					rating = "" // not rated
 				}
@@ -1006,10 +994,9 @@ var demoCLI = []struct {
 	{"10-9-W1", nil, [12]string{"1", "10", "", "", "", "", "", "", "", "", "", ""}},
 }
 
-// cli writes the CLI in the layout of AAFC's cli_agr_cap_250k service
-// (CLIServiceLayout): CLASS_A…CLASS_F, PERCENT_A…PERCENT_F,
-// SUBCLAS_A1…SUBCLAS_D2, components D to F empty here.
-func (d *demo) cli() error {
+// cliFields are the fields of AAFC's CLI layout (CLIServiceLayout):
+// CLASS_A…CLASS_F, PERCENT_A…PERCENT_F, SUBCLAS_A1…SUBCLAS_D2.
+func cliFields() []shp.Field {
 	letters := agingest.CLIComponentLetters()
 	var fields []shp.Field
 	for _, x := range letters {
@@ -1021,7 +1008,14 @@ func (d *demo) cli() error {
 	for _, x := range letters[:4] {
 		fields = append(fields, cField("SUBCLAS_"+x+"1", 1), cField("SUBCLAS_"+x+"2", 1))
 	}
-	return d.shapefile(CLI, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
+	return fields
+}
+
+// cli writes the CLI in the layout of AAFC's cli_agr_cap_250k service
+// (CLIServiceLayout): CLASS_A…CLASS_F, PERCENT_A…PERCENT_F,
+// SUBCLAS_A1…SUBCLAS_D2, components D to F empty here.
+func (d *demo) cli() error {
+	return d.shapefile(CLI, shp.Polygon, cliFields(), func(add func(orb.Geometry, ...string) error) error {
 		for _, c := range demoCLI {
 			b := demoBound(c.twp)
 			if c.secs != nil {
@@ -1217,15 +1211,15 @@ func (d *demo) crownLand() error {
 		for _, twp := range []string{"38-5-W3", "50-20-W3"} {
 			for _, loc := range demoQuarters(twp) {
 				r := newDemoRand("crown " + loc.String())
-				if loc.Section < 25 || r.float() > 0.35 {
+				if loc.Section < 25 || r.Float() > 0.35 {
 					continue
 				}
 				n++
 				status := "Leased"
-				if r.float() < 0.2 {
+				if r.Float() < 0.2 {
 					status = "Vacant"
 				}
-				if err := add(dls.Bound(loc).ToPolygon(), loc.String(), types[r.intn(len(types))], status, fmt.Sprintf("GL%06d", 900000+n)); err != nil {
+				if err := add(dls.Bound(loc).ToPolygon(), loc.String(), types[r.Intn(len(types))], status, fmt.Sprintf("GL%06d", 900000+n)); err != nil {
 					return err
 				}
 			}
@@ -1309,7 +1303,7 @@ func (d *demo) bcCapability() error {
 			for i, block := range [][]int{{1, 2, 3, 10, 11, 12, 13, 14, 15}, {4, 5, 6, 7, 8, 9, 16, 17, 18},
 				{19, 20, 21, 28, 29, 30, 31, 32, 33}, {22, 23, 24, 25, 26, 27, 34, 35, 36}} {
 				r := newDemoRand(fmt.Sprintf("bc capability %s %d", twp, i))
-				if err := add(densify(demoSections(twp, block...), 8), ratings[r.intn(len(ratings))][:]...); err != nil {
+				if err := add(densify(demoSections(twp, block...), 8), ratings[r.Intn(len(ratings))][:]...); err != nil {
 					return err
 				}
 			}
@@ -1359,8 +1353,8 @@ func (d *demo) fwaWetlands() error {
 		b := demoBound(twp)
 		r := newDemoRand("fwa " + twp)
 		for i := range 6 {
-			c := orb.Point{b.Min[0] + (0.1+0.8*r.float())*(b.Max[0]-b.Min[0]), b.Min[1] + (0.1+0.8*r.float())*(b.Max[1]-b.Min[1])}
-			rx, ry := 0.002+0.004*r.float(), 0.001+0.002*r.float()
+			c := orb.Point{b.Min[0] + (0.1+0.8*r.Float())*(b.Max[0]-b.Min[0]), b.Min[1] + (0.1+0.8*r.Float())*(b.Max[1]-b.Min[1])}
+			rx, ry := 0.002+0.004*r.Float(), 0.001+0.002*r.Float()
 			var ring orb.Ring
 			for k := range 8 {
 				a := float64(k) * math.Pi / 4
@@ -1389,17 +1383,17 @@ func (d *demo) fwaWetlands() error {
 // the kind of farm it is on (demoQuarterKind): a crop rotation (cycle, at
 // step), mostly pasture (122, some 110), or mostly grassland (230, some
 // 210). The demo's rule and the province-size generator's.
-func demoCropClass(kind int, cycle []int, step int, r *demoRand) int {
+func demoCropClass(kind int, cycle []int, step int, r *demodata.Rand) int {
 	switch kind {
 	case 0:
 		return cycle[step%len(cycle)]
 	case 1:
-		if r.float() < 0.15 {
+		if r.Float() < 0.15 {
 			return 110
 		}
 		return 122
 	}
-	if r.float() < 0.3 {
+	if r.Float() < 0.3 {
 		return 210
 	}
 	return 230

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	demodata "meridian/shared/demo"
+
 	"github.com/paulmach/orb"
 
 	"meridian/shared/ag/agingest"
@@ -202,21 +204,14 @@ func multiPolygon(g orb.Geometry) orb.MultiPolygon {
 	return nil
 }
 
-func mix64(z uint64) uint64 {
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
 // rand returns the generator of one thing (a layer's salt, a location's
 // key), from the seed.
-func (g *scaleGen) rand(salt string, key uint64) *demoRand {
+func (g *scaleGen) rand(salt string, key uint64) *demodata.Rand {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(salt); i++ {
 		h = (h ^ uint64(salt[i])) * 1099511628211
 	}
-	return &demoRand{mix64(g.o.Seed ^ mix64(h^mix64(key)))}
+	return demodata.NewRand(demodata.Mix64(g.o.Seed ^ demodata.Mix64(h^demodata.Mix64(key))))
 }
 
 // file records a written file in the report.
@@ -354,22 +349,22 @@ var scaleFarms = map[survey.Province][]string{
 
 func (g *scaleGen) farm(t scaleTwp) demoFarm {
 	fs := scaleFarms[t.prov]
-	return demoFarms[fs[g.rand("farm", uint64(t.i)).intn(len(fs))]]
+	return demoFarms[fs[g.rand("farm", uint64(t.i)).Intn(len(fs))]]
 }
 
 // kind is how a quarter is used: 0 cropland, 1 pasture, 2 forest, with its
 // rotation and the year it starts in.
 func (g *scaleGen) kind(f demoFarm, l lld.Location) (kind int, cycle []int, offset int) {
 	r := g.rand("use", scaleKey(l))
-	x := r.float()
+	x := r.Float()
 	switch {
 	case x < f.forest:
 		return 2, nil, 0
 	case x < f.forest+f.pasture:
 		return 1, nil, 0
 	}
-	cycle = f.cycles[r.intn(len(f.cycles))]
-	return 0, cycle, r.intn(len(cycle))
+	cycle = f.cycles[r.Intn(len(f.cycles))]
+	return 0, cycle, r.Intn(len(cycle))
 }
 
 // pixelClass is a quarter's classes in one raster: the main class and one
@@ -383,17 +378,17 @@ type pixelClass struct {
 
 func (g *scaleGen) shares(salt string, l lld.Location, main int, minors []int) pixelClass {
 	r := g.rand(salt, scaleKey(l))
-	pc := pixelClass{main: byte(main), key: r.next()}
-	if len(minors) > 0 && r.float() < 0.45 {
-		if m := minors[r.intn(len(minors))]; m != main {
-			pc.minor, pc.share = byte(m), uint64((0.05+0.15*r.float())*(1<<32))
+	pc := pixelClass{main: byte(main), key: r.Next()}
+	if len(minors) > 0 && r.Float() < 0.45 {
+		if m := minors[r.Intn(len(minors))]; m != main {
+			pc.minor, pc.share = byte(m), uint64((0.05+0.15*r.Float())*(1<<32))
 		}
 	}
 	return pc
 }
 
 func (pc pixelClass) at(x, y int) byte {
-	if pc.minor != 0 && mix64(pc.key^uint64(x)<<32^uint64(y))&0xffffffff < pc.share {
+	if pc.minor != 0 && demodata.Mix64(pc.key^uint64(x)<<32^uint64(y))&0xffffffff < pc.share {
 		return pc.minor
 	}
 	return pc.main
@@ -605,7 +600,7 @@ func (g *scaleGen) slcID(t scaleTwp) int { return 9_000_000 + t.i }
 func (g *scaleGen) slcComponents(t scaleTwp) [][5]string {
 	r := g.rand("slc", uint64(t.i))
 	prov := t.prov.Code()
-	n := 2 + r.intn(2)
+	n := 2 + r.Intn(2)
 	pcts := []int{60, 40}
 	if n == 3 {
 		pcts = []int{50, 30, 20}
@@ -614,12 +609,12 @@ func (g *scaleGen) slcComponents(t scaleTwp) [][5]string {
 	var out [][5]string
 	seen := map[int]bool{}
 	for k := range n {
-		i := r.intn(scaleSoilsPerProvince)
+		i := r.Intn(scaleSoilsPerProvince)
 		for seen[i] {
 			i = (i + 1) % scaleSoilsPerProvince
 		}
 		seen[i] = true
-		out = append(out, [5]string{scaleSoil(prov, i)[0], strconv.Itoa(pcts[k]), slopes[r.intn(4)], stones[r.intn(2)], forms[r.intn(4)]})
+		out = append(out, [5]string{scaleSoil(prov, i)[0], strconv.Itoa(pcts[k]), slopes[r.Intn(4)], stones[r.Intn(2)], forms[r.Intn(4)]})
 	}
 	return out
 }
@@ -697,11 +692,11 @@ func (g *scaleGen) lsrs() error {
 					return nil
 				}
 				r := g.rand("lsrs", scaleKey(loc))
-				x := r.float()
+				x := r.Float()
 				if x < 0.03 {
 					return nil // not in AGRASID
 				}
-				rating := pool[r.intn(len(pool))]
+				rating := pool[r.Intn(len(pool))]
 				if x < 0.04 {
 					rating = "" // not rated
 				}
@@ -722,11 +717,11 @@ func (g *scaleGen) lsrs() error {
 				return nil
 			}
 			r := g.rand("slc lsrs", uint64(t.i))
-			if r.float() < 0.05 {
+			if r.Float() < 0.05 {
 				return nil // no rating
 			}
 			rows++
-			_, err := fmt.Fprintf(w, "%d,%s,SSSG,%s\n", g.slcID(t), t.prov.Code(), scaleSLCRatings[r.intn(len(scaleSLCRatings))])
+			_, err := fmt.Fprintf(w, "%d,%s,SSSG,%s\n", g.slcID(t), t.prov.Code(), scaleSLCRatings[r.Intn(len(scaleSLCRatings))])
 			return err
 		})
 	})
@@ -754,25 +749,14 @@ func (g *scaleGen) stream(name string, fn func(*bufio.Writer) error) error {
 }
 
 func (g *scaleGen) cli() error {
-	letters := agingest.CLIComponentLetters()
-	var fields []shp.Field
-	for _, x := range letters {
-		fields = append(fields, cField("CLASS_"+x, 1))
-	}
-	for _, x := range letters {
-		fields = append(fields, nField("PERCENT_"+x, 2, 0))
-	}
-	for _, x := range letters[:4] {
-		fields = append(fields, cField("SUBCLAS_"+x+"1", 1), cField("SUBCLAS_"+x+"2", 1))
-	}
-	return g.shapefile(CLI, shp.Polygon, fields, func(add func(orb.Geometry, ...string) error) error {
+	return g.shapefile(CLI, shp.Polygon, cliFields(), func(add func(orb.Geometry, ...string) error) error {
 		return g.each(func(t scaleTwp) error {
 			r := g.rand("cli", uint64(t.i))
-			if r.float() < 0.05 {
+			if r.Float() < 0.05 {
 				return nil // not in the inventory
 			}
 			for _, half := range [2][2]int{{1, 18}, {19, 36}} {
-				c := demoCLI[r.intn(len(demoCLI))]
+				c := demoCLI[r.Intn(len(demoCLI))]
 				vals := make([]string, 20)
 				for i := range 3 {
 					vals[i], vals[6+i], vals[12+2*i], vals[13+2*i] = c.attrs[4*i], c.attrs[4*i+1], c.attrs[4*i+2], c.attrs[4*i+3]
@@ -823,7 +807,7 @@ func (g *scaleGen) drought() error {
 			err := g.geoJSON(name, func(add func(orb.Geometry, ...prop) error) error {
 				for bi, b := range blocks {
 					// The block's worst class this month: -1 (none) to 2.
-					worst := g.rand("drought", uint64(bi)<<8|uint64(mi)).intn(m.classes+2) - 2
+					worst := g.rand("drought", uint64(bi)<<8|uint64(mi)).Intn(m.classes+2) - 2
 					if worst >= d {
 						if err := add(b.b.ToPolygon()); err != nil {
 							return err
@@ -841,12 +825,12 @@ func (g *scaleGen) drought() error {
 }
 
 // scaleWord invents a name from syllables: "Karvel", "Tomsa".
-func scaleWord(r *demoRand) string {
+func scaleWord(r *demodata.Rand) string {
 	first := []string{"K", "T", "M", "V", "Br", "S", "L", "Gr", "N", "D", "F", "P"}
 	vowel := []string{"a", "e", "o", "i", "u", "ae"}
 	mid := []string{"rv", "ms", "nd", "lt", "sk", "rr", "nt", "lv"}
 	end := []string{"el", "a", "on", "ia", "ar", "et", "ov", "en"}
-	return first[r.intn(len(first))] + vowel[r.intn(len(vowel))] + mid[r.intn(len(mid))] + end[r.intn(len(end))]
+	return first[r.Intn(len(first))] + vowel[r.Intn(len(vowel))] + mid[r.Intn(len(mid))] + end[r.Intn(len(end))]
 }
 
 func (g *scaleGen) municipalities() error {
@@ -877,7 +861,7 @@ func (g *scaleGen) municipalities() error {
 		for _, b := range g.blocks(survey.MB, 4) {
 			r := g.rand("municipality mb", uint64(b.key[0])<<32|uint64(b.key[1])<<16|uint64(b.key[2]))
 			name, typ := "Demo "+scaleWord(r), "Rural Municipality"
-			if r.float() < 0.3 {
+			if r.Float() < 0.3 {
 				typ = "Municipality"
 			}
 			if err := add(b.b.ToPolygon(), prop{"MUNI_NAME", name}, prop{"MUNI_TYPE", typ},
@@ -898,12 +882,12 @@ func (g *scaleGen) hydro() error {
 	err := g.geoJSON(WaterBodies, func(add func(orb.Geometry, ...prop) error) error {
 		return g.each(func(t scaleTwp) error {
 			r := g.rand("water", uint64(t.i))
-			for range r.intn(4) {
-				x0, y0 := 0.05+0.8*r.float(), 0.05+0.8*r.float()
-				sx, sy := 0.02+0.1*r.float(), 0.02+0.1*r.float()
-				def := defs[r.intn(len(defs))]
+			for range r.Intn(4) {
+				x0, y0 := 0.05+0.8*r.Float(), 0.05+0.8*r.Float()
+				sx, sy := 0.02+0.1*r.Float(), 0.02+0.1*r.Float()
+				def := defs[r.Intn(len(defs))]
 				perm := "Permanent"
-				if r.float() < 0.3 {
+				if r.Float() < 0.3 {
 					perm = "Intermittent"
 				}
 				var name any
@@ -928,25 +912,25 @@ func (g *scaleGen) hydro() error {
 	return g.shapefile(Watercourses, shp.PolyLine, fields, func(add func(orb.Geometry, ...string) error) error {
 		return g.each(func(t scaleTwp) error {
 			r := g.rand("stream", uint64(t.i))
-			if r.float() < 0.5 {
+			if r.Float() < 0.5 {
 				return nil
 			}
 			var ls orb.LineString
-			y := r.float()
+			y := r.Float()
 			for k := range 4 {
-				y = math.Min(1, math.Max(0, y+0.3*(r.float()-0.5)))
+				y = math.Min(1, math.Max(0, y+0.3*(r.Float()-0.5)))
 				ls = append(ls, demoPart(t.b, 0, 0, float64(k)/3, y).Max)
 			}
 			n++
 			def, name := "9", ""
-			if r.float() < 0.1 {
+			if r.Float() < 0.1 {
 				def = "1"
 			}
-			if r.float() < 0.4 {
+			if r.Float() < 0.4 {
 				name = fmt.Sprintf("Demo Creek %d", n)
 			}
 			perm := "1"
-			if r.float() < 0.3 {
+			if r.Float() < 0.3 {
 				perm = "2"
 			}
 			return add(ls, fmt.Sprintf("demo-nhn-flow-%07d", n), def, perm, name)
@@ -969,15 +953,15 @@ func (g *scaleGen) crownLand() error {
 				r := g.rand("crown", scaleKey(blk.Location))
 				// The reader takes Crown land west of the second or third
 				// meridian: Saskatchewan's W1 and W4 ranges have none here.
-				if blk.Province != survey.SK || (blk.Location.Meridian != lld.W2 && blk.Location.Meridian != lld.W3) || r.float() >= 0.04 {
+				if blk.Province != survey.SK || (blk.Location.Meridian != lld.W2 && blk.Location.Meridian != lld.W3) || r.Float() >= 0.04 {
 					return nil
 				}
 				n++
 				status := "Leased"
-				if r.float() < 0.2 {
+				if r.Float() < 0.2 {
 					status = "Vacant"
 				}
-				return add(dls.Bound(blk.Location).ToPolygon(), blk.Location.String(), types[r.intn(len(types))], status, fmt.Sprintf("GL%07d", n))
+				return add(dls.Bound(blk.Location).ToPolygon(), blk.Location.String(), types[r.Intn(len(types))], status, fmt.Sprintf("GL%07d", n))
 			})
 		})
 	})
@@ -989,11 +973,11 @@ func (g *scaleGen) pastures() error {
 		n := 0
 		for _, b := range g.blocks(survey.SK, 3) {
 			r := g.rand("pasture", uint64(b.key[0])<<32|uint64(b.key[1])<<16|uint64(b.key[2]))
-			if r.float() >= 0.03 {
+			if r.Float() >= 0.03 {
 				continue
 			}
 			n++
-			if err := add(b.b.ToPolygon(), prop{"PASTURE", fmt.Sprintf("Demo Community Pasture %d", n)}, prop{"PROGRAM", programs[r.intn(len(programs))]}); err != nil {
+			if err := add(b.b.ToPolygon(), prop{"PASTURE", fmt.Sprintf("Demo Community Pasture %d", n)}, prop{"PROGRAM", programs[r.Intn(len(programs))]}); err != nil {
 				return err
 			}
 		}

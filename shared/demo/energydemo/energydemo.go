@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"meridian/shared/demo"
+	demodata "meridian/shared/demo"
 )
 
 // File is one generated demo file.
@@ -129,32 +130,13 @@ func demoMonth(i int) string {
 	return time.Date(2025, time.September+time.Month(i), 1, 0, 0, 0, 0, time.UTC).Format("2006-01")
 }
 
-// demoRand is SplitMix64: a fixed algorithm, so the demo bytes never
-// depend on the Go version.
-type demoRand struct{ s uint64 }
-
-func newDemoRand(seed ...int) *demoRand {
-	r := &demoRand{s: 0x6d657269646961} // "meridia"
+// newDemoRand is the demo stream derived from seed's numbers in turn.
+func newDemoRand(seed ...int) *demodata.Rand {
+	r := demodata.NewRand(0x6d657269646961) // "meridia"
 	for _, v := range seed {
-		r.s = r.s*0x100000001b3 ^ uint64(v+1)
-		r.next()
+		r.Fold(uint64(v + 1))
 	}
 	return r
-}
-
-func (r *demoRand) next() uint64 {
-	r.s += 0x9e3779b97f4a7c15
-	z := r.s
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
-func (r *demoRand) intn(n int) int { return int(r.next() % uint64(n)) }
-
-// between returns a number in [lo, hi).
-func (r *demoRand) between(lo, hi float64) float64 {
-	return lo + (hi-lo)*float64(r.next()>>11)/(1<<53)
 }
 
 // round1 rounds to one decimal, as Petrinex publishes volumes.

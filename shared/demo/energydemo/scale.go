@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	demodata "meridian/shared/demo"
+
 	"github.com/paulmach/orb"
 
 	"meridian/shared/demo"
@@ -195,12 +197,11 @@ type scaleGen struct {
 
 // rand returns the generator of one entity: a function of the seed and the
 // entity's coordinates only.
-func (g *scaleGen) rand(parts ...int) *demoRand {
-	r := &demoRand{s: g.seed ^ 0x5ca1e5ca1e}
-	r.next()
+func (g *scaleGen) rand(parts ...int) *demodata.Rand {
+	r := demodata.NewRand(g.seed ^ 0x5ca1e5ca1e)
+	r.Next()
 	for _, v := range parts {
-		r.s = r.s*0x100000001b3 ^ uint64(v+1)
-		r.next()
+		r.Fold(uint64(v + 1))
 	}
 	return r
 }
@@ -380,8 +381,8 @@ func (g *scaleGen) townships(p scaleProvince) ([]scaleTownship, []float64) {
 	rnd := g.rand(int('F'), int(p.prov))
 	fields := make([]centre, p.fields)
 	for i := range fields {
-		c := centres[rnd.intn(len(centres))]
-		fields[i] = centre{c[0], c[1], rnd.between(2, 10)}
+		c := centres[rnd.Intn(len(centres))]
+		fields[i] = centre{c[0], c[1], rnd.Between(2, 10)}
 	}
 	weights := make([]float64, len(all))
 	sum := 0.0
@@ -524,13 +525,13 @@ func (g *scaleGen) township(p scaleProvince, k int, tw scaleTownship) *demoTowns
 	fr := g.rand(int('S'), int(p.prov), tw.field)
 	t := &demoTownship{Prov: p.code, Twp: tw.twp, Rge: tw.rge, Mer: int(tw.mer - lld.W1 + 1), Field: field, FieldAbbrev: abbrev,
 		FieldCode: fcode, FieldCentre: fmt.Sprintf("Demo Field Centre %d", 1+tw.field%12), index: k,
-		Deep: tw.mer >= lld.W5, Sour: fr.intn(4) == 0, previousLicenseeOf: -1}
+		Deep: tw.mer >= lld.W5, Sour: fr.Intn(4) == 0, previousLicenseeOf: -1}
 	// Three operators, the first few hundred codes the busiest.
 	for i := range t.Ops {
-		u := rnd.between(0, 1)
+		u := rnd.Between(0, 1)
 		t.Ops[i] = scaleOperatorCode(int(float64(scaleOperatorCount) * u * u * u))
 	}
-	t.defunct = scaleDefunctCode(rnd.intn(36))
+	t.defunct = scaleDefunctCode(rnd.Intn(36))
 	return t
 }
 
@@ -567,23 +568,23 @@ func (g *scaleGen) townshipFacilities(t *demoTownship, first, n int, cells []int
 		typ, sub, label := "BT", "", ""
 		switch id % 8 {
 		case 6:
-			typ, sub, label = "IF", []string{"503", "503", "501"}[rnd.intn(3)], "Water Disposal"
+			typ, sub, label = "IF", []string{"503", "503", "501"}[rnd.Intn(3)], "Water Disposal"
 		case 7:
-			typ, sub, label = "GS", []string{"621", "622"}[rnd.intn(2)], "Gas Gathering"
+			typ, sub, label = "GS", []string{"621", "622"}[rnd.Intn(2)], "Gas Gathering"
 		default:
-			sub = []string{"321", "322", "361", "364", "367", "311", "351"}[rnd.intn(7)]
+			sub = []string{"321", "322", "361", "364", "367", "311", "351"}[rnd.Intn(7)]
 			label = map[byte]string{'2': "Oil Battery", '1': "Oil Battery", '6': "Gas Battery", '5': "Gas Battery"}[sub[1]]
 		}
-		c := cells[rnd.intn(len(cells))]
+		c := cells[rnd.Intn(len(cells))]
 		sec, lsd := cell(c/24, c%24)
 		f := &demoFacility{t: t, typ: typ, subType: sub, subDesc: subTypeDesc[sub], sec: sec, lsd: lsd,
-			operator: t.Ops[rnd.intn(3)], status: "ACTIVE"}
-		if rnd.intn(10) == 0 {
+			operator: t.Ops[rnd.Intn(3)], status: "ACTIVE"}
+		if rnd.Intn(10) == 0 {
 			f.status = "SUSPENDED"
 		}
 		f.id7 = fmt.Sprintf("%07d", id+1)
 		f.id = t.Prov + typ + f.id7
-		f.start = demoDate(1970+rnd.intn(55), time.Month(1+rnd.intn(12)), 1)
+		f.start = demoDate(1970+rnd.Intn(55), time.Month(1+rnd.Intn(12)), 1)
 		f.licence = fmt.Sprintf("F%07d", id+1+map[string]int{"AB": 0, "SK": 2000000, "MB": 3000000}[t.Prov])
 		f.name = fmt.Sprintf("%s %s %s", titleCase(t.Field), label, f.locText(false))
 		switch {
@@ -602,8 +603,8 @@ func (g *scaleGen) townshipFacilities(t *demoTownship, first, n int, cells []int
 	return out
 }
 
-func pickRole(rnd *demoRand, weights []int) int {
-	n := rnd.intn(1000)
+func pickRole(rnd *demodata.Rand, weights []int) int {
+	n := rnd.Intn(1000)
 	for i, w := range weights {
 		if n < w {
 			return i
@@ -635,7 +636,7 @@ func (g *scaleGen) townshipWells(t *demoTownship, first, n int, fs []*demoFacili
 	}
 	licenceBase := map[string]int{"AB": 100000, "SK": 1000000, "MB": 1300000}[t.Prov]
 	nc := max(1, len(cells))
-	shift := g.rand(int('L'), int(t.Prov[0]), t.index).intn(nc)
+	shift := g.rand(int('L'), int(t.Prov[0]), t.index).Intn(nc)
 	out := make([]*demoWell, 0, n)
 	for j := range n {
 		i := first + j
@@ -656,31 +657,31 @@ func (g *scaleGen) townshipWells(t *demoTownship, first, n int, fs []*demoFacili
 			d.licensee = t.Ops[r.op]
 		}
 		d.prevLic = d.licensee
-		if rnd.intn(100) < 3 { // licence transferred this month
+		if rnd.Intn(100) < 3 { // licence transferred this month
 			d.prevLic = t.Ops[(r.op+1)%3]
 		}
 		d.status, d.stat = r.status, r.stat
 		d.prevStatus, d.prevStat = r.status, r.stat
-		year := r.issueYear + rnd.intn(9) - 4
+		year := r.issueYear + rnd.Intn(9) - 4
 		switch {
-		case r.stat == "0000000000" && rnd.intn(3) == 0:
-			d.issue = demoDate(2026, time.November, 2+rnd.intn(9))
+		case r.stat == "0000000000" && rnd.Intn(3) == 0:
+			d.issue = demoDate(2026, time.November, 2+rnd.Intn(9))
 			d.prevStatus = "" // licensed this month
 		case r.stat == "0000000000":
-			d.issue = demoDate(2026, time.Month(1+rnd.intn(10)), 1+rnd.intn(28))
+			d.issue = demoDate(2026, time.Month(1+rnd.Intn(10)), 1+rnd.Intn(28))
 		case r.from > 0:
-			d.issue = demoDate(2025, time.March, 1+rnd.intn(28))
+			d.issue = demoDate(2025, time.March, 1+rnd.Intn(28))
 		default:
-			d.issue = demoDate(min(year, 2025), time.Month(1+rnd.intn(12)), 1+rnd.intn(28))
+			d.issue = demoDate(min(year, 2025), time.Month(1+rnd.Intn(12)), 1+rnd.Intn(28))
 		}
 		if r.stat != "0000000000" {
-			d.spud = d.issue.AddDate(0, 0, 15+rnd.intn(30))
-			d.finDrill = d.spud.AddDate(0, 0, 8+rnd.intn(20))
-			d.statDate = d.finDrill.AddDate(0, 0, 10+rnd.intn(30))
+			d.spud = d.issue.AddDate(0, 0, 15+rnd.Intn(30))
+			d.finDrill = d.spud.AddDate(0, 0, 8+rnd.Intn(20))
+			d.statDate = d.finDrill.AddDate(0, 0, 10+rnd.Intn(30))
 			if r.statusYear != r.issueYear {
-				d.statDate = d.finDrill.AddDate(r.statusYear-r.issueYear, rnd.intn(12), 0)
+				d.statDate = d.finDrill.AddDate(r.statusYear-r.issueYear, rnd.Intn(12), 0)
 				if d.statDate.After(demo.AsOf()) {
-					d.statDate = demo.AsOf().AddDate(0, -1-rnd.intn(6), 0)
+					d.statDate = demo.AsOf().AddDate(0, -1-rnd.Intn(6), 0)
 				}
 			}
 		} else {
@@ -689,12 +690,12 @@ func (g *scaleGen) townshipWells(t *demoTownship, first, n int, fs []*demoFacili
 		d.prevDate = d.statDate
 		d.drillDepths(rnd, t, r.hz)
 		if r.pooled {
-			d.pool = fmt.Sprintf("%s%03d", t.FieldCode, 1+rnd.intn(3))
+			d.pool = fmt.Sprintf("%s%03d", t.FieldCode, 1+rnd.Intn(3))
 		}
 		d.licence = fmt.Sprintf("%07d", licenceBase+i)
 		d.name = wellName(d)
-		d.confidential = r.kind == "oil" && rnd.intn(100) == 0
-		d.confVolume = d.confidential && rnd.intn(3) == 0
+		d.confidential = r.kind == "oil" && rnd.Intn(100) == 0
+		d.confVolume = d.confidential && rnd.Intn(3) == 0
 		d.production(rnd)
 		switch r.kind {
 		case "gas", "oil":
@@ -802,19 +803,19 @@ func (g *scaleGen) townshipPipelines(t *demoTownship, first, n int, ws []*demoWe
 		var fromRow, fromCol int
 		var toward *demoFacility
 		kind := "gas"
-		ba := t.Ops[rnd.intn(3)]
+		ba := t.Ops[rnd.Intn(3)]
 		if len(ws) > 0 {
 			d := ws[j%len(ws)]
 			fromRow, fromCol = cellOf(d.u.Section, d.u.LSD)
 			toward, kind, ba = d.battery, d.r.kind, d.licensee
 		} else {
-			c := cells[rnd.intn(len(cells))]
+			c := cells[rnd.Intn(len(cells))]
 			fromRow, fromCol = c/24, c%24
 			if len(fs) > 0 {
-				toward = fs[rnd.intn(len(fs))]
+				toward = fs[rnd.Intn(len(fs))]
 			}
 		}
-		dr, dc := rnd.intn(7)-3, rnd.intn(7)-3
+		dr, dc := rnd.Intn(7)-3, rnd.Intn(7)-3
 		if toward != nil {
 			tr, tc := cellOf(toward.sec, toward.lsd)
 			dr, dc = max(-3, min(3, tr-fromRow)), max(-3, min(3, tc-fromCol))
@@ -827,9 +828,9 @@ func (g *scaleGen) townshipPipelines(t *demoTownship, first, n int, ws []*demoWe
 		fs2, fl2 := cell(toRow, toCol)
 		from, _ := energyingest.DLSLocation(fl1, fs1, t.Twp, t.Rge, t.Mer)
 		to, _ := energyingest.DLSLocation(fl2, fs2, t.Twp, t.Rge, t.Mer)
-		seg := demoSegment{from: from, to: to, fromFac: "Well", toFac: "Pipeline", h2s: "0", status: statuses[rnd.intn(len(statuses))],
+		seg := demoSegment{from: from, to: to, fromFac: "Well", toFac: "Pipeline", h2s: "0", status: statuses[rnd.Intn(len(statuses))],
 			ba: ba, od: "88.9", wall: "3.2", maop: "8450", material: "Steel", pipeType: "Z245.1",
-			issued: demoDate(1960+rnd.intn(66), time.Month(1+rnd.intn(12)), 1+rnd.intn(28)), multi: rnd.intn(50) == 0}
+			issued: demoDate(1960+rnd.Intn(66), time.Month(1+rnd.Intn(12)), 1+rnd.Intn(28)), multi: rnd.Intn(50) == 0}
 		if seg.issued.After(demo.AsOf()) {
 			seg.issued = demo.AsOf().AddDate(0, -3, 0)
 		}
@@ -837,7 +838,7 @@ func (g *scaleGen) townshipPipelines(t *demoTownship, first, n int, ws []*demoWe
 		case "gas":
 			seg.substances = [3]string{"Natural Gas"}
 			if t.Sour {
-				seg.substances, seg.h2s = [3]string{"Sour Natural Gas"}, num(roundTo(rnd.between(5, 300), 1))
+				seg.substances, seg.h2s = [3]string{"Sour Natural Gas"}, num(roundTo(rnd.Between(5, 300), 1))
 			}
 		case "oil":
 			seg.substances, seg.h2s, seg.od, seg.wall, seg.maop = [3]string{"Oil-Well Effluent", "Natural Gas"}, "0.5", "114.3", "4.0", "9930"
@@ -858,12 +859,12 @@ func (g *scaleGen) townshipDispositions(t *demoTownship, first, n int, cells []i
 		id := first + j
 		rnd := g.rand(int('D'), int(t.Prov[0]), id)
 		d := &demoDisposition{prov: t.Prov, status: "Active", kind: energyingest.KindPNG}
-		c := cells[rnd.intn(len(cells))]
+		c := cells[rnd.Intn(len(cells))]
 		s, lsd := cell(c/24, c%24)
-		if rnd.intn(100) < 15 {
+		if rnd.Intn(100) < 15 {
 			d.lands = []string{fmt.Sprintf("%s-%d-%s", energyingest.QuarterOf(uint8(lsd)), s, tw)}
 		} else {
-			for k := range 1 + rnd.intn(4) {
+			for k := range 1 + rnd.Intn(4) {
 				d.lands = append(d.lands, fmt.Sprintf("%d-%s", min(36, s+k), tw))
 			}
 			d.lands = compactStrings(d.lands)
@@ -875,17 +876,17 @@ func (g *scaleGen) townshipDispositions(t *demoTownship, first, n int, cells []i
 		if len(d.lands) == 0 { // the first land holds cell c
 			d.lands = []string{fmt.Sprintf("%d-%s", s, tw)}
 		}
-		d.issue = demoDate(2000+rnd.intn(26), time.Month(1+rnd.intn(12)), 1+rnd.intn(28))
+		d.issue = demoDate(2000+rnd.Intn(26), time.Month(1+rnd.Intn(12)), 1+rnd.Intn(28))
 		if d.issue.After(demo.AsOf()) {
 			d.issue = demo.AsOf().AddDate(0, -2, 0)
 		}
-		holder := op(t.Ops[rnd.intn(3)]).Name
-		mineral := rnd.intn(100) < 20
+		holder := op(t.Ops[rnd.Intn(3)]).Name
+		mineral := rnd.Intn(100) < 20
 		if mineral {
-			d.kind, holder = energyingest.KindMineral, mineralHolders[rnd.intn(len(mineralHolders))]
+			d.kind, holder = energyingest.KindMineral, mineralHolders[rnd.Intn(len(mineralHolders))]
 		}
 		d.holder = holder
-		term := 5 + rnd.intn(6)
+		term := 5 + rnd.Intn(6)
 		d.expiry = d.issue.AddDate(term, 0, 0)
 		for d.expiry.Before(demo.AsOf()) {
 			d.expiry = d.expiry.AddDate(term, 0, 0) // renewed
@@ -896,9 +897,9 @@ func (g *scaleGen) townshipDispositions(t *demoTownship, first, n int, cells []i
 			switch {
 			case mineral:
 				d.number, d.typ = fmt.Sprintf("93%02d%06d", yy, id), "Metallic and Industrial Minerals Permit"
-			case rnd.intn(10) < 6:
+			case rnd.Intn(10) < 6:
 				d.number, d.typ = fmt.Sprintf("05%02d%06d", yy, id), "PNG Lease"
-				if rnd.intn(6) == 0 {
+				if rnd.Intn(6) == 0 {
 					d.status, d.continued, d.expiry = "Continued", true, time.Time{}
 				}
 			default:

@@ -108,8 +108,8 @@ func (w *demoWorld) addPipelines() {
 		}
 		gasBT := wellByRole[3].battery
 		oilBT := w.oilBattery(t)
-		issued := demoDate(2005+t.index*2, time.Month(1+rnd.intn(12)), 1+rnd.intn(28))
-		sour := func(lo, hi float64) string { return num(roundTo(rnd.between(lo, hi), 1)) }
+		issued := demoDate(2005+t.index*2, time.Month(1+rnd.Intn(12)), 1+rnd.Intn(28))
+		sour := func(lo, hi float64) string { return num(roundTo(rnd.Between(lo, hi), 1)) }
 		gas1 := demoSegment{from: wellByRole[0].loc(), to: wellByRole[0].battery.loc(), fromFac: "Well", toFac: "Battery",
 			substances: [3]string{"Natural Gas"}, h2s: "0", status: "Operating", ba: t.Ops[0], od: "88.9", wall: "3.2", maop: "8450",
 			material: "Steel", pipeType: "Z245.1", issued: issued}
@@ -433,7 +433,7 @@ func (w *demoWorld) addDispositions() {
 		tw := fmt.Sprintf("%d-%d-W%d", t.Twp, t.Rge, t.Mer)
 		sec := func(s int) string { return fmt.Sprintf("%d-%s", s, tw) }
 		q := func(quarter string, s int) string { return fmt.Sprintf("%s-%d-%s", quarter, s, tw) }
-		day := func(y int) time.Time { return demoDate(y, time.Month(1+rnd.intn(12)), 1+rnd.intn(28)) }
+		day := func(y int) time.Time { return demoDate(y, time.Month(1+rnd.Intn(12)), 1+rnd.Intn(28)) }
 		add := func(d *demoDisposition) {
 			d.prov = t.Prov
 			w.dispositions = append(w.dispositions, d)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	demodata "meridian/shared/demo"
+
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/lld"
 )
@@ -77,7 +79,7 @@ func (w *demoWorld) newFacility(t *demoTownship, typ, subType string, sec, lsd i
 		operator: operator, status: "ACTIVE"}
 	f.id7 = fmt.Sprintf("09%02d%03d", t.index, seq)
 	f.id = t.Prov + typ + f.id7
-	f.start = demoDate(1995+rnd.intn(25), time.Month(1+rnd.intn(12)), 1)
+	f.start = demoDate(1995+rnd.Intn(25), time.Month(1+rnd.Intn(12)), 1)
 	f.licence = fmt.Sprintf("F%06d", 40000+t.index*50+seq+map[string]int{"AB": 0, "SK": 1000, "MB": 2000}[t.Prov])
 	f.name = strings.TrimSpace(fmt.Sprintf("%s %s %s", titleCase(t.Field), label, f.locText(false)))
 	w.facilities = append(w.facilities, f)
@@ -309,7 +311,7 @@ func volLine(b *bytes.Buffer, prov, month string, sub time.Time, f *demoFacility
 // batteryVolumes writes a battery's rows of month m through line: its
 // wells' production and shut-ins, proration factors, inventories,
 // dispositions, fuel, flare and vent.
-func batteryVolumes(line func(*demoFacility, volRow), prov string, m int, f *demoFacility, rnd *demoRand) {
+func batteryVolumes(line func(*demoFacility, volRow), prov string, m int, f *demoFacility, rnd *demodata.Rand) {
 	var oil, gas, water, cond float64
 	for _, d := range f.wells {
 		v := d.vols[m]
@@ -342,14 +344,14 @@ func batteryVolumes(line func(*demoFacility, volRow), prov string, m int, f *dem
 			if p == "OIL" && oil == 0 {
 				continue
 			}
-			line(f, volRow{vol: "0", hours: "0", proProd: p, fact: fmt.Sprintf("%.5f", rnd.between(0.85, 1.15))})
+			line(f, volRow{vol: "0", hours: "0", proProd: p, fact: fmt.Sprintf("%.5f", rnd.Between(0.85, 1.15))})
 		}
 	}
 	fuel := round1(gas * 0.02)
-	flare := round1(gas * rnd.between(0.001, 0.006))
+	flare := round1(gas * rnd.Between(0.001, 0.006))
 	if oil > 0 {
-		open := round1(rnd.between(20, 80))
-		closing := round1(open + rnd.between(-10, 10))
+		open := round1(rnd.Between(20, 80))
+		closing := round1(open + rnd.Between(-10, 10))
 		line(f, volRow{act: "INVOP", prod: "OIL", vol: num(open), hours: "0"})
 		line(f, volRow{act: "DISP", prod: "OIL", hidden: true, vol: num(round1(oil - (closing - open))), hours: "0"})
 		line(f, volRow{act: "INVCL", prod: "OIL", vol: num(closing), hours: "0"})

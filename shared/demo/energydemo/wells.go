@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	demodata "meridian/shared/demo"
+
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/lld"
 )
@@ -163,27 +165,27 @@ func (w *demoWorld) addWells(t *demoTownship) {
 		d.prevStatus, d.prevStat = r.status, r.stat
 
 		// Dates.
-		d.issue = demoDate(r.issueYear, time.Month(1+rnd.intn(12)), 1+rnd.intn(28))
+		d.issue = demoDate(r.issueYear, time.Month(1+rnd.Intn(12)), 1+rnd.Intn(28))
 		switch {
 		case i == 2 && t.Prov == "AB":
-			d.issue = demoDate(2025, time.August, 1+rnd.intn(28))
+			d.issue = demoDate(2025, time.August, 1+rnd.Intn(28))
 		case r.stat == "0000000000" && t.newLicence:
-			d.issue = demoDate(2026, time.November, 2+rnd.intn(9))
+			d.issue = demoDate(2026, time.November, 2+rnd.Intn(9))
 		case r.stat == "0000000000":
-			d.issue = demoDate(2026, time.May, 1+rnd.intn(28))
+			d.issue = demoDate(2026, time.May, 1+rnd.Intn(28))
 		case r.from > 0 && r.issueYear == 2025:
-			d.issue = demoDate(2025, time.March, 1+rnd.intn(28))
+			d.issue = demoDate(2025, time.March, 1+rnd.Intn(28))
 		}
 		if r.stat != "0000000000" {
-			d.spud = d.issue.AddDate(0, 0, 15+rnd.intn(30))
-			d.finDrill = d.spud.AddDate(0, 0, 8+rnd.intn(20))
+			d.spud = d.issue.AddDate(0, 0, 15+rnd.Intn(30))
+			d.finDrill = d.spud.AddDate(0, 0, 8+rnd.Intn(20))
 		}
 		d.statDate = d.issue
 		if !d.finDrill.IsZero() {
-			d.statDate = d.finDrill.AddDate(0, 0, 10+rnd.intn(30))
+			d.statDate = d.finDrill.AddDate(0, 0, 10+rnd.Intn(30))
 		}
 		if r.statusYear != r.issueYear {
-			d.statDate = demoDate(r.statusYear, time.Month(1+rnd.intn(12)), 1+rnd.intn(28))
+			d.statDate = demoDate(r.statusYear, time.Month(1+rnd.Intn(12)), 1+rnd.Intn(28))
 		}
 		d.prevDate = d.statDate
 		if t.suspendedThisMonth && i == 4 {
@@ -233,7 +235,7 @@ func wellName(d *demoWell) string {
 
 // production fills the monthly volumes: a decline from an initial rate,
 // hours a little under the month's.
-func (d *demoWell) production(rnd *demoRand) {
+func (d *demoWell) production(rnd *demodata.Rand) {
 	r := d.r
 	if r.kind == "" {
 		return
@@ -241,21 +243,21 @@ func (d *demoWell) production(rnd *demoRand) {
 	var base, decline float64
 	switch {
 	case r.kind == "gas" && d.t.Deep:
-		base, decline = rnd.between(600, 1800), rnd.between(0.012, 0.025)
+		base, decline = rnd.Between(600, 1800), rnd.Between(0.012, 0.025)
 	case r.kind == "gas":
-		base, decline = rnd.between(150, 500), rnd.between(0.01, 0.02)
+		base, decline = rnd.Between(150, 500), rnd.Between(0.01, 0.02)
 	case r.kind == "oil" && r.hz:
-		base, decline = rnd.between(250, 900), rnd.between(0.015, 0.03)
+		base, decline = rnd.Between(250, 900), rnd.Between(0.015, 0.03)
 	case r.kind == "oil":
-		base, decline = rnd.between(60, 200), rnd.between(0.005, 0.015)
+		base, decline = rnd.Between(60, 200), rnd.Between(0.005, 0.015)
 	case r.kind == "water":
-		base, decline = rnd.between(800, 3000), 0
+		base, decline = rnd.Between(800, 3000), 0
 	}
 	if r.from > 0 {
 		base, decline = base*1.8, 0.05 // a new well: high rate, steep decline
 	}
-	gor, wcut, cgr := rnd.between(0.15, 0.6), rnd.between(0.3, 1.5), rnd.between(0.001, 0.01)
-	wgr := rnd.between(0.15, 0.5)
+	gor, wcut, cgr := rnd.Between(0.15, 0.6), rnd.Between(0.3, 1.5), rnd.Between(0.001, 0.01)
+	wgr := rnd.Between(0.15, 0.5)
 	for m := range demoMonths {
 		v := &d.vols[m]
 		if m < r.from {
@@ -266,9 +268,9 @@ func (d *demoWell) production(rnd *demoRand) {
 			continue
 		}
 		first := time.Date(2025, time.September+time.Month(m), 1, 0, 0, 0, 0, time.UTC)
-		hours := float64(first.AddDate(0, 1, 0).Sub(first).Hours()) - float64(rnd.intn(49))
+		hours := float64(first.AddDate(0, 1, 0).Sub(first).Hours()) - float64(rnd.Intn(49))
 		frac := hours / float64(first.AddDate(0, 1, 0).Sub(first).Hours())
-		q := base * math.Pow(1-decline, float64(m-r.from)) * rnd.between(0.9, 1.1) * frac
+		q := base * math.Pow(1-decline, float64(m-r.from)) * rnd.Between(0.9, 1.1) * frac
 		v.producing, v.hours = true, hours
 		switch r.kind {
 		case "gas":
@@ -455,7 +457,7 @@ func wellInfraRow(b *bytes.Buffer, prov string, d *demoWell) {
 // drillDepths draws a drilled well's true vertical depth by province and
 // field depth, and its measured depth (a horizontal leg adds 1.2-2.4 km):
 // the demo's and the province-size generator's rule.
-func (d *demoWell) drillDepths(rnd *demoRand, t *demoTownship, hz bool) {
+func (d *demoWell) drillDepths(rnd *demodata.Rand, t *demoTownship, hz bool) {
 	if d.finDrill.IsZero() {
 		return
 	}
@@ -468,9 +470,9 @@ func (d *demoWell) drillDepths(rnd *demoRand, t *demoTownship, hz bool) {
 	case t.Deep:
 		lo, hi = 2400, 3600
 	}
-	d.tvd = math.Round(rnd.between(lo, hi)*10) / 10
+	d.tvd = math.Round(rnd.Between(lo, hi)*10) / 10
 	d.depth = d.tvd
 	if hz {
-		d.depth = math.Round((d.tvd+rnd.between(1200, 2400))*10) / 10
+		d.depth = math.Round((d.tvd+rnd.Between(1200, 2400))*10) / 10
 	}
 }
