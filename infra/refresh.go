@@ -138,7 +138,7 @@ func (s *Stack) refreshEnv(props StackProps) map[string]*string {
 //     404 for a key that is absent, and publish asks exactly that of the
 //     first manifest and of each content key before uploading it (the job,
 //     of its first state); it shows key names of this bucket only;
-//   - on the report table only, what kv.Dynamo calls for kv.Publish:
+//   - on the report table only, what dynamokv.Store calls for kv.Publish:
 //     GetItem (pointer and counter, strongly consistent), PutItem (the
 //     conditional counter and pointer swaps), BatchWriteItem (a version's
 //     items, and deleting old ones) and Scan (kv.ScanKeys finds an old

@@ -8,6 +8,7 @@ import (
 	"meridian/shared/api/apigw/apigwtest"
 	"meridian/shared/golden"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 	"meridian/shared/kv/kvtest"
 )
 
@@ -48,7 +49,7 @@ func TestReplayEvents(t *testing.T) {
 func TestBootstrap(t *testing.T) {
 	t.Parallel()
 	client, endpoint := kvtest.Minidyn(t, "reports")
-	agtest.IngestDemo(t, kv.NewDynamo(client, "reports", kv.DynamoOptions{}))
+	agtest.IngestDemo(t, dynamokv.New(client, "reports", dynamokv.Options{}))
 	rss := apigwtest.CheckBootstrap(t, ".", events, wantEvents,
 		"REPORTS_TABLE=reports", "AWS_ENDPOINT_URL_DYNAMODB="+endpoint, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test")
 	t.Logf("peak RSS of the ag function: %.1f MB", float64(rss)/(1<<20))

@@ -12,6 +12,7 @@ import (
 	"meridian/shared/energy/energytest"
 	"meridian/shared/golden"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 	"meridian/shared/kv/kvtest"
 )
 
@@ -100,7 +101,7 @@ func TestReplayEvents(t *testing.T) {
 func TestBootstrap(t *testing.T) {
 	t.Parallel()
 	client, endpoint := kvtest.Minidyn(t, "reports")
-	energytest.IngestDemo(t, kv.NewDynamo(client, "reports", kv.DynamoOptions{}))
+	energytest.IngestDemo(t, dynamokv.New(client, "reports", dynamokv.Options{}))
 	rss := apigwtest.CheckBootstrap(t, ".", "../../events/energy-wells*.json", wantEvents,
 		"REPORTS_TABLE=reports", "AWS_ENDPOINT_URL_DYNAMODB="+endpoint, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test")
 	t.Logf("peak RSS of the energy function: %.1f MB", float64(rss)/(1<<20))

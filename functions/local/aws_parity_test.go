@@ -36,6 +36,7 @@ import (
 	"meridian/shared/gateway"
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 	"meridian/shared/reportfn"
 	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
@@ -149,12 +150,12 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 	srv.Close()
 
 	bucket, s3c, s3Endpoint, s3Key, ddbEndpoint := emulators(t)
-	dc, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddbEndpoint, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ddbEndpoint, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	table := fmt.Sprintf("reports-%d", time.Now().UnixNano())
-	if err := kv.CreateTable(ctx, dc, table); err != nil {
+	if err := dynamokv.CreateTable(ctx, dc, table); err != nil {
 		t.Fatal(err)
 	}
 	o := publishOptions{data: dir, bucket: bucket, table: table, s3Endpoint: s3Endpoint, dynamoEndpoint: ddbEndpoint,
@@ -162,7 +163,7 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 	if err := publish(ctx, o); err != nil {
 		t.Fatal(err)
 	}
-	remote := kv.NewDynamo(dc, table, kv.DynamoOptions{})
+	remote := dynamokv.New(dc, table, dynamokv.Options{})
 	if ds, ok, err := kv.Open(ctx, remote, "energy"); err != nil || !ok || ds.Items == 0 {
 		t.Errorf("energy dataset in DynamoDB: %+v %v %v", ds, ok, err)
 	}
@@ -280,14 +281,14 @@ func TestAWSReportWhenDynamoDBFails(t *testing.T) {
 		httputil.NewSingleHostReverseProxy(target).ServeHTTP(w, r)
 	}))
 	t.Cleanup(proxy.Close)
-	client, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: proxy.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	client, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: proxy.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := kv.CreateTable(ctx, client, "reports"); err != nil {
+	if err := dynamokv.CreateTable(ctx, client, "reports"); err != nil {
 		t.Fatal(err)
 	}
-	store := kv.NewDynamo(client, "reports", kv.DynamoOptions{})
+	store := dynamokv.New(client, "reports", dynamokv.Options{})
 	if _, err := ingestDemo(ctx, energy.Dataset, store, grid.New()); err != nil {
 		t.Fatal(err)
 	}

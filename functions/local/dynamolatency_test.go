@@ -27,6 +27,7 @@ import (
 	"meridian/shared/api/apigw"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 	"meridian/shared/reportfn"
 	"meridian/shared/survey/grid"
 )
@@ -38,7 +39,7 @@ import (
 // is older than kv.SettleWindow: eventually consistent but for the dataset
 // pointer, which is always read strongly.
 type readMeter struct {
-	kv.DynamoAPI
+	dynamokv.API
 	mu                  sync.Mutex
 	calls, items, bytes int64
 	ru, settledRU       float64
@@ -84,7 +85,7 @@ func (m *readMeter) note(consistent, always bool, items ...map[string]types.Attr
 }
 
 func (m *readMeter) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	out, err := m.DynamoAPI.GetItem(ctx, in, opts...)
+	out, err := m.API.GetItem(ctx, in, opts...)
 	if err == nil {
 		pk, _ := in.Key["pk"].(*types.AttributeValueMemberS)
 		always := pk != nil && (pk.Value == kv.DatasetPK || pk.Value == kv.LastVersionPK)
@@ -98,7 +99,7 @@ func (m *readMeter) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts
 }
 
 func (m *readMeter) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	out, err := m.DynamoAPI.Query(ctx, in, opts...)
+	out, err := m.API.Query(ctx, in, opts...)
 	if err == nil {
 		m.note(aws.ToBool(in.ConsistentRead), false, out.Items...)
 	}
@@ -167,20 +168,20 @@ func TestDynamoReportLatency(t *testing.T) {
 		t.Cleanup(ts.Close)
 		endpoint, emulator = ts.URL, "minidyn (in-process)"
 	}
-	client, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: endpoint,
+	client, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: endpoint,
 		AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	table := fmt.Sprintf("latency-%d", time.Now().UnixNano())
-	if err := kv.CreateTable(ctx, client, table); err != nil {
+	if err := dynamokv.CreateTable(ctx, client, table); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table)})
 	})
-	meter := &readMeter{DynamoAPI: client}
-	remote := kv.NewDynamo(meter, table, kv.DynamoOptions{Timeout: 30 * time.Second, WriteConcurrency: defaultPublishWorkers})
+	meter := &readMeter{API: client}
+	remote := dynamokv.New(meter, table, dynamokv.Options{Timeout: 30 * time.Second, WriteConcurrency: defaultPublishWorkers})
 
 	// The demo datasets, ingested as `meridian serve` does, then copied
 	// as `meridian publish` does.

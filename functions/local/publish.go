@@ -29,6 +29,7 @@ import (
 
 	"meridian/shared/blob/s3blob"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 	"meridian/shared/release"
 )
 
@@ -210,14 +211,14 @@ func publish(ctx context.Context, o publishOptions) error {
 	}
 	fmt.Fprintf(o.progress, "files: %d uploaded, %d already there\n", uploaded, skipped)
 
-	dc, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: o.region, Endpoint: o.dynamoEndpoint,
+	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: o.region, Endpoint: o.dynamoEndpoint,
 		AccessKeyID: o.accessKey, SecretAccessKey: o.secretKey, DisableResponseChecksum: o.dynamoEndpoint != ""})
 	if err != nil {
 		return err
 	}
 	// A publish is a batch job: each DynamoDB call may wait out throttling
 	// and a slow table for longer than a request handler's 3 s.
-	remote := kv.NewDynamo(dc, o.table, kv.DynamoOptions{Timeout: publishDynamoTimeout,
+	remote := dynamokv.New(dc, o.table, dynamokv.Options{Timeout: publishDynamoTimeout,
 		WriteConcurrency: cmp.Or(o.dynamoWorkers, defaultPublishWorkers), BatchWriteAttempts: cmp.Or(o.dynamoAttempts, defaultPublishAttempts),
 		MaxBackoff: publishMaxBackoff})
 	for _, domain := range reportDomains {
@@ -453,8 +454,8 @@ type copyProgress struct {
 	total       int
 	n, bytes    int
 	start, last time.Time
-	stats       func() kv.WriteStats // nil unless the target counts them
-	before      kv.WriteStats
+	stats       func() dynamokv.WriteStats // nil unless the target counts them
+	before      dynamokv.WriteStats
 }
 
 const progressEvery = 5 * time.Second
@@ -462,7 +463,7 @@ const progressEvery = 5 * time.Second
 func newCopyProgress(w io.Writer, name string, total int, to kv.Store) *copyProgress {
 	p := &copyProgress{w: w, name: name, total: total, start: time.Now()}
 	p.last = p.start
-	if s, ok := to.(interface{ WriteStats() kv.WriteStats }); ok {
+	if s, ok := to.(interface{ WriteStats() dynamokv.WriteStats }); ok {
 		p.stats = s.WriteStats
 		p.before = s.WriteStats()
 	}

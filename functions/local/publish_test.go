@@ -34,6 +34,7 @@ import (
 	"meridian/shared/gateway"
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 	"meridian/shared/release"
 	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile/datalayers"
@@ -59,11 +60,11 @@ func TestPublishToEmulators(t *testing.T) {
 	t.Cleanup(ddb.Close)
 	o := publishOptions{data: dir, bucket: bucket, table: "reports", s3Endpoint: *s3c.Options().BaseEndpoint,
 		dynamoEndpoint: ddb.URL, region: "us-east-1", accessKey: "test", secretKey: "test"}
-	dc, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := kv.CreateTable(ctx, dc, o.table); err != nil {
+	if err := dynamokv.CreateTable(ctx, dc, o.table); err != nil {
 		t.Fatal(err)
 	}
 
@@ -99,7 +100,7 @@ func TestPublishToEmulators(t *testing.T) {
 	}
 
 	local := servedReports(t, string(dir), energy.Dataset)
-	remote := kv.NewDynamo(dc, o.table, kv.DynamoOptions{})
+	remote := dynamokv.New(dc, o.table, dynamokv.Options{})
 	want, _, _ := kv.Open(ctx, local, energy.Dataset)
 	got, ok, err := kv.Open(ctx, remote, energy.Dataset)
 	if err != nil || !ok || got.Info.Source != want.Info.Source || !got.Info.Demo {
@@ -238,11 +239,11 @@ func TestPublishSessionToken(t *testing.T) {
 	s3log, s3URL := newHeaderLog(t, *s3c.Options().BaseEndpoint)
 	ddb := httptest.NewServer(minidyn.NewServer())
 	t.Cleanup(ddb.Close)
-	dc, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := kv.CreateTable(ctx, dc, "reports"); err != nil {
+	if err := dynamokv.CreateTable(ctx, dc, "reports"); err != nil {
 		t.Fatal(err)
 	}
 	ddbLog, ddbURL := newHeaderLog(t, ddb.URL)
@@ -254,7 +255,7 @@ func TestPublishSessionToken(t *testing.T) {
 	}
 	s3log.check(t, "S3", token, key)
 	ddbLog.check(t, "DynamoDB", token, key)
-	if d, ok, err := kv.Open(ctx, kv.NewDynamo(dc, "reports", kv.DynamoOptions{}), energy.Dataset); err != nil || !ok || d.Items != 1 {
+	if d, ok, err := kv.Open(ctx, dynamokv.New(dc, "reports", dynamokv.Options{}), energy.Dataset); err != nil || !ok || d.Items != 1 {
 		t.Errorf("published dataset: %+v, %v, %v", d, ok, err)
 	}
 }
@@ -458,7 +459,7 @@ func TestPublishWorkerFlags(t *testing.T) {
 // would pile them up) and drops it, sampling the heap in use (after a GC)
 // every 40 calls; the other calls go to the emulator.
 type heapSink struct {
-	kv.DynamoAPI
+	dynamokv.API
 	calls, items atomic.Int64
 	peak         atomic.Uint64
 }
@@ -493,11 +494,11 @@ func TestPublishDatasetHeapFlat(t *testing.T) {
 	ctx := context.Background()
 	ddb := httptest.NewServer(minidyn.NewServer())
 	t.Cleanup(ddb.Close)
-	dc, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := kv.CreateTable(ctx, dc, "reports"); err != nil {
+	if err := dynamokv.CreateTable(ctx, dc, "reports"); err != nil {
 		t.Fatal(err)
 	}
 	peak := func(n int) uint64 {
@@ -526,8 +527,8 @@ func TestPublishDatasetHeapFlat(t *testing.T) {
 		// measure the publish alone.
 		runtime.GC()
 		runtime.GC()
-		sink := &heapSink{DynamoAPI: dc}
-		remote := kv.NewDynamo(sink, "reports", kv.DynamoOptions{Timeout: time.Minute, WriteConcurrency: defaultPublishWorkers})
+		sink := &heapSink{API: dc}
+		remote := dynamokv.New(sink, "reports", dynamokv.Options{Timeout: time.Minute, WriteConcurrency: defaultPublishWorkers})
 		if err := copyDataset(ctx, src, remote, name, false, io.Discard); err != nil {
 			t.Fatal(err)
 		}

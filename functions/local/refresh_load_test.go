@@ -28,6 +28,7 @@ import (
 	"meridian/shared/gateway"
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 	"meridian/shared/release"
 	"meridian/shared/reportfn"
 	"meridian/shared/survey/grid"
@@ -426,12 +427,12 @@ func TestRefreshUnderLoadAWS(t *testing.T) {
 	t.Logf("versions A and B built, %d probes recorded, in %s", len(ps), time.Since(start).Round(time.Millisecond))
 
 	bucket, s3c, s3Endpoint, s3Key, ddbEndpoint := emulators(t)
-	dc, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddbEndpoint, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ddbEndpoint, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	table := fmt.Sprintf("reports-%d", time.Now().UnixNano())
-	if err := kv.CreateTable(ctx, dc, table); err != nil {
+	if err := dynamokv.CreateTable(ctx, dc, table); err != nil {
 		t.Fatal(err)
 	}
 	opts := func(dir string) publishOptions {
@@ -450,11 +451,11 @@ func TestRefreshUnderLoadAWS(t *testing.T) {
 	// data takes ~0.5 s, and an energy report sends several at once: with
 	// them all queued ahead, the publish's batch writes (3 s each, retries
 	// included) time out. DynamoDB itself has no such lock.
-	rc, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: serialProxy(t, ddbEndpoint), AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
+	rc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: serialProxy(t, ddbEndpoint), AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(awsFunctions(t, s3c, bucket, names, kv.NewDynamo(rc, table, kv.DynamoOptions{})))
+	ts := httptest.NewServer(awsFunctions(t, s3c, bucket, names, dynamokv.New(rc, table, dynamokv.Options{})))
 	defer ts.Close()
 	// A publish that fails is run again, as its usage says: on this shared
 	// 2-core machine the DynamoDB emulator, busy with the load, sometimes
@@ -475,7 +476,7 @@ func TestRefreshUnderLoadAWS(t *testing.T) {
 		// For investigating a slow emulator only: a publish that still
 		// fails after three attempts is reported, not failed, and the
 		// datasets it did not switch must answer A to the end.
-		tg.kept = keptAt(t, s3c, bucket, kv.NewDynamo(dc, table, kv.DynamoOptions{ConsistentRead: true}))
+		tg.kept = keptAt(t, s3c, bucket, dynamokv.New(dc, table, dynamokv.Options{ConsistentRead: true}))
 	}
 	runLoad(t, tg, ps).check(t, "aws", ps)
 }

@@ -35,6 +35,7 @@ import (
 	"meridian/shared/demo/griddemo"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 	"meridian/shared/release"
 )
 
@@ -141,12 +142,12 @@ func testJob(t *testing.T, base string) (*Job, *s3.Client, *dynamodb.Client) {
 	s3c := blobtest.FakeS3(t, bucket)
 	ddb := httptest.NewServer(minidyn.NewServer())
 	t.Cleanup(ddb.Close)
-	dc, err := kv.NewDynamoClient(context.Background(), kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ddb.URL,
+	dc, err := dynamokv.NewClient(context.Background(), dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ddb.URL,
 		AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := kv.CreateTable(context.Background(), dc, "reports"); err != nil {
+	if err := dynamokv.CreateTable(context.Background(), dc, "reports"); err != nil {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
@@ -370,7 +371,7 @@ func TestRefreshEnergyEndToEnd(t *testing.T) {
 		t.Fatalf("first run: %+v, want %v updated and published", res, keys)
 	}
 	t.Logf("energy, first run: %.2f s, scratch %d bytes at most, meridian peak RSS %d KiB", res.Seconds, res.ScratchBytes, res.PeakRSSKiB)
-	remote := kv.NewDynamo(dc, job.Table, kv.DynamoOptions{})
+	remote := dynamokv.New(dc, job.Table, dynamokv.Options{})
 	ds, ok, err := kv.Open(ctx, remote, energy.Dataset)
 	if err != nil || !ok || ds.Items == 0 {
 		t.Fatalf("energy dataset in DynamoDB: %+v, %v, %v", ds, ok, err)
@@ -423,7 +424,7 @@ func TestRefreshAgEndToEnd(t *testing.T) {
 		t.Fatalf("first run: %+v, %v; want %v updated and published", res, err, keys)
 	}
 	t.Logf("ag, first run: %.2f s, scratch %d bytes at most, meridian peak RSS %d KiB", res.Seconds, res.ScratchBytes, res.PeakRSSKiB)
-	remote := kv.NewDynamo(dc, job.Table, kv.DynamoOptions{})
+	remote := dynamokv.New(dc, job.Table, dynamokv.Options{})
 	ds, ok, err := kv.Open(ctx, remote, ag.Dataset)
 	if err != nil || !ok || ds.Items == 0 {
 		t.Fatalf("ag dataset in DynamoDB: %+v, %v, %v", ds, ok, err)

@@ -80,7 +80,7 @@ func OpenBolt(path string, opts BoltOptions) (*Bolt, error) {
 		if errors.Is(err, bolterrors.ErrTimeout) {
 			cause = fmt.Errorf("kv: open %s: file locked by another process for %v: %w: %w", path, timeout, ErrUnavailable, err)
 		}
-		return nil, apierr.Unavailablef(cause, readMessage)
+		return nil, apierr.Unavailablef(cause, ReadMessage)
 	}
 	budget := opts.SortBudget
 	if budget <= 0 {
@@ -130,9 +130,9 @@ func (b *Bolt) wrap(ctx context.Context, op string, err error) error {
 	if canceled(ctx) && errors.Is(err, context.Canceled) {
 		return fmt.Errorf("kv: %s %s: %w", op, b.path, err)
 	}
-	msg := readMessage
+	msg := ReadMessage
 	if op == "put" || op == "delete" {
-		msg = writeMessage
+		msg = WriteMessage
 	}
 	return apierr.Unavailablef(fmt.Errorf("kv: %s %s: %w: %w", op, b.path, ErrUnavailable, err), msg)
 }
@@ -158,7 +158,7 @@ func (b *Bolt) view(ctx context.Context, op string, fn func(bk *bolt.Bucket) err
 
 // Get implements Store.
 func (b *Bolt) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
-	if err := checkKey(pk, sk); err != nil {
+	if err := CheckKey(pk, sk); err != nil {
 		return Item{}, false, err
 	}
 	var it Item
@@ -174,7 +174,7 @@ func (b *Bolt) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
 
 // Query implements Store.
 func (b *Bolt) Query(ctx context.Context, q Query) (Page, error) {
-	limit, err := checkQuery(q)
+	limit, err := CheckQuery(q)
 	if err != nil {
 		return Page{}, err
 	}
@@ -242,7 +242,7 @@ func step(c *bolt.Cursor, reverse bool) ([]byte, []byte) {
 
 // Put implements Store: one transaction, all items or none.
 func (b *Bolt) Put(ctx context.Context, items []Item) error {
-	if err := checkItems(items); err != nil {
+	if err := CheckItems(items); err != nil {
 		return err
 	}
 	if len(items) == 0 {
@@ -272,7 +272,7 @@ func (b *Bolt) Put(ctx context.Context, items []Item) error {
 
 // Swap implements Store: the check and the write are one transaction.
 func (b *Bolt) Swap(ctx context.Context, item Item, expect []byte) (bool, error) {
-	if err := checkItem(item); err != nil {
+	if err := CheckItem(item); err != nil {
 		return false, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -301,7 +301,7 @@ func (b *Bolt) Swap(ctx context.Context, item Item, expect []byte) (bool, error)
 
 // Delete implements Store: one transaction, all keys or none.
 func (b *Bolt) Delete(ctx context.Context, keys []Key) error {
-	if err := checkKeys(keys); err != nil {
+	if err := CheckKeys(keys); err != nil {
 		return err
 	}
 	if len(keys) == 0 {
@@ -334,7 +334,7 @@ func (b *Bolt) ScanKeys(ctx context.Context, pkPrefix string, fn func([]Key) err
 // scanKeysSkipping implements skipScanner: ScanKeys without the keys whose
 // PK begins with one of skip, which it seeks past without reading them.
 func (b *Bolt) scanKeysSkipping(ctx context.Context, pkPrefix string, skip []string, fn func([]Key) error) error {
-	if err := checkPrefix(pkPrefix); err != nil {
+	if err := CheckPrefix(pkPrefix); err != nil {
 		return err
 	}
 	prefix := []byte(pkPrefix)
@@ -407,7 +407,7 @@ func (b *Bolt) scanBatches(ctx context.Context, prefix []byte, collect func(c *b
 // per batch (at most scanBatch items or scanItemBytes of keys and data),
 // the data copied out of it into one buffer a batch.
 func (b *Bolt) ScanItems(ctx context.Context, pkPrefix string, fn func([]Item) error) error {
-	if err := checkPrefix(pkPrefix); err != nil {
+	if err := CheckPrefix(pkPrefix); err != nil {
 		return err
 	}
 	prefix := []byte(pkPrefix)

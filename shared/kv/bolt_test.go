@@ -3,7 +3,6 @@ package kv_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"meridian/shared/apierr"
 	"meridian/shared/kv"
 	"meridian/shared/kv/kvtest"
 )
@@ -40,15 +38,6 @@ func TestBoltContractSpilling(t *testing.T) {
 	})
 }
 
-// checkUnavailable checks that err is the 503 of package apierr with a
-// cause wrapping kv.ErrUnavailable.
-func checkUnavailable(t *testing.T, what string, err error) {
-	t.Helper()
-	if e := apierr.As(err); e == nil || e.Kind != apierr.Unavailable || e.Code != "upstream_unavailable" || !errors.Is(err, kv.ErrUnavailable) {
-		t.Errorf("%s = %v; want an apierr Unavailable error wrapping kv.ErrUnavailable", what, err)
-	}
-}
-
 // TestBoltLocked: a file held open by another handle (here in the same
 // process; bbolt's flock works per open file) fails fast with a 503.
 func TestBoltLocked(t *testing.T) {
@@ -64,7 +53,7 @@ func TestBoltLocked(t *testing.T) {
 			s.Close()
 			t.Fatalf("OpenBolt of a locked file (read-only %v) succeeded", readOnly)
 		}
-		checkUnavailable(t, "OpenBolt(locked file)", err)
+		kvtest.CheckUnavailable(t, "OpenBolt(locked file)", err)
 	}
 }
 
@@ -74,7 +63,7 @@ func TestBoltNotADatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := kv.OpenBolt(path, kv.BoltOptions{})
-	checkUnavailable(t, "OpenBolt(not a database)", err)
+	kvtest.CheckUnavailable(t, "OpenBolt(not a database)", err)
 }
 
 func TestBoltReopenReadOnly(t *testing.T) {
@@ -110,12 +99,12 @@ func TestBoltReopenReadOnly(t *testing.T) {
 	}
 	// A read-only handle keeps writers out.
 	_, err = kv.OpenBolt(path, kv.BoltOptions{Timeout: 50 * time.Millisecond})
-	checkUnavailable(t, "OpenBolt(file open read-only elsewhere)", err)
+	kvtest.CheckUnavailable(t, "OpenBolt(file open read-only elsewhere)", err)
 }
 
 func TestBoltReadOnlyMissingFile(t *testing.T) {
 	_, err := kv.OpenBolt(filepath.Join(t.TempDir(), "missing.db"), kv.BoltOptions{ReadOnly: true})
-	checkUnavailable(t, "OpenBolt(missing file, read-only)", err)
+	kvtest.CheckUnavailable(t, "OpenBolt(missing file, read-only)", err)
 }
 
 // ScanItems gives the items under a prefix, data included, in key order,

@@ -95,9 +95,9 @@ type loadLimits struct {
 	hook func(stage string) error
 }
 
-// putStream implements streamer: a Publish's Writer hands its items to an
+// PutStream implements Streamer: a Publish's Writer hands its items to an
 // external sort that writes them in key order when it closes.
-func (b *Bolt) putStream(ctx context.Context) itemStream {
+func (b *Bolt) PutStream(ctx context.Context) ItemStream {
 	return &boltLoad{b: b, path: b.path, ctx: ctx, lim: b.load}
 }
 
@@ -138,7 +138,7 @@ func (l *boltLoad) data(e loadEnt) []byte {
 	return l.arena[s : s+e.dlen]
 }
 
-func (l *boltLoad) put(it Item) error {
+func (l *boltLoad) Put(it Item) error {
 	l.kbuf = append(l.kbuf[:0], it.PK...)
 	l.kbuf = append(l.kbuf, 0)
 	l.kbuf = append(l.kbuf, it.SK...)
@@ -252,10 +252,10 @@ func (w runWriter) flush() error {
 	return nil
 }
 
-// close implements itemStream: unless abort is set, it merges the runs
+// close implements ItemStream: unless abort is set, it merges the runs
 // and writes them to the store in key order. The temporary file is
 // removed in every case.
-func (l *boltLoad) close(abort bool) error {
+func (l *boltLoad) Close(abort bool) error {
 	defer l.removeTmp()
 	if abort {
 		l.arena, l.ents = nil, nil

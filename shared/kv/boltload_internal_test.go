@@ -428,10 +428,10 @@ func TestBoltLoadHeapFlat(t *testing.T) {
 func TestBoltLoadRunCutAtRecord(t *testing.T) {
 	t.Parallel()
 	b := newLoadBolt(t, loadLimits{budget: 4 << 10})
-	l := b.putStream(t.Context()).(*boltLoad)
+	l := b.PutStream(t.Context()).(*boltLoad)
 	items, _ := randomItems(6, 2000, 0)
 	for _, it := range items {
-		if err := l.put(it); err != nil {
+		if err := l.Put(it); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -440,7 +440,7 @@ func TestBoltLoadRunCutAtRecord(t *testing.T) {
 	}
 	// The last run is at the end of the file: claim more bytes than it has.
 	l.runs[len(l.runs)-1].n += 100
-	err := l.close(false)
+	err := l.Close(false)
 	if err == nil || !strings.Contains(err.Error(), "read run") {
 		t.Errorf("close over a run that ends early = %v, want a read error", err)
 	}

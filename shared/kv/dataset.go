@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -105,7 +106,7 @@ func decodePointer(s Store, it Item) (Dataset, error) {
 		if err == nil {
 			err = fmt.Errorf("name %q, version %d", p.Name, p.Version)
 		}
-		return Dataset{}, apierr.Unavailablef(fmt.Errorf("kv: dataset pointer %q is corrupt: %w: %w", it.SK, ErrUnavailable, err), readMessage)
+		return Dataset{}, apierr.Unavailablef(fmt.Errorf("kv: dataset pointer %q is corrupt: %w: %w", it.SK, ErrUnavailable, err), ReadMessage)
 	}
 	return Dataset{
 		Info:      p.DatasetInfo,
@@ -236,22 +237,23 @@ func (d Dataset) ScanKeys(ctx context.Context, pkPrefix string, fn func(keys []K
 // store that does not stream.
 const writerBuffer = 1000
 
-// streamer is implemented by stores that take a dataset's items best as a
-// stream of batches written concurrently ([Dynamo]): a Writer hands each
-// item over as it comes, instead of buffering writerBuffer items and
-// waiting for their Put. Wrappers of a Store hide it, and their Writer
-// falls back to Put.
-type streamer interface {
-	putStream(ctx context.Context) itemStream
+// Streamer is implemented by stores that take a dataset's items best as a
+// stream: DynamoDB's (package dynamokv) writes batches concurrently, Bolt
+// sorts runs on disk and loads them at the end. A Writer hands each item
+// over as it comes, instead of buffering writerBuffer items and waiting for
+// their Put. Wrappers of a Store hide it, and their Writer falls back to
+// Put.
+type Streamer interface {
+	PutStream(ctx context.Context) ItemStream
 }
 
-// itemStream is a stream of puts. put may block while the store is
-// behind; it returns the stream's first error. close writes what remains
+// ItemStream is a stream of puts. Put may block while the store is
+// behind; it returns the stream's first error. Close writes what remains
 // (or, with abort, drops it), waits for every write in flight and returns
 // the first error.
-type itemStream interface {
-	put(it Item) error
-	close(abort bool) error
+type ItemStream interface {
+	Put(it Item) error
+	Close(abort bool) error
 }
 
 // Writer writes the items of a dataset version being published. It is not
@@ -259,7 +261,7 @@ type itemStream interface {
 type Writer struct {
 	ctx    context.Context
 	s      Store
-	stream itemStream // nil: buffered Puts
+	stream ItemStream // nil: buffered Puts
 	prefix string
 	buf    []Item
 	n      int
@@ -268,8 +270,8 @@ type Writer struct {
 
 func newWriter(ctx context.Context, s Store, prefix string) *Writer {
 	w := &Writer{ctx: ctx, s: s, prefix: prefix}
-	if st, ok := s.(streamer); ok {
-		w.stream = st.putStream(ctx)
+	if st, ok := s.(Streamer); ok {
+		w.stream = st.PutStream(ctx)
 	}
 	return w
 }
@@ -294,12 +296,12 @@ func (w *Writer) PutRaw(pk, sk string, data []byte) error {
 		return err
 	}
 	it := Item{PK: w.prefix + pk, SK: sk, Data: data}
-	if err := checkItem(it); err != nil {
+	if err := CheckItem(it); err != nil {
 		return err
 	}
 	w.n++
 	if w.stream != nil {
-		if err := w.stream.put(it); err != nil {
+		if err := w.stream.Put(it); err != nil {
 			w.err = err
 			return err
 		}
@@ -333,7 +335,7 @@ func (w *Writer) flush() error {
 // store error (none when aborting).
 func (w *Writer) finish(abort bool) error {
 	if w.stream != nil {
-		err := w.stream.close(abort)
+		err := w.stream.Close(abort)
 		w.stream = nil
 		if err != nil && w.err == nil {
 			w.err = err
@@ -506,7 +508,7 @@ func reserveVersion(ctx context.Context, s Store, name string) (reservation, err
 		if attempt == reserveAttempts {
 			return reservation{}, fmt.Errorf("kv: reserve a version of %s: %w (lost %d times)", name, ErrConflict, attempt)
 		}
-		t := time.NewTimer(batchBackoff(min(attempt, 4)))
+		t := time.NewTimer(Backoff(min(attempt, 4), 2*time.Second))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -600,9 +602,9 @@ func withConsistentRead(ctx context.Context) context.Context {
 	return context.WithValue(ctx, consistentKey{}, true)
 }
 
-// consistentRead reports whether reads under ctx must be strongly
+// ConsistentRead reports whether reads under ctx must be strongly
 // consistent (Dataset.Get of a version not yet settled).
-func consistentRead(ctx context.Context) bool {
+func ConsistentRead(ctx context.Context) bool {
 	v, _ := ctx.Value(consistentKey{}).(bool)
 	return v
 }
@@ -649,4 +651,17 @@ func CarryVersions(ctx context.Context, from, to Store) error {
 		return nil
 	}
 	return to.Put(ctx, items)
+}
+
+// Backoff returns the wait after an attempt (1 for the first): full jitter
+// below min(50 ms * 2^(attempt-1), ceil), plus a millisecond. Publish waits
+// it between two tries at reserving a version, and the DynamoDB store
+// between two attempts at a batch.
+func Backoff(attempt int, ceil time.Duration) time.Duration {
+	const base = 50 * time.Millisecond
+	limit := ceil
+	if attempt < 20 {
+		limit = min(base<<(attempt-1), ceil)
+	}
+	return rand.N(limit) + time.Millisecond
 }

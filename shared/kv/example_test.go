@@ -14,7 +14,7 @@ import (
 // wells of one legal subdivision in spud-date order.
 func ExamplePublish() {
 	ctx := context.Background()
-	s := kv.NewMem() // kv.OpenBolt locally, kv.NewDynamo on AWS
+	s := kv.NewMem() // kv.OpenBolt locally, dynamokv.New on AWS
 	type well struct {
 		Licence string `json:"licence"`
 		Spud    string `json:"spud"`

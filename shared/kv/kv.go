@@ -1,7 +1,7 @@
 // Package kv is the report store: the records behind the agriculture and
 // energy reports, kept in one single-table design that is the same on a
-// local bbolt file ([Bolt], the default), on DynamoDB ([Dynamo], on AWS) and
-// in memory ([Mem], for tests).
+// local bbolt file ([Bolt], the default), on DynamoDB (package
+// meridian/shared/kv/dynamokv, on AWS) and in memory ([Mem], for tests).
 //
 // # The single-table design
 //
@@ -93,7 +93,7 @@
 //
 // Bolt and Mem read what was last written. DynamoDB's default reads are
 // eventually consistent: for about a second after a write, a read may not
-// reflect it. So [Dynamo] always reads the pointers and counters (Get of
+// reflect it. So the DynamoDB store always reads the pointers and counters (Get of
 // PK "DATASET" or "DATASET#LAST") strongly consistently, one item per
 // request at 1 read unit instead of 0.5; and a [Dataset] asks for strongly
 // consistent reads of its items (Query.Consistent, and a mark on the
@@ -127,7 +127,7 @@
 //
 //	cd "$(mktemp -d)" && npm i @dynoxide/linux-x64@1.2.1
 //	node_modules/@dynoxide/linux-x64/dynoxide serve --host 127.0.0.1 --port 8100 &
-//	MERIDIAN_DYNAMODB_ENDPOINT=http://127.0.0.1:8100 go test -count=1 -run 'Dynamo.*External' ./shared/kv
+//	MERIDIAN_DYNAMODB_ENDPOINT=http://127.0.0.1:8100 go test -count=1 -run 'External' ./shared/kv/dynamokv
 //
 // The test creates a table of its own per case (credentials "test"/"test"
 // unless MERIDIAN_DYNAMODB_ACCESS_KEY and MERIDIAN_DYNAMODB_SECRET_KEY are
@@ -177,8 +177,8 @@ type Query struct {
 	After string
 	// Consistent asks for a strongly consistent read: one that reflects
 	// every write acknowledged before it. Bolt and Mem always read so;
-	// Dynamo sends ConsistentRead (twice the read cost). Dataset sets it
-	// for a version published less than SettleWindow ago.
+	// the DynamoDB store sends ConsistentRead (twice the read cost).
+	// Dataset sets it for a version published less than SettleWindow ago.
 	Consistent bool
 }
 
@@ -251,10 +251,11 @@ type ItemScanner interface {
 // unreadable file. The error itself is an *apierr.Error of kind Unavailable.
 var ErrUnavailable = errors.New("kv: store unavailable")
 
-// Messages of the 503 errors, safe to show a client.
+// Messages of the 503 errors, safe to show a client; a Store's
+// implementation gives them with its [apierr.Unavailablef] errors.
 const (
-	readMessage  = "the report data cannot be read at the moment; try again later"
-	writeMessage = "the report data cannot be written at the moment; try again later"
+	ReadMessage  = "the report data cannot be read at the moment; try again later"
+	WriteMessage = "the report data cannot be written at the moment; try again later"
 )
 
 func invalidf(format string, args ...any) error {
@@ -287,7 +288,11 @@ func checkSK(sk string) error {
 	return nil
 }
 
-func checkKey(pk, sk string) error {
+// The checks every Store runs on its arguments, so that all of them accept
+// and refuse the same keys. Each returns an error wrapping [fs.ErrInvalid].
+
+// CheckKey validates a key.
+func CheckKey(pk, sk string) error {
 	if err := checkPK(pk); err != nil {
 		return err
 	}
@@ -299,8 +304,9 @@ func itemSize(it Item) int {
 	return len("pk") + len(it.PK) + len("sk") + len(it.SK) + len("data") + len(it.Data)
 }
 
-func checkItem(it Item) error {
-	if err := checkKey(it.PK, it.SK); err != nil {
+// CheckItem validates an item's key and size.
+func CheckItem(it Item) error {
+	if err := CheckKey(it.PK, it.SK); err != nil {
 		return err
 	}
 	if n := itemSize(it); n > MaxItemBytes {
@@ -309,26 +315,28 @@ func checkItem(it Item) error {
 	return nil
 }
 
-func checkItems(items []Item) error {
+// CheckItems validates the items of a Put.
+func CheckItems(items []Item) error {
 	for _, it := range items {
-		if err := checkItem(it); err != nil {
+		if err := CheckItem(it); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func checkKeys(keys []Key) error {
+// CheckKeys validates the keys of a Delete.
+func CheckKeys(keys []Key) error {
 	for _, k := range keys {
-		if err := checkKey(k.PK, k.SK); err != nil {
+		if err := CheckKey(k.PK, k.SK); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// checkQuery validates q and returns its page size.
-func checkQuery(q Query) (limit int, err error) {
+// CheckQuery validates q and returns its page size.
+func CheckQuery(q Query) (limit int, err error) {
 	if err := checkPK(q.PK); err != nil {
 		return 0, err
 	}
@@ -344,7 +352,8 @@ func checkQuery(q Query) (limit int, err error) {
 	return min(limit, MaxLimit), nil
 }
 
-func checkPrefix(pkPrefix string) error {
+// CheckPrefix validates the partition key prefix of a ScanKeys.
+func CheckPrefix(pkPrefix string) error {
 	if len(pkPrefix) > MaxPKBytes || !utf8.ValidString(pkPrefix) || strings.IndexByte(pkPrefix, 0) >= 0 {
 		return invalidf("invalid partition key prefix %q", pkPrefix)
 	}
@@ -386,6 +395,15 @@ func queryBounds(q Query) (b bounds, afterUsed, empty bool) {
 	return b, afterUsed, empty
 }
 
+// QueryCursor reports what q's cursor does, for a store that passes the
+// bounds to a server (DynamoDB): afterUsed, that q.After narrows the
+// selection (a cursor before the start of the query's order is ignored);
+// empty, that no sort key can match.
+func QueryCursor(q Query) (afterUsed, empty bool) {
+	_, afterUsed, empty = queryBounds(q)
+	return afterUsed, empty
+}
+
 // aboveLo reports whether sk is not below the lower bound.
 func (b bounds) aboveLo(sk string) bool {
 	return !b.hasLo || sk > b.lo || sk == b.lo && !b.loExcl
@@ -409,9 +427,9 @@ func prefixEnd(p string) (end string, ok bool) {
 	return "", false
 }
 
-// dedupeItems returns items with only the last item of each key, in the
+// DedupeItems returns items with only the last item of each key, in the
 // order of those last occurrences.
-func dedupeItems(items []Item) []Item {
+func DedupeItems(items []Item) []Item {
 	seen := make(map[Key]int, len(items))
 	for i, it := range items {
 		seen[Key{it.PK, it.SK}] = i
@@ -428,8 +446,8 @@ func dedupeItems(items []Item) []Item {
 	return out
 }
 
-// dedupeKeys returns keys without repeats.
-func dedupeKeys(keys []Key) []Key {
+// DedupeKeys returns keys without repeats.
+func DedupeKeys(keys []Key) []Key {
 	seen := make(map[Key]bool, len(keys))
 	out := keys[:0:0]
 	for _, k := range keys {

@@ -68,7 +68,7 @@ func (c *consistentLog) Query(ctx context.Context, q Query) (Page, error) {
 }
 
 func (c *consistentLog) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
-	c.got = append(c.got, consistentRead(ctx))
+	c.got = append(c.got, ConsistentRead(ctx))
 	return c.Store.Get(ctx, pk, sk)
 }
 

@@ -27,7 +27,7 @@ func NewMem() *Mem {
 
 // Get implements Store.
 func (m *Mem) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
-	if err := checkKey(pk, sk); err != nil {
+	if err := CheckKey(pk, sk); err != nil {
 		return Item{}, false, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -49,7 +49,7 @@ func findSK(part []memEntry, sk string) (int, bool) {
 
 // Query implements Store.
 func (m *Mem) Query(ctx context.Context, q Query) (Page, error) {
-	limit, err := checkQuery(q)
+	limit, err := CheckQuery(q)
 	if err != nil {
 		return Page{}, err
 	}
@@ -86,7 +86,7 @@ func (m *Mem) Query(ctx context.Context, q Query) (Page, error) {
 
 // Put implements Store: all items or none.
 func (m *Mem) Put(ctx context.Context, items []Item) error {
-	if err := checkItems(items); err != nil {
+	if err := CheckItems(items); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -115,7 +115,7 @@ func (m *Mem) setLocked(it Item) {
 
 // Swap implements Store under the store's lock.
 func (m *Mem) Swap(ctx context.Context, item Item, expect []byte) (bool, error) {
-	if err := checkItem(item); err != nil {
+	if err := CheckItem(item); err != nil {
 		return false, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -134,7 +134,7 @@ func (m *Mem) Swap(ctx context.Context, item Item, expect []byte) (bool, error) 
 
 // Delete implements Store: all keys or none.
 func (m *Mem) Delete(ctx context.Context, keys []Key) error {
-	if err := checkKeys(keys); err != nil {
+	if err := CheckKeys(keys); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -166,7 +166,7 @@ const scanItemBytes = 4 << 20
 // ScanKeys implements Store. Keys come in (PK, SK) order, a batch at a time,
 // with the lock released while fn runs.
 func (m *Mem) ScanKeys(ctx context.Context, pkPrefix string, fn func([]Key) error) error {
-	if err := checkPrefix(pkPrefix); err != nil {
+	if err := CheckPrefix(pkPrefix); err != nil {
 		return err
 	}
 	var last *Key

@@ -64,9 +64,9 @@ func (d Dataset) ScanRanked(ctx context.Context, pkPrefix string, rank func(pk s
 		return nil
 	})
 	if err == nil {
-		err = sort.close(false)
+		err = sort.Close(false)
 	} else {
-		sort.close(true)
+		sort.Close(true)
 	}
 	return err
 }

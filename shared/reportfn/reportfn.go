@@ -15,6 +15,7 @@ import (
 	"meridian/shared/env"
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
 )
@@ -61,7 +62,7 @@ func NewGridsHandler(logger *slog.Logger, store kv.Store, grids *gridstore.Grids
 func Main(routes Routes) {
 	c, logger := awsfn.Setup(LoadConfig, func(c Config) slog.Level { return c.LogLevel })
 	ctx := context.Background()
-	client, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{})
+	client, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{})
 	if err != nil {
 		awsfn.Fail(logger, "cold start", err)
 	}
@@ -69,5 +70,5 @@ func Main(routes Routes) {
 	if err != nil {
 		awsfn.Fail(logger, "cold start", err)
 	}
-	apigw.Start(NewGridsHandler(logger, kv.NewDynamo(client, c.Table, kv.DynamoOptions{}), grids, routes))
+	apigw.Start(NewGridsHandler(logger, dynamokv.New(client, c.Table, dynamokv.Options{}), grids, routes))
 }

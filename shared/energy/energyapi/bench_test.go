@@ -14,6 +14,7 @@ import (
 	demodata "meridian/shared/demo"
 	"meridian/shared/energy/energytest"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 )
 
 // benchPaths are the full report of the demo LSD and the first page of
@@ -64,15 +65,15 @@ var benchStores = []struct {
 		ts := httptest.NewServer(minidyn.NewServer())
 		b.Cleanup(ts.Close)
 		ctx := context.Background()
-		client, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ts.URL,
+		client, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ts.URL,
 			AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := kv.CreateTable(ctx, client, "reports"); err != nil {
+		if err := dynamokv.CreateTable(ctx, client, "reports"); err != nil {
 			b.Fatal(err)
 		}
-		store := kv.NewDynamo(client, "reports", kv.DynamoOptions{Timeout: 30 * time.Second})
+		store := dynamokv.New(client, "reports", dynamokv.Options{Timeout: 30 * time.Second})
 		ingestInto(b, store)
 		return store
 	}},

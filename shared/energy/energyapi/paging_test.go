@@ -23,6 +23,7 @@ import (
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 	"meridian/shared/kv/kvtest"
 )
 
@@ -672,7 +673,7 @@ func TestListsOnStores(t *testing.T) {
 	}
 	t.Cleanup(func() { bolt.Close() })
 	client, _ := kvtest.Minidyn(t, "reports")
-	for name, store := range map[string]kv.Store{"bolt": bolt, "dynamo": kv.NewDynamo(client, "reports", kv.DynamoOptions{})} {
+	for name, store := range map[string]kv.Store{"bolt": bolt, "dynamo": dynamokv.New(client, "reports", dynamokv.Options{})} {
 		d.publish(t, store)
 		m := &meteredStore{Store: store}
 		h := mux(m, d.now)

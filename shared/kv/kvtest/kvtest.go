@@ -1085,3 +1085,12 @@ func testConcurrentPublish(t *testing.T, s kv.Store) {
 	checkServes(t, s, "live", rounds, n, pks...)
 	t.Logf("%d reads during %d publishes", reads.Load(), rounds)
 }
+
+// CheckUnavailable checks that err is the 503 of package apierr with a
+// cause wrapping kv.ErrUnavailable, as every store's own failure must be.
+func CheckUnavailable(t *testing.T, what string, err error) {
+	t.Helper()
+	if e := apierr.As(err); e == nil || e.Kind != apierr.Unavailable || e.Code != "upstream_unavailable" || !errors.Is(err, kv.ErrUnavailable) {
+		t.Errorf("%s = %v; want an apierr Unavailable error wrapping kv.ErrUnavailable", what, err)
+	}
+}

@@ -5,10 +5,10 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"meridian/shared/kv/dynamokv"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/truora/minidyn/server"
-
-	"meridian/shared/kv"
 )
 
 // Minidyn starts an in-process DynamoDB emulator (minidyn) for the test,
@@ -20,12 +20,12 @@ func Minidyn(tb testing.TB, table string) (*dynamodb.Client, string) {
 	ts := httptest.NewServer(server.NewServer())
 	tb.Cleanup(ts.Close)
 	ctx := context.Background()
-	client, err := kv.NewDynamoClient(ctx, kv.DynamoClientOptions{Region: "us-east-1", Endpoint: ts.URL,
+	client, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ts.URL,
 		AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := kv.CreateTable(ctx, client, table); err != nil {
+	if err := dynamokv.CreateTable(ctx, client, table); err != nil {
 		tb.Fatal(err)
 	}
 	return client, ts.URL

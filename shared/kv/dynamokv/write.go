@@ -1,6 +1,6 @@
-package kv
+package dynamokv
 
-// The write side of Dynamo: Put, Delete and the Writer of a Publish all go
+// The write side of Store: Put, Delete and the Writer of a Publish all go
 // through a write stream, which sends batches of 25 requests with
 // BatchWriteItem from a bounded number of workers, and retries what
 // DynamoDB leaves unwritten.
@@ -15,7 +15,6 @@ package kv
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,9 +23,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"meridian/shared/kv"
 )
 
-// WriteStats counts the BatchWriteItem work of a Dynamo since NewDynamo.
+// WriteStats counts the BatchWriteItem work of a Store since New.
 type WriteStats struct {
 	Calls       int64 // BatchWriteItem calls, retries included
 	Written     int64 // requests DynamoDB acknowledged as written
@@ -39,7 +40,7 @@ type writeCounters struct {
 }
 
 // WriteStats returns the counts of the store's batch writes so far.
-func (d *Dynamo) WriteStats() WriteStats {
+func (d *Store) WriteStats() WriteStats {
 	return WriteStats{
 		Calls:       d.stats.calls.Load(),
 		Written:     d.stats.written.Load(),
@@ -48,31 +49,31 @@ func (d *Dynamo) WriteStats() WriteStats {
 	}
 }
 
-// Put implements Store with BatchWriteItem calls of 25 items, up to
+// Put implements kv.Store with BatchWriteItem calls of 25 items, up to
 // WriteConcurrency at once, retrying UnprocessedItems and throttled calls
 // (BatchWriteAttempts). It is not atomic: on an error some batches may
 // have been written. Within the call the last item with a key wins: a
 // batch never carries a key twice, and a key is not sent again while an
 // earlier write of it is in flight.
-func (d *Dynamo) Put(ctx context.Context, items []Item) error {
-	if err := checkItems(items); err != nil {
+func (d *Store) Put(ctx context.Context, items []kv.Item) error {
+	if err := kv.CheckItems(items); err != nil {
 		return err
 	}
-	return writeAll(ctx, d, "put", items, dedupeItems, putReq)
+	return writeAll(ctx, d, "put", items, kv.DedupeItems, putReq)
 }
 
-// Delete implements Store like Put.
-func (d *Dynamo) Delete(ctx context.Context, keys []Key) error {
-	if err := checkKeys(keys); err != nil {
+// Delete implements kv.Store like Put.
+func (d *Store) Delete(ctx context.Context, keys []kv.Key) error {
+	if err := kv.CheckKeys(keys); err != nil {
 		return err
 	}
-	return writeAll(ctx, d, "delete", keys, dedupeKeys, deleteReq)
+	return writeAll(ctx, d, "delete", keys, kv.DedupeKeys, deleteReq)
 }
 
 // writeAll writes xs (items or keys) as op: one BatchWriteItem when they
 // fit one batch (deduplicated: DynamoDB refuses a batch with a key twice),
 // else through a write stream.
-func writeAll[T any](ctx context.Context, d *Dynamo, op string, xs []T, dedupe func([]T) []T, req func(T) writeReq) error {
+func writeAll[T any](ctx context.Context, d *Store, op string, xs []T, dedupe func([]T) []T, req func(T) writeReq) error {
 	if len(xs) <= batchSize {
 		xs = dedupe(xs)
 		if len(xs) == 0 {
@@ -93,28 +94,28 @@ func writeAll[T any](ctx context.Context, d *Dynamo, op string, xs []T, dedupe f
 	return s.close(false)
 }
 
-// putStream implements streamer: a Publish's Writer hands its items to a
-// write stream as they come.
-func (d *Dynamo) putStream(ctx context.Context) itemStream {
-	return dynamoPutStream{d.newWriteStream(ctx, "put")}
+// PutStream implements kv.Streamer: a Publish's Writer hands its items to
+// a write stream as they come.
+func (d *Store) PutStream(ctx context.Context) kv.ItemStream {
+	return putStream{d.newWriteStream(ctx, "put")}
 }
 
-type dynamoPutStream struct{ s *writeStream }
+type putStream struct{ s *writeStream }
 
-func (p dynamoPutStream) put(it Item) error      { return p.s.add(putReq(it)) }
-func (p dynamoPutStream) close(abort bool) error { return p.s.close(abort) }
+func (p putStream) Put(it kv.Item) error   { return p.s.add(putReq(it)) }
+func (p putStream) Close(abort bool) error { return p.s.close(abort) }
 
 // writeReq is one request of a BatchWriteItem, with its key.
 type writeReq struct {
-	key Key
+	key kv.Key
 	req types.WriteRequest
 }
 
-func putReq(it Item) writeReq {
-	return writeReq{Key{it.PK, it.SK}, types.WriteRequest{PutRequest: &types.PutRequest{Item: encodeItem(it)}}}
+func putReq(it kv.Item) writeReq {
+	return writeReq{kv.Key{PK: it.PK, SK: it.SK}, types.WriteRequest{PutRequest: &types.PutRequest{Item: encodeItem(it)}}}
 }
 
-func deleteReq(k Key) writeReq {
+func deleteReq(k kv.Key) writeReq {
 	return writeReq{k, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: dynamoKey(k.PK, k.SK)}}}
 }
 
@@ -123,7 +124,7 @@ func deleteReq(k Key) writeReq {
 // first error stops it: the workers write nothing more, and add and close
 // return that error. It is used by one goroutine (add, close).
 type writeStream struct {
-	d       *Dynamo
+	d       *Store
 	op      string
 	parent  context.Context
 	ctx     context.Context // canceled at the first error
@@ -133,23 +134,23 @@ type writeStream struct {
 	workers int
 	aborted atomic.Bool // close(true): queued batches are dropped
 
-	cur    []writeReq  // the batch being filled
-	curIdx map[Key]int // index in cur by key
+	cur    []writeReq     // the batch being filled
+	curIdx map[kv.Key]int // index in cur by key
 
 	mu       sync.Mutex
-	done     *sync.Cond  // signalled when a batch leaves the workers
-	inflight map[Key]int // keys of batches queued or being written
-	err      error       // the first error
+	done     *sync.Cond     // signalled when a batch leaves the workers
+	inflight map[kv.Key]int // keys of batches queued or being written
+	err      error          // the first error
 }
 
-func (d *Dynamo) newWriteStream(ctx context.Context, op string) *writeStream {
+func (d *Store) newWriteStream(ctx context.Context, op string) *writeStream {
 	sctx, cancel := context.WithCancelCause(ctx)
 	s := &writeStream{
 		d: d, op: op, parent: ctx, ctx: sctx, cancel: cancel,
 		queue:    make(chan []writeReq, d.opts.WriteConcurrency),
 		cur:      make([]writeReq, 0, batchSize),
-		curIdx:   make(map[Key]int, batchSize),
-		inflight: map[Key]int{},
+		curIdx:   make(map[kv.Key]int, batchSize),
+		inflight: map[kv.Key]int{},
 	}
 	s.done = sync.NewCond(&s.mu)
 	return s
@@ -296,7 +297,7 @@ func throttle(err error) bool {
 // writeBatch writes up to 25 requests with one BatchWriteItem, then sends
 // again the UnprocessedItems, or the whole batch after a throttling error,
 // with backoff, BatchWriteAttempts times in all.
-func (d *Dynamo) writeBatch(ctx context.Context, op string, batch []writeReq) error {
+func (d *Store) writeBatch(ctx context.Context, op string, batch []writeReq) error {
 	reqs := make([]types.WriteRequest, len(batch))
 	for i, r := range batch {
 		reqs[i] = r.req
@@ -328,7 +329,7 @@ func (d *Dynamo) writeBatch(ctx context.Context, op string, batch []writeReq) er
 				return d.wrap(ctx, op, fmt.Errorf("%d of a batch's items still unprocessed after %d attempts (throttled)", len(reqs), attempt))
 			}
 		}
-		t := time.NewTimer(backoff(attempt, d.opts.MaxBackoff))
+		t := time.NewTimer(kv.Backoff(attempt, d.opts.MaxBackoff))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -336,19 +337,4 @@ func (d *Dynamo) writeBatch(ctx context.Context, op string, batch []writeReq) er
 		case <-t.C:
 		}
 	}
-}
-
-// batchBackoff returns the wait after a batch's attempt (1 for the first)
-// with the default cap: see backoff.
-func batchBackoff(attempt int) time.Duration { return backoff(attempt, DefaultMaxBackoff) }
-
-// backoff returns the wait after an attempt (1 for the first): full jitter
-// below min(50 ms * 2^(attempt-1), ceil).
-func backoff(attempt int, ceil time.Duration) time.Duration {
-	const base = 50 * time.Millisecond
-	limit := ceil
-	if attempt < 20 {
-		limit = min(base<<(attempt-1), ceil)
-	}
-	return rand.N(limit) + time.Millisecond
 }

@@ -1,4 +1,4 @@
-package kv_test
+package dynamokv_test
 
 import (
 	"context"
@@ -17,9 +17,10 @@ import (
 
 	"meridian/shared/apierr"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 )
 
-// unreliable sits between a Dynamo and the emulator and makes its
+// unreliable sits between a Store and the emulator and makes its
 // BatchWriteItem calls behave as a busy table's: a call is refused with a
 // throttling error (ProvisionedThroughputExceededException) with
 // probability throttle, and each request of a call that goes through is
@@ -28,7 +29,7 @@ import (
 // always. It records the calls in flight at once, their peak, and the
 // requests written.
 type unreliable struct {
-	kv.DynamoAPI
+	dynamokv.API
 	throttle, unprocessed float64
 	failPK                string
 	delay                 time.Duration                                 // added to each call
@@ -45,8 +46,8 @@ type unreliable struct {
 	left      atomic.Int64
 }
 
-func newUnreliable(api kv.DynamoAPI, throttle, unprocessed float64) *unreliable {
-	return &unreliable{DynamoAPI: api, throttle: throttle, unprocessed: unprocessed, rng: rand.New(rand.NewPCG(17, 25))}
+func newUnreliable(api dynamokv.API, throttle, unprocessed float64) *unreliable {
+	return &unreliable{API: api, throttle: throttle, unprocessed: unprocessed, rng: rand.New(rand.NewPCG(17, 25))}
 }
 
 func (u *unreliable) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
@@ -93,7 +94,7 @@ func (u *unreliable) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWrite
 		return nil, &smithy.GenericAPIError{Code: "ProvisionedThroughputExceededException", Message: "injected throttling"}
 	}
 	if len(do) > 0 {
-		if _, err := u.DynamoAPI.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: do}, opts...); err != nil {
+		if _, err := u.API.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: do}, opts...); err != nil {
 			return nil, err
 		}
 	}
@@ -171,7 +172,7 @@ func TestDynamoWriteRetries(t *testing.T) {
 	table := newTable(t, client)
 	u := newUnreliable(client, 0.2, 0.3)
 	const workers, n = 6, 3000
-	s := kv.NewDynamo(u, table, kv.DynamoOptions{Timeout: 30 * time.Second, WriteConcurrency: workers,
+	s := dynamokv.New(u, table, dynamokv.Options{Timeout: 30 * time.Second, WriteConcurrency: workers,
 		BatchWriteAttempts: 40, MaxBackoff: 5 * time.Millisecond})
 	if v, err := publishWells(t.Context(), s, 1, n); err != nil || v != 1 {
 		t.Fatalf("Publish through an unreliable table = %d, %v; want version 1", v, err)
@@ -203,7 +204,7 @@ func TestDynamoWriteBounds(t *testing.T) {
 	for _, workers := range []int{1, 3, 8} {
 		u := newUnreliable(client, 0, 0)
 		u.delay = 3 * time.Millisecond // calls overlap however fast the emulator
-		s := kv.NewDynamo(u, table, kv.DynamoOptions{Timeout: 30 * time.Second, WriteConcurrency: workers})
+		s := dynamokv.New(u, table, dynamokv.Options{Timeout: 30 * time.Second, WriteConcurrency: workers})
 		bound := int64((2*workers + 1) * 25)
 		var worst int64
 		_, err := kv.Publish(t.Context(), s, kv.DatasetInfo{Name: fmt.Sprintf("bounds%d", workers)}, func(w *kv.Writer) error {
@@ -236,7 +237,7 @@ func TestDynamoPublishKeepsFailing(t *testing.T) {
 	client := newMinidyn(t)
 	table := newTable(t, client)
 	ctx := t.Context()
-	good := kv.NewDynamo(client, table, kv.DynamoOptions{Timeout: 30 * time.Second})
+	good := dynamokv.New(client, table, dynamokv.Options{Timeout: 30 * time.Second})
 	if _, err := publishWells(ctx, good, 1, 500); err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func TestDynamoPublishKeepsFailing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			u := newUnreliable(client, 0, 0)
 			u.failPK = "wells@" // every put of a dataset item; deletes and the control items go through
-			s := kv.NewDynamo(u, table, kv.DynamoOptions{Timeout: 30 * time.Second, WriteConcurrency: 4,
+			s := dynamokv.New(u, table, dynamokv.Options{Timeout: 30 * time.Second, WriteConcurrency: 4,
 				BatchWriteAttempts: 4, MaxBackoff: 20 * time.Millisecond})
 			if tc.throttle > 0 {
 				u.failPK, u.throttle = "", 1 // every batch write
@@ -306,7 +307,7 @@ func versionKeys(t *testing.T, s kv.Store, name string) map[string]int {
 func TestDynamoPublishCanceled(t *testing.T) {
 	client := newMinidyn(t)
 	table := newTable(t, client)
-	good := kv.NewDynamo(client, table, kv.DynamoOptions{Timeout: 30 * time.Second})
+	good := dynamokv.New(client, table, dynamokv.Options{Timeout: 30 * time.Second})
 	if _, err := publishWells(t.Context(), good, 1, 300); err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +320,7 @@ func TestDynamoPublishCanceled(t *testing.T) {
 			cancel()
 		}
 	}
-	s := kv.NewDynamo(u, table, kv.DynamoOptions{Timeout: 30 * time.Second, WriteConcurrency: 4})
+	s := dynamokv.New(u, table, dynamokv.Options{Timeout: 30 * time.Second, WriteConcurrency: 4})
 	start := time.Now()
 	v, err := publishWells(ctx, s, 2, 5000)
 	if v != 0 || !errors.Is(err, context.Canceled) {
@@ -354,7 +355,7 @@ func TestDynamoWriterLastWins(t *testing.T) {
 		}
 		return 0
 	}
-	s := kv.NewDynamo(u, newTable(t, client), kv.DynamoOptions{Timeout: 30 * time.Second, WriteConcurrency: 8})
+	s := dynamokv.New(u, newTable(t, client), dynamokv.Options{Timeout: 30 * time.Second, WriteConcurrency: 8})
 	_, err := kv.Publish(t.Context(), s, kv.DatasetInfo{Name: "dup"}, func(w *kv.Writer) error {
 		for i := range 400 {
 			// Key "k" every 30 items: each in another batch, with the

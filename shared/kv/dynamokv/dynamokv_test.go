@@ -1,4 +1,4 @@
-package kv_test
+package dynamokv_test
 
 import (
 	"context"
@@ -24,6 +24,7 @@ import (
 
 	"meridian/shared/apierr"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 	"meridian/shared/kv/kvtest"
 )
 
@@ -31,7 +32,7 @@ import (
 // package's retry settings.
 func newClient(tb testing.TB, endpoint, accessKey, secretKey string, noChecksum bool) *dynamodb.Client {
 	tb.Helper()
-	client, err := kv.NewDynamoClient(context.Background(), kv.DynamoClientOptions{
+	client, err := dynamokv.NewClient(context.Background(), dynamokv.ClientOptions{
 		Region:                  "us-east-1",
 		Endpoint:                endpoint,
 		AccessKeyID:             accessKey,
@@ -60,7 +61,7 @@ func newTable(tb testing.TB, client *dynamodb.Client) string {
 	table := fmt.Sprintf("kvtest-%d-%d", time.Now().UnixNano(), tableSeq.Add(1))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := kv.CreateTable(ctx, client, table); err != nil {
+	if err := dynamokv.CreateTable(ctx, client, table); err != nil {
 		tb.Fatalf("CreateTable(%s): %v", table, err)
 	}
 	tb.Cleanup(func() {
@@ -77,7 +78,7 @@ func TestDynamoContract(t *testing.T) {
 		client := newMinidyn(t)
 		// minidyn sorts all keys on every insert: on a busy machine a call
 		// can take seconds.
-		return kv.NewDynamo(client, newTable(t, client), kv.DynamoOptions{Timeout: 30 * time.Second})
+		return dynamokv.New(client, newTable(t, client), dynamokv.Options{Timeout: 30 * time.Second})
 	})
 }
 
@@ -93,7 +94,7 @@ func TestDynamoContractExternal(t *testing.T) {
 	kvtest.Run(t, func(t *testing.T) kv.Store {
 		// An emulator on a shared CI machine can be slow: allow it more
 		// than the production default before calling it unavailable.
-		return kv.NewDynamo(client, newTable(t, client), kv.DynamoOptions{Timeout: 20 * time.Second})
+		return dynamokv.New(client, newTable(t, client), dynamokv.Options{Timeout: 20 * time.Second})
 	})
 }
 
@@ -107,7 +108,7 @@ func envOr(name, def string) string {
 func TestCreateTableExists(t *testing.T) {
 	client := newMinidyn(t)
 	table := newTable(t, client)
-	if err := kv.CreateTable(t.Context(), client, table); err != nil {
+	if err := dynamokv.CreateTable(t.Context(), client, table); err != nil {
 		t.Errorf("CreateTable of an existing table = %v, want nil", err)
 	}
 }
@@ -187,7 +188,7 @@ func TestDynamoUnavailable(t *testing.T) {
 			}
 			// Writes retry a throttled batch BatchWriteAttempts times
 			// (TestDynamoWriteRetries); two keep this test about the bound.
-			s := kv.NewDynamo(newClient(t, endpoint, "test", "test", false), "reports", kv.DynamoOptions{Timeout: timeout, BatchWriteAttempts: 2})
+			s := dynamokv.New(newClient(t, endpoint, "test", "test", false), "reports", dynamokv.Options{Timeout: timeout, BatchWriteAttempts: 2})
 			ctx := t.Context()
 			ops := []struct {
 				name string
@@ -216,7 +217,7 @@ func TestDynamoUnavailable(t *testing.T) {
 				start := time.Now()
 				err := op.fn()
 				elapsed := time.Since(start)
-				checkUnavailable(t, op.name, err)
+				kvtest.CheckUnavailable(t, op.name, err)
 				if elapsed > 3*timeout {
 					t.Errorf("%s took %v, want a fast failure", op.name, elapsed)
 				}
@@ -231,7 +232,7 @@ func TestDynamoUnavailable(t *testing.T) {
 func TestDynamoValidationIsNotUnavailable(t *testing.T) {
 	ts := httptest.NewServer(dynamoError(400, "ValidationException"))
 	t.Cleanup(ts.Close)
-	s := kv.NewDynamo(newClient(t, ts.URL, "test", "test", false), "reports", kv.DynamoOptions{})
+	s := dynamokv.New(newClient(t, ts.URL, "test", "test", false), "reports", dynamokv.Options{})
 	_, _, err := s.Get(t.Context(), "pk", "sk")
 	if err == nil || apierr.As(err) != nil {
 		t.Errorf("Get answered by ValidationException = %v; want a plain (500) error", err)
@@ -240,7 +241,7 @@ func TestDynamoValidationIsNotUnavailable(t *testing.T) {
 
 func TestDynamoCanceled(t *testing.T) {
 	client := newMinidyn(t)
-	s := kv.NewDynamo(client, newTable(t, client), kv.DynamoOptions{})
+	s := dynamokv.New(client, newTable(t, client), dynamokv.Options{})
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	_, _, err := s.Get(ctx, "pk", "sk")
@@ -253,7 +254,7 @@ func TestDynamoCanceled(t *testing.T) {
 // returns the rest as UnprocessedItems, as DynamoDB does when a partition is
 // throttled; with always set it writes nothing.
 type throttledBatches struct {
-	kv.DynamoAPI
+	dynamokv.API
 	always bool
 	calls  atomic.Int64
 }
@@ -272,7 +273,7 @@ func (f *throttledBatches) BatchWriteItem(ctx context.Context, in *dynamodb.Batc
 			unprocessed[table] = reqs[half:]
 		}
 	}
-	if _, err := f.DynamoAPI.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: done}, opts...); err != nil {
+	if _, err := f.API.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: done}, opts...); err != nil {
 		return nil, err
 	}
 	return &dynamodb.BatchWriteItemOutput{UnprocessedItems: unprocessed}, nil
@@ -282,8 +283,8 @@ func TestDynamoUnprocessedItems(t *testing.T) {
 	client := newMinidyn(t)
 	table := newTable(t, client)
 	ctx := t.Context()
-	f := &throttledBatches{DynamoAPI: client}
-	s := kv.NewDynamo(f, table, kv.DynamoOptions{})
+	f := &throttledBatches{API: client}
+	s := dynamokv.New(f, table, dynamokv.Options{})
 	items := make([]kv.Item, 100)
 	for i := range items {
 		items[i] = kv.Item{PK: "pk", SK: fmt.Sprintf("%03d", i), Data: []byte{byte(i)}}
@@ -300,11 +301,11 @@ func TestDynamoUnprocessedItems(t *testing.T) {
 		t.Errorf("Query after Put = %d items, %v; want 100", len(page.Items), err)
 	}
 
-	stuck := &throttledBatches{DynamoAPI: client, always: true}
-	s = kv.NewDynamo(stuck, table, kv.DynamoOptions{BatchWriteAttempts: 3})
+	stuck := &throttledBatches{API: client, always: true}
+	s = dynamokv.New(stuck, table, dynamokv.Options{BatchWriteAttempts: 3})
 	start := time.Now()
 	err = s.Delete(ctx, []kv.Key{{PK: "pk", SK: "000"}})
-	checkUnavailable(t, "Delete with a batch never processed", err)
+	kvtest.CheckUnavailable(t, "Delete with a batch never processed", err)
 	if n := stuck.calls.Load(); n != 3 || time.Since(start) > 2*time.Second {
 		t.Errorf("Delete with a batch never processed: %d calls in %v, want 3 and fast", n, time.Since(start))
 	}
@@ -313,7 +314,7 @@ func TestDynamoUnprocessedItems(t *testing.T) {
 // readFlags records the ConsistentRead flag of each GetItem and Query, by
 // partition key.
 type readFlags struct {
-	kv.DynamoAPI
+	dynamokv.API
 	mu   sync.Mutex
 	seen map[string][]bool
 }
@@ -329,12 +330,12 @@ func (r *readFlags) note(pk types.AttributeValue, consistent *bool) {
 
 func (r *readFlags) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	r.note(in.Key["pk"], in.ConsistentRead)
-	return r.DynamoAPI.GetItem(ctx, in, opts...)
+	return r.API.GetItem(ctx, in, opts...)
 }
 
 func (r *readFlags) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	r.note(in.ExpressionAttributeValues[":pk"], in.ConsistentRead)
-	return r.DynamoAPI.Query(ctx, in, opts...)
+	return r.API.Query(ctx, in, opts...)
 }
 
 // TestDynamoConsistentReads: without DynamoOptions.ConsistentRead, the
@@ -343,8 +344,8 @@ func (r *readFlags) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...
 // other reads are eventually consistent.
 func TestDynamoConsistentReads(t *testing.T) {
 	client := newMinidyn(t)
-	rec := &readFlags{DynamoAPI: client, seen: map[string][]bool{}}
-	s := kv.NewDynamo(rec, newTable(t, client), kv.DynamoOptions{Timeout: 30 * time.Second})
+	rec := &readFlags{API: client, seen: map[string][]bool{}}
+	s := dynamokv.New(rec, newTable(t, client), dynamokv.Options{Timeout: 30 * time.Second})
 	ctx := t.Context()
 	v, err := kv.Publish(ctx, s, kv.DatasetInfo{Name: "wells", Source: "test"}, func(w *kv.Writer) error {
 		return w.Put("LSD#1", "a", map[string]int{"n": 1})

@@ -1,4 +1,14 @@
-package kv
+// Package dynamokv is the report store on DynamoDB: a [kv.Store] in one
+// table, used by the report functions on AWS and by `meridian publish`. It
+// is its own package, as the S3 store is (package blob/s3blob), so that
+// what reads or writes reports locally does not link the AWS SDK. The
+// package kv documents the single-table design and the contract this
+// store keeps; its contract suite (kv/kvtest) runs against the minidyn
+// emulator in this package's tests, and against another emulator when
+// MERIDIAN_DYNAMODB_ENDPOINT is set:
+//
+//	MERIDIAN_DYNAMODB_ENDPOINT=http://127.0.0.1:8100 go test -count=1 -run 'External' ./shared/kv/dynamokv
+package dynamokv
 
 import (
 	"context"
@@ -13,6 +23,7 @@ import (
 
 	"meridian/shared/apierr"
 	"meridian/shared/awsconf"
+	"meridian/shared/kv"
 )
 
 // Attribute names of the DynamoDB table: pk and sk are strings (S), data is
@@ -26,16 +37,16 @@ const (
 // batchSize is DynamoDB's limit of requests in one BatchWriteItem.
 const batchSize = 25
 
-// Defaults of DynamoOptions.
+// Defaults of Options.
 const (
-	DefaultDynamoTimeout      = 3 * time.Second
+	DefaultTimeout            = 3 * time.Second
 	DefaultWriteConcurrency   = 4
 	DefaultBatchWriteAttempts = 8
 	DefaultMaxBackoff         = 2 * time.Second
 )
 
-// DynamoAPI is the part of *dynamodb.Client that Dynamo uses.
-type DynamoAPI interface {
+// API is the part of *dynamodb.Client that Store uses.
+type API interface {
 	GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
 	Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
 	Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
@@ -43,22 +54,22 @@ type DynamoAPI interface {
 	PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
 }
 
-// DynamoOptions configure a Dynamo store.
-type DynamoOptions struct {
+// Options configure a Store.
+type Options struct {
 	// Timeout bounds each SDK call, its retries included, so that a hung
 	// or unreachable endpoint fails fast with a 503 instead of holding a
-	// Lambda until its deadline. DefaultDynamoTimeout when zero.
+	// Lambda until its deadline. DefaultTimeout when zero.
 	Timeout time.Duration
 	// ConsistentRead makes every Get and Query strongly consistent (twice
 	// the read cost). Without it, reads are eventually consistent except
 	// where a stale answer would be wrong: the dataset pointers and version
-	// counters (Get of PK DatasetPK or DATASET#LAST, one item per request)
+	// counters (Get of PK kv.DatasetPK or DATASET#LAST, one item per request)
 	// and the reads of a Dataset whose version was published less than
-	// SettleWindow ago (Query.Consistent, and a mark on Get's context).
+	// SettleWindow ago (kv.Query.Consistent, and a mark on Get's context).
 	ConsistentRead bool
 	// WriteConcurrency is the number of BatchWriteItem calls Put, Delete
 	// and a Publish's Writer run at once (the workers of a write stream,
-	// see dynamowrite.go); DefaultWriteConcurrency when zero.
+	// see write.go); DefaultWriteConcurrency when zero.
 	WriteConcurrency int
 	// BatchWriteAttempts bounds the attempts at writing a batch: its
 	// UnprocessedItems (throttled partitions) and a call refused with a
@@ -72,21 +83,21 @@ type DynamoOptions struct {
 	MaxBackoff time.Duration
 }
 
-// Dynamo is a Store in one DynamoDB table whose key is pk (HASH, S) and sk
+// Store is a kv.Store in one DynamoDB table whose key is pk (HASH, S) and sk
 // (RANGE, S), with the record in the binary attribute data; see CreateTable.
 // It is safe for concurrent use.
-type Dynamo struct {
-	client DynamoAPI
+type Store struct {
+	client API
 	table  string
-	opts   DynamoOptions
+	opts   Options
 	stats  writeCounters
 }
 
-// NewDynamo returns a store over table. Build client once, at cold start
-// (NewDynamoClient configures modest retries).
-func NewDynamo(client DynamoAPI, table string, opts DynamoOptions) *Dynamo {
+// New returns a store over table. Build client once, at cold start
+// (NewClient configures modest retries).
+func New(client API, table string, opts Options) *Store {
 	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultDynamoTimeout
+		opts.Timeout = DefaultTimeout
 	}
 	if opts.WriteConcurrency <= 0 {
 		opts.WriteConcurrency = DefaultWriteConcurrency
@@ -97,7 +108,7 @@ func NewDynamo(client DynamoAPI, table string, opts DynamoOptions) *Dynamo {
 	if opts.MaxBackoff <= 0 {
 		opts.MaxBackoff = DefaultMaxBackoff
 	}
-	return &Dynamo{client: client, table: table, opts: opts}
+	return &Store{client: client, table: table, opts: opts}
 }
 
 func attrS(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
@@ -107,24 +118,24 @@ func dynamoKey(pk, sk string) map[string]types.AttributeValue {
 }
 
 // decodeItem reads an item of the table; data may be absent.
-func decodeItem(av map[string]types.AttributeValue) (Item, error) {
+func decodeItem(av map[string]types.AttributeValue) (kv.Item, error) {
 	pk, ok1 := av[attrPK].(*types.AttributeValueMemberS)
 	sk, ok2 := av[attrSK].(*types.AttributeValueMemberS)
 	if !ok1 || !ok2 {
-		return Item{}, fmt.Errorf("kv: dynamodb item without string pk and sk: %v", av)
+		return kv.Item{}, fmt.Errorf("dynamokv: item without string pk and sk: %v", av)
 	}
-	it := Item{PK: pk.Value, SK: sk.Value}
+	it := kv.Item{PK: pk.Value, SK: sk.Value}
 	switch d := av[attrData].(type) {
 	case nil:
 	case *types.AttributeValueMemberB:
 		it.Data = cloneData(d.Value)
 	default:
-		return Item{}, fmt.Errorf("kv: dynamodb item %q/%q: data is %T, not binary", it.PK, it.SK, d)
+		return kv.Item{}, fmt.Errorf("dynamokv: item %q/%q: data is %T, not binary", it.PK, it.SK, d)
 	}
 	return it, nil
 }
 
-func encodeItem(it Item) map[string]types.AttributeValue {
+func encodeItem(it kv.Item) map[string]types.AttributeValue {
 	av := dynamoKey(it.PK, it.SK)
 	if len(it.Data) > 0 {
 		av[attrData] = &types.AttributeValueMemberB{Value: it.Data}
@@ -134,8 +145,8 @@ func encodeItem(it Item) map[string]types.AttributeValue {
 
 // wrap translates an SDK error. parent is the caller's context, to tell
 // its cancellation from our own timeout.
-func (d *Dynamo) wrap(parent context.Context, op string, err error) error {
-	where := fmt.Sprintf("kv: dynamodb %s %s", op, d.table)
+func (d *Store) wrap(parent context.Context, op string, err error) error {
+	where := fmt.Sprintf("dynamokv: %s %s", op, d.table)
 	if canceled(parent) {
 		if errors.Is(err, context.Canceled) {
 			return fmt.Errorf("%s: %w", where, err)
@@ -147,41 +158,41 @@ func (d *Dynamo) wrap(parent context.Context, op string, err error) error {
 		// A request this package should not have sent: a bug, not an outage.
 		return fmt.Errorf("%s: %w", where, err)
 	}
-	msg := readMessage
+	msg := kv.ReadMessage
 	if op == "put" || op == "delete" {
-		msg = writeMessage
+		msg = kv.WriteMessage
 	}
-	return apierr.Unavailablef(fmt.Errorf("%s: %w: %w", where, ErrUnavailable, err), msg)
+	return apierr.Unavailablef(fmt.Errorf("%s: %w: %w", where, kv.ErrUnavailable, err), msg)
 }
 
-// Get implements Store with GetItem.
-func (d *Dynamo) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
-	if err := checkKey(pk, sk); err != nil {
-		return Item{}, false, err
+// Get implements kv.Store with GetItem.
+func (d *Store) Get(ctx context.Context, pk, sk string) (kv.Item, bool, error) {
+	if err := kv.CheckKey(pk, sk); err != nil {
+		return kv.Item{}, false, err
 	}
 	cctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
 	defer cancel()
 	out, err := d.client.GetItem(cctx, &dynamodb.GetItemInput{
 		TableName:      aws.String(d.table),
 		Key:            dynamoKey(pk, sk),
-		ConsistentRead: aws.Bool(d.opts.ConsistentRead || controlPK(pk) || consistentRead(ctx)),
+		ConsistentRead: aws.Bool(d.opts.ConsistentRead || controlPK(pk) || kv.ConsistentRead(ctx)),
 	})
 	if err != nil {
-		return Item{}, false, d.wrap(ctx, "get", err)
+		return kv.Item{}, false, d.wrap(ctx, "get", err)
 	}
 	if len(out.Item) == 0 {
-		return Item{}, false, nil
+		return kv.Item{}, false, nil
 	}
 	it, err := decodeItem(out.Item)
 	if err != nil {
-		return Item{}, false, d.wrap(ctx, "get", err)
+		return kv.Item{}, false, d.wrap(ctx, "get", err)
 	}
 	return it, true, nil
 }
 
 // keyCondition returns the key condition of q (its cursor aside) and the
 // attribute names and values it uses.
-func keyCondition(q Query) (string, map[string]string, map[string]types.AttributeValue) {
+func keyCondition(q kv.Query) (string, map[string]string, map[string]types.AttributeValue) {
 	names := map[string]string{"#pk": attrPK, "#sk": attrSK}
 	vals := map[string]types.AttributeValue{":pk": attrS(q.PK)}
 	cond := "#pk = :pk"
@@ -204,19 +215,19 @@ func keyCondition(q Query) (string, map[string]string, map[string]types.Attribut
 	return cond, names, vals
 }
 
-// Query implements Store with Query calls on the table's key: as many as
+// Query implements kv.Store with Query calls on the table's key: as many as
 // DynamoDB's 1 MB pages need to fill the page, plus one item to tell
 // whether more follow. The cursor becomes the ExclusiveStartKey (DynamoDB
 // and dynoxide accept one that names no item; the minidyn emulator answers
 // nothing for it, which is why cursors are the SKs of returned items).
-func (d *Dynamo) Query(ctx context.Context, q Query) (Page, error) {
-	limit, err := checkQuery(q)
+func (d *Store) Query(ctx context.Context, q kv.Query) (kv.Page, error) {
+	limit, err := kv.CheckQuery(q)
 	if err != nil {
-		return Page{}, err
+		return kv.Page{}, err
 	}
-	_, afterUsed, empty := queryBounds(q)
+	afterUsed, empty := kv.QueryCursor(q)
 	if empty {
-		return Page{}, nil
+		return kv.Page{}, nil
 	}
 	cond, names, vals := keyCondition(q)
 	in := &dynamodb.QueryInput{
@@ -225,24 +236,24 @@ func (d *Dynamo) Query(ctx context.Context, q Query) (Page, error) {
 		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: vals,
 		ScanIndexForward:          aws.Bool(!q.Reverse),
-		ConsistentRead:            aws.Bool(d.opts.ConsistentRead || q.Consistent || controlPK(q.PK) || consistentRead(ctx)),
+		ConsistentRead:            aws.Bool(d.opts.ConsistentRead || q.Consistent || controlPK(q.PK) || kv.ConsistentRead(ctx)),
 	}
 	if afterUsed {
 		in.ExclusiveStartKey = dynamoKey(q.PK, q.After)
 	}
-	var items []Item
+	var items []kv.Item
 	for {
 		in.Limit = aws.Int32(int32(limit + 1 - len(items)))
 		cctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
 		out, err := d.client.Query(cctx, in)
 		cancel()
 		if err != nil {
-			return Page{}, d.wrap(ctx, "query", err)
+			return kv.Page{}, d.wrap(ctx, "query", err)
 		}
 		for _, av := range out.Items {
 			it, err := decodeItem(av)
 			if err != nil {
-				return Page{}, d.wrap(ctx, "query", err)
+				return kv.Page{}, d.wrap(ctx, "query", err)
 			}
 			items = append(items, it)
 		}
@@ -251,7 +262,7 @@ func (d *Dynamo) Query(ctx context.Context, q Query) (Page, error) {
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
-	var page Page
+	var page kv.Page
 	if len(items) > limit {
 		items = items[:limit]
 		page.Next = items[limit-1].SK
@@ -260,7 +271,7 @@ func (d *Dynamo) Query(ctx context.Context, q Query) (Page, error) {
 	return page, nil
 }
 
-// Swap implements Store with one PutItem whose ConditionExpression is
+// Swap implements kv.Store with one PutItem whose ConditionExpression is
 // attribute_not_exists(pk) when expect is empty and data = :expect
 // otherwise; DynamoDB evaluates the condition and writes atomically, and
 // answers ConditionalCheckFailedException (swapped == false) when it does
@@ -270,8 +281,8 @@ func (d *Dynamo) Query(ctx context.Context, q Query) (Page, error) {
 // first attempt was applied) may report false, or an error, although its
 // write happened: a caller that needs to know reads the item back (Publish
 // does).
-func (d *Dynamo) Swap(ctx context.Context, item Item, expect []byte) (bool, error) {
-	if err := checkItem(item); err != nil {
+func (d *Store) Swap(ctx context.Context, item kv.Item, expect []byte) (bool, error) {
+	if err := kv.CheckItem(item); err != nil {
 		return false, err
 	}
 	in := &dynamodb.PutItemInput{
@@ -298,15 +309,15 @@ func (d *Dynamo) Swap(ctx context.Context, item Item, expect []byte) (bool, erro
 }
 
 // controlPK reports whether pk is a partition of the dataset pointers or
-// version counters, which Dynamo always reads strongly consistently.
-func controlPK(pk string) bool { return pk == DatasetPK || pk == LastVersionPK }
+// version counters, which Store always reads strongly consistently.
+func controlPK(pk string) bool { return pk == kv.DatasetPK || pk == kv.LastVersionPK }
 
-// ScanKeys implements Store with a paginated, strongly consistent Scan of
+// ScanKeys implements kv.Store with a paginated, strongly consistent Scan of
 // the whole table, filtered by begins_with(pk, :prefix) and projecting the
 // keys only. It reads (and is billed for) every item of the table:
 // ingest-time only.
-func (d *Dynamo) ScanKeys(ctx context.Context, pkPrefix string, fn func([]Key) error) error {
-	if err := checkPrefix(pkPrefix); err != nil {
+func (d *Store) ScanKeys(ctx context.Context, pkPrefix string, fn func([]kv.Key) error) error {
+	if err := kv.CheckPrefix(pkPrefix); err != nil {
 		return err
 	}
 	in := &dynamodb.ScanInput{
@@ -326,13 +337,13 @@ func (d *Dynamo) ScanKeys(ctx context.Context, pkPrefix string, fn func([]Key) e
 		if err != nil {
 			return d.wrap(ctx, "scan", err)
 		}
-		keys := make([]Key, 0, len(out.Items))
+		keys := make([]kv.Key, 0, len(out.Items))
 		for _, av := range out.Items {
 			it, err := decodeItem(av)
 			if err != nil {
 				return d.wrap(ctx, "scan", err)
 			}
-			keys = append(keys, Key{it.PK, it.SK})
+			keys = append(keys, kv.Key{PK: it.PK, SK: it.SK})
 		}
 		if len(keys) > 0 {
 			if err := fn(keys); err != nil {
@@ -346,8 +357,8 @@ func (d *Dynamo) ScanKeys(ctx context.Context, pkPrefix string, fn func([]Key) e
 	}
 }
 
-// Close implements Store; the client needs no closing.
-func (d *Dynamo) Close() error { return nil }
+// Close implements kv.Store; the client needs no closing.
+func (d *Store) Close() error { return nil }
 
 // TableAPI is the part of *dynamodb.Client that CreateTable uses.
 type TableAPI interface {
@@ -355,7 +366,7 @@ type TableAPI interface {
 	DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error)
 }
 
-// CreateTable creates the table of a Dynamo store (pk HASH S, sk RANGE S,
+// CreateTable creates the table of a Store (pk HASH S, sk RANGE S,
 // on-demand billing) unless it exists, and waits until it is ACTIVE,
 // polling DescribeTable: no SDK waiter, because the minidyn emulator
 // reports an empty status (taken as ready). On AWS the table is normally
@@ -381,13 +392,13 @@ func CreateTable(ctx context.Context, client TableAPI, table string) error {
 	})
 	var inUse *types.ResourceInUseException
 	if err != nil && !errors.As(err, &inUse) {
-		return apierr.Unavailablef(fmt.Errorf("kv: create table %s: %w: %w", table, ErrUnavailable, err), writeMessage)
+		return apierr.Unavailablef(fmt.Errorf("dynamokv: create table %s: %w: %w", table, kv.ErrUnavailable, err), kv.WriteMessage)
 	}
 	wait := 20 * time.Millisecond
 	for {
 		out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
 		if err != nil {
-			return apierr.Unavailablef(fmt.Errorf("kv: describe table %s: %w: %w", table, ErrUnavailable, err), writeMessage)
+			return apierr.Unavailablef(fmt.Errorf("dynamokv: describe table %s: %w: %w", table, kv.ErrUnavailable, err), kv.WriteMessage)
 		}
 		if s := out.Table.TableStatus; s == types.TableStatusActive || s == "" {
 			return nil
@@ -396,15 +407,15 @@ func CreateTable(ctx context.Context, client TableAPI, table string) error {
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return apierr.Unavailablef(fmt.Errorf("kv: table %s not active: %w: %w", table, ErrUnavailable, ctx.Err()), writeMessage)
+			return apierr.Unavailablef(fmt.Errorf("dynamokv: table %s not active: %w: %w", table, kv.ErrUnavailable, ctx.Err()), kv.WriteMessage)
 		case <-t.C:
 		}
 		wait = min(2*wait, time.Second)
 	}
 }
 
-// DynamoClientOptions configure NewDynamoClient.
-type DynamoClientOptions struct {
+// ClientOptions configure NewClient.
+type ClientOptions struct {
 	// Region; when empty, the SDK's default chain (AWS_REGION, profile),
 	// and us-east-1 if that finds none.
 	Region string
@@ -422,12 +433,12 @@ type DynamoClientOptions struct {
 	DisableResponseChecksum bool
 }
 
-// NewDynamoClient builds a *dynamodb.Client for NewDynamo with modest
+// NewClient builds a *dynamodb.Client for New with modest
 // retries: 3 attempts per call (throttling, 5xx and network errors), full
 // jitter between them, and the SDK's client-side retry quota that stops
-// retrying during a long outage. Together with DynamoOptions.Timeout this
+// retrying during a long outage. Together with Options.Timeout this
 // bounds how long a failing call can take. Call it once, at cold start.
-func NewDynamoClient(ctx context.Context, o DynamoClientOptions) (*dynamodb.Client, error) {
+func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, error) {
 	attempts := o.MaxAttempts
 	if attempts <= 0 {
 		attempts = 3
@@ -435,7 +446,7 @@ func NewDynamoClient(ctx context.Context, o DynamoClientOptions) (*dynamodb.Clie
 	cfg, err := awsconf.Load(ctx, awsconf.Options{Region: o.Region, AccessKeyID: o.AccessKeyID, SecretAccessKey: o.SecretAccessKey,
 		MaxAttempts: attempts, BaseBackoff: 50 * time.Millisecond})
 	if err != nil {
-		return nil, fmt.Errorf("kv: %w", err)
+		return nil, fmt.Errorf("dynamokv: %w", err)
 	}
 	return dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
 		if o.Endpoint != "" {
@@ -443,4 +454,18 @@ func NewDynamoClient(ctx context.Context, o DynamoClientOptions) (*dynamodb.Clie
 		}
 		do.DisableValidateResponseChecksum = o.DisableResponseChecksum
 	}), nil
+}
+
+// canceled reports whether the caller's context was canceled (as opposed to
+// a deadline, which is the store being too slow: Unavailable).
+func canceled(ctx context.Context) bool {
+	return errors.Is(ctx.Err(), context.Canceled)
+}
+
+// cloneData returns a copy of b, nil when b is empty.
+func cloneData(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return append([]byte(nil), b...)
 }
