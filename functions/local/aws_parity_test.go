@@ -31,6 +31,7 @@ import (
 	"meridian/shared/blob/s3blob"
 	"meridian/shared/convert"
 	"meridian/shared/convert/convertfn"
+	"meridian/shared/datadir"
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/gateway"
@@ -123,7 +124,7 @@ func emulators(t *testing.T) (bucket string, s3c *s3.Client, s3Endpoint, s3Key, 
 func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := dataDir(t.TempDir())
+	dir := datadir.Dir(t.TempDir())
 	key, _ := gateway.EnsureDemoKey(string(dir))
 	srv, err := newServer(t.Context(), serverConfig{data: dir, logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
 	if err != nil {
@@ -131,7 +132,7 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 	}
 	twp, _ := tile.Lookup("ab", "twp")
 	b := orb.Bound{Min: orb.Point{-114.5, 50.8}, Max: orb.Point{-113.5, 51.3}}
-	if _, err := buildArchive(ctx, twp, tile.NewGenerator(srv.grids.svc).Tile, dir.tiles(), "test", tile.BuildOptions{MinZoom: 10, MaxZoom: 10, Bounds: b}); err != nil {
+	if _, err := buildArchive(ctx, twp, tile.NewGenerator(srv.grids.svc).Tile, dir.Tiles(), "test", tile.BuildOptions{MinZoom: 10, MaxZoom: 10, Bounds: b}); err != nil {
 		t.Fatal(err)
 	}
 	cases := []string{"search-legal-location", "search-legal-location-ontario", "search-coordinates", "search-legal-location-not-found",
@@ -220,7 +221,7 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 func TestAWSSearchWhenS3Fails(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := dataDir(t.TempDir())
+	dir := datadir.Dir(t.TempDir())
 	gateway.EnsureDemoKey(string(dir))
 	srv, err := newServer(t.Context(), serverConfig{data: dir, logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -232,7 +233,7 @@ func TestAWSSearchWhenS3Fails(t *testing.T) {
 	store := s3blob.New(s3c, bucket, "grid/", s3blob.Options{})
 	names, _ := gridNames(dir)
 	for _, n := range names {
-		data, _ := os.ReadFile(filepath.Join(dir.grid(), n))
+		data, _ := os.ReadFile(filepath.Join(dir.Grid(), n))
 		if err := store.Put(ctx, n, bytes.NewReader(data)); err != nil {
 			t.Fatal(err)
 		}

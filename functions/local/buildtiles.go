@@ -17,6 +17,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"meridian/shared/blob"
+	"meridian/shared/datadir"
 	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
@@ -111,7 +112,7 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 		opts.Progress = stderr
 	}
 	if *out == "" {
-		*out = data.tiles()
+		*out = data.Tiles()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -172,8 +173,8 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		// Every data layer of the domain built (or found without data):
 		// the server need not build them again at start.
-		if *out == data.tiles() && coversDomain(layers, domain) {
-			if err := os.WriteFile(data.built(domain), nil, 0o644); err != nil {
+		if *out == data.Tiles() && coversDomain(layers, domain) {
+			if err := os.WriteFile(data.Built(domain), nil, 0o644); err != nil {
 				fmt.Fprintf(stderr, "meridian build-tiles: %v\n", err)
 				return 1
 			}
@@ -219,7 +220,7 @@ func buildArchive(ctx context.Context, l tile.Layer, src tile.Source, dir, attri
 		MinZoom: uint8(minZ), MaxZoom: uint8(maxZ),
 		VectorLayers: []archive.VectorLayer{{ID: l.SourceLayer, Description: l.Title, MinZoom: uint8(minZ), MaxZoom: uint8(maxZ), Fields: fields}},
 	}
-	path := tileArchive(dir, l.Key())
+	path := datadir.TileArchive(dir, l.Key())
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return archiveStats{}, err
 	}
@@ -233,7 +234,7 @@ func buildArchive(ctx context.Context, l tile.Layer, src tile.Source, dir, attri
 		return archiveStats{BuildStats: st}, err
 	}
 	var ws writer.Stats
-	err = install(ctx, path, func(ctx context.Context, f *os.File) (err error) {
+	err = datadir.Install(ctx, path, func(ctx context.Context, f *os.File) (err error) {
 		ws, err = w.Finish(f)
 		return err
 	}, func(ctx context.Context, dir, name string) error {

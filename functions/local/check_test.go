@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"meridian/shared/datadir"
 	"meridian/shared/demo/agdemo"
 	"meridian/shared/demo/energydemo"
 	"meridian/shared/demo/griddemo"
@@ -109,7 +110,7 @@ func TestCheckEnergyDemo(t *testing.T) {
 	if strings.Contains(got, "not declared by its reader") {
 		t.Errorf("an energy file has no declared layout:\n%s", got)
 	}
-	if _, err := os.Stat(filepath.Join(data, reportsDir)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Dir(datadir.Dir(data).Reports("energy").Path())); !os.IsNotExist(err) {
 		t.Errorf("-check opened or wrote the report store (%v)", err)
 	}
 

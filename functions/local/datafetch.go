@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"meridian/shared/datadir"
 	"meridian/shared/datafetch"
 )
 
@@ -80,7 +81,7 @@ func dataCommand(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts := datafetch.Options{
-		Dir: data.downloads(),
+		Dir: data.Downloads(),
 		// Only tests point the manifest at a local server.
 		BaseURL: os.Getenv("MERIDIAN_FETCH_BASE_URL"),
 		Log:     stdout,
@@ -178,7 +179,7 @@ func printManifest(w io.Writer) {
 
 // localIngester runs the ingest commands in this process.
 type localIngester struct {
-	data   dataDir
+	data   datadir.Dir
 	stdout io.Writer
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"meridian/shared/ag"
+	"meridian/shared/datadir"
 	"meridian/shared/datafetch"
 	"meridian/shared/datafetch/datafetchtest"
 	"meridian/shared/demo"
@@ -39,7 +40,7 @@ func TestDataFetchEveryManifestEntry(t *testing.T) {
 		if !strings.Contains(out.String(), k+": updated") {
 			t.Errorf("%s: not updated:\n%s", k, tail(out.String(), 40))
 		}
-		s, err := datafetch.ReadState(dataDir(data).downloads(), k)
+		s, err := datafetch.ReadState(datadir.Dir(data).Downloads(), k)
 		if err != nil || s == nil || len(s.Files) == 0 {
 			t.Errorf("%s: no state recorded (%v)", k, err)
 			continue
@@ -55,7 +56,7 @@ func TestDataFetchEveryManifestEntry(t *testing.T) {
 	if len(idx) != 4 {
 		t.Errorf("grid indexes %v, want one per grid dataset (4)", idx)
 	}
-	versions := reportVersions(t, dataDir(data))
+	versions := reportVersions(t, datadir.Dir(data))
 	if versions[energy.Dataset] == 0 || versions[ag.Dataset] == 0 {
 		t.Fatalf("report datasets %v: want energy and ag published", versions)
 	}
@@ -77,13 +78,13 @@ func TestDataFetchEveryManifestEntry(t *testing.T) {
 			t.Errorf("%s: not unchanged on the second run", k)
 		}
 	}
-	if v := reportVersions(t, dataDir(data)); v[energy.Dataset] != versions[energy.Dataset] || v[ag.Dataset] != versions[ag.Dataset] {
+	if v := reportVersions(t, datadir.Dir(data)); v[energy.Dataset] != versions[energy.Dataset] || v[ag.Dataset] != versions[ag.Dataset] {
 		t.Errorf("versions %v after a run with nothing new, want %v", v, versions)
 	}
 
 	// The publisher ships a broken ST37: the -check rejects it, the energy
 	// data and the ST37 download stay as they were.
-	before, _ := datafetch.ReadState(dataDir(data).downloads(), "aer-st37")
+	before, _ := datafetch.ReadState(datadir.Dir(data).Downloads(), "aer-st37")
 	pub.Lock()
 	goodST37 := pub.Files["/prd/documents/sts/st37/ST37.zip"]
 	pub.Files["/prd/documents/sts/st37/ST37.zip"] = zipBytes(t, map[string][]byte{"WellList.txt": []byte("not\ta\twell\tlist\n")})
@@ -97,11 +98,11 @@ func TestDataFetchEveryManifestEntry(t *testing.T) {
 		t.Errorf("stderr %q: want the dataset and the check's rejection", errb.String())
 	}
 	t.Logf("a broken ST37: %s", strings.TrimSpace(errb.String()))
-	after, _ := datafetch.ReadState(dataDir(data).downloads(), "aer-st37")
+	after, _ := datafetch.ReadState(datadir.Dir(data).Downloads(), "aer-st37")
 	if after.Version != before.Version {
 		t.Errorf("ST37 download moved from %s to %s after a rejected check", before.Version, after.Version)
 	}
-	if v := reportVersions(t, dataDir(data)); v[energy.Dataset] != versions[energy.Dataset] {
+	if v := reportVersions(t, datadir.Dir(data)); v[energy.Dataset] != versions[energy.Dataset] {
 		t.Errorf("energy version %d after a rejected download, want %d", v[energy.Dataset], versions[energy.Dataset])
 	}
 
@@ -122,7 +123,7 @@ func TestDataFetchEveryManifestEntry(t *testing.T) {
 	delete(pub.Files, "/bbreports/PRABAIdentifiers.csv")
 	saskServed := pub.Served["/MapsandPlans/Pages/SaskGrid.aspx"]
 	pub.Unlock()
-	baBefore, _ := datafetch.ReadState(dataDir(data).downloads(), "petrinex-ba")
+	baBefore, _ := datafetch.ReadState(datadir.Dir(data).Downloads(), "petrinex-ba")
 	out.Reset()
 	errb.Reset()
 	if code := run([]string{"data", "fetch", "-data", data, "-now", "2026-11-21"}, nil, &out, &errb); code != 1 {
@@ -142,7 +143,7 @@ func TestDataFetchEveryManifestEntry(t *testing.T) {
 	if !strings.Contains(out.String(), "aer-st37: unchanged") {
 		t.Errorf("aer-st37 after its good file is back: want unchanged (the rejected one was never recorded):\n%s", tail(out.String(), 25))
 	}
-	if baAfter, _ := datafetch.ReadState(dataDir(data).downloads(), "petrinex-ba"); baAfter.Version != baBefore.Version {
+	if baAfter, _ := datafetch.ReadState(datadir.Dir(data).Downloads(), "petrinex-ba"); baAfter.Version != baBefore.Version {
 		t.Errorf("petrinex-ba moved from %s to %s after a 404", baBefore.Version, baAfter.Version)
 	}
 }
@@ -170,7 +171,7 @@ func zipBytes(t *testing.T, files map[string][]byte) []byte {
 	return buf.Bytes()
 }
 
-func reportVersions(t *testing.T, data dataDir) map[string]kv.Version {
+func reportVersions(t *testing.T, data datadir.Dir) map[string]kv.Version {
 	t.Helper()
 	out := map[string]kv.Version{}
 	for _, name := range reportDomains {

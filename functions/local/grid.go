@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"meridian/shared/blob"
+	"meridian/shared/datadir"
 	"meridian/shared/demo/griddemo"
 	"meridian/shared/ingest"
 	"meridian/shared/survey/grid"
@@ -31,8 +32,8 @@ const gridPollTime = 2 * time.Second
 
 // installGrid builds src's index and moves it into the data directory only
 // when it is complete and opens: a bad file leaves the served index alone.
-func installGrid(ctx context.Context, data dataDir, src gridingest.GridSource) (st gridingest.Stats, ist gridindex.Stats, err error) {
-	err = install(ctx, data.gridFile(src.Meta.Name), func(ctx context.Context, f *os.File) (err error) {
+func installGrid(ctx context.Context, data datadir.Dir, src gridingest.GridSource) (st gridingest.Stats, ist gridindex.Stats, err error) {
+	err = datadir.Install(ctx, data.GridFile(src.Meta.Name), func(ctx context.Context, f *os.File) (err error) {
 		if src.TempDir == "" {
 			src.TempDir = filepath.Dir(f.Name())
 		}
@@ -51,18 +52,18 @@ func installGrid(ctx context.Context, data dataDir, src gridingest.GridSource) (
 // one does not read (a real dataset's index of an old format is logged
 // when it fails to load: it needs its source file, which only the user
 // has).
-func ensureFixtures(ctx context.Context, data dataDir, logger *slog.Logger) error {
+func ensureFixtures(ctx context.Context, data datadir.Dir, logger *slog.Logger) error {
 	names, err := gridNames(data)
 	if err != nil {
 		return err
 	}
 	for _, src := range griddemo.Sources() {
 		if len(names) > 0 {
-			name := src.Meta.Name + gridExt
+			name := src.Meta.Name + datadir.GridExt
 			if !slices.Contains(names, name) {
 				continue
 			}
-			_, err := gridindex.Open(ctx, blob.NewDir(data.grid()), name, gridindex.Options{})
+			_, err := gridindex.Open(ctx, blob.NewDir(data.Grid()), name, gridindex.Options{})
 			if !errors.Is(err, gridindex.ErrOldFormat) {
 				continue
 			}
@@ -78,8 +79,8 @@ func ensureFixtures(ctx context.Context, data dataDir, logger *slog.Logger) erro
 }
 
 // gridNames lists the index files, sorted.
-func gridNames(data dataDir) ([]string, error) {
-	entries, err := os.ReadDir(data.grid())
+func gridNames(data datadir.Dir) ([]string, error) {
+	entries, err := os.ReadDir(data.Grid())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -88,7 +89,7 @@ func gridNames(data dataDir) ([]string, error) {
 	}
 	var names []string
 	for _, e := range entries {
-		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, gridExt) && !strings.HasPrefix(n, ".") {
+		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, datadir.GridExt) && !strings.HasPrefix(n, ".") {
 			names = append(names, n)
 		}
 	}
@@ -98,7 +99,7 @@ func gridNames(data dataDir) ([]string, error) {
 
 // gridLoader keeps the service's indexes in step with the grid directory.
 type gridLoader struct {
-	data   dataDir
+	data   datadir.Dir
 	store  blob.Store
 	svc    *grid.Service
 	logger *slog.Logger
@@ -127,8 +128,8 @@ type gridLoader struct {
 // 128 MiB an index, and may cost more with less.
 const jobGridCacheBytes = 32 << 20
 
-func newGridLoader(data dataDir, svc *grid.Service, logger *slog.Logger) *gridLoader {
-	store := blob.NewCached(blob.NewDir(data.grid()), blob.CacheOptions{MaxBytes: 32 << 20})
+func newGridLoader(data datadir.Dir, svc *grid.Service, logger *slog.Logger) *gridLoader {
+	store := blob.NewCached(blob.NewDir(data.Grid()), blob.CacheOptions{MaxBytes: 32 << 20})
 	return &gridLoader{data: data, store: store, svc: svc, logger: logger, open: map[string]*gridindex.Index{}, stamps: map[string]string{}}
 }
 
@@ -144,7 +145,7 @@ func (g *gridLoader) load(ctx context.Context) error {
 	var stamp strings.Builder
 	stamps := map[string]string{}
 	for _, n := range names {
-		fi, err := os.Stat(filepath.Join(g.data.grid(), n))
+		fi, err := os.Stat(filepath.Join(g.data.Grid(), n))
 		if err != nil {
 			continue
 		}
@@ -306,6 +307,6 @@ func ingestCommand(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: %s -> %d records in %d groups, %d bytes, in %s\n",
-		data.gridFile(meta.Name), st, ist.Records, ist.Groups, ist.Bytes, time.Since(start).Round(time.Millisecond))
+		data.GridFile(meta.Name), st, ist.Records, ist.Groups, ist.Bytes, time.Since(start).Round(time.Millisecond))
 	return 0
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/paulmach/orb/geo"
 
 	"meridian/shared/blob"
+	"meridian/shared/datadir"
 	"meridian/shared/demo/griddemo"
 	"meridian/shared/gateway"
 	"meridian/shared/lld"
@@ -89,7 +90,7 @@ func TestFixturesOnFirstStart(t *testing.T) {
 func TestOldFormatFixturesRebuilt(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := dataDir(t.TempDir())
+	dir := datadir.Dir(t.TempDir())
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if err := ensureFixtures(ctx, dir, logger); err != nil {
 		t.Fatal(err)
@@ -100,7 +101,7 @@ func TestOldFormatFixturesRebuilt(t *testing.T) {
 	}
 	// Mark every fixture index as format 1, and add a "real" one.
 	age := func(name string) {
-		p := filepath.Join(dir.grid(), name)
+		p := filepath.Join(dir.Grid(), name)
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -110,8 +111,8 @@ func TestOldFormatFixturesRebuilt(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	first, _ := os.ReadFile(filepath.Join(dir.grid(), names[0]))
-	if err := os.WriteFile(filepath.Join(dir.grid(), "altalis-ats-v4.1.mgix"), first, 0o644); err != nil {
+	first, _ := os.ReadFile(filepath.Join(dir.Grid(), names[0]))
+	if err := os.WriteFile(filepath.Join(dir.Grid(), "altalis-ats-v4.1.mgix"), first, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range append(names, "altalis-ats-v4.1.mgix") {
@@ -121,11 +122,11 @@ func TestOldFormatFixturesRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range names {
-		if _, err := gridindex.Open(ctx, blob.NewDir(dir.grid()), n, gridindex.Options{}); err != nil {
+		if _, err := gridindex.Open(ctx, blob.NewDir(dir.Grid()), n, gridindex.Options{}); err != nil {
 			t.Errorf("fixture %s after start: %v", n, err)
 		}
 	}
-	_, err = gridindex.Open(ctx, blob.NewDir(dir.grid()), "altalis-ats-v4.1.mgix", gridindex.Options{})
+	_, err = gridindex.Open(ctx, blob.NewDir(dir.Grid()), "altalis-ats-v4.1.mgix", gridindex.Options{})
 	if !errors.Is(err, gridindex.ErrOldFormat) {
 		t.Errorf("a real dataset's old index after start: %v, want it left as it was (ErrOldFormat)", err)
 	}
@@ -171,7 +172,7 @@ func TestManitobaOfficialCentroids(t *testing.T) {
 // bad file is rejected with file:line and the index served before stays.
 func TestIngestCommand(t *testing.T) {
 	t.Parallel()
-	dir := dataDir(t.TempDir())
+	dir := datadir.Dir(t.TempDir())
 	key, _ := gateway.EnsureDemoKey(string(dir))
 	srv, err := newServer(t.Context(), serverConfig{data: dir, logger: slog.New(slog.DiscardHandler), noFixtures: true})
 	if err != nil {
@@ -224,18 +225,18 @@ func TestIngestCommand(t *testing.T) {
 	bad := filepath.Join(in, "bad_township.geojson")
 	os.WriteFile(bad, []byte(`{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"NAME":"Adjala"},"geometry":{"type":"Polygon","coordinates":[[[-79.9,44.1],[-79.8,44.1],[-79.8,"x"]]]}}]}`), 0o644)
 	stderr.Reset()
-	before, _ := os.Stat(dir.gridFile("lio-geographic-lot-fabric"))
+	before, _ := os.Stat(dir.GridFile("lio-geographic-lot-fabric"))
 	if code := run(append([]string{"ingest", "grid", "-format", "on", "-data", string(dir)}, append(args, bad)...), nil, &stdout, &stderr); code != 1 {
 		t.Fatalf("bad file: exit %d", code)
 	}
 	if !strings.Contains(stderr.String(), "bad_township.geojson:1:") || !strings.Contains(stderr.String(), "unchanged") {
 		t.Errorf("rejection does not name file and line: %s", stderr.String())
 	}
-	after, _ := os.Stat(dir.gridFile("lio-geographic-lot-fabric"))
+	after, _ := os.Stat(dir.GridFile("lio-geographic-lot-fabric"))
 	if !after.ModTime().Equal(before.ModTime()) || after.Size() != before.Size() {
 		t.Error("the served index was replaced by a rejected ingest")
 	}
-	if left, _ := filepath.Glob(filepath.Join(dir.grid(), ".new-*")); len(left) != 0 {
+	if left, _ := filepath.Glob(filepath.Join(dir.Grid(), ".new-*")); len(left) != 0 {
 		t.Errorf("temporary files left behind: %v", left)
 	}
 	time.Sleep(10 * time.Millisecond)

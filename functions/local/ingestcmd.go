@@ -16,6 +16,7 @@ import (
 
 	"meridian/shared/ag"
 	"meridian/shared/ag/agingest"
+	"meridian/shared/datadir"
 	demodata "meridian/shared/demo"
 	"meridian/shared/demo/agdemo"
 	"meridian/shared/demo/energydemo"
@@ -200,7 +201,7 @@ func ingestDemo(ctx context.Context, domain string, store kv.Store, g *grid.Serv
 // runCheck loads the grid indexes of data (the ingest places records
 // with them) and runs a -check, which publishes nothing: the report store
 // is not opened, so a running server does not stand in its way.
-func runCheck(domain string, data dataDir, stderr io.Writer, check func(context.Context, *grid.Service) int) int {
+func runCheck(domain string, data datadir.Dir, stderr io.Writer, check func(context.Context, *grid.Service) int) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	svc := grid.New()
@@ -217,7 +218,7 @@ func runCheck(domain string, data dataDir, stderr io.Writer, check func(context.
 // went wrong: a rejected file, an interrupt (Ctrl-C) or a failure leaves
 // the version served before in place. run prints its summary; then, with
 // tiles, the domain's data archives are rebuilt from what was published.
-func runReportIngest(domain string, data dataDir, tiles bool, stdout, stderr io.Writer, run func(context.Context, kv.Store, *grid.Service) error) int {
+func runReportIngest(domain string, data datadir.Dir, tiles bool, stdout, stderr io.Writer, run func(context.Context, kv.Store, *grid.Service) error) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := migrateReports(data); err != nil {
@@ -231,7 +232,7 @@ func runReportIngest(domain string, data dataDir, tiles bool, stdout, stderr io.
 		fmt.Fprintf(stderr, "meridian ingest %s: grid indexes: %v\n", domain, err)
 		return 1
 	}
-	d := data.reports(domain)
+	d := data.Reports(domain)
 	name, err := d.Publish(ctx, func(ctx context.Context, store kv.Store) error { return run(ctx, store, svc) })
 	if err != nil {
 		var ie *ingest.Error

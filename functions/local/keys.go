@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"meridian/shared/datadir"
 	"meridian/shared/gateway"
 )
 
@@ -40,7 +41,7 @@ writes <data dir>/usage.json.
 // runKeys runs `meridian keys …` (args are what follows "keys" and its
 // -data flag) on the files of data. It returns the exit code: 0 on
 // success, 1 when the command failed, 2 for a usage error.
-func runKeys(args []string, data dataDir, stdout, stderr io.Writer) int {
+func runKeys(args []string, data datadir.Dir, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, "meridian keys: missing command\n\n"+keysUsage)
 		return 2
@@ -64,11 +65,11 @@ func runKeys(args []string, data dataDir, stdout, stderr io.Writer) int {
 }
 
 type keysCmd struct {
-	data           dataDir
+	data           datadir.Dir
 	stdout, stderr io.Writer
 }
 
-func (c keysCmd) keysPath() string { return c.data.keys() }
+func (c keysCmd) keysPath() string { return c.data.Keys() }
 
 // fail reports err for command cmd and returns exit code 1.
 func (c keysCmd) fail(cmd string, err error) int {
@@ -121,7 +122,7 @@ func (c keysCmd) add(args []string) int {
 	if *products == "" {
 		return c.usageError("add", "-products is required (one or more of %s, or all)", gateway.ProductList())
 	}
-	plans, err := gateway.LoadPlans(c.data.plans())
+	plans, err := gateway.LoadPlans(c.data.Plans())
 	if err != nil {
 		return c.fail("add", err)
 	}
@@ -201,7 +202,7 @@ func (c keysCmd) list(args []string) int {
 		fmt.Fprintf(c.stdout, "No keys in %s. Create one with: meridian keys add -name NAME -products search\n", c.keysPath())
 		return 0
 	}
-	usage, err := gateway.ReadUsage(c.data.usage())
+	usage, err := gateway.ReadUsage(c.data.Usage())
 	if err != nil {
 		fmt.Fprintf(c.stderr, "meridian keys list: usage not shown: %s\n", strings.TrimPrefix(err.Error(), "gateway: "))
 	}
@@ -262,7 +263,7 @@ func (c keysCmd) listPlans(args []string) int {
 	if fs.NArg() > 0 {
 		return c.usageError("plans", "unexpected argument %q", fs.Arg(0))
 	}
-	plans, err := gateway.LoadPlans(c.data.plans())
+	plans, err := gateway.LoadPlans(c.data.Plans())
 	if err != nil {
 		return c.fail("plans", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"meridian/shared/datadir"
 	"meridian/shared/gateway"
 )
 
@@ -23,7 +24,7 @@ var (
 func keysRun(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = runKeys(args, dataDir(dir), &out, &errOut)
+	code = runKeys(args, datadir.Dir(dir), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -71,8 +72,8 @@ func TestKeysCommandEndToEnd(t *testing.T) {
 
 	// list shows it, with this month's usage from a server's usage file
 	gw, err := gateway.New(gateway.Options{
-		KeysPath:     dataDir(dir).keys(),
-		UsagePath:    dataDir(dir).usage(),
+		KeysPath:     datadir.Dir(dir).Keys(),
+		UsagePath:    datadir.Dir(dir).Usage(),
 		Logger:       slog.New(slog.DiscardHandler),
 		SyncInterval: -1,
 	})
@@ -176,7 +177,7 @@ func TestKeysCommandPlansFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	plans := `{"search": [{"name": "pro", "rate_per_second": 10, "burst": 20, "monthly_quota": 100000}]}`
-	if err := os.WriteFile(dataDir(dir).plans(), []byte(plans), 0o600); err != nil {
+	if err := os.WriteFile(datadir.Dir(dir).Plans(), []byte(plans), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if code, out, stderr := keysRun(t, dir, "add", "-name", "big", "-products", "search:pro"); code != 0 || !strings.Contains(out, "search:pro") {
@@ -185,7 +186,7 @@ func TestKeysCommandPlansFile(t *testing.T) {
 	if _, out, _ := keysRun(t, dir, "plans"); !strings.Contains(out, "pro") {
 		t.Errorf("keys plans lacks the plan from plans.json:\n%s", out)
 	}
-	os.WriteFile(dataDir(dir).plans(), []byte("{"), 0o600)
+	os.WriteFile(datadir.Dir(dir).Plans(), []byte("{"), 0o600)
 	if code, _, stderr := keysRun(t, dir, "add", "-name", "x", "-products", "search"); code != 1 || !strings.Contains(stderr, "parse plans") {
 		t.Errorf("add with a broken plans.json = %d, %q; want 1 and parse plans", code, stderr)
 	}

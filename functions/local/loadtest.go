@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"meridian/shared/datadir"
 	"meridian/shared/gateway"
 )
 
@@ -63,7 +64,7 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		defer os.RemoveAll(dir)
 		if tiles != nil { // serve the archive from the in-process server's data directory
-			if err := placeArchive(*archivePath, tileArchive(dataDir(dir).tiles(), tiles.layer+".pmtiles")); err != nil {
+			if err := placeArchive(*archivePath, datadir.TileArchive(datadir.Dir(dir).Tiles(), tiles.layer+".pmtiles")); err != nil {
 				fmt.Fprintln(stderr, err)
 				return 1
 			}
@@ -73,7 +74,7 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		srv, err := newServer(ctx, serverConfig{data: dataDir(dir), logger: slog.New(slog.DiscardHandler)})
+		srv, err := newServer(ctx, serverConfig{data: datadir.Dir(dir), logger: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"meridian/shared/datadir"
 	"meridian/shared/gateway"
 )
 
@@ -45,7 +46,7 @@ func BenchmarkStack(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		srv, err := newServer(b.Context(), serverConfig{data: dataDir(dir), logger: logging.logger})
+		srv, err := newServer(b.Context(), serverConfig{data: datadir.Dir(dir), logger: logging.logger})
 		if err != nil {
 			b.Fatal(err)
 		}

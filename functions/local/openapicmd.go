@@ -10,6 +10,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/signal"
+
+	"meridian/shared/datadir"
 )
 
 // openapiCommand prints the OpenAPI document of the server's routes, as
@@ -49,7 +51,7 @@ func openAPIDocument(ctx context.Context) ([]byte, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	srv, err := newServer(ctx, serverConfig{data: dataDir(dir), logger: slog.New(slog.DiscardHandler), noFixtures: true})
+	srv, err := newServer(ctx, serverConfig{data: datadir.Dir(dir), logger: slog.New(slog.DiscardHandler), noFixtures: true})
 	if err != nil {
 		return nil, err
 	}

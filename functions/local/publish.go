@@ -28,6 +28,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/datadir"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
 	"meridian/shared/release"
@@ -75,7 +76,7 @@ flags:
 
 type publishOptions struct {
 	bucket, table              string
-	data                       dataDir
+	data                       datadir.Dir
 	s3Endpoint, dynamoEndpoint string
 	region                     string
 	accessKey, secretKey       string // static credentials for tests; empty: the SDK's default chain
@@ -156,8 +157,8 @@ func publish(ctx context.Context, o publishOptions) error {
 		base             manifestBase // the manifest before this publish
 	}
 	sets := []*set{
-		{dir: o.data.grid(), prefix: "grid/", ext: gridExt},
-		{dir: o.data.tiles(), prefix: "tiles/", ext: ".pmtiles", plainKeys: true},
+		{dir: o.data.Grid(), prefix: "grid/", ext: datadir.GridExt},
+		{dir: o.data.Tiles(), prefix: "tiles/", ext: ".pmtiles", plainKeys: true},
 	}
 	// Every object of every set first, each manifest after: a manifest never
 	// names an object that is not complete.

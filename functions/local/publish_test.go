@@ -29,6 +29,7 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/datadir"
 	"meridian/shared/demo/griddemo"
 	"meridian/shared/energy"
 	"meridian/shared/gateway"
@@ -46,7 +47,7 @@ import (
 func TestPublishToEmulators(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := dataDir(t.TempDir())
+	dir := datadir.Dir(t.TempDir())
 	gateway.EnsureDemoKey(string(dir))
 	srv, err := newServer(t.Context(), serverConfig{data: dir, logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -220,14 +221,14 @@ func TestPublishSessionToken(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	ctx := context.Background()
-	dir := dataDir(t.TempDir())
-	if err := os.MkdirAll(dir.grid(), 0o755); err != nil {
+	dir := datadir.Dir(t.TempDir())
+	if err := os.MkdirAll(dir.Grid(), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir.grid(), "a"+gridExt), []byte("grid bytes"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir.Grid(), "a"+datadir.GridExt), []byte("grid bytes"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := dir.reports(energy.Dataset).Publish(ctx, func(ctx context.Context, s kv.Store) error {
+	if _, err := dir.Reports(energy.Dataset).Publish(ctx, func(ctx context.Context, s kv.Store) error {
 		_, err := kv.Publish(ctx, s, kv.DatasetInfo{Name: energy.Dataset, Source: "test"}, func(w *kv.Writer) error { return w.Put("P", "s", 1) })
 		return err
 	}); err != nil {
@@ -274,11 +275,11 @@ func TestPublishKeepsOpenIndexes(t *testing.T) {
 	names := slices.Sorted(maps.Keys(files))
 	first, second := files[names[0]], files[names[1]]
 
-	dir := dataDir(t.TempDir())
-	if err := os.MkdirAll(dir.grid(), 0o755); err != nil {
+	dir := datadir.Dir(t.TempDir())
+	if err := os.MkdirAll(dir.Grid(), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir.grid(), "served"+gridExt)
+	path := filepath.Join(dir.Grid(), "served"+datadir.GridExt)
 	const bucket = "meridian-data"
 	s3c := blobtest.FakeS3(t, bucket)
 	ddb := httptest.NewServer(minidyn.NewServer())
@@ -288,7 +289,7 @@ func TestPublishKeepsOpenIndexes(t *testing.T) {
 	store := s3blob.New(s3c, bucket, "grid/", s3blob.Options{})
 	open := func() *gridindex.Index {
 		t.Helper()
-		ixs, err := gridstore.OpenIndexes(ctx, store, []string{"served" + gridExt}, "test:")
+		ixs, err := gridstore.OpenIndexes(ctx, store, []string{"served" + datadir.GridExt}, "test:")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -395,7 +396,7 @@ func TestPublishMerge(t *testing.T) {
 	s3c := blobtest.FakeS3(t, bucket)
 	write := func(dir, name, body string) {
 		t.Helper()
-		p := filepath.Join(dataDir(dir).grid(), name)
+		p := filepath.Join(datadir.Dir(dir).Grid(), name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -413,7 +414,7 @@ func TestPublishMerge(t *testing.T) {
 	var out bytes.Buffer
 	o.progress = &out
 	for _, dir := range []string{full, part} {
-		o.data = dataDir(dir)
+		o.data = datadir.Dir(dir)
 		if err := publish(ctx, o); err != nil {
 			t.Fatalf("publish -merge %s: %v\n%s", dir, err, out.String())
 		}

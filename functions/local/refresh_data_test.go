@@ -16,6 +16,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/maptile"
 
+	"meridian/shared/datadir"
 	"meridian/shared/demo/agdemo"
 	"meridian/shared/demo/griddemo"
 	"meridian/shared/gateway"
@@ -144,7 +145,7 @@ func versionDirs(t *testing.T, src refreshSources) (dirA, dirB string) {
 	if _, err := gateway.EnsureDemoKey(dirA); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := newServer(t.Context(), serverConfig{data: dataDir(dirA), logger: slog.New(slog.DiscardHandler)})
+	srv, err := newServer(t.Context(), serverConfig{data: datadir.Dir(dirA), logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +285,7 @@ func probes(t *testing.T, dirA, dirB string) []*probe {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv, err := newServer(t.Context(), serverConfig{data: dataDir(dir), logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
+		srv, err := newServer(t.Context(), serverConfig{data: datadir.Dir(dir), logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,6 +24,7 @@ import (
 	"meridian/shared/blob/s3blob"
 	"meridian/shared/convert"
 	"meridian/shared/convert/convertfn"
+	"meridian/shared/datadir"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/gateway"
 	"meridian/shared/gridstore"
@@ -436,7 +437,7 @@ func TestRefreshUnderLoadAWS(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := func(dir string) publishOptions {
-		return publishOptions{data: dataDir(dir), bucket: bucket, table: table, s3Endpoint: s3Endpoint, dynamoEndpoint: ddbEndpoint,
+		return publishOptions{data: datadir.Dir(dir), bucket: bucket, table: table, s3Endpoint: s3Endpoint, dynamoEndpoint: ddbEndpoint,
 			region: "us-east-1", accessKey: s3Key, secretKey: s3Key, progress: io.Discard}
 	}
 	start = time.Now()
@@ -444,7 +445,7 @@ func TestRefreshUnderLoadAWS(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("aws: version A published in %s (no load)", time.Since(start).Round(time.Millisecond))
-	names, _ := gridNames(dataDir(dirA))
+	names, _ := gridNames(datadir.Dir(dirA))
 	// The report functions reach the DynamoDB emulator through a proxy
 	// that passes one request at a time. minidyn answers every request
 	// under one lock, a query of a table holding two versions of the demo
@@ -548,7 +549,7 @@ func TestRefreshUnderLoadLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := newServer(t.Context(), serverConfig{data: dataDir(dir), logger: slog.New(slog.DiscardHandler), archiveRecheck: loadRecheck})
+	srv, err := newServer(t.Context(), serverConfig{data: datadir.Dir(dir), logger: slog.New(slog.DiscardHandler), archiveRecheck: loadRecheck})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"meridian/shared/atomicfile"
+	"meridian/shared/datadir"
 	"meridian/shared/kv"
 	"meridian/shared/kv/boltdir"
 	"meridian/shared/survey/grid"
@@ -42,8 +43,8 @@ const reportPollTime = time.Second
 // migrateReports adopts the single reports.db of an earlier release as the
 // first version of each domain that has none, then renames it aside
 // (reports.db.adopted): it is read once, never written.
-func migrateReports(data dataDir) error {
-	legacy := data.legacyReports()
+func migrateReports(data datadir.Dir) error {
+	legacy := data.LegacyReports()
 	if _, err := os.Stat(legacy); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -52,7 +53,7 @@ func migrateReports(data dataDir) error {
 		return err
 	}
 	for _, domain := range domains {
-		if _, err := data.reports(domain).Adopt(legacy); err != nil {
+		if _, err := data.Reports(domain).Adopt(legacy); err != nil {
 			return fmt.Errorf("report store %s from an earlier release: %w (is an older server still running on this data directory?)", legacy, err)
 		}
 	}
@@ -60,10 +61,10 @@ func migrateReports(data dataDir) error {
 }
 
 // unpublished returns the report domains of data with no version yet.
-func unpublished(data dataDir) ([]string, error) {
+func unpublished(data datadir.Dir) ([]string, error) {
 	var out []string
 	for _, domain := range reportDomains {
-		cur, err := data.reports(domain).Current()
+		cur, err := data.Reports(domain).Current()
 		if err != nil {
 			return nil, err
 		}
@@ -78,24 +79,24 @@ func unpublished(data dataDir) ([]string, error) {
 // commands that read it whole (build-tiles, publish, the archives built at
 // start-up): its pages leave the resident set as they are read
 // (boltdir.ScanRelease). ok is false when it was never published.
-func openReportStore(data dataDir, domain string) (store *kv.Bolt, ok bool, err error) {
+func openReportStore(data datadir.Dir, domain string) (store *kv.Bolt, ok bool, err error) {
 	if err := migrateReports(data); err != nil {
 		return nil, false, err
 	}
-	store, _, ok, err = data.reports(domain).OpenCurrent(boltdir.ScanRelease)
+	store, _, ok, err = data.Reports(domain).OpenCurrent(boltdir.ScanRelease)
 	return store, ok, err
 }
 
 // ensureDemoReports ingests the demo datasets, generated in the published
 // formats and read by the same code as real files, into each domain that
 // has never been published.
-func ensureDemoReports(ctx context.Context, data dataDir, svc *grid.Service, logger *slog.Logger) error {
+func ensureDemoReports(ctx context.Context, data datadir.Dir, svc *grid.Service, logger *slog.Logger) error {
 	domains, err := unpublished(data)
 	if err != nil {
 		return err
 	}
 	for _, domain := range domains {
-		d := data.reports(domain)
+		d := data.Reports(domain)
 		start := time.Now()
 		var attrs []any
 		if _, err := d.Publish(ctx, func(ctx context.Context, store kv.Store) (err error) {
@@ -115,9 +116,9 @@ func ensureDemoReports(ctx context.Context, data dataDir, svc *grid.Service, log
 // domain's served report version. A domain built before is left alone,
 // whatever archives it lacks (layers without data have none): an ingest
 // rebuilds its domain's.
-func ensureDataArchives(ctx context.Context, data dataDir, svc *grid.Service, logger *slog.Logger) error {
+func ensureDataArchives(ctx context.Context, data datadir.Dir, svc *grid.Service, logger *slog.Logger) error {
 	for _, region := range reportDomains {
-		if _, err := os.Stat(data.built(region)); err == nil {
+		if _, err := os.Stat(data.Built(region)); err == nil {
 			continue
 		}
 		store, ok, err := openReportStore(data, region)
@@ -130,7 +131,7 @@ func ensureDataArchives(ctx context.Context, data dataDir, svc *grid.Service, lo
 		if err != nil {
 			return err
 		}
-		logger.Info("data tile archives built", "domain", region, "archives", built, "tiles", tiles, "parcels_left_out", unlocated, "dir", data.tiles(), "elapsed", time.Since(start).Round(time.Millisecond).String())
+		logger.Info("data tile archives built", "domain", region, "archives", built, "tiles", tiles, "parcels_left_out", unlocated, "dir", data.Tiles(), "elapsed", time.Since(start).Round(time.Millisecond).String())
 	}
 	return nil
 }
@@ -140,8 +141,8 @@ func ensureDataArchives(ctx context.Context, data dataDir, svc *grid.Service, lo
 // no data for loses its archive, so the server answers 404 rather than
 // tiles of data no longer published. unlocated counts the stored parcels
 // the grid cannot place, left out of the archives.
-func buildDataArchives(ctx context.Context, store kv.Store, svc *grid.Service, data dataDir, region string) (built, tiles int, unlocated int64, err error) {
-	dir := data.tiles()
+func buildDataArchives(ctx context.Context, store kv.Store, svc *grid.Service, data datadir.Dir, region string) (built, tiles int, unlocated int64, err error) {
+	dir := data.Tiles()
 	// Partitioned: the domain's features are spooled to files under dir,
 	// a zoom-9 tile's worth in memory at a time.
 	layerData := datalayers.NewPartitioned(store, svc, dir)
@@ -154,7 +155,7 @@ func buildDataArchives(ctx context.Context, store kv.Store, svc *grid.Service, d
 		if !datalayers.Supported(l) || l.Region != region {
 			continue
 		}
-		path := tileArchive(dir, l.Key())
+		path := datadir.TileArchive(dir, l.Key())
 		o, attribution, ok, err := dataArchiveOptions(ctx, layerData, l)
 		if err != nil {
 			return built, tiles, unlocated, err
@@ -172,7 +173,7 @@ func buildDataArchives(ctx context.Context, store kv.Store, svc *grid.Service, d
 		built++
 		tiles += st.Tiles
 	}
-	marker := data.built(region)
+	marker := data.Built(region)
 	if err := os.MkdirAll(filepath.Dir(marker), 0o755); err != nil {
 		return built, tiles, unlocated, err
 	}

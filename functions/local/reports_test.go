@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"meridian/shared/datadir"
 	"meridian/shared/demo/agdemo"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
@@ -30,7 +31,7 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 	}
 	archives := func(region string) map[string]time.Time {
 		out := map[string]time.Time{}
-		paths, _ := filepath.Glob(filepath.Join(dataDir(dir).tiles(), region, "*.pmtiles"))
+		paths, _ := filepath.Glob(filepath.Join(datadir.Dir(dir).Tiles(), region, "*.pmtiles"))
 		for _, p := range paths {
 			fi, err := os.Stat(p)
 			if err != nil {
@@ -73,7 +74,7 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 	// Without the BC files the BC archives go; with -tiles=false nothing moves.
 	old := time.Now().Add(-time.Hour)
 	for name := range ag {
-		os.Chtimes(filepath.Join(dataDir(dir).tiles(), "ag", name), old, old)
+		os.Chtimes(filepath.Join(datadir.Dir(dir).Tiles(), "ag", name), old, old)
 	}
 	for _, f := range []string{agdemo.ALR, agdemo.FWAWetlands, agdemo.BCCapability} {
 		os.Remove(filepath.Join(demo, "ag", f)) // a .shp or a .geojson
@@ -94,7 +95,7 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 
 	// A rejected file: the archives stay as they are.
 	for name := range got {
-		os.Chtimes(filepath.Join(dataDir(dir).tiles(), "ag", name), old, old)
+		os.Chtimes(filepath.Join(datadir.Dir(dir).Tiles(), "ag", name), old, old)
 	}
 	bad := filepath.Join(demo, "ag", agdemo.CropRasters()[0])
 	os.WriteFile(bad, []byte("II*\x00 not a GeoTIFF after all"), 0o644)
@@ -110,7 +111,7 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 // any server), closed when the test ends.
 func servedReports(t *testing.T, data, domain string) kv.Store {
 	t.Helper()
-	store, ok, err := openReportStore(dataDir(data), domain)
+	store, ok, err := openReportStore(datadir.Dir(data), domain)
 	if err != nil || !ok {
 		t.Fatalf("report store %s: ok %v, %v", domain, ok, err)
 	}
@@ -197,7 +198,7 @@ func TestIngestWhileServing(t *testing.T) {
 func TestLegacyReportsAdopted(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	legacy := dataDir(dir).legacyReports()
+	legacy := datadir.Dir(dir).LegacyReports()
 	store, err := kv.OpenBolt(legacy, kv.BoltOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +209,7 @@ func TestLegacyReportsAdopted(t *testing.T) {
 		}
 	}
 	store.Close()
-	if err := migrateReports(dataDir(dir)); err != nil {
+	if err := migrateReports(datadir.Dir(dir)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(legacy); !os.IsNotExist(err) {
@@ -223,7 +224,7 @@ func TestLegacyReportsAdopted(t *testing.T) {
 			t.Errorf("%s after adoption: %+v, %v, %v", domain, d, ok, err)
 		}
 	}
-	if err := migrateReports(dataDir(dir)); err != nil {
+	if err := migrateReports(datadir.Dir(dir)); err != nil {
 		t.Errorf("second migration: %v", err)
 	}
 }

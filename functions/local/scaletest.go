@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"meridian/shared/ag"
+	"meridian/shared/datadir"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
 	"meridian/shared/tile"
@@ -617,7 +618,7 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 	scenarios := append(sample.scenarios(), scenarios()...)
 	var tileArchives []string
 	for _, l := range []string{"energy/og_activity_lsd", "ag/ag_summary_qs", "ab/sec"} {
-		p := tileArchive(dataDir(data).tiles(), l+".pmtiles")
+		p := datadir.TileArchive(datadir.Dir(data).Tiles(), l+".pmtiles")
 		if _, err := os.Stat(p); err == nil {
 			tileArchives = append(tileArchives, p)
 		}
@@ -761,7 +762,7 @@ type keySample struct {
 func sampleKeys(ctx context.Context, data string, n int) (keySample, error) {
 	var s keySample
 	draw := func(domain, dataset, pkPrefix string, into *[]string) error {
-		store, ok, err := openReportStore(dataDir(data), domain)
+		store, ok, err := openReportStore(datadir.Dir(data), domain)
 		if err != nil || !ok {
 			return fmt.Errorf("%s report store: ok %v, %v", domain, ok, err)
 		}
@@ -795,7 +796,7 @@ func sampleKeys(ctx context.Context, data string, n int) (keySample, error) {
 	if err := draw("ag", ag.Dataset, ag.QuarterKey(""), &s.quarters); err != nil {
 		return s, err
 	}
-	store, _, err := openReportStore(dataDir(data), "energy")
+	store, _, err := openReportStore(datadir.Dir(data), "energy")
 	if err != nil {
 		return s, err
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"meridian/shared/datadir"
 )
 
 func TestDemoCommandWritesManifests(t *testing.T) {
@@ -98,7 +100,7 @@ func TestBuildTilesMarksDomainBuilt(t *testing.T) {
 	if code := run([]string{"ingest", "energy", "-demo", "-tiles=false", "-data", data, src}, nil, &out, &errOut); code != 0 {
 		t.Fatalf("ingest: exit %d: %s", code, errOut.String())
 	}
-	marker := dataDir(data).built("energy")
+	marker := datadir.Dir(data).Built("energy")
 	if code := run([]string{"build-tiles", "-q", "-data", data, "energy/facilities"}, nil, &out, &errOut); code != 0 {
 		t.Fatalf("build-tiles: exit %d: %s", code, errOut.String())
 	}

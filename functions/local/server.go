@@ -15,6 +15,7 @@ import (
 	"meridian/shared/api"
 	"meridian/shared/blob"
 	"meridian/shared/convert"
+	"meridian/shared/datadir"
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/gateway"
@@ -40,7 +41,7 @@ type server struct {
 
 // serverConfig is what newServer needs; flags fill it in serve.
 type serverConfig struct {
-	data       dataDir // keys.json, usage.json, plans.json, demo-key, grid/
+	data       datadir.Dir // keys.json, usage.json, plans.json, demo-key, grid/
 	logger     *slog.Logger
 	noFixtures bool // do not ingest the embedded fixtures into an empty grid directory
 	// public: the server listens beyond loopback (serve -public), and the
@@ -102,15 +103,15 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 			l.Close()
 		}
 	}
-	plans, err := gateway.LoadPlans(cfg.data.plans())
+	plans, err := gateway.LoadPlans(cfg.data.Plans())
 	if err != nil {
 		closeReports()
 		return nil, err
 	}
 	plans = gateway.WithMapPagePlans(plans)
 	gw, err := gateway.New(gateway.Options{
-		KeysPath:  cfg.data.keys(),
-		UsagePath: cfg.data.usage(),
+		KeysPath:  cfg.data.Keys(),
+		UsagePath: cfg.data.Usage(),
 		Plans:     plans,
 		Logger:    cfg.logger,
 	})
@@ -123,7 +124,7 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 	mux.Mount(conv.SearchRoutes()...)
 	mux.Mount(conv.AutocompleteRoutes()...)
 	mux.Mount(conv.BatchRoutes()...)
-	archives := archive.NewSet(blob.NewCached(blob.NewDir(cfg.data.tiles()), blob.CacheOptions{BlockSize: 16 << 10, MaxBytes: 32 << 20}), cmp.Or(cfg.archiveRecheck, archiveRecheck))
+	archives := archive.NewSet(blob.NewCached(blob.NewDir(cfg.data.Tiles()), blob.CacheOptions{BlockSize: 16 << 10, MaxBytes: 32 << 20}), cmp.Or(cfg.archiveRecheck, archiveRecheck))
 	tiles := tile.NewHandler(tile.Options{
 		Generator:   tile.NewGenerator(svc),
 		Archives:    archives,
@@ -151,14 +152,14 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 
 // openLiveReports opens each domain's served report version with the
 // domain's routes over it.
-func openLiveReports(data dataDir, svc *grid.Service) (map[string]*boltdir.Live[[]api.Route], error) {
+func openLiveReports(data datadir.Dir, svc *grid.Service) (map[string]*boltdir.Live[[]api.Route], error) {
 	build := map[string]func(kv.Store) []api.Route{
 		energy.Dataset: func(s kv.Store) []api.Route { return energyapi.NewHandler(s, svc, time.Now).Routes() },
 		ag.Dataset:     func(s kv.Store) []api.Route { return agapi.NewHandler(s, svc).Routes() },
 	}
 	out := map[string]*boltdir.Live[[]api.Route]{}
 	for _, domain := range reportDomains {
-		l, err := boltdir.NewLive(data.reports(domain), build[domain])
+		l, err := boltdir.NewLive(data.Reports(domain), build[domain])
 		if err != nil {
 			for _, o := range out {
 				o.Close()

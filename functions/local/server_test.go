@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"meridian/shared/api"
+	"meridian/shared/datadir"
 	"meridian/shared/gateway"
 )
 
@@ -32,7 +33,7 @@ func newTestServerIn(t *testing.T, dir string, configure ...func(*serverConfig))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := serverConfig{data: dataDir(dir), logger: slog.New(slog.DiscardHandler)}
+	cfg := serverConfig{data: datadir.Dir(dir), logger: slog.New(slog.DiscardHandler)}
 	for _, c := range configure {
 		c(&cfg)
 	}
@@ -142,8 +143,8 @@ func TestServerKeys(t *testing.T) {
 // plan's rate limit answers 429 with Retry-After.
 func TestServerProductsAndLimits(t *testing.T) {
 	t.Parallel()
-	dir := dataDir(t.TempDir())
-	key, _, err := gateway.AddKey(dir.keys(), "customer", map[gateway.Product]string{gateway.Search: gateway.DefaultPlan})
+	dir := datadir.Dir(t.TempDir())
+	key, _, err := gateway.AddKey(dir.Keys(), "customer", map[gateway.Product]string{gateway.Search: gateway.DefaultPlan})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +225,7 @@ func startServe(t *testing.T, cfg serverConfig, last string) (map[string]string,
 // stops cleanly when its context ends.
 func TestServePrintsURLAndKey(t *testing.T) {
 	t.Parallel()
-	dir := dataDir(t.TempDir())
+	dir := datadir.Dir(t.TempDir())
 	lines, stop := startServe(t, serverConfig{data: dir}, "tiles_url")
 	base, key := lines["base_url"], lines["api_key"]
 	if !strings.HasPrefix(base, "http://127.0.0.1:") || !strings.HasPrefix(key, "mk_") || lines["tiles_url"] != base+"/tiles" {
@@ -249,7 +250,7 @@ func TestServePrintsURLAndKey(t *testing.T) {
 	if err != nil || again != key {
 		t.Errorf("demo key changed across restarts: %q then %q (%v)", key, again, err)
 	}
-	if _, err := os.Stat(dir.usage()); err != nil {
+	if _, err := os.Stat(dir.Usage()); err != nil {
 		t.Errorf("usage counts were not flushed on shutdown: %v", err)
 	}
 }
@@ -345,7 +346,7 @@ func TestOpenAPIStatesQuotaPolicy(t *testing.T) {
 // newServer says why.
 func TestNewServerStopsWithItsContext(t *testing.T) {
 	t.Parallel()
-	dir := dataDir(t.TempDir())
+	dir := datadir.Dir(t.TempDir())
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	srv, err := newServer(ctx, serverConfig{data: dir, logger: slog.New(slog.DiscardHandler)})

@@ -17,6 +17,7 @@ import (
 	"github.com/paulmach/orb/encoding/mvt"
 	"github.com/paulmach/orb/maptile"
 
+	"meridian/shared/datadir"
 	"meridian/shared/gateway"
 	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
@@ -91,7 +92,7 @@ func TestServerServesBuiltArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := newServer(t.Context(), serverConfig{data: dataDir(dir), logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
+	srv, err := newServer(t.Context(), serverConfig{data: datadir.Dir(dir), logger: slog.New(slog.DiscardHandler), archiveRecheck: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,11 +106,11 @@ func TestServerServesBuiltArchive(t *testing.T) {
 		t.Fatalf("generated tiles: %d", before.Code)
 	}
 	svc := grid.New()
-	if err := newGridLoader(dataDir(dir), svc, srv.grids.logger).load(context.Background()); err != nil {
+	if err := newGridLoader(datadir.Dir(dir), svc, srv.grids.logger).load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	b := inside.Bound().Pad(0.01)
-	st, err := buildArchive(context.Background(), l, tile.NewGenerator(svc).Tile, dataDir(dir).tiles(), "test", tile.BuildOptions{MinZoom: 11, MaxZoom: 13, Bounds: b})
+	st, err := buildArchive(context.Background(), l, tile.NewGenerator(svc).Tile, datadir.Dir(dir).Tiles(), "test", tile.BuildOptions{MinZoom: 11, MaxZoom: 13, Bounds: b})
 	if err != nil || st.Tiles == 0 {
 		t.Fatalf("buildArchive: %+v %v", st, err)
 	}
@@ -127,7 +128,7 @@ func TestServerServesBuiltArchive(t *testing.T) {
 func BenchmarkServeArchiveTile(b *testing.B) {
 	dir := b.TempDir()
 	key, _ := gateway.EnsureDemoKey(dir)
-	srv, err := newServer(b.Context(), serverConfig{data: dataDir(dir), logger: slog.New(slog.DiscardHandler)})
+	srv, err := newServer(b.Context(), serverConfig{data: datadir.Dir(dir), logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func BenchmarkServeArchiveTile(b *testing.B) {
 	svc := grid.New()
 	l, _ := tile.Lookup("ab", "sec")
 	calgary := maptile.At(orb.Point{-114.0719, 51.0447}, 12)
-	if _, err := buildArchive(context.Background(), l, tile.NewGenerator(svc).Tile, dataDir(dir).tiles(), "bench", tile.BuildOptions{MinZoom: 12, MaxZoom: 14, Bounds: calgary.Bound()}); err != nil {
+	if _, err := buildArchive(context.Background(), l, tile.NewGenerator(svc).Tile, datadir.Dir(dir).Tiles(), "bench", tile.BuildOptions{MinZoom: 12, MaxZoom: 14, Bounds: calgary.Bound()}); err != nil {
 		b.Fatal(err)
 	}
 	var targets []string
@@ -166,16 +167,16 @@ func TestBuildDataLayer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	key, _ := gateway.EnsureDemoKey(dir)
-	cfg := serverConfig{data: dataDir(dir), logger: slog.New(slog.DiscardHandler), archiveRecheck: -1}
+	cfg := serverConfig{data: datadir.Dir(dir), logger: slog.New(slog.DiscardHandler), archiveRecheck: -1}
 	srv, err := newServer(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	archives, _ := filepath.Glob(filepath.Join(dataDir(dir).tiles(), "*", "*.pmtiles"))
+	archives, _ := filepath.Glob(filepath.Join(datadir.Dir(dir).Tiles(), "*", "*.pmtiles"))
 	if len(archives) != len(datalayers.Names()) {
 		t.Errorf("first start built %d archives, want every data layer's (%d): %v", len(archives), len(datalayers.Names()), archives)
 	}
-	path := filepath.Join(dataDir(dir).tiles(), "energy", "og_activity_twp.pmtiles")
+	path := filepath.Join(datadir.Dir(dir).Tiles(), "energy", "og_activity_twp.pmtiles")
 	w := get(t, srv, "/tiles/energy/og_activity_twp.json?api_key="+key)
 	if w.Code != 200 || !strings.Contains(w.Body.String(), `"wells_orphan"`) {
 		t.Fatalf("after the first start: %d %s", w.Code, w.Body)
@@ -222,7 +223,7 @@ func TestBuildDataLayer(t *testing.T) {
 	}
 	srv.Close()
 	// ...unless its build never finished.
-	if err := os.Remove(dataDir(dir).built("energy")); err != nil {
+	if err := os.Remove(datadir.Dir(dir).Built("energy")); err != nil {
 		t.Fatal(err)
 	}
 	if srv, err = newServer(t.Context(), cfg); err != nil {

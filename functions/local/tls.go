@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"meridian/shared/atomicfile"
+	"meridian/shared/datadir"
 )
 
 // HTTPS for the local server (serve -tls): clients such as Township
@@ -49,8 +50,8 @@ const (
 // ensureTLS returns the server's certificate for data, making the
 // authority and the certificate the first time (and the certificate again
 // when it nears expiry). caPath is the file clients should trust.
-func ensureTLS(data dataDir) (cert tls.Certificate, caPath string, err error) {
-	dir := data.tls()
+func ensureTLS(data datadir.Dir) (cert tls.Certificate, caPath string, err error) {
+	dir := data.TLS()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return tls.Certificate{}, "", err
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"meridian/shared/datadir"
 )
 
 // serve -tls answers HTTPS with a certificate that a client trusting the
@@ -17,9 +19,9 @@ import (
 func TestServeTLS(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	lines, stop := startServe(t, serverConfig{data: dataDir(dir), tls: true}, "ca_file")
+	lines, stop := startServe(t, serverConfig{data: datadir.Dir(dir), tls: true}, "ca_file")
 	base, key, caFile := lines["base_url"], lines["api_key"], lines["ca_file"]
-	if !strings.HasPrefix(base, "https://127.0.0.1:") || caFile != filepath.Join(dir, tlsDir, tlsCAFile) {
+	if !strings.HasPrefix(base, "https://127.0.0.1:") || caFile != filepath.Join(datadir.Dir(dir).TLS(), tlsCAFile) {
 		stop()
 		t.Fatalf("printed %v", lines)
 	}
@@ -70,14 +72,14 @@ print(urllib.request.urlopen(sys.argv[1] + "/healthz", context=ctx).status)`
 		}
 	}
 	stop()
-	before, _ := os.ReadFile(filepath.Join(dir, tlsDir, tlsCertFile))
-	lines, stop = startServe(t, serverConfig{data: dataDir(dir), tls: true}, "ca_file")
+	before, _ := os.ReadFile(filepath.Join(datadir.Dir(dir).TLS(), tlsCertFile))
+	lines, stop = startServe(t, serverConfig{data: datadir.Dir(dir), tls: true}, "ca_file")
 	stop()
-	after, _ := os.ReadFile(filepath.Join(dir, tlsDir, tlsCertFile))
+	after, _ := os.ReadFile(filepath.Join(datadir.Dir(dir).TLS(), tlsCertFile))
 	if len(before) == 0 || string(before) != string(after) || lines["ca_file"] != caFile {
 		t.Error("the certificate was made again on the second start")
 	}
-	if fi, err := os.Stat(filepath.Join(dir, tlsDir, tlsKeyFile)); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(filepath.Join(datadir.Dir(dir).TLS(), tlsKeyFile)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("key file mode: %v, %v", fi.Mode(), err)
 	}
 }

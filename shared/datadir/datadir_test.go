@@ -1,4 +1,4 @@
-package main
+package datadir_test
 
 import (
 	"context"
@@ -6,19 +6,21 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"meridian/shared/datadir"
 )
 
 // install replaces a file only with a complete one that checks: a write or
 // a check that fails leaves the old bytes and no temporary file.
 func TestInstall(t *testing.T) {
 	ctx := t.Context()
-	data := dataDir(t.TempDir())
-	path := data.gridFile("ab")
+	data := datadir.Dir(t.TempDir())
+	path := data.GridFile("ab")
 	write := func(s string) func(context.Context, *os.File) error {
 		return func(_ context.Context, f *os.File) error { _, err := f.WriteString(s); return err }
 	}
 	ok := func(context.Context, string, string) error { return nil }
-	if err := install(ctx, path, write("one"), ok); err != nil {
+	if err := datadir.Install(ctx, path, write("one"), ok); err != nil {
 		t.Fatal(err)
 	}
 	bad := errors.New("does not parse")
@@ -34,17 +36,17 @@ func TestInstall(t *testing.T) {
 			return bad
 		}},
 	} {
-		if err := install(ctx, path, tc.write, tc.check); !errors.Is(err, bad) {
+		if err := datadir.Install(ctx, path, tc.write, tc.check); !errors.Is(err, bad) {
 			t.Errorf("%s: install = %v, want %v", name, err, bad)
 		}
 		if b, _ := os.ReadFile(path); string(b) != "one" {
 			t.Errorf("%s: the file holds %q, want the old %q", name, b, "one")
 		}
-		if left, _ := filepath.Glob(filepath.Join(data.grid(), ".new-*")); len(left) != 0 {
+		if left, _ := filepath.Glob(filepath.Join(data.Grid(), ".new-*")); len(left) != 0 {
 			t.Errorf("%s: temporary files left: %v", name, left)
 		}
 	}
-	if err := install(ctx, path, write("three"), nil); err != nil {
+	if err := datadir.Install(ctx, path, write("three"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "three" {
@@ -53,16 +55,16 @@ func TestInstall(t *testing.T) {
 }
 
 // The layout is the one the README and the refresh job rely on.
-func TestDataDirLayout(t *testing.T) {
-	d := dataDir("/srv/m")
+func TestLayout(t *testing.T) {
+	d := datadir.Dir("/srv/m")
 	for got, want := range map[string]string{
-		d.gridFile("altalis-ats-v4.1"):           "/srv/m/grid/altalis-ats-v4.1.mgix",
-		d.reports("energy").Path():               "/srv/m/reports/energy",
-		d.built("ag"):                            "/srv/m/tiles/ag/.built",
-		tileArchive(d.tiles(), "ab/twp.pmtiles"): "/srv/m/tiles/ab/twp.pmtiles",
-		d.keys():                                 "/srv/m/keys.json",
-		d.tls():                                  "/srv/m/tls",
-		d.downloads():                            "/srv/m/downloads",
+		d.GridFile("altalis-ats-v4.1"):                   "/srv/m/grid/altalis-ats-v4.1.mgix",
+		d.Reports("energy").Path():                       "/srv/m/reports/energy",
+		d.Built("ag"):                                    "/srv/m/tiles/ag/.built",
+		datadir.TileArchive(d.Tiles(), "ab/twp.pmtiles"): "/srv/m/tiles/ab/twp.pmtiles",
+		d.Keys():      "/srv/m/keys.json",
+		d.TLS():       "/srv/m/tls",
+		d.Downloads(): "/srv/m/downloads",
 	} {
 		if got != want {
 			t.Errorf("got %s, want %s", got, want)
