@@ -24,8 +24,8 @@ SIZE_BUDGET_ag           := 13500000
 # The energy function measured 10.7 MB (the DynamoDB client, as ag).
 SIZE_BUDGET_energy       := 13500000
 # The refresh job measured 9.9 MB (S3 client, aws-lambda-go, datafetch); the
-# meridian binary beside it (48.4 MB, linux/arm64, stripped) is the local
-# binary and has no budget of its own: Lambda allows 250 MB unzipped.
+# meridian and meridian-publish binaries beside it have no budget of their
+# own: Lambda allows 250 MB unzipped.
 SIZE_BUDGET_refresh      := 12500000
 
 WEB         := functions/local/web
@@ -117,13 +117,18 @@ build: $(FUNCTIONS:%=build-%) ## Build every Lambda into .build/<fn>/bootstrap (
 build-%:
 	$(LAMBDA_ENV) go build $(LAMBDA_FLAGS) -o .build/$*/bootstrap ./functions/$*
 
-# The refresh job runs the meridian binary (data fetch, publish), so its
-# directory holds both, and the Dockerfile of the Fargate task's image,
-# which cdk deploy builds from that directory.
+# The refresh job runs the meridian binary (data fetch) and meridian-publish,
+# so its directory holds all three, and the Dockerfile of the Fargate task's
+# image, which cdk deploy builds from that directory.
 build-refresh:
 	$(LAMBDA_ENV) go build $(LAMBDA_FLAGS) -o .build/refresh/bootstrap ./functions/refresh
 	$(LAMBDA_ENV) go build -trimpath -ldflags='-s -w' -o .build/refresh/meridian ./functions/local
+	$(LAMBDA_ENV) go build -trimpath -ldflags='-s -w' -o .build/refresh/meridian-publish ./functions/publish
 	cp functions/refresh/Dockerfile .build/refresh/Dockerfile
+
+build-publish: ## Build meridian-publish (.build/meridian-publish), which copies a data directory into an AWS deployment
+	@mkdir -p .build
+	go build -o .build/meridian-publish ./functions/publish
 
 size: build ## Print each Lambda's size; fail past its budget
 	@fail=0; for f in $(FUNCTIONS); do \

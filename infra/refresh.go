@@ -126,7 +126,7 @@ func (s *Stack) refreshEnv(props StackProps) map[string]*string {
 	}
 }
 
-// refreshStatements is what the refresh job and `meridian publish` call,
+// refreshStatements is what the refresh job and `meridian-publish` call,
 // and nothing else:
 //
 //   - s3:GetObject and s3:PutObject under grid/ and tiles/: the release
@@ -167,6 +167,7 @@ func checkRefreshAssets(root string) []string {
 	return []string{
 		filepath.Join(root, RefreshFunction, "bootstrap"),
 		filepath.Join(root, RefreshFunction, "meridian"),
+		filepath.Join(root, RefreshFunction, "meridian-publish"),
 		filepath.Join(root, RefreshFunction, refreshImageDockerfile),
 	}
 }
@@ -340,10 +341,10 @@ func (s *Stack) refresh(props StackProps) {
 		Targets: &[]awsevents.IRuleTarget{awseventstargets.NewSnsTopic(alarms, nil)},
 	})
 
-	// What an operator (or CI) running `meridian publish` needs: the same
+	// What an operator (or CI) running `meridian-publish` needs: the same
 	// statements without the job's downloads.
 	publisher := awsiam.NewManagedPolicy(st, jsii.String("PublisherPolicy"), &awsiam.ManagedPolicyProps{
-		Description: jsii.String("Meridian: what `meridian publish` calls (attach to the user or role that publishes)"),
+		Description: jsii.String("Meridian: what `meridian-publish` calls (attach to the user or role that publishes)"),
 		Statements:  &[]awsiam.PolicyStatement{},
 	})
 	for _, p := range s.refreshStatements(false) {
@@ -359,7 +360,7 @@ func (s *Stack) refresh(props StackProps) {
 		awscdk.Fn_Join(jsii.String(","), vpc.SelectSubnets(public).SubnetIds))
 	out("RefreshTaskSecurityGroupId", "Security group for aws ecs run-task", sg.SecurityGroupId())
 	out("RefreshAlarmTopicArn", "SNS topic of refresh failures: subscribe an address to it", alarms.TopicArn())
-	out("PublisherPolicyArn", "Managed policy with what `meridian publish` needs: attach it to the publishing user or role", publisher.ManagedPolicyArn())
+	out("PublisherPolicyArn", "Managed policy with what `meridian-publish` needs: attach it to the publishing user or role", publisher.ManagedPolicyArn())
 	hand := HandStepDatasets()
 	slices.Sort(hand)
 	out("RefreshHandSteps", "Datasets no schedule fetches (an account, an order or a link found by hand): fetch them with the job's url field or meridian data fetch -url",

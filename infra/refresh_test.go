@@ -283,7 +283,7 @@ func grantsOf(doc any) []string {
 }
 
 // TestRefreshTaskGrants: the task role may do what the job does and no
-// more; the publisher's managed policy what `meridian publish` does;
+// more; the publisher's managed policy what `meridian-publish` does;
 // EventBridge may run exactly the two task definitions on the cluster.
 func TestRefreshTaskGrants(t *testing.T) {
 	plain, _ := stacks(t)
@@ -408,7 +408,7 @@ func TestRefreshEnvironmentIsRead(t *testing.T) {
 }
 
 // TestRefreshImageStaged: synth stages the task image's directory
-// (Dockerfile, bootstrap, meridian) into the cloud assembly for cdk deploy
+// (Dockerfile, bootstrap, meridian, meridian-publish) into the cloud assembly for cdk deploy
 // to build; synth itself builds nothing.
 func TestRefreshImageStaged(t *testing.T) {
 	out := t.TempDir()
@@ -441,7 +441,7 @@ func TestRefreshImageStaged(t *testing.T) {
 		if img.Source.Platform != "linux/arm64" {
 			t.Errorf("image platform %q, want linux/arm64", img.Source.Platform)
 		}
-		for _, f := range []string{"Dockerfile", "bootstrap", "meridian"} {
+		for _, f := range []string{"Dockerfile", "bootstrap", "meridian", "meridian-publish"} {
 			if _, err := os.Stat(filepath.Join(out, img.Source.Directory, f)); err != nil {
 				t.Errorf("staged image directory lacks %s: %v", f, err)
 			}

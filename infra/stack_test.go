@@ -44,12 +44,13 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
-	// The refresh job's directory also holds the meridian binary and the
-	// task image's Dockerfile (make build-refresh).
-	for _, name := range []string{"meridian", refreshImageDockerfile} {
+	// The refresh job's directory also holds the meridian and
+	// meridian-publish binaries and the task image's Dockerfile (make
+	// build-refresh).
+	for _, name := range []string{"meridian", "meridian-publish", refreshImageDockerfile} {
 		body := "#!/bin/sh\n"
 		if name == refreshImageDockerfile {
-			body = "FROM scratch\nCOPY bootstrap meridian /app/\nENTRYPOINT [\"/app/bootstrap\"]\n"
+			body = "FROM scratch\nCOPY bootstrap meridian meridian-publish /app/\nENTRYPOINT [\"/app/bootstrap\"]\n"
 		}
 		if err := os.WriteFile(filepath.Join(dir, RefreshFunction, name), []byte(body), 0o755); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -38,6 +38,7 @@ import (
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
+	"meridian/shared/publish"
 	"meridian/shared/reportfn"
 	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
@@ -118,7 +119,7 @@ func emulators(t *testing.T) (bucket string, s3c *s3.Client, s3Endpoint, s3Key, 
 	return bucket, s3c, s3Endpoint, s3Key, ddbEndpoint
 }
 
-// The Lambdas, reading what `meridian publish` put in S3 and DynamoDB
+// The Lambdas, reading what `meridian-publish` put in S3 and DynamoDB
 // emulators, answer recorded requests byte for byte as the local server
 // does from its data directory.
 func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
@@ -159,9 +160,9 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 	if err := dynamokv.CreateTable(ctx, dc, table); err != nil {
 		t.Fatal(err)
 	}
-	o := publishOptions{data: dir, bucket: bucket, table: table, s3Endpoint: s3Endpoint, dynamoEndpoint: ddbEndpoint,
-		region: "us-east-1", accessKey: s3Key, secretKey: s3Key, progress: io.Discard}
-	if err := publish(ctx, o); err != nil {
+	o := publish.Options{Domains: reportDomains, Data: dir, Bucket: bucket, Table: table, S3Endpoint: s3Endpoint, DynamoEndpoint: ddbEndpoint,
+		Region: "us-east-1", AccessKey: s3Key, SecretKey: s3Key, Progress: io.Discard}
+	if err := publish.Run(ctx, o); err != nil {
 		t.Fatal(err)
 	}
 	remote := dynamokv.New(dc, table, dynamokv.Options{})

@@ -9,7 +9,7 @@ import (
 // dataFlag registers -data on fs: the data directory (package datadir),
 // .meridian (or MERIDIAN_DATA) by default.
 func dataFlag(fs *flag.FlagSet, usage string) *datadir.Dir {
-	d := datadir.Dir(defaultDataDir())
+	d := datadir.Default()
 	fs.Var(&d, "data", usage)
 	return &d
 }

@@ -28,6 +28,7 @@ import (
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
+	"meridian/shared/publish"
 	"meridian/shared/reportfn"
 	"meridian/shared/survey/grid"
 )
@@ -143,7 +144,7 @@ func datasetSizes(t *testing.T, s kv.Store, name string) (items, bytes int64) {
 }
 
 // TestDynamoReportLatency publishes the demo energy and agriculture
-// datasets to a DynamoDB emulator with `meridian publish`'s copy, pads the
+// datasets to a DynamoDB emulator with `meridian-publish`'s copy, pads the
 // table to MERIDIAN_LATENCY_ITEMS items (100,000 by default) with a third
 // dataset, then serves the energy and agriculture reports and two lists
 // through the report functions' handlers (as on Lambda, API Gateway event
@@ -181,10 +182,10 @@ func TestDynamoReportLatency(t *testing.T) {
 		client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table)})
 	})
 	meter := &readMeter{API: client}
-	remote := dynamokv.New(meter, table, dynamokv.Options{Timeout: 30 * time.Second, WriteConcurrency: defaultPublishWorkers})
+	remote := dynamokv.New(meter, table, dynamokv.Options{Timeout: 30 * time.Second, WriteConcurrency: publish.DefaultWorkers})
 
 	// The demo datasets, ingested as `meridian serve` does, then copied
-	// as `meridian publish` does.
+	// as `meridian-publish` does.
 	local := kv.NewMem()
 	published := 0
 	for _, domain := range reportDomains {
@@ -193,7 +194,7 @@ func TestDynamoReportLatency(t *testing.T) {
 		}
 		items, bytes := datasetSizes(t, local, domain)
 		start := time.Now()
-		if err := copyDataset(ctx, local, remote, domain, false, io.Discard); err != nil {
+		if err := publish.Dataset(ctx, local, remote, domain, false, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 		took := time.Since(start)
@@ -216,7 +217,7 @@ func TestDynamoReportLatency(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("padding: %d items published in %v (%.0f items/s, %d workers)", pad, time.Since(start).Round(time.Millisecond),
-			float64(pad)/time.Since(start).Seconds(), defaultPublishWorkers)
+			float64(pad)/time.Since(start).Seconds(), publish.DefaultWorkers)
 	}
 	meter.take()
 

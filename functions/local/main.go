@@ -6,12 +6,14 @@
 //	meridian ingest    build official grid indexes from the published files
 //	meridian build-tiles  build PMTiles archives of the survey grid layers
 //	meridian data      fetch the official datasets and ingest what changed
-//	meridian publish   copy the data into an AWS deployment's bucket and table
 //	meridian convert   convert a CSV of legal land descriptions or coordinates
 //	meridian loadtest  measure requests per second and latency of a server
 //	meridian openapi   print the OpenAPI document of the routes
 //	meridian demo      write invented data in the real layouts (demo or province size)
 //	meridian scale-test  the whole data path at the published size, measured
+//
+// Publishing the data into an AWS deployment is a command of its own,
+// meridian-publish (functions/publish), so that this binary links no AWS SDK.
 package main
 
 import (
@@ -30,14 +32,14 @@ commands:
             -check first: what each file is and what is wrong, publishing nothing
   build-tiles  build PMTiles archives of survey grid layers: meridian build-tiles ab/twp ab/sec
   data      download the official datasets, check and ingest what changed: meridian data fetch|list
-  publish   copy grid indexes, tile archives and report data into an AWS deployment
   convert   convert a CSV of legal land descriptions or coordinates to CSV or GeoJSON
   loadtest  measure requests per second and p99 latency against a running server
   openapi   print the OpenAPI document of the server's routes: meridian openapi [-o FILE]
   demo      write invented data in the real layouts: meridian demo [-scale province] [grid|energy|ag]
   scale-test  generate, ingest, build, serve and load the demo and the province-size data; one table
 
-Run 'meridian <command> -h' for the flags of a command.
+Run 'meridian <command> -h' for the flags of a command. Publishing into an AWS
+deployment is its own command: meridian-publish (make build-publish).
 `
 
 func main() {
@@ -50,7 +52,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
-	case "ingest", "build-tiles", "publish", "data", "demo":
+	case "ingest", "build-tiles", "data", "demo":
 		limitJobMemory()
 	}
 	if stop := profileFromEnv(cmd, stderr); stop != nil {
@@ -66,7 +68,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "build-tiles":
 		return buildTilesCommand(args, stdout, stderr)
 	case "publish":
-		return publishCommand(args, stdout, stderr)
+		fmt.Fprintln(stderr, "meridian: publish is its own command, so that this one links no AWS SDK: make build-publish, then .build/meridian-publish (or go run ./functions/publish)")
+		return 2
 	case "data":
 		return dataCommand(args, stdout, stderr)
 	case "convert":

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,6 +18,26 @@ func TestRunCommands(t *testing.T) {
 	out.Reset()
 	if code := run([]string{"help"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "convert") {
 		t.Errorf("help: exit %d, %q", code, out.String())
+	}
+	// publish left this binary for meridian-publish: the old command
+	// says where it went, and does nothing.
+	errb.Reset()
+	if code := run([]string{"publish", "-bucket", "b", "-table", "t"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "meridian-publish") {
+		t.Errorf("publish: exit %d, stderr %q; want 2 and the name of meridian-publish", code, errb.String())
+	}
+}
+
+// The local server links no AWS SDK: publishing is meridian-publish's.
+// (A first make run compiles what this binary imports.)
+func TestNoAWSSDK(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil || !strings.Contains(string(out), "meridian/shared/kv\n") {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if strings.HasPrefix(p, "github.com/aws/") {
+			t.Errorf("meridian imports %s", p)
+		}
 	}
 }
 

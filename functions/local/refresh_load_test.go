@@ -30,6 +30,7 @@ import (
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
+	"meridian/shared/publish"
 	"meridian/shared/release"
 	"meridian/shared/reportfn"
 	"meridian/shared/survey/grid"
@@ -41,7 +42,7 @@ import (
 // autocomplete, batch, reports, the operator list and tiles busy while
 // every dataset is refreshed from version A to version B (see
 // refresh_data_test.go), on AWS (the Lambda handlers over the S3 and
-// DynamoDB emulators, refreshed by `meridian publish`) and locally (the
+// DynamoDB emulators, refreshed by `meridian-publish`) and locally (the
 // server over a data directory, refreshed by `meridian ingest` and
 // `meridian build-tiles` into that directory). Every response must be
 // byte for byte the answer of A or of B for its probe: no failure, no
@@ -415,7 +416,7 @@ func awsFunctions(t *testing.T, s3c s3blob.API, bucket string, names []string, r
 }
 
 // On AWS: version A published and served by warm functions; version B
-// published by `meridian publish` under load.
+// published by `meridian-publish` under load.
 func TestRefreshUnderLoadAWS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("refresh under load: skipped in -short mode")
@@ -436,12 +437,12 @@ func TestRefreshUnderLoadAWS(t *testing.T) {
 	if err := dynamokv.CreateTable(ctx, dc, table); err != nil {
 		t.Fatal(err)
 	}
-	opts := func(dir string) publishOptions {
-		return publishOptions{data: datadir.Dir(dir), bucket: bucket, table: table, s3Endpoint: s3Endpoint, dynamoEndpoint: ddbEndpoint,
-			region: "us-east-1", accessKey: s3Key, secretKey: s3Key, progress: io.Discard}
+	opts := func(dir string) publish.Options {
+		return publish.Options{Domains: reportDomains, Data: datadir.Dir(dir), Bucket: bucket, Table: table, S3Endpoint: s3Endpoint, DynamoEndpoint: ddbEndpoint,
+			Region: "us-east-1", AccessKey: s3Key, SecretKey: s3Key, Progress: io.Discard}
 	}
 	start = time.Now()
-	if err := publish(ctx, opts(dirA)); err != nil {
+	if err := publish.Run(ctx, opts(dirA)); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("aws: version A published in %s (no load)", time.Since(start).Round(time.Millisecond))
@@ -466,7 +467,7 @@ func TestRefreshUnderLoadAWS(t *testing.T) {
 	tg := loadTarget{name: "aws", base: ts.URL, reportPause: 3 * time.Second, refresh: func(ctx context.Context, logf func(string, ...any)) error {
 		var err error
 		for attempt := 1; attempt <= 3; attempt++ {
-			if err = publish(ctx, opts(dirB)); err == nil || ctx.Err() != nil {
+			if err = publish.Run(ctx, opts(dirB)); err == nil || ctx.Err() != nil {
 				return err
 			}
 			logf("aws: publish attempt %d failed, running it again: %.300v", attempt, err)

@@ -20,14 +20,6 @@ import (
 	"meridian/shared/survey/gridindex"
 )
 
-// defaultDataDir holds keys and usage counts: $MERIDIAN_DATA, else ./.meridian.
-func defaultDataDir() string {
-	if d := os.Getenv("MERIDIAN_DATA"); d != "" {
-		return d
-	}
-	return ".meridian"
-}
-
 func serveCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)

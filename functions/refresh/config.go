@@ -17,6 +17,7 @@ type config struct {
 	Prefix   string     // REFRESH_PREFIX: where the job keeps its downloads in the bucket; refresh/
 	Scratch  string     // SCRATCH_DIR: emptied before and after each run; /tmp/meridian-refresh
 	Meridian string     // MERIDIAN_BIN: the meridian binary; beside this program
+	Publish  string     // MERIDIAN_PUBLISH_BIN: the meridian-publish binary; beside this program
 	// Datasets is REFRESH_DATASETS, the manifest keys a run without any in
 	// its event refreshes (the Fargate task's only input).
 	Datasets []string
@@ -34,6 +35,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		Prefix:   r.String("REFRESH_PREFIX", defaultPrefix),
 		Scratch:  r.String("SCRATCH_DIR", filepath.Join(os.TempDir(), "meridian-refresh")),
 		Meridian: r.String("MERIDIAN_BIN", besideExecutable("meridian")),
+		Publish:  r.String("MERIDIAN_PUBLISH_BIN", besideExecutable("meridian-publish")),
 		Datasets: splitList(getenv("REFRESH_DATASETS")),
 		URL:      r.String("REFRESH_URL", ""),
 	}

@@ -44,9 +44,9 @@ type objectStore interface {
 }
 
 // Job refreshes datasets of the manifest (package datafetch): fetch,
-// check, ingest into scratch storage, publish. It runs the meridian binary
-// for the steps an operator runs by hand (`meridian data fetch`, then
-// `meridian publish -merge`), so the scheduled job and the command line
+// check, ingest into scratch storage, publish. It runs the binaries an
+// operator runs by hand (`meridian data fetch`, then `meridian-publish
+// -merge`), so the scheduled job and the command line
 // take the same path: content-addressed S3 objects before one conditional
 // manifest, a conditional DynamoDB counter and pointer per dataset.
 //
@@ -63,11 +63,12 @@ type Job struct {
 	Table    string
 	Prefix   string
 	Scratch  string
-	Meridian string
+	Meridian string // the meridian binary (data fetch)
+	Publish  string // the meridian-publish binary
 	// Env is added to the environment of meridian's runs (tests: the
 	// emulators' credentials and MERIDIAN_FETCH_BASE_URL).
 	Env []string
-	// PublishFlags are added to `meridian publish` (tests: endpoints).
+	// PublishFlags are added to `meridian-publish` (tests: endpoints).
 	PublishFlags []string
 	// FetchBaseURL points the dry run at a test server, as
 	// MERIDIAN_FETCH_BASE_URL does for meridian.
@@ -96,7 +97,7 @@ type Result struct {
 	Unchanged    []string `json:"unchanged"` // every URL answered 304 (or the same validators)
 	Published    bool     `json:"published"`
 	ScratchBytes int64    `json:"scratch_bytes"` // the most the scratch directory held, sampled
-	PeakRSSKiB   int64    `json:"peak_rss_kib"`  // meridian's largest resident set
+	PeakRSSKiB   int64    `json:"peak_rss_kib"`  // the largest resident set of meridian and meridian-publish
 	Seconds      float64  `json:"seconds"`
 }
 
@@ -191,8 +192,8 @@ func (j *Job) Run(ctx context.Context, req Request) (res Result, err error) {
 		}
 	}
 	if len(res.Updated) > 0 {
-		pub := append([]string{"publish", "-merge", "-data", j.Scratch, "-bucket", j.Bucket, "-table", j.Table}, j.PublishFlags...)
-		if _, err := j.meridian(ctx, &res, pub...); err != nil {
+		pub := append([]string{"-merge", "-data", j.Scratch, "-bucket", j.Bucket, "-table", j.Table}, j.PublishFlags...)
+		if _, err := j.run(ctx, &res, j.Publish, pub...); err != nil {
 			// The downloads in the bucket stay as they were: the next run
 			// fetches, ingests and publishes these again.
 			return res, errors.Join(fmt.Errorf("refresh: publish %s: %w", strings.Join(res.Updated, ", "), err), fetchErr)
@@ -457,13 +458,23 @@ func (j *Job) put(ctx context.Context, key, src string) error {
 	return nil
 }
 
-// meridian runs the meridian binary, its output copied to j.Out and
-// returned.
+// meridian runs the meridian binary (see run).
 func (j *Job) meridian(ctx context.Context, res *Result, args ...string) (string, error) {
-	j.Log.Info("run", "cmd", "meridian "+strings.Join(args, " "))
+	return j.run(ctx, res, j.Meridian, args...)
+}
+
+// run runs the program at bin, its output copied to j.Out and returned,
+// and records its peak RSS in res.
+func (j *Job) run(ctx context.Context, res *Result, bin string, args ...string) (string, error) {
+	name := filepath.Base(bin)
+	j.Log.Info("run", "cmd", name+" "+strings.Join(args, " "))
+	what := name // the program and its subcommand, for errors
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		what += " " + args[0]
+	}
 	var buf strings.Builder
 	w := io.MultiWriter(j.Out, &lockedWriter{w: &buf})
-	cmd := exec.CommandContext(ctx, j.Meridian, args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(os.Environ(), j.Env...)
 	cmd.Stdout, cmd.Stderr = w, w
 	err := cmd.Run()
@@ -471,7 +482,7 @@ func (j *Job) meridian(ctx context.Context, res *Result, args ...string) (string
 		res.PeakRSSKiB = max(res.PeakRSSKiB, maxRSSKiB(cmd.ProcessState))
 	}
 	if err != nil {
-		return buf.String(), fmt.Errorf("meridian %s: %w", args[0], err)
+		return buf.String(), fmt.Errorf("%s: %w", what, err)
 	}
 	return buf.String(), nil
 }

@@ -39,8 +39,8 @@ import (
 	"meridian/shared/release"
 )
 
-// meridianBin is the meridian binary the job runs, built once.
-var meridianBin string
+// meridianBin and publishBin are the binaries the job runs, built once.
+var meridianBin, publishBin string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "meridian-refresh-test-")
@@ -48,10 +48,12 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	meridianBin = filepath.Join(dir, "meridian")
-	if out, err := exec.Command("go", "build", "-o", meridianBin, "meridian/functions/local").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build meridian: %v\n%s", err, out)
-		os.Exit(1)
+	meridianBin, publishBin = filepath.Join(dir, "meridian"), filepath.Join(dir, "meridian-publish")
+	for bin, pkg := range map[string]string{meridianBin: "meridian/functions/local", publishBin: "meridian/functions/publish"} {
+		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", pkg, err, out)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -160,6 +162,7 @@ func testJob(t *testing.T, base string) (*Job, *s3.Client, *dynamodb.Client) {
 		S3: s3c, Bucket: bucket, Table: "reports", Prefix: defaultPrefix,
 		Scratch:  filepath.Join(t.TempDir(), "scratch"),
 		Meridian: meridianBin,
+		Publish:  publishBin,
 		Env: []string{"MERIDIAN_FETCH_BASE_URL=" + base, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test",
 			"AWS_SESSION_TOKEN=", "AWS_REGION=us-east-1", "AWS_EC2_METADATA_DISABLED=true"},
 		PublishFlags: []string{"-s3-endpoint", *s3c.Options().BaseEndpoint, "-dynamodb-endpoint", ddb.URL, "-region", "us-east-1"},
@@ -329,7 +332,7 @@ func TestLoadConfig(t *testing.T) {
 	}
 	env := map[string]string{"DATA_BUCKET": "b", "REPORTS_TABLE": "t", "REFRESH_DATASETS": " aer-st37, petrinex-ba ,", "REFRESH_URL": "https://example.com/x.zip"}
 	c, err := loadConfig(func(k string) string { return env[k] })
-	if err != nil || c.Prefix != defaultPrefix || !slices.Equal(c.Datasets, []string{"aer-st37", "petrinex-ba"}) || filepath.Base(c.Meridian) != "meridian" || c.URL != "https://example.com/x.zip" {
+	if err != nil || c.Prefix != defaultPrefix || !slices.Equal(c.Datasets, []string{"aer-st37", "petrinex-ba"}) || filepath.Base(c.Meridian) != "meridian" || filepath.Base(c.Publish) != "meridian-publish" || c.URL != "https://example.com/x.zip" {
 		t.Errorf("loadConfig = %+v, %v", c, err)
 	}
 }
@@ -457,7 +460,7 @@ func TestPullFilesRefusesPaths(t *testing.T) {
 	}
 }
 
-// A publish that fails (S3 unreachable for meridian publish) fails the run
+// A publish that fails (S3 unreachable for meridian-publish) fails the run
 // and records no download, so the next run fetches and publishes again.
 func TestRefreshPublishFailureRecordsNothing(t *testing.T) {
 	ctx := context.Background()

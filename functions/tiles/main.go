@@ -70,7 +70,7 @@ func newGridsHandler(logger *slog.Logger, c config, grids *gridstore.Grids, arch
 			Attribution: tile.Attribution(svc.Sources),
 		}
 		if archives != nil {
-			o.Archives = archive.NewReleaseSet(archives, c.Recheck) // as `meridian publish` writes them
+			o.Archives = archive.NewReleaseSet(archives, c.Recheck) // as `meridian-publish` writes them
 		}
 		th = tile.NewHandler(o)
 		return th.Routes()

@@ -31,6 +31,15 @@ import (
 // Dir is a data directory. It is a flag.Value (-data).
 type Dir string
 
+// Default is the data directory of a command not given one: MERIDIAN_DATA,
+// or .meridian in the working directory.
+func Default() Dir {
+	if d := os.Getenv("MERIDIAN_DATA"); d != "" {
+		return Dir(d)
+	}
+	return ".meridian"
+}
+
 // GridExt ends the name of a grid index file.
 const GridExt = ".mgix"
 

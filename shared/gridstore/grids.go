@@ -18,7 +18,7 @@ import (
 // Grids are the grid indexes a warm function serves, kept in step with the
 // release manifest.
 //
-// A Lambda environment lives for hours, and `meridian publish` only writes
+// A Lambda environment lives for hours, and `meridian-publish` only writes
 // a new release (new content-addressed keys, then grid/MANIFEST.json): a
 // function that opened its indexes at cold start would serve the old
 // release until its next cold start. Grids read the manifest again at most

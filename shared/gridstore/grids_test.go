@@ -44,7 +44,7 @@ func indexBytes(t *testing.T, source string) []byte {
 	return buf.Bytes()
 }
 
-// publishRelease does what `meridian publish` does for one index named
+// publishRelease does what `meridian-publish` does for one index named
 // a.mgix: the object at its content-addressed key, then the manifest.
 func publishRelease(t *testing.T, store *s3blob.Store, data []byte) string {
 	t.Helper()

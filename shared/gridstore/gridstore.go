@@ -1,7 +1,7 @@
 // Package gridstore opens a deployment's official grid indexes: on AWS from
 // the S3 bucket named in the function's environment, read by range
 // requests through a block cache that lives as long as the Lambda
-// environment, and kept in step with the release `meridian publish` writes
+// environment, and kept in step with the release `meridian-publish` writes
 // (see Grids).
 package gridstore
 
@@ -74,7 +74,7 @@ func Open(ctx context.Context, c Config, logger *slog.Logger) (*Grids, error) {
 
 // OpenIndexes opens the indexes named in store, where names them in
 // errors. When the store has a release manifest (package release, written
-// by `meridian publish`), each name is opened at the content-addressed key
+// by `meridian-publish`), each name is opened at the content-addressed key
 // the manifest gives, which is never overwritten: the index reads the same
 // bytes for as long as it is held, whatever is published meanwhile. A
 // store without a manifest (published before manifests) is read at the

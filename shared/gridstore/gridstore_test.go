@@ -18,7 +18,7 @@ import (
 
 // OpenIndexes resolves names through the release manifest when there is
 // one, and reads the names themselves when there is none. (Opening real
-// indexes through a manifest is tested with `meridian publish`, in
+// indexes through a manifest is tested with `meridian-publish`, in
 // functions/local.)
 func TestOpenIndexesResolves(t *testing.T) {
 	ctx := context.Background()

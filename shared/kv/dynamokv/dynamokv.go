@@ -1,5 +1,5 @@
 // Package dynamokv is the report store on DynamoDB: a [kv.Store] in one
-// table, used by the report functions on AWS and by `meridian publish`. It
+// table, used by the report functions on AWS and by `meridian-publish`. It
 // is its own package, as the S3 store is (package blob/s3blob), so that
 // what reads or writes reports locally does not link the AWS SDK. The
 // package kv documents the single-table design and the contract this

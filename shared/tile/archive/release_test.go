@@ -17,7 +17,7 @@ import (
 	"meridian/shared/tile/archive/internal/archivetest"
 )
 
-// TestReleaseSet: on a store `meridian publish` writes, a name is read at
+// TestReleaseSet: on a store `meridian-publish` writes, a name is read at
 // the content-addressed key its release manifest gives; a new release is
 // served once the manifest is read again, while a request holding the old
 // archive keeps reading the old bytes, never a mixture; a store without a

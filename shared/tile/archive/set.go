@@ -61,7 +61,7 @@ func NewSet(store blob.Store, recheck time.Duration) *Set {
 	return &Set{store: store, recheck: recheck, open: map[string]*setEntry{}}
 }
 
-// NewReleaseSet is NewSet over a store that `meridian publish` writes: a
+// NewReleaseSet is NewSet over a store that `meridian-publish` writes: a
 // release manifest (package release) names the content-addressed key that
 // holds each archive, and those keys are never overwritten. Each name is
 // read at the key the manifest gives; the manifest is read again at most

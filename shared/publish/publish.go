@@ -1,4 +1,30 @@
-package main
+// Package publish copies a data directory (package datadir) into an AWS
+// deployment: the grid indexes (DIR/grid/*.mgix) to s3://BUCKET/grid/, the
+// tile archives (DIR/tiles/**/*.pmtiles) to s3://BUCKET/tiles/, and the
+// served version of each report dataset (DIR/reports/<domain>) to the
+// DynamoDB table. It is the meridian-publish command (functions/publish)
+// and the last step of the refresh job, and lives apart from the local
+// server so that the server does not link the AWS SDK.
+//
+// Files go to content-addressed keys (grid/v/<sha256>/<name>), never
+// overwritten, so a warm Lambda keeps reading the bytes it opened; once all
+// are uploaded and checked, one manifest object per prefix
+// (grid/MANIFEST.json, tiles/MANIFEST.json) names them, and new cold starts
+// read the new release. The manifest write is conditional on the manifest
+// read at the start: a publish that overlapped another fails. Tile archives
+// are also copied to their names, which the tiles function reads today. A
+// report dataset is published whole or not at all, with a new version and
+// a conditional flip of its pointer (kv.Publish).
+//
+// It is resumable: objects already in the bucket and datasets already
+// published from the same local version are skipped. A local server may
+// keep running on the directory: a publish reads the report versions it
+// serves, and an ingest meanwhile writes a new one beside them.
+//
+// Memory: files are hashed and uploaded as streams, and a dataset is
+// copied a scan batch at a time through DynamoDB's write stream
+// (TestDatasetHeapFlat), so a publish holds no file and no dataset.
+package publish
 
 import (
 	"bytes"
@@ -9,17 +35,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"maps"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -30,60 +53,27 @@ import (
 	"meridian/shared/blob/s3blob"
 	"meridian/shared/datadir"
 	"meridian/shared/kv"
+	"meridian/shared/kv/boltdir"
 	"meridian/shared/kv/dynamokv"
 	"meridian/shared/release"
 )
 
-const publishUsage = `usage: meridian publish -bucket BUCKET -table TABLE [-data DIR] [-merge] [flags]
+// Options say what to publish and where.
+type Options struct {
+	Data    datadir.Dir // the data directory
+	Domains []string    // the report domains (energy, ag): datasets of Data.Reports(domain)
 
-Copies a data directory into a deployment (make deploy): the grid indexes
-(DIR/grid/*.mgix) to s3://BUCKET/grid/, the tile archives
-(DIR/tiles/**/*.pmtiles) to s3://BUCKET/tiles/, and the served version of
-each report dataset (DIR/reports/energy, DIR/reports/ag) to the DynamoDB
-table.
-
-Files go to content-addressed keys (grid/v/<sha256>/<name>), never
-overwritten, so a warm Lambda keeps reading the bytes it opened; once all
-are uploaded and checked, one manifest object per prefix
-(grid/MANIFEST.json, tiles/MANIFEST.json) names them, and new cold starts
-read the new release. The manifest write is conditional on the manifest
-read at the start: a publish that overlapped another fails (run it again). Tile archives are also copied to their names, which
-the tiles function reads today. A report dataset is published whole or not
-at all, with a new version and a conditional flip of its pointer: a
-concurrent publish of the same dataset fails rather than merging.
-
-It is resumable: objects already in the bucket and datasets already
-published from the same local version are skipped, so a run that stopped
-can simply be run again. A local server may keep running on DIR: publish
-reads the report versions it serves, and an ingest meanwhile writes a new
-one beside them.
-
--merge publishes a directory that holds only part of the data (the
-scheduled refresh job ingests one dataset group into scratch storage):
-the files of the bucket's manifests that DIR does not have stay named
-in the new manifests, and every report dataset of DIR is published as
-a new version, since a scratch directory's version numbers say nothing
-about what the table holds. A report domain never ingested in DIR is
-left as the table has it.
-
-AWS credentials and region come from the SDK's default chain, untouched:
-environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN),
-AWS_PROFILE with SSO or an assumed role, web identity, container and
-instance roles. -s3-endpoint and -dynamodb-endpoint point at emulators.
-
-flags:
-`
-
-type publishOptions struct {
-	bucket, table              string
-	data                       datadir.Dir
-	s3Endpoint, dynamoEndpoint string
-	region                     string
-	accessKey, secretKey       string // static credentials for tests; empty: the SDK's default chain
-	merge                      bool   // keep the manifests' other files; publish every dataset (-merge)
-	dynamoWorkers              int    // BatchWriteItem calls at once (-dynamodb-workers); 0: defaultPublishWorkers
-	dynamoAttempts             int    // attempts per batch (-dynamodb-attempts); 0: defaultPublishAttempts
-	progress                   io.Writer
+	Bucket, Table              string // the deployment's data bucket and report table
+	Region                     string // empty: the SDK's default chain
+	S3Endpoint, DynamoEndpoint string // emulators; empty: AWS
+	AccessKey, SecretKey       string // static credentials for tests; empty: the SDK's default chain
+	// Merge publishes a directory that holds part of the data: the
+	// manifests keep naming the files it lacks, and every dataset it has is
+	// published as a new version.
+	Merge          bool
+	DynamoWorkers  int // BatchWriteItem calls at once; 0: DefaultWorkers
+	DynamoAttempts int // attempts per batch; 0: DefaultAttempts
+	Progress       io.Writer
 }
 
 // Defaults of a publish's DynamoDB writes. Four workers, as Dynamo's own
@@ -96,55 +86,20 @@ type publishOptions struct {
 // throttling per batch before the publish gives up and the served version
 // stays as it was.
 const (
-	defaultPublishWorkers  = 4
-	defaultPublishAttempts = 12
-	publishMaxBackoff      = 5 * time.Second
-	maxPublishWorkers      = 64
+	DefaultWorkers  = 4
+	DefaultAttempts = 12
+	MaxWorkers      = 64
+	maxBackoff      = 5 * time.Second
 )
 
-func publishCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("publish", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, publishUsage); fs.PrintDefaults() }
-	var o publishOptions
-	fs.Var(&o.data, "data", "data directory")
-	fs.StringVar(&o.bucket, "bucket", "", "the deployment's data bucket (output DataBucketName)")
-	fs.StringVar(&o.table, "table", "", "the deployment's report table (output ReportsTableName)")
-	fs.StringVar(&o.region, "region", "", "AWS region (default: the SDK's chain)")
-	fs.StringVar(&o.s3Endpoint, "s3-endpoint", "", "S3-compatible endpoint, e.g. http://127.0.0.1:4569 (emulators)")
-	fs.StringVar(&o.dynamoEndpoint, "dynamodb-endpoint", "", "DynamoDB endpoint, e.g. http://127.0.0.1:8100 (emulators)")
-	fs.BoolVar(&o.merge, "merge", false, "DIR holds part of the data: keep the files it lacks in the manifests, publish its datasets as new versions")
-	fs.IntVar(&o.dynamoWorkers, "dynamodb-workers", defaultPublishWorkers, fmt.Sprintf("BatchWriteItem calls in flight at once (1-%d)", maxPublishWorkers))
-	fs.IntVar(&o.dynamoAttempts, "dynamodb-attempts", defaultPublishAttempts, "attempts at a throttled batch before the publish fails (1-100)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+// Run uploads the files and copies the datasets (see the package doc).
+func Run(ctx context.Context, o Options) error {
+	if o.Progress == nil {
+		o.Progress = io.Discard
 	}
-	if o.bucket == "" || o.table == "" {
-		fs.Usage()
-		return 2
-	}
-	if o.dynamoWorkers < 1 || o.dynamoWorkers > maxPublishWorkers || o.dynamoAttempts < 1 || o.dynamoAttempts > 100 {
-		fmt.Fprintf(stderr, "meridian publish: -dynamodb-workers must be 1-%d and -dynamodb-attempts 1-100 (got %d, %d)\n", maxPublishWorkers, o.dynamoWorkers, o.dynamoAttempts)
-		return 2
-	}
-	// No static credentials: the SDK's chain reads the environment itself,
-	// session token included (copying the two keys here dropped it, which
-	// broke SSO and assumed roles).
-	o.progress = stdout
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := publish(ctx, o); err != nil {
-		fmt.Fprintf(stderr, "meridian publish: %v\n", err)
-		return 1
-	}
-	return 0
-}
-
-// publish uploads the files and copies the datasets.
-func publish(ctx context.Context, o publishOptions) error {
 	start := time.Now()
-	client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: o.region, Endpoint: o.s3Endpoint, PathStyle: o.s3Endpoint != "",
-		AccessKeyID: o.accessKey, SecretAccessKey: o.secretKey})
+	client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: o.Region, Endpoint: o.S3Endpoint, PathStyle: o.S3Endpoint != "",
+		AccessKeyID: o.AccessKey, SecretAccessKey: o.SecretKey})
 	if err != nil {
 		return err
 	}
@@ -157,19 +112,19 @@ func publish(ctx context.Context, o publishOptions) error {
 		base             manifestBase // the manifest before this publish
 	}
 	sets := []*set{
-		{dir: o.data.Grid(), prefix: "grid/", ext: datadir.GridExt},
-		{dir: o.data.Tiles(), prefix: "tiles/", ext: ".pmtiles", plainKeys: true},
+		{dir: o.Data.Grid(), prefix: "grid/", ext: datadir.GridExt},
+		{dir: o.Data.Tiles(), prefix: "tiles/", ext: ".pmtiles", plainKeys: true},
 	}
 	// Every object of every set first, each manifest after: a manifest never
 	// names an object that is not complete.
 	for _, st := range sets {
-		st.store = s3blob.New(client, o.bucket, st.prefix, s3blob.Options{})
+		st.store = s3blob.New(client, o.Bucket, st.prefix, s3blob.Options{})
 		st.manifest = release.Manifest{Files: map[string]release.File{}}
-		if st.base, err = readManifestBase(ctx, client, o.bucket, st.prefix); err != nil {
+		if st.base, err = readManifestBase(ctx, client, o.Bucket, st.prefix); err != nil {
 			return err
 		}
 		u, sk, err := uploadSet(ctx, st.store, st.dir, st.ext, st.manifest.Files, func(key string) {
-			fmt.Fprintf(o.progress, "uploaded s3://%s/%s%s\n", o.bucket, st.prefix, key)
+			fmt.Fprintf(o.Progress, "uploaded s3://%s/%s%s\n", o.Bucket, st.prefix, key)
 		})
 		if err != nil {
 			return err
@@ -181,7 +136,7 @@ func publish(ctx context.Context, o publishOptions) error {
 			continue
 		}
 		local := slices.Sorted(maps.Keys(st.manifest.Files))
-		if o.merge {
+		if o.Merge {
 			for name, f := range st.base.files {
 				if _, ok := st.manifest.Files[name]; !ok {
 					st.manifest.Files[name] = f
@@ -193,7 +148,7 @@ func publish(ctx context.Context, o publishOptions) error {
 			return err
 		}
 		if changed {
-			fmt.Fprintf(o.progress, "release s3://%s/%s%s: %d files\n", o.bucket, st.prefix, release.ManifestKey, len(st.manifest.Files))
+			fmt.Fprintf(o.Progress, "release s3://%s/%s%s: %d files\n", o.Bucket, st.prefix, release.ManifestKey, len(st.manifest.Files))
 		}
 		if st.plainKeys {
 			// The tiles function still reads archives at their names;
@@ -205,46 +160,63 @@ func publish(ctx context.Context, o publishOptions) error {
 					return err
 				}
 				if done {
-					fmt.Fprintf(o.progress, "uploaded s3://%s/%s%s\n", o.bucket, st.prefix, name)
+					fmt.Fprintf(o.Progress, "uploaded s3://%s/%s%s\n", o.Bucket, st.prefix, name)
 				}
 			}
 		}
 	}
-	fmt.Fprintf(o.progress, "files: %d uploaded, %d already there\n", uploaded, skipped)
+	fmt.Fprintf(o.Progress, "files: %d uploaded, %d already there\n", uploaded, skipped)
 
-	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: o.region, Endpoint: o.dynamoEndpoint,
-		AccessKeyID: o.accessKey, SecretAccessKey: o.secretKey, DisableResponseChecksum: o.dynamoEndpoint != ""})
+	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: o.Region, Endpoint: o.DynamoEndpoint,
+		AccessKeyID: o.AccessKey, SecretAccessKey: o.SecretKey, DisableResponseChecksum: o.DynamoEndpoint != ""})
 	if err != nil {
 		return err
 	}
 	// A publish is a batch job: each DynamoDB call may wait out throttling
 	// and a slow table for longer than a request handler's 3 s.
-	remote := dynamokv.New(dc, o.table, dynamokv.Options{Timeout: publishDynamoTimeout,
-		WriteConcurrency: cmp.Or(o.dynamoWorkers, defaultPublishWorkers), BatchWriteAttempts: cmp.Or(o.dynamoAttempts, defaultPublishAttempts),
-		MaxBackoff: publishMaxBackoff})
-	for _, domain := range reportDomains {
+	remote := dynamokv.New(dc, o.Table, dynamokv.Options{Timeout: dynamoTimeout,
+		WriteConcurrency: cmp.Or(o.DynamoWorkers, DefaultWorkers), BatchWriteAttempts: cmp.Or(o.DynamoAttempts, DefaultAttempts),
+		MaxBackoff: maxBackoff})
+	for _, domain := range o.Domains {
 		// The version served now: an ingest may be writing the next.
-		local, ok, err := openReportStore(o.data, domain)
+		local, ok, err := openServed(o.Data, domain)
 		if err != nil {
 			return fmt.Errorf("report store %s: %w", domain, err)
 		}
 		if !ok {
-			fmt.Fprintf(o.progress, "dataset %s: never ingested here, not published\n", domain)
+			fmt.Fprintf(o.Progress, "dataset %s: never ingested here, not published\n", domain)
 			continue
 		}
-		err = copyDataset(ctx, local, remote, domain, o.merge, o.progress)
+		err = Dataset(ctx, local, remote, domain, o.Merge, o.Progress)
 		local.Close()
 		if err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(o.progress, "published in %s\n", time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(o.Progress, "published in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
-// publishDynamoTimeout bounds each DynamoDB call of a publish, its SDK
-// retries included.
-const publishDynamoTimeout = time.Minute
+// openServed opens the served version of domain's report store read-only,
+// its pages leaving the resident set as they are read (ScanRelease). ok is
+// false when the domain was never ingested. A directory still holding the
+// single report file of an earlier release is refused: the local server
+// adopts it at its start (meridian serve), and publishing the directory
+// without it would leave the table behind.
+func openServed(data datadir.Dir, domain string) (*kv.Bolt, bool, error) {
+	store, _, ok, err := data.Reports(domain).OpenCurrent(boltdir.ScanRelease)
+	if err != nil || ok {
+		return store, ok, err
+	}
+	if _, err := os.Stat(data.LegacyReports()); err == nil {
+		return nil, false, fmt.Errorf("%s is the report file of an earlier release: start the local server on %s once (it adopts the file), then publish", data.LegacyReports(), data)
+	}
+	return nil, false, nil
+}
+
+// dynamoTimeout bounds each DynamoDB call of a publish, its SDK retries
+// included.
+const dynamoTimeout = time.Minute
 
 // uploadSet uploads the files under dir ending in ext to their
 // content-addressed keys (release.ContentKey), skipping those already
@@ -403,10 +375,11 @@ func putIfChanged(ctx context.Context, store *s3blob.Store, key, path string) (b
 	return true, store.Put(ctx, key, f)
 }
 
-// copyDataset publishes dataset name of from into to, unless to already
-// holds it at the same source version with as many items and all is not
-// set (publish -merge: a scratch directory's versions start again at 1).
-func copyDataset(ctx context.Context, from, to kv.Store, name string, all bool, progress io.Writer) error {
+// Dataset publishes dataset name of from into to, unless to already holds
+// it at the same source version and all is not set (Options.Merge: a
+// scratch directory's versions start again at 1). It streams: it holds a
+// scan batch of keys and the write stream's batches, not the dataset.
+func Dataset(ctx context.Context, from, to kv.Store, name string, all bool, progress io.Writer) error {
 	ds, ok, err := kv.Open(ctx, from, name)
 	if err != nil || !ok {
 		return err
