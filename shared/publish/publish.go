@@ -76,7 +76,7 @@ type Options struct {
 	Progress       io.Writer
 }
 
-// Defaults of a publish's DynamoDB writes. Four workers, as Dynamo's own
+// Defaults of a publish's DynamoDB writes. Four workers, as the store's own
 // default: the in-process emulator answers one call at a time, and eight
 // made the refresh-under-load test twice as slow (58 s against 29 s); on
 // AWS each BatchWriteItem waits out a round trip (10-30 ms), so a

@@ -168,7 +168,11 @@ func TestWriteScaleOptions(t *testing.T) {
 // size is measured twice and the smaller peak kept: what the generator
 // allocates while a sample's collection marks counts as live, so a loaded
 // machine (CI, with other packages' tests beside it) reads more, never
-// less (2.4-3.3 MB here at both sizes; 2.9 and 8.6 MB once in CI).
+// less (2.4-3.3 MB here at both sizes; 2.9 and 8.6 MB once in CI; 1.4 and
+// 8.0 MB once beside another suite, 2026-11-26). The margin, 12 MB, is
+// below what holding the records would take: fraction 0.008 writes 1.5
+// million records (3.6 MB compressed), so keeping them costs 24 MB at 16
+// bytes each, however they are packed.
 func TestWriteScaleHeapFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes province-wide rasters four times")
@@ -183,7 +187,7 @@ func TestWriteScaleHeapFlat(t *testing.T) {
 	}
 	small, large := peak(f), peak(8*f)
 	t.Logf("peak heap growth: fraction %g %.1f MB, %g %.1f MB", f, float64(small)/(1<<20), 8*f, float64(large)/(1<<20))
-	if large > small*3/2+4<<20 {
+	if large > small*3/2+12<<20 {
 		t.Errorf("peak heap %d bytes at fraction %g, %d at %g: grows with the output", small, f, large, 8*f)
 	}
 	if large > 64<<20 {
