@@ -14,7 +14,7 @@ const events = "../../events/batch-*.json"
 // wantEvents is the answer to each event, whether it goes through the
 // handler in-process or through the built binary.
 var wantEvents = map[string]apigwtest.Want{
-	"batch-legal-location-official":  {Status: 200, Contains: []string{`"source":"fixture (AltaLIS ATS v4.1 format)"`, `"legal_location":"Lot 10 Con 1 Adjala"`, `"legal_location":"RL-22-St. Norbert"`, `"legal_location":"SE-7-5-6-W1"`, `"source":"fixture (ISC SaskGrid format)"`, `"errors":[]`}},
+	"batch-legal-location-official":  {Status: 200, Contains: []string{`"source":"Meridian demo data (invented): AltaLIS ATS v4.1 format"`, `"legal_location":"Lot 10 Con 1 Adjala"`, `"legal_location":"RL-22-St. Norbert"`, `"legal_location":"SE-7-5-6-W1"`, `"source":"Meridian demo data (invented): ISC SaskGrid format"`, `"errors":[]`}},
 	"batch-legal-location":           {Status: 200, ContentType: "application/geo+json", Contains: []string{`"legal_location":"NE-7-102-19-W4"`, `"legal_location":"1-24-60-1-W5"`, `"legal_location":"7-66-4-W6"`, `"errors":[{"index":3,"input":"not a location","code":"invalid_legal_location"`}},
 	"batch-legal-location-too-large": {Status: 413, Contains: []string{`"code":"batch_too_large"`, `101`}},
 	"batch-legal-location-malformed": {Status: 400, Contains: []string{`"code":"invalid_parameter"`}},

@@ -58,12 +58,12 @@ func TestFixturesOnFirstStart(t *testing.T) {
 		in, legal, system, unit, source string
 		polygon                         bool
 	}{
-		{"Lot 10 Con 1 Adjala", "Lot 10 Con 1 Adjala", "Geographic Township", "Lot", "fixture (LIO Geographic Lot Fabric format)", true},
-		{"Con 1 Adjala", "Con 1 Adjala", "Geographic Township", "Concession", "fixture (LIO Geographic Lot Fabric format)", true},
-		{"RL-22-St. Norbert", "RL-22-St. Norbert", "River Lot", "River/Parish Lot", "fixture (Manitoba Original Survey format)", false},
-		{"NW-25-24-1-W5", "NW-25-24-1-W5", "DLS", "Quarter Section", "fixture (AltaLIS ATS v4.1 format)", true},
-		{"NE-1-17-19-W2", "NE-1-17-19-W2", "DLS", "Quarter Section", "fixture (ISC SaskGrid format)", true},
-		{"NE-1-12-12E1", "NE-1-12-12-E1", "DLS", "Quarter Section", "fixture (Manitoba Original Survey format)", true},
+		{"Lot 10 Con 1 Adjala", "Lot 10 Con 1 Adjala", "Geographic Township", "Lot", "Meridian demo data (invented): LIO Geographic Lot Fabric format", true},
+		{"Con 1 Adjala", "Con 1 Adjala", "Geographic Township", "Concession", "Meridian demo data (invented): LIO Geographic Lot Fabric format", true},
+		{"RL-22-St. Norbert", "RL-22-St. Norbert", "River Lot", "River/Parish Lot", "Meridian demo data (invented): Manitoba Original Survey format", false},
+		{"NW-25-24-1-W5", "NW-25-24-1-W5", "DLS", "Quarter Section", "Meridian demo data (invented): AltaLIS ATS v4.1 format", true},
+		{"NE-1-17-19-W2", "NE-1-17-19-W2", "DLS", "Quarter Section", "Meridian demo data (invented): ISC SaskGrid format", true},
+		{"NE-1-12-12E1", "NE-1-12-12-E1", "DLS", "Quarter Section", "Meridian demo data (invented): Manitoba Original Survey format", true},
 		{"NW-25-50-1-W5", "NW-25-50-1-W5", "DLS", "Quarter Section", "model", true},
 	}
 	for _, tc := range tests {

@@ -34,7 +34,7 @@ import (
 //
 //   - grid: the AltaLIS fixture is ingested again with `meridian ingest
 //     grid` under the same index name, as a real dataset: every feature's
-//     source changes from "fixture (AltaLIS ATS v4.1 format)" to
+//     source changes from "Meridian demo data (invented): AltaLIS ATS v4.1 format" to
 //     "AltaLIS ATS v4.1";
 //   - energy: the demo files are ingested with -now 2031-01-15 instead of
 //     the demo date: every operator's refreshed_at, the expiry states and

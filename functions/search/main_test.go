@@ -16,8 +16,8 @@ const events = "../../events/search-*.json"
 // wantEvents is the answer to each event, whether it goes through the
 // handler in-process or through the built binary.
 var wantEvents = map[string]apigwtest.Want{
-	"search-legal-location-ontario":   {Status: 200, Contains: []string{`"legal_location":"Lot 10 Con 1 Adjala"`, `"survey_system":"Geographic Township"`, `"unit":"Lot"`, `"province":"Ontario"`, `"source":"fixture (LIO Geographic Lot Fabric format)"`}},
-	"search-legal-location-river-lot": {Status: 200, Contains: []string{`"legal_location":"RL-22-St. Norbert"`, `"unit":"River/Parish Lot"`, `"geometry":null`, `"source":"fixture (Manitoba Original Survey format)"`}},
+	"search-legal-location-ontario":   {Status: 200, Contains: []string{`"legal_location":"Lot 10 Con 1 Adjala"`, `"survey_system":"Geographic Township"`, `"unit":"Lot"`, `"province":"Ontario"`, `"source":"Meridian demo data (invented): LIO Geographic Lot Fabric format"`}},
+	"search-legal-location-river-lot": {Status: 200, Contains: []string{`"legal_location":"RL-22-St. Norbert"`, `"unit":"River/Parish Lot"`, `"geometry":null`, `"source":"Meridian demo data (invented): Manitoba Original Survey format"`}},
 	"search-coordinates-ontario-all":  {Status: 200, Contains: []string{`"legal_location":"Adjala Township"`, `"legal_location":"Con 1 Adjala"`, `"legal_location":"Lot 10 Con 1 Adjala"`}},
 	"search-coordinates-river-lot":    {Status: 200, Contains: []string{`"legal_location":"RL-22-St. Norbert"`, `"survey_system":"River Lot"`}},
 	"search-legal-location":           {Status: 200, ContentType: geoJSON, Contains: []string{`"shape":"grid"`, `"shape":"centroid"`, `"legal_location":"NW-25-24-1-W5"`, `"province":"Alberta"`, `"unit":"Quarter Section"`}},

@@ -159,7 +159,7 @@ func TestHandlerUsesTheAttachedGrids(t *testing.T) {
 	h := newHandler(slog.New(slog.DiscardHandler), c, grids, nil)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest("GET", "/tiles/ab/twp.json", nil))
-	if !strings.Contains(rec.Body.String(), "official data: fixture (AltaLIS") {
+	if !strings.Contains(rec.Body.String(), "official data: Meridian demo data (invented): AltaLIS") {
 		t.Errorf("GET /tiles/ab/twp.json: %d %s; want the attribution to name the fixture AltaLIS index", rec.Code, rec.Body)
 	}
 }
