@@ -17,7 +17,6 @@ package agdemo
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -315,10 +314,13 @@ func nField(name string, n, dec int) shp.Field {
 	return shp.Field{Name: name, Type: shp.Numeric, Length: n, Decimals: dec}
 }
 
-// geoJSONWriter builds a FeatureCollection, one feature per line.
+// geoJSONWriter builds a FeatureCollection with package demo's writer
+// (one feature per line, geometries through orb), rings oriented as RFC
+// 7946 asks and coordinates at 6 decimals, as the agencies' GeoJSON
+// downloads give them.
 type geoJSONWriter struct {
-	b bytes.Buffer
-	n int
+	b  bytes.Buffer
+	fc *demodata.FeatureCollection
 }
 
 type prop struct {
@@ -327,26 +329,38 @@ type prop struct {
 }
 
 func (g *geoJSONWriter) add(geom orb.Geometry, props ...prop) {
-	if g.n == 0 {
-		g.b.WriteString("{\"type\":\"FeatureCollection\",\"features\":[\n")
-	} else {
-		g.b.WriteString(",\n")
+	if g.fc == nil {
+		g.fc = demodata.NewFeatureCollection(&g.b, "", 0)
 	}
-	g.n++
-	g.b.WriteString(`{"type":"Feature","properties":{`)
+	ps := make([]demodata.Prop, len(props))
 	for i, p := range props {
-		if i > 0 {
-			g.b.WriteByte(',')
-		}
-		k, _ := json.Marshal(p.k)
-		v, _ := json.Marshal(p.v)
-		g.b.Write(k)
-		g.b.WriteByte(':')
-		g.b.Write(v)
+		ps[i] = demodata.Prop{Key: p.k, Value: p.v}
 	}
-	g.b.WriteString(`},"geometry":`)
-	writeGeoJSONGeometry(&g.b, geom)
-	g.b.WriteByte('}')
+	switch t := geom.(type) {
+	case orb.Polygon:
+		geom = ingest.OrientRings(clonePolygon(t))
+	case orb.MultiPolygon:
+		m := make(orb.MultiPolygon, len(t))
+		for i, p := range t {
+			m[i] = ingest.OrientRings(clonePolygon(p))
+		}
+		geom = m
+	case orb.LineString:
+	default:
+		geom = nil // written as null
+	}
+	if geom != nil {
+		geom = demodata.Round(geom, 6)
+	}
+	g.fc.Feature(geom, ps...)
+}
+
+// len is the number of features added.
+func (g *geoJSONWriter) len() int {
+	if g.fc == nil {
+		return 0
+	}
+	return g.fc.Len()
 }
 
 // flush writes the features added so far to w and forgets them, so that a
@@ -359,67 +373,30 @@ func (g *geoJSONWriter) flush(w io.Writer) error {
 
 // finish writes the rest of the collection to w (flush, then bytes).
 func (g *geoJSONWriter) finish(w io.Writer) error {
-	_, err := w.Write(g.bytes())
+	b, err := g.bytes()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
 	return err
 }
 
-func (g *geoJSONWriter) bytes() []byte {
-	if g.n == 0 {
-		return []byte("{\"type\":\"FeatureCollection\",\"features\":[]}\n")
+// bytes ends the collection and returns what was not flushed.
+func (g *geoJSONWriter) bytes() ([]byte, error) {
+	if g.fc == nil {
+		g.fc = demodata.NewFeatureCollection(&g.b, "", 0)
 	}
-	g.b.WriteString("\n]}\n")
-	return g.b.Bytes()
+	err := g.fc.End()
+	return g.b.Bytes(), err
 }
 
-func writeGeoJSONGeometry(b *bytes.Buffer, g orb.Geometry) {
-	pt := func(p orb.Point) {
-		b.WriteByte('[')
-		b.WriteString(strconv.FormatFloat(p[0], 'f', 6, 64))
-		b.WriteByte(',')
-		b.WriteString(strconv.FormatFloat(p[1], 'f', 6, 64))
-		b.WriteByte(']')
+// writeGeoJSON ends g and writes it as name.
+func (d *demo) writeGeoJSON(name string, g *geoJSONWriter) error {
+	b, err := g.bytes()
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	line := func(ps []orb.Point) {
-		b.WriteByte('[')
-		for i, p := range ps {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			pt(p)
-		}
-		b.WriteByte(']')
-	}
-	poly := func(p orb.Polygon) {
-		b.WriteByte('[')
-		for i, r := range p {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			line(r)
-		}
-		b.WriteByte(']')
-	}
-	switch g := g.(type) {
-	case orb.LineString:
-		b.WriteString(`{"type":"LineString","coordinates":`)
-		line(g)
-	case orb.Polygon:
-		b.WriteString(`{"type":"Polygon","coordinates":`)
-		poly(ingest.OrientRings(clonePolygon(g)))
-	case orb.MultiPolygon:
-		b.WriteString(`{"type":"MultiPolygon","coordinates":[`)
-		for i, p := range g {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			poly(ingest.OrientRings(clonePolygon(p)))
-		}
-		b.WriteByte(']')
-	default:
-		b.WriteString("null")
-		return
-	}
-	b.WriteByte('}')
+	return d.write(name, b)
 }
 
 func clonePolygon(p orb.Polygon) orb.Polygon {
@@ -1065,7 +1042,7 @@ func (d *demo) drought() error {
 			for _, f := range feats {
 				g.add(f)
 			}
-			if err := d.write(fmt.Sprintf("CDM_%s_D%d_LR.geojson", m.yymm, class), g.bytes()); err != nil {
+			if err := d.writeGeoJSON(fmt.Sprintf("CDM_%s_D%d_LR.geojson", m.yymm, class), &g); err != nil {
 				return err
 			}
 		}
@@ -1128,7 +1105,7 @@ func (d *demo) hydro() error {
 		}
 		g.add(b.ToPolygon(), prop{"feature_id", fmt.Sprintf("demo-wb-%03d", i+1)}, prop{"definition_en", w.def}, prop{"permanency_en", w.perm}, prop{"name_en", name})
 	}
-	if err := d.write(WaterBodies, g.bytes()); err != nil {
+	if err := d.writeGeoJSON(WaterBodies, &g); err != nil {
 		return err
 	}
 	// The watercourses as the NHN's flow lines (NHNLayout): DEFINITION as
@@ -1190,7 +1167,7 @@ func (d *demo) municipalities() error {
 		}
 		g.add(b.ToPolygon(), prop{"CSDUID", m.uid}, prop{"CSDNAME", m.name}, prop{"CSDTYPE", m.typ}, prop{"PRUID", m.pr}, prop{"DEMO", "Y"})
 	}
-	if err := d.write(Municipalities, g.bytes()); err != nil {
+	if err := d.writeGeoJSON(Municipalities, &g); err != nil {
 		return err
 	}
 	var mb geoJSONWriter
@@ -1198,7 +1175,7 @@ func (d *demo) municipalities() error {
 		mb.add(demoBound(m.twp).ToPolygon(), prop{"MUNI_NAME", m.name}, prop{"MUNI_TYPE", m.typ},
 			prop{"MUNI_LIST_NAME_WITH_TYPE", strings.ToUpper(m.name + " (" + m.typ + ")")}, prop{"DEMO", "Y"})
 	}
-	return d.write(MBMunicipalities, mb.bytes())
+	return d.writeGeoJSON(MBMunicipalities, &mb)
 }
 
 // --- Saskatchewan Crown land and pastures ---
@@ -1232,7 +1209,7 @@ func (d *demo) pastures() error {
 	var g geoJSONWriter
 	g.add(demoSections("10-14-W2", demoRange(25, 36)...).ToPolygon(), prop{"PASTURE", "Demo Community Pasture A"}, prop{"PROGRAM", "Saskatchewan Pastures Program"})
 	g.add(demoSections("38-5-W3", demoRange(31, 36)...).ToPolygon(), prop{"PASTURE", "Demo Pasture B"}, prop{"PROGRAM", "Former PFRA"})
-	return d.write(Pastures, g.bytes())
+	return d.writeGeoJSON(Pastures, &g)
 }
 
 // --- British Columbia: capability, ALR, wetlands (map layers only) ---
@@ -1376,7 +1353,7 @@ func (d *demo) fwaWetlands() error {
 				prop{"FEATURE_AREA_SQM", report.Round(math.Abs(planar.Area(xy)), 1)}, prop{"FEATURE_LENGTH_M", report.Round(planar.Length(xy), 1)})
 		}
 	}
-	return d.write(FWAWetlands, g.bytes())
+	return d.writeGeoJSON(FWAWetlands, &g)
 }
 
 // demoCropClass is a quarter's main crop inventory class in one year, by

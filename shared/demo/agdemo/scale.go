@@ -280,7 +280,7 @@ func (g *scaleGen) geoJSON(name string, rec func(add func(orb.Geometry, ...prop)
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return g.file(name, int64(gw.n))
+	return g.file(name, int64(gw.len()))
 }
 
 // each calls fn with every selected township, stopping when ctx is done.

@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"meridian/shared/demo"
-	demodata "meridian/shared/demo"
 )
 
 // File is one generated demo file.
@@ -96,12 +95,19 @@ func Generate() ([]File, error) {
 		for m := range demoMonths {
 			add("Vol_"+demoMonth(m)+"-"+prov+".csv", w.volumetrics(prov, m))
 		}
-		csv, geo := w.dispositionFiles(prov)
+		csv, geo, err := w.dispositionFiles(prov)
+		if err != nil {
+			return nil, fmt.Errorf("energydemo: dispositions of %s: %w", prov, err)
+		}
 		add("Crown_Dispositions_"+prov+".csv", csv)
 		add("Crown_Dispositions_"+prov+".geojson", geo)
 	}
 	add("NGL_AB_marketable_gas_volumes.csv", w.ngl())
-	add("Pipelines_GCS_NAD83.geojson", w.pipelinesGeoJSON())
+	pipelines, err := w.pipelinesGeoJSON()
+	if err != nil {
+		return nil, fmt.Errorf("energydemo: pipelines: %w", err)
+	}
+	add("Pipelines_GCS_NAD83.geojson", pipelines)
 	shpFiles, err := w.pipelinesShapefile()
 	if err != nil {
 		return nil, fmt.Errorf("energydemo: %w", err)
@@ -131,8 +137,8 @@ func demoMonth(i int) string {
 }
 
 // newDemoRand is the demo stream derived from seed's numbers in turn.
-func newDemoRand(seed ...int) *demodata.Rand {
-	r := demodata.NewRand(0x6d657269646961) // "meridia"
+func newDemoRand(seed ...int) *demo.Rand {
+	r := demo.NewRand(0x6d657269646961) // "meridia"
 	for _, v := range seed {
 		r.Fold(uint64(v + 1))
 	}

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	demodata "meridian/shared/demo"
-
 	"github.com/paulmach/orb"
 
 	"meridian/shared/demo"
@@ -167,11 +165,9 @@ type scaleFile struct {
 	w      *bufio.Writer
 	buf    bytes.Buffer
 	header int64 // lines before the first row
-	rows   int64 // features of a GeoJSON file (lines are counted otherwise)
-	lines  int64
+	lines  int64 // of a CSV or text file
 	bytes  int64
-	geo    bool
-	first  bool
+	geo    *demo.FeatureCollection // of a GeoJSON file, writing into buf
 }
 
 type scaleGen struct {
@@ -197,8 +193,8 @@ type scaleGen struct {
 
 // rand returns the generator of one entity: a function of the seed and the
 // entity's coordinates only.
-func (g *scaleGen) rand(parts ...int) *demodata.Rand {
-	r := demodata.NewRand(g.seed ^ 0x5ca1e5ca1e)
+func (g *scaleGen) rand(parts ...int) *demo.Rand {
+	r := demo.NewRand(g.seed ^ 0x5ca1e5ca1e)
 	r.Next()
 	for _, v := range parts {
 		r.Fold(uint64(v + 1))
@@ -211,7 +207,7 @@ func (g *scaleGen) create(name string) (*scaleFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("energy: scale: %w", err)
 	}
-	sf := &scaleFile{name: name, f: f, w: bufio.NewWriterSize(f, scaleFileBuffer), first: true}
+	sf := &scaleFile{name: name, f: f, w: bufio.NewWriterSize(f, scaleFileBuffer)}
 	g.open = append(g.open, sf)
 	return sf, nil
 }
@@ -227,26 +223,15 @@ func (g *scaleGen) csvFile(name string, columns []string) (*scaleFile, error) {
 	return sf, nil
 }
 
-const geoJSONHead = "{\n\"type\": \"FeatureCollection\",\n\"crs\": { \"type\": \"name\", \"properties\": { \"name\": \"urn:ogc:def:crs:EPSG::4269\" } },\n\"features\": [\n"
-
-func (g *scaleGen) geoFile(name, head string) (*scaleFile, error) {
+// geoFile creates a GeoJSON file in NAD83, as the team's samples are
+// written, with the collection's name when not empty.
+func (g *scaleGen) geoFile(name, collection string) (*scaleFile, error) {
 	sf, err := g.create(name)
 	if err != nil {
 		return nil, err
 	}
-	sf.geo = true
-	sf.buf.WriteString(head)
+	sf.geo = demo.NewFeatureCollection(&sf.buf, collection, 4269)
 	return sf, nil
-}
-
-// feature starts a GeoJSON feature: the separator after the previous one.
-func (sf *scaleFile) feature() *bytes.Buffer {
-	if !sf.first {
-		sf.buf.WriteString(",\n")
-	}
-	sf.first = false
-	sf.rows++
-	return &sf.buf
 }
 
 // flush copies what was rendered to the file.
@@ -254,7 +239,7 @@ func (sf *scaleFile) flush() error {
 	if sf.buf.Len() == 0 {
 		return nil
 	}
-	if !sf.geo {
+	if sf.geo == nil {
 		sf.lines += int64(bytes.Count(sf.buf.Bytes(), []byte{'\n'}))
 	}
 	sf.bytes += int64(sf.buf.Len())
@@ -280,10 +265,13 @@ func (g *scaleGen) finish(sf *scaleFile) error {
 	if sf == nil || sf.f == nil {
 		return nil
 	}
-	if sf.geo {
-		sf.buf.WriteString("\n]\n}\n")
+	var err error
+	if sf.geo != nil {
+		err = sf.geo.End()
 	}
-	err := sf.flush()
+	if ferr := sf.flush(); err == nil {
+		err = ferr
+	}
 	if err == nil {
 		err = sf.w.Flush()
 	}
@@ -291,9 +279,9 @@ func (g *scaleGen) finish(sf *scaleFile) error {
 		err = fmt.Errorf("energy: scale: close %s: %w", sf.name, cerr)
 	}
 	sf.f = nil
-	rows := sf.rows
-	if !sf.geo {
-		rows = sf.lines - sf.header
+	rows := sf.lines - sf.header
+	if sf.geo != nil {
+		rows = int64(sf.geo.Len())
 	}
 	g.report.Files = append(g.report.Files, scale.File{Name: sf.name, Rows: rows, Bytes: sf.bytes})
 	return err
@@ -330,8 +318,7 @@ func (g *scaleGen) run(ctx context.Context) error {
 	if g.ngl, err = g.csvFile("NGL_AB_marketable_gas_volumes.csv", energyingest.NGLColumns()); err != nil {
 		return err
 	}
-	head := "{\n\"type\": \"FeatureCollection\",\n\"name\": \"Pipelines_GCS_NAD83\",\n\"crs\": { \"type\": \"name\", \"properties\": { \"name\": \"urn:ogc:def:crs:EPSG::4269\" } },\n\"features\": [\n"
-	if g.pipelines, err = g.geoFile("Pipelines_GCS_NAD83.geojson", head); err != nil {
+	if g.pipelines, err = g.geoFile("Pipelines_GCS_NAD83.geojson", "Pipelines_GCS_NAD83"); err != nil {
 		return err
 	}
 	for _, p := range scaleProvinces {
@@ -464,7 +451,7 @@ func (g *scaleGen) province(ctx context.Context, p scaleProvince) error {
 	}
 	g.dispCSV.buf.WriteString(strings.Join(energyingest.DispositionColumns(), ",") + "\r\n")
 	g.dispCSV.header = 1
-	if g.dispGeo, err = g.geoFile("Crown_Dispositions_"+code+".geojson", geoJSONHead); err != nil {
+	if g.dispGeo, err = g.geoFile("Crown_Dispositions_"+code+".geojson", ""); err != nil {
 		return err
 	}
 
@@ -603,7 +590,7 @@ func (g *scaleGen) townshipFacilities(t *demoTownship, first, n int, cells []int
 	return out
 }
 
-func pickRole(rnd *demodata.Rand, weights []int) int {
+func pickRole(rnd *demo.Rand, weights []int) int {
 	n := rnd.Intn(1000)
 	for i, w := range weights {
 		if n < w {
@@ -847,7 +834,7 @@ func (g *scaleGen) townshipPipelines(t *demoTownship, first, n int, ws []*demoWe
 		}
 		g.pipelineN++
 		p := newPipeline(g.pipelineN, t.FieldCentre, fmt.Sprint(10000+s/3), s%3+1, seg)
-		writePipelineFeature(g.pipelines.feature(), p)
+		g.pipelines.geo.Feature(p.geom, pipelineProps(p)...)
 	}
 }
 
@@ -919,7 +906,7 @@ func (g *scaleGen) townshipDispositions(t *demoTownship, first, n int, cells []i
 				d.number, d.typ = fmt.Sprintf("MB-%06d", id), "PNG Lease"
 			}
 		}
-		dispositionRows(&g.dispCSV.buf, g.dispGeo.feature(), d)
+		dispositionRows(&g.dispCSV.buf, g.dispGeo.geo, d)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geo"
 
+	"meridian/shared/demo"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/ingest/shp"
 	"meridian/shared/lld"
@@ -227,107 +228,31 @@ func newPipeline(n int, fieldCentre, licence string, line int, s demoSegment) *d
 // pipelinesGeoJSON renders the segments as the team's sample is written:
 // a FeatureCollection with the NAD83 crs, OBJECTID a number, every other
 // attribute a string or null.
-func (w *demoWorld) pipelinesGeoJSON() []byte {
+func (w *demoWorld) pipelinesGeoJSON() ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString("{\n\"type\": \"FeatureCollection\",\n\"name\": \"Pipelines_GCS_NAD83\",\n")
-	b.WriteString("\"crs\": { \"type\": \"name\", \"properties\": { \"name\": \"urn:ogc:def:crs:EPSG::4269\" } },\n\"features\": [\n")
-	for i, p := range w.pipelines {
-		writePipelineFeature(&b, p)
-		if i < len(w.pipelines)-1 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
+	c := demo.NewFeatureCollection(&b, "Pipelines_GCS_NAD83", 4269)
+	for _, p := range w.pipelines {
+		c.Feature(p.geom, pipelineProps(p)...)
 	}
-	b.WriteString("]\n}\n")
-	return b.Bytes()
+	err := c.End()
+	return b.Bytes(), err
 }
 
-// writePipelineFeature writes a segment as a GeoJSON Feature, without a
-// separator after it.
-func writePipelineFeature(b *bytes.Buffer, p *demoPipeline) {
-	b.WriteString("{ \"type\": \"Feature\", \"properties\": { ")
+// pipelineProps are a segment's attributes in the layout's order.
+func pipelineProps(p *demoPipeline) []demo.Prop {
+	props := make([]demo.Prop, len(pipelineAttributes))
 	for j, a := range pipelineAttributes {
-		if j > 0 {
-			b.WriteString(", ")
-		}
-		writeJSONString(b, a)
-		b.WriteString(": ")
-		switch v := p.attrs[j]; {
-		case v == "":
-			b.WriteString("null")
+		var v any
+		switch s := p.attrs[j]; {
+		case s == "":
 		case a == "OBJECTID":
-			b.WriteString(v)
+			v = json.Number(s)
 		default:
-			writeJSONString(b, v)
+			v = s
 		}
+		props[j] = demo.Prop{Key: a, Value: v}
 	}
-	b.WriteString(" }, \"geometry\": ")
-	writeGeometry(b, p.geom)
-	b.WriteString(" }")
-}
-
-func writeJSONString(b *bytes.Buffer, s string) {
-	q, _ := json.Marshal(s)
-	b.Write(q)
-}
-
-func writeGeometry(b *bytes.Buffer, g orb.Geometry) {
-	pt := func(p orb.Point) {
-		fmt.Fprintf(b, "[%s, %s]", num(p[0]), num(p[1]))
-	}
-	line := func(ps []orb.Point) {
-		b.WriteByte('[')
-		for i, p := range ps {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			pt(p)
-		}
-		b.WriteByte(']')
-	}
-	lines := func(ls [][]orb.Point) {
-		b.WriteByte('[')
-		for i, l := range ls {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			line(l)
-		}
-		b.WriteByte(']')
-	}
-	switch g := g.(type) {
-	case orb.LineString:
-		b.WriteString(`{ "type": "LineString", "coordinates": `)
-		line(g)
-	case orb.MultiLineString:
-		b.WriteString(`{ "type": "MultiLineString", "coordinates": `)
-		ls := make([][]orb.Point, len(g))
-		for i := range g {
-			ls[i] = g[i]
-		}
-		lines(ls)
-	case orb.Polygon:
-		b.WriteString(`{ "type": "Polygon", "coordinates": `)
-		ls := make([][]orb.Point, len(g))
-		for i := range g {
-			ls[i] = g[i]
-		}
-		lines(ls)
-	case orb.MultiPolygon:
-		b.WriteString(`{ "type": "MultiPolygon", "coordinates": [`)
-		for i, p := range g {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			ls := make([][]orb.Point, len(p))
-			for j := range p {
-				ls[j] = p[j]
-			}
-			lines(ls)
-		}
-		b.WriteByte(']')
-	}
-	b.WriteString(" }")
+	return props
 }
 
 // nad83PRJ is the ESRI WKT of geographic NAD83 (EPSG:4269).
@@ -502,28 +427,22 @@ func (w *demoWorld) addDispositions() {
 
 // dispositionFiles renders a province's dispositions as CSV and GeoJSON in
 // the layout of DispositionColumns.
-func (w *demoWorld) dispositionFiles(prov string) (csvData, geoData []byte) {
+func (w *demoWorld) dispositionFiles(prov string) (csvData, geoData []byte, err error) {
 	var c, g bytes.Buffer
 	c.WriteString(strings.Join(energyingest.DispositionColumns(), ",") + "\r\n")
-	g.WriteString("{\n\"type\": \"FeatureCollection\",\n\"crs\": { \"type\": \"name\", \"properties\": { \"name\": \"urn:ogc:def:crs:EPSG::4269\" } },\n\"features\": [\n")
-	first := true
+	fc := demo.NewFeatureCollection(&g, "", 4269)
 	for _, d := range w.dispositions {
-		if d.prov != prov {
-			continue
+		if d.prov == prov {
+			dispositionRows(&c, fc, d)
 		}
-		if !first {
-			g.WriteString(",\n")
-		}
-		first = false
-		dispositionRows(&c, &g, d)
 	}
-	g.WriteString("\n]\n}\n")
-	return c.Bytes(), g.Bytes()
+	err = fc.End()
+	return c.Bytes(), g.Bytes(), err
 }
 
-// dispositionRows writes a disposition's CSV row to c and its GeoJSON
-// Feature, without a separator, to g.
-func dispositionRows(c, g *bytes.Buffer, d *demoDisposition) {
+// dispositionRows writes a disposition's CSV row to c and its feature to
+// g: AreaHa a number, every other column a string.
+func dispositionRows(c *bytes.Buffer, g *demo.FeatureCollection, d *demoDisposition) {
 	cont := "N"
 	if d.continued {
 		cont = "Y"
@@ -540,20 +459,12 @@ func dispositionRows(c, g *bytes.Buffer, d *demoDisposition) {
 		c.WriteString(v)
 	}
 	c.WriteString("\r\n")
-	g.WriteString("{ \"type\": \"Feature\", \"properties\": { ")
+	props := make([]demo.Prop, len(vals))
 	for i, name := range energyingest.DispositionColumns() {
-		if i > 0 {
-			g.WriteString(", ")
-		}
-		writeJSONString(g, name)
-		g.WriteString(": ")
+		props[i] = demo.Prop{Key: name, Value: vals[i]}
 		if name == "AreaHa" {
-			g.WriteString(vals[i])
-		} else {
-			writeJSONString(g, vals[i])
+			props[i].Value = json.Number(vals[i])
 		}
 	}
-	g.WriteString(" }, \"geometry\": ")
-	writeGeometry(g, d.geometry())
-	g.WriteString(" }")
+	g.Feature(d.geometry(), props...)
 }

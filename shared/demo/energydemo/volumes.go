@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	demodata "meridian/shared/demo"
-
+	"meridian/shared/demo"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/lld"
 )
@@ -311,7 +310,7 @@ func volLine(b *bytes.Buffer, prov, month string, sub time.Time, f *demoFacility
 // batteryVolumes writes a battery's rows of month m through line: its
 // wells' production and shut-ins, proration factors, inventories,
 // dispositions, fuel, flare and vent.
-func batteryVolumes(line func(*demoFacility, volRow), prov string, m int, f *demoFacility, rnd *demodata.Rand) {
+func batteryVolumes(line func(*demoFacility, volRow), prov string, m int, f *demoFacility, rnd *demo.Rand) {
 	var oil, gas, water, cond float64
 	for _, d := range f.wells {
 		v := d.vols[m]

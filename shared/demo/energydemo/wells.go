@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	demodata "meridian/shared/demo"
-
+	"meridian/shared/demo"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/lld"
 )
@@ -235,7 +234,7 @@ func wellName(d *demoWell) string {
 
 // production fills the monthly volumes: a decline from an initial rate,
 // hours a little under the month's.
-func (d *demoWell) production(rnd *demodata.Rand) {
+func (d *demoWell) production(rnd *demo.Rand) {
 	r := d.r
 	if r.kind == "" {
 		return
@@ -457,7 +456,7 @@ func wellInfraRow(b *bytes.Buffer, prov string, d *demoWell) {
 // drillDepths draws a drilled well's true vertical depth by province and
 // field depth, and its measured depth (a horizontal leg adds 1.2-2.4 km):
 // the demo's and the province-size generator's rule.
-func (d *demoWell) drillDepths(rnd *demodata.Rand, t *demoTownship, hz bool) {
+func (d *demoWell) drillDepths(rnd *demo.Rand, t *demoTownship, hz bool) {
 	if d.finDrill.IsZero() {
 		return
 	}
