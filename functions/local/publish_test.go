@@ -15,8 +15,6 @@ import (
 	"strings"
 	"testing"
 
-	minidyn "github.com/truora/minidyn/server"
-
 	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
 	"meridian/shared/datadir"
@@ -24,6 +22,7 @@ import (
 	"meridian/shared/gateway"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
+	"meridian/shared/kv/kvtest"
 	"meridian/shared/publish"
 	"meridian/shared/release"
 	"meridian/shared/tile/datalayers"
@@ -45,17 +44,9 @@ func TestPublishToEmulators(t *testing.T) {
 
 	const bucket = "meridian-data"
 	s3c := blobtest.FakeS3(t, bucket)
-	ddb := httptest.NewServer(minidyn.NewServer())
-	t.Cleanup(ddb.Close)
+	dc, ddbURL := kvtest.Minidyn(t, "reports")
 	o := publish.Options{Data: dir, Domains: reportDomains, Bucket: bucket, Table: "reports", S3Endpoint: *s3c.Options().BaseEndpoint,
-		DynamoEndpoint: ddb.URL, Region: "us-east-1", AccessKey: "test", SecretKey: "test"}
-	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := dynamokv.CreateTable(ctx, dc, o.Table); err != nil {
-		t.Fatal(err)
-	}
+		DynamoEndpoint: ddbURL, Region: "us-east-1", AccessKey: "test", SecretKey: "test"}
 
 	var out bytes.Buffer
 	o.Progress = &out
@@ -114,7 +105,7 @@ func TestPublishToEmulators(t *testing.T) {
 	// A table that throttles every batch write: the publish (-merge, so
 	// that it writes new versions) stops with an error that says so, and
 	// the table serves version 1, whole, as before.
-	target, _ := url.Parse(ddb.URL)
+	target, _ := url.Parse(ddbURL)
 	throttle := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".BatchWriteItem") {
 			dynamoThrottled(w)

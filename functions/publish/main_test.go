@@ -13,13 +13,12 @@ import (
 	"sync"
 	"testing"
 
-	minidyn "github.com/truora/minidyn/server"
-
 	"meridian/shared/blob/blobtest"
 	"meridian/shared/datadir"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
+	"meridian/shared/kv/kvtest"
 )
 
 // headerLog is a reverse proxy in front of an emulator that records the
@@ -100,16 +99,8 @@ func TestPublishSessionToken(t *testing.T) {
 	const bucket = "meridian-data"
 	s3c := blobtest.FakeS3(t, bucket)
 	s3log, s3URL := newHeaderLog(t, *s3c.Options().BaseEndpoint)
-	ddb := httptest.NewServer(minidyn.NewServer())
-	t.Cleanup(ddb.Close)
-	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := dynamokv.CreateTable(ctx, dc, "reports"); err != nil {
-		t.Fatal(err)
-	}
-	ddbLog, ddbURL := newHeaderLog(t, ddb.URL)
+	dc, ddbURL := kvtest.Minidyn(t, "reports")
+	ddbLog, ddbURL := newHeaderLog(t, ddbURL)
 
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"-data", string(dir), "-bucket", bucket, "-table", "reports", "-s3-endpoint", s3URL, "-dynamodb-endpoint", ddbURL}, &stdout, &stderr)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -18,7 +17,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	minidyn "github.com/truora/minidyn/server"
 
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
@@ -28,6 +26,7 @@ import (
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
+	"meridian/shared/kv/kvtest"
 	"meridian/shared/release"
 	"meridian/shared/survey/gridindex"
 )
@@ -53,10 +52,9 @@ func TestKeepsOpenIndexes(t *testing.T) {
 	path := filepath.Join(dir.Grid(), "served"+datadir.GridExt)
 	const bucket = "meridian-data"
 	s3c := blobtest.FakeS3(t, bucket)
-	ddb := httptest.NewServer(minidyn.NewServer())
-	t.Cleanup(ddb.Close)
+	_, ddbURL := kvtest.Minidyn(t, "reports")
 	o := Options{Data: dir, Bucket: bucket, Table: "reports", S3Endpoint: *s3c.Options().BaseEndpoint,
-		DynamoEndpoint: ddb.URL, Region: "us-east-1", AccessKey: "test", SecretKey: "test", Progress: io.Discard}
+		DynamoEndpoint: ddbURL, Region: "us-east-1", AccessKey: "test", SecretKey: "test", Progress: io.Discard}
 	store := s3blob.New(s3c, bucket, "grid/", s3blob.Options{})
 	open := func() *gridindex.Index {
 		t.Helper()
@@ -247,15 +245,7 @@ func TestDatasetHeapFlat(t *testing.T) {
 		t.Skip("copies 56,000 items")
 	}
 	ctx := context.Background()
-	ddb := httptest.NewServer(minidyn.NewServer())
-	t.Cleanup(ddb.Close)
-	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ddb.URL, AccessKeyID: "test", SecretAccessKey: "test", DisableResponseChecksum: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := dynamokv.CreateTable(ctx, dc, "reports"); err != nil {
-		t.Fatal(err)
-	}
+	dc, _ := kvtest.Minidyn(t, "reports")
 	peak := func(n int) uint64 {
 		src, err := kv.OpenBolt(filepath.Join(t.TempDir(), "reports.db"), kv.BoltOptions{})
 		if err != nil {
