@@ -252,7 +252,7 @@ func (w runWriter) flush() error {
 	return nil
 }
 
-// close implements ItemStream: unless abort is set, it merges the runs
+// Close implements ItemStream: unless abort is set, it merges the runs
 // and writes them to the store in key order. The temporary file is
 // removed in every case.
 func (l *boltLoad) Close(abort bool) error {

@@ -93,8 +93,8 @@
 //
 // Bolt and Mem read what was last written. DynamoDB's default reads are
 // eventually consistent: for about a second after a write, a read may not
-// reflect it. So the DynamoDB store always reads the pointers and counters (Get of
-// PK "DATASET" or "DATASET#LAST") strongly consistently, one item per
+// reflect it. So the DynamoDB store always reads the pointers and counters
+// (Get of PK "DATASET" or "DATASET#LAST") strongly consistently, one item per
 // request at 1 read unit instead of 0.5; and a [Dataset] asks for strongly
 // consistent reads of its items (Query.Consistent, and a mark on the
 // context of Get) while its version is less than [SettleWindow] old, twice the read cost for a minute after
