@@ -14,7 +14,7 @@ import (
 )
 
 // jobMemoryLimit is the Go runtime's soft memory limit for the long jobs
-// (ingest, build-tiles, demo, publish, data) when GOMEMLIMIT is not set:
+// (ingest, build-tiles, demo, data) when GOMEMLIMIT is not set:
 // the collector then works harder as the heap nears it instead of letting
 // it grow to twice what is live (GOGC=100). It is a target, not a cap: a
 // job whose live data is larger goes past it, slower. 1 GiB keeps a

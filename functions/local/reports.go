@@ -76,7 +76,7 @@ func unpublished(data datadir.Dir) ([]string, error) {
 }
 
 // openReportStore opens domain's served version read-only, for the
-// commands that read it whole (build-tiles, publish, the archives built at
+// commands that read it whole (build-tiles, the archives built at
 // start-up): its pages leave the resident set as they are read
 // (boltdir.ScanRelease). ok is false when it was never published.
 func openReportStore(data datadir.Dir, domain string) (store *kv.Bolt, ok bool, err error) {
