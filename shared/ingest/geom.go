@@ -76,3 +76,15 @@ func OrientRings(p orb.Polygon) orb.Polygon {
 	}
 	return p
 }
+
+// MultiPolygon is g as a multipolygon, for the files whose areas are a
+// polygon or a multipolygon feature by feature; nil for any other type.
+func MultiPolygon(g orb.Geometry) orb.MultiPolygon {
+	switch g := g.(type) {
+	case orb.Polygon:
+		return orb.MultiPolygon{g}
+	case orb.MultiPolygon:
+		return g
+	}
+	return nil
+}

@@ -25,16 +25,6 @@ import (
 	"meridian/shared/survey"
 )
 
-func multiPolygon(g orb.Geometry) orb.MultiPolygon {
-	switch g := g.(type) {
-	case orb.Polygon:
-		return orb.MultiPolygon{g}
-	case orb.MultiPolygon:
-		return g
-	}
-	return nil
-}
-
 // Files are the agriculture files of one ingest, by kind; FilesIn sorts a
 // directory's files into them by name.
 type Files struct {
@@ -256,7 +246,7 @@ type areaItem struct {
 }
 
 func (in *ingester) area(pk, sk string, g orb.Geometry, props map[string]string) {
-	if mp := multiPolygon(g); len(mp) > 0 {
+	if mp := ingest.MultiPolygon(g); len(mp) > 0 {
 		in.areas = append(in.areas, areaItem{pk, sk, ag.Area{Polygons: mp, Properties: props}})
 	}
 }
@@ -1201,7 +1191,7 @@ func (in *ingester) readBC(w *kv.Writer) error {
 	n := 0
 	err := readNoting(in, in.f.BCCapability, ReadCLI, func(p CLIPolygon) error {
 		n++
-		mp := multiPolygon(p.Geometry)
+		mp := ingest.MultiPolygon(p.Geometry)
 		a, ok := p.Primary()
 		if len(mp) == 0 || !ok {
 			return nil // land the inventory does not rate: nothing to draw
@@ -1224,7 +1214,7 @@ func (in *ingester) readBC(w *kv.Writer) error {
 	n = 0
 	err = readNoting(in, in.f.ALR, ReadALR, func(a ALRPolygon) error {
 		n++
-		if mp := multiPolygon(a.Geometry); len(mp) > 0 {
+		if mp := ingest.MultiPolygon(a.Geometry); len(mp) > 0 {
 			props := map[string]string{"alr_poly_id": a.ID, "status": a.Status}
 			if a.FeatureCode != "" {
 				props["feature_code"] = a.FeatureCode
@@ -1241,7 +1231,7 @@ func (in *ingester) readBC(w *kv.Writer) error {
 	n = 0
 	err = readNoting(in, in.f.FWAWetlands, ReadFWAWetlands, func(wl Wetland) error {
 		n++
-		if mp := multiPolygon(wl.Geometry); len(mp) > 0 {
+		if mp := ingest.MultiPolygon(wl.Geometry); len(mp) > 0 {
 			return w.Put(ag.PKBCWetland, wl.ID, ag.Area{Polygons: mp, Properties: map[string]string{"waterbody_poly_id": wl.ID, "name": wl.Name, "watershed_group": wl.WatershedGroup},
 				Numbers: map[string]float64{"area_ha": wl.AreaHa}})
 		}

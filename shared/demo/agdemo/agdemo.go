@@ -27,12 +27,11 @@ import (
 	"strconv"
 	"strings"
 
-	demodata "meridian/shared/demo"
-
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/ag/agingest"
+	demodata "meridian/shared/demo"
 	"meridian/shared/ingest"
 	"meridian/shared/ingest/geotiff"
 	"meridian/shared/ingest/proj"

@@ -11,11 +11,11 @@ import (
 	"strconv"
 	"strings"
 
-	demodata "meridian/shared/demo"
-
 	"github.com/paulmach/orb"
 
 	"meridian/shared/ag/agingest"
+	demodata "meridian/shared/demo"
+	"meridian/shared/ingest"
 	"meridian/shared/ingest/geotiff"
 	"meridian/shared/ingest/proj"
 	"meridian/shared/ingest/shp"
@@ -190,18 +190,6 @@ func (t scaleTwp) sections(from, to int) orb.Bound {
 // province-size dataset.
 func scaleKey(l lld.Location) uint64 {
 	return uint64(l.Meridian)<<48 | uint64(l.Range)<<40 | uint64(l.Township)<<32 | uint64(l.Section)<<24 | uint64(l.Aliquot)<<16 | uint64(l.Unit)<<8 | uint64(l.LSD)
-}
-
-// multiPolygon is g as a multipolygon: a quarter's geometry is a polygon
-// or a multipolygon.
-func multiPolygon(g orb.Geometry) orb.MultiPolygon {
-	switch g := g.(type) {
-	case orb.Polygon:
-		return orb.MultiPolygon{g}
-	case orb.MultiPolygon:
-		return g
-	}
-	return nil
 }
 
 // rand returns the generator of one thing (a layer's salt, a location's
@@ -522,7 +510,7 @@ func (g *scaleGen) raster(name string, epsg, compression int, in func(scaleTwp) 
 				if !ok {
 					return nil
 				}
-				z, err := agingest.NewPixelZone(blk.Location, multiPolygon(blk.Geometry), p, geo, w, h)
+				z, err := agingest.NewPixelZone(blk.Location, ingest.MultiPolygon(blk.Geometry), p, geo, w, h)
 				if err != nil || z == nil {
 					return err
 				}

@@ -10,6 +10,7 @@ import (
 
 	"meridian/shared/blob"
 	"meridian/shared/demo/griddemo"
+	"meridian/shared/ingest"
 	"meridian/shared/lld"
 	"meridian/shared/survey/gridindex"
 	"meridian/shared/survey/gridingest"
@@ -75,20 +76,10 @@ func TestFixtureDatasetsBuild(t *testing.T) {
 	}
 	// Ontario: concessions derived from their lots.
 	con := lookup(gridingest.FormatOntario, "Con 1 Adjala")
-	if !planar.MultiPolygonContains(toMulti(con.Geometry), orb.Point{-79.93, 44.17}) {
+	if !planar.MultiPolygonContains(ingest.MultiPolygon(con.Geometry), orb.Point{-79.93, 44.17}) {
 		t.Errorf("Con 1 Adjala does not contain Lot 10's position")
 	}
 	lookup(gridingest.FormatOntario, "Con BF Demohurst")
 	lookup(gridingest.FormatOntario, "Lot 10 Con 1 Adjala")
 	lookup(gridingest.FormatOntario, "Con 2 Demoford") // from the EPSG:3161 shapefile
-}
-
-func toMulti(g orb.Geometry) orb.MultiPolygon {
-	switch g := g.(type) {
-	case orb.Polygon:
-		return orb.MultiPolygon{g}
-	case orb.MultiPolygon:
-		return g
-	}
-	return nil
 }
