@@ -19,16 +19,6 @@ const (
 	benchPerPK = 100
 )
 
-type benchRecord struct {
-	LSD      string  `json:"lsd"`
-	Licence  string  `json:"licence"`
-	Operator string  `json:"operator"`
-	Status   string  `json:"status"`
-	Depth    float64 `json:"depth_m"`
-	Spud     string  `json:"spud_date"`
-	Fluid    string  `json:"fluid"`
-}
-
 func benchItems() []kv.Item {
 	var items []kv.Item
 	for p := range benchPKs {
@@ -98,7 +88,7 @@ func BenchmarkQuery50(b *testing.B) {
 func BenchmarkPublishBolt(b *testing.B) {
 	const n = 20_000
 	s := openBolt(b, filepath.Join(b.TempDir(), "bench.db"), kv.BoltOptions{})
-	rec := benchRecord{Licence: "0123456", Operator: "A1B2", Status: "Pumping", Depth: 1234.5, Spud: "2024-01-02", Fluid: "crude oil"}
+	rec := kvtest.BenchRecord{Licence: "0123456", Operator: "A1B2", Status: "Pumping", Depth: 1234.5, Spud: "2024-01-02", Fluid: "crude oil"}
 	b.ResetTimer()
 	for b.Loop() {
 		_, err := kv.Publish(b.Context(), s, kv.DatasetInfo{Name: "wells"}, func(w *kv.Writer) error {

@@ -12,18 +12,8 @@ import (
 
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
+	"meridian/shared/kv/kvtest"
 )
-
-// benchRecord is a report-like record of about 230 bytes of JSON.
-type benchRecord struct {
-	LSD      string  `json:"lsd"`
-	Licence  string  `json:"licence"`
-	Operator string  `json:"operator"`
-	Status   string  `json:"status"`
-	Depth    float64 `json:"depth_m"`
-	Spud     string  `json:"spud_date"`
-	Fluid    string  `json:"fluid"`
-}
 
 // sinkBatches answers BatchWriteItem after delay without storing anything,
 // as a table that takes every item with a fixed round trip would; the
@@ -80,7 +70,7 @@ func BenchmarkDynamoPublish(b *testing.B) {
 	if os.Getenv("MERIDIAN_DYNAMODB_ENDPOINT") != "" {
 		targets = append(targets, "External")
 	}
-	rec := benchRecord{Licence: "0123456", Operator: "A1B2 (demo)", Status: "Pumping", Depth: 1234.5, Spud: "2024-01-02", Fluid: "crude oil"}
+	rec := kvtest.BenchRecord{Licence: "0123456", Operator: "A1B2 (demo)", Status: "Pumping", Depth: 1234.5, Spud: "2024-01-02", Fluid: "crude oil"}
 	for _, target := range targets {
 		for _, workers := range []int{1, 4, 8, 16} {
 			b.Run(fmt.Sprintf("%s/workers=%d", target, workers), func(b *testing.B) {

@@ -1094,3 +1094,15 @@ func CheckUnavailable(t *testing.T, what string, err error) {
 		t.Errorf("%s = %v; want an apierr Unavailable error wrapping kv.ErrUnavailable", what, err)
 	}
 }
+
+// BenchRecord is a report-like record (a well: about 200 bytes of JSON),
+// the item of the stores' write benchmarks.
+type BenchRecord struct {
+	LSD      string  `json:"lsd"`
+	Licence  string  `json:"licence"`
+	Operator string  `json:"operator"`
+	Status   string  `json:"status"`
+	Depth    float64 `json:"depth_m"`
+	Spud     string  `json:"spud_date"`
+	Fluid    string  `json:"fluid"`
+}
