@@ -214,8 +214,12 @@ func (s *st104a) skip(reason string, n int) {
 // notice tells opt.Notices of rows passed over, as one notice counted
 // once per row.
 func (s *st104a) notice(rows []pendingText, reason string) {
+	v := rows[0].first
+	if r := []rune(v); len(r) > 60 {
+		v = string(r[:60]) + "…"
+	}
 	for range rows {
-		s.opt.Notices.Add(ingest.Notice{File: s.file, Line: rows[0].line, Column: baColumns[baCode], Value: rows[0].first, Reason: reason})
+		s.opt.Notices.Add(ingest.Notice{File: s.file, Line: rows[0].line, Column: baColumns[baCode], Value: v, Reason: reason})
 	}
 }
 
