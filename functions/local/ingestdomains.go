@@ -32,7 +32,7 @@ func (f energyFiles) unrecognised() []string {
 	_, _, unknown := unlisted(f.files, f.folder.Paths(), nil)
 	return append(slices.Clip(f.files.Unrecognised), unknown...)
 }
-func (f energyFiles) close() error               { return f.folder.Close() }
+func (f energyFiles) close() error { return f.folder.Close() }
 
 func (f energyFiles) check(ctx context.Context, w, stderr io.Writer, g *grid.Service, o ingestOptions, opt checkOptions) int {
 	ls, err := energyingest.Layouts(f.files)
@@ -112,7 +112,7 @@ func (f agFiles) unrecognised() []string {
 func agKnown(name string) bool {
 	return strings.HasPrefix(strings.ToLower(name), "soil_layer") || name == "README.md"
 }
-func (f agFiles) close() error           { return nil }
+func (f agFiles) close() error { return nil }
 
 func (f agFiles) check(ctx context.Context, w, _ io.Writer, g *grid.Service, o ingestOptions, opt checkOptions) int {
 	layouts := map[string]ingest.Layout{}
