@@ -32,9 +32,13 @@ const ArchiveSep = "!"
 // inflates to terabytes, or nests itself without end) is refused with an
 // *Error naming the member, before the disk fills.
 type Limits struct {
-	MaxBytes int64  // bytes extracted in all; default 64 GiB (a province's volumetrics are a few GiB)
-	MaxFiles int    // members extracted in all; default 100,000
-	MaxDepth int    // zips inside zips; default 4
+	MaxBytes int64 // bytes extracted in all; default 64 GiB (a province's volumetrics are a few GiB)
+	MaxFiles int   // members extracted in all; default 100,000
+	MaxDepth int   // zips inside zips; default 4
+	// MaxRatio bounds how many times a member over 1 MiB may expand;
+	// default 1,000 (the refresh job's limit, datafetch: text data
+	// compresses 5 to 50 times).
+	MaxRatio int64
 	TempDir  string // where members are extracted; default os.TempDir() ($TMPDIR)
 }
 
@@ -42,6 +46,7 @@ const (
 	defaultMaxBytes = 64 << 30
 	defaultMaxFiles = 100_000
 	defaultMaxDepth = 4
+	defaultMaxRatio = 1000
 )
 
 // FolderFile is one file of a download.
@@ -110,11 +115,13 @@ func OpenFolder(dir string, lim Limits) (*Folder, error) {
 // Members are extracted to a new temporary directory, each archive
 // directory's members together (a shapefile's .shp, .dbf and .prj stay
 // beside each other) under the names FolderFile.Name gives. Directories and
-// macOS resource forks (__MACOSX/) in an archive are not files of the
-// download and are left out. A member whose name climbs out of the archive
-// ("../x", "/etc/x"), a link, an archive that does not read, or more than
-// the limits allow rejects the whole folder with an *Error naming the
-// member; what was extracted is removed.
+// macOS resource forks (__MACOSX/, ._name) in an archive are not files of
+// the download and are left out. A member whose name climbs out of the
+// archive ("../x", "/etc/x", "C:x"), a link, an archive that does not read,
+// or more than the limits allow rejects the whole folder with an *Error
+// naming the member; what was extracted is removed. The sizes a zip
+// declares are checked as the members are read (archive/zip refuses a
+// member longer than declared), and the bytes extracted are counted.
 func Unpack(paths []string, lim Limits) (*Folder, error) {
 	if lim.MaxBytes <= 0 {
 		lim.MaxBytes = defaultMaxBytes
@@ -124,6 +131,9 @@ func Unpack(paths []string, lim Limits) (*Folder, error) {
 	}
 	if lim.MaxDepth <= 0 {
 		lim.MaxDepth = defaultMaxDepth
+	}
+	if lim.MaxRatio <= 0 {
+		lim.MaxRatio = defaultMaxRatio
 	}
 	u := &unpacker{lim: lim, f: &Folder{}}
 	for _, p := range paths {
@@ -166,15 +176,19 @@ func (u *unpacker) archive(p, name string, depth int) error {
 	dirs := map[string]string{} // member directory → its extraction directory
 	for _, m := range zr.File {
 		clean := path.Clean(strings.ReplaceAll(m.Name, `\`, "/"))
-		if strings.HasSuffix(m.Name, "/") || m.FileInfo().IsDir() || clean == "__MACOSX" || strings.HasPrefix(clean, "__MACOSX/") {
+		if strings.HasSuffix(m.Name, "/") || m.FileInfo().IsDir() || clean == "__MACOSX" || strings.HasPrefix(clean, "__MACOSX/") ||
+			strings.HasPrefix(path.Base(clean), "._") {
 			continue
 		}
 		member := name + ArchiveSep + path.Base(clean)
+		usize, csize := m.UncompressedSize64, m.CompressedSize64
 		switch {
-		case path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") || filepath.VolumeName(clean) != "":
+		case path.IsAbs(clean) || !filepath.IsLocal(filepath.FromSlash(clean)) || strings.Contains(clean, ":"):
 			return Errorf(member, 0, "member path %q leads out of the archive: refused", m.Name)
 		case !m.Mode().IsRegular():
 			return Errorf(member, 0, "member %q is not a regular file (%v): refused", m.Name, m.Mode().Type())
+		case usize > 1<<20 && usize/max(csize, 1) > uint64(u.lim.MaxRatio):
+			return Errorf(member, 0, "expands %d bytes to %d, more than %d times: refused (a zip bomb)", csize, usize, u.lim.MaxRatio)
 		}
 		if u.files++; u.files > u.lim.MaxFiles {
 			return Errorf(name, 0, "more than %d files in the archives: refused", u.lim.MaxFiles)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -48,7 +49,7 @@ func TestOpenFolderZips(t *testing.T) {
 	writeFile(t, dir, "st37.zip", zipBytes(t,
 		member{"WellList.txt", "wells"},
 		member{"shp/ST37_SH.shp", "shp"}, member{"shp/ST37_SH.dbf", "dbf"},
-		member{"__MACOSX/._WellList.txt", "fork"},
+		member{"__MACOSX/._WellList.txt", "fork"}, member{"._WellList.txt", "fork"},
 		member{"inner.zip", string(inner)},
 	))
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
@@ -127,6 +128,8 @@ func TestUnpackRefuses(t *testing.T) {
 		{"zip slip", zipBytes(t, member{"../../evil.txt", "x"}), ingest.Limits{}, []string{"d.zip!evil.txt", "leads out of the archive"}},
 		{"absolute", zipBytes(t, member{"/etc/evil.txt", "x"}), ingest.Limits{}, []string{"leads out of the archive"}},
 		{"bomb", zipBytes(t, member{"a.csv", "small"}, member{"b.csv", big}), ingest.Limits{MaxBytes: 1 << 19}, []string{"d.zip!b.csv", "inflates past 524288 bytes"}},
+		{"ratio", zipBytes(t, member{"b.csv", big + big}), ingest.Limits{}, []string{"d.zip!b.csv", "more than 1000 times"}},
+		{"drive", zipBytes(t, member{"C:evil.txt", "x"}), ingest.Limits{}, []string{"leads out of the archive"}},
 		{"nested too deep", nest, ingest.Limits{MaxDepth: 2}, []string{"nested more than 2 deep"}},
 		{"too many files", zipBytes(t, member{"a", "1"}, member{"b", "2"}, member{"c", "3"}), ingest.Limits{MaxFiles: 2}, []string{"more than 2 files"}},
 		{"twice", zipBytes(t, member{"a.csv", "1"}, member{"a.csv", "2"}), ingest.Limits{}, []string{"twice"}},
@@ -163,4 +166,50 @@ func TestUnpackExactLimit(t *testing.T) {
 		t.Fatalf("8 bytes under a limit of 8: %v, %v", f, err)
 	}
 	f.Close()
+}
+
+// A member is streamed to disk: what Unpack allocates does not grow with
+// the member (32 MiB here). Not parallel, so that the allocation counter
+// counts Unpack alone.
+func TestUnpackMemory(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "big.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	w, err := zw.Create("Vol_2026-10-AB.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = 32 << 20
+	line := []byte("\"ABBT0147937\",\"2026-10\",\"PROD\",\"GAS\",\"123.456\"\n")
+	for n := 0; n < size; n += len(line) {
+		line[10] = byte('0' + n%10) // not one repeated line: a real file's ratio
+		if _, err := w.Write(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	folder, err := ingest.OpenFolder(dir, ingest.Limits{TempDir: t.TempDir()})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer folder.Close()
+	fi, err := os.Stat(folder.Files[0].Path)
+	if err != nil || fi.Size() < size {
+		t.Fatalf("extracted %v, %v: want at least %d bytes", fi, err, size)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 2<<20 {
+		t.Errorf("unpacking a %d-byte member allocated %d bytes: want it streamed", fi.Size(), alloc)
+	} else {
+		t.Logf("%d-byte member, %d bytes allocated", fi.Size(), alloc)
+	}
 }
