@@ -46,7 +46,7 @@ func (f energyFiles) check(ctx context.Context, w, stderr io.Writer, g *grid.Ser
 	}
 	folder := folderCheck{
 		all:          f.folder.Paths(),
-		unused:       "recognised, read by no energy report (NGL volumes, the ST37 well shapefiles, a README, a shapefile or CSV beside the GeoJSON that is read)",
+		unused:       "recognised, read by no energy report (NGL volumes, the ST37 well shapefiles, a README or a publisher's PDF, a shapefile or CSV beside the GeoJSON that is read)",
 		companion:    "read with the file of the same name beside it (a shapefile's .dbf, .prj, .shx or .cpg)",
 		checkOptions: opt,
 	}

@@ -35,7 +35,7 @@ type Files struct {
 	Pipelines    []string // AER pipelines, .geojson or .shp (with .dbf and .prj beside it)
 	Orphans      []string // Orphan Well Association inventory .xlsx
 	Dispositions []string // Crown PNG and mineral dispositions, .geojson or .csv; Alberta GeoView agreement layers (.geojson)
-	Unused       []string // recognised but not read by the reports (NGL volumes, ST37 shapefiles, README)
+	Unused       []string // recognised but not read by the reports (NGL volumes, ST37 shapefiles, README, PDFs)
 	Unrecognised []string
 }
 
@@ -44,7 +44,7 @@ type Files struct {
 const FileNames = "WellList*.txt (AER ST37); BusinessAssociate_Codes.xlsx, *BusinessAssociate*.xlsx|.csv, ST104*.xlsx|.csv " +
 	"or PRABAIdentifiers.csv (business associates); Well Infrastructure*.csv; Facility Infrastructure*.csv; Vol_*.csv; " +
 	"Pipelines*.geojson|.shp; *Inventory*.xlsx (OWA); Crown_Dispositions*.geojson|.csv; Mineral_Agreements*|PNG_Agreements*.geojson; " +
-	"NGL*, ST37_SH*|ST37_BH*.shp, README.md (not read); a .zip of any of these"
+	"NGL*, ST37_SH*|ST37_BH*.shp, README.md, *.pdf (not read); a .zip of any of these"
 
 // FilesIn sorts the files of dir by name (FilesOf), not opening zips:
 // ingest.OpenFolder does.
@@ -109,7 +109,9 @@ func FilesOf(paths []string) Files {
 		case strings.HasPrefix(n, "ST37_SH") || strings.HasPrefix(n, "ST37_BH"): // .dbf, .prj, .shx, .cpg beside them
 		case (strings.HasPrefix(n, "Mineral_Agreements") || strings.HasPrefix(n, "PNG_Agreements")) && ext == ".geojson":
 			f.Dispositions = append(f.Dispositions, p)
-		case strings.HasPrefix(n, "NGL") || n == "README.md":
+		case strings.HasPrefix(n, "NGL") || n == "README.md" || ext == ".pdf":
+			// NGL volumes; a README; the layout PDF a publisher's zip
+			// carries beside its data (ST37.zip has one).
 			f.Unused = append(f.Unused, p)
 		default:
 			f.Unrecognised = append(f.Unrecognised, p)
