@@ -111,10 +111,11 @@ func ReadBACodes(r io.Reader, file string, opt ReadOptions, fn func(BA) error) e
 		return readPetrinexBA(br, file, opt, fn)
 	}
 	// The header is found by the register reader, not the table: the
-	// table's first row is whatever row comes first (a title, say).
+	// table's first row is whatever row comes first (a title, say), its
+	// cells names of nothing (so that no title is refused as a header).
 	tab, err := ingest.Source{
 		Name: file, Format: ingest.CSV, R: br,
-		Names: strings.ToLower, UnnamedColumns: true, AnyWidth: true, LazyQuotes: true,
+		Names: func(string) string { return "" }, UnnamedColumns: true, AnyWidth: true, LazyQuotes: true,
 	}.Open()
 	if err != nil {
 		return err
