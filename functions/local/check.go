@@ -21,9 +21,12 @@ import (
 
 // `meridian ingest grid|energy|ag -check` reads every file of a download
 // as the ingest would and publishes nothing: per file the layout
-// recognised (verified or guessed), the coordinate system, the rows read
-// and skipped and the first rejection with its line and reason; then the
-// notices (values new to the readers) and what an ingest would publish.
+// recognised (verified or guessed), the coordinate system, the file's own
+// rows read and skipped and the first rejection with its line and reason;
+// then the notices (values new to the readers) and what an ingest would
+// publish. Every file of a report domain's folder is listed, read or not:
+// a name the domain does not know is NOT RECOGNISED and makes the check
+// fail unless -allow-unknown, as it makes the ingest refuse the folder.
 // Every file is read on its own, so one bad file does not hide the
 // others; the whole set is then read once more, as the ingest reads it,
 // into a store that only counts. Memory is what the ingest itself needs.
