@@ -21,9 +21,12 @@ import (
 
 // `meridian ingest grid|energy|ag -check` reads every file of a download
 // as the ingest would and publishes nothing: per file the layout
-// recognised (verified or guessed), the coordinate system, the rows read
-// and skipped and the first rejection with its line and reason; then the
-// notices (values new to the readers) and what an ingest would publish.
+// recognised (verified or guessed), the coordinate system, the file's own
+// rows read and skipped and the first rejection with its line and reason;
+// then the notices (values new to the readers) and what an ingest would
+// publish. Every file of a report domain's folder is listed, read or not:
+// a name the domain does not know is NOT RECOGNISED and makes the check
+// fail unless -allow-unknown, as it makes the ingest refuse the folder.
 // Every file is read on its own, so one bad file does not hide the
 // others; the whole set is then read once more, as the ingest reads it,
 // into a store that only counts. Memory is what the ingest itself needs.
@@ -31,24 +34,69 @@ import (
 // fileCheck is what -check reports of one file.
 type fileCheck struct {
 	name    string
+	kind    fileKind
+	note    string // why a file is not read (not recognised, not used, a companion)
 	layout  ingest.Layout
 	crs     string
-	rows    int
+	rows    int // the file's own rows, not what the ingest derived from them
 	skipped map[string]int
 	err     error
 }
 
+// fileKind is what the domain made of a file of the folder.
+type fileKind uint8
+
+const (
+	fileRead         fileKind = iota // read by the ingest
+	fileUnrecognised                 // a name the domain does not know: the folder is refused without -allow-unknown
+	fileUnused                       // recognised, read by no report
+	fileCompanion                    // read with another file (a shapefile's .dbf, .prj) or left out by name
+)
+
+// checkOptions are what printChecks needs besides the files.
+type checkOptions struct {
+	allowUnknown bool
+	expects      string // the file names the domain knows, for an unrecognised file
+}
+
 // printChecks prints the checks of one download and returns the exit
-// status: 0 when every file reads, 1 when any is rejected.
-func printChecks(w io.Writer, domain string, files []fileCheck, notices *ingest.Notices, publish func(io.Writer) error) int {
-	rejected := 0
-	// Guessed layouts first: they are what a user must look at.
-	sort.SliceStable(files, func(i, j int) bool {
-		return files[i].layout.Dataset != "" && !files[i].layout.Verified && (files[j].layout.Dataset == "" || files[j].layout.Verified)
-	})
-	fmt.Fprintf(w, "meridian ingest %s -check: %d files, nothing is published\n", domain, len(files))
+// status: 0 when every file reads, 1 when any is rejected, or when a file
+// is not recognised and unknown files are not allowed.
+func printChecks(w io.Writer, domain string, files []fileCheck, notices *ingest.Notices, opt checkOptions, publish func(io.Writer) error) int {
+	rejected, unknown, read := 0, 0, 0
+	// Unrecognised files first, then guessed layouts: they are what a
+	// user must look at; files not read last.
+	rank := func(f fileCheck) int {
+		switch {
+		case f.kind == fileUnrecognised:
+			return 0
+		case f.kind == fileRead && f.layout.Dataset != "" && !f.layout.Verified:
+			return 1
+		case f.kind == fileRead:
+			return 2
+		}
+		return 3
+	}
+	sort.SliceStable(files, func(i, j int) bool { return rank(files[i]) < rank(files[j]) })
+	for _, f := range files {
+		switch f.kind {
+		case fileUnrecognised:
+			unknown++
+		case fileRead:
+			read++
+		}
+	}
+	fmt.Fprintf(w, "meridian ingest %s -check: %d files: %d read, %d not read, %d not recognised; nothing is published\n", domain, len(files), read, len(files)-read-unknown, unknown)
 	for _, f := range files {
 		fmt.Fprintf(w, "\n%s\n", f.name)
+		switch f.kind {
+		case fileUnrecognised:
+			fmt.Fprintf(w, "  NOT RECOGNISED: %s\n", f.note)
+			continue
+		case fileUnused, fileCompanion:
+			fmt.Fprintf(w, "  not read: %s\n", f.note)
+			continue
+		}
 		switch {
 		case f.layout.Dataset == "":
 			fmt.Fprintf(w, "  layout:   not declared by its reader (see the README's table of datasets)\n")
@@ -71,21 +119,33 @@ func printChecks(w io.Writer, domain string, files []fileCheck, notices *ingest.
 		}
 	}
 	if lines := notices.Lines(); len(lines) > 0 {
-		fmt.Fprintf(w, "\nnotices: %d rows hold values the readers had not seen (read and placed, not fatal):\n", notices.Total())
+		fmt.Fprintf(w, "\nnotices: %d rows hold values the readers had not seen or passed over (read and placed, not fatal):\n", notices.Total())
 		for _, l := range lines {
 			fmt.Fprintf(w, "  %s\n", l)
 		}
 	}
 	fmt.Fprintln(w)
 	if rejected > 0 {
-		fmt.Fprintf(w, "check: %d of %d files rejected: an ingest of this download would be refused whole and change nothing\n", rejected, len(files))
+		fmt.Fprintf(w, "check: %d of %d files rejected: an ingest of this download would be refused whole and change nothing\n", rejected, read)
+		if unknown > 0 {
+			fmt.Fprintf(w, "check: %d files not recognised (NOT RECOGNISED above); the %s ingest reads: %s\n", unknown, domain, opt.expects)
+		}
 		return 1
+	}
+	if unknown > 0 && opt.expects != "" {
+		fmt.Fprintf(w, "the %s ingest reads: %s\n", domain, opt.expects)
+	}
+	status := 0
+	if unknown > 0 && !opt.allowUnknown {
+		fmt.Fprintf(w, "check: %d files not recognised (NOT RECOGNISED above): an ingest of this folder would be refused; "+
+			"give them their publishers' names, take them out, or run with -allow-unknown to read the rest. With -allow-unknown:\n", unknown)
+		status = 1
 	}
 	if err := publish(w); err != nil {
 		fmt.Fprintf(w, "check: every file reads on its own, but the ingest of the whole set fails: %v\n", err)
 		return 1
 	}
-	return 0
+	return status
 }
 
 func total(m map[string]int) int {
@@ -98,7 +158,7 @@ func total(m map[string]int) int {
 
 // checkGrid reads each grid file on its own, then the set into an index
 // that is thrown away.
-func checkGrid(ctx context.Context, w io.Writer, src gridingest.GridSource) int {
+func checkGrid(ctx context.Context, w io.Writer, src gridingest.GridSource, opt checkOptions) int {
 	notices := &ingest.Notices{}
 	src.Notices = notices
 	tmp, err := os.MkdirTemp("", "meridian-check-*")
@@ -123,7 +183,7 @@ func checkGrid(ctx context.Context, w io.Writer, src gridingest.GridSource) int 
 		fc.crs = fileCRS("/"+f, src.Format)
 		checks = append(checks, fc)
 	}
-	return printChecks(w, "grid", checks, notices, func(w io.Writer) error {
+	return printChecks(w, "grid", checks, notices, opt, func(w io.Writer) error {
 		all := src
 		all.Notices = nil
 		st, ist, err := gridingest.BuildGrid(ctx, all, io.Discard)
@@ -165,23 +225,74 @@ func filePaths[T any](files T, skip ...string) []string {
 		if slices.Contains(skip, v.Type().Field(i).Name) {
 			continue
 		}
-		f := v.Field(i)
-		switch {
-		case f.Kind() == reflect.String && f.String() != "":
-			out = append(out, f.String())
-		case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.String:
-			for j := 0; j < f.Len(); j++ {
-				out = append(out, f.Index(j).String())
-			}
-		}
+		out = append(out, fieldPaths(files, v.Type().Field(i).Name)...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
+// fieldPaths returns the paths of field name (a string or []string) of a
+// domain's Files struct; none when it has no such field.
+func fieldPaths[T any](files T, name string) []string {
+	f := reflect.ValueOf(files).FieldByName(name)
+	var out []string
+	switch {
+	case !f.IsValid():
+	case f.Kind() == reflect.String && f.String() != "":
+		out = append(out, f.String())
+	case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.String:
+		for j := 0; j < f.Len(); j++ {
+			out = append(out, f.Index(j).String())
+		}
+	}
+	return out
+}
+
+// folderCheck is what a report domain's check says of the files it does
+// not read: every file of the folder is listed.
+type folderCheck struct {
+	all []string // every file of the folder, zip members included (ingest.Folder.Paths)
+	// known reports the names the domain knows but lists in no field of
+	// its Files (ag's soil_layer*); nil: none.
+	known     func(name string) bool
+	unused    string // why a file of the Files' Unused field, or known, is not read
+	companion string // why a companion (unlisted) is not read on its own
+	checkOptions
+}
+
+// unlisted sorts the files of all that no field of a domain's Files
+// lists: companions (a file beside a listed one with the same name, as a
+// shapefile's .dbf, .prj, .shx, .cpg), names the domain knows but reads
+// nothing from (known), and the rest, which it does not recognise: a
+// domain's file sorter may drop a file it does not know without listing
+// it as Unrecognised (agingest drops any name that is not a data file's).
+func unlisted[T any](files T, all []string, known func(string) bool) (companions, unused, unknown []string) {
+	listed, stems := map[string]bool{}, map[string]bool{}
+	for _, p := range filePaths(files) {
+		listed[p] = true
+	}
+	for _, p := range filePaths(files, "Unrecognised") {
+		stems[strings.ToLower(strings.TrimSuffix(p, filepath.Ext(p)))] = true
+	}
+	for _, p := range all {
+		switch {
+		case listed[p]:
+		case stems[strings.ToLower(strings.TrimSuffix(p, filepath.Ext(p)))]:
+			companions = append(companions, p)
+		case known != nil && known(ingest.MemberName(p)):
+			unused = append(unused, p)
+		default:
+			unknown = append(unknown, p)
+		}
+	}
+	return companions, unused, unknown
+}
+
 // checkReports runs a report domain's check: each file on its own through
-// the real ingest into a counting store, then the whole set.
-func checkReports[T any](ctx context.Context, w io.Writer, domain string, files T, layouts map[string]ingest.Layout,
+// the real ingest into a counting store, then the whole set. run returns
+// the rows read of the files it was given, by kind (the files' own rows:
+// not what the ingest derived from them) and the rows skipped.
+func checkReports[T any](ctx context.Context, w io.Writer, domain string, files T, folder folderCheck, layouts map[string]ingest.Layout,
 	run func(ctx context.Context, files T, store *countStore, notices *ingest.Notices) (rows map[string]int, skipped map[string]int, err error)) int {
 	notices := &ingest.Notices{}
 	var checks []fileCheck
@@ -198,7 +309,18 @@ func checkReports[T any](ctx context.Context, w io.Writer, domain string, files 
 		}
 		checks = append(checks, fileCheck{name: filepath.Base(p), layout: layouts[p], crs: fileCRS(p, ""), rows: total(rows), skipped: skipped, err: err})
 	}
-	return printChecks(w, domain, checks, notices, func(w io.Writer) error {
+	companions, unused, unknown := unlisted(files, folder.all, folder.known)
+	for _, p := range append(fieldPaths(files, "Unrecognised"), unknown...) {
+		checks = append(checks, fileCheck{name: filepath.Base(p), kind: fileUnrecognised,
+			note: fmt.Sprintf("not a file name the %s ingest knows (the names it reads are at the end)", domain)})
+	}
+	for _, p := range append(fieldPaths(files, "Unused"), unused...) {
+		checks = append(checks, fileCheck{name: filepath.Base(p), kind: fileUnused, note: folder.unused})
+	}
+	for _, p := range companions {
+		checks = append(checks, fileCheck{name: filepath.Base(p), kind: fileCompanion, note: folder.companion})
+	}
+	return printChecks(w, domain, checks, notices, folder.checkOptions, func(w io.Writer) error {
 		store := newCountStore()
 		if _, _, err := run(ctx, files, store, nil); err != nil {
 			return err

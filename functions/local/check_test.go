@@ -41,7 +41,7 @@ func TestCheckGridReportsEveryFile(t *testing.T) {
 	}
 	got := out.String()
 	for _, want := range []string{
-		"2 files, nothing is published",
+		"2 files: 2 read, 0 not read, 0 not recognised; nothing is published",
 		"MB_QuarterSectionCorners_FIXTURE.csv\n  layout:   Manitoba township system corners",
 		"layout verified",
 		"crs:      NAD83 / UTM zone 14N (EPSG:26914)",
@@ -149,5 +149,17 @@ func TestCheckAgDemo(t *testing.T) {
 	}
 	if n := strings.Count(got, "not declared by its reader"); n > 2 {
 		t.Errorf("%d ag files have no declared layout:\n%s", n, got)
+	}
+	// A file agingest does not know is listed, and refuses the folder.
+	if err := os.WriteFile(filepath.Join(in, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := run([]string{"ingest", "ag", "-check", "-data", t.TempDir(), in}, nil, &out, &errb); code != 1 {
+		t.Fatalf("exit %d with an unknown file, want 1:\n%s", code, out.String())
+	}
+	if got := out.String(); !strings.Contains(got, "notes.txt\n  NOT RECOGNISED: not a file name the ag ingest knows") ||
+		!strings.Contains(got, "1 not recognised") || !strings.Contains(got, "the ag ingest reads: agriculture files (aci_*.tif") {
+		t.Errorf("the unknown file is not listed:\n%s", got)
 	}
 }

@@ -193,7 +193,10 @@ func (l *localIngester) args(t datafetch.Ingest, in datafetch.Input, check bool)
 		}
 		args = append(args, gridInputs(in.Files)...)
 	case "energy", "ag":
-		args = []string{t.Kind, "-data", string(l.data)}
+		// The manifest names the files each download must hold, and a
+		// publisher's archive may carry more (its layout PDF): those are
+		// listed by the check, not a reason to refuse the refresh.
+		args = []string{t.Kind, "-data", string(l.data), "-allow-unknown"}
 		if check {
 			args = append(args, "-check")
 		}

@@ -211,7 +211,7 @@ func (g *gridLoader) watch(ctx context.Context) {
 }
 
 const ingestUsage = `usage: meridian ingest grid -format ats|mb|sk|on [-name NAME] [-data DIR] [-check] FILE...
-       meridian ingest energy|ag [-data DIR] [-demo] [-check] DIR   (see meridian ingest energy -h)
+       meridian ingest energy|ag [-data DIR] [-demo] [-check] [-allow-unknown] DIR   (see meridian ingest energy -h)
 
 -check reads every file and prints, per file, the layout recognised (verified
 against published evidence, or guessed), its coordinate system, the rows read
@@ -253,6 +253,10 @@ func ingestCommand(args []string, stdout, stderr io.Writer) int {
 	data := dataFlag(fs, "data directory")
 	asOf := fs.String("as-of", "", "the dataset's publication date, recorded in the index")
 	check := fs.Bool("check", false, "read every file and say what it is, what is wrong and what would be built; install nothing")
+	// Every grid file is named on the command line and read by the
+	// format's reader (a file it cannot read is rejected), so none is
+	// unknown today; the flag keeps one command line for the three domains.
+	allowUnknown := fs.Bool("allow-unknown", false, "accepted as for energy and ag: every grid file is named, none is unknown")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -284,7 +288,7 @@ func ingestCommand(args []string, stdout, stderr io.Writer) int {
 	if *check {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
-		return checkGrid(ctx, stdout, src)
+		return checkGrid(ctx, stdout, src, checkOptions{allowUnknown: *allowUnknown})
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

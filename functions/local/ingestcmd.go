@@ -37,7 +37,10 @@ type reportDomain struct {
 	title     string                 // how messages name its data
 	now       string                 // usage of -now for the domain; "" when it takes none
 	writeDemo func(dir string) error // dated demodata.AsOf, as every demo
-	open      func(dir string) (domainFiles, error)
+	// open sorts the files of dir (zips opened where the domain reads
+	// them); the caller closes what it returns.
+	open    func(dir string) (domainFiles, error)
+	expects string // the file names the domain reads, for a file it does not recognise
 }
 
 // ingestOptions are a report ingest's choices, whatever the domain.
@@ -54,8 +57,11 @@ type domainFiles interface {
 	banners() ([]string, error)
 	unrecognised() []string
 	// check reads every file as the ingest would, says what it found on w
-	// (a failure to start on stderr) and publishes nothing.
-	check(ctx context.Context, w, stderr io.Writer, g *grid.Service, o ingestOptions) int
+	// (a failure to start on stderr) and publishes nothing; every file of
+	// the folder is listed, read or not.
+	check(ctx context.Context, w, stderr io.Writer, g *grid.Service, o ingestOptions, opt checkOptions) int
+	// close removes what open extracted from zips.
+	close() error
 	// ingest writes the domain's report rows into store. With w it prints
 	// its summary there; it returns what the first start logs.
 	ingest(ctx context.Context, store kv.Store, g *grid.Service, o ingestOptions, w io.Writer) ([]any, error)
@@ -67,19 +73,42 @@ var reportDomainTable = []reportDomain{
 		now:       "the day expiry states are computed for (default today)",
 		writeDemo: energydemo.Write,
 		open: func(dir string) (domainFiles, error) {
-			f, err := energyingest.FilesIn(dir)
-			return energyFiles{f}, err
+			folder, err := ingest.OpenFolder(dir, ingest.Limits{})
+			if err != nil {
+				return nil, err
+			}
+			return energyFiles{files: energyingest.FilesOf(folder.Paths()), folder: folder}, nil
 		},
+		expects: energyingest.FileNames,
 	},
 	{
 		name: ag.Dataset, title: "agriculture",
 		writeDemo: agdemo.Write,
 		open: func(dir string) (domainFiles, error) {
 			f, err := agingest.FilesIn(dir)
-			return agFiles{f}, err
+			if err != nil {
+				return nil, err
+			}
+			entries, err := os.ReadDir(dir) // zips not opened: agingest.FilesIn reads a directory
+			if err != nil {
+				return nil, err
+			}
+			var all []string
+			for _, e := range entries {
+				if !e.IsDir() { // a subdirectory's drought files are listed in f.Drought
+					all = append(all, filepath.Join(dir, e.Name()))
+				}
+			}
+			return agFiles{files: f, all: all}, nil
 		},
+		expects: agFileNames,
 	},
 }
+
+// agFileNames are the file names the ag ingest knows (agingest.FilesIn).
+const agFileNames = "agriculture files (aci_*.tif, IMG_AAFC_LANDUSE_*|LU*.tif, aci_class_legend*, ca_all_slc*, soil_name*, " +
+	"DominantAGRASID_LSRS*, slc_lsrs*, cli_*, CDM_YYMM_Dn_LR.geojson, waterbody*|NHN_*, watercourse*, municipalities*, " +
+	"sk_ag_crown_land*, sk_pastures*, bc_ag_capability*, OATS_ALR_POLYS*|ALC_ALR_POLYGONS*|bc_alr*, FWA_WETLANDS*)"
 
 // reportDomainOf returns the table's entry for name, one of reportDomains.
 func reportDomainOf(name string) reportDomain {
@@ -87,22 +116,22 @@ func reportDomainOf(name string) reportDomain {
 	return reportDomainTable[i]
 }
 
-const ingestReportsUsage = `usage: meridian ingest energy [-data DIR] [-now YYYY-MM-DD] [-demo] [-tiles=false] [-check] DIR
-       meridian ingest ag [-data DIR] [-demo] [-tiles=false] [-check] DIR
+const ingestReportsUsage = `usage: meridian ingest energy [-data DIR] [-now YYYY-MM-DD] [-demo] [-tiles=false] [-check] [-allow-unknown] DIR
+       meridian ingest ag [-data DIR] [-demo] [-tiles=false] [-check] [-allow-unknown] DIR
 
 Reads every published energy file in DIR, recognised by the publishers' file
-names (WellList*.txt, ST104A*BusinessAssociate*.csv, Well Infrastructure*.csv,
-Facility Infrastructure*.csv, Vol_YYYY-MM-PP.csv, Pipelines*.geojson|.shp,
-*Inventory*.xlsx, Crown_Dispositions*.geojson|.csv, PRABAIdentifiers.csv,
-Mineral_Agreements*|PNG_Agreements*.geojson) — or, for ag, the
-agriculture files (aci_*.tif, IMG_AAFC_LANDUSE_*|LU*.tif, aci_class_legend*, ca_all_slc*, soil_name*,
-DominantAGRASID_LSRS*, slc_lsrs*, cli_*, CDM_YYMM_Dn_LR.geojson, waterbody*|NHN_*,
-watercourse*, municipalities*, sk_ag_crown_land*, sk_pastures*,
-bc_ag_capability*, OATS_ALR_POLYS*|ALC_ALR_POLYGONS*|bc_alr*,
-FWA_WETLANDS*) — derives the report rows and publishes them to
+names (WellList*.txt, BusinessAssociate_Codes.xlsx or ST104*|*BusinessAssociate*
+.xlsx|.csv, PRABAIdentifiers.csv, Well Infrastructure*.csv, Facility
+Infrastructure*.csv, Vol_YYYY-MM-PP.csv, Pipelines*.geojson|.shp,
+*Inventory*.xlsx, Crown_Dispositions*.geojson|.csv,
+Mineral_Agreements*|PNG_Agreements*.geojson; a publisher's .zip of them, zips
+inside included, is read as if its members were in DIR: they are extracted
+to $TMPDIR for the run) — or, for ag, the ` + agFileNames + ` — derives the report rows and publishes them to
 DATA/reports/energy or DATA/reports/ag as a new version, all at once: a
 problem in any file rejects the ingest (file:line: reason) and the data
-served before stays. A server running on DATA keeps serving the old
+served before stays. A file whose name the domain does not know refuses
+the folder, nothing read (-allow-unknown: skip it and read the rest).
+-check lists every file of DIR, read or not. A server running on DATA keeps serving the old
 version until the new one is complete, then switches within a second.
 Then it rebuilds the domain's tile archives in DATA/tiles/energy or
 DATA/tiles/ag from the published data (-tiles=false: leave them); the
@@ -126,6 +155,7 @@ func ingestReportCommand(d reportDomain, args []string, stdout, stderr io.Writer
 	invented := fs.Bool("invented", false, "the files in DIR are invented (meridian demo): mark the data as demo data")
 	tiles := fs.Bool("tiles", true, fmt.Sprintf("rebuild the %s tile archives (DATA/tiles/%s) from the new data", d.title, d.name))
 	check := fs.Bool("check", false, "read every file and say what it is, what is wrong and what would be published; publish nothing")
+	allowUnknown := fs.Bool("allow-unknown", false, "skip the files whose names the ingest does not know and read the rest (without it they refuse the folder)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -157,10 +187,19 @@ func ingestReportCommand(d reportDomain, args []string, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 		return 1
 	}
+	defer files.close()
 	if *check {
 		return runCheck(d.name, *data, stderr, func(ctx context.Context, g *grid.Service) int {
-			return files.check(ctx, stdout, stderr, g, o)
+			return files.check(ctx, stdout, stderr, g, o, checkOptions{allowUnknown: *allowUnknown, expects: d.expects})
 		})
+	}
+	if unknown := files.unrecognised(); len(unknown) > 0 && !*allowUnknown {
+		for _, f := range unknown {
+			fmt.Fprintf(stderr, "not recognised: %s\n", filepath.Base(f))
+		}
+		fmt.Fprintf(stderr, "%s: %d files in %s are not files this ingest knows (it reads %s): nothing was read or published; "+
+			"give them their publishers' names, take them out, or run with -allow-unknown to read the rest\n", cmd, len(unknown), dir, d.expects)
+		return 1
 	}
 	banners, err := files.banners()
 	if err != nil {
@@ -195,6 +234,7 @@ func ingestDemo(ctx context.Context, domain string, store kv.Store, g *grid.Serv
 	if err != nil {
 		return nil, err
 	}
+	defer files.close()
 	return files.ingest(ctx, store, g, ingestOptions{demo: true, asOf: demodata.AsOf()}, nil)
 }
 

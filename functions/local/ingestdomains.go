@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,17 +16,25 @@ import (
 	"meridian/shared/survey/grid"
 )
 
-// energyFiles are the energy files of a directory (domainFiles).
-type energyFiles struct{ files energyingest.Files }
+// energyFiles are the energy files of a directory, its zips opened
+// (domainFiles).
+type energyFiles struct {
+	files  energyingest.Files
+	folder *ingest.Folder
+}
 
 func (f energyFiles) options(o ingestOptions) energyingest.Options {
 	return energyingest.Options{Now: o.asOf, Demo: o.demo, Progress: o.progress, Notices: o.notices}
 }
 
 func (f energyFiles) banners() ([]string, error) { return energyingest.Banners(f.files) }
-func (f energyFiles) unrecognised() []string     { return f.files.Unrecognised }
+func (f energyFiles) unrecognised() []string {
+	_, _, unknown := unlisted(f.files, f.folder.Paths(), nil)
+	return append(slices.Clip(f.files.Unrecognised), unknown...)
+}
+func (f energyFiles) close() error { return f.folder.Close() }
 
-func (f energyFiles) check(ctx context.Context, w, stderr io.Writer, g *grid.Service, o ingestOptions) int {
+func (f energyFiles) check(ctx context.Context, w, stderr io.Writer, g *grid.Service, o ingestOptions, opt checkOptions) int {
 	ls, err := energyingest.Layouts(f.files)
 	if err != nil {
 		fmt.Fprintf(stderr, "meridian ingest energy -check: %v\n", err)
@@ -35,10 +44,16 @@ func (f energyFiles) check(ctx context.Context, w, stderr io.Writer, g *grid.Ser
 	for _, l := range ls {
 		layouts[l.Path] = l.Layout
 	}
-	return checkReports(ctx, w, "energy", f.files, layouts, func(ctx context.Context, files energyingest.Files, store *countStore, n *ingest.Notices) (map[string]int, map[string]int, error) {
+	folder := folderCheck{
+		all:          f.folder.Paths(),
+		unused:       "recognised, read by no energy report (NGL volumes, the ST37 well shapefiles, a README or a publisher's PDF, a shapefile or CSV beside the GeoJSON that is read)",
+		companion:    "read with the file of the same name beside it (a shapefile's .dbf, .prj, .shx or .cpg)",
+		checkOptions: opt,
+	}
+	return checkReports(ctx, w, "energy", f.files, folder, layouts, func(ctx context.Context, files energyingest.Files, store *countStore, n *ingest.Notices) (map[string]int, map[string]int, error) {
 		o.progress, o.notices = nil, n
 		sum, err := energyingest.Ingest(ctx, store, g, files, f.options(o))
-		return sum.Read, sum.Skipped, err
+		return sum.Read, sum.Skipped, err // Read: the files' rows; what the ingest derived is in sum.Derived
 	})
 }
 
@@ -51,6 +66,7 @@ func (f energyFiles) ingest(ctx context.Context, store kv.Store, g *grid.Service
 	if w != nil {
 		fmt.Fprintf(w, "energy dataset version %d: %d items in %s\n", sum.Version, sum.Items, time.Since(start).Round(time.Millisecond))
 		fmt.Fprintf(w, "read:    %s\n", counts(sum.Read))
+		fmt.Fprintf(w, "derived: %s\n", counts(sum.Derived))
 		if len(sum.Skipped) > 0 {
 			fmt.Fprintf(w, "skipped: %s\n", counts(sum.Skipped))
 		}
@@ -64,8 +80,13 @@ func (f energyFiles) ingest(ctx context.Context, store kv.Store, g *grid.Service
 	return []any{"items", sum.Items, "wells", sum.Read["wells_st37"] + sum.Read["wells_petrinex"]}, nil
 }
 
-// agFiles are the agriculture files of a directory (domainFiles).
-type agFiles struct{ files agingest.Files }
+// agFiles are the agriculture files of a directory (domainFiles). Its
+// zips are not opened yet: agingest sorts a directory's files, not a list
+// (a .zip is an unrecognised file).
+type agFiles struct {
+	files agingest.Files
+	all   []string // every file of the directory
+}
 
 func (f agFiles) options(o ingestOptions) agingest.Options {
 	return agingest.Options{Demo: o.demo, AsOf: o.asOf, Progress: o.progress, Notices: o.notices}
@@ -79,9 +100,21 @@ func (f agFiles) banners() ([]string, error) {
 	return out, nil
 }
 
-func (f agFiles) unrecognised() []string { return f.files.Unrecognised }
+func (f agFiles) unrecognised() []string {
+	_, _, unknown := unlisted(f.files, f.all, agKnown)
+	return append(slices.Clip(f.files.Unrecognised), unknown...)
+}
 
-func (f agFiles) check(ctx context.Context, w, _ io.Writer, g *grid.Service, o ingestOptions) int {
+// agKnown reports the names agingest.FilesIn knows but lists nowhere: the
+// SLC soil layers, which no report reads, and a README (the demo's, as the
+// energy ingest knows one). Its other unlisted names are a shapefile's
+// companions.
+func agKnown(name string) bool {
+	return strings.HasPrefix(strings.ToLower(name), "soil_layer") || name == "README.md"
+}
+func (f agFiles) close() error { return nil }
+
+func (f agFiles) check(ctx context.Context, w, _ io.Writer, g *grid.Service, o ingestOptions, opt checkOptions) int {
 	layouts := map[string]ingest.Layout{}
 	for _, l := range agingest.Layouts(f.files) {
 		layouts[l.Path] = l.Layout
@@ -94,7 +127,14 @@ func (f agFiles) check(ctx context.Context, w, _ io.Writer, g *grid.Service, o i
 			}
 		}
 	}
-	return checkReports(ctx, w, "ag", f.files, layouts, func(ctx context.Context, files agingest.Files, store *countStore, n *ingest.Notices) (map[string]int, map[string]int, error) {
+	folder := folderCheck{
+		all:          f.all,
+		known:        agKnown,
+		unused:       "recognised, read by no ag report (the SLC soil layers, a README)",
+		companion:    "read with the file of the same name beside it (a shapefile's .dbf, .prj, .shx or .cpg)",
+		checkOptions: opt,
+	}
+	return checkReports(ctx, w, "ag", f.files, folder, layouts, func(ctx context.Context, files agingest.Files, store *countStore, n *ingest.Notices) (map[string]int, map[string]int, error) {
 		o.progress, o.notices = nil, n
 		sum, err := agingest.Ingest(ctx, store, g, files, f.options(o))
 		return sum.Read, nil, err

@@ -27,7 +27,8 @@ func TestReadBACodesSample(t *testing.T) {
 	f := openSample(t, baSample)
 	byCode := map[string]energyingest.BA{}
 	var order []string
-	err := energyingest.ReadBACodes(f, "ST104A.csv", energyingest.ReadOptions{}, func(b energyingest.BA) error {
+	skipped := map[string]int{}
+	err := energyingest.ReadBACodes(f, "ST104A.csv", energyingest.ReadOptions{Skip: func(r string) { skipped[r]++ }}, func(b energyingest.BA) error {
 		if _, dup := byCode[b.Code]; dup {
 			t.Errorf("BA %s twice", b.Code)
 		}
@@ -41,13 +42,22 @@ func TestReadBACodesSample(t *testing.T) {
 	if len(order) != 428 || order[0] != "0001" || order[427] != "A7AZ" {
 		t.Errorf("%d codes from %v to %v, want 428 from 0001 to A7AZ", len(order), order[0], order[len(order)-1])
 	}
+	// Its 462 rows as the README describes them: the title, the header,
+	// 428 codes, 8 empty rows (2 above the codes, 6 after) and 24 rows of
+	// notice and contacts.
+	if d := cmp.Diff(map[string]int{energyingest.SkipBATitle: 1, energyingest.SkipBAEmpty: 8, energyingest.SkipBATrailer: 24}, skipped); d != "" {
+		t.Errorf("skipped (-want +got):\n%s", d)
+	}
 	for code, name := range map[string]string{
 		"0045": "Chevron Canada Limited", "A5D4": "Cenovus Energy Inc.", "0144": "ATCO Gas And Pipelines Ltd.",
 		"0003": "McGaha, Charles", "0HE9": "Canadian Natural Resources Limited", "A7AZ": "SanLing Energy Ltd.",
 	} {
-		if b := byCode[code]; b.Name != name || b.Address != "" || b.Phone != "" {
+		if b := byCode[code]; b.Name != name {
 			t.Errorf("BA %s = %+v, want %q", code, b, name)
 		}
+	}
+	if b := byCode["0001"]; b.Address != "15 Floor-150 6 Ave SW  Calgary, AB  T2P 3E3" || b.Phone != "(403) 296-8000" {
+		t.Errorf("BA 0001 = %+v: want its address and phone", b)
 	}
 	// The README says the excerpt holds every licensee/agent/operator code
 	// of the ST37 excerpt; two are missing.
@@ -68,27 +78,81 @@ func TestReadBACodesSample(t *testing.T) {
 	}
 }
 
-// TestReadBACodesRegister reads the register's own layout: title, blank
-// row, four-column header, rows, disclaimers.
+// baRead is what ReadBACodes or ReadBACodesXLSX made of a register.
+type baRead struct {
+	bas     []energyingest.BA
+	skipped map[string]int
+	notices []string
+	layout  ingest.Layout
+}
+
+func readRegister(t testing.TB, read func(energyingest.ReadOptions, func(energyingest.BA) error) error) (baRead, error) {
+	t.Helper()
+	got := baRead{skipped: map[string]int{}}
+	notices := &ingest.Notices{}
+	opt := energyingest.ReadOptions{Notices: notices, Skip: func(r string) { got.skipped[r]++ }, Layout: func(l ingest.Layout) { got.layout = l }}
+	err := read(opt, func(b energyingest.BA) error {
+		got.bas = append(got.bas, b)
+		return nil
+	})
+	got.notices = notices.Lines()
+	return got, err
+}
+
+func readBACSV(t testing.TB, in string) (baRead, error) {
+	return readRegister(t, func(opt energyingest.ReadOptions, fn func(energyingest.BA) error) error {
+		return energyingest.ReadBACodes(strings.NewReader(in), "ba.csv", opt, fn)
+	})
+}
+
+// The register's own shape, as samples/aer-ba-codes keeps it: title, empty
+// row, header, an empty row right after it, codes, then empty rows, the
+// notice and AER's contact rows. Every row that is not a code is passed
+// over and counted.
+const registerCSV = "\ufeffBusiness Associate List_Codes(ST104A) April 7, 2017,,,\r\n,,,\r\n" +
+	"BA Code,Company Name,Address,Phone\r\n" +
+	",,,\r\n" +
+	"0045,Chevron Canada Limited,\"500 5th Ave SW, Calgary AB\",403-234-5000\r\n" +
+	"A5D4,Cenovus Energy Inc.,,\r\n" +
+	",,,\r\n,,,\r\n" +
+	"NOTICE TO USER:  ,\"The enclosed Data is provided to you subject to you\",,\r\n" +
+	"accepting the following terms and conditions:,,,\r\n" +
+	"Alberta Energy Regulator,,,\r\n" +
+	"Tel (403) 297-8311,,,\r\n"
+
 func TestReadBACodesRegister(t *testing.T) {
 	t.Parallel()
-	in := "\ufeffBusiness Associate List_Codes(ST104A) April 7, 2017,,,\r\n,,,\r\n" +
-		"BA Code,Company Name,Address,Phone\r\n" +
-		"0045,Chevron Canada Limited,\"500 5th Ave SW, Calgary AB\",403-234-5000\r\n" +
-		"A5D4,Cenovus Energy Inc.,,\r\n" +
-		",,,\r\n" +
-		"The information in this list is provided as is,,,\r\n" +
-		"AER makes no warranty\r\n"
+	got, err := readBACSV(t, registerCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := []energyingest.BA{
 		{Code: "0045", Name: "Chevron Canada Limited", Address: "500 5th Ave SW, Calgary AB", Phone: "403-234-5000"},
 		{Code: "A5D4", Name: "Cenovus Energy Inc."},
 	}
-	if d := cmp.Diff(want, readBAs(t, in)); d != "" {
+	if d := cmp.Diff(want, got.bas); d != "" {
 		t.Errorf("ReadBACodes (-want +got):\n%s", d)
 	}
-	// Disclaimers without a blank row before them end the list too.
-	if got := readBAs(t, "BA Code,Company Name\n0045,Chevron\nDisclaimer text,\n"); len(got) != 1 {
-		t.Errorf("ReadBACodes = %v, want 1 BA", got)
+	wantSkipped := map[string]int{energyingest.SkipBATitle: 1, energyingest.SkipBAEmpty: 4, energyingest.SkipBATrailer: 4}
+	if d := cmp.Diff(wantSkipped, got.skipped); d != "" {
+		t.Errorf("skipped (-want +got):\n%s", d)
+	}
+	if len(got.notices) != 2 || !strings.Contains(got.notices[0], "ba.csv:1:") || !strings.Contains(got.notices[0], "title row") ||
+		!strings.Contains(got.notices[1], "ba.csv:9:") || !strings.Contains(got.notices[1], `"NOTICE TO USER:"`) || !strings.Contains(got.notices[1], "(4 rows)") {
+		t.Errorf("notices %q: want the title at line 1, and the 4 trailer rows from line 9", got.notices)
+	}
+	if got.layout != energyingest.ST104ALayout {
+		t.Errorf("layout %v", got.layout)
+	}
+	// Text after the codes is no end of the list: a code after it is read,
+	// the text between codes counted apart.
+	got, err = readBACSV(t, "BA Code,Company Name\n0045,Chevron\n,\nDisclaimer text,\nA5D4,Cenovus\nAER,\n")
+	if err != nil || len(got.bas) != 2 || got.bas[1].Code != "A5D4" {
+		t.Fatalf("ReadBACodes = %v, %v; want 0045 and A5D4", got.bas, err)
+	}
+	wantSkipped = map[string]int{energyingest.SkipBAEmpty: 1, energyingest.SkipBAText: 1, energyingest.SkipBATrailer: 1}
+	if d := cmp.Diff(wantSkipped, got.skipped); d != "" {
+		t.Errorf("skipped (-want +got):\n%s", d)
 	}
 }
 
@@ -101,12 +165,14 @@ func TestReadBACodesRejects(t *testing.T) {
 		want []string
 	}{
 		{"no header", "Code,Name\n0045,Chevron\n", 2, []string{"no header row", "BA Code"}},
-		{"bad code", "BA Code,Company Name\n0045,Chevron\n45,Short\n", 3, []string{"BA Code", "4-character"}},
+		{"bad code", "BA Code,Company Name\n0045,Chevron\n45,Short\n", 3, []string{"BA Code", `"45"`, "4-character"}},
+		{"leading zeros lost", "Title,,\n,,\nBA Code,Company Name,Phone\n,,\n1,177293 Canada Ltd.,x\n", 5, []string{`"1"`, "4-character"}},
 		{"lower case", "BA Code,Company Name\na5d4,Cenovus\n", 2, []string{"4-character"}},
-		{"no name", "BA Code,Company Name\n0045,\n", 2, []string{"Company Name"}},
+		{"no name", "BA Code,Company Name\n0045,\n", 2, []string{"Company Name", "empty for BA 0045"}},
+		{"no name after the trailer", "BA Code,Company Name\n0045,Chevron\nNotice,\nA5D4,\n", 4, []string{"Company Name", "empty for BA A5D4"}},
 		{"wrong column count", "BA Code,Company Name\n0045,Chevron,extra\n", 2, []string{"3 fields", "want 2"}},
-		{"row after the end", "BA Code,Company Name\n0045,Chevron\n,\nA5D4,Cenovus\n", 4, []string{"after the end"}},
-		{"empty", "", 1, []string{"no header row"}},
+		{"no name column", "BA Code,Address\n0045,x\n", 1, []string{"no Company Name column"}},
+		{"empty", "", 1, []string{"header row"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,8 @@
 package energyingest_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"meridian/shared/energy/energyingest"
+	"meridian/shared/ingest"
 	"meridian/shared/kv"
 )
 
@@ -19,10 +22,11 @@ func TestClassifyPublishedNames(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	names := []string{
-		"PRABAIdentifiers.csv", "ST104A_BusinessAssociate_Codes_2017-04-07.csv",
+		"PRABAIdentifiers.csv", "ST104A_BusinessAssociate_Codes_2017-04-07.csv", "BusinessAssociate_Codes.xlsx",
 		"ST37_SH_GCS_NAD83.shp", "ST37_SH_GCS_NAD83.dbf", "ST37_SH_GCS_NAD83.prj", "ST37_SH_GCS_NAD83.shx",
 		"ST37_BH_GCS_NAD83.shp", "ST37_BH_GCS_NAD83.dbf", "WellList.txt", "NGL_2024-01.csv",
 		"Pipelines_GCS_NAD83.shp", "Pipelines_GCS_NAD83.dbf", "Well Infrastructure-AB.csv",
+		"Crown_Dispositions_SK.geojson", "Crown_Dispositions_SK.csv", "BusinessAssociate_Codes.doc", "St37-Listofwellslayout.pdf",
 	}
 	for _, n := range names {
 		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
@@ -42,16 +46,67 @@ func TestClassifyPublishedNames(t *testing.T) {
 		return out
 	}
 	for kind, c := range map[string]struct{ got, want []string }{
-		"BACodes":      {base(f.BACodes), []string{"PRABAIdentifiers.csv", "ST104A_BusinessAssociate_Codes_2017-04-07.csv"}},
-		"Unused":       {base(f.Unused), []string{"NGL_2024-01.csv", "ST37_BH_GCS_NAD83.shp", "ST37_SH_GCS_NAD83.shp"}},
+		"BACodes":      {base(f.BACodes), []string{"BusinessAssociate_Codes.xlsx", "PRABAIdentifiers.csv", "ST104A_BusinessAssociate_Codes_2017-04-07.csv"}},
+		"Unused":       {base(f.Unused), []string{"Crown_Dispositions_SK.csv", "NGL_2024-01.csv", "ST37_BH_GCS_NAD83.shp", "ST37_SH_GCS_NAD83.shp", "St37-Listofwellslayout.pdf"}},
+		"Dispositions": {base(f.Dispositions), []string{"Crown_Dispositions_SK.geojson"}},
 		"WellLists":    {base(f.WellLists), []string{"WellList.txt"}},
 		"Wells":        {base(f.Wells), []string{"Well Infrastructure-AB.csv"}},
 		"Pipelines":    {base(f.Pipelines), []string{"Pipelines_GCS_NAD83.shp"}},
-		"Unrecognised": {base(f.Unrecognised), nil},
+		"Unrecognised": {base(f.Unrecognised), []string{"BusinessAssociate_Codes.doc"}},
 	} {
 		if !slices.Equal(c.got, c.want) {
 			t.Errorf("%s = %q, want %q", kind, c.got, c.want)
 		}
+	}
+}
+
+// Zipped downloads sort by their members' names, and the well lists by
+// the publisher's name whichever archive holds them.
+func TestClassifyZipMembers(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	zipTo(t, filepath.Join(dir, "ST37-2017-05.zip"), map[string]string{"WellList_2017-05.txt": ""})
+	zipTo(t, filepath.Join(dir, "aer.zip"), map[string]string{"codes/BusinessAssociate_Codes.xlsx": "", "WellList_2017-04.txt": "", "notes.txt": ""})
+	folder, err := ingest.OpenFolder(dir, ingest.Limits{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer folder.Close()
+	f := energyingest.FilesOf(folder.Paths())
+	names := func(ps []string) []string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, filepath.Base(p))
+		}
+		return out
+	}
+	for kind, c := range map[string]struct{ got, want []string }{
+		"WellLists":    {names(f.WellLists), []string{"aer.zip!WellList_2017-04.txt", "ST37-2017-05.zip!WellList_2017-05.txt"}},
+		"BACodes":      {names(f.BACodes), []string{"aer.zip!BusinessAssociate_Codes.xlsx"}},
+		"Unrecognised": {names(f.Unrecognised), []string{"aer.zip!notes.txt"}},
+	} {
+		if !slices.Equal(c.got, c.want) {
+			t.Errorf("%s = %q, want %q", kind, c.got, c.want)
+		}
+	}
+}
+
+func zipTo(t *testing.T, path string, members map[string]string) {
+	t.Helper()
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	for n, body := range members {
+		w, err := zw.Create(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(body))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

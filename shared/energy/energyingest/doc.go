@@ -13,7 +13,8 @@
 //	dataset                                  reader                     sample
 //	AER ST37 WellList.txt (18 or 24 cols)    ReadWellList               real (2017, 18 cols)
 //	AER ST37 shapefiles ST37_SH / ST37_BH    ReadWellHoles              none: a real loader's fields
-//	AER ST104A BA code list (CSV)            ReadBACodes                real (2 of 4 cols)
+//	AER ST104A BA register (XLSX, as AER     ReadBACodesXLSX            real workbook (not in git:
+//	publishes it; or saved as CSV)           ReadBACodes                testdata/real/aer-st104a), CSV
 //	Petrinex PRABAIdentifiers.csv            ReadBACodes                none: named columns
 //	AER Pipelines (GeoJSON or shapefile;     ReadPipelinesGeoJSON,      real (1 segment); older
 //	current and older exports)               ReadPipelinesShapefile     form from a real loader
@@ -33,7 +34,7 @@
 // print each file's Layout.Banner first.
 //
 // Readers whose dataset has several published forms declare each as an
-// ingest.Layout (PetrinexWellLayout, ST104ALayout, PetrinexBALayout,
+// ingest.Layout (PetrinexWellLayout, ST104AWorkbookLayout, ST104ALayout, PetrinexBALayout,
 // NGLLayout, NGLDocumentedLayout, PipelineLayout, PipelineOlderLayout,
 // ST37SurfaceHoleLayout, ST37BottomHoleLayout) and tell ReadOptions.Layout
 // which one a file's header matched. A value that is merely new (a status

@@ -35,34 +35,54 @@ type Files struct {
 	Pipelines    []string // AER pipelines, .geojson or .shp (with .dbf and .prj beside it)
 	Orphans      []string // Orphan Well Association inventory .xlsx
 	Dispositions []string // Crown PNG and mineral dispositions, .geojson or .csv; Alberta GeoView agreement layers (.geojson)
-	Unused       []string // recognised but not read by the reports (NGL volumes, ST37 shapefiles, README)
+	Unused       []string // recognised but not read by the reports (NGL volumes, ST37 shapefiles, README, PDFs)
 	Unrecognised []string
 }
 
-// FilesIn sorts the files of dir by name. When a dataset comes both as
-// GeoJSON and as CSV or shapefile, the GeoJSON is read.
+// FileNames are the names FilesOf recognises, for messages ("the ingest
+// expects ...").
+const FileNames = "WellList*.txt (AER ST37); BusinessAssociate_Codes.xlsx, *BusinessAssociate*.xlsx|.csv, ST104*.xlsx|.csv " +
+	"or PRABAIdentifiers.csv (business associates); Well Infrastructure*.csv; Facility Infrastructure*.csv; Vol_*.csv; " +
+	"Pipelines*.geojson|.shp; *Inventory*.xlsx (OWA); Crown_Dispositions*.geojson|.csv; Mineral_Agreements*|PNG_Agreements*.geojson; " +
+	"NGL*, ST37_SH*|ST37_BH*.shp, README.md, *.pdf (not read); a .zip of any of these"
+
+// FilesIn sorts the files of dir by name (FilesOf), not opening zips:
+// ingest.OpenFolder does.
 func FilesIn(dir string) (Files, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return Files{}, err
 	}
-	var f Files
-	geojson := map[string]bool{}
+	var paths []string
 	for _, e := range entries {
-		if n := e.Name(); strings.HasSuffix(n, ".geojson") {
-			geojson[strings.TrimSuffix(n, ".geojson")] = true
+		if !e.IsDir() {
+			paths = append(paths, filepath.Join(dir, e.Name()))
 		}
 	}
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
+	return FilesOf(paths), nil
+}
+
+// FilesOf sorts files by the publishers' names: a file's name, or for a
+// member of a zip (ingest.Unpack, "WellList.zip!WellList.txt") the
+// member's. When a dataset comes both as GeoJSON and as CSV or shapefile
+// beside it, the GeoJSON is read. A shapefile's .dbf, .prj, .shx and .cpg
+// are read with it and listed nowhere.
+func FilesOf(paths []string) Files {
+	var f Files
+	geojson := map[string]bool{}
+	for _, p := range paths {
+		if n := filepath.Base(p); strings.HasSuffix(n, ".geojson") {
+			geojson[filepath.Join(filepath.Dir(p), strings.TrimSuffix(n, ".geojson"))] = true
 		}
-		n, p := e.Name(), filepath.Join(dir, e.Name())
-		base, ext := strings.TrimSuffix(n, filepath.Ext(n)), strings.ToLower(filepath.Ext(n))
+	}
+	for _, p := range paths {
+		n := ingest.MemberName(p)
+		ext := strings.ToLower(filepath.Ext(n))
+		besideGeoJSON := geojson[strings.TrimSuffix(p, filepath.Ext(p))]
 		switch {
 		case strings.HasPrefix(n, "WellList") && ext == ".txt":
 			f.WellLists = append(f.WellLists, p)
-		case (strings.Contains(n, "BusinessAssociate") || strings.HasPrefix(n, "ST104") || strings.HasPrefix(n, "PRABAIdentifiers")) && ext == ".csv":
+		case (strings.Contains(n, "BusinessAssociate") || strings.HasPrefix(n, "ST104") || strings.HasPrefix(n, "PRABAIdentifiers")) && (ext == ".csv" || ext == ".xlsx"):
 			f.BACodes = append(f.BACodes, p)
 		case strings.HasPrefix(n, "Well Infrastructure") && ext == ".csv":
 			f.Wells = append(f.Wells, p)
@@ -70,13 +90,17 @@ func FilesIn(dir string) (Files, error) {
 			f.Facilities = append(f.Facilities, p)
 		case strings.HasPrefix(n, "Vol_") && ext == ".csv":
 			f.Volumetrics = append(f.Volumetrics, p)
-		case strings.HasPrefix(n, "Pipelines") && (ext == ".geojson" || ext == ".shp" && !geojson[base]):
+		case strings.HasPrefix(n, "Pipelines") && (ext == ".geojson" || ext == ".shp" && !besideGeoJSON):
 			f.Pipelines = append(f.Pipelines, p)
-		case strings.HasPrefix(n, "Pipelines"): // .dbf, .prj, .shx, .cpg or a shapefile beside its GeoJSON
+		case strings.HasPrefix(n, "Pipelines") && ext == ".shp": // beside its GeoJSON
+			f.Unused = append(f.Unused, p)
+		case strings.HasPrefix(n, "Pipelines"): // .dbf, .prj, .shx, .cpg
 		case strings.Contains(n, "Inventory") && ext == ".xlsx":
 			f.Orphans = append(f.Orphans, p)
-		case strings.HasPrefix(n, "Crown_Dispositions") && (ext == ".geojson" || ext == ".csv" && !geojson[base]):
+		case strings.HasPrefix(n, "Crown_Dispositions") && (ext == ".geojson" || ext == ".csv" && !besideGeoJSON):
 			f.Dispositions = append(f.Dispositions, p)
+		case strings.HasPrefix(n, "Crown_Dispositions") && ext == ".csv": // beside its GeoJSON
+			f.Unused = append(f.Unused, p)
 		case strings.HasPrefix(n, "Crown_Dispositions"):
 		case (strings.HasPrefix(n, "ST37_SH") || strings.HasPrefix(n, "ST37_BH")) && ext == ".shp":
 			// The ST37 well shapefiles (src.ReadWellHoles): WellList.txt
@@ -85,14 +109,21 @@ func FilesIn(dir string) (Files, error) {
 		case strings.HasPrefix(n, "ST37_SH") || strings.HasPrefix(n, "ST37_BH"): // .dbf, .prj, .shx, .cpg beside them
 		case (strings.HasPrefix(n, "Mineral_Agreements") || strings.HasPrefix(n, "PNG_Agreements")) && ext == ".geojson":
 			f.Dispositions = append(f.Dispositions, p)
-		case strings.HasPrefix(n, "NGL") || n == "README.md":
+		case strings.HasPrefix(n, "NGL") || n == "README.md" || ext == ".pdf":
+			// NGL volumes; a README; the layout PDF a publisher's zip
+			// carries beside its data (ST37.zip has one).
 			f.Unused = append(f.Unused, p)
 		default:
 			f.Unrecognised = append(f.Unrecognised, p)
 		}
 	}
-	sort.Strings(f.WellLists)
-	return f, nil
+	// By the publisher's name: the dates in it order the lists, wherever
+	// a zip put them.
+	sort.SliceStable(f.WellLists, func(i, j int) bool {
+		a, b := ingest.MemberName(f.WellLists[i]), ingest.MemberName(f.WellLists[j])
+		return a < b || a == b && f.WellLists[i] < f.WellLists[j]
+	})
+	return f
 }
 
 // Options tune an ingest.
@@ -108,7 +139,10 @@ type Options struct {
 // Summary says what an ingest read, wrote and skipped.
 type Summary struct {
 	Version kv.Version
-	Read    map[string]int // records read, by kind
+	Read    map[string]int // records read, by kind: rows of the files
+	// Derived counts what the ingest made of the rows (operators from the
+	// wells' BA codes): rows of no file.
+	Derived map[string]int
 	Skipped map[string]int // records not used, by reason
 	Items   int            // store items written
 	// Notices are the values the readers had not seen before but could
@@ -149,9 +183,9 @@ func Layouts(files Files) ([]FileLayout, error) {
 		add(p, l)
 	}
 	for _, p := range files.BACodes {
-		probe(p, func(r io.Reader, name string, opt ReadOptions) error {
-			return ReadBACodes(r, name, opt, func(BA) error { return errProbed })
-		})
+		var l ingest.Layout
+		readBAFile(p, ReadOptions{Layout: func(got ingest.Layout) { l = got }}, func(BA) error { return errProbed })
+		add(p, l)
 	}
 	for _, p := range files.Wells {
 		probe(p, func(r io.Reader, name string, opt ReadOptions) error {
@@ -235,7 +269,7 @@ func Ingest(ctx context.Context, store kv.Store, svc Grid, files Files, o Option
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
-	in := &ingester{svc: svc, files: files, o: o, sum: Summary{Read: map[string]int{}, Skipped: map[string]int{}},
+	in := &ingester{svc: svc, files: files, o: o, sum: Summary{Read: map[string]int{}, Derived: map[string]int{}, Skipped: map[string]int{}},
 		baNames: map[string]string{}, orphanLicences: map[string]bool{}, orphanLSDs: map[string]bool{},
 		prevLicensee: map[string]string{}, interned: map[string]string{}, lsds: map[lsdID]*lsdAcc{}, otherLSDs: map[string]*lsdAcc{}, ops: map[string]*operatorAcc{},
 		centroids: map[string]centroid{}, prod: map[string]*energy.Production{}, sources: map[string]energy.Source{}}
@@ -358,13 +392,11 @@ func licenceKey(l string) string { return strings.TrimLeft(strings.TrimSpace(l),
 func (in *ingester) readBA() error {
 	for _, p := range in.files.BACodes {
 		dataset := "business associate codes"
-		opt := ReadOptions{Notices: in.o.Notices, Layout: func(l ingest.Layout) { dataset = l.Dataset }}
-		err := withFile(p, func(r io.Reader, name string) error {
-			return ReadBACodes(r, name, opt, func(b BA) error {
-				in.baNames[strings.ToUpper(b.Code)] = b.Name
-				in.sum.Read["ba_codes"]++
-				return nil
-			})
+		opt := ReadOptions{Notices: in.o.Notices, Layout: func(l ingest.Layout) { dataset = l.Dataset }, Skip: in.sum.skip}
+		err := readBAFile(p, opt, func(b BA) error {
+			in.baNames[strings.ToUpper(b.Code)] = b.Name
+			in.sum.Read["ba_codes"]++
+			return nil
 		})
 		if err != nil {
 			return err
@@ -373,6 +405,23 @@ func (in *ingester) readBA() error {
 	}
 	in.progress("business associates: %d", len(in.baNames))
 	return nil
+}
+
+// readBAFile reads a business associate list, a workbook (.xlsx) or CSV.
+func readBAFile(p string, opt ReadOptions, fn func(BA) error) error {
+	if !strings.EqualFold(filepath.Ext(p), ".xlsx") {
+		return withFile(p, func(r io.Reader, name string) error { return ReadBACodes(r, name, opt, fn) })
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	return ReadBACodesXLSX(f, fi.Size(), filepath.Base(p), opt, fn)
 }
 
 func (in *ingester) readOrphans() error {
@@ -1169,7 +1218,7 @@ func (in *ingester) writeRollups() error {
 			return err
 		}
 	}
-	in.sum.Read["operators"] = len(in.ops)
+	in.sum.Derived["operators"] = len(in.ops)
 	return in.writeListCounts()
 }
 

@@ -169,6 +169,9 @@ type ReadOptions struct {
 	// Layout, when set, is told once, before the first record, which of
 	// the reader's declared layouts the file's header matched.
 	Layout func(ingest.Layout)
+	// Skip, when set, is told of each row the reader passed over without
+	// a record (an empty row, a title, a trailer), by reason.
+	Skip func(reason string)
 }
 
 func (o ReadOptions) recognised(l ingest.Layout) {

@@ -46,7 +46,8 @@ type xlsxSheet struct {
 	cells   []string
 }
 
-// openXLSXSheet opens the worksheet called name (case-insensitive).
+// openXLSXSheet opens the worksheet called name (case-insensitive), or the
+// workbook's first sheet when name is "".
 func openXLSXSheet(ra io.ReaderAt, size int64, name string) (*xlsxSheet, error) {
 	zr, err := zip.NewReader(ra, size)
 	if err != nil {
@@ -69,7 +70,7 @@ func openXLSXSheet(ra io.ReaderAt, size int64, name string) (*xlsxSheet, error) 
 	var names []string
 	for _, s := range wb.Sheets {
 		names = append(names, s.Name)
-		if strings.EqualFold(strings.TrimSpace(s.Name), name) {
+		if name == "" && relID == "" || name != "" && strings.EqualFold(strings.TrimSpace(s.Name), name) {
 			for _, a := range s.Attrs {
 				if a.Name.Local == "id" && a.Name.Space != "" {
 					relID = a.Value
@@ -80,6 +81,9 @@ func openXLSXSheet(ra io.ReaderAt, size int64, name string) (*xlsxSheet, error) 
 			}
 			break
 		}
+	}
+	if relID == "" && name == "" {
+		return nil, xlsxErrorf(0, "the workbook has no sheet")
 	}
 	if relID == "" {
 		return nil, xlsxErrorf(0, "no sheet %q (sheets: %s)", name, strings.Join(names, ", "))
