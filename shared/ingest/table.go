@@ -109,6 +109,14 @@ type Source struct {
 	// than the header (a footer, say; Row.Width tells how many): the
 	// reader checks what it needs. Absent fields read as "".
 	AnyWidth bool
+	// Strict is the survey grids' rule, where a wrong row could put a
+	// parcel in the wrong place: a CSV file's first row is its header and
+	// every later row a record of the header's width (no row is skipped
+	// but wholly empty lines), and a feature whose geometry is invalid
+	// stops the read with an error. Without it (the report datasets'
+	// rules) rows that are not records are skipped and counted (see
+	// openCSV), and so are invalid features (see Source.Geometry).
+	Strict bool
 	// LazyQuotes accepts a quote in an unquoted field and a lone quote in
 	// a quoted one, as encoding/csv's LazyQuotes (regulators' exports have
 	// both).
@@ -387,9 +395,23 @@ func (s Source) openTable() (*Table, error) {
 }
 
 // openCSV reads a header row and then one row per record: RFC 4180
-// quoting, an optional UTF-8 byte order mark, values trimmed, text that is
-// not valid UTF-8 read as Windows-1252. Every row must have as many fields
-// as the header.
+// quoting, an optional UTF-8 byte order mark, CRLF or LF line ends, values
+// trimmed, text that is not valid UTF-8 read as Windows-1252.
+//
+// By default (the report datasets' rules) it reads a file as real
+// downloads come: rows before the header that hold one value at most (a
+// title, a date) are skipped, the header being the first row of two
+// values or more within the first 50 (the first row with a value when
+// none has two); empty rows (no value in any field) are skipped wherever
+// they are; after the header a row of one value, when the header has three
+// columns or more (a notice, a contact line), and a row whose first value
+// is "Total" (a totals row) are not records and are skipped too; empty
+// fields after the last column (a trailing delimiter) are dropped, from
+// the header as from the rows. Every skip is counted in the Source's
+// Notices, never taken for the end of the data. A row that is a record of
+// the wrong width is still an error. Source.Strict keeps the first row as
+// the header and every row a record of the header's width;
+// Source.HeaderCell and Source.AnyWidth are the regulators' rules.
 func openCSV(s Source, name string) (*Table, error) {
 	norm := s.names()
 	br := bufio.NewReaderSize(s.R, 64<<10)
@@ -399,17 +421,22 @@ func openCSV(s Source, name string) (*Table, error) {
 	cr := csv.NewReader(br)
 	cr.ReuseRecord = true
 	cr.LazyQuotes = s.LazyQuotes
-	// Rows before the header (HeaderCell) may have any width; the width of
-	// the rows after it is then checked here, as encoding/csv would.
-	checkWidth := !s.AnyWidth && s.HeaderCell != ""
-	if s.AnyWidth || s.HeaderCell != "" {
-		cr.FieldsPerRecord = -1
+	cr.FieldsPerRecord = -1 // widths are checked here
+	lenient := !s.Strict && !s.AnyWidth && s.HeaderCell == ""
+	skipped := func(line int, what, why string) {
+		s.Notices.Add(Notice{File: name, Line: line, Value: what, Reason: why})
 	}
 	t := &Table{Name: name, Fixed: true, HeaderAt: 1}
 	var head []string
+	var held []heldRow // one-value rows read while looking for the header
+	titles := false    // the held rows came before the header
 	for n := 0; ; n++ {
 		rec, err := cr.Read()
 		if err == io.EOF {
+			if lenient && len(held) > 0 {
+				head, t.HeaderAt, held = held[0].rec, held[0].line, held[1:]
+				break
+			}
 			if s.HeaderCell != "" {
 				return nil, t.Errorf(max(t.HeaderAt, 1), "no header row (a row starting with %q)", s.HeaderCell)
 			}
@@ -419,15 +446,43 @@ func openCSV(s Source, name string) (*Table, error) {
 			return nil, csvError(name, err)
 		}
 		t.HeaderAt, _ = cr.FieldPos(0)
-		if s.HeaderCell == "" || strings.EqualFold(text(rec[0]), s.HeaderCell) {
-			head = slices.Clone(rec)
-			break
+		if !lenient {
+			if s.HeaderCell == "" || strings.EqualFold(text(rec[0]), s.HeaderCell) {
+				head = slices.Clone(rec)
+				break
+			}
+			if n >= maxPreamble {
+				return nil, t.Errorf(t.HeaderAt, "no header row (a row starting with %q) in the first %d rows", s.HeaderCell, maxPreamble)
+			}
+			continue
 		}
-		if n >= maxPreamble {
-			return nil, t.Errorf(t.HeaderAt, "no header row (a row starting with %q) in the first %d rows", s.HeaderCell, maxPreamble)
+		switch values(rec) {
+		case 0:
+			skipped(t.HeaderAt, "empty row", "no value in any field")
+			continue
+		case 1:
+			held = append(held, heldRow{slices.Clone(rec), t.HeaderAt})
+			if len(held) <= maxPreamble {
+				continue
+			}
+			// No row of two values: the file has one column, its header
+			// the first row; the rows held after it are records.
+			head, t.HeaderAt, held = held[0].rec, held[0].line, held[1:]
+		default:
+			head, titles = slices.Clone(rec), true
 		}
+		break
+	}
+	if titles {
+		for _, h := range held {
+			skipped(h.line, "row before the header", "a title or note, not the header (one value)")
+		}
+		held = nil
 	}
 	headAt := t.HeaderAt
+	if lenient && !s.UnnamedColumns {
+		head = trimEmptyTail(head)
+	}
 	idx := make(map[string]int, len(head))
 	for i, h := range head {
 		k := norm(text(h))
@@ -445,26 +500,92 @@ func openCSV(s Source, name string) (*Table, error) {
 		idx[k] = i
 	}
 	t.idx = idx
-	rw := &Row{idx: idx, vals: make([]string, len(head))}
+	width := len(head)
+	rw := &Row{idx: idx, vals: make([]string, width)}
 	t.next = func() (*Row, error) {
-		rec, err := cr.Read()
-		if err != nil {
-			if err == io.EOF {
-				return nil, io.EOF
+		for {
+			var rec []string
+			if len(held) > 0 {
+				rec, rw.Line, held = held[0].rec, held[0].line, held[1:]
+			} else {
+				var err error
+				if rec, err = cr.Read(); err != nil {
+					if err == io.EOF {
+						return nil, io.EOF
+					}
+					return nil, csvError(name, err)
+				}
+				rw.Line, _ = cr.FieldPos(0)
 			}
-			return nil, csvError(name, err)
+			if lenient {
+				switch v := values(rec); {
+				case v == 0:
+					skipped(rw.Line, "empty row", "no value in any field")
+					continue
+				case v == 1 && width >= 3:
+					skipped(rw.Line, "row of one value", "a note, title or contact line, not a record")
+					continue
+				case isTotal(rec):
+					skipped(rw.Line, "totals row", "a total, not a record")
+					continue
+				}
+				if len(rec) > width {
+					rec = trimEmptyTail(rec)
+				}
+			}
+			if !s.AnyWidth && len(rec) != width {
+				return nil, Errorf(name, rw.Line, "wrong number of fields: every row must have as many fields as the header (%d, not %d)", width, len(rec))
+			}
+			rw.vals = rw.vals[:0]
+			for _, v := range rec {
+				rw.vals = append(rw.vals, text(v))
+			}
+			return rw, nil
 		}
-		rw.Line, _ = cr.FieldPos(0)
-		if checkWidth && len(rec) != len(head) {
-			return nil, Errorf(name, rw.Line, "wrong number of fields: every row must have as many fields as the header")
-		}
-		rw.vals = rw.vals[:0]
-		for _, v := range rec {
-			rw.vals = append(rw.vals, text(v))
-		}
-		return rw, nil
 	}
 	return t, nil
+}
+
+// heldRow is a CSV row read ahead and its line.
+type heldRow struct {
+	rec  []string
+	line int
+}
+
+// values counts the fields of rec that hold something other than spaces.
+func values(rec []string) int {
+	n := 0
+	for _, v := range rec {
+		if strings.TrimSpace(v) != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// trimEmptyTail drops the empty fields at the end of rec (what a trailing
+// delimiter leaves), keeping at least one.
+func trimEmptyTail(rec []string) []string {
+	n := len(rec)
+	for n > 1 && strings.TrimSpace(rec[n-1]) == "" {
+		n--
+	}
+	return rec[:n]
+}
+
+// isTotal reports whether rec's first value is a totals label ("Total",
+// "Totals", "Grand total", with or without a colon).
+func isTotal(rec []string) bool {
+	for _, v := range rec {
+		if v = strings.TrimSpace(v); v != "" {
+			switch strings.ToLower(strings.TrimSuffix(v, ":")) {
+			case "total", "totals", "grand total":
+				return true
+			}
+			return false
+		}
+	}
+	return false
 }
 
 // maxPreamble is how many rows may come before the header of a CSV file
@@ -606,38 +727,89 @@ func shpTable(sr *shp.Reader, p proj.Projection, name string, spatial bool, s So
 	}
 	t.idx = idx
 	rw := &Row{idx: idx}
+	geographic := p == nil || proj.Geographic(p)
+	lenient := !s.Strict && s.Geometry == nil
+	var bad skippedFeatures
 	t.next = func() (*Row, error) {
-		f, err := sr.Next()
-		if err == io.EOF {
-			return nil, io.EOF
-		}
-		if err != nil {
-			return nil, shpError(name, err)
-		}
-		rw.Line, rw.vals, rw.Geom = f.Number, f.Attrs, nil
-		if spatial && f.Geometry != nil {
-			g := f.Geometry
-			if p != nil {
-				if g, err = proj.Geometry(g, p); err != nil {
-					return nil, Errorf(name, f.Number, "%s: %v", p.Name(), err)
-				}
+		for {
+			f, err := sr.Next()
+			if err == io.EOF {
+				return nil, bad.end()
 			}
-			if s.Geometry != nil {
-				var why string
-				if g, why = s.Geometry(g); why != "" {
-					return nil, Errorf(name, f.Number, "%s", why)
-				}
-			} else if why := checkLngLat(g); why != "" {
-				if p == nil {
-					why += "; without a .prj coordinates must be longitude and latitude"
-				}
-				return nil, Errorf(name, f.Number, "%s", why)
+			if err != nil {
+				return nil, shpError(name, err)
 			}
-			rw.Geom = g
+			rw.Line, rw.vals, rw.Geom = f.Number, f.Attrs, nil
+			if !spatial || f.Geometry == nil {
+				bad.good = true
+				return rw, nil
+			}
+			g, why := shpGeometry(f.Geometry, p, geographic, s.Geometry)
+			if why == "" {
+				rw.Geom, bad.good = g, true
+				return rw, nil
+			}
+			e := Errorf(name, f.Number, "%s", why)
+			if !lenient {
+				return nil, e
+			}
+			bad.skip(s.Notices, e, f.Number)
 		}
-		return rw, nil
 	}
 	return t
+}
+
+// shpGeometry converts a shapefile record's geometry to longitude and
+// latitude: float noise at the range's boundary clamped (a geographic
+// file's coordinates before the check, see clampLngLat), then the .prj's
+// conversion, then geom's check (or checkLngLat when geom is nil). It
+// returns why the geometry is refused, or "".
+func shpGeometry(g orb.Geometry, p proj.Projection, geographic bool, geom func(orb.Geometry) (orb.Geometry, string)) (orb.Geometry, string) {
+	if geographic {
+		g = clampLngLat(g)
+	}
+	if p != nil {
+		var err error
+		if g, err = proj.Geometry(g, p); err != nil {
+			return nil, fmt.Sprintf("%s: %v", p.Name(), err)
+		}
+	}
+	if geom != nil {
+		return geom(g)
+	}
+	if why := checkLngLat(g); why != "" {
+		if p == nil {
+			why += "; without a .prj coordinates must be longitude and latitude"
+		}
+		return nil, why
+	}
+	return g, ""
+}
+
+// skippedFeatures tracks the features a table skipped for their
+// geometry. Each is its own notice, naming the feature and why; but a file
+// of which not one feature could be read (a projected file without its
+// .prj, say) is an error, the first feature's, not an empty result.
+type skippedFeatures struct {
+	first *Error // the first feature skipped
+	good  bool   // a feature was read
+}
+
+// skip notes the feature e refuses, the n-th of its file.
+func (b *skippedFeatures) skip(ns *Notices, e *Error, n int) {
+	if b.first == nil {
+		b.first = e
+	}
+	ns.Add(Notice{File: e.File, Line: e.Line, Value: fmt.Sprintf("feature %d", n), Reason: "invalid geometry: " + e.Reason})
+}
+
+// end is what the table returns after its last feature: io.EOF, or the
+// first skipped feature's error when no feature was read.
+func (b *skippedFeatures) end() error {
+	if !b.good && b.first != nil {
+		return b.first
+	}
+	return io.EOF
 }
 
 // shpError turns a package shp error into an *Error.

@@ -188,12 +188,18 @@ func TestReadCLI(t *testing.T) {
 		",,,,,,,,,,,\n" +
 		"O,10,,,,,,,,,,\n" +
 		"4,5,T,W,5,3,S,,6,2,,\n"
-	got := collect(t, agingest.ReadCLI, csvSource("cli.csv", in))
+	src := csvSource("cli.csv", in)
+	var notices ingest.Notices
+	src.Notices = &notices
+	got := collect(t, agingest.ReadCLI, src)
+	// The row of empty fields is not a record: skipped, counted.
+	if l := notices.Lines(); len(l) != 1 || l[0] != "cli.csv:4: skipped empty row: no value in any field (1 rows)" {
+		t.Errorf("notices = %q", l)
+	}
 	cl := func(c byte) agingest.Limitation { l, _ := agingest.CLILimitation(c); return l }
 	want := []agingest.CLIPolygon{
 		{Components: []agingest.CLIComponent{{"3", 6, []agingest.Limitation{cl('T')}}, {"4", 4, []agingest.Limitation{cl('W')}}}},
 		{Components: []agingest.CLIComponent{{"2", 10, []agingest.Limitation{cl('M')}}}},
-		{},
 		{Components: []agingest.CLIComponent{{"O", 10, nil}}},
 		{Components: []agingest.CLIComponent{{"4", 5, []agingest.Limitation{cl('T'), cl('W')}}, {"5", 3, []agingest.Limitation{cl('S')}}, {"6", 2, nil}}},
 	}
@@ -204,7 +210,7 @@ func TestReadCLI(t *testing.T) {
 		score   int
 		limiter string
 		label   string
-	}{{61, "T - Adverse topography", "3^6T"}, {82, "M - Moisture deficiency", "2M"}, {-1, "", ""}, {-1, "", "O"}, {45, "T - Adverse topography", "4^5TW"}} {
+	}{{61, "T - Adverse topography", "3^6T"}, {82, "M - Moisture deficiency", "2M"}, {-1, "", "O"}, {45, "T - Adverse topography", "4^5TW"}} {
 		s, ok := got[i].Score()
 		if !ok {
 			s = -1
@@ -214,6 +220,14 @@ func TestReadCLI(t *testing.T) {
 		if s != tc.score || l.String() != tc.limiter || p.String() != tc.label {
 			t.Errorf("polygon %d: score %d, limiter %q, primary %q; want %d, %q, %q", i, s, l, p.String(), tc.score, tc.limiter, tc.label)
 		}
+	}
+	// A polygon without components (a DBF record with no rating) has no
+	// score, limiter or label.
+	if s, ok := (agingest.CLIPolygon{}).Score(); ok {
+		t.Errorf("empty polygon: score %d", s)
+	}
+	if _, ok := (agingest.CLIPolygon{}).Primary(); ok {
+		t.Error("empty polygon: a primary label")
 	}
 	for _, tc := range []struct {
 		name, in string

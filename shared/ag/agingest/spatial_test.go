@@ -275,6 +275,22 @@ func TestGeoJSON(t *testing.T) {
 	if p := got[0].Geometry.(orb.Polygon); len(p) != 2 || p[0].Orientation() != orb.CCW || p[1].Orientation() != orb.CW {
 		t.Errorf("polygon with a hole = %v", p)
 	}
+	// An open ring is closed; a feature whose ring cannot be closed into
+	// one, or far outside longitude and latitude, is skipped with a notice
+	// naming it; a vertex within 1e-6° outside is float noise, clamped.
+	src := geoJSONSource("CDM_2501_D0_LR.geojson", fc(
+		feature(`"DM":0`, `{"type":"Polygon","coordinates":[[[-112,49],[-111,49],[-111,50],[-112,50]]]}`),
+		feature(`"DM":0`, `{"type":"Polygon","coordinates":[[[-112,91],[-111,49],[-111,50],[-112,91]]]}`),
+		feature(`"DM":0`, `{"type":"Polygon","coordinates":[[[-180.00000000099996,49],[-179,49],[-179,50],[-180.00000000099996,49]]]}`)))
+	var notices ingest.Notices
+	src.Notices = &notices
+	got = collect(t, agingest.ReadDrought, src)
+	if len(got) != 2 || len(got[0].Geometry.(orb.Polygon)[0]) != 5 || got[1].Geometry.(orb.Polygon)[0][0][0] != -180 {
+		t.Errorf("open ring, noise: %+v", got)
+	}
+	if l := notices.Lines(); len(l) != 1 || l[0] != "CDM_2501_D0_LR.geojson:4: skipped feature 2: invalid geometry: feature: point (-112, 91) is not a longitude and latitude (1 rows)" {
+		t.Errorf("notices = %q", l)
+	}
 	read := func(in string) error {
 		return agingest.ReadDrought(geoJSONSource("CDM_2501_D0_LR.geojson", in), func(agingest.DroughtArea) error { return nil })
 	}
@@ -291,7 +307,7 @@ func TestGeoJSON(t *testing.T) {
 		{"syntax", "{\"type\":\"FeatureCollection\",\n\"features\":[\n{\"type\":\"Feature\",\n\"properties\":{\"DM\":1,}}]}", 4, "not JSON"},
 		{"truncated", fc(feature(`"DM":1`, box))[:80], 3, "truncated"},
 		{"trailing", fc(feature(`"DM":1`, box)) + "{}", 5, "data after"},
-		{"open ring", fc(feature(`"DM":1`, `{"type":"Polygon","coordinates":[[[-112,49],[-111,49],[-111,50],[-112,50]]]}`)), 3, "not closed"},
+		{"open ring", fc(feature(`"DM":1`, `{"type":"Polygon","coordinates":[[[-112,49],[-111,49]]]}`)), 3, "fewer than 4"},
 		{"latitude", fc(feature(`"DM":1`, `{"type":"Polygon","coordinates":[[[-112,91],[-111,49],[-111,50],[-112,91]]]}`)), 3, "not a longitude and latitude"},
 		{"collection", fc(feature(`"DM":1`, `{"type":"GeometryCollection","geometries":[]}`)), 3, "geometry"},
 		{"position", fc(feature(`"DM":1`, `{"type":"Point","coordinates":[1]}`)), 3, "position"},
