@@ -108,9 +108,10 @@ func TestReadWater(t *testing.T) {
 	t.Parallel()
 	in := fc(
 		feature(`"NID":"a1","DEFINITION":4,"PERMANENCY":2,"NAME_1":"Demo Lake P"`, box),
-		feature(`"feature_id":"b2","definition_en":"Wetland","permanency_en":"Permanent","name_en":null`, box),
 	)
 	got := collect(t, agingest.ReadWaterBodies, geoJSONSource("wb.geojson", in))
+	got = append(got, collect(t, agingest.ReadWaterBodies, geoJSONSource("wb.geojson", fc(
+		feature(`"feature_id":"b2","definit_en":"Wetland","perm_en":"Permanent","name_en":null`, box))))...)
 	want := []agingest.WaterFeature{
 		{ID: "a1", Name: "Demo Lake P", Kind: "lake", DefinitionCode: 4, Permanency: agingest.Intermittent},
 		{ID: "b2", Kind: "wetland", Permanency: agingest.Permanent},
@@ -125,13 +126,13 @@ func TestReadWater(t *testing.T) {
 	if got[0].IsWetland() || !got[1].IsWetland() {
 		t.Error("IsWetland")
 	}
-	lines := fc(feature(`"feature_id":"c3","definition_en":"Watercourse","permanency_en":"Intermittent","name_en":"Demo Creek D"`,
+	lines := fc(feature(`"feature_id":"c3","definit_en":"Watercourse","perm_en":"Intermittent","name_en":"Demo Creek D"`,
 		`{"type":"LineString","coordinates":[[-112,49.8],[-111.9,49.85,700],[-111.8,49.9]]}`))
 	wc := collect(t, agingest.ReadWatercourses, geoJSONSource("wc.geojson", lines))
 	if len(wc) != 1 || wc[0].Name != "Demo Creek D" || wc[0].Permanency != agingest.Intermittent || len(wc[0].Geometry.(orb.LineString)) != 3 {
 		t.Errorf("ReadWatercourses = %+v", wc)
 	}
-	err := agingest.ReadWatercourses(geoJSONSource("wc.geojson", in), func(agingest.WaterFeature) error { return nil })
+	err := agingest.ReadWatercourses(geoJSONSource("wc.geojson", fc(feature(`"NID":"a1","DEFINITION":4`, box))), func(agingest.WaterFeature) error { return nil })
 	wantError(t, err, "wc.geojson", 3, "want a line")
 }
 
@@ -164,19 +165,19 @@ func TestReadWaterNHN(t *testing.T) {
 	}
 
 	// A new word or permanency: kept, counted.
-	src = geoJSONSource("wb.geojson", fc(feature(`"DEFINITION_EN":"Lagoon","PERMANENCY_EN":"Seasonal"`, box), feature(`"DEFINITION_EN":"Lagoon","PERMANENCY_EN":"Permanent"`, box)))
+	src = geoJSONSource("wb.geojson", fc(feature(`"NID":"x","DEFINITION":"Lagoon","PERMANENCY":"Seasonal"`, box), feature(`"NID":"y","DEFINITION":"Lagoon","PERMANENCY":"Permanent"`, box)))
 	src.Notices, src.Recognised = &notices, func(l ingest.Layout) { layout = l }
 	got = collect(t, agingest.ReadWaterBodies, src)
-	if len(got) != 2 || got[0].Kind != "lagoon" || got[0].Permanency != agingest.PermanencyUnknown || notices.Total() != 3 || layout != agingest.CanVecHydroLayout {
+	if len(got) != 2 || got[0].Kind != "lagoon" || got[0].Permanency != agingest.PermanencyUnknown || notices.Total() != 3 || layout != agingest.NHNLayout {
 		t.Errorf("new words: %+v, %d notices %v, layout %s", got, notices.Total(), notices.Lines(), layout.Form)
 	}
-	if l := notices.Lines(); len(l) != 2 || !strings.Contains(l[0], `wb.geojson:3: column DEFINITION_EN: new value "Lagoon": kept as given (2 rows)`) {
+	if l := notices.Lines(); len(l) != 2 || !strings.Contains(l[0], `wb.geojson:3: column DEFINITION: new value "Lagoon": kept as given (2 rows)`) {
 		t.Errorf("notices = %q", l)
 	}
 
 	// An unknown code is fatal.
 	for _, code := range []string{`0`, `10`, `"4.5"`} {
-		err := agingest.ReadWaterBodies(geoJSONSource("wb.geojson", fc(feature(`"DEFINITION":`+code, box))), func(agingest.WaterFeature) error { return nil })
+		err := agingest.ReadWaterBodies(geoJSONSource("wb.geojson", fc(feature(`"NID":"z","DEFINITION":`+code, box))), func(agingest.WaterFeature) error { return nil })
 		wantError(t, err, "wb.geojson", 3, "column DEFINITION: value")
 		if err != nil && !strings.Contains(err.Error(), "9 (watercourse)") {
 			t.Errorf("error %v does not list the codes", err)
