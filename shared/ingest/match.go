@@ -22,7 +22,8 @@ type Candidate struct {
 
 // Mismatch is why a file was taken for none of a reader's layouts: the
 // columns it has and, for the closest layout (the one it lacks the fewest
-// columns of, then the one it has the most of), the columns it lacks. It rides on the *Error a reader
+// columns of, then the one it has the most of, then the later in the
+// reader's list, the more general), the columns it lacks. It rides on the *Error a reader
 // returns (Error.Mismatch), so that a tool can print it without parsing
 // the reason.
 type Mismatch struct {
@@ -58,9 +59,10 @@ func ChooseLayout(file string, line int, have []string, cands []Candidate) (int,
 		if len(m) == 0 {
 			return i, nil
 		}
-		// Closest: fewest columns missing, then most present.
+		// Closest: fewest columns missing, then most present, then the
+		// later (the more general: candidates come most specific first).
 		if best < 0 || len(m) < len(bestMissing) ||
-			len(m) == len(bestMissing) && len(c.Required)-len(m) > len(cands[best].Required)-len(bestMissing) {
+			len(m) == len(bestMissing) && len(c.Required)-len(m) >= len(cands[best].Required)-len(bestMissing) {
 			best, bestMissing = i, m
 		}
 	}

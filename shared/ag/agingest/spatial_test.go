@@ -203,7 +203,7 @@ func TestReadMunicipalities(t *testing.T) {
 		t.Errorf("layout = %+v, want CSDLayout", layout)
 	}
 	for _, tc := range []struct{ props, want string }{
-		{`"CSDTYPE":"MD"`, "without a name"},
+		{`"CSDTYPE":"MD"`, "the file has CSDTYPE; the closest, Municipal boundaries (SK and others)"},
 		{`"CSDNAME":"X","PRUID":"35"`, `column PRUID: value "35" is not one of 46 (MB), 47 (SK), 48 (AB)`},
 		{`"CSDNAME":"X","PROVINCE":"ON"`, `column PROVINCE: value "ON" is not one of AB, SK, MB`},
 	} {
