@@ -188,3 +188,32 @@ func TestChooseLayout(t *testing.T) {
 		t.Errorf("error\n%s\nwant\n%s", err, want)
 	}
 }
+
+// TestDBFEmptyRecords: a DBF table on its own skips records of no value,
+// counted; Strict keeps them.
+func TestDBFEmptyRecords(t *testing.T) {
+	t.Parallel()
+	var sb, xb, db shp.Buffer
+	w, err := shp.NewWriter(&sb, &xb, &db, shp.Null, []shp.Field{{Name: "poly_id", Type: shp.Character, Length: 8}, {Name: "rating", Type: shp.Character, Length: 8}}, shp.WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range [][]string{{"1", "2H"}, {"", ""}, {"3", "4W"}} {
+		if err := w.Write(nil, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, strict := range []bool{false, true} {
+		rows, notices, err := readAll(t, ingest.Source{Name: "lsrs.dbf", Format: ingest.DBF, R: strings.NewReader(string(db.Bytes())), Strict: strict})
+		want, wantNotices := []string{"1|1|2H", "3|3|4W"}, []string{"lsrs.dbf:2: skipped empty row: no value in any field (1 rows)"}
+		if strict {
+			want, wantNotices = []string{"1|1|2H", "2||", "3|3|4W"}, nil
+		}
+		if err != nil || !slices.Equal(rows, want) || !slices.Equal(notices, wantNotices) {
+			t.Errorf("strict %v: rows %q, notices %q, %v", strict, rows, notices, err)
+		}
+	}
+}

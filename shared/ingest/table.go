@@ -740,6 +740,12 @@ func shpTable(sr *shp.Reader, p proj.Projection, name string, spatial bool, s So
 				return nil, shpError(name, err)
 			}
 			rw.Line, rw.vals, rw.Geom = f.Number, f.Attrs, nil
+			if !spatial && lenient && values(f.Attrs) == 0 {
+				// A table on its own: a record of no value is an empty
+				// row (a spreadsheet's, saved as dBASE), not a record.
+				s.Notices.Add(Notice{File: name, Line: f.Number, Value: "empty row", Reason: "no value in any field"})
+				continue
+			}
 			if !spatial || f.Geometry == nil {
 				bad.good = true
 				return rw, nil

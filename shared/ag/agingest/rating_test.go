@@ -2,6 +2,7 @@ package agingest_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -319,5 +320,38 @@ func TestReadCLIService(t *testing.T) {
 			err := agingest.ReadCLI(geoJSONSource("cli.geojson", fc(tc.in)), func(agingest.CLIPolygon) error { return nil })
 			wantError(t, err, "cli.geojson", 3, tc.want)
 		})
+	}
+}
+
+// TestReadAGRASIDLSRSAsDownloaded reads an LSRS CSV shaped as a
+// spreadsheet export: a BOM, CRLF, a title row, an empty row after the
+// header and between records, trailing delimiters, Windows-1252 text, a
+// notice and a total after the records. Every record is read; the rest is
+// skipped and counted.
+func TestReadAGRASIDLSRSAsDownloaded(t *testing.T) {
+	t.Parallel()
+	in := "\xef\xbb\xbfAGRASID quarter-section LSRS \x96 Alberta,,,,,,,\r\n" +
+		"PARCEL_ID,M,RGE,TWP,SEC,QS,Dom_LSRS,\r\n" +
+		",,,,,,,\r\n" +
+		"1,5,1,24,25,NW,3.00000000000,\r\n" +
+		",,,,,,,\r\n" +
+		"2,5,1,24,25,NE,2H,\r\n" +
+		"Source: Alberta Agriculture \x96 contact ropin@gov.ab.ca,,,,,,,\r\n" +
+		"Total,,,,,,2,\r\n"
+	src := csvSource("lsrs.csv", in)
+	var notices ingest.Notices
+	src.Notices = &notices
+	got := collect(t, agingest.ReadAGRASIDLSRS, src)
+	if len(got) != 2 || got[0].ParcelID != "1" || got[0].Rating.Class() != 3 || got[1].Rating.Class() != 2 || got[1].Location.String() != "NE-25-24-1-W5" {
+		t.Fatalf("read %+v", got)
+	}
+	want := []string{
+		"lsrs.csv:1: skipped row before the header: a title or note, not the header (one value) (1 rows)",
+		"lsrs.csv:3: skipped empty row: no value in any field (2 rows)",
+		"lsrs.csv:7: skipped row of one value: a note, title or contact line, not a record (1 rows)",
+		"lsrs.csv:8: skipped totals row: a total, not a record (1 rows)",
+	}
+	if l := notices.Lines(); !slices.Equal(l, want) {
+		t.Errorf("notices\n%q\nwant\n%q", l, want)
 	}
 }
