@@ -217,3 +217,13 @@ func TestDBFEmptyRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestGeoJSONBOM: a GeoJSON file with a UTF-8 byte order mark reads.
+func TestGeoJSONBOM(t *testing.T) {
+	t.Parallel()
+	in := "\xef\xbb\xbf{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{\"a\":1},\"geometry\":null}]}"
+	rows, _, err := readAll(t, ingest.Source{Name: "b.geojson", Format: ingest.GeoJSON, R: strings.NewReader(in)})
+	if err != nil || !slices.Equal(rows, []string{"1|1"}) {
+		t.Errorf("rows %q, %v", rows, err)
+	}
+}

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bufio"
 	"io"
 	"strings"
 
@@ -27,7 +28,13 @@ func openGeoJSON(s Source, name string) *Table {
 	if s.Features != nil {
 		opt = *s.Features
 	}
-	rd := geojsonfc.NewReader(s.R, opt)
+	// A UTF-8 byte order mark, as some Windows tools write one, is not
+	// JSON: skip it.
+	br := bufio.NewReaderSize(s.R, 64<<10)
+	if b, err := br.Peek(3); err == nil && string(b) == "\xef\xbb\xbf" {
+		br.Discard(3)
+	}
+	rd := geojsonfc.NewReader(br, opt)
 	norm := s.names()
 	rw := &Row{idx: make(map[string]int)}
 	var bad skippedFeatures
