@@ -1,7 +1,9 @@
 package ingest_test
 
 import (
+	"encoding/binary"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -225,5 +227,60 @@ func TestGeoJSONBOM(t *testing.T) {
 	rows, _, err := readAll(t, ingest.Source{Name: "b.geojson", Format: ingest.GeoJSON, R: strings.NewReader(in)})
 	if err != nil || !slices.Equal(rows, []string{"1|1"}) {
 		t.Errorf("rows %q, %v", rows, err)
+	}
+}
+
+// TestShapefileBadShapes: a polygon ring that is not closed is closed; a
+// record whose shape cannot be read (a point not a number) is skipped with
+// a notice, the file read on; Strict keeps both errors. The files are
+// written by package shp and their bytes then damaged, as no writer makes
+// them.
+func TestShapefileBadShapes(t *testing.T) {
+	t.Parallel()
+	var sb, xb, db shp.Buffer
+	w, err := shp.NewWriter(&sb, &xb, &db, shp.Polygon, []shp.Field{{Name: "id", Type: shp.Character, Length: 4}}, shp.WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ring := orb.Ring{{-110, 50}, {-109, 50}, {-109, 51}, {-110, 51}, {-110, 50}}
+	for _, id := range []string{"a", "b", "c"} {
+		if err := w.Write(orb.Polygon{ring}, []string{id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s := sb.Bytes()
+	// Each record: 8-byte header, type 4, box 32, 1 part, 5 points: 136
+	// bytes; its points start 56 bytes in (after the part index).
+	const recLen, pts = 8 + 44 + 4 + 5*16, 8 + 44 + 4
+	le := func(off int, v float64) { binary.LittleEndian.PutUint64(s[off:], math.Float64bits(v)) }
+	le(100+pts+4*16, -110.5)            // record 1: last point moved, the ring left open
+	le(100+recLen+pts+2*16, math.NaN()) // record 2: a point not a number
+	src := func(strict bool) ingest.Source {
+		return ingest.Source{Name: "wetlands.shp", Format: ingest.Shapefile, R: strings.NewReader(string(s)), DBF: strings.NewReader(string(db.Bytes())), Strict: strict}
+	}
+	var ns ingest.Notices
+	sc := src(false)
+	sc.Notices = &ns
+	tab, err := sc.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []orb.Ring
+	if err := tab.Each(func(r *ingest.Row) error { got = append(got, r.Geom.(orb.Polygon)[0]); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(got[0]) != 6 || got[0][5] != got[0][0] || len(got[1]) != 5 {
+		t.Errorf("read %v", got)
+	}
+	if l := ns.Lines(); len(l) != 1 || !strings.HasPrefix(l[0], "wetlands.shp:2: skipped feature 2: invalid geometry: .shp: point 2 [NaN 51] is not finite") {
+		t.Errorf("notices %q", l)
+	}
+	_, _, err = readAll(t, src(true))
+	var ie *ingest.Error
+	if !errors.As(err, &ie) || ie.Line != 1 || !strings.Contains(ie.Reason, "not closed") {
+		t.Errorf("strict: %v", err)
 	}
 }

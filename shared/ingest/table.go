@@ -698,7 +698,8 @@ func openShapefile(s Source, name string) (*Table, error) {
 	if s.DBF == nil {
 		return nil, Errorf(name, 0, "no .dbf: the attributes are needed")
 	}
-	sr, err := shp.NewReader(s.R, s.DBF, shp.ReaderOptions{CPG: s.CPG})
+	lenient := !s.Strict && s.Geometry == nil
+	sr, err := shp.NewReader(s.R, s.DBF, shp.ReaderOptions{CPG: s.CPG, KeepInvalid: lenient})
 	if err != nil {
 		return nil, shpError(name, err)
 	}
@@ -744,6 +745,10 @@ func shpTable(sr *shp.Reader, p proj.Projection, name string, spatial bool, s So
 				// A table on its own: a record of no value is an empty
 				// row (a spreadsheet's, saved as dBASE), not a record.
 				s.Notices.Add(Notice{File: name, Line: f.Number, Value: "empty row", Reason: "no value in any field"})
+				continue
+			}
+			if f.Invalid != "" { // only when lenient (shp.ReaderOptions.KeepInvalid)
+				bad.skip(s.Notices, Errorf(name, f.Number, ".shp: %s", f.Invalid), f.Number)
 				continue
 			}
 			if !spatial || f.Geometry == nil {
