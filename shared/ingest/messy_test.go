@@ -64,7 +64,7 @@ func TestCSVAsDownloaded(t *testing.T) {
 		{"trailer: notices, contacts, totals", "a,b,c\n1,2,3\n,,\nNOTICE TO RECIPIENT,,\n,Phone: 403-297-8311,\nTotal,,3\n4,5,6\n", []string{"2|1|2|3", "7|4|5|6"},
 			[]string{"x.csv:3: skipped empty row: no value in any field (1 rows)", "x.csv:4: skipped row of one value: a note, title or contact line, not a record (2 rows)", "x.csv:6: skipped totals row: a total, not a record (1 rows)"}},
 		{"BOM, CRLF, Windows-1252", "\xef\xbb\xbfa,b,c\r\n1,Rivi\xe8re,3\r\n", []string{"2|1|Rivière|3"}, nil},
-		{"trailing delimiter", "a,b,c,\n1,2,3,\n4,5,6\n", []string{"2|1|2|3", "3|4|5|6"}, nil},
+		{"trailing delimiter", "a,b,c,\n1,2,3,\n4,5,6\n7,8,,,\n", []string{"2|1|2|3", "3|4|5|6", "4|7|8|"}, nil},
 		{"one column", "name\nx\ny\n", []string{"2|x", "3|y"}, nil},
 		{"numbers as text", "a,b,c\n3,3.0,3.00000000000\n", []string{"2|3|3.0|3.00000000000"}, nil},
 	}

@@ -529,8 +529,8 @@ func openCSV(s Source, name string) (*Table, error) {
 					skipped(rw.Line, "totals row", "a total, not a record")
 					continue
 				}
-				if len(rec) > width {
-					rec = trimEmptyTail(rec)
+				for len(rec) > width && strings.TrimSpace(rec[len(rec)-1]) == "" {
+					rec = rec[:len(rec)-1] // a trailing delimiter
 				}
 			}
 			if !s.AnyWidth && len(rec) != width {
