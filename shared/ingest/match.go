@@ -28,7 +28,7 @@ type Candidate struct {
 // the reason.
 type Mismatch struct {
 	Have    []string // the file's columns (normalised), in the file's order
-	Closest Layout   // the layout the file came closest to
+	Closest Layout   // the layout the file came closest to; the zero Layout from Table.Need, whose reader has one
 	Missing []string // the closest layout's columns the file lacks; "A or B" for a column with two names
 }
 

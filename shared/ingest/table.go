@@ -342,7 +342,8 @@ func (t *Table) Errorf(line int, format string, args ...any) error {
 }
 
 // Need checks that a fixed-schema table has every column in names; a
-// GeoJSON table is checked feature by feature by the readers instead.
+// GeoJSON table is checked feature by feature by the readers instead. Its
+// error carries a Mismatch (with no Closest layout: the reader's one).
 func (t *Table) Need(names ...string) error {
 	if !t.Fixed {
 		return nil
@@ -358,7 +359,9 @@ func (t *Table) Need(names ...string) error {
 		}
 	}
 	if len(missing) > 0 {
-		return t.Errorf(t.HeaderAt, "missing column %s (the file has %s)", strings.Join(missing, ", "), strings.Join(t.Cols, ", "))
+		e := Errorf(t.Name, t.HeaderAt, "missing column %s (the file has %s)", strings.Join(missing, ", "), strings.Join(t.Cols, ", "))
+		e.Mismatch = &Mismatch{Have: slices.DeleteFunc(slices.Clone(t.Cols), func(s string) bool { return s == "" }), Missing: missing}
+		return e
 	}
 	return nil
 }

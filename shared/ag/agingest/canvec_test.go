@@ -182,3 +182,17 @@ func TestReadWaterNoLayout(t *testing.T) {
 		t.Errorf("Layouts = %+v", l)
 	}
 }
+
+// TestLayoutsMissingColumns: a file without the columns of its reader's
+// one layout is reported as of no known layout, not as that layout.
+func TestLayoutsMissingColumns(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "lsrs.csv")
+	if err := os.WriteFile(p, []byte("PARCEL_ID,M,RGE,TWP,SEC,QS\n1,5,1,24,25,NW\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := agingest.Layouts(agingest.Files{AGRASIDLSRS: p})
+	if len(l) != 1 || l[0].Err == nil || l[0].Banner() != "lsrs.csv: NO KNOWN LAYOUT: missing column DOM_LSRS (the file has PARCEL_ID, M, RGE, TWP, SEC, QS)" {
+		t.Errorf("Layouts = %+v", l)
+	}
+}
