@@ -25,6 +25,102 @@ func checkLngLat(g orb.Geometry) string {
 	return why
 }
 
+// lngLatNoise is how far outside [-180, 180] × [-90, 90] a coordinate may
+// lie and still be read as on the boundary: the float noise of the
+// publishers' tools (NRCan's national CanVec files have a vertex at
+// longitude -180.00000000099996). 1e-6° is about 0.1 m.
+const lngLatNoise = 1e-6
+
+// clampLngLat returns g with every coordinate within lngLatNoise outside
+// the range of longitude and latitude moved onto its boundary, changing
+// g's slices in place; anything further out is left for checkLngLat.
+func clampLngLat(g orb.Geometry) orb.Geometry {
+	if p, ok := g.(orb.Point); ok {
+		return clampPoint(p)
+	}
+	eachPoints(g, func(ps []orb.Point) {
+		for i := range ps {
+			ps[i] = clampPoint(ps[i])
+		}
+	})
+	return g
+}
+
+func clampPoint(p orb.Point) orb.Point {
+	return orb.Point{clampNoise(p[0], 180), clampNoise(p[1], 90)}
+}
+
+// clampNoise returns v moved onto ±limit when it lies outside by no more
+// than lngLatNoise.
+func clampNoise(v, limit float64) float64 {
+	switch {
+	case v > limit && v <= limit+lngLatNoise:
+		return limit
+	case v < -limit && v >= -limit-lngLatNoise:
+		return -limit
+	}
+	return v
+}
+
+// eachPoints calls fn with each slice of points of g (a line, a ring).
+func eachPoints(g orb.Geometry, fn func([]orb.Point)) {
+	switch g := g.(type) {
+	case orb.MultiPoint:
+		fn(g)
+	case orb.LineString:
+		fn(g)
+	case orb.Ring:
+		fn(g)
+	case orb.MultiLineString:
+		for _, l := range g {
+			fn(l)
+		}
+	case orb.Polygon:
+		for _, r := range g {
+			fn(r)
+		}
+	case orb.MultiPolygon:
+		for _, p := range g {
+			for _, r := range p {
+				fn(r)
+			}
+		}
+	case orb.Collection:
+		for _, h := range g {
+			eachPoints(h, fn)
+		}
+	}
+}
+
+// closeRings closes the open rings of a polygon (the last position made
+// equal to the first), in place, and returns why a ring cannot be a
+// ring once closed (fewer than 4 positions), or "".
+func closeRings(g orb.Geometry) (orb.Geometry, string) {
+	fix := func(p orb.Polygon) string {
+		for i, r := range p {
+			if len(r) > 0 && r[0] != r[len(r)-1] {
+				r = append(r, r[0])
+				p[i] = r
+			}
+			if len(r) < 4 {
+				return fmt.Sprintf("ring %d has %d positions once closed, fewer than 4", i, len(r))
+			}
+		}
+		return ""
+	}
+	switch g := g.(type) {
+	case orb.Polygon:
+		return g, fix(g)
+	case orb.MultiPolygon:
+		for _, p := range g {
+			if why := fix(p); why != "" {
+				return g, why
+			}
+		}
+	}
+	return g, ""
+}
+
 // visit calls fn for every point of g until fn returns false.
 func visit(g orb.Geometry, fn func(orb.Point) bool) bool {
 	switch g := g.(type) {

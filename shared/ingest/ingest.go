@@ -20,12 +20,26 @@
 // DBF and shapefiles. Columns are found by name (Row.Get, Row.Has) or by
 // index (Table.Col, which also takes a column's aliases, then Row.At).
 //
-// The zero Source follows the report datasets' rules (package agingest);
-// its other fields give the survey grids' rules (gridingest: header names
-// as headerName folds them, polygons only, a .prj required, rows of a
-// GeoJSON file numbered by feature) and the regulators' CSV (energyingest:
-// rows before the header, footers of another width, lenient quoting,
-// GeoJSON properties that must be scalars).
+// The zero Source follows the report datasets' rules (package agingest),
+// which read files as real downloads come: in a CSV file, title rows
+// before the header, empty rows anywhere, notes, contact lines and totals
+// after the records and trailing delimiters are skipped and counted in the
+// Notices; in a shapefile or GeoJSON file, coordinates within 1e-6° outside
+// longitude and latitude (float noise) are clamped, open GeoJSON rings
+// closed, and a feature whose geometry is still invalid is skipped with a
+// notice naming it, so that one bad feature never rejects a national
+// file. Its other fields give the survey grids' rules (gridingest: Strict,
+// where a wrong row is an error; header names as headerName folds them,
+// polygons only, a .prj required, rows of a GeoJSON file numbered by
+// feature) and the regulators' CSV (energyingest: rows before the header,
+// footers of another width, lenient quoting, GeoJSON properties that must
+// be scalars).
+//
+// A reader of several layouts chooses one by the columns the file holds
+// (Candidate, Table.Choose, ChooseLayout): never a layout whose required
+// columns the file lacks; a file that matches none is an *Error whose
+// Mismatch names the columns it has and the closest layout's missing
+// ones.
 //
 // Readers that stay outside the table, because their files are not tables
 // of named columns: the ATS v4.1 SEQ file (gridingest, fixed-width columns
@@ -49,6 +63,10 @@ type Error struct {
 	File   string // base name of the file
 	Line   int    // 1-based line, or record number for binary formats; 0 when not known
 	Reason string
+	// Mismatch, when set, says that the file's columns match none of the
+	// reader's layouts: the columns it has and the closest layout's
+	// missing ones (see ChooseLayout).
+	Mismatch *Mismatch
 }
 
 func (e *Error) Error() string {

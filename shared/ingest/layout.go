@@ -48,7 +48,10 @@ func BadValue(file string, line int, column, value string, accepted []string) *E
 }
 
 // Notice is a value a reader had not seen before but could still place
-// safely (a new status word, say): reported and counted, not fatal.
+// safely (a new status word, say): reported and counted, not fatal. A
+// notice without a Column is a row the table skipped (an empty row, a
+// note after the records, a feature whose geometry is invalid): Value
+// says what it was and Reason why.
 type Notice struct {
 	File   string
 	Line   int
@@ -58,6 +61,10 @@ type Notice struct {
 }
 
 func (n Notice) String() string {
+	if n.Column == "" {
+		// A row or feature the reader skipped: Value says what it was.
+		return fmt.Sprintf("%s:%d: skipped %s: %s", n.File, n.Line, n.Value, n.Reason)
+	}
 	return fmt.Sprintf("%s:%d: column %s: new value %q: %s", n.File, n.Line, n.Column, n.Value, n.Reason)
 }
 

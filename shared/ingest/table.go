@@ -1,23 +1,17 @@
 package ingest
 
 import (
-	"bufio"
-	"encoding/binary"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/paulmach/orb"
 
 	"meridian/shared/ingest/geojsonfc"
-	"meridian/shared/ingest/proj"
 	"meridian/shared/ingest/shp"
 )
 
@@ -109,6 +103,14 @@ type Source struct {
 	// than the header (a footer, say; Row.Width tells how many): the
 	// reader checks what it needs. Absent fields read as "".
 	AnyWidth bool
+	// Strict is the survey grids' rule, where a wrong row could put a
+	// parcel in the wrong place: a CSV file's first row is its header and
+	// every later row a record of the header's width (no row is skipped
+	// but wholly empty lines), and a feature whose geometry is invalid
+	// stops the read with an error. Without it (the report datasets'
+	// rules) rows that are not records are skipped and counted (see
+	// openCSV), and so are invalid features (see Source.Geometry).
+	Strict bool
 	// LazyQuotes accepts a quote in an unquoted field and a lone quote in
 	// a quoted one, as encoding/csv's LazyQuotes (regulators' exports have
 	// both).
@@ -334,7 +336,8 @@ func (t *Table) Errorf(line int, format string, args ...any) error {
 }
 
 // Need checks that a fixed-schema table has every column in names; a
-// GeoJSON table is checked feature by feature by the readers instead.
+// GeoJSON table is checked feature by feature by the readers instead. Its
+// error carries a Mismatch (with no Closest layout: the reader's one).
 func (t *Table) Need(names ...string) error {
 	if !t.Fixed {
 		return nil
@@ -350,7 +353,9 @@ func (t *Table) Need(names ...string) error {
 		}
 	}
 	if len(missing) > 0 {
-		return t.Errorf(t.HeaderAt, "missing column %s (the file has %s)", strings.Join(missing, ", "), strings.Join(t.Cols, ", "))
+		e := Errorf(t.Name, t.HeaderAt, "missing column %s (the file has %s)", strings.Join(missing, ", "), strings.Join(t.Cols, ", "))
+		e.Mismatch = &Mismatch{Have: slices.DeleteFunc(slices.Clone(t.Cols), func(s string) bool { return s == "" }), Missing: missing}
+		return e
 	}
 	return nil
 }
@@ -384,269 +389,6 @@ func (s Source) openTable() (*Table, error) {
 		return openGeoJSON(s, name), nil
 	}
 	return nil, Errorf(name, 0, "unknown format %v", s.Format)
-}
-
-// openCSV reads a header row and then one row per record: RFC 4180
-// quoting, an optional UTF-8 byte order mark, values trimmed, text that is
-// not valid UTF-8 read as Windows-1252. Every row must have as many fields
-// as the header.
-func openCSV(s Source, name string) (*Table, error) {
-	norm := s.names()
-	br := bufio.NewReaderSize(s.R, 64<<10)
-	if b, err := br.Peek(3); err == nil && string(b) == "\xef\xbb\xbf" {
-		br.Discard(3)
-	}
-	cr := csv.NewReader(br)
-	cr.ReuseRecord = true
-	cr.LazyQuotes = s.LazyQuotes
-	// Rows before the header (HeaderCell) may have any width; the width of
-	// the rows after it is then checked here, as encoding/csv would.
-	checkWidth := !s.AnyWidth && s.HeaderCell != ""
-	if s.AnyWidth || s.HeaderCell != "" {
-		cr.FieldsPerRecord = -1
-	}
-	t := &Table{Name: name, Fixed: true, HeaderAt: 1}
-	var head []string
-	for n := 0; ; n++ {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			if s.HeaderCell != "" {
-				return nil, t.Errorf(max(t.HeaderAt, 1), "no header row (a row starting with %q)", s.HeaderCell)
-			}
-			return nil, t.Errorf(1, "empty file: want a header row")
-		}
-		if err != nil {
-			return nil, csvError(name, err)
-		}
-		t.HeaderAt, _ = cr.FieldPos(0)
-		if s.HeaderCell == "" || strings.EqualFold(text(rec[0]), s.HeaderCell) {
-			head = slices.Clone(rec)
-			break
-		}
-		if n >= maxPreamble {
-			return nil, t.Errorf(t.HeaderAt, "no header row (a row starting with %q) in the first %d rows", s.HeaderCell, maxPreamble)
-		}
-	}
-	headAt := t.HeaderAt
-	idx := make(map[string]int, len(head))
-	for i, h := range head {
-		k := norm(text(h))
-		t.Cols = append(t.Cols, k)
-		t.Header = append(t.Header, text(h))
-		if k == "" {
-			if s.UnnamedColumns {
-				continue
-			}
-			return nil, t.Errorf(headAt, "column %d has no name", i+1)
-		}
-		if _, dup := idx[k]; dup {
-			return nil, t.Errorf(headAt, "column %s appears twice in the header", k)
-		}
-		idx[k] = i
-	}
-	t.idx = idx
-	rw := &Row{idx: idx, vals: make([]string, len(head))}
-	t.next = func() (*Row, error) {
-		rec, err := cr.Read()
-		if err != nil {
-			if err == io.EOF {
-				return nil, io.EOF
-			}
-			return nil, csvError(name, err)
-		}
-		rw.Line, _ = cr.FieldPos(0)
-		if checkWidth && len(rec) != len(head) {
-			return nil, Errorf(name, rw.Line, "wrong number of fields: every row must have as many fields as the header")
-		}
-		rw.vals = rw.vals[:0]
-		for _, v := range rec {
-			rw.vals = append(rw.vals, text(v))
-		}
-		return rw, nil
-	}
-	return t, nil
-}
-
-// maxPreamble is how many rows may come before the header of a CSV file
-// with a Source.HeaderCell.
-const maxPreamble = 50
-
-// text trims v and decodes it as Windows-1252 when it is not UTF-8.
-func text(v string) string {
-	v = strings.TrimSpace(v)
-	if !utf8.ValidString(v) {
-		v = strings.TrimSpace(DecodeText(v))
-	}
-	return v
-}
-
-// csvError turns an encoding/csv error into an *Error.
-func csvError(name string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		if errors.Is(pe.Err, csv.ErrFieldCount) {
-			return Errorf(name, pe.Line, "wrong number of fields: every row must have as many fields as the header")
-		}
-		return Errorf(name, pe.Line, "malformed CSV at column %d: %v", pe.Column, pe.Err)
-	}
-	return Errorf(name, 0, "read: %v", err)
-}
-
-// openDBF reads a dBASE table on its own with package shp's reader, which
-// reads a .dbf only beside a .shp: it is given a .shp of Null shapes with
-// as many records as the .dbf header promises, generated as it is read.
-func openDBF(s Source, name string) (*Table, error) {
-	br := bufio.NewReaderSize(s.R, 64<<10)
-	h, err := br.Peek(8)
-	if err != nil {
-		return nil, Errorf(name, 0, ".dbf: truncated: file ends within the 32-byte header")
-	}
-	n := int64(binary.LittleEndian.Uint32(h[4:8]))
-	if 100+nullRecLen*n > 2*math.MaxInt32 {
-		return nil, Errorf(name, 0, ".dbf: header promises %d records, more than a dBASE table can hold", n)
-	}
-	sr, err := shp.NewReader(&nullShapes{n: n}, br, shp.ReaderOptions{CPG: s.CPG})
-	if err != nil {
-		return nil, shpError(name, err)
-	}
-	return shpTable(sr, nil, name, false, s), nil
-}
-
-// nullRecLen is the size of a Null shape record: an 8-byte record header
-// and the 4-byte shape type.
-const nullRecLen = 12
-
-// nullShapes generates a .shp file of n Null shapes.
-type nullShapes struct {
-	n   int64 // records
-	off int64 // bytes produced
-	buf [100]byte
-	k   int // bytes of buf not yet produced are buf[k:len]
-	len int
-}
-
-func (z *nullShapes) Read(p []byte) (int, error) {
-	total := 100 + nullRecLen*z.n
-	w := 0
-	for w < len(p) && z.off < total {
-		if z.k == z.len {
-			z.chunk()
-		}
-		c := copy(p[w:], z.buf[z.k:z.len])
-		z.k += c
-		w += c
-		z.off += int64(c)
-	}
-	if w == 0 {
-		return 0, io.EOF
-	}
-	return w, nil
-}
-
-// chunk puts the next piece of the file in buf: the header, then one
-// record at a time.
-func (z *nullShapes) chunk() {
-	z.buf, z.k = [100]byte{}, 0
-	if z.off == 0 {
-		binary.BigEndian.PutUint32(z.buf[0:4], 9994)
-		binary.BigEndian.PutUint32(z.buf[24:28], uint32((100+nullRecLen*z.n)/2))
-		binary.LittleEndian.PutUint32(z.buf[28:32], 1000)
-		z.len = 100 // shape type 0 (Null), bounding box zero
-		return
-	}
-	rec := (z.off-100)/nullRecLen + 1
-	binary.BigEndian.PutUint32(z.buf[0:4], uint32(rec))
-	binary.BigEndian.PutUint32(z.buf[4:8], 2) // content: 2 words, the shape type 0
-	z.len = nullRecLen
-}
-
-// openShapefile reads a .shp and its .dbf, converting coordinates from
-// the .prj's system (longitude and latitude when there is no .prj, unless
-// s.RequirePRJ).
-func openShapefile(s Source, name string) (*Table, error) {
-	if s.RequirePRJ && strings.TrimSpace(s.PRJ) == "" {
-		return nil, Errorf(name, 0, "no .prj: the coordinate system is unknown")
-	}
-	var p proj.Projection
-	if strings.TrimSpace(s.PRJ) != "" {
-		var err error
-		if p, err = proj.FromWKT(s.PRJ); err != nil {
-			return nil, Errorf(name, 0, ".prj: unsupported coordinate system: %v", err)
-		}
-	}
-	if s.DBF == nil {
-		return nil, Errorf(name, 0, "no .dbf: the attributes are needed")
-	}
-	sr, err := shp.NewReader(s.R, s.DBF, shp.ReaderOptions{CPG: s.CPG})
-	if err != nil {
-		return nil, shpError(name, err)
-	}
-	st := sr.ShapeType()
-	switch {
-	case s.ShapeTypes != nil && !slices.Contains(s.ShapeTypes, st):
-		return nil, Errorf(name, 0, "shape type %v: want %v", st, s.ShapeTypes[0])
-	case s.ShapeTypes == nil && (st == shp.MultiPoint || st == shp.MultiPointZ || st == shp.MultiPointM):
-		return nil, Errorf(name, 0, "shape type %v: want polygons, lines or points", st)
-	}
-	return shpTable(sr, p, name, true, s), nil
-}
-
-// shpTable iterates over a shp.Reader's features.
-func shpTable(sr *shp.Reader, p proj.Projection, name string, spatial bool, s Source) *Table {
-	t := &Table{Name: name, Spatial: spatial, Fixed: true}
-	norm := s.names()
-	idx := make(map[string]int)
-	for i, f := range sr.Fields() {
-		k := norm(f.Name)
-		t.Cols = append(t.Cols, k)
-		t.Header = append(t.Header, f.Name)
-		if _, dup := idx[k]; !dup {
-			idx[k] = i
-		}
-	}
-	t.idx = idx
-	rw := &Row{idx: idx}
-	t.next = func() (*Row, error) {
-		f, err := sr.Next()
-		if err == io.EOF {
-			return nil, io.EOF
-		}
-		if err != nil {
-			return nil, shpError(name, err)
-		}
-		rw.Line, rw.vals, rw.Geom = f.Number, f.Attrs, nil
-		if spatial && f.Geometry != nil {
-			g := f.Geometry
-			if p != nil {
-				if g, err = proj.Geometry(g, p); err != nil {
-					return nil, Errorf(name, f.Number, "%s: %v", p.Name(), err)
-				}
-			}
-			if s.Geometry != nil {
-				var why string
-				if g, why = s.Geometry(g); why != "" {
-					return nil, Errorf(name, f.Number, "%s", why)
-				}
-			} else if why := checkLngLat(g); why != "" {
-				if p == nil {
-					why += "; without a .prj coordinates must be longitude and latitude"
-				}
-				return nil, Errorf(name, f.Number, "%s", why)
-			}
-			rw.Geom = g
-		}
-		return rw, nil
-	}
-	return t
-}
-
-// shpError turns a package shp error into an *Error.
-func shpError(name string, err error) error {
-	var fe *shp.FormatError
-	if errors.As(err, &fe) {
-		return Errorf(name, fe.Record, ".%s: %s", fe.File, fe.Msg)
-	}
-	return Errorf(name, 0, "%v", err)
 }
 
 // Each runs fn over every row of t; fn's errors stop it and are returned

@@ -51,7 +51,10 @@ func TestTableCSVErrors(t *testing.T) {
 		{"empty", ingest.Source{}, 1, "empty file"},
 		{"unnamed column", ingest.Source{R: strings.NewReader("a,,b\n")}, 1, "column 2 has no name"},
 		{"twice by Names", ingest.Source{R: strings.NewReader("A,a\n"), Names: lower}, 1, "column a appears twice"},
-		{"field count", ingest.Source{R: strings.NewReader("a,b,c\n1,2,3\n3\n")}, 3, "wrong number of fields"},
+		{"field count", ingest.Source{R: strings.NewReader("a,b,c\n1,2,3\n3,4\n")}, 3, "wrong number of fields"},
+		{"extra value", ingest.Source{R: strings.NewReader("a,b,c\n1,2,3,4\n")}, 2, "wrong number of fields"},
+		{"strict: a note", ingest.Source{R: strings.NewReader("a,b,c\n1,2,3\n3\n"), Strict: true}, 3, "wrong number of fields"},
+		{"strict: a trailing delimiter", ingest.Source{R: strings.NewReader("a,b,c\n1,2,3,\n"), Strict: true}, 2, "wrong number of fields"},
 		{"missing column", ingest.Source{R: strings.NewReader("a,b\n")}, 1, "missing column C"},
 	}
 	for _, tc := range tests {

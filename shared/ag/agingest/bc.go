@@ -131,14 +131,13 @@ func ReadALR(src Source, fn func(ALRPolygon) error) error {
 	if !t.Spatial {
 		return t.Errorf(t.HeaderAt, "the Agricultural Land Reserve needs geometry: give the shapefile or GeoJSON, not %s", src.Format)
 	}
+	chosen := false
 	return t.Each(func(r *ingest.Row) error {
-		switch {
-		case r.Has("FTRCD"):
-			t.Recognise(ALRShapefileLayout)
-		case r.Has("ALR_POLY_I", "FEATURE_AR"):
-			t.Recognise(ALRCutLayout)
-		default:
-			t.Recognise(ALRWarehouseLayout)
+		if !chosen {
+			if _, err := t.Choose(r, alrLayouts); err != nil {
+				return err
+			}
+			chosen = true
 		}
 		a := ALRPolygon{ID: wholeID(r.Get(alrIDCols...)), Status: r.Get(alrStatusCols...), FeatureCode: r.Get(alrCodeCols...)}
 		if a.ID == "" {
@@ -153,6 +152,22 @@ func ReadALR(src Source, fn func(ALRPolygon) error) error {
 		}
 		return fn(a)
 	})
+}
+
+// alrLayouts are the ALR layouts, told apart by their columns: DataBC's
+// short FTRCD, a converted shapefile's cuts, the Warehouse's names; each
+// needs an id.
+var alrLayouts = []ingest.Candidate{
+	{Layout: ALRShapefileLayout, Required: [][]string{{"FTRCD"}, alrIDCols}},
+	{Layout: ALRCutLayout, Required: [][]string{{"ALR_POLY_I", "FEATURE_AR"}, alrIDCols}},
+	{Layout: ALRWarehouseLayout, Required: [][]string{alrIDCols}},
+}
+
+// fwaLayouts are the FWA wetlands layouts: a converted shapefile's cut
+// id, or the Warehouse's.
+var fwaLayouts = []ingest.Candidate{
+	{Layout: FWAShapefileLayout, Required: [][]string{{"WATERBODY_", "WATERBOD_1"}}},
+	{Layout: FWAWarehouseLayout, Required: [][]string{wetlandIDCols}},
 }
 
 // wetlandType is the FWA WATERBODY_TYPE of wetlands.
@@ -206,11 +221,13 @@ func ReadFWAWetlands(src Source, fn func(Wetland) error) error {
 	if !t.Spatial {
 		return t.Errorf(t.HeaderAt, "FWA wetlands need geometry: give the shapefile or GeoJSON, not %s", src.Format)
 	}
+	chosen := false
 	return t.Each(func(r *ingest.Row) error {
-		if r.Has("WATERBODY_", "WATERBOD_1") {
-			t.Recognise(FWAShapefileLayout)
-		} else {
-			t.Recognise(FWAWarehouseLayout)
+		if !chosen {
+			if _, err := t.Choose(r, fwaLayouts); err != nil {
+				return err
+			}
+			chosen = true
 		}
 		w := Wetland{
 			ID:             wholeID(r.Get(wetlandIDCols...)),

@@ -108,7 +108,7 @@ func (tc bcErrorTest) src() agingest.Source {
 }
 
 var alrErrorTests = []bcErrorTest{
-	{"no id", "alr.geojson", fc(feature(`"STATUS":"ALR","FEATURE_AREA_SQM":100`, bcBox)), 3, "without an id"},
+	{"no id", "alr.geojson", fc(feature(`"STATUS":"ALR","FEATURE_AREA_SQM":100`, bcBox)), 3, "the file has STATUS, FEATURE_AREA_SQM; the closest, ALC ALR Polygons (OATS_ALR_POLYS) (Warehouse names ALR_POLY_ID, STATUS, FEATURE_CODE, OBJECTID, FEATURE_AREA_SQM), also needs ALR_POLY_ID or ALR_POLY_I or POLY_ID or OBJECTID"},
 	{"empty id", "alr.geojson", fc(feature(`"ALR_POLY_ID":1`, bcBox), feature(`"ALR_POLY_ID":null,"OBJECTID":7`, bcBox)), 4, "without an id"},
 	{"negative area", "alr.geojson", fc(feature(`"ALR_POLY_ID":1,"FEATURE_AREA_SQM":-5`, bcBox)), 3, "FEATURE_AREA_SQM: -5 is negative"},
 	{"negative hectares", "alr.geojson", fc(feature(`"ALR_POLY_ID":1,"AREA_HA":"-0.5"`, bcBox)), 3, "AREA_HA: -0.5 is negative"},
@@ -208,7 +208,7 @@ var wetlandErrorTests = []bcErrorTest{
 	{"river", "wetlands.geojson", fc(feature(`"WATERBODY_POLY_ID":3,"WATERBODY_TYPE":"r"`, bcBox)), 3, "type R (river): this layer takes wetlands only (W)"},
 	{"man-made", "wetlands.geojson", fc(feature(`"WATERBODY_POLY_ID":4,"WATERBODY_TYPE":"X"`, bcBox)), 3, "(man-made water body): this layer takes wetlands only"},
 	{"unknown type", "wetlands.geojson", fc(feature(`"WATERBODY_POLY_ID":5,"WATERBODY_TYPE":"Marsh"`, bcBox)), 3, `column WATERBODY_TYPE: value "MARSH" is not one of W (wetland)`},
-	{"no id", "wetlands.geojson", fc(feature(`"WATERBODY_TYPE":"W","AREA_HA":1`, bcBox)), 3, "wetland without an id"},
+	{"no id", "wetlands.geojson", fc(feature(`"WATERBODY_TYPE":"W","AREA_HA":1`, bcBox)), 3, "also needs WATERBODY_POLY_ID or WATERBODY_ or WBODY_ID"},
 	{"negative area", "wetlands.geojson", fc(feature(`"WATERBODY_POLY_ID":6,"AREA_HA":-1`, bcBox)), 3, "wetland 6: AREA_HA: -1 is negative"},
 	{"text area", "wetlands.geojson", fc(feature(`"WATERBODY_POLY_ID":7,"AREA_HA":"big"`, bcBox)), 3, `AREA_HA: "big" is not a number`},
 	{"point", "wetlands.geojson", fc(feature(`"WATERBODY_POLY_ID":8`, bcPoint)), 3, "wetland 8: geometry is a Point, want a polygon"},

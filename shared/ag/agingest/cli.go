@@ -109,6 +109,13 @@ func (p CLIPolygon) Score() (int, bool) {
 	return blendScore(parts, int(a.Class[0]-'0'), true)
 }
 
+// cliLayouts are the CLI layouts: the service's six components (a file
+// with CLASS_D, CLASS_E or CLASS_F), the readme's three.
+var cliLayouts = []ingest.Candidate{
+	{Layout: CLIServiceLayout, Required: [][]string{{"CLASS_A"}, {"PERCENT_A"}, {"SUBCLAS_A1"}, {"CLASS_D", "CLASS_E", "CLASS_F"}}},
+	{Layout: CLIReadmeLayout, Required: [][]string{{"CLASS_A"}, {"PERCENT_A"}, {"SUBCLAS_A1"}}},
+}
+
 // ReadCLI streams the CLI soil capability for agriculture (shapefile,
 // GeoJSON, or the attribute table as DBF or CSV) to fn, in either layout:
 // AAFC's cli_agr_cap_250k service (CLIServiceLayout, six components) or
@@ -136,11 +143,13 @@ func ReadCLI(src Source, fn func(CLIPolygon) error) error {
 	if err := t.Need("CLASS_A", "PERCENT_A", "SUBCLAS_A1"); err != nil {
 		return err
 	}
+	chosen := false
 	return t.Each(func(r *ingest.Row) error {
-		if r.Has("CLASS_D", "CLASS_E", "CLASS_F") {
-			t.Recognise(CLIServiceLayout)
-		} else {
-			t.Recognise(CLIReadmeLayout)
+		if !chosen {
+			if _, err := t.Choose(r, cliLayouts); err != nil {
+				return err
+			}
+			chosen = true
 		}
 		var p CLIPolygon
 		sum, blankA, missing := 0, false, ""

@@ -55,7 +55,12 @@
 // ALRShapefileLayout, SKCrownLandLayout, ...), verified where
 // docs/real-layouts.md holds evidence of the published layout, guessed
 // otherwise with what to check; Source.Recognised reports which one a file
-// matched. A value a reader cannot place is an ingest.BadValue and rejects
+// matched. A reader of several layouts chooses by the columns the file
+// holds (ingest.Candidate): a file with none of its layouts' required
+// columns is an error naming its columns and the closest layout's missing
+// ones, never read as a fallback layout. Files are read as real downloads
+// come (package ingest): rows that are not records and features whose
+// geometry is invalid are skipped with a notice naming them. A value a reader cannot place is an ingest.BadValue and rejects
 // the file; a merely new value it can place goes to Source.Notices. Each
 // reader's documentation says which values are which; unverified codes are
 // marked ⚠.

@@ -1,6 +1,7 @@
 package agingest
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/paulmach/orb"
@@ -35,10 +36,12 @@ type WaterFeature struct {
 	ID   string // NID (NHN) or feature_id (CanVec)
 	Name string // English name, "" when unnamed
 	// Kind is the feature's definition in lower case: "lake", "reservoir",
-	// "pond", "watercourse", "canal", "ditch", "wetland", ... from CanVec's
-	// definition_en, a text DEFINITION or the word of an NHN code.
+	// "pond", "watercourse", "canal", "ditch", "ocean", ... from CanVec's
+	// definit_en (or definit_fr, or its definit code), or the NHN's
+	// DEFINITION as a word or the word of its code; "" when the file says
+	// "Not Identified".
 	Kind           string
-	DefinitionCode int // NHN numeric DEFINITION (1-9); 0 when the file gives text
+	DefinitionCode int // NHN numeric DEFINITION (1-9); 0 when the file gives text, and for CanVec (whose definit codes are another list)
 	Permanency     Permanency
 	Geometry       orb.Geometry // Polygon/MultiPolygon or LineString/MultiLineString
 }
@@ -66,16 +69,25 @@ var (
 		Verified:  true,
 		Evidence:  "evidence id 67186078951: a pipeline over the NHN work-unit GeoPackages maps DEFINITION 1 Canal, 2 Conduit, 3 Ditch, 4 Lake, 5 Liquid Waste, 6 Reservoir, 7 River, 8 Tidal River, 9 Watercourse; PERMANENCY codes (1 permanent, 2 intermittent) are NOT verified: check them in the NHN catalogue",
 	}
-	// CanVecHydroLayout is CanVec Hydro (waterbody_2, watercourse_1) with
-	// English text columns.
+	// CanVecHydroLayout is CanVec Hydro (waterbody_2, watercourse_1,
+	// water_linear_flow_1) as NRCan ships it: each coded attribute as its
+	// code and its English and French words.
 	CanVecHydroLayout = ingest.Layout{
 		Dataset:   "CanVec Hydro water bodies and watercourses",
 		Publisher: "NRCan",
-		Form:      "feature_id, name_en, definition_en (text), permanency_en (text)",
-		Verified:  false,
-		Evidence:  "from the NRCan catalogue (docs/data-sources.md §16), no file seen: check the column names and the definition_en and permanency_en words of a download",
+		Form:      "feature_id, definit (code) with definit_en and definit_fr, perm (code) with perm_en and perm_fr, name_en",
+		Verified:  true,
+		Evidence:  "the real national 1:15M files (waterbody_2, watercourse_1; testdata/real/canvec-hydro, from bcgov/bcmaps) and the feature catalogue NRCan ships with them (definit 79 Canal … 83 Lake … 91 Watercourse, 20 Not Identified; perm 59 Permanent, 60 Intermittent, 20 Not Identified)",
 	}
 )
+
+// hydroLayouts are the hydrology layouts, told apart by their columns:
+// CanVec's definit and perm (any of the code and its words) against the
+// NHN's NID and DEFINITION.
+var hydroLayouts = []ingest.Candidate{
+	{Layout: CanVecHydroLayout, Required: [][]string{{"FEATURE_ID"}, {"DEFINIT_EN", "DEFINIT_FR", "DEFINIT"}, {"PERM_EN", "PERM_FR", "PERM"}}},
+	{Layout: NHNLayout, Required: [][]string{{"NID"}, {"DEFINITION"}}},
+}
 
 // nhnDefinitions are the NHN DEFINITION codes (evidence id 67186078951).
 var nhnDefinitions = map[int]string{
@@ -83,36 +95,67 @@ var nhnDefinitions = map[int]string{
 	6: "reservoir", 7: "river", 8: "tidal river", 9: "watercourse",
 }
 
+// canvecDefinitions are CanVec's definit codes, from the feature catalogue
+// NRCan ships with CanVec Hydro (SRDB_EXPL_ESSIM_15M_Hydro.gfc.xml): the
+// English word of each, in lower case; 20 is "Not Identified".
+var canvecDefinitions = map[int]string{
+	20: "", 79: "canal", 80: "conduit", 81: "ditch", 82: "diversion", 83: "lake",
+	84: "liquid waste", 85: "ocean", 86: "pond", 87: "reservoir", 88: "side channel",
+	89: "tidal river", 90: "underground connection", 91: "watercourse",
+}
+
+// canvecFrench are the French words of the same catalogue (definit_fr),
+// for a file without definit_en.
+var canvecFrench = map[string]string{
+	"non identifié": "", "canal": "canal", "conduit": "conduit", "fossé de drainage": "ditch",
+	"dérivation": "diversion", "lac": "lake", "déchets liquides": "liquid waste", "océan": "ocean",
+	"étang": "pond", "réservoir": "reservoir", "voie d'eau latérale": "side channel",
+	"rivière à marée": "tidal river", "connexion souterraine": "underground connection", "cours d'eau": "watercourse",
+}
+
 // knownDefinitions are the definition words the reader knows: the NHN
-// words and the water body kinds of CanVec the report uses (wetlands).
+// words, CanVec's and the wetland kinds the report uses.
 var knownDefinitions = map[string]bool{
 	"canal": true, "conduit": true, "ditch": true, "lake": true, "liquid waste": true,
 	"reservoir": true, "river": true, "tidal river": true, "watercourse": true,
+	"diversion": true, "ocean": true, "side channel": true, "underground connection": true,
 	"pond": true, "wetland": true, "marsh": true, "swamp": true, "bog": true, "fen": true, "slough": true,
 	"unknown": true,
 }
 
-// ReadWaterBodies streams water body polygons (NHN_HN_WATERBODY_2 or
-// CanVec waterbody_2; shapefile or GeoJSON) to fn, and ReadWatercourses
-// streams flow lines (NHN_HN_NLFLOW_1 or SLWATER_1, CanVec
-// watercourse_1). Two layouts: NHNLayout (verified for DEFINITION) and
-// CanVecHydroLayout (guessed; a file with DEFINITION_EN or PERMANENCY_EN
-// is taken to be CanVec). Attributes, by the first name present:
+// ReadWaterBodies streams water body polygons (CanVec waterbody_2 or
+// NHN_HN_WATERBODY_2; shapefile or GeoJSON) to fn, and ReadWatercourses
+// streams flow lines (CanVec watercourse_1 or water_linear_flow_1,
+// NHN_HN_NLFLOW_1 or SLWATER_1). The layout is chosen by the columns the
+// file has (the first feature's, for GeoJSON): CanVecHydroLayout (verified
+// on the real national files) when it has feature_id, definit (or
+// definit_en or definit_fr) and perm (or perm_en or perm_fr);
+// NHNLayout when it has NID and DEFINITION. A file with neither set is an
+// error naming its columns and the closest layout's missing ones: it is
+// never read as the other layout. Attributes:
 //
-//   - id: NID, FEATURE_ID, ID
+//   - id: FEATURE_ID (CanVec), NID (NHN)
 //   - name: NAME_EN, NAMEEN, NAME_1, NAME (empty when unnamed)
-//   - kind: DEFINITION_EN, or DEFINITION as text or as an NHN code
-//     (1 canal, 2 conduit, 3 ditch, 4 lake, 5 liquid waste, 6 reservoir,
-//     7 river, 8 tidal river, 9 watercourse; "4.0" reads as 4)
-//   - permanency: PERMANENCY_EN or PERMANENCY, as text (permanent,
-//     intermittent, unknown) or as a code (⚠ not verified: 1 permanent,
-//     2 intermittent, 0 and -1 unknown)
+//   - kind, CanVec: definit_en in lower case, else definit_fr's English
+//     word, else the word of the definit code (79 canal … 83 lake … 91
+//     watercourse, from NRCan's feature catalogue; "3.0" reads as 3);
+//     "Not Identified" (20) is "".
+//   - kind, NHN: DEFINITION as text, or as a code (1 canal, 2 conduit,
+//     3 ditch, 4 lake, 5 liquid waste, 6 reservoir, 7 river, 8 tidal
+//     river, 9 watercourse)
+//   - permanency, CanVec: perm_en or perm_fr (Permanent, Intermittent,
+//     Not Identified / Non identifié) or the perm code (59, 60, 20)
+//   - permanency, NHN: PERMANENCY as text (permanent, intermittent,
+//     unknown) or as a code (⚠ not verified: 1 permanent, 2 intermittent,
+//     0 and -1 unknown)
 //
-// Fatal: a numeric DEFINITION that is not an NHN code (ingest.BadValue
-// with the codes), a feature without the right geometry. Notices (the
-// feature is kept): a definition word not in the NHN list nor the known
-// CanVec kinds (kept as given, lower case), a permanency word or code not
-// above (permanency left unknown).
+// Fatal: no layout matches; a numeric NHN DEFINITION that is not an NHN
+// code (ingest.BadValue with the codes); a feature without the right
+// geometry. Notices (the feature is kept): a definition word not known
+// (kept as given, lower case), a CanVec definit code not in the catalogue
+// (kind left unknown), a permanency word or code not above (permanency
+// left unknown). A feature whose geometry is invalid is skipped by the
+// table with a notice (see package ingest).
 func ReadWaterBodies(src Source, fn func(WaterFeature) error) error {
 	return readWater(src, polygonal, fn)
 }
@@ -130,44 +173,18 @@ func readWater(src Source, shape func(orb.Geometry) (orb.Geometry, string), fn f
 	if !t.Spatial {
 		return t.Errorf(t.HeaderAt, "hydrology needs geometry: give the shapefile or GeoJSON, not %s", src.Format)
 	}
+	layout := -1
 	return t.Each(func(r *ingest.Row) error {
-		if r.Has("DEFINITION_EN", "PERMANENCY_EN") {
-			t.Recognise(CanVecHydroLayout)
-		} else {
-			t.Recognise(NHNLayout)
-		}
-		w := WaterFeature{
-			ID:   r.Get("NID", "FEATURE_ID", "ID"),
-			Name: r.Get("NAME_EN", "NAMEEN", "NAME_1", "NAME"),
-		}
-		col, def := "DEFINITION_EN", r.Get("DEFINITION_EN")
-		if def == "" {
-			col, def = "DEFINITION", r.Get("DEFINITION")
-		}
-		if isNumber(def) {
-			n, err := parseInt(def, 1, 9)
-			if err != nil {
-				return t.BadValue(r.Line, col, def, nhnDefinitionCodes)
-			}
-			w.DefinitionCode, w.Kind = n, nhnDefinitions[n]
-		} else {
-			w.Kind = strings.ToLower(def)
-			if w.Kind != "" && !knownDefinitions[w.Kind] {
-				t.Notice(r.Line, col, def, "kept as given")
+		if layout < 0 {
+			if layout, err = t.Choose(r, hydroLayouts); err != nil {
+				return err
 			}
 		}
-		pcol, perm := "PERMANENCY_EN", r.Get("PERMANENCY_EN")
-		if perm == "" {
-			pcol, perm = "PERMANENCY", r.Get("PERMANENCY")
-		}
-		switch strings.ToLower(perm) {
-		case "permanent", "1":
-			w.Permanency = Permanent
-		case "intermittent", "2":
-			w.Permanency = Intermittent
-		case "", "unknown", "0", "-1", "none":
-		default:
-			t.Notice(r.Line, pcol, perm, "permanency left unknown")
+		var w WaterFeature
+		if hydroLayouts[layout].Layout == CanVecHydroLayout {
+			w = canvecWater(t, r)
+		} else if w, err = nhnWater(t, r); err != nil {
+			return err
 		}
 		g, why := shape(r.Geom)
 		if why != "" {
@@ -176,6 +193,85 @@ func readWater(src Source, shape func(orb.Geometry) (orb.Geometry, string), fn f
 		w.Geometry = g
 		return fn(w)
 	})
+}
+
+// canvecWater reads a CanVec feature's attributes.
+func canvecWater(t *ingest.Table, r *ingest.Row) WaterFeature {
+	w := WaterFeature{ID: r.Get("FEATURE_ID"), Name: r.Get("NAME_EN", "NAMEEN", "NAME_1", "NAME")}
+	switch def := r.Get("DEFINIT_EN"); {
+	case def != "":
+		w.Kind = strings.ToLower(def)
+		if w.Kind == "not identified" {
+			w.Kind = ""
+		} else if !knownDefinitions[w.Kind] {
+			t.Notice(r.Line, "DEFINIT_EN", def, "kept as given")
+		}
+	case r.Get("DEFINIT_FR") != "":
+		fr := r.Get("DEFINIT_FR")
+		k, ok := canvecFrench[strings.ToLower(fr)]
+		if !ok {
+			k = strings.ToLower(fr)
+			t.Notice(r.Line, "DEFINIT_FR", fr, "kept as given")
+		}
+		w.Kind = k
+	case r.Get("DEFINIT") != "":
+		code := r.Get("DEFINIT")
+		n, err := parseInt(code, 0, 999)
+		k, ok := canvecDefinitions[n]
+		if err != nil || !ok {
+			t.Notice(r.Line, "DEFINIT", code, "not in the CanVec catalogue: kind left unknown")
+		}
+		w.Kind = k
+	}
+	pcol, perm := "PERM_EN", r.Get("PERM_EN")
+	if perm == "" {
+		pcol, perm = "PERM_FR", r.Get("PERM_FR")
+	}
+	if perm == "" {
+		pcol, perm = "PERM", r.Get("PERM")
+		if n, err := parseInt(perm, 0, 999); err == nil {
+			perm = strconv.Itoa(n)
+		}
+	}
+	switch strings.ToLower(perm) {
+	case "permanent", "59":
+		w.Permanency = Permanent
+	case "intermittent", "60":
+		w.Permanency = Intermittent
+	case "", "not identified", "non identifié", "20":
+	default:
+		t.Notice(r.Line, pcol, perm, "permanency left unknown")
+	}
+	return w
+}
+
+// nhnWater reads an NHN feature's attributes.
+func nhnWater(t *ingest.Table, r *ingest.Row) (WaterFeature, error) {
+	w := WaterFeature{ID: r.Get("NID"), Name: r.Get("NAME_EN", "NAMEEN", "NAME_1", "NAME")}
+	def := r.Get("DEFINITION")
+	if isNumber(def) {
+		n, err := parseInt(def, 1, 9)
+		if err != nil {
+			return w, t.BadValue(r.Line, "DEFINITION", def, nhnDefinitionCodes)
+		}
+		w.DefinitionCode, w.Kind = n, nhnDefinitions[n]
+	} else {
+		w.Kind = strings.ToLower(def)
+		if w.Kind != "" && !knownDefinitions[w.Kind] {
+			t.Notice(r.Line, "DEFINITION", def, "kept as given")
+		}
+	}
+	perm := r.Get("PERMANENCY")
+	switch strings.ToLower(perm) {
+	case "permanent", "1":
+		w.Permanency = Permanent
+	case "intermittent", "2":
+		w.Permanency = Intermittent
+	case "", "unknown", "0", "-1", "none":
+	default:
+		t.Notice(r.Line, "PERMANENCY", perm, "permanency left unknown")
+	}
+	return w, nil
 }
 
 // nhnDefinitionCodes lists the NHN DEFINITION codes, for errors.

@@ -12,12 +12,23 @@ import (
 // FileLayout is the layout a reader took one file to be.
 type FileLayout struct {
 	Path   string
-	Layout ingest.Layout
+	Layout ingest.Layout // the zero Layout when Err is set
+	// Err, when set, is why the file matches none of its reader's
+	// layouts (an *ingest.Error whose Mismatch names the columns the file
+	// has and the closest layout's missing ones).
+	Err error
 }
 
 // Banner is the line an ingest prints for the file: its name and the
-// layout's banner.
+// layout's banner, or why it matches no layout.
 func (f FileLayout) Banner() string {
+	if f.Err != nil {
+		var ie *ingest.Error
+		if errors.As(f.Err, &ie) {
+			return fmt.Sprintf("%s: NO KNOWN LAYOUT: %s", filepath.Base(f.Path), ie.Reason)
+		}
+		return fmt.Sprintf("%s: NO KNOWN LAYOUT: %v", filepath.Base(f.Path), f.Err)
+	}
 	return fmt.Sprintf("%s: %s", filepath.Base(f.Path), f.Layout.Banner())
 }
 
@@ -25,8 +36,10 @@ func (f FileLayout) Banner() string {
 var errProbed = errors.New("agri: layout recognised")
 
 // probe returns the layout reader recognises in path: it reads up to the
-// first record. A file the reader recognises nothing in (an empty one, or
-// one it rejects first) is given def; the ingest reports its errors.
+// first record. A file whose columns match none of the reader's layouts
+// has no layout, and Err says why; a file the reader recognises nothing
+// in for another reason (an empty one, or one it rejects first) is given
+// def, and the ingest reports its errors.
 func probe[T any](path string, reader func(Source, func(T) error) error, def ingest.Layout) FileLayout {
 	out := FileLayout{Path: path, Layout: def}
 	f, err := Open(path)
@@ -35,15 +48,20 @@ func probe[T any](path string, reader func(Source, func(T) error) error, def ing
 	}
 	defer f.Close()
 	s := f.Source
-	s.Recognised = func(l ingest.Layout) { out.Layout = l }
-	reader(s, func(T) error { return errProbed })
+	recognised := false
+	s.Recognised = func(l ingest.Layout) { out.Layout, recognised = l, true }
+	err = reader(s, func(T) error { return errProbed })
+	var ie *ingest.Error
+	if !recognised && errors.As(err, &ie) && ie.Mismatch != nil {
+		out.Layout, out.Err = ingest.Layout{}, err
+	}
 	return out
 }
 
 // Layouts returns the layout of each file of files (the crop legend and
 // rasters, SLC, LSRS, CLI, drought, hydrology, municipal boundaries, SK
-// Crown land and pastures, the BC ALR and wetlands), guessed layouts
-// first, then in file order. For the drought monitor only the latest
+// Crown land and pastures, the BC ALR and wetlands), files of no known
+// layout and guessed layouts first, then in file order. For the drought monitor only the latest
 // month's files, the ones an ingest reads, are listed.
 func Layouts(files Files) []FileLayout {
 	var out []FileLayout

@@ -129,7 +129,7 @@ func TestIngestNotices(t *testing.T) {
 	dir := demoDir(t)
 	p := filepath.Join(dir, agdemo.WaterBodies)
 	b, _ := os.ReadFile(p)
-	os.WriteFile(p, []byte(strings.Replace(string(b), `"definition_en":"Pond"`, `"definition_en":"Dugout"`, 1)), 0o644)
+	os.WriteFile(p, []byte(strings.Replace(string(b), `"definit_en":"Pond"`, `"definit_en":"Dugout"`, 1)), 0o644)
 	files, err := agingest.FilesIn(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +138,7 @@ func TestIngestNotices(t *testing.T) {
 	if _, err := agingest.Ingest(context.Background(), kv.NewMem(), grid.New(), files, agingest.Options{Demo: true, Notices: &notices}); err != nil {
 		t.Fatal(err)
 	}
-	if l := notices.Lines(); len(l) != 1 || !strings.Contains(l[0], `column DEFINITION_EN: new value "Dugout": kept as given (1 rows)`) {
+	if l := notices.Lines(); len(l) != 1 || !strings.Contains(l[0], `column DEFINIT_EN: new value "Dugout": kept as given (1 rows)`) {
 		t.Errorf("notices = %q", l)
 	}
 }

@@ -89,10 +89,24 @@ var (
 	}
 )
 
+// municipalLayouts are the municipal layouts, told apart by their
+// columns: Manitoba's (MUNI_LIST_NAME_WITH_TYPE, or MUNI_NAME with
+// MUNI_TYPE), StatCan's census subdivisions (CSDNAME), Alberta's
+// (GEO_NAME), and any other file with a name column.
+var municipalLayouts = []ingest.Candidate{
+	{Layout: MBMunicipalLayout, Required: [][]string{{"MUNI_LIST_NAME_WITH_TYPE"}}},
+	{Layout: MBMunicipalLayout, Required: [][]string{{"MUNI_NAME"}, {"MUNI_TYPE"}}},
+	{Layout: CSDLayout, Required: [][]string{{"CSDNAME"}}},
+	{Layout: ABMunicipalLayout, Required: [][]string{{"GEO_NAME"}}},
+	{Layout: ProvincialMunicipalLayout, Required: [][]string{{"MUNI_NAME", "MUNNAME", "RM_NAME", "NAME"}}},
+}
+
 // ReadMunicipalities streams municipal boundaries (shapefile or GeoJSON)
 // to fn. Layouts: MBMunicipalLayout and CSDLayout (verified),
-// ABMunicipalLayout and ProvincialMunicipalLayout (guessed); the first
-// feature's columns decide which is reported. Columns, by the first present:
+// ABMunicipalLayout and ProvincialMunicipalLayout (guessed), chosen by the
+// columns of the file (municipalLayouts; a GeoJSON file's first feature):
+// a file without a name column matches none and is an error naming its
+// columns. Columns, by the first present:
 //
 //   - code: CSDUID, MUNI_CODE, MUNCODE, RM_NO
 //   - name: CSDNAME, MUNI_NAME, GEO_NAME, MUNNAME, RM_NAME, NAME (required)
@@ -111,18 +125,14 @@ func ReadMunicipalities(src Source, fn func(Municipality) error) error {
 	if !t.Spatial {
 		return t.Errorf(t.HeaderAt, "municipal boundaries need geometry: give the shapefile or GeoJSON, not %s", src.Format)
 	}
+	layout := -1
 	return t.Each(func(r *ingest.Row) error {
-		mb := r.Has("MUNI_LIST_NAME_WITH_TYPE") || (r.Has("MUNI_NAME") && r.Has("MUNI_TYPE"))
-		switch {
-		case mb:
-			t.Recognise(MBMunicipalLayout)
-		case r.Has("CSDNAME"):
-			t.Recognise(CSDLayout)
-		case r.Has("GEO_NAME"):
-			t.Recognise(ABMunicipalLayout)
-		default:
-			t.Recognise(ProvincialMunicipalLayout)
+		if layout < 0 {
+			if layout, err = t.Choose(r, municipalLayouts); err != nil {
+				return err
+			}
 		}
+		mb := municipalLayouts[layout].Layout == MBMunicipalLayout
 		m := Municipality{
 			Code: r.Get("CSDUID", "MUNI_CODE", "MUNCODE", "RM_NO"),
 			Name: r.Get("CSDNAME", "MUNI_NAME", "GEO_NAME", "MUNNAME", "RM_NAME", "NAME"),

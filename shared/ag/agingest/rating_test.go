@@ -2,6 +2,7 @@ package agingest_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -188,12 +189,18 @@ func TestReadCLI(t *testing.T) {
 		",,,,,,,,,,,\n" +
 		"O,10,,,,,,,,,,\n" +
 		"4,5,T,W,5,3,S,,6,2,,\n"
-	got := collect(t, agingest.ReadCLI, csvSource("cli.csv", in))
+	src := csvSource("cli.csv", in)
+	var notices ingest.Notices
+	src.Notices = &notices
+	got := collect(t, agingest.ReadCLI, src)
+	// The row of empty fields is not a record: skipped, counted.
+	if l := notices.Lines(); len(l) != 1 || l[0] != "cli.csv:4: skipped empty row: no value in any field (1 rows)" {
+		t.Errorf("notices = %q", l)
+	}
 	cl := func(c byte) agingest.Limitation { l, _ := agingest.CLILimitation(c); return l }
 	want := []agingest.CLIPolygon{
 		{Components: []agingest.CLIComponent{{"3", 6, []agingest.Limitation{cl('T')}}, {"4", 4, []agingest.Limitation{cl('W')}}}},
 		{Components: []agingest.CLIComponent{{"2", 10, []agingest.Limitation{cl('M')}}}},
-		{},
 		{Components: []agingest.CLIComponent{{"O", 10, nil}}},
 		{Components: []agingest.CLIComponent{{"4", 5, []agingest.Limitation{cl('T'), cl('W')}}, {"5", 3, []agingest.Limitation{cl('S')}}, {"6", 2, nil}}},
 	}
@@ -204,7 +211,7 @@ func TestReadCLI(t *testing.T) {
 		score   int
 		limiter string
 		label   string
-	}{{61, "T - Adverse topography", "3^6T"}, {82, "M - Moisture deficiency", "2M"}, {-1, "", ""}, {-1, "", "O"}, {45, "T - Adverse topography", "4^5TW"}} {
+	}{{61, "T - Adverse topography", "3^6T"}, {82, "M - Moisture deficiency", "2M"}, {-1, "", "O"}, {45, "T - Adverse topography", "4^5TW"}} {
 		s, ok := got[i].Score()
 		if !ok {
 			s = -1
@@ -214,6 +221,14 @@ func TestReadCLI(t *testing.T) {
 		if s != tc.score || l.String() != tc.limiter || p.String() != tc.label {
 			t.Errorf("polygon %d: score %d, limiter %q, primary %q; want %d, %q, %q", i, s, l, p.String(), tc.score, tc.limiter, tc.label)
 		}
+	}
+	// A polygon without components (a DBF record with no rating) has no
+	// score, limiter or label.
+	if s, ok := (agingest.CLIPolygon{}).Score(); ok {
+		t.Errorf("empty polygon: score %d", s)
+	}
+	if _, ok := (agingest.CLIPolygon{}).Primary(); ok {
+		t.Error("empty polygon: a primary label")
 	}
 	for _, tc := range []struct {
 		name, in string
@@ -305,5 +320,38 @@ func TestReadCLIService(t *testing.T) {
 			err := agingest.ReadCLI(geoJSONSource("cli.geojson", fc(tc.in)), func(agingest.CLIPolygon) error { return nil })
 			wantError(t, err, "cli.geojson", 3, tc.want)
 		})
+	}
+}
+
+// TestReadAGRASIDLSRSAsDownloaded reads an LSRS CSV shaped as a
+// spreadsheet export: a BOM, CRLF, a title row, an empty row after the
+// header and between records, trailing delimiters, Windows-1252 text, a
+// notice and a total after the records. Every record is read; the rest is
+// skipped and counted.
+func TestReadAGRASIDLSRSAsDownloaded(t *testing.T) {
+	t.Parallel()
+	in := "\xef\xbb\xbfAGRASID quarter-section LSRS \x96 Alberta,,,,,,,\r\n" +
+		"PARCEL_ID,M,RGE,TWP,SEC,QS,Dom_LSRS,\r\n" +
+		",,,,,,,\r\n" +
+		"1,5,1,24,25,NW,3.00000000000,\r\n" +
+		",,,,,,,\r\n" +
+		"2,5,1,24,25,NE,2H,\r\n" +
+		"Source: Alberta Agriculture \x96 contact ropin@gov.ab.ca,,,,,,,\r\n" +
+		"Total,,,,,,2,\r\n"
+	src := csvSource("lsrs.csv", in)
+	var notices ingest.Notices
+	src.Notices = &notices
+	got := collect(t, agingest.ReadAGRASIDLSRS, src)
+	if len(got) != 2 || got[0].ParcelID != "1" || got[0].Rating.Class() != 3 || got[1].Rating.Class() != 2 || got[1].Location.String() != "NE-25-24-1-W5" {
+		t.Fatalf("read %+v", got)
+	}
+	want := []string{
+		"lsrs.csv:1: skipped row before the header: a title or note, not the header (one value) (1 rows)",
+		"lsrs.csv:3: skipped empty row: no value in any field (2 rows)",
+		"lsrs.csv:7: skipped row of one value: a note, title or contact line, not a record (1 rows)",
+		"lsrs.csv:8: skipped totals row: a total, not a record (1 rows)",
+	}
+	if l := notices.Lines(); !slices.Equal(l, want) {
+		t.Errorf("notices\n%q\nwant\n%q", l, want)
 	}
 }

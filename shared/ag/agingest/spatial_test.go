@@ -108,9 +108,10 @@ func TestReadWater(t *testing.T) {
 	t.Parallel()
 	in := fc(
 		feature(`"NID":"a1","DEFINITION":4,"PERMANENCY":2,"NAME_1":"Demo Lake P"`, box),
-		feature(`"feature_id":"b2","definition_en":"Wetland","permanency_en":"Permanent","name_en":null`, box),
 	)
 	got := collect(t, agingest.ReadWaterBodies, geoJSONSource("wb.geojson", in))
+	got = append(got, collect(t, agingest.ReadWaterBodies, geoJSONSource("wb.geojson", fc(
+		feature(`"feature_id":"b2","definit_en":"Wetland","perm_en":"Permanent","name_en":null`, box))))...)
 	want := []agingest.WaterFeature{
 		{ID: "a1", Name: "Demo Lake P", Kind: "lake", DefinitionCode: 4, Permanency: agingest.Intermittent},
 		{ID: "b2", Kind: "wetland", Permanency: agingest.Permanent},
@@ -125,13 +126,13 @@ func TestReadWater(t *testing.T) {
 	if got[0].IsWetland() || !got[1].IsWetland() {
 		t.Error("IsWetland")
 	}
-	lines := fc(feature(`"feature_id":"c3","definition_en":"Watercourse","permanency_en":"Intermittent","name_en":"Demo Creek D"`,
+	lines := fc(feature(`"feature_id":"c3","definit_en":"Watercourse","perm_en":"Intermittent","name_en":"Demo Creek D"`,
 		`{"type":"LineString","coordinates":[[-112,49.8],[-111.9,49.85,700],[-111.8,49.9]]}`))
 	wc := collect(t, agingest.ReadWatercourses, geoJSONSource("wc.geojson", lines))
 	if len(wc) != 1 || wc[0].Name != "Demo Creek D" || wc[0].Permanency != agingest.Intermittent || len(wc[0].Geometry.(orb.LineString)) != 3 {
 		t.Errorf("ReadWatercourses = %+v", wc)
 	}
-	err := agingest.ReadWatercourses(geoJSONSource("wc.geojson", in), func(agingest.WaterFeature) error { return nil })
+	err := agingest.ReadWatercourses(geoJSONSource("wc.geojson", fc(feature(`"NID":"a1","DEFINITION":4`, box))), func(agingest.WaterFeature) error { return nil })
 	wantError(t, err, "wc.geojson", 3, "want a line")
 }
 
@@ -164,19 +165,19 @@ func TestReadWaterNHN(t *testing.T) {
 	}
 
 	// A new word or permanency: kept, counted.
-	src = geoJSONSource("wb.geojson", fc(feature(`"DEFINITION_EN":"Lagoon","PERMANENCY_EN":"Seasonal"`, box), feature(`"DEFINITION_EN":"Lagoon","PERMANENCY_EN":"Permanent"`, box)))
+	src = geoJSONSource("wb.geojson", fc(feature(`"NID":"x","DEFINITION":"Lagoon","PERMANENCY":"Seasonal"`, box), feature(`"NID":"y","DEFINITION":"Lagoon","PERMANENCY":"Permanent"`, box)))
 	src.Notices, src.Recognised = &notices, func(l ingest.Layout) { layout = l }
 	got = collect(t, agingest.ReadWaterBodies, src)
-	if len(got) != 2 || got[0].Kind != "lagoon" || got[0].Permanency != agingest.PermanencyUnknown || notices.Total() != 3 || layout != agingest.CanVecHydroLayout {
+	if len(got) != 2 || got[0].Kind != "lagoon" || got[0].Permanency != agingest.PermanencyUnknown || notices.Total() != 3 || layout != agingest.NHNLayout {
 		t.Errorf("new words: %+v, %d notices %v, layout %s", got, notices.Total(), notices.Lines(), layout.Form)
 	}
-	if l := notices.Lines(); len(l) != 2 || !strings.Contains(l[0], `wb.geojson:3: column DEFINITION_EN: new value "Lagoon": kept as given (2 rows)`) {
+	if l := notices.Lines(); len(l) != 2 || !strings.Contains(l[0], `wb.geojson:3: column DEFINITION: new value "Lagoon": kept as given (2 rows)`) {
 		t.Errorf("notices = %q", l)
 	}
 
 	// An unknown code is fatal.
 	for _, code := range []string{`0`, `10`, `"4.5"`} {
-		err := agingest.ReadWaterBodies(geoJSONSource("wb.geojson", fc(feature(`"DEFINITION":`+code, box))), func(agingest.WaterFeature) error { return nil })
+		err := agingest.ReadWaterBodies(geoJSONSource("wb.geojson", fc(feature(`"NID":"z","DEFINITION":`+code, box))), func(agingest.WaterFeature) error { return nil })
 		wantError(t, err, "wb.geojson", 3, "column DEFINITION: value")
 		if err != nil && !strings.Contains(err.Error(), "9 (watercourse)") {
 			t.Errorf("error %v does not list the codes", err)
@@ -202,7 +203,7 @@ func TestReadMunicipalities(t *testing.T) {
 		t.Errorf("layout = %+v, want CSDLayout", layout)
 	}
 	for _, tc := range []struct{ props, want string }{
-		{`"CSDTYPE":"MD"`, "without a name"},
+		{`"CSDTYPE":"MD"`, "the file has CSDTYPE; the closest, Municipal boundaries (SK and others)"},
 		{`"CSDNAME":"X","PRUID":"35"`, `column PRUID: value "35" is not one of 46 (MB), 47 (SK), 48 (AB)`},
 		{`"CSDNAME":"X","PROVINCE":"ON"`, `column PROVINCE: value "ON" is not one of AB, SK, MB`},
 	} {
@@ -275,6 +276,22 @@ func TestGeoJSON(t *testing.T) {
 	if p := got[0].Geometry.(orb.Polygon); len(p) != 2 || p[0].Orientation() != orb.CCW || p[1].Orientation() != orb.CW {
 		t.Errorf("polygon with a hole = %v", p)
 	}
+	// An open ring is closed; a feature whose ring cannot be closed into
+	// one, or far outside longitude and latitude, is skipped with a notice
+	// naming it; a vertex within 1e-6° outside is float noise, clamped.
+	src := geoJSONSource("CDM_2501_D0_LR.geojson", fc(
+		feature(`"DM":0`, `{"type":"Polygon","coordinates":[[[-112,49],[-111,49],[-111,50],[-112,50]]]}`),
+		feature(`"DM":0`, `{"type":"Polygon","coordinates":[[[-112,91],[-111,49],[-111,50],[-112,91]]]}`),
+		feature(`"DM":0`, `{"type":"Polygon","coordinates":[[[-180.00000000099996,49],[-179,49],[-179,50],[-180.00000000099996,49]]]}`)))
+	var notices ingest.Notices
+	src.Notices = &notices
+	got = collect(t, agingest.ReadDrought, src)
+	if len(got) != 2 || len(got[0].Geometry.(orb.Polygon)[0]) != 5 || got[1].Geometry.(orb.Polygon)[0][0][0] != -180 {
+		t.Errorf("open ring, noise: %+v", got)
+	}
+	if l := notices.Lines(); len(l) != 1 || l[0] != "CDM_2501_D0_LR.geojson:4: skipped feature 2: invalid geometry: feature: point (-112, 91) is not a longitude and latitude (1 rows)" {
+		t.Errorf("notices = %q", l)
+	}
 	read := func(in string) error {
 		return agingest.ReadDrought(geoJSONSource("CDM_2501_D0_LR.geojson", in), func(agingest.DroughtArea) error { return nil })
 	}
@@ -291,7 +308,7 @@ func TestGeoJSON(t *testing.T) {
 		{"syntax", "{\"type\":\"FeatureCollection\",\n\"features\":[\n{\"type\":\"Feature\",\n\"properties\":{\"DM\":1,}}]}", 4, "not JSON"},
 		{"truncated", fc(feature(`"DM":1`, box))[:80], 3, "truncated"},
 		{"trailing", fc(feature(`"DM":1`, box)) + "{}", 5, "data after"},
-		{"open ring", fc(feature(`"DM":1`, `{"type":"Polygon","coordinates":[[[-112,49],[-111,49],[-111,50],[-112,50]]]}`)), 3, "not closed"},
+		{"open ring", fc(feature(`"DM":1`, `{"type":"Polygon","coordinates":[[[-112,49],[-111,49]]]}`)), 3, "fewer than 4"},
 		{"latitude", fc(feature(`"DM":1`, `{"type":"Polygon","coordinates":[[[-112,91],[-111,49],[-111,50],[-112,91]]]}`)), 3, "not a longitude and latitude"},
 		{"collection", fc(feature(`"DM":1`, `{"type":"GeometryCollection","geometries":[]}`)), 3, "geometry"},
 		{"position", fc(feature(`"DM":1`, `{"type":"Point","coordinates":[1]}`)), 3, "position"},

@@ -1102,7 +1102,7 @@ func (d *demo) hydro() error {
 		if w.name != "" {
 			name = w.name
 		}
-		g.add(b.ToPolygon(), prop{"feature_id", fmt.Sprintf("demo-wb-%03d", i+1)}, prop{"definition_en", w.def}, prop{"permanency_en", w.perm}, prop{"name_en", name})
+		g.add(b.ToPolygon(), prop{"feature_id", fmt.Sprintf("demo-wb-%03d", i+1)}, prop{"definit_en", w.def}, prop{"perm_en", w.perm}, prop{"name_en", name})
 	}
 	if err := d.writeGeoJSON(WaterBodies, &g); err != nil {
 		return err

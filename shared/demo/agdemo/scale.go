@@ -885,7 +885,7 @@ func (g *scaleGen) hydro() error {
 				}
 				id++
 				b := demoPart(t.b, x0, y0, min(1, x0+sx), min(1, y0+sy))
-				if err := add(b.ToPolygon(), prop{"feature_id", fmt.Sprintf("demo-wb-%07d", id)}, prop{"definition_en", def}, prop{"permanency_en", perm}, prop{"name_en", name}); err != nil {
+				if err := add(b.ToPolygon(), prop{"feature_id", fmt.Sprintf("demo-wb-%07d", id)}, prop{"definit_en", def}, prop{"perm_en", perm}, prop{"name_en", name}); err != nil {
 					return err
 				}
 			}

@@ -79,6 +79,14 @@ func FromEPSG(code int) (Projection, error) {
 	return nil, fmt.Errorf("%w: EPSG:%d", ErrUnsupported, code)
 }
 
+// Geographic reports whether p is a geographic system (longitude and
+// latitude in degrees, converted as they are), whose coordinates can carry
+// the float noise of a boundary (a vertex at -180.00000000099996).
+func Geographic(p Projection) bool {
+	_, ok := p.(geographic)
+	return ok
+}
+
 // geographic is longitude and latitude in degrees: the identity.
 type geographic struct {
 	name string

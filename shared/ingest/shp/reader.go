@@ -20,6 +20,14 @@ type ReaderOptions struct {
 	// declares as UTF-8 or Windows-1252 is accepted only where it is
 	// ASCII.
 	CPG string
+	// KeepInvalid reads on past a record whose shape cannot be decoded
+	// though the record itself is whole (a point not finite, a ring of
+	// fewer than 4 points, parts out of order): its Feature comes with a
+	// nil Geometry and Invalid saying why, and a polygon ring that is not
+	// closed is closed rather than refused. Without it such a record
+	// stops the reader with a *FormatError. A record that is not whole (a
+	// truncated file, a content length past the end) stops it either way.
+	KeepInvalid bool
 }
 
 // Feature is one record: the shape and its attributes.
@@ -29,6 +37,9 @@ type Feature struct {
 	// Geometry is in the file's coordinates; nil for a Null shape or a
 	// shape without points.
 	Geometry orb.Geometry
+	// Invalid, with ReaderOptions.KeepInvalid, says why the record's
+	// shape could not be decoded (Geometry is then nil); "" otherwise.
+	Invalid string
 	// Attrs holds the .dbf values in Fields order, as UTF-8 text with
 	// trailing blanks removed (numbers, dates and logicals also without
 	// leading blanks). Null markers read as "": a number of '*', the date
@@ -59,6 +70,8 @@ type Reader struct {
 	rec    int // records read
 	buf    []byte
 	err    error // sticky: io.EOF or the first error
+
+	keepInvalid bool // ReaderOptions.KeepInvalid
 }
 
 // minChunk is the first read of a record's content. Later reads double
@@ -70,7 +83,7 @@ const minChunk = 64 << 10
 // NewReader reads the headers of a .shp file and, unless dbf is nil, of
 // its .dbf file.
 func NewReader(shp io.Reader, dbf io.Reader, opts ReaderOptions) (*Reader, error) {
-	r := &Reader{shp: bufio.NewReaderSize(shp, 64<<10)}
+	r := &Reader{shp: bufio.NewReaderSize(shp, 64<<10), keepInvalid: opts.KeepInvalid}
 	var h [headerLen]byte
 	if _, err := io.ReadFull(r.shp, h[:]); err != nil {
 		return nil, readError("shp", 0, "the 100-byte header", err)
@@ -146,12 +159,17 @@ func (r *Reader) next() (Feature, bool, error) {
 		return Feature{}, false, r.truncated(rec, fmt.Sprintf("the %d-byte content", n), err)
 	}
 	r.off += n
-	g, err := decodeShape(r.buf, r.header.shapeType, rec)
+	g, err := decodeShape(r.buf, r.header.shapeType, rec, r.keepInvalid)
+	invalid := ""
 	if err != nil {
-		return Feature{}, false, err
+		var fe *FormatError
+		if !r.keepInvalid || !errors.As(err, &fe) {
+			return Feature{}, false, err
+		}
+		invalid = fe.Msg
 	}
 	r.rec = rec
-	f := Feature{Number: rec, Geometry: g}
+	f := Feature{Number: rec, Geometry: g, Invalid: invalid}
 	if r.dbf == nil {
 		return f, false, nil
 	}

@@ -11,8 +11,10 @@ import (
 )
 
 // decodeShape decodes the content of record rec of a file of fileType:
-// Null records give nil, as do shapes without parts or points.
-func decodeShape(b []byte, fileType ShapeType, rec int) (orb.Geometry, error) {
+// Null records give nil, as do shapes without parts or points. With
+// closeRings a polygon ring whose last point is not its first is closed
+// rather than refused.
+func decodeShape(b []byte, fileType ShapeType, rec int, closeRings bool) (orb.Geometry, error) {
 	if len(b) < 4 {
 		return nil, shpError(rec, "content length %d bytes is too short for a shape type", len(b))
 	}
@@ -32,7 +34,7 @@ func decodeShape(b []byte, fileType ShapeType, rec int) (orb.Geometry, error) {
 	case MultiPoint:
 		return decodeMultiPoint(b, t, rec)
 	case PolyLine, Polygon:
-		return decodeParts(b, t, rec)
+		return decodeParts(b, t, rec, closeRings)
 	}
 	return nil, shpError(rec, "shape type %v is not supported", t)
 }
@@ -125,7 +127,7 @@ func finite(p orb.Point) bool {
 
 // decodeParts decodes PolyLine and Polygon shapes (and their Z and M
 // variants): box, NumParts, NumPoints, Parts[NumParts], Points[NumPoints].
-func decodeParts(b []byte, t ShapeType, rec int) (orb.Geometry, error) {
+func decodeParts(b []byte, t ShapeType, rec int, closeRings bool) (orb.Geometry, error) {
 	if len(b) < 44 {
 		return nil, shpError(rec, "content length %d bytes is too short for a %v header (44)", len(b), t)
 	}
@@ -190,6 +192,9 @@ func decodeParts(b []byte, t ShapeType, rec int) (orb.Geometry, error) {
 	rings := make([]orb.Ring, len(starts))
 	for i := range starts {
 		r := orb.Ring(part(i))
+		if closeRings && len(r) > 0 && r[0] != r[len(r)-1] {
+			r = append(r, r[0]) // a new array: part caps each ring at its end
+		}
 		if len(r) < 4 {
 			return nil, shpError(rec, "ring %d has %d points, a ring needs 4", i, len(r))
 		}

@@ -13,8 +13,10 @@ import (
 // field is not valid UTF-8 (see ingest.DecodeText). Columns are found by
 // header name as headerName normalises it: case-insensitive, trimmed, '_'
 // read as a space and runs of spaces as one ("LOT_NO" = "Lot No"), in any
-// order; columns nobody asks for are ignored, and may be unnamed. Every
-// row must have as many fields as the header.
+// order; columns nobody asks for are ignored, and may be unnamed. The
+// table is Strict: the first row is the header and every row must have as
+// many fields as the header (a row that is not a parcel's is an error,
+// never skipped: a shifted row would put a parcel in the wrong place).
 type csvTable struct {
 	file string
 	t    *ingest.Table
@@ -23,7 +25,7 @@ type csvTable struct {
 }
 
 func newCSVTable(r io.Reader, file string) (*csvTable, error) {
-	t, err := ingest.Source{Name: file, Format: ingest.CSV, R: r, Names: headerName, UnnamedColumns: true}.Open()
+	t, err := ingest.Source{Name: file, Format: ingest.CSV, R: r, Names: headerName, UnnamedColumns: true, Strict: true}.Open()
 	if err != nil {
 		return nil, err
 	}

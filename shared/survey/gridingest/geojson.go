@@ -33,6 +33,7 @@ func readGeoJSON(r io.Reader, file string, fn func(*geoFeature) error) error {
 		Names:          headerName,
 		Features:       &geojsonfc.Options{Types: []string{"Polygon", "MultiPolygon"}},
 		FeatureNumbers: true,
+		Strict:         true, // a bad feature is an error, never skipped
 		Geometry: func(g orb.Geometry) (orb.Geometry, string) {
 			g, why := blockPolygon(g)
 			if why != "" {

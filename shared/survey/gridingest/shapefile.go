@@ -36,6 +36,7 @@ func readShapefile(shpR, dbfR io.Reader, prj, file string, fn func(no int, f shp
 	t, err := ingest.Source{
 		Name: file, Format: ingest.Shapefile, R: shpR, DBF: dbfR, PRJ: prj,
 		Names: headerName, Geometry: blockPolygon, RequirePRJ: true, ShapeTypes: polygonShapes,
+		Strict: true, // a bad record is an error, never skipped
 	}.Open()
 	if err != nil {
 		return err
