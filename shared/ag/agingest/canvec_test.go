@@ -14,11 +14,11 @@ import (
 	"meridian/shared/ingest"
 )
 
-// realCanVec opens a file of testdata/real/canvec-hydro: NRCan's national
+// realCanVec opens a file of the top-level testdata/real/canvec-hydro: NRCan's national
 // 1:15M CanVec Hydro shapefiles as published (see PROVENANCE.md there).
 func realCanVec(t *testing.T, name string, notices *ingest.Notices, layout *ingest.Layout) agingest.Source {
 	t.Helper()
-	f, err := agingest.Open(filepath.Join("testdata", "real", "canvec-hydro", name))
+	f, err := agingest.Open(filepath.Join("..", "..", "..", "testdata", "real", "canvec-hydro", name))
 	if err != nil {
 		t.Fatal(err)
 	}
