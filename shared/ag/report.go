@@ -100,7 +100,7 @@ func quarterOf(l lld.Location) (lld.Location, error) {
 //     rating is null inside it and listed as "productivity.lsrs" or
 //     "productivity.cli". meta.sources uses the same keys.
 //   - wetlands is served wherever the store holds it: the ingested source
-//     is the National Hydro Network's wetlands, which is national, not the
+//     is NRCan hydrology (the NHN or CanVec Hydro), which is national, not the
 //     AB-only ABMI inventory of the reference.
 //   - provincial_detail always carries crown_land, soils and pastures
 //     (empty arrays where the province publishes none, e.g. MB crown land).

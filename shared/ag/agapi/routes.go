@@ -32,7 +32,7 @@ var reportSchema = map[string]any{
 		"soil":              obj("classification {order, great_group, subgroup_code}, drainage_class, slope_class"),
 		"land_use":          obj("dominant {code, label, ipcc_class}, breakdown [{code, label, ipcc_class, pct}]"),
 		"drought":           obj("class, severity_label, as_of (YYYY-MM)"),
-		"wetlands":          obj("count, on_parcel, on_parcel_pct, nearest_m within the search radius (National Hydro Network)"),
+		"wetlands":          obj("count, on_parcel, on_parcel_pct, nearest_m within the search radius (NRCan hydrology: National Hydro Network or CanVec Hydro)"),
 		"hydrology":         obj("watercourse {name, distance_m, is_on_parcel}, water_body {name, distance_m, is_on_parcel, on_parcel_pct}, search_radius_m"),
 		"parcel_context":    obj("municipality {name, type}"),
 		"provincial_detail": obj("crown_land, soils, pastures (arrays); SK and MB; null in AB (not_published_in_province)"),

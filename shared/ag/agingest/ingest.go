@@ -292,17 +292,26 @@ func (in *ingester) progress(format string, args ...any) {
 
 // readNoting is read with the ingest's notices.
 func readNoting[T any](in *ingester, path string, reader func(Source, func(T) error) error, fn func(T) error) error {
+	_, err := readLayout(in, path, reader, fn)
+	return err
+}
+
+// readLayout is readNoting that also returns the layout the reader took
+// the file to be (the zero Layout when it said none).
+func readLayout[T any](in *ingester, path string, reader func(Source, func(T) error) error, fn func(T) error) (ingest.Layout, error) {
+	var l ingest.Layout
 	if path == "" {
-		return nil
+		return l, nil
 	}
 	f, err := Open(path)
 	if err != nil {
-		return err
+		return l, err
 	}
 	defer f.Close()
 	s := f.Source
 	s.Notices = in.o.Notices
-	return reader(s, fn)
+	s.Recognised = func(got ingest.Layout) { l = got }
+	return l, reader(s, fn)
 }
 
 // read opens path and runs a reader over it; "" means no such file.
@@ -799,11 +808,18 @@ func (in *ingester) readSpatial() error {
 	}
 	var bodies, courses []WaterFeature
 	for _, p := range in.f.WaterBodies {
-		if err := readNoting(in, p, ReadWaterBodies, func(w WaterFeature) error { bodies = append(bodies, w); return nil }); err != nil {
+		l, err := readLayout(in, p, ReadWaterBodies, func(w WaterFeature) error { bodies = append(bodies, w); return nil })
+		if err != nil {
 			return err
 		}
-		in.source("hydrology", "National Hydro Network", p)
-		in.source("wetlands", "National Hydro Network wetlands", p)
+		// The product the file was read as: CanVec and the NHN are both
+		// NRCan's, but a user checks the one they downloaded.
+		product := "National Hydro Network"
+		if l.Dataset == CanVecHydroLayout.Dataset {
+			product = "NRCan CanVec Hydro"
+		}
+		in.source("hydrology", product, p)
+		in.source("wetlands", product+" wetlands", p)
 	}
 	for _, p := range in.f.Watercourses {
 		if err := readNoting(in, p, ReadWatercourses, func(w WaterFeature) error { courses = append(courses, w); return nil }); err != nil {
