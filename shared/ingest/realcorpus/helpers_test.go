@@ -10,8 +10,8 @@ import (
 // realDir is testdata/real at the repository root, seen from this package.
 var realDir = filepath.Join("..", "..", "..", "testdata", "real")
 
-// real returns the path of a file of the corpus.
-func real(parts ...string) string {
+// realPath returns the path of a file of the corpus.
+func realPath(parts ...string) string {
 	return filepath.Join(append([]string{realDir}, parts...)...)
 }
 
@@ -19,7 +19,7 @@ func real(parts ...string) string {
 // .cpg; CSV; GeoJSON), closed when the test ends.
 func open(t *testing.T, parts ...string) *ingest.File {
 	t.Helper()
-	f, err := ingest.Open(real(parts...))
+	f, err := ingest.Open(realPath(parts...))
 	if err != nil {
 		t.Fatal(err)
 	}
