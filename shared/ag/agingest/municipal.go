@@ -57,9 +57,9 @@ var (
 	MBMunicipalLayout = ingest.Layout{
 		Dataset:   "Manitoba municipal boundaries",
 		Publisher: "Province of Manitoba",
-		Form:      "MUNI_NAME, MUNI_TYPE, MUNI_LIST_NAME_WITH_TYPE",
+		Form:      "MUNI_NO, MUNI_NAME, MUNI_TYPE, MUNI_LIST_NAME_WITH_TYPE",
 		Verified:  true,
-		Evidence:  "docs/real-layouts.md, Agriculture (Municipal boundaries: MB ok); the Manitoba MUNICIPALITY FeatureServer is read in evidence id 61389629629",
+		Evidence:  "two real releases in testdata/real/mb-municipal (the geoportal's MG_MUNICIPALITY_POLY and MLI's 2020 MB_Municipal_Boundaries): the code is MUNI_NO; docs/real-layouts.md, Agriculture (Municipal boundaries: MB ok); the Manitoba MUNICIPALITY FeatureServer is read in evidence id 61389629629",
 	}
 	// CSDLayout is Statistics Canada's census subdivision boundary file
 	// (lcsd000a21a_e, lcsd000b21a_e and earlier years).
@@ -108,7 +108,7 @@ var municipalLayouts = []ingest.Candidate{
 // a file without a name column matches none and is an error naming its
 // columns. Columns, by the first present:
 //
-//   - code: CSDUID, MUNI_CODE, MUNCODE, RM_NO
+//   - code: CSDUID, MUNI_CODE, MUNI_NO (Manitoba's real files), MUNCODE, RM_NO
 //   - name: CSDNAME, MUNI_NAME, GEO_NAME, MUNNAME, RM_NAME, NAME (required)
 //   - type: CSDTYPE (a code, labelled by CSDType), MUNI_TYPE, TYPE (text)
 //   - province: PRUID (46, 47, 48) or PROVINCE (AB, SK, MB); MB for the
@@ -134,7 +134,7 @@ func ReadMunicipalities(src Source, fn func(Municipality) error) error {
 		}
 		mb := municipalLayouts[layout].Layout == MBMunicipalLayout
 		m := Municipality{
-			Code: r.Get("CSDUID", "MUNI_CODE", "MUNCODE", "RM_NO"),
+			Code: r.Get("CSDUID", "MUNI_CODE", "MUNI_NO", "MUNCODE", "RM_NO"),
 			Name: r.Get("CSDNAME", "MUNI_NAME", "GEO_NAME", "MUNNAME", "RM_NAME", "NAME"),
 		}
 		if m.Name == "" {

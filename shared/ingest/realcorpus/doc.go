@@ -1,9 +1,8 @@
 // Package realcorpus holds no code: its tests read the excerpts of real
 // published files under testdata/real at the repository root (each with a
 // PROVENANCE.md naming the repository, path and commit it came from) with
-// the reader Meridian uses for that dataset, and pin what the reader gets.
-//
-// A test named TestReal<Dataset>_KnownGap asserts the correct reading of a
-// real file that today's reader gets wrong; its comment says what fails and
-// with which error. It fails until the reader is fixed.
+// the reader Meridian uses for that dataset, and pin what the reader gets:
+// values checked by hand in the files, not what the reader happened to
+// return. A real file a reader got wrong is fixed in the reader, and its
+// test says what failed before.
 package realcorpus

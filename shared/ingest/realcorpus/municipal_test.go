@@ -84,12 +84,11 @@ func TestRealMBMunicipal(t *testing.T) {
 	}
 }
 
-// TestRealMBMunicipal_KnownGap: both real files number each municipality
-// in MUNI_NO (Springfield 189, Ste. Anne 175), but ReadMunicipalities takes
-// the code only from CSDUID, MUNI_CODE, MUNCODE or RM_NO, so Code is "" for
-// every Manitoba municipality today (municipality 0 (RM OF SPRINGFIELD):
-// code "", want "189" (MUNI_NO)).
-func TestRealMBMunicipal_KnownGap(t *testing.T) {
+// TestRealMBMunicipalCode: both real files number each municipality in
+// MUNI_NO (Springfield 189, Ste. Anne 175). Before the corpus the reader
+// looked for the code only in CSDUID, MUNI_CODE, MUNCODE or RM_NO, and every
+// Manitoba municipality came out with no code.
+func TestRealMBMunicipalCode(t *testing.T) {
 	for _, tc := range mbMunicipalFiles {
 		t.Run(tc.file, func(t *testing.T) {
 			for i, m := range readMBMunicipal(t, tc.file) {
