@@ -83,9 +83,9 @@ var (
 	ProvincialMunicipalLayout = ingest.Layout{
 		Dataset:   "Municipal boundaries (SK and others)",
 		Publisher: "provincial",
-		Form:      "MUNI_CODE/MUNCODE/RM_NO, MUNNAME/RM_NAME/NAME, TYPE, PROVINCE",
+		Form:      "MUNI_CODE/MUNCODE/RM_NO/RMNO, MUNNAME/RM_NAME/RMNM/NAME, TYPE, PROVINCE",
 		Verified:  false,
-		Evidence:  "no evidence for SK (docs/real-layouts.md): check the column names of the Saskatchewan GeoHub rural and urban municipality files",
+		Evidence:  "a real Saskatchewan rural municipality shapefile seen in a public repository but not kept (no licence named; testdata/real/README.md) has RMNO (\"095\") and RMNM (\"GOLDEN WEST\") with ISC's PPID, EFFDT, EXPDT, FEATURECD and no province column; the other names are guesses: check the Saskatchewan GeoHub rural and urban municipality files",
 	}
 )
 
@@ -98,7 +98,7 @@ var municipalLayouts = []ingest.Candidate{
 	{Layout: MBMunicipalLayout, Required: [][]string{{"MUNI_NAME"}, {"MUNI_TYPE"}}},
 	{Layout: CSDLayout, Required: [][]string{{"CSDNAME"}}},
 	{Layout: ABMunicipalLayout, Required: [][]string{{"GEO_NAME"}}},
-	{Layout: ProvincialMunicipalLayout, Required: [][]string{{"MUNI_NAME", "MUNNAME", "RM_NAME", "NAME"}}},
+	{Layout: ProvincialMunicipalLayout, Required: [][]string{{"MUNI_NAME", "MUNNAME", "RM_NAME", "RMNM", "NAME"}}},
 }
 
 // ReadMunicipalities streams municipal boundaries (shapefile or GeoJSON)
@@ -108,8 +108,9 @@ var municipalLayouts = []ingest.Candidate{
 // a file without a name column matches none and is an error naming its
 // columns. Columns, by the first present:
 //
-//   - code: CSDUID, MUNI_CODE, MUNI_NO (Manitoba's real files), MUNCODE, RM_NO
-//   - name: CSDNAME, MUNI_NAME, GEO_NAME, MUNNAME, RM_NAME, NAME (required)
+//   - code: CSDUID, MUNI_CODE, MUNI_NO (Manitoba's real files), MUNCODE, RM_NO,
+//     RMNO (a real Saskatchewan RM file)
+//   - name: CSDNAME, MUNI_NAME, GEO_NAME, MUNNAME, RM_NAME, RMNM, NAME (required)
 //   - type: CSDTYPE (a code, labelled by CSDType), MUNI_TYPE, TYPE (text)
 //   - province: PRUID (46, 47, 48) or PROVINCE (AB, SK, MB); MB for the
 //     Manitoba layout
@@ -134,8 +135,8 @@ func ReadMunicipalities(src Source, fn func(Municipality) error) error {
 		}
 		mb := municipalLayouts[layout].Layout == MBMunicipalLayout
 		m := Municipality{
-			Code: r.Get("CSDUID", "MUNI_CODE", "MUNI_NO", "MUNCODE", "RM_NO"),
-			Name: r.Get("CSDNAME", "MUNI_NAME", "GEO_NAME", "MUNNAME", "RM_NAME", "NAME"),
+			Code: r.Get("CSDUID", "MUNI_CODE", "MUNI_NO", "MUNCODE", "RM_NO", "RMNO"),
+			Name: r.Get("CSDNAME", "MUNI_NAME", "GEO_NAME", "MUNNAME", "RM_NAME", "RMNM", "NAME"),
 		}
 		if m.Name == "" {
 			return t.Errorf(r.Line, "municipality without a name")

@@ -236,6 +236,24 @@ func TestReadMunicipalitiesMB(t *testing.T) {
 	}
 }
 
+// TestReadMunicipalitiesSKRM reads the columns of a real Saskatchewan
+// rural municipality file (ISC's PPID, FEATURECD, RMNO, RMNM; seen in a
+// public repository, not kept: testdata/real/README.md), with a
+// hand-made polygon.
+func TestReadMunicipalitiesSKRM(t *testing.T) {
+	t.Parallel()
+	var layout ingest.Layout
+	src := geoJSONSource("rm.geojson", fc(feature(`"PPID":"RMPPID","FEATURECD":"RM","RMNO":"095","RMNM":"GOLDEN WEST"`, box)))
+	src.Recognised = func(l ingest.Layout) { layout = l }
+	got := collect(t, agingest.ReadMunicipalities, src)
+	if len(got) != 1 || got[0].Code != "095" || got[0].Name != "GOLDEN WEST" {
+		t.Errorf("ReadMunicipalities = %+v, want RM 095 GOLDEN WEST", got)
+	}
+	if layout != agingest.ProvincialMunicipalLayout {
+		t.Errorf("layout = %+v, want ProvincialMunicipalLayout", layout)
+	}
+}
+
 func TestReadCrownLandAndPastures(t *testing.T) {
 	t.Parallel()
 	in := fc(feature(`"LLD":"NE-12-38-5-W3","LEASE_TYPE":"Grazing","STATUS":"Leased","DISP_NO":"GL123"`, box))
