@@ -96,9 +96,11 @@ const (
 // "NOTICE TO USER" paragraph and AER's contact rows (Alberta Energy
 // Regulator, Information Services, address, Tel, Fax, e-mail, web site).
 // A row is a code row when its BA Code is 4 upper-case letters or digits,
-// or up to 8 letters or digits beside a Company Name (a code that lost
-// its leading zeros, say): a code row must have a 4-character code and a
-// name, else the file is rejected with its line and reason. Every other
+// or up to 8 letters or digits beside a Company Name: a code row must have
+// a 4-character code and a name, else the file is rejected with its line
+// and reason. A code of one to three digits is a code a spreadsheet stored
+// as a number ("0045" became 45): its leading zeros are restored, with a
+// notice. Every other
 // row is passed over and counted through opt.Skip: empty rows
 // (SkipBAEmpty), text before the header (SkipBATitle), text after the
 // last code (SkipBATrailer) and text between codes (SkipBAText); the
@@ -261,6 +263,14 @@ func (s *st104a) row(line int, cells []string) error {
 	}
 	if s.width > 0 && len(cells) != s.width {
 		return ingest.Errorf(s.file, line, "row has %d fields, want %d as in the header", len(cells), s.width)
+	}
+	if len(code) < 4 && allDigits(code) {
+		// A spreadsheet that took the code for a number dropped its
+		// leading zeros ("0045" -> 45): the register's codes are four
+		// characters, so the zeros are put back, and said.
+		s.opt.Notices.Add(ingest.Notice{File: s.file, Line: line, Column: baColumns[baCode], Value: code,
+			Reason: "a code stored as a number: leading zeros restored"})
+		code = strings.Repeat("0", 4-len(code)) + code
 	}
 	if len(code) != 4 || !allUpperAlnum(code) {
 		return ingest.Errorf(s.file, line, "BA Code: %q is not a 4-character code (%s)", code, codeForms[0])

@@ -1,6 +1,7 @@
 package energyingest_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,6 +157,35 @@ func TestReadBACodesRegister(t *testing.T) {
 	}
 }
 
+// TestReadBACodesNumericCodes: a register opened in a spreadsheet and saved
+// again has its all-digit codes as numbers ("0001" -> 1, "0045" -> 45);
+// their zeros are restored, and each is a notice.
+func TestReadBACodesNumericCodes(t *testing.T) {
+	t.Parallel()
+	in := "Title,,\n,,\nBA Code,Company Name,Phone\n,,\n1,177293 Canada Ltd.,x\n45,Chevron,y\nA5D4,Cenovus,z\n"
+	var notices ingest.Notices
+	var got []string
+	err := energyingest.ReadBACodes(strings.NewReader(in), "ba.csv", energyingest.ReadOptions{Notices: &notices}, func(b energyingest.BA) error {
+		got = append(got, b.Code+" "+b.Name)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"0001 177293 Canada Ltd.", "0045 Chevron", "A5D4 Cenovus"}; !slices.Equal(got, want) {
+		t.Errorf("codes = %q, want %q", got, want)
+	}
+	var restored []string
+	for _, l := range notices.Lines() {
+		if strings.Contains(l, "leading zeros restored") {
+			restored = append(restored, l)
+		}
+	}
+	if len(restored) != 2 || !strings.Contains(restored[0], `ba.csv:5: column BA Code: new value "1"`) {
+		t.Errorf("notices = %q, want one per restored code", notices.Lines())
+	}
+}
+
 func TestReadBACodesRejects(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -165,8 +195,8 @@ func TestReadBACodesRejects(t *testing.T) {
 		want []string
 	}{
 		{"no header", "Code,Name\n0045,Chevron\n", 2, []string{"no header row", "BA Code"}},
-		{"bad code", "BA Code,Company Name\n0045,Chevron\n45,Short\n", 3, []string{"BA Code", `"45"`, "4-character"}},
-		{"leading zeros lost", "Title,,\n,,\nBA Code,Company Name,Phone\n,,\n1,177293 Canada Ltd.,x\n", 5, []string{`"1"`, "4-character"}},
+		{"bad code", "BA Code,Company Name\n0045,Chevron\nA5,Short\n", 3, []string{"BA Code", `"A5"`, "4-character"}},
+		{"long code", "Title,,\n,,\nBA Code,Company Name,Phone\n,,\n12345,177293 Canada Ltd.,x\n", 5, []string{`"12345"`, "4-character"}},
 		{"lower case", "BA Code,Company Name\na5d4,Cenovus\n", 2, []string{"4-character"}},
 		{"no name", "BA Code,Company Name\n0045,\n", 2, []string{"Company Name", "empty for BA 0045"}},
 		{"no name after the trailer", "BA Code,Company Name\n0045,Chevron\nNotice,\nA5D4,\n", 4, []string{"Company Name", "empty for BA A5D4"}},

@@ -85,7 +85,7 @@ func TestReadBACodesXLSXRejects(t *testing.T) {
 		line int
 		want []string
 	}{
-		{"short code", [][]string{{"Title"}, baHeader, {"0001", "A"}, {"45", "Short Ltd."}}, 4, []string{`"45"`, "4-character"}},
+		{"short code", [][]string{{"Title"}, baHeader, {"0001", "A"}, {"X5", "Short Ltd."}}, 4, []string{`"X5"`, "4-character"}},
 		{"no name", [][]string{baHeader, nil, {"0001"}}, 3, []string{"empty for BA 0001"}},
 		{"no header", [][]string{{"Code", "Name"}, {"0001", "A"}}, 2, []string{"no header row"}},
 	}

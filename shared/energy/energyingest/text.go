@@ -45,6 +45,16 @@ func trimPad(s string) string { return strings.Trim(s, " \r") }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
+// allDigits reports whether s is non-empty and only 0-9.
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
 func isUpperAlnum(c byte) bool { return isDigit(c) || 'A' <= c && c <= 'Z' }
 
 // allUpperAlnum reports whether s is non-empty and only A-Z and 0-9.
