@@ -86,7 +86,11 @@ func wantRows(t *testing.T, got, name string, rows int) {
 	t.Helper()
 	i := strings.Index(got, "\n"+name+"\n")
 	want := "rows:     " + itoa(rows) + " read"
-	if i < 0 || !strings.Contains(got[i:], want) || strings.Index(got[i:], want) > 400 {
+	entry := ""
+	if i >= 0 {
+		entry, _, _ = strings.Cut(got[i+1:], "\n\n") // the file's own lines
+	}
+	if !strings.Contains(entry, want) {
 		t.Errorf("%s: want %q (its own records):\n%s", name, want, got)
 	}
 }
@@ -176,4 +180,35 @@ func TestCheckGridZip(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(data, "grid", "mb-original-survey.mgix")); err != nil {
 		t.Errorf("the index was not installed: %v", err)
 	}
+}
+
+// The real Manitoba municipal boundaries (testdata/real/mb-municipal, 5
+// records each) by the names they ship under: the geoportal's
+// MG_MUNICIPALITY_POLY zipped with its metadata MUNICIPALITY.xml, and
+// MLI's MB_Municipal_Boundaries beside it, read with no -allow-unknown.
+func TestCheckAgRealMunicipal(t *testing.T) {
+	t.Parallel()
+	const real = "../../testdata/real/mb-municipal/"
+	in := t.TempDir()
+	members := map[string]string{"MUNICIPALITY.xml": "<metadata/>"}
+	for _, ext := range []string{".shp", ".shx", ".dbf", ".prj", ".cpg"} {
+		b, err := os.ReadFile(real + "MG_MUNICIPALITY_POLY" + ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		members["MG_MUNICIPALITY_POLY"+ext] = string(b)
+		copyAs(t, real+"MB_Municipal_Boundaries"+ext, filepath.Join(in, "MB_Municipal_Boundaries"+ext))
+	}
+	writeZip(t, filepath.Join(in, "MG_MUNICIPALITY_POLY.zip"), members)
+	var out, errb bytes.Buffer
+	if code := run([]string{"ingest", "ag", "-check", "-data", t.TempDir(), in}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out.String(), errb.String())
+	}
+	wantOutput(t, out.String(),
+		"11 files: 2 read, 9 not read, 0 not recognised",
+		"MG_MUNICIPALITY_POLY.zip!MUNICIPALITY.xml\n  not read: recognised, read by no ag report",
+		"MG_MUNICIPALITY_POLY.zip!MG_MUNICIPALITY_POLY.dbf\n  not read: read with the file of the same name beside it",
+	)
+	wantRows(t, out.String(), "MG_MUNICIPALITY_POLY.zip!MG_MUNICIPALITY_POLY.shp", 5)
+	wantRows(t, out.String(), "MB_Municipal_Boundaries.shp", 5)
 }

@@ -122,7 +122,7 @@ func (f agFiles) check(ctx context.Context, w, _ io.Writer, g *grid.Service, o i
 	}
 	folder := folderCheck{
 		all: f.all,
-		unused: "recognised, read by no ag report (the ACI class legend, the SLC soil layers, a README or a publisher's PDF, " +
+		unused: "recognised, read by no ag report (the ACI class legend, the SLC soil layers, a README, a publisher's PDF or metadata, " +
 			"a shapefile beside the GeoJSON of its name, which is read, or a file of a kind read once that a later name replaces)",
 		companion:    "read with the file of the same name beside it (a shapefile's .dbf, .prj, .shx or .cpg)",
 		checkOptions: opt,

@@ -23,12 +23,13 @@ type Files struct {
 	AGRASIDLSRS, SLCLSRS, CLI             string
 	Drought                               []string // CDM_{yy}{mm}_D{d}_LR.geojson, one a class: the latest month's are read
 	WaterBodies, Watercourses             []string
-	Municipalities                        []string // municipalities*: each province's file
+	Municipalities                        []string // municipalities* or a publisher's name (municipal): each province's file
 	CrownLand, Pastures                   string
 	BCCapability, ALR, FWAWetlands        string // British Columbia map layers
 	// Unused are files recognised but read by no report: the ACI class
 	// legend (the rasters' classes are Meridian's table, CropClasses), the
-	// SLC soil layers, a README or a publisher's PDF, a shapefile beside
+	// SLC soil layers, a README, a publisher's PDF or .xml metadata (not a
+	// file's own, x.shp.xml, which is a companion), a shapefile beside
 	// the GeoJSON of the same name (the GeoJSON is read), and a file of a
 	// kind read once (CLI, Crown land, ...) that another of that kind,
 	// later by name, replaces.
@@ -41,7 +42,7 @@ type Files struct {
 const FileNames = "aci_*.tif, IMG_AAFC_LANDUSE_*|LU*.tif (AAFC rasters); aci_quarter_summary*.csv, landuse_quarter_summary*.csv; " +
 	"ca_all_slc*.shp, ca_all_slc*_cmp.dbf, soil_name* (SLC); DominantAGRASID_LSRS*.shp; slc_lsrs*; cli_*.shp|.geojson; " +
 	"CDM_{yy}{mm}_D{d}_LR.geojson|.shp (or their cdm_{yy}{mm}_drought_areas folder); waterbody*, watercourse*, NHN_*_HN_WATERBODY_2, " +
-	"NHN_*_HN_NLFLOW_1|HN_SLWATER_1 .shp|.geojson; municipalities*; sk_ag_crown_land*, sk_pastures*; bc_ag_capability*, " +
+	"NHN_*_HN_NLFLOW_1|HN_SLWATER_1 .shp|.geojson; municipalities*, MG_MUNICIPALITY_POLY*, MB_Municipal_Boundaries*, SK_Municipality*; sk_ag_crown_land*, sk_pastures*; bc_ag_capability*, " +
 	"OATS_ALR_POLYS*|ALC_ALR_POLYGONS*|TSLRPLS*|bc_alr*, FWA_WETLANDS* .shp|.geojson; aci_class_legend*, soil_layer*, README*, *.pdf (not read); " +
 	"a .zip of any of these"
 
@@ -116,8 +117,11 @@ func FilesOf(paths []string) Files {
 		return a < b || a == b && paths[i] < paths[j]
 	})
 	stem := func(p string) string { return strings.ToLower(strings.TrimSuffix(p, filepath.Ext(p))) }
-	geojson, shp := map[string]bool{}, map[string]bool{}
+	geojson, shp, names := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, p := range paths {
+		if !strings.EqualFold(filepath.Ext(p), ".xml") {
+			names[strings.ToLower(p)], names[stem(p)] = true, true
+		}
 		switch strings.ToLower(filepath.Ext(p)) {
 		case ".geojson":
 			geojson[stem(p)] = true
@@ -138,7 +142,8 @@ func FilesOf(paths []string) Files {
 		raster := ext == ".tif" || ext == ".tiff"
 		spatial := ext == ".shp" || ext == ".geojson"
 		switch {
-		case strings.HasPrefix(l, "readme") || ext == ".pdf":
+		case strings.HasPrefix(l, "readme") || ext == ".pdf",
+			ext == ".xml" && !names[stem(p)] && !names[stem(stem(p))]: // a publisher's metadata (MUNICIPALITY.xml), not x.shp.xml
 			f.Unused = append(f.Unused, p)
 			continue
 		case companionExt[ext]:
@@ -183,7 +188,7 @@ func FilesOf(paths []string) Files {
 			f.WaterBodies = append(f.WaterBodies, p)
 		case strings.HasPrefix(l, "watercourse") && spatial, (nhnLayer(l, "hn_nlflow_1") || nhnLayer(l, "hn_slwater_1")) && spatial:
 			f.Watercourses = append(f.Watercourses, p)
-		case strings.HasPrefix(l, "municipalities") && spatial:
+		case municipal(l) && spatial:
 			f.Municipalities = append(f.Municipalities, p)
 		case strings.HasPrefix(l, "sk_ag_crown_land") && spatial:
 			one(&f.CrownLand, p)
@@ -200,6 +205,19 @@ func FilesOf(paths []string) Files {
 		}
 	}
 	return f
+}
+
+// municipal reports whether a (lower-case) file name is a province's
+// municipal boundaries: municipalities*, or as published, Manitoba's
+// MG_MUNICIPALITY_POLY (geoportal) and MB_Municipal_Boundaries (MLI), a
+// Saskatchewan SK_Municipality (testdata/real/README.md).
+func municipal(name string) bool {
+	for _, p := range []string{"municipalities", "mg_municipality", "mb_municipal", "sk_municipalit"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // nhnLayer reports whether a (lower-case) file name is the NHN layer named

@@ -19,7 +19,7 @@ import (
 
 // FilesOf sorts a download's files by the publishers' names, a zip
 // member's by its own: data files to their kinds, the legend, soil layers,
-// README and PDF to Unused, a shapefile beside the GeoJSON of its name to
+// README, PDF and a publisher's .xml metadata to Unused, a shapefile beside the GeoJSON of its name to
 // Unused, the first of two CLI files to Unused, companions nowhere, and
 // anything else to Unrecognised.
 func TestFilesOf(t *testing.T) {
@@ -34,6 +34,7 @@ func TestFilesOf(t *testing.T) {
 		p("cli_ab.shp"), p("cli_ab.dbf"), p("cli_sk.shp"), p("cli_sk.dbf"),
 		p("cdm.zip!CDM_2407_D2_LR.geojson"), p("cdm.zip!CDM_2407_D2_LR.shp"), p("cdm.zip!CDM_2407_D2_LR.dbf"),
 		p("notes.txt"), p("mystery.shp"),
+		p("mb.zip!MG_MUNICIPALITY_POLY.shp"), p("mb.zip!MG_MUNICIPALITY_POLY.dbf"), p("mb.zip!MG_MUNICIPALITY_POLY.shp.xml"), p("mb.zip!MUNICIPALITY.xml"),
 	}
 	f := agingest.FilesOf(in)
 	check := func(what string, got, want []string) {
@@ -49,8 +50,9 @@ func TestFilesOf(t *testing.T) {
 		[]string{p("slc.zip!ca_all_slc_v3r2.shp"), p("slc.zip!ca_all_slc_v3r2_cmp.dbf"), p("slc.zip!soil_name_ab_v2r20250213.dbf")})
 	check("CLI", []string{f.CLI}, []string{p("cli_sk.shp")})
 	check("Drought", f.Drought, []string{p("cdm.zip!CDM_2407_D2_LR.geojson")})
+	check("Municipalities", f.Municipalities, []string{p("mb.zip!MG_MUNICIPALITY_POLY.shp")})
 	check("Unused", f.Unused, []string{p("aci_2023_ab.zip!aci_class_legend.csv"), p("slc.zip!soil_layer_ab_v2r20250213.dbf"),
-		p("slc.zip!README.txt"), p("slc.zip!SLC_v3r2_documentation.pdf"), p("cli_ab.shp"), p("cdm.zip!CDM_2407_D2_LR.shp")})
+		p("slc.zip!README.txt"), p("slc.zip!SLC_v3r2_documentation.pdf"), p("cli_ab.shp"), p("cdm.zip!CDM_2407_D2_LR.shp"), p("mb.zip!MUNICIPALITY.xml")})
 	check("Unrecognised", f.Unrecognised, []string{p("notes.txt"), p("mystery.shp")})
 }
 
