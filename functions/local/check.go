@@ -107,6 +107,9 @@ func printChecks(w io.Writer, domain string, files []fileCheck, notices *ingest.
 			fmt.Fprintf(w, "  crs:      %s\n", f.crs)
 		}
 		fmt.Fprintf(w, "  rows:     %d read", f.rows)
+		if ext := strings.ToLower(filepath.Ext(f.name)); ext == ".tif" || ext == ".tiff" {
+			fmt.Fprint(w, " (rows of pixels)")
+		}
 		if n := total(f.skipped); n > 0 {
 			fmt.Fprintf(w, ", %d skipped (%s)", n, counts(f.skipped))
 		}
@@ -157,8 +160,9 @@ func total(m map[string]int) int {
 }
 
 // checkGrid reads each grid file on its own, then the set into an index
-// that is thrown away.
-func checkGrid(ctx context.Context, w io.Writer, src gridingest.GridSource, opt checkOptions) int {
+// that is thrown away; others are the files of the download it does not
+// read (not recognised, unused, companions), listed as they are.
+func checkGrid(ctx context.Context, w io.Writer, src gridingest.GridSource, others []fileCheck, opt checkOptions) int {
 	notices := &ingest.Notices{}
 	src.Notices = notices
 	tmp, err := os.MkdirTemp("", "meridian-check-*")
@@ -183,7 +187,11 @@ func checkGrid(ctx context.Context, w io.Writer, src gridingest.GridSource, opt 
 		fc.crs = fileCRS("/"+f, src.Format)
 		checks = append(checks, fc)
 	}
+	checks = append(checks, others...)
 	return printChecks(w, "grid", checks, notices, opt, func(w io.Writer) error {
+		if len(src.Files) == 0 {
+			return fmt.Errorf("no file the -format %s reader reads (it reads %s)", src.Format, src.Format.FileNames())
+		}
 		all := src
 		all.Notices = nil
 		st, ist, err := gridingest.BuildGrid(ctx, all, io.Discard)
@@ -251,41 +259,47 @@ func fieldPaths[T any](files T, name string) []string {
 // folderCheck is what a report domain's check says of the files it does
 // not read: every file of the folder is listed.
 type folderCheck struct {
-	all []string // every file of the folder, zip members included (ingest.Folder.Paths)
-	// known reports the names the domain knows but lists in no field of
-	// its Files (ag's soil_layer*); nil: none.
-	known     func(name string) bool
-	unused    string // why a file of the Files' Unused field, or known, is not read
-	companion string // why a companion (unlisted) is not read on its own
+	all       []string // every file of the folder, zip members included (ingest.Folder.Paths)
+	unused    string   // why a file of the Files' Unused field is not read
+	companion string   // why a companion (unlisted) is not read on its own
 	checkOptions
 }
 
 // unlisted sorts the files of all that no field of a domain's Files
 // lists: companions (a file beside a listed one with the same name, as a
-// shapefile's .dbf, .prj, .shx, .cpg), names the domain knows but reads
-// nothing from (known), and the rest, which it does not recognise: a
-// domain's file sorter may drop a file it does not know without listing
-// it as Unrecognised (agingest drops any name that is not a data file's).
-func unlisted[T any](files T, all []string, known func(string) bool) (companions, unused, unknown []string) {
+// shapefile's .dbf, .prj, .shx, .cpg, or its metadata, x.shp.xml,
+// x.tif.aux.xml), and the rest, which the domain does not recognise: a
+// domain's file sorter lists a companion nowhere, whether or not the file
+// it goes with is there.
+func unlisted[T any](files T, all []string) (companions, unknown []string) {
 	listed, stems := map[string]bool{}, map[string]bool{}
 	for _, p := range filePaths(files) {
 		listed[p] = true
 	}
+	trim := func(p string) string { return strings.TrimSuffix(p, filepath.Ext(p)) }
 	for _, p := range filePaths(files, "Unrecognised") {
-		stems[strings.ToLower(strings.TrimSuffix(p, filepath.Ext(p)))] = true
+		stems[strings.ToLower(p)] = true
+		stems[strings.ToLower(trim(p))] = true
+	}
+	companion := func(p string) bool {
+		// x.dbf beside x.shp; x.shp.xml beside x.shp; x.tif.aux.xml beside x.tif.
+		for k, i := strings.ToLower(p), 0; i < 3 && filepath.Ext(k) != ""; i++ {
+			if k = trim(k); stems[k] {
+				return true
+			}
+		}
+		return false
 	}
 	for _, p := range all {
 		switch {
 		case listed[p]:
-		case stems[strings.ToLower(strings.TrimSuffix(p, filepath.Ext(p)))]:
+		case companion(p):
 			companions = append(companions, p)
-		case known != nil && known(ingest.MemberName(p)):
-			unused = append(unused, p)
 		default:
 			unknown = append(unknown, p)
 		}
 	}
-	return companions, unused, unknown
+	return companions, unknown
 }
 
 // checkReports runs a report domain's check: each file on its own through
@@ -309,12 +323,12 @@ func checkReports[T any](ctx context.Context, w io.Writer, domain string, files 
 		}
 		checks = append(checks, fileCheck{name: filepath.Base(p), layout: layouts[p], crs: fileCRS(p, ""), rows: total(rows), skipped: skipped, err: err})
 	}
-	companions, unused, unknown := unlisted(files, folder.all, folder.known)
+	companions, unknown := unlisted(files, folder.all)
 	for _, p := range append(fieldPaths(files, "Unrecognised"), unknown...) {
 		checks = append(checks, fileCheck{name: filepath.Base(p), kind: fileUnrecognised,
 			note: fmt.Sprintf("not a file name the %s ingest knows (the names it reads are at the end)", domain)})
 	}
-	for _, p := range append(fieldPaths(files, "Unused"), unused...) {
+	for _, p := range fieldPaths(files, "Unused") {
 		checks = append(checks, fileCheck{name: filepath.Base(p), kind: fileUnused, note: folder.unused})
 	}
 	for _, p := range companions {
@@ -389,7 +403,7 @@ func fileCRS(path string, grid gridingest.GridFormat) string {
 	switch {
 	case grid == gridingest.FormatATS:
 		return "NAD83 longitude, latitude (the coordinate file's columns)"
-	case grid == gridingest.FormatManitoba && strings.Contains(strings.ToLower(path), "corner"):
+	case grid == gridingest.FormatManitoba && strings.Contains(strings.ToLower(ingest.MemberName(path)), "corner"):
 		return "NAD83 / UTM zone 14N (EPSG:26914), as published"
 	case grid == gridingest.FormatManitoba:
 		return "WGS 84 / Pseudo-Mercator (EPSG:3857) x, y columns, as published"

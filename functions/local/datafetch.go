@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -185,17 +184,20 @@ type localIngester struct {
 
 func (l *localIngester) args(t datafetch.Ingest, in datafetch.Input, check bool) ([]string, error) {
 	var args []string
+	// The manifest names the files each download must hold, and a
+	// publisher's archive may carry more (its layout PDF, another
+	// format's copy): those are listed by the check, not a reason to
+	// refuse the refresh.
 	switch t.Kind {
 	case "grid":
-		args = []string{"grid", "-format", t.Format, "-data", string(l.data)}
+		// Every file of the download: the grid ingest reads the ones its
+		// format reads (the .shp of a shapefile, not its GeoJSON copy).
+		args = []string{"grid", "-format", t.Format, "-data", string(l.data), "-allow-unknown"}
 		if check {
 			args = append(args, "-check")
 		}
-		args = append(args, gridInputs(in.Files)...)
+		args = append(args, in.Files...)
 	case "energy", "ag":
-		// The manifest names the files each download must hold, and a
-		// publisher's archive may carry more (its layout PDF): those are
-		// listed by the check, not a reason to refuse the refresh.
 		args = []string{t.Kind, "-data", string(l.data), "-allow-unknown"}
 		if check {
 			args = append(args, "-check")
@@ -262,28 +264,4 @@ func lastLine(s string) string {
 		}
 	}
 	return "no output"
-}
-
-// gridInputs keeps the files `meridian ingest grid` is given by name: the
-// coordinate file, CSVs, a Shapefile's .shp (its .dbf and .prj are read
-// beside it) and GeoJSON that is not the copy of a .shp of the same name.
-func gridInputs(files []string) []string {
-	shp := map[string]bool{}
-	for _, f := range files {
-		if strings.EqualFold(filepath.Ext(f), ".shp") {
-			shp[strings.ToLower(strings.TrimSuffix(f, filepath.Ext(f)))] = true
-		}
-	}
-	var out []string
-	for _, f := range files {
-		switch ext := strings.ToLower(filepath.Ext(f)); ext {
-		case ".seq", ".csv", ".shp":
-			out = append(out, f)
-		case ".geojson", ".json":
-			if !shp[strings.ToLower(strings.TrimSuffix(f, filepath.Ext(f)))] {
-				out = append(out, f)
-			}
-		}
-	}
-	return out
 }

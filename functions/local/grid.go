@@ -210,7 +210,7 @@ func (g *gridLoader) watch(ctx context.Context) {
 	})
 }
 
-const ingestUsage = `usage: meridian ingest grid -format ats|mb|sk|on [-name NAME] [-data DIR] [-check] FILE...
+const ingestUsage = `usage: meridian ingest grid -format ats|mb|sk|on [-name NAME] [-data DIR] [-check] [-allow-unknown] FILE...
        meridian ingest energy|ag [-data DIR] [-demo] [-check] [-allow-unknown] DIR   (see meridian ingest energy -h)
 
 -check reads every file and prints, per file, the layout recognised (verified
@@ -221,7 +221,10 @@ would publish; it installs and publishes nothing. Run it first on a download.
 Builds the grid index of an official survey dataset and installs it in
 DIR/grid/NAME.mgix, where the server picks it up within seconds. A problem in
 any file rejects the dataset (file:line: reason) and leaves the index served
-before in place.
+before in place. A publisher's .zip (zips inside included) is read as if its
+members were named: they are extracted to $TMPDIR for the run. A file the
+format does not read refuses the dataset, nothing read (-allow-unknown: skip
+it and read the rest); -check lists every file, read or not.
 
   ats  AltaLIS ATS v4.1 coordinate file ATS_V4_1.SEQ, or its polygon
        Shapefiles (V4-1_SEC.shp, LSD, quarter and township layers: a .shp
@@ -253,10 +256,7 @@ func ingestCommand(args []string, stdout, stderr io.Writer) int {
 	data := dataFlag(fs, "data directory")
 	asOf := fs.String("as-of", "", "the dataset's publication date, recorded in the index")
 	check := fs.Bool("check", false, "read every file and say what it is, what is wrong and what would be built; install nothing")
-	// Every grid file is named on the command line and read by the
-	// format's reader (a file it cannot read is rejected), so none is
-	// unknown today; the flag keeps one command line for the three domains.
-	allowUnknown := fs.Bool("allow-unknown", false, "accepted as for energy and ag: every grid file is named, none is unknown")
+	allowUnknown := fs.Bool("allow-unknown", false, "skip the files the format does not read and read the rest (without it they refuse the dataset)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -275,8 +275,20 @@ func ingestCommand(args []string, stdout, stderr io.Writer) int {
 	if *asOf != "" {
 		meta.AsOf = *asOf
 	}
+	gf := gridingest.GridFormat(*format)
+	// A publisher's zip is read as downloaded (mb_township_system_corners.zip,
+	// ATS_V4_1.zip): its members are the files, named after it.
+	folder, err := ingest.Unpack(fs.Args(), ingest.Limits{})
+	if err != nil {
+		fmt.Fprintf(stderr, "meridian ingest grid: %v\n", err)
+		return 1
+	}
+	defer folder.Close()
+	sorted := gridingest.FilesOf(gf, folder.Paths())
+	companions, unknown := unlisted(sorted, folder.Paths())
+	unknown = append(slices.Clip(sorted.Unrecognised), unknown...)
 	var files []string
-	for _, f := range fs.Args() {
+	for _, f := range sorted.Read {
 		abs, err := filepath.Abs(f)
 		if err != nil {
 			fmt.Fprintf(stderr, "meridian ingest grid: %v\n", err)
@@ -284,11 +296,39 @@ func ingestCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		files = append(files, strings.TrimPrefix(filepath.ToSlash(abs), "/"))
 	}
-	src := gridingest.GridSource{Format: gridingest.GridFormat(*format), FS: os.DirFS("/"), Files: files, Meta: meta}
+	src := gridingest.GridSource{Format: gf, FS: os.DirFS("/"), Files: files, Meta: meta}
 	if *check {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
-		return checkGrid(ctx, stdout, src, checkOptions{allowUnknown: *allowUnknown})
+		var others []fileCheck
+		for _, p := range unknown {
+			others = append(others, fileCheck{name: filepath.Base(p), kind: fileUnrecognised,
+				note: fmt.Sprintf("not a file the -format %s reader reads (the files it reads are at the end)", gf)})
+		}
+		for _, p := range sorted.Unused {
+			others = append(others, fileCheck{name: filepath.Base(p), kind: fileUnused,
+				note: "recognised, read by no grid reader (a README or a publisher's PDF, or a GeoJSON beside the shapefile of its name, which is read)"})
+		}
+		for _, p := range companions {
+			others = append(others, fileCheck{name: filepath.Base(p), kind: fileCompanion,
+				note: "read with the shapefile of the same name beside it (its .dbf, .prj, .shx or .cpg)"})
+		}
+		return checkGrid(ctx, stdout, src, others, checkOptions{allowUnknown: *allowUnknown, expects: gf.FileNames()})
+	}
+	if len(unknown) > 0 && !*allowUnknown {
+		for _, f := range unknown {
+			fmt.Fprintf(stderr, "not recognised: %s\n", filepath.Base(f))
+		}
+		fmt.Fprintf(stderr, "meridian ingest grid: %d files are not files -format %s reads (it reads %s): nothing was read or installed; "+
+			"take them out, or run with -allow-unknown to read the rest\n", len(unknown), gf, gf.FileNames())
+		return 1
+	}
+	for _, f := range unknown {
+		fmt.Fprintf(stderr, "skipped: %s (not a file -format %s reads)\n", filepath.Base(f), gf)
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(stderr, "meridian ingest grid: no file -format %s reads among %d (it reads %s)\n", gf, len(folder.Files), gf.FileNames())
+		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -85,30 +85,22 @@ var reportDomainTable = []reportDomain{
 		name: ag.Dataset, title: "agriculture",
 		writeDemo: agdemo.Write,
 		open: func(dir string) (domainFiles, error) {
-			f, err := agingest.FilesIn(dir)
+			folder, err := ingest.OpenFolder(dir, ingest.Limits{})
 			if err != nil {
 				return nil, err
 			}
-			entries, err := os.ReadDir(dir) // zips not opened: agingest.FilesIn reads a directory
+			// A drought monitor month's folder is read as AAFC ships it.
+			sub, err := agingest.SubfolderFiles(dir)
 			if err != nil {
+				folder.Close()
 				return nil, err
 			}
-			var all []string
-			for _, e := range entries {
-				if !e.IsDir() { // a subdirectory's drought files are listed in f.Drought
-					all = append(all, filepath.Join(dir, e.Name()))
-				}
-			}
-			return agFiles{files: f, all: all}, nil
+			all := append(folder.Paths(), sub...)
+			return agFiles{files: agingest.FilesOf(all), all: all, folder: folder}, nil
 		},
-		expects: agFileNames,
+		expects: agingest.FileNames,
 	},
 }
-
-// agFileNames are the file names the ag ingest knows (agingest.FilesIn).
-const agFileNames = "agriculture files (aci_*.tif, IMG_AAFC_LANDUSE_*|LU*.tif, aci_class_legend*, ca_all_slc*, soil_name*, " +
-	"DominantAGRASID_LSRS*, slc_lsrs*, cli_*, CDM_YYMM_Dn_LR.geojson, waterbody*|NHN_*, watercourse*, municipalities*, " +
-	"sk_ag_crown_land*, sk_pastures*, bc_ag_capability*, OATS_ALR_POLYS*|ALC_ALR_POLYGONS*|bc_alr*, FWA_WETLANDS*)"
 
 // reportDomainOf returns the table's entry for name, one of reportDomains.
 func reportDomainOf(name string) reportDomain {
@@ -126,7 +118,7 @@ Infrastructure*.csv, Vol_YYYY-MM-PP.csv, Pipelines*.geojson|.shp,
 *Inventory*.xlsx, Crown_Dispositions*.geojson|.csv,
 Mineral_Agreements*|PNG_Agreements*.geojson; a publisher's .zip of them, zips
 inside included, is read as if its members were in DIR: they are extracted
-to $TMPDIR for the run) — or, for ag, the ` + agFileNames + ` — derives the report rows and publishes them to
+to $TMPDIR for the run) — or, for ag, ` + agingest.FileNames + ` — derives the report rows and publishes them to
 DATA/reports/energy or DATA/reports/ag as a new version, all at once: a
 problem in any file rejects the ingest (file:line: reason) and the data
 served before stays. A file whose name the domain does not know refuses

@@ -29,7 +29,7 @@ func (f energyFiles) options(o ingestOptions) energyingest.Options {
 
 func (f energyFiles) banners() ([]string, error) { return energyingest.Banners(f.files) }
 func (f energyFiles) unrecognised() []string {
-	_, _, unknown := unlisted(f.files, f.folder.Paths(), nil)
+	_, unknown := unlisted(f.files, f.folder.Paths())
 	return append(slices.Clip(f.files.Unrecognised), unknown...)
 }
 func (f energyFiles) close() error { return f.folder.Close() }
@@ -80,12 +80,12 @@ func (f energyFiles) ingest(ctx context.Context, store kv.Store, g *grid.Service
 	return []any{"items", sum.Items, "wells", sum.Read["wells_st37"] + sum.Read["wells_petrinex"]}, nil
 }
 
-// agFiles are the agriculture files of a directory (domainFiles). Its
-// zips are not opened yet: agingest sorts a directory's files, not a list
-// (a .zip is an unrecognised file).
+// agFiles are the agriculture files of a directory, its zips opened
+// (domainFiles).
 type agFiles struct {
-	files agingest.Files
-	all   []string // every file of the directory
+	files  agingest.Files
+	all    []string // every file of the directory, zip members and drought monitor folders included
+	folder *ingest.Folder
 }
 
 func (f agFiles) options(o ingestOptions) agingest.Options {
@@ -101,18 +101,11 @@ func (f agFiles) banners() ([]string, error) {
 }
 
 func (f agFiles) unrecognised() []string {
-	_, _, unknown := unlisted(f.files, f.all, agKnown)
+	_, unknown := unlisted(f.files, f.all)
 	return append(slices.Clip(f.files.Unrecognised), unknown...)
 }
 
-// agKnown reports the names agingest.FilesIn knows but lists nowhere: the
-// SLC soil layers, which no report reads, and a README (the demo's, as the
-// energy ingest knows one). Its other unlisted names are a shapefile's
-// companions.
-func agKnown(name string) bool {
-	return strings.HasPrefix(strings.ToLower(name), "soil_layer") || name == "README.md"
-}
-func (f agFiles) close() error { return nil }
+func (f agFiles) close() error { return f.folder.Close() }
 
 func (f agFiles) check(ctx context.Context, w, _ io.Writer, g *grid.Service, o ingestOptions, opt checkOptions) int {
 	layouts := map[string]ingest.Layout{}
@@ -128,16 +121,16 @@ func (f agFiles) check(ctx context.Context, w, _ io.Writer, g *grid.Service, o i
 		}
 	}
 	folder := folderCheck{
-		all:          f.all,
-		known:        agKnown,
-		unused:       "recognised, read by no ag report (the SLC soil layers, a README)",
+		all: f.all,
+		unused: "recognised, read by no ag report (the ACI class legend, the SLC soil layers, a README, a publisher's PDF or metadata, " +
+			"a shapefile beside the GeoJSON of its name, which is read, or a file of a kind read once that a later name replaces)",
 		companion:    "read with the file of the same name beside it (a shapefile's .dbf, .prj, .shx or .cpg)",
 		checkOptions: opt,
 	}
 	return checkReports(ctx, w, "ag", f.files, folder, layouts, func(ctx context.Context, files agingest.Files, store *countStore, n *ingest.Notices) (map[string]int, map[string]int, error) {
 		o.progress, o.notices = nil, n
 		sum, err := agingest.Ingest(ctx, store, g, files, f.options(o))
-		return sum.Read, nil, err
+		return sum.Rows, nil, err // the files' own rows; sum.Read counts what the readers made of them
 	})
 }
 

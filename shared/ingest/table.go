@@ -115,6 +115,11 @@ type Source struct {
 	// a quoted one, as encoding/csv's LazyQuotes (regulators' exports have
 	// both).
 	LazyQuotes bool
+	// Rows, when set, is incremented for every record the table returns:
+	// the file's own rows read (rows skipped are not records), whatever
+	// a reader makes of them (agingest groups a polygon's component rows
+	// into one value). `meridian ingest … -check` prints it per file.
+	Rows *int
 }
 
 // names returns s.Names, or Key.
@@ -367,6 +372,16 @@ func (s Source) Open() (*Table, error) {
 		return nil, err
 	}
 	t.notices, t.onLayout = s.Notices, s.Recognised
+	if s.Rows != nil {
+		next, n := t.next, s.Rows
+		t.next = func() (*Row, error) {
+			r, err := next()
+			if err == nil {
+				*n++
+			}
+			return r, err
+		}
+	}
 	return t, nil
 }
 

@@ -156,3 +156,22 @@ func TestTableGeoJSONNotices(t *testing.T) {
 		t.Errorf("err %v, %d notices, layouts %v; want nil, 1, [one]", err, ns.Total(), layouts)
 	}
 }
+
+// Source.Rows counts the records a table returns, its file's own rows:
+// a title, an empty row and a totals row are skipped, not counted.
+func TestTableRows(t *testing.T) {
+	t.Parallel()
+	in := "Crop report 2024\nA,B\n1,x\n,\n2,y\n3,z\nTotal,6\n"
+	var n int
+	tab, err := ingest.Source{Name: "t.csv", Format: ingest.CSV, R: strings.NewReader(in), Rows: &n}.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	if err := tab.Each(func(r *ingest.Row) error { seen = append(seen, r.Get("A")); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if n != 3 || !slices.Equal(seen, []string{"1", "2", "3"}) {
+		t.Errorf("Rows = %d over %q, want 3 over the records 1, 2, 3", n, seen)
+	}
+}

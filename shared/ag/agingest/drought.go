@@ -101,7 +101,7 @@ func ReadDrought(src Source, fn func(DroughtArea) error) error {
 	if !t.Spatial {
 		return t.Errorf(t.HeaderAt, "the drought monitor needs geometry: give the GeoJSON (or shapefile), not %s", src.Format)
 	}
-	month, class, ok := ParseDroughtName(t.Name)
+	month, class, ok := ParseDroughtName(ingest.MemberName(t.Name)) // "cdm_2407.zip!CDM_2407_D2_LR.geojson": the member's
 	if !ok {
 		return t.BadValue(0, "file name", t.Name, []string{"CDM_{yy}{mm}_D{0-4}_LR.geojson", "CDM_{yy}{mm}_D{0-4}_LR.shp"})
 	}

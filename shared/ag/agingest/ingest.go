@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -25,170 +24,6 @@ import (
 	"meridian/shared/survey"
 )
 
-// Files are the agriculture files of one ingest, by kind; FilesIn sorts a
-// directory's files into them by name.
-type Files struct {
-	CropLegend, CropSummaries, LandUse string
-	// CropRasters and LandUseRasters are AAFC's published GeoTIFFs
-	// (aci_<year>_<prov>.tif; IMG_AAFC_LANDUSE_Z<zone>_<year>.tif or
-	// LU<year>_….tif), summarised per quarter by zonal statistics.
-	// CropSummaries and LandUse are the per-quarter CSV layout of
-	// ag/zonal.go, an internal cache of such summaries, not a download.
-	CropRasters, LandUseRasters           []string
-	SLCPolygons, SLCComponents, SoilNames string
-	AGRASIDLSRS, SLCLSRS, CLI             string
-	Drought                               []string // CDM_{yy}{mm}_D{d}_LR.geojson, one a class: the latest month's are read
-	WaterBodies, Watercourses             []string
-	Municipalities                        []string // municipalities*: each province's file
-	CrownLand, Pastures                   string
-	BCCapability, ALR, FWAWetlands        string // British Columbia map layers
-	Unrecognised                          []string
-}
-
-// FilesIn sorts the files of dir by the publishers' (and the documented
-// per-quarter summaries') names.
-func FilesIn(dir string) (Files, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return Files{}, err
-	}
-	var f Files
-	for _, e := range entries {
-		n, p := e.Name(), filepath.Join(dir, e.Name())
-		ext := strings.ToLower(filepath.Ext(n))
-		data := ext == ".csv" || ext == ".shp" || ext == ".geojson" || ext == ".dbf" || ext == ".tif" || ext == ".tiff"
-		raster := ext == ".tif" || ext == ".tiff"
-		if e.IsDir() {
-			f.Drought = append(f.Drought, droughtDir(p)...)
-			continue
-		}
-		if !data {
-			continue // .shx, .prj, .cpg, README
-		}
-		switch l := strings.ToLower(n); {
-		case strings.HasPrefix(l, "aci_") && raster:
-			f.CropRasters = append(f.CropRasters, p)
-		case (strings.HasPrefix(l, "img_aafc_landuse") || strings.HasPrefix(l, "lu")) && raster:
-			f.LandUseRasters = append(f.LandUseRasters, p)
-		case raster:
-			f.Unrecognised = append(f.Unrecognised, p)
-		case strings.HasPrefix(l, "aci_class_legend"):
-			f.CropLegend = p
-		case strings.HasPrefix(l, "aci_quarter_summary"):
-			f.CropSummaries = p
-		case strings.HasPrefix(l, "landuse_quarter_summary"):
-			f.LandUse = p
-		case strings.HasPrefix(l, "ca_all_slc") && strings.Contains(l, "_cmp"):
-			f.SLCComponents = p
-		case strings.HasPrefix(l, "ca_all_slc") && ext == ".shp":
-			f.SLCPolygons = p
-		case strings.HasPrefix(l, "ca_all_slc"): // the polygons' .dbf
-		case strings.HasPrefix(l, "soil_name"):
-			f.SoilNames = p
-		case strings.HasPrefix(l, "soil_layer"): // layers: not in the report
-		case strings.HasPrefix(l, "dominantagrasid_lsrs") && ext == ".shp":
-			f.AGRASIDLSRS = p
-		case strings.HasPrefix(l, "dominantagrasid_lsrs"):
-		case strings.HasPrefix(l, "slc_lsrs"):
-			f.SLCLSRS = p
-		case strings.HasPrefix(l, "cli_") && (ext == ".shp" || ext == ".geojson"):
-			f.CLI = p
-		case strings.HasPrefix(l, "cli_"):
-		case strings.HasPrefix(l, "cdm_") && (ext == ".shp" || ext == ".geojson"):
-			f.Drought = append(f.Drought, p) // a name ReadDrought refuses is read, and rejected, with the latest month
-		case strings.HasPrefix(l, "cdm_"):
-		case strings.HasPrefix(l, "waterbody") && (ext == ".shp" || ext == ".geojson"):
-			f.WaterBodies = append(f.WaterBodies, p)
-		case strings.HasPrefix(l, "watercourse") && (ext == ".shp" || ext == ".geojson"):
-			f.Watercourses = append(f.Watercourses, p)
-		case nhnLayer(l, "hn_waterbody_2") && (ext == ".shp" || ext == ".geojson"):
-			f.WaterBodies = append(f.WaterBodies, p)
-		case (nhnLayer(l, "hn_nlflow_1") || nhnLayer(l, "hn_slwater_1")) && (ext == ".shp" || ext == ".geojson"):
-			f.Watercourses = append(f.Watercourses, p)
-		case strings.HasPrefix(l, "waterbody"), strings.HasPrefix(l, "watercourse"), strings.HasPrefix(l, "nhn_"):
-		case strings.HasPrefix(l, "municipalities") && (ext == ".shp" || ext == ".geojson"):
-			f.Municipalities = append(f.Municipalities, p)
-		case strings.HasPrefix(l, "sk_ag_crown_land") && (ext == ".shp" || ext == ".geojson"):
-			f.CrownLand = p
-		case strings.HasPrefix(l, "sk_pastures") && (ext == ".shp" || ext == ".geojson"):
-			f.Pastures = p
-		case strings.HasPrefix(l, "bc_ag_capability") && (ext == ".shp" || ext == ".geojson"):
-			f.BCCapability = p
-		case bcALR(l) && (ext == ".shp" || ext == ".geojson"):
-			f.ALR = p
-		case strings.HasPrefix(l, "fwa_wetlands") && (ext == ".shp" || ext == ".geojson"):
-			f.FWAWetlands = p
-		case strings.HasPrefix(l, "municipalities"), strings.HasPrefix(l, "sk_ag_crown_land"), strings.HasPrefix(l, "sk_pastures"),
-			strings.HasPrefix(l, "bc_ag_capability"), bcALR(l), strings.HasPrefix(l, "fwa_wetlands"):
-		default:
-			f.Unrecognised = append(f.Unrecognised, p)
-		}
-	}
-	sort.Strings(f.Drought)
-	sort.Strings(f.CropRasters)
-	sort.Strings(f.LandUseRasters)
-	return f, nil
-}
-
-// nhnLayer reports whether a (lower-case) file name is the NHN layer named
-// by suffix: NHN_HN_NLFLOW_1.shp, or a work unit's NHN_…_HN_NLFLOW_1.shp.
-func nhnLayer(name, layer string) bool {
-	base := strings.TrimSuffix(name, filepath.Ext(name))
-	return strings.HasPrefix(base, "nhn_") && strings.HasSuffix(base, layer)
-}
-
-// droughtDir returns the Canadian Drought Monitor files of a directory
-// named as AAFC names a month's, cdm_{yy}{mm}_drought_areas; nil for any
-// other directory.
-func droughtDir(dir string) []string {
-	l := strings.ToLower(filepath.Base(dir))
-	if !strings.HasPrefix(l, "cdm_") || !strings.HasSuffix(l, "_drought_areas") {
-		return nil
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range entries {
-		if _, _, ok := ParseDroughtName(e.Name()); ok && !e.IsDir() {
-			out = append(out, filepath.Join(dir, e.Name()))
-		}
-	}
-	return out
-}
-
-// latestDrought returns the month of the latest Canadian Drought Monitor
-// release among files and its files (one a class), with every file whose
-// name is not a release's, which ReadDrought then rejects.
-func latestDrought(files []string) (string, []string) {
-	month := ""
-	for _, p := range files {
-		if m, _, ok := ParseDroughtName(filepath.Base(p)); ok && m > month {
-			month = m
-		}
-	}
-	var out []string
-	for _, p := range files {
-		if m, _, ok := ParseDroughtName(filepath.Base(p)); !ok || m == month {
-			out = append(out, p)
-		}
-	}
-	return month, out
-}
-
-// bcALR reports whether a (lower-case) file name is the ALR polygons': the
-// BC Geographic Warehouse's OATS_ALR_POLYS, ALC_ALR_POLYGONS, DataBC's
-// shapefile TSLRPLS_polygon, or bc_alr.
-func bcALR(name string) bool {
-	for _, p := range []string{"oats_alr_polys", "alc_alr_polygons", "tslrpls", "bc_alr"} {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // Options tune an ingest.
 type Options struct {
 	Demo     bool
@@ -199,8 +34,14 @@ type Options struct {
 
 // Summary says what an ingest read and wrote.
 type Summary struct {
-	Version  kv.Version
-	Read     map[string]int
+	Version kv.Version
+	// Read counts what the readers made of the files, by kind: quarter
+	// years, polygons, features (a polygon's SLC components are one).
+	Read map[string]int
+	// Rows counts the records read from each file, by its path: a
+	// table's rows, a GeoJSON file's features, a raster's rows of
+	// pixels. `meridian ingest ag -check` prints them per file.
+	Rows     map[string]int
 	Quarters int
 	Sections map[string]int // quarters with each section
 	Items    int
@@ -224,7 +65,7 @@ func Ingest(ctx context.Context, store kv.Store, svc Grid, files Files, o Option
 		o.AsOf = time.Now()
 	}
 	in := &ingester{ctx: ctx, svc: svc, f: files, o: o,
-		sum:    Summary{Read: map[string]int{}, Sections: map[string]int{}},
+		sum:    Summary{Read: map[string]int{}, Rows: map[string]int{}, Sections: map[string]int{}},
 		placed: newQuarterTable(), crown: map[uint64][]ag.CrownLand{}, sources: map[string]source{}}
 	info := kv.DatasetInfo{Name: ag.Dataset, Source: "agriculture: AAFC crop inventory, land use, SLC v3.2, CLI, drought monitor; AGRASID; NHN; municipal boundaries; SK Crown land; BC ALR, Freshwater Atlas wetlands, BC agricultural capability", Demo: o.Demo}
 	v, err := kv.Publish(ctx, store, info, in.run)
@@ -292,13 +133,26 @@ func (in *ingester) progress(format string, args ...any) {
 
 // readNoting is read with the ingest's notices.
 func readNoting[T any](in *ingester, path string, reader func(Source, func(T) error) error, fn func(T) error) error {
-	_, err := readLayout(in, path, reader, fn)
+	_, err := readFile(in, path, in.o.Notices, reader, fn)
 	return err
 }
 
 // readLayout is readNoting that also returns the layout the reader took
 // the file to be (the zero Layout when it said none).
 func readLayout[T any](in *ingester, path string, reader func(Source, func(T) error) error, fn func(T) error) (ingest.Layout, error) {
+	return readFile(in, path, in.o.Notices, reader, fn)
+}
+
+// read opens path and runs a reader over it, without notices; "" means
+// no such file.
+func read[T any](in *ingester, path string, reader func(Source, func(T) error) error, fn func(T) error) error {
+	_, err := readFile(in, path, nil, reader, fn)
+	return err
+}
+
+// readFile runs a reader over path with notices, counting the file's rows
+// in Summary.Rows, and returns the layout the reader took it to be.
+func readFile[T any](in *ingester, path string, notices *ingest.Notices, reader func(Source, func(T) error) error, fn func(T) error) (ingest.Layout, error) {
 	var l ingest.Layout
 	if path == "" {
 		return l, nil
@@ -309,22 +163,13 @@ func readLayout[T any](in *ingester, path string, reader func(Source, func(T) er
 	}
 	defer f.Close()
 	s := f.Source
-	s.Notices = in.o.Notices
+	s.Notices = notices
 	s.Recognised = func(got ingest.Layout) { l = got }
-	return l, reader(s, fn)
-}
-
-// read opens path and runs a reader over it; "" means no such file.
-func read[T any](path string, reader func(Source, func(T) error) error, fn func(T) error) error {
-	if path == "" {
-		return nil
-	}
-	f, err := Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return reader(f.Source, fn)
+	rows := 0
+	s.Rows = &rows
+	err = reader(s, fn)
+	in.sum.Rows[path] += rows
+	return l, err
 }
 
 func (in *ingester) source(section, name, path string) {
@@ -426,7 +271,7 @@ func (in *ingester) run(w *kv.Writer) error {
 
 func (in *ingester) readCrops() error {
 	byQuarter := map[uint64][]QuarterYear{} // the per-quarter summary file's
-	err := read(in.f.CropSummaries, ReadCropSummaries, func(y QuarterYear) error {
+	err := read(in, in.f.CropSummaries, ReadCropSummaries, func(y QuarterYear) error {
 		in.sum.Read["crop_quarter_years"]++
 		k := qkey(y.Location)
 		byQuarter[k] = append(byQuarter[k], y)
@@ -481,7 +326,7 @@ func (in *ingester) readCrops() error {
 
 func (in *ingester) readLandUse() error {
 	latest := map[uint64]QuarterYear{} // the per-quarter summary file's
-	err := read(in.f.LandUse, ReadLandUse, func(y QuarterYear) error {
+	err := read(in, in.f.LandUse, ReadLandUse, func(y QuarterYear) error {
 		in.sum.Read["land_use_quarter_years"]++
 		if k := qkey(y.Location); y.Year > latest[k].Year {
 			latest[k] = y
@@ -607,6 +452,7 @@ func (in *ingester) readRasterGroups(paths []string, open func(string, RasterOpt
 			return err
 		}
 		for _, rf := range g {
+			in.sum.Rows[rf.path] += rf.im.Height // the sweep read every row of pixels
 			info := rf.info
 			in.progress("%s: %s", rf.name, info.Layout.Banner())
 			if info.CRS != info.Layout {
@@ -774,15 +620,15 @@ func (in *ingester) readCrownLand() error {
 // known so far in them.
 func (in *ingester) readSpatial() error {
 	var slc []SLCPolygon
-	if err := read(in.f.SLCPolygons, ReadSLCPolygons, func(p SLCPolygon) error { slc = append(slc, p); return nil }); err != nil {
+	if err := read(in, in.f.SLCPolygons, ReadSLCPolygons, func(p SLCPolygon) error { slc = append(slc, p); return nil }); err != nil {
 		return err
 	}
 	names := map[string]SoilName{}
-	if err := read(in.f.SoilNames, ReadSoilNames, func(n SoilName) error { names[n.SoilID] = n; return nil }); err != nil {
+	if err := read(in, in.f.SoilNames, ReadSoilNames, func(n SoilName) error { names[n.SoilID] = n; return nil }); err != nil {
 		return err
 	}
 	comps := map[int][]Component{}
-	if err := read(in.f.SLCComponents, ReadPolygonComponents, func(p PolygonSoils) error { comps[p.PolyID] = p.Components; return nil }); err != nil {
+	if err := read(in, in.f.SLCComponents, ReadPolygonComponents, func(p PolygonSoils) error { comps[p.PolyID] = p.Components; return nil }); err != nil {
 		return err
 	}
 	slcLSRS := map[int]Rating{}

@@ -58,8 +58,7 @@ func probe[T any](path string, reader func(Source, func(T) error) error, def ing
 	return out
 }
 
-// Layouts returns the layout of each file of files (the crop legend and
-// rasters, SLC, LSRS, CLI, drought, hydrology, municipal boundaries, SK
+// Layouts returns the layout of each file of files (the crop rasters, SLC, LSRS, CLI, drought, hydrology, municipal boundaries, SK
 // Crown land and pastures, the BC ALR and wetlands), files of no known
 // layout and guessed layouts first, then in file order. For the drought monitor only the latest
 // month's files, the ones an ingest reads, are listed.
@@ -76,9 +75,6 @@ func Layouts(files Files) []FileLayout {
 		if p != "" {
 			add(probe(p, ReadCLI, CLIReadmeLayout))
 		}
-	}
-	if p := files.CropLegend; p != "" {
-		add(FileLayout{Path: p, Layout: CropLegendLayout})
 	}
 	for _, p := range files.CropRasters {
 		add(FileLayout{Path: p, Layout: ACIRasterLayout})
@@ -120,7 +116,9 @@ func Layouts(files Files) []FileLayout {
 	return out
 }
 
-// CropLegendLayout is the ACI class legend AAFC publishes with the rasters.
+// CropLegendLayout is the ACI class legend AAFC publishes with the
+// rasters: recognised, not read by the ingest (Files.Unused), whose
+// classes are Meridian's table (CropClasses); ReadCropLegend reads it.
 var CropLegendLayout = ingest.Layout{
 	Dataset:   "AAFC Annual Crop Inventory class legend",
 	Publisher: "Agriculture and Agri-Food Canada",

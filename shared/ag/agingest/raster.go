@@ -1,6 +1,7 @@
 package agingest
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -161,7 +162,7 @@ type zone struct {
 // rasterFile is one open raster: its image, what it was taken to be, and
 // which of its values are nodata and which are classes.
 type rasterFile struct {
-	name        string
+	name, path  string
 	f           *os.File
 	im          *geotiff.Image
 	p           proj.Projection
@@ -175,13 +176,15 @@ type rasterFile struct {
 // and info says what was read of it.
 func openRaster(path string, o RasterOptions, info RasterInfo, nodata []int, minYear int, known func(code, year int) bool) (*rasterFile, error) {
 	name := filepath.Base(path)
-	rf := &rasterFile{name: name, info: info}
+	rf := &rasterFile{name: name, path: path, info: info}
 	fail := func(format string, args ...any) (*rasterFile, error) {
 		return rf, ingest.Errorf(name, 0, format, args...)
 	}
 	rf.info.Year = o.Year
 	if rf.info.Year == 0 {
-		rf.info.Year = RasterYear(name)
+		// The member's name first: a zip's name may carry another year
+		// ("ACI_2022_2023.zip!aci_2023_ab.tif").
+		rf.info.Year = cmp.Or(RasterYear(ingest.MemberName(name)), RasterYear(name))
 	}
 	if rf.info.Year < minYear || rf.info.Year > 2100 {
 		return fail("no year from %d in the file name (want a name like %s)", minYear, info.Layout.Form)

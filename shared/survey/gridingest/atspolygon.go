@@ -95,7 +95,7 @@ var ATSBaseFeaturesLayout = ingest.Layout{
 // from its name: a .shp is a polygon layer (the base features' form when
 // its name starts with BF_ATS), anything else the coordinate file.
 func ATSLayout(file string) ingest.Layout {
-	base := strings.ToUpper(path.Base(file))
+	base := strings.ToUpper(ingest.MemberName(path.Base(file)))
 	switch {
 	case !strings.HasSuffix(base, ".SHP"):
 		return ATSCoordinateLayout

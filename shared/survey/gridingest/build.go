@@ -145,7 +145,8 @@ func readGridFile(src GridSource, name string, emit Emit) (Stats, error) {
 // the layout the reader recognised.
 func readGridLayout(src GridSource, name string, emit Emit, seen func(ingest.Layout)) (Stats, error) {
 	base := path.Base(name)
-	lower := strings.ToLower(base)
+	// The member's name decides, not its archive's: "mb_township_system_corners.zip!x.csv" is no corners file.
+	lower := strings.ToLower(ingest.MemberName(base))
 	open := func(n string) (fs.File, error) { return openFile(src, n) }
 	switch src.Format {
 	case FormatATS:
