@@ -133,6 +133,30 @@ func TestBCWestOfTheDivide(t *testing.T) {
 	}
 }
 
+// TestBCWellsAnswerNoAlbertaLSD: no real British Columbia well described in
+// NTS (the BC Energy Regulator's surface locations of the ground truth, some
+// of them a few kilometres west of the divide in the Flathead) is located
+// in an Alberta LSD.
+func TestBCWellsAnswerNoAlbertaLSD(t *testing.T) {
+	t.Parallel()
+	n := 0
+	for _, p := range teamdata.AllGroundTruth(t) {
+		l, err := lld.Parse(p.LLD)
+		if err != nil || l.System != lld.NTS {
+			continue
+		}
+		n++
+		if got, ok := dls.Locate(p.Pt, lld.LSD); ok {
+			if pr, _ := dls.Province(got); pr == survey.AB {
+				t.Errorf("%s:%d: BC well %s at %v located in Alberta LSD %v", p.File, p.Line, p.LLD, p.Pt, got)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no NTS wells read")
+	}
+}
+
 // TestAccuracyNearTheDivide: a block the divide's tolerance reaches says so
 // in AccuracyM; one far from it does not.
 func TestAccuracyNearTheDivide(t *testing.T) {
