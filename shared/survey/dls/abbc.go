@@ -8,7 +8,7 @@ import (
 
 // abbcToleranceM is the accuracy of divideVertices, in metres: a block
 // within it of the line counts as Alberta's, and its AccuracyM grows by it.
-const abbcToleranceM = 1500
+const abbcToleranceM = 2000
 
 // abbcBinDegrees is the height of the latitude bands the divide's segments
 // are filed in (about 5.5 km).

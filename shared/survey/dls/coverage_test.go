@@ -166,7 +166,7 @@ func TestAccuracyNearTheDivide(t *testing.T) {
 		near bool
 	}{
 		{"4-22-5-5-W5", true},    // Kootenay Pass: the divide crosses it
-		{"4-23-5-5-W5", true},    // 1.5 km east of it
+		{"4-23-5-5-W5", true},    // 1.5 km east of it, within the tolerance
 		{"3-24-5-5-W5", false},   // 3.5 km east of it
 		{"3-23-5-1-W5", false},   // 30 km east
 		{"10-10-40-1-W5", false}, // far east

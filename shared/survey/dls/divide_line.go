@@ -17,9 +17,12 @@ import "github.com/paulmach/orb"
 // straight stretches). Where the true line is known it is off by 0.4 km
 // (Monument 272: the outline crosses 49°N at 114.0735°W, not 114.0682°W),
 // 0.4 km (its 49th parallel is at 48.9950°N, not 48.9989°N) and 0.8 km
-// (it meets 120°W at 53.8069°N, not 53.8°N). survey-geometry.md quotes the
-// outline at ±1 km. The model takes abbcToleranceM = 1.5 km: a block
-// within it of the line counts as Alberta's (a real Alberta parcel is never
+// (it meets 120°W at 53.8069°N, not 53.8°N); passes on the divide, at
+// their published coordinates (Wikipedia, to the arc-minute, itself about
+// ±1 km), are 0.2–0.7 km from it (Vermilion, Kicking Horse, Yellowhead,
+// Crowsnest) and 2.0 km (Howse, Athabasca). survey-geometry.md quotes the
+// outline at ±1 km. The model takes abbcToleranceM = 2 km: a block within
+// it of the line counts as Alberta's (a real Alberta parcel is never
 // thrown out by the outline's error) and reports it in AccuracyM.
 var divideVertices = [...]orb.Point{
 	monument272,

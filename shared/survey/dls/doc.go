@@ -107,7 +107,8 @@
 // percentile of their system's leave-one-township-out misses over 14
 // official quarter centroids where those exist (170 m first system,
 // townships 1–11; 220 m third system, townships 12–35) and 1 km elsewhere
-// (manitoba.go). Where an official grid has been
+// (manitoba.go). Alberta blocks within 2 km of the Rocky Mountain divide
+// add the divide's own error, 2 km (divide_line.go). Where an official grid has been
 // ingested, its polygons replace the model's. The report of every group,
 // NTS and Manitoba included, is package survey/accuracy's test.
 //
@@ -126,12 +127,13 @@
 //     exists in townships 79 and up west of the 1st meridian (its real
 //     extent is not documented).
 //   - Alberta–British Columbia is the Rocky Mountain divide in townships
-//     1–55 (a public provinces outline, ±1.5 km, see ABBCBoundary and
+//     1–55 (a public provinces outline, ±2 km, see ABBCBoundary and
 //     divide_line.go) and the 120th meridian in townships 56–126. A block
 //     any part of which is in Alberta is Alberta's, and so is one within
-//     the outline's 1.5 km of the line (its error never throws out a real
-//     Alberta parcel); such blocks add 1.5 km to AccuracyM. A point west of
-//     the line by more than 1.5 km is located in no Alberta block smaller
+//     the outline's 2 km of the line (its error never throws out a real
+//     Alberta parcel); every block within 2 km of the line, on either
+//     side, adds 2 km to AccuracyM. A point west of
+//     the line by more than 2 km is located in no Alberta block smaller
 //     than a township.
 //   - North of the divide blocks stop at 120°W: a block with any part east
 //     of it resolves to Alberta's part, clipped there, even when most of it

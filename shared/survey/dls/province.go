@@ -27,7 +27,7 @@ import (
 //     extent of E2 is not documented; this is the area where it can exist).
 //   - W5, W6 in townships 1–55 → Alberta where any part of the block is
 //     east of the divide (ABBCBoundary, a public outline good to
-//     abbcToleranceM = 1.5 km) or within 1.5 km of it; a block wholly west
+//     abbcToleranceM = 2 km) or within 2 km of it; a block wholly west
 //     of it by more is British Columbia outside the Peace River Block
 //     (false).
 //   - W5, W6 in townships 56–126: the boundary is the 120th meridian as
