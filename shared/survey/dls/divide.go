@@ -3,7 +3,6 @@ package dls
 import (
 	"github.com/paulmach/orb"
 
-	"meridian/shared/lld"
 	"meridian/shared/survey/datum"
 )
 
@@ -13,7 +12,8 @@ import (
 // in DLS terms" d).
 
 // Ends of the divide section (Wikipedia "Extreme points of British Columbia";
-// spiralroad.com "Intersection Mountain").
+// spiralroad.com "Intersection Mountain"); between them the line is
+// divideVertices (divide_line.go).
 var (
 	monument272     = orb.Point{-(114 + 4.0/60 + 5.45/3600), 48 + 59.0/60 + 55.89/3600}
 	intersectionMtn = orb.Point{-120, 53.8}
@@ -24,111 +24,30 @@ var (
 // of township 55 (53.803°N) is at Intersection Mountain.
 const lastDivideTownship = 55
 
-// rangeKey orders W5 and W6 ranges from east to west across the divide.
-type rangeKey struct {
-	mer lld.Meridian
-	r   uint8
-}
-
-func (k rangeKey) less(o rangeKey) bool {
-	return k.mer < o.mer || k.mer == o.mer && k.r < o.r
-}
-
-// straddle[t] is the span of ranges of township t (1..55) that the divide
-// crosses, from survey-geometry.md ("Province boundaries" d, derived there
-// from a public provinces polygon plus the model, ±1 range): ranges east of
-// lo are wholly in Alberta, ranges west of hi wholly in British Columbia.
-var straddle = [lastDivideTownship + 1][2]rangeKey{
-	1: {{lld.W5, 1}, {lld.W5, 2}}, 2: {{lld.W5, 2}, {lld.W5, 2}},
-	3: {{lld.W5, 2}, {lld.W5, 4}}, 4: {{lld.W5, 4}, {lld.W5, 4}},
-	5: {{lld.W5, 4}, {lld.W5, 5}}, 6: {{lld.W5, 5}, {lld.W5, 5}},
-	7: {{lld.W5, 5}, {lld.W5, 6}}, 8: {{lld.W5, 5}, {lld.W5, 6}},
-	9: {{lld.W5, 5}, {lld.W5, 5}}, 10: {{lld.W5, 5}, {lld.W5, 6}},
-	11: {{lld.W5, 5}, {lld.W5, 6}}, 12: {{lld.W5, 5}, {lld.W5, 5}},
-	13: {{lld.W5, 5}, {lld.W5, 6}}, 14: {{lld.W5, 6}, {lld.W5, 6}},
-	15: {{lld.W5, 6}, {lld.W5, 6}}, 16: {{lld.W5, 6}, {lld.W5, 7}},
-	17: {{lld.W5, 7}, {lld.W5, 7}}, 18: {{lld.W5, 7}, {lld.W5, 10}},
-	19: {{lld.W5, 8}, {lld.W5, 10}}, 20: {{lld.W5, 10}, {lld.W5, 11}},
-	21: {{lld.W5, 11}, {lld.W5, 12}}, 22: {{lld.W5, 12}, {lld.W5, 13}},
-	23: {{lld.W5, 12}, {lld.W5, 13}}, 24: {{lld.W5, 13}, {lld.W5, 14}},
-	25: {{lld.W5, 14}, {lld.W5, 15}}, 26: {{lld.W5, 15}, {lld.W5, 16}},
-	27: {{lld.W5, 16}, {lld.W5, 17}}, 28: {{lld.W5, 17}, {lld.W5, 17}},
-	29: {{lld.W5, 17}, {lld.W5, 17}}, 30: {{lld.W5, 17}, {lld.W5, 18}},
-	31: {{lld.W5, 18}, {lld.W5, 21}}, 32: {{lld.W5, 19}, {lld.W5, 21}},
-	33: {{lld.W5, 19}, {lld.W5, 22}}, 34: {{lld.W5, 22}, {lld.W5, 23}},
-	35: {{lld.W5, 23}, {lld.W5, 24}}, 36: {{lld.W5, 24}, {lld.W5, 26}},
-	37: {{lld.W5, 24}, {lld.W5, 27}}, 38: {{lld.W5, 27}, {lld.W5, 27}},
-	39: {{lld.W5, 27}, {lld.W6, 2}}, 40: {{lld.W5, 27}, {lld.W6, 2}},
-	41: {{lld.W5, 28}, {lld.W6, 3}}, 42: {{lld.W6, 3}, {lld.W6, 3}},
-	43: {{lld.W6, 3}, {lld.W6, 3}}, 44: {{lld.W6, 3}, {lld.W6, 3}},
-	45: {{lld.W6, 3}, {lld.W6, 5}}, 46: {{lld.W6, 5}, {lld.W6, 5}},
-	47: {{lld.W6, 5}, {lld.W6, 6}}, 48: {{lld.W6, 6}, {lld.W6, 9}},
-	49: {{lld.W6, 6}, {lld.W6, 10}}, 50: {{lld.W6, 10}, {lld.W6, 12}},
-	51: {{lld.W6, 11}, {lld.W6, 13}}, 52: {{lld.W6, 13}, {lld.W6, 13}},
-	53: {{lld.W6, 12}, {lld.W6, 14}}, 54: {{lld.W6, 12}, {lld.W6, 13}},
-	55: {{lld.W6, 13}, {lld.W6, 14}},
-}
-
-// divideLine is the interpolated AB–BC boundary: Monument 272 on the 49th
-// parallel, one vertex per township 1..55 at its mid-latitude and at the
-// middle of its straddling span (from the east edge of the first straddling
-// range to the west edge of the last), Intersection Mountain, then north
-// along 120°W to 60°N. Vertices are in increasing latitude; between them the
-// line is straight in lng/lat. It is approximate: ±1 range (~10 km) south of
-// Intersection Mountain, exact (by definition) north of it.
-type divideLine [lastDivideTownship + 3]orb.Point
-
-func newDivideLine(m *model) divideLine {
-	var d divideLine
-	d[0] = monument272
-	for t := 1; t <= lastDivideTownship; t++ {
-		lo, hi := straddle[t][0], straddle[t][1]
-		_, east := m.rangeEdges(lo.mer, int(lo.r), t)
-		west, _ := m.rangeEdges(hi.mer, int(hi.r), t)
-		d[t] = orb.Point{(east + west) / 2, (m.south[t] + m.south[t+1]) / 2}
-	}
-	d[lastDivideTownship+1] = intersectionMtn
-	d[lastDivideTownship+2] = boundary60
-	return d
-}
-
-// lng returns the boundary's longitude at latitude lat: the line extended
-// due south of Monument 272 and due north of 60°N.
-func (d *divideLine) lng(lat float64) float64 {
-	if lat <= d[0][1] {
-		return d[0][0]
-	}
-	if lat >= intersectionMtn[1] {
-		return intersectionMtn[0]
-	}
-	// Vertices are about one township (0.087°) apart: start near the answer.
-	i := int((lat-firstBaseLine)/0.0874) + 1
-	i = max(1, min(i, len(d)-1))
-	for i > 1 && d[i-1][1] > lat {
-		i--
-	}
-	for i < len(d)-1 && d[i][1] < lat {
-		i++
-	}
-	a, b := d[i-1], d[i]
-	return a[0] + (b[0]-a[0])*(lat-a[1])/(b[1]-a[1])
-}
-
 // ABBCBoundary returns the model's Alberta–British Columbia boundary as a
 // line from Monument 272 on the 49th parallel north to 60°N, in lng/lat: the
-// Rocky Mountain divide interpolated from the township table of
-// survey-geometry.md (±1 range, about ±10 km, south of Intersection
-// Mountain at 53.8°N) and then the 120th meridian. Package nts uses it so
+// Rocky Mountain divide as a public provinces outline draws it (divideVertices,
+// ±abbcToleranceM) to Intersection Mountain at 53.8°N, then the 120th
+// meridian. The divide part is not monotonic in latitude: where it doubles
+// back, a parallel crosses it three or more times. Package nts uses it so
 // that both grids agree on where British Columbia begins.
 func ABBCBoundary() orb.LineString {
-	ls := make(orb.LineString, len(std.divide))
-	copy(ls, std.divide[:])
-	return ls
+	ls := make(orb.LineString, 0, len(abbc.pts)+1)
+	ls = append(ls, abbc.pts...)
+	return append(ls, boundary60)
 }
 
-// ABBCBoundaryLng returns the longitude of ABBCBoundary at latitude lat.
-// Points west of it (smaller longitude) are in British Columbia.
-func ABBCBoundaryLng(lat float64) float64 { return std.divide.lng(lat) }
+// ABBCBoundaryLng returns the westernmost longitude at which ABBCBoundary
+// crosses latitude lat (120°W north of Intersection Mountain; the line is
+// extended due south of Monument 272). Points west of it (smaller
+// longitude) are in British Columbia; east of it a point may still be in
+// British Columbia where the divide doubles back (InAlberta decides).
+func ABBCBoundaryLng(lat float64) float64 { return abbc.westLng(lat) }
+
+// InAlberta reports whether pt (lng, lat, NAD83) is east of ABBCBoundary,
+// on Alberta's side, between 49°N and 60°N. It does not test the other
+// boundaries of Alberta.
+func InAlberta(pt orb.Point) bool { return abbc.inAlberta(pt) }
 
 // lng120 is the Alberta–British Columbia boundary north of Intersection
 // Mountain: the 120th meridian, as the boundary commission surveyed it

@@ -53,7 +53,7 @@
 // In Alberta (W4–W6) and the Peace River Block each township, with all its
 // blocks, is then moved by a shift fitted to real wells (correction.go,
 // correction_table.go): a constant per region (AB W4, AB W5, AB W6, PRB)
-// and, for the 3,976 townships within reach of calibration wells, a smooth
+// and, for the 3,980 townships within reach of calibration wells, a smooth
 // surface of township shifts (a Gaussian kernel of 64 km over the shifts
 // that put the most wells in their LSD and section, counting only wells
 // between the same correction lines, whose range lines were run from the
@@ -70,7 +70,7 @@
 // Townships move independently, so neighbours with different shifts would
 // leave slivers between them: a border block's outer edge is extended to
 // its corrected neighbour instead (extend), and neighbouring blocks overlap
-// by the difference of their shifts (TestCorrectionOverlaps, over 6,718
+// by the difference of their shifts (TestCorrectionOverlaps, over 6,726
 // neighbouring pairs of townships with their own shift: 3 m for nine in
 // ten, 14 m at the 99th percentile, 96 m at worst; more where the AB W6
 // and Peace River Block constants meet at 120°W). Edges on a boundary stay
@@ -107,7 +107,8 @@
 // percentile of their system's leave-one-township-out misses over 14
 // official quarter centroids where those exist (170 m first system,
 // townships 1–11; 220 m third system, townships 12–35) and 1 km elsewhere
-// (manitoba.go). Where an official grid has been
+// (manitoba.go). Alberta blocks within 2 km of the Rocky Mountain divide
+// add the divide's own error, 2 km (divide_line.go). Where an official grid has been
 // ingested, its polygons replace the model's. The report of every group,
 // NTS and Manitoba included, is package survey/accuracy's test.
 //
@@ -126,9 +127,14 @@
 //     exists in townships 79 and up west of the 1st meridian (its real
 //     extent is not documented).
 //   - Alberta–British Columbia is the Rocky Mountain divide in townships
-//     1–55 (interpolated from a township table, ±1 range, see
-//     ABBCBoundary; blocks the divide crosses are placed by their
-//     centroid) and the 120th meridian in townships 56–126.
+//     1–55 (a public provinces outline, ±2 km, see ABBCBoundary and
+//     divide_line.go) and the 120th meridian in townships 56–126. A block
+//     any part of which is in Alberta is Alberta's, and so is one within
+//     the outline's 2 km of the line (its error never throws out a real
+//     Alberta parcel); every block within 2 km of the line, on either
+//     side, adds 2 km to AccuracyM. A point west of
+//     the line by more than 2 km is located in no Alberta block smaller
+//     than a township.
 //   - North of the divide blocks stop at 120°W: a block with any part east
 //     of it resolves to Alberta's part, clipped there, even when most of it
 //     lies west of the line. West of 120°W only the Peace River Block is

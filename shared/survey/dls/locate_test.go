@@ -143,7 +143,9 @@ func TestLocateResolveContains(t *testing.T) {
 }
 
 // TestLocateCentroidRoundTrip: for random valid locations,
-// Locate(Resolve(l).Centroid, l.Unit) == l. E2 is answered in W1.
+// Locate(Resolve(l).Centroid, l.Unit) == l. E2 is answered in W1. Blocks
+// that are Alberta's only by the divide's tolerance, with their centroid in
+// British Columbia, may answer nothing there.
 func TestLocateCentroidRoundTrip(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -163,6 +165,11 @@ func TestLocateCentroidRoundTrip(t *testing.T) {
 			if !ok || got.Meridian != lld.W1 {
 				t.Fatalf("Locate(centroid of %v) = %v, %v, want a W1 location", l, got, ok)
 			}
+			continue
+		}
+		if !ok && l.Unit != lld.Township && !dls.InAlberta(b.Centroid) {
+			// Alberta's by the divide's tolerance, centroid in British
+			// Columbia: Locate answers points there only within the tolerance.
 			continue
 		}
 		if !ok || got != l {

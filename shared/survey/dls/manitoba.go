@@ -291,7 +291,7 @@ func (m *model) locateFirstMeridian(pt orb.Point, unit lld.Unit) (lld.Location, 
 					if !ok || !b.Contains(pt) {
 						continue // clipped away: the first system holds pt, or no one does
 					}
-					if _, ok := m.province(l, b.Center()); !ok {
+					if _, ok := m.province(l, b); !ok {
 						return lld.Location{}, false
 					}
 					return l, true

@@ -122,8 +122,6 @@ type model struct {
 	// (west to east) and height (south to north); xs[0] = ys[0] = 0 and
 	// xs[grid] = ys[grid] = 1.
 	xs, ys [grid + 1]float64
-	// divide is the interpolated AB–BC boundary (divide.go).
-	divide divideLine
 	// mb lays out the townships of W1 and E1 by survey system
 	// (manitoba.go); nil for the plain model.
 	mb *manitoba
@@ -170,7 +168,6 @@ func newModel(o options) *model {
 	m.base[lld.E1] = lngW1
 	m.base[lld.E2] = o.w2
 	m.xs, m.ys = lines(o.layout)
-	m.divide = newDivideLine(m)
 	if !o.firstSystem && !o.plainManitoba {
 		m.mb = newManitoba(lngW1, o.layout, o.mb)
 	}

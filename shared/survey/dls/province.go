@@ -25,11 +25,11 @@ import (
 //     Manitoba–Ontario line and the Hudson Bay coast.
 //   - E2 → Manitoba in townships 79 and up, west of the 1st meridian (the
 //     extent of E2 is not documented; this is the area where it can exist).
-//   - W5, W6 in townships 1–55 → Alberta east of the divide: ranges east of
-//     the straddling span of the township table are Alberta, ranges west of
-//     it are British Columbia outside the Peace River Block (false), and
-//     straddling ranges are decided by the block's centroid against the
-//     interpolated divide (ABBCBoundary, ±1 range).
+//   - W5, W6 in townships 1–55 → Alberta where any part of the block is
+//     east of the divide (ABBCBoundary, a public outline good to
+//     abbcToleranceM = 2 km) or within 2 km of it; a block wholly west
+//     of it by more is British Columbia outside the Peace River Block
+//     (false).
 //   - W5, W6 in townships 56–126: the boundary is the 120th meridian as
 //     surveyed, and blocks stop at it (see Resolve). A block with any part
 //     east of 120°W is Alberta's. In townships 77–88 the part west of 120°W
@@ -67,14 +67,21 @@ func (m *model) place(l lld.Location, b orb.Bound, at *orb.Point) (part, bool) {
 	if l.Meridian == lld.W6 && int(l.Township) > lastDivideTownship {
 		return m.place120(int(l.Township), b, at)
 	}
-	p, ok := m.province(l, b.Center())
+	p, ok := m.province(l, b)
+	// A point west of the divide beyond its tolerance is British Columbia's
+	// even where its block reaches Alberta; a township is named for any
+	// point in it, as Province names it Alberta's.
+	if ok && at != nil && p == survey.AB && l.Unit != lld.Township && dividesAt(l) &&
+		!abbc.inAlberta(*at) && !abbc.near(orb.Bound{Min: *at, Max: *at}) {
+		return part{}, false
+	}
 	return part{prov: p, box: b}, ok
 }
 
-// province applies the rules of Province to l, whose block has centroid c.
-// l must have a valid frame (validFrame).
-func (m *model) province(l lld.Location, c orb.Point) (survey.Province, bool) {
-	t, r := int(l.Township), int(l.Range)
+// province applies the rules of Province to l, whose block is b. l must
+// have a valid frame (validFrame).
+func (m *model) province(l lld.Location, b orb.Bound) (survey.Province, bool) {
+	t, r, c := int(l.Township), int(l.Range), b.Center()
 	switch l.Meridian {
 	case lld.W1:
 		if t <= 78 && r >= 30 {
@@ -86,7 +93,7 @@ func (m *model) province(l lld.Location, c orb.Point) (survey.Province, bool) {
 	case lld.W4:
 		return survey.AB, true
 	case lld.W5, lld.W6:
-		return m.albertaOrBC(l, c)
+		return albertaOrBC(l, b)
 	case lld.E1:
 		switch {
 		case t <= 42:
@@ -109,20 +116,21 @@ func only(p survey.Province, ok bool) (survey.Province, bool) {
 	return p, true
 }
 
-// albertaOrBC applies the AB–BC rules to a W5 or W6 block with centroid c.
-func (m *model) albertaOrBC(l lld.Location, c orb.Point) (survey.Province, bool) {
-	t := int(l.Township)
-	if t <= lastDivideTownship {
-		k, s := rangeKey{l.Meridian, l.Range}, straddle[t]
-		switch {
-		case k.less(s[0]):
-			return survey.AB, true
-		case s[1].less(k):
-			return survey.ProvinceNone, false // BC, not the Peace River Block
-		case c[0] >= m.divide.lng(c[1]):
-			return survey.AB, true
-		}
-		return survey.ProvinceNone, false
+// dividesAt reports whether the AB–BC boundary of l's township is the
+// divide: W5 and W6 townships 1–55.
+func dividesAt(l lld.Location) bool {
+	return (l.Meridian == lld.W5 || l.Meridian == lld.W6) && int(l.Township) <= lastDivideTownship
+}
+
+// albertaOrBC applies the AB–BC rules to a W5 or W6 block b. Along the
+// divide a block is Alberta's when any part of it is: its centroid is east
+// of the line, or the line passes through it or within abbcToleranceM of it
+// (the accuracy of the line, so that its error never throws out a real
+// Alberta parcel). A block wholly west of the line beyond that is British
+// Columbia outside the Peace River Block (false).
+func albertaOrBC(l lld.Location, b orb.Bound) (survey.Province, bool) {
+	if dividesAt(l) {
+		return only(survey.AB, abbc.inAlberta(b.Center()) || abbc.near(b))
 	}
 	// Townships 56–126: W5 lies wholly east of 120°W. W6 blocks there are
 	// placed by place120, which place calls instead of province.

@@ -75,7 +75,7 @@ func TestProvince(t *testing.T) {
 		{"W5 R26 T40 is Alberta", twp(lld.W5, 26, 40), survey.AB, true},
 		{"W6 R1 T30 is BC", twp(lld.W6, 1, 30), none, false},
 		{"W6 R2 T44 is Alberta", twp(lld.W6, 2, 44), survey.AB, true},
-		{"W6 R4 T44 is BC", twp(lld.W6, 4, 44), none, false},
+		{"W6 R5 T44 is BC", twp(lld.W6, 5, 44), none, false},
 		{"W6 R10 T55 is Alberta", twp(lld.W6, 10, 55), survey.AB, true},
 		{"W4 R30 T1 is Alberta (fractional)", sec(east, lld.W4, 30, 1), survey.AB, true},
 		{"W4 R30 T1 west section straddles W5 (clipped)", sec(west, lld.W4, 30, 1), survey.AB, true},

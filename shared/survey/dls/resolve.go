@@ -52,12 +52,16 @@ func (m *model) resolveAt(l lld.Location, at *orb.Point) (survey.Block, bool) {
 	if !ok {
 		return survey.Block{}, false
 	}
+	acc := m.accuracy(l, pc.prov)
+	if pc.prov == survey.AB && dividesAt(l) && abbc.near(pc.box) {
+		acc += abbcToleranceM // the divide's own error (divide_line.go)
+	}
 	return survey.Block{
 		Location:  canonical(l),
 		Province:  pc.prov,
 		Geometry:  survey.BoxPolygon(pc.box),
 		Centroid:  pc.box.Center(),
-		AccuracyM: m.accuracy(l, pc.prov),
+		AccuracyM: acc,
 		Source:    survey.SourceModel,
 	}, true
 }

@@ -1,6 +1,7 @@
 package dls
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"github.com/paulmach/orb"
@@ -201,4 +202,33 @@ func TestCorrectionSlivers(t *testing.T) {
 	if lost > n/10000 {
 		t.Errorf("%d of %d points lost by the correction, want at most %d", lost, n, n/10000)
 	}
+}
+
+// TestWellsBeside120: the real wells of W6 within 20 km of 120°W, Alberta's
+// (AER) east of it and the Peace River Block's (BC Energy Regulator) west
+// of it, lie in the part of their section on their side of the line
+// (ResolveAt): blocks cut by 120°W sit where each side's survey put them.
+func TestWellsBeside120(t *testing.T) {
+	t.Parallel()
+	n := 0
+	for _, p := range readAllGroundTruth(t) {
+		if wellGroup(p) == "" || p.loc.Meridian != lld.W6 || math.Abs(p.pt[0]+120) > 0.32 {
+			continue
+		}
+		n++
+		s := p.loc
+		s.Unit, s.LSD = lld.Section, 0
+		b, ok := std.resolveAt(s, &p.pt)
+		if !ok {
+			t.Errorf("%s (%v): section %v does not resolve", p.raw, p.pt, s)
+			continue
+		}
+		if d := distanceM(p.pt, b.Geometry.Bound()); d > toleranceM {
+			t.Errorf("%s (%v, %s): %.0f m outside its section's %v part", p.raw, p.pt, wellGroup(p), d, b.Province)
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d wells within 20 km of 120°W", n)
+	}
+	t.Logf("%d wells within 20 km of 120°W", n)
 }

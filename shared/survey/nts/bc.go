@@ -10,14 +10,16 @@ import (
 // bcOutline is a coarse outline of British Columbia's mainland and islands,
 // for coverage decisions only (lng/lat, closed, counter-clockwise). Locate
 // and Resolve read it as NAD27, the grid's datum, so that 49°N, 60°N and
-// 120°W are grid lines; its coarse parts (±3 km, ±10 km) do not depend on
+// 120°W are grid lines; its coarse parts (±2 km, ±3 km) do not depend on
 // the datum, and InBC's callers with NAD83 points stay within the 70–130 m
 // the datums differ by:
 //
 //   - east: the Alberta boundary exactly as package dls models it
-//     (dls.ABBCBoundary): the Rocky Mountain divide interpolated from
-//     township tables (±1 range, ~±10 km) to Intersection Mountain
-//     (53.8°N), then 120°W (exact) to 60°N;
+//     (dls.ABBCBoundary): the Rocky Mountain divide from a public provinces
+//     outline (±2 km) to Intersection Mountain (53.8°N), then 120°W
+//     (exact) to 60°N. Package dls also answers Alberta blocks up to 2 km
+//     west of the line (its tolerance), so the grids may overlap there but
+//     never leave a gap;
 //   - north: 60°N (exact) from 120°W to 139.04°W;
 //   - north-west: the Alaska boundary to Portland Canal and the A–B line
 //     in Dixon Entrance, about 25 vertices simplified from a public
@@ -62,13 +64,22 @@ var bcBound = bcOutline.Bound()
 
 // InBC reports whether pt (lng, lat) is in British Columbia by a coarse
 // outline (see bcOutline): exact on 49°N, 60°N and 120°W, the Alberta
-// boundary south of 53.8°N as package dls models it (±10 km), ±3 km along
+// boundary south of 53.8°N as package dls models it (±2 km), ±3 km along
 // the Alaska boundary and Juan de Fuca, and generous offshore. It is meant
 // to reject points clearly outside British Columbia, not to draw its
 // border.
 func InBC(pt orb.Point) bool {
 	// 60°N itself belongs to the Yukon and the Northwest Territories: the
 	// blocks north of it are not British Columbia.
+	if pt[1] >= 49 && pt[1] < 53.8 && pt[0] >= -123 {
+		// East of the coast and between the 49th parallel and Intersection
+		// Mountain the outline's only edge is the divide: its look-up by
+		// latitude band is cheaper than the ring's 500 vertices.
+		return !dls.InAlberta(pt)
+	}
+	if pt[1] >= 53.8 && pt[1] < 60 && pt[0] >= -129.9 {
+		return pt[0] < -120 // the outline's only edge east of Portland Canal
+	}
 	return bcBound.Contains(pt) && pt[1] < bcBound.Max[1] && survey.RingContains(bcOutline, pt)
 }
 
