@@ -78,17 +78,27 @@ func printChecks(w io.Writer, domain string, files []fileCheck, notices *ingest.
 		return 3
 	}
 	sort.SliceStable(files, func(i, j int) bool { return rank(files[i]) < rank(files[j]) })
+	files, with := foldCompanions(files)
+	companions := 0
 	for _, f := range files {
 		switch f.kind {
 		case fileUnrecognised:
 			unknown++
 		case fileRead:
 			read++
+			companions += len(with[f.name])
 		}
 	}
-	fmt.Fprintf(w, "meridian ingest %s -check: %d files: %d read, %d not read, %d not recognised; nothing is published\n", domain, len(files), read, len(files)-read-unknown, unknown)
+	fmt.Fprintf(w, "meridian ingest %s -check: %d files: %d read", domain, len(files)+companions, read)
+	if companions > 0 {
+		fmt.Fprintf(w, " (with %d beside them: .dbf, .prj …)", companions)
+	}
+	fmt.Fprintf(w, ", %d not read, %d not recognised; nothing is published\n", len(files)-read-unknown, unknown)
 	for _, f := range files {
 		fmt.Fprintf(w, "\n%s\n", f.name)
+		if c := with[f.name]; f.kind == fileRead && len(c) > 0 {
+			fmt.Fprintf(w, "  with:     %s\n", strings.Join(c, ", "))
+		}
 		switch f.kind {
 		case fileUnrecognised:
 			fmt.Fprintf(w, "  NOT RECOGNISED: %s\n", f.note)
@@ -149,6 +159,37 @@ func printChecks(w io.Writer, domain string, files []fileCheck, notices *ingest.
 		return 1
 	}
 	return status
+}
+
+// foldCompanions takes out of files the companions of the files read (a
+// shapefile's .dbf, .prj, .shx and .cpg, its .shp.xml): with gives them by
+// the name of the file they are read with. A companion of a file not read
+// stays in files, listed on its own.
+func foldCompanions(files []fileCheck) (rest []fileCheck, with map[string][]string) {
+	stem := func(name string) string { return strings.ToLower(strings.TrimSuffix(name, filepath.Ext(name))) }
+	readBy := map[string]string{} // stem -> name of the file read
+	for _, f := range files {
+		if f.kind == fileRead {
+			readBy[stem(f.name)] = f.name
+		}
+	}
+	with = map[string][]string{}
+	for _, f := range files {
+		if f.kind == fileCompanion {
+			// x.dbf, x.shp.xml, x.tif.aux.xml: up to three extensions.
+			k, found := f.name, ""
+			for i := 0; i < 3 && found == "" && filepath.Ext(k) != ""; i++ {
+				k = strings.TrimSuffix(k, filepath.Ext(k))
+				found = readBy[strings.ToLower(k)]
+			}
+			if found != "" {
+				with[found] = append(with[found], f.name)
+				continue
+			}
+		}
+		rest = append(rest, f)
+	}
+	return rest, with
 }
 
 func total(m map[string]int) int {

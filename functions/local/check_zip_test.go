@@ -205,10 +205,13 @@ func TestCheckAgRealMunicipal(t *testing.T) {
 		t.Fatalf("exit %d: %s%s", code, out.String(), errb.String())
 	}
 	wantOutput(t, out.String(),
-		"11 files: 2 read, 9 not read, 0 not recognised",
+		"11 files: 2 read (with 8 beside them: .dbf, .prj …), 1 not read, 0 not recognised",
 		"MG_MUNICIPALITY_POLY.zip!MUNICIPALITY.xml\n  not read: recognised, read by no ag report",
-		"MG_MUNICIPALITY_POLY.zip!MG_MUNICIPALITY_POLY.dbf\n  not read: read with the file of the same name beside it",
+		"MG_MUNICIPALITY_POLY.zip!MG_MUNICIPALITY_POLY.shp\n  with:     MG_MUNICIPALITY_POLY.zip!MG_MUNICIPALITY_POLY.cpg, MG_MUNICIPALITY_POLY.zip!MG_MUNICIPALITY_POLY.dbf, MG_MUNICIPALITY_POLY.zip!MG_MUNICIPALITY_POLY.prj, MG_MUNICIPALITY_POLY.zip!MG_MUNICIPALITY_POLY.shx\n",
 	)
+	if strings.Contains(out.String(), "MG_MUNICIPALITY_POLY.zip!MG_MUNICIPALITY_POLY.dbf\n  not read") {
+		t.Errorf("a companion of a file read is listed on its own:\n%s", out.String())
+	}
 	wantRows(t, out.String(), "MG_MUNICIPALITY_POLY.zip!MG_MUNICIPALITY_POLY.shp", 5)
 	wantRows(t, out.String(), "MB_Municipal_Boundaries.shp", 5)
 }
