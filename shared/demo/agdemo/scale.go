@@ -136,6 +136,10 @@ func (g *scaleGen) selectTownships() {
 		switch {
 		case !ok:
 			return true
+		case blk.Province == survey.AB && !whollyInAlberta(blk.Geometry.Bound()):
+			// Cut by the AB–BC divide: a few of its quarters are Alberta's,
+			// and a sample of whole townships keeps its quarter count.
+			return true
 		case blk.Province == survey.AB:
 		case (blk.Province == survey.SK || blk.Province == survey.MB) && t.Township <= scaleMaxTownship:
 		default:
@@ -148,6 +152,12 @@ func (g *scaleGen) selectTownships() {
 		}
 		return true
 	})
+}
+
+// whollyInAlberta reports whether every corner of b is east of the AB–BC
+// boundary.
+func whollyInAlberta(b orb.Bound) bool {
+	return dls.InAlberta(b.Min) && dls.InAlberta(b.Max) && dls.InAlberta(b.LeftTop()) && dls.InAlberta(b.RightBottom())
 }
 
 // quarters calls fn with the quarters of t in AB, SK or MB.
