@@ -571,7 +571,7 @@ func (in *ingester) readWellLists() error {
 	}
 	p := lists[len(lists)-1]
 	err := withFile(p, func(r io.Reader, name string) error {
-		return ReadWellList(r, name, func(w Well) error {
+		return ReadWellListWith(r, name, ReadOptions{Notices: in.o.Notices, Skip: in.sum.skip}, func(w Well) error {
 			in.sum.Read["wells_st37"]++
 			in.seenUWIs[w.UWI16()] = true
 			in.wellLSD[w.UWI16()] = w.Location.String()

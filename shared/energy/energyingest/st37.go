@@ -129,7 +129,21 @@ const maxLine = 64 * 1024
 // 4-5 letters or digits, or field, pool or licence codes hold other
 // characters than their kind allows.
 func ReadWellList(r io.Reader, file string, fn func(Well) error) error {
+	return ReadWellListWith(r, file, ReadOptions{}, fn)
+}
+
+// SkipST37Text is the reason a row of text with no tab (a title, a
+// "records selected" line or a notice a tool wrote around the list) is
+// passed over.
+const SkipST37Text = "ST37 text rows that are not wells"
+
+// ReadWellListWith is ReadWellList that tells opt of the rows it passes
+// over: a row with no tab at all is text around the list, not a well, and
+// is skipped (opt.Skip with SkipST37Text, one notice for the first such
+// row); a row with tabs is a well and must be whole.
+func ReadWellListWith(r io.Reader, file string, opt ReadOptions, fn func(Well) error) error {
 	br := bufio.NewReaderSize(r, maxLine)
+	textRows := 0
 	line, columns := 0, 0
 	var fields [len(st37Columns)]string
 	for {
@@ -157,6 +171,22 @@ func ReadWellList(r io.Reader, file string, fn func(Well) error) error {
 		}
 		s := string(b)
 		n := strings.Count(s, "\t") + 1
+		if n == 1 {
+			if textRows++; textRows == 1 {
+				v := strings.TrimSpace(ingest.DecodeText(s))
+				if r := []rune(v); len(r) > 60 {
+					v = string(r[:60]) + "…"
+				}
+				opt.Notices.Add(ingest.Notice{File: file, Line: line, Column: "UWI", Value: v, Reason: "a row of text with no tab, not a well: skipped"})
+			}
+			if opt.Skip != nil {
+				opt.Skip(SkipST37Text)
+			}
+			if last {
+				break
+			}
+			continue
+		}
 		if n != 18 && n != 24 {
 			return ingest.Errorf(file, line, "row has %d tab-separated columns, want 18 (2017 layout) or 24 (current layout)", n)
 		}

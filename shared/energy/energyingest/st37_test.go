@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"meridian/shared/energy/energyingest"
+	"meridian/shared/ingest"
 	"meridian/shared/lld"
 )
 
@@ -144,6 +145,31 @@ func TestReadWellListLatin1(t *testing.T) {
 	in := strings.Replace(st37Rows, "CMG PCGAS", "CMG C\xd4T\xc9", 1)
 	if ws := readWells(t, in); ws[0].Name != "CMG CÔTÉ WILDHORSE 6-6-1-1" {
 		t.Errorf("Name = %q", ws[0].Name)
+	}
+}
+
+// TestReadWellListTextRows: text around the list (a title, a tool's
+// "records selected" line, a trailer), empty lines and CRLF are not wells:
+// skipped and counted, never the end of the list; the wells after them are
+// read.
+func TestReadWellListTextRows(t *testing.T) {
+	t.Parallel()
+	rows := strings.SplitAfter(st37Rows, "\n")
+	in := "List of Wells in Alberta\r\n\r\n" + rows[0] + "\r\n" + "2 records selected\r\n" + rows[1] + "End of report\r\n"
+	var notices ingest.Notices
+	skipped := map[string]int{}
+	var got []string
+	err := energyingest.ReadWellListWith(strings.NewReader(in), "WellList.txt",
+		energyingest.ReadOptions{Notices: &notices, Skip: func(r string) { skipped[r]++ }},
+		func(w energyingest.Well) error { got = append(got, w.UWI); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || skipped[energyingest.SkipST37Text] != 3 {
+		t.Errorf("wells %q, skipped %v; want 2 wells and 3 text rows", got, skipped)
+	}
+	if l := notices.Lines(); len(l) != 1 || !strings.Contains(l[0], `WellList.txt:1: column UWI: new value "List of Wells in Alberta"`) {
+		t.Errorf("notices = %q, want one for the first text row", l)
 	}
 }
 
