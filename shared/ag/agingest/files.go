@@ -43,7 +43,7 @@ const FileNames = "aci_*.tif, IMG_AAFC_LANDUSE_*|LU*.tif (AAFC rasters); aci_qua
 	"ca_all_slc*.shp, ca_all_slc*_cmp.dbf, soil_name* (SLC); DominantAGRASID_LSRS*.shp; slc_lsrs*; cli_*.shp|.geojson; " +
 	"CDM_{yy}{mm}_D{d}_LR.geojson|.shp (or their cdm_{yy}{mm}_drought_areas folder); waterbody*, watercourse*, NHN_*_HN_WATERBODY_2, " +
 	"NHN_*_HN_NLFLOW_1|HN_SLWATER_1 .shp|.geojson; municipalities*, MG_MUNICIPALITY_POLY*, MB_Municipal_Boundaries*, SK_Municipality*; sk_ag_crown_land*, sk_pastures*; bc_ag_capability*, " +
-	"OATS_ALR_POLYS*|ALC_ALR_POLYGONS*|TSLRPLS*|bc_alr*, FWA_WETLANDS* .shp|.geojson; aci_class_legend*, soil_layer*, README*, *.pdf (not read); " +
+	"OATS_ALR_POLYS*|ALC_ALR_POLYGONS*|TSLRPLS*|bc_alr*, FWA_WETLANDS* .shp|.geojson; aci_class_legend*, soil_layer*, README*, SCALE.json, *.pdf (not read); " +
 	"a .zip of any of these"
 
 // companionExt are the extensions of the files a shapefile or a raster
@@ -142,7 +142,7 @@ func FilesOf(paths []string) Files {
 		raster := ext == ".tif" || ext == ".tiff"
 		spatial := ext == ".shp" || ext == ".geojson"
 		switch {
-		case strings.HasPrefix(l, "readme") || ext == ".pdf",
+		case strings.HasPrefix(l, "readme") || l == "scale.json" || ext == ".pdf",
 			ext == ".xml" && !names[stem(p)] && !names[stem(stem(p))]: // a publisher's metadata (MUNICIPALITY.xml), not x.shp.xml
 			f.Unused = append(f.Unused, p)
 			continue

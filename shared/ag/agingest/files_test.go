@@ -19,7 +19,8 @@ import (
 
 // FilesOf sorts a download's files by the publishers' names, a zip
 // member's by its own: data files to their kinds, the legend, soil layers,
-// README, PDF and a publisher's .xml metadata to Unused, a shapefile beside the GeoJSON of its name to
+// README, PDF, a publisher's .xml metadata and the SCALE.json of
+// `meridian demo -scale province` to Unused, a shapefile beside the GeoJSON of its name to
 // Unused, the first of two CLI files to Unused, companions nowhere, and
 // anything else to Unrecognised.
 func TestFilesOf(t *testing.T) {
@@ -33,7 +34,7 @@ func TestFilesOf(t *testing.T) {
 		p("slc.zip!README.txt"), p("slc.zip!SLC_v3r2_documentation.pdf"),
 		p("cli_ab.shp"), p("cli_ab.dbf"), p("cli_sk.shp"), p("cli_sk.dbf"),
 		p("cdm.zip!CDM_2407_D2_LR.geojson"), p("cdm.zip!CDM_2407_D2_LR.shp"), p("cdm.zip!CDM_2407_D2_LR.dbf"),
-		p("notes.txt"), p("mystery.shp"),
+		p("notes.txt"), p("mystery.shp"), p("SCALE.json"),
 		p("mb.zip!MG_MUNICIPALITY_POLY.shp"), p("mb.zip!MG_MUNICIPALITY_POLY.dbf"), p("mb.zip!MG_MUNICIPALITY_POLY.shp.xml"), p("mb.zip!MUNICIPALITY.xml"),
 	}
 	f := agingest.FilesOf(in)
@@ -52,7 +53,7 @@ func TestFilesOf(t *testing.T) {
 	check("Drought", f.Drought, []string{p("cdm.zip!CDM_2407_D2_LR.geojson")})
 	check("Municipalities", f.Municipalities, []string{p("mb.zip!MG_MUNICIPALITY_POLY.shp")})
 	check("Unused", f.Unused, []string{p("aci_2023_ab.zip!aci_class_legend.csv"), p("slc.zip!soil_layer_ab_v2r20250213.dbf"),
-		p("slc.zip!README.txt"), p("slc.zip!SLC_v3r2_documentation.pdf"), p("cli_ab.shp"), p("cdm.zip!CDM_2407_D2_LR.shp"), p("mb.zip!MUNICIPALITY.xml")})
+		p("slc.zip!README.txt"), p("slc.zip!SLC_v3r2_documentation.pdf"), p("cli_ab.shp"), p("cdm.zip!CDM_2407_D2_LR.shp"), p("mb.zip!MUNICIPALITY.xml"), p("SCALE.json")})
 	check("Unrecognised", f.Unrecognised, []string{p("notes.txt"), p("mystery.shp")})
 }
 

@@ -27,6 +27,7 @@ func TestClassifyPublishedNames(t *testing.T) {
 		"ST37_BH_GCS_NAD83.shp", "ST37_BH_GCS_NAD83.dbf", "WellList.txt", "NGL_2024-01.csv",
 		"Pipelines_GCS_NAD83.shp", "Pipelines_GCS_NAD83.dbf", "Well Infrastructure-AB.csv",
 		"Crown_Dispositions_SK.geojson", "Crown_Dispositions_SK.csv", "BusinessAssociate_Codes.doc", "St37-Listofwellslayout.pdf",
+		"SCALE.json",
 	}
 	for _, n := range names {
 		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
@@ -47,7 +48,7 @@ func TestClassifyPublishedNames(t *testing.T) {
 	}
 	for kind, c := range map[string]struct{ got, want []string }{
 		"BACodes":      {base(f.BACodes), []string{"BusinessAssociate_Codes.xlsx", "PRABAIdentifiers.csv", "ST104A_BusinessAssociate_Codes_2017-04-07.csv"}},
-		"Unused":       {base(f.Unused), []string{"Crown_Dispositions_SK.csv", "NGL_2024-01.csv", "ST37_BH_GCS_NAD83.shp", "ST37_SH_GCS_NAD83.shp", "St37-Listofwellslayout.pdf"}},
+		"Unused":       {base(f.Unused), []string{"Crown_Dispositions_SK.csv", "NGL_2024-01.csv", "SCALE.json", "ST37_BH_GCS_NAD83.shp", "ST37_SH_GCS_NAD83.shp", "St37-Listofwellslayout.pdf"}},
 		"Dispositions": {base(f.Dispositions), []string{"Crown_Dispositions_SK.geojson"}},
 		"WellLists":    {base(f.WellLists), []string{"WellList.txt"}},
 		"Wells":        {base(f.Wells), []string{"Well Infrastructure-AB.csv"}},

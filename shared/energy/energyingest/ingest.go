@@ -44,7 +44,7 @@ type Files struct {
 const FileNames = "WellList*.txt (AER ST37); BusinessAssociate_Codes.xlsx, *BusinessAssociate*.xlsx|.csv, ST104*.xlsx|.csv " +
 	"or PRABAIdentifiers.csv (business associates); Well Infrastructure*.csv; Facility Infrastructure*.csv; Vol_*.csv; " +
 	"Pipelines*.geojson|.shp; *Inventory*.xlsx (OWA); Crown_Dispositions*.geojson|.csv; Mineral_Agreements*|PNG_Agreements*.geojson; " +
-	"NGL*, ST37_SH*|ST37_BH*.shp, README.md, *.pdf (not read); a .zip of any of these"
+	"NGL*, ST37_SH*|ST37_BH*.shp, README.md, SCALE.json, *.pdf (not read); a .zip of any of these"
 
 // FilesIn sorts the files of dir by name (FilesOf), not opening zips:
 // ingest.OpenFolder does.
@@ -109,9 +109,10 @@ func FilesOf(paths []string) Files {
 		case strings.HasPrefix(n, "ST37_SH") || strings.HasPrefix(n, "ST37_BH"): // .dbf, .prj, .shx, .cpg beside them
 		case (strings.HasPrefix(n, "Mineral_Agreements") || strings.HasPrefix(n, "PNG_Agreements")) && ext == ".geojson":
 			f.Dispositions = append(f.Dispositions, p)
-		case strings.HasPrefix(n, "NGL") || n == "README.md" || ext == ".pdf":
+		case strings.HasPrefix(n, "NGL") || n == "README.md" || n == "SCALE.json" || ext == ".pdf":
 			// NGL volumes; a README; the layout PDF a publisher's zip
-			// carries beside its data (ST37.zip has one).
+			// carries beside its data (ST37.zip has one); the report
+			// `meridian demo -scale province` writes beside its files.
 			f.Unused = append(f.Unused, p)
 		default:
 			f.Unrecognised = append(f.Unrecognised, p)
