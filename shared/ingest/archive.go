@@ -96,18 +96,27 @@ func IsZip(path string) bool { return strings.EqualFold(filepath.Ext(path), ".zi
 // OpenFolder lists the regular files of dir (not its subdirectories), by
 // name, each zip replaced by its members (Unpack).
 func OpenFolder(dir string, lim Limits) (*Folder, error) {
+	paths, err := DirFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	return Unpack(paths, lim)
+}
+
+// DirFiles returns the paths of the files of dir, by name, leaving out its
+// subdirectories.
+func DirFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	var paths []string
 	for _, e := range entries {
-		if e.IsDir() {
-			continue
+		if !e.IsDir() {
+			paths = append(paths, filepath.Join(dir, e.Name()))
 		}
-		paths = append(paths, filepath.Join(dir, e.Name()))
 	}
-	return Unpack(paths, lim)
+	return paths, nil
 }
 
 // Unpack returns paths as a Folder, each .zip among them replaced by its

@@ -57,15 +57,9 @@ var companionExt = map[string]bool{".shx": true, ".prj": true, ".cpg": true, ".s
 // (SubfolderFiles), by name (FilesOf), not opening zips: ingest.OpenFolder
 // does.
 func FilesIn(dir string) (Files, error) {
-	entries, err := os.ReadDir(dir)
+	paths, err := ingest.DirFiles(dir)
 	if err != nil {
 		return Files{}, err
-	}
-	var paths []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			paths = append(paths, filepath.Join(dir, e.Name()))
-		}
 	}
 	sub, err := SubfolderFiles(dir)
 	if err != nil {
@@ -89,15 +83,11 @@ func SubfolderFiles(dir string) ([]string, error) {
 		if !e.IsDir() || !strings.HasPrefix(l, "cdm_") || !strings.HasSuffix(l, "_drought_areas") {
 			continue
 		}
-		sub, err := os.ReadDir(filepath.Join(dir, e.Name()))
+		sub, err := ingest.DirFiles(filepath.Join(dir, e.Name()))
 		if err != nil {
 			return nil, err
 		}
-		for _, s := range sub {
-			if !s.IsDir() {
-				out = append(out, filepath.Join(dir, e.Name(), s.Name()))
-			}
-		}
+		out = append(out, sub...)
 	}
 	return out, nil
 }

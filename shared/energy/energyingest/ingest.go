@@ -49,15 +49,9 @@ const FileNames = "WellList*.txt (AER ST37); BusinessAssociate_Codes.xlsx, *Busi
 // FilesIn sorts the files of dir by name (FilesOf), not opening zips:
 // ingest.OpenFolder does.
 func FilesIn(dir string) (Files, error) {
-	entries, err := os.ReadDir(dir)
+	paths, err := ingest.DirFiles(dir)
 	if err != nil {
 		return Files{}, err
-	}
-	var paths []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			paths = append(paths, filepath.Join(dir, e.Name()))
-		}
 	}
 	return FilesOf(paths), nil
 }
