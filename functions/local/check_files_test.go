@@ -1,13 +1,13 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"meridian/shared/ingest/ingesttest"
 	"meridian/shared/teamdata"
 )
 
@@ -146,9 +146,9 @@ func TestCheckEnergyZips(t *testing.T) {
 		}
 		return string(b)
 	}
-	writeZip(t, filepath.Join(in, "ST37.zip"), map[string]string{"WellList.txt": read(r.wells)})
-	inner := zipData(t, map[string]string{"data/codes/" + r.baName: read(r.ba)})
-	writeZip(t, filepath.Join(in, "aer-codes.zip"), map[string]string{"aer-codes-inner.zip": string(inner)})
+	ingesttest.WriteZip(t, filepath.Join(in, "ST37.zip"), map[string]string{"WellList.txt": read(r.wells)})
+	inner := ingesttest.ZipMap(t, map[string]string{"data/codes/" + r.baName: read(r.ba)})
+	ingesttest.WriteZip(t, filepath.Join(in, "aer-codes.zip"), map[string]string{"aer-codes-inner.zip": string(inner)})
 	var out, errb bytes.Buffer
 	if code := run([]string{"ingest", "energy", "-check", "-data", t.TempDir(), in}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out.String(), errb.String())
@@ -161,30 +161,4 @@ func TestCheckEnergyZips(t *testing.T) {
 		r.baRows,
 		"would publish: the energy dataset",
 	)
-}
-
-func zipData(t *testing.T, members map[string]string) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	zw := zip.NewWriter(&b)
-	for n, body := range members {
-		w, err := zw.Create(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write([]byte(body)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-func writeZip(t *testing.T, path string, members map[string]string) {
-	t.Helper()
-	if err := os.WriteFile(path, zipData(t, members), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"meridian/shared/demo/griddemo"
+	"meridian/shared/ingest/ingesttest"
 	"meridian/shared/teamdata"
 )
 
@@ -102,9 +103,9 @@ func TestCheckAgZips(t *testing.T) {
 	t.Parallel()
 	cmp, names, cmpRows, nameRows := realSLC(t)
 	in := t.TempDir()
-	writeZip(t, filepath.Join(in, "slc_v3r2.zip"), map[string]string{"slc/ca_all_slc_v3r2_cmp.csv": cmp, "slc/SLC_documentation.pdf": "%PDF"})
-	inner := zipData(t, map[string]string{"soil_name_ab_v2r20250213.csv": names})
-	writeZip(t, filepath.Join(in, "soil_names.zip"), map[string]string{"ab.zip": string(inner)})
+	ingesttest.WriteZip(t, filepath.Join(in, "slc_v3r2.zip"), map[string]string{"slc/ca_all_slc_v3r2_cmp.csv": cmp, "slc/SLC_documentation.pdf": "%PDF"})
+	inner := ingesttest.ZipMap(t, map[string]string{"soil_name_ab_v2r20250213.csv": names})
+	ingesttest.WriteZip(t, filepath.Join(in, "soil_names.zip"), map[string]string{"ab.zip": string(inner)})
 	var out, errb bytes.Buffer
 	if code := run([]string{"ingest", "ag", "-check", "-data", t.TempDir(), in}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out.String(), errb.String())
@@ -137,8 +138,8 @@ func TestCheckGridZip(t *testing.T) {
 	in := t.TempDir()
 	corners := filepath.Join(in, "mb_township_system_corners.zip")
 	survey := filepath.Join(in, "Original_Survey_Legal_Descriptions.zip")
-	writeZip(t, corners, map[string]string{"MB_QuarterSectionCorners.csv": fixture("MB_QuarterSectionCorners_FIXTURE.csv")})
-	writeZip(t, survey, map[string]string{
+	ingesttest.WriteZip(t, corners, map[string]string{"MB_QuarterSectionCorners.csv": fixture("MB_QuarterSectionCorners_FIXTURE.csv")})
+	ingesttest.WriteZip(t, survey, map[string]string{
 		"Original_Survey_Legal_Descriptions.csv": fixture("Original_Survey_Legal_Descriptions_FIXTURE.csv"),
 		"metadata.pdf":                           "%PDF", "Original_Survey_Legal_Descriptions.kml": "<kml/>",
 	})
@@ -199,7 +200,7 @@ func TestCheckAgRealMunicipal(t *testing.T) {
 		members["MG_MUNICIPALITY_POLY"+ext] = string(b)
 		copyAs(t, real+"MB_Municipal_Boundaries"+ext, filepath.Join(in, "MB_Municipal_Boundaries"+ext))
 	}
-	writeZip(t, filepath.Join(in, "MG_MUNICIPALITY_POLY.zip"), members)
+	ingesttest.WriteZip(t, filepath.Join(in, "MG_MUNICIPALITY_POLY.zip"), members)
 	var out, errb bytes.Buffer
 	if code := run([]string{"ingest", "ag", "-check", "-data", t.TempDir(), in}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out.String(), errb.String())

@@ -2,7 +2,6 @@ package ingest_test
 
 import (
 	"archive/zip"
-	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,28 +10,11 @@ import (
 	"testing"
 
 	"meridian/shared/ingest"
+	"meridian/shared/ingest/ingesttest"
 )
 
-type member struct{ name, body string }
-
-func zipBytes(t *testing.T, members ...member) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	zw := zip.NewWriter(&b)
-	for _, m := range members {
-		w, err := zw.Create(m.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write([]byte(m.body)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
+// member is one file of an archive the tests build.
+func member(name, body string) ingesttest.Member { return ingesttest.Member{Name: name, Body: body} }
 
 func writeFile(t *testing.T, dir, name string, b []byte) {
 	t.Helper()
@@ -45,12 +27,12 @@ func TestOpenFolderZips(t *testing.T) {
 	t.Parallel()
 	dir, tmp := t.TempDir(), t.TempDir()
 	writeFile(t, dir, "README.md", []byte("plain"))
-	inner := zipBytes(t, member{"aci_2023_ab.tif", "raster"}, member{"legend/aci_class_legend.csv", "legend"})
-	writeFile(t, dir, "st37.zip", zipBytes(t,
-		member{"WellList.txt", "wells"},
-		member{"shp/ST37_SH.shp", "shp"}, member{"shp/ST37_SH.dbf", "dbf"},
-		member{"__MACOSX/._WellList.txt", "fork"}, member{"._WellList.txt", "fork"},
-		member{"inner.zip", string(inner)},
+	inner := ingesttest.Zip(t, member("aci_2023_ab.tif", "raster"), member("legend/aci_class_legend.csv", "legend"))
+	writeFile(t, dir, "st37.zip", ingesttest.Zip(t,
+		member("WellList.txt", "wells"),
+		member("shp/ST37_SH.shp", "shp"), member("shp/ST37_SH.dbf", "dbf"),
+		member("__MACOSX/._WellList.txt", "fork"), member("._WellList.txt", "fork"),
+		member("inner.zip", string(inner)),
 	))
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
@@ -115,9 +97,9 @@ func TestOpenFolderZips(t *testing.T) {
 func TestUnpackRefuses(t *testing.T) {
 	t.Parallel()
 	big := strings.Repeat("0", 1<<20) // deflates to about a kilobyte
-	nest := zipBytes(t, member{"a.txt", "x"})
+	nest := ingesttest.Zip(t, member("a.txt", "x"))
 	for range 3 {
-		nest = zipBytes(t, member{"n.zip", string(nest)})
+		nest = ingesttest.Zip(t, member("n.zip", string(nest)))
 	}
 	cases := []struct {
 		name string
@@ -125,14 +107,14 @@ func TestUnpackRefuses(t *testing.T) {
 		lim  ingest.Limits
 		want []string
 	}{
-		{"zip slip", zipBytes(t, member{"../../evil.txt", "x"}), ingest.Limits{}, []string{"d.zip!evil.txt", "leads out of the archive"}},
-		{"absolute", zipBytes(t, member{"/etc/evil.txt", "x"}), ingest.Limits{}, []string{"leads out of the archive"}},
-		{"bomb", zipBytes(t, member{"a.csv", "small"}, member{"b.csv", big}), ingest.Limits{MaxBytes: 1 << 19}, []string{"d.zip!b.csv", "inflates past 524288 bytes"}},
-		{"ratio", zipBytes(t, member{"b.csv", big + big}), ingest.Limits{}, []string{"d.zip!b.csv", "more than 1000 times"}},
-		{"drive", zipBytes(t, member{"C:evil.txt", "x"}), ingest.Limits{}, []string{"leads out of the archive"}},
+		{"zip slip", ingesttest.Zip(t, member("../../evil.txt", "x")), ingest.Limits{}, []string{"d.zip!evil.txt", "leads out of the archive"}},
+		{"absolute", ingesttest.Zip(t, member("/etc/evil.txt", "x")), ingest.Limits{}, []string{"leads out of the archive"}},
+		{"bomb", ingesttest.Zip(t, member("a.csv", "small"), member("b.csv", big)), ingest.Limits{MaxBytes: 1 << 19}, []string{"d.zip!b.csv", "inflates past 524288 bytes"}},
+		{"ratio", ingesttest.Zip(t, member("b.csv", big+big)), ingest.Limits{}, []string{"d.zip!b.csv", "more than 1000 times"}},
+		{"drive", ingesttest.Zip(t, member("C:evil.txt", "x")), ingest.Limits{}, []string{"leads out of the archive"}},
 		{"nested too deep", nest, ingest.Limits{MaxDepth: 2}, []string{"nested more than 2 deep"}},
-		{"too many files", zipBytes(t, member{"a", "1"}, member{"b", "2"}, member{"c", "3"}), ingest.Limits{MaxFiles: 2}, []string{"more than 2 files"}},
-		{"twice", zipBytes(t, member{"a.csv", "1"}, member{"a.csv", "2"}), ingest.Limits{}, []string{"twice"}},
+		{"too many files", ingesttest.Zip(t, member("a", "1"), member("b", "2"), member("c", "3")), ingest.Limits{MaxFiles: 2}, []string{"more than 2 files"}},
+		{"twice", ingesttest.Zip(t, member("a.csv", "1"), member("a.csv", "2")), ingest.Limits{}, []string{"twice"}},
 		{"not a zip", []byte("PK but not really"), ingest.Limits{}, []string{"d.zip", "not a zip archive"}},
 	}
 	for _, tc := range cases {
@@ -160,7 +142,7 @@ func TestUnpackRefuses(t *testing.T) {
 func TestUnpackExactLimit(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	writeFile(t, dir, "d.zip", zipBytes(t, member{"a.csv", "12345"}, member{"b.csv", "678"}))
+	writeFile(t, dir, "d.zip", ingesttest.Zip(t, member("a.csv", "12345"), member("b.csv", "678")))
 	f, err := ingest.OpenFolder(dir, ingest.Limits{MaxBytes: 8, TempDir: t.TempDir()})
 	if err != nil || len(f.Files) != 2 {
 		t.Fatalf("8 bytes under a limit of 8: %v, %v", f, err)

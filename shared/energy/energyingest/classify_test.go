@@ -1,8 +1,6 @@
 package energyingest_test
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +10,7 @@ import (
 
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/ingest"
+	"meridian/shared/ingest/ingesttest"
 	"meridian/shared/kv"
 )
 
@@ -66,8 +65,8 @@ func TestClassifyPublishedNames(t *testing.T) {
 func TestClassifyZipMembers(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	zipTo(t, filepath.Join(dir, "ST37-2017-05.zip"), map[string]string{"WellList_2017-05.txt": ""})
-	zipTo(t, filepath.Join(dir, "aer.zip"), map[string]string{"codes/BusinessAssociate_Codes.xlsx": "", "WellList_2017-04.txt": "", "notes.txt": ""})
+	ingesttest.WriteZip(t, filepath.Join(dir, "ST37-2017-05.zip"), map[string]string{"WellList_2017-05.txt": ""})
+	ingesttest.WriteZip(t, filepath.Join(dir, "aer.zip"), map[string]string{"codes/BusinessAssociate_Codes.xlsx": "", "WellList_2017-04.txt": "", "notes.txt": ""})
 	folder, err := ingest.OpenFolder(dir, ingest.Limits{TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -89,25 +88,6 @@ func TestClassifyZipMembers(t *testing.T) {
 		if !slices.Equal(c.got, c.want) {
 			t.Errorf("%s = %q, want %q", kind, c.got, c.want)
 		}
-	}
-}
-
-func zipTo(t *testing.T, path string, members map[string]string) {
-	t.Helper()
-	var b bytes.Buffer
-	zw := zip.NewWriter(&b)
-	for n, body := range members {
-		w, err := zw.Create(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(body))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
