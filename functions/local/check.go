@@ -176,20 +176,26 @@ func foldCompanions(files []fileCheck) (rest []fileCheck, with map[string][]stri
 	with = map[string][]string{}
 	for _, f := range files {
 		if f.kind == fileCompanion {
-			// x.dbf, x.shp.xml, x.tif.aux.xml: up to three extensions.
-			k, found := f.name, ""
-			for i := 0; i < 3 && found == "" && filepath.Ext(k) != ""; i++ {
-				k = strings.TrimSuffix(k, filepath.Ext(k))
-				found = readBy[strings.ToLower(k)]
-			}
-			if found != "" {
-				with[found] = append(with[found], f.name)
+			if k := companionStem(f.name, func(k string) bool { return readBy[k] != "" }); k != "" {
+				with[readBy[k]] = append(with[readBy[k]], f.name)
 				continue
 			}
 		}
 		rest = append(rest, f)
 	}
 	return rest, with
+}
+
+// companionStem returns the lower-case stem of name that has says is a
+// file's (x.dbf beside x.shp; x.shp.xml beside x.shp; x.tif.aux.xml beside
+// x.tif: up to three extensions taken off), or "" when none is.
+func companionStem(name string, has func(stem string) bool) string {
+	for k, i := strings.ToLower(name), 0; i < 3 && filepath.Ext(k) != ""; i++ {
+		if k = strings.TrimSuffix(k, filepath.Ext(k)); has(k) {
+			return k
+		}
+	}
+	return ""
 }
 
 func total(m map[string]int) int {
@@ -322,19 +328,10 @@ func unlisted[T any](files T, all []string) (companions, unknown []string) {
 		stems[strings.ToLower(p)] = true
 		stems[strings.ToLower(trim(p))] = true
 	}
-	companion := func(p string) bool {
-		// x.dbf beside x.shp; x.shp.xml beside x.shp; x.tif.aux.xml beside x.tif.
-		for k, i := strings.ToLower(p), 0; i < 3 && filepath.Ext(k) != ""; i++ {
-			if k = trim(k); stems[k] {
-				return true
-			}
-		}
-		return false
-	}
 	for _, p := range all {
 		switch {
 		case listed[p]:
-		case companion(p):
+		case companionStem(p, func(k string) bool { return stems[k] }) != "":
 			companions = append(companions, p)
 		default:
 			unknown = append(unknown, p)
