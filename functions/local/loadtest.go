@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"meridian/shared/api"
 	"meridian/shared/datadir"
 	"meridian/shared/gateway"
 )
@@ -56,6 +57,7 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	noLogURL := ""
 	if *baseURL == "" {
 		dir, err := os.MkdirTemp("", "meridian-loadtest-")
 		if err != nil {
@@ -74,21 +76,23 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		srv, err := newServer(ctx, serverConfig{data: datadir.Dir(dir), logger: slog.New(slog.DiscardHandler)})
+		// The server logs its request lines as `meridian serve` does
+		// (JSON through api.LogWriter) into a pipe a reader drains; a
+		// second server on the same data logs nothing: the search
+		// scenario runs on both, which prices the request log.
+		logged, stopLogged, err := startInProcess(ctx, datadir.Dir(dir), true)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		defer srv.Close()
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		defer stopLogged()
+		quiet, stopQuiet, err := startInProcess(ctx, datadir.Dir(dir), false)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		hs := &http.Server{Handler: srv.handler}
-		go hs.Serve(ln)
-		defer hs.Close()
-		*baseURL, *key = "http://"+ln.Addr().String(), k
+		defer stopQuiet()
+		*baseURL, *key, noLogURL = logged, k, quiet
 	} else if *key == "" {
 		fmt.Fprintln(stderr, "meridian loadtest: -key is required with -url")
 		return 2
@@ -116,6 +120,11 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 		res := runScenario(ctx, *baseURL, *key, sc, *conns, *duration, *maxRequests)
 		if sc.name == helloName {
 			helloRPS = res.rps
+		}
+		if sc.name == "search" && noLogURL != "" {
+			with, without := pairedRates(ctx, *key, sc, *baseURL, noLogURL, *conns, *duration)
+			defer fmt.Fprintf(stdout, "request log: search %.0f req/s with it, %.0f without (alternating rounds): it costs %.1f%% of a search\n",
+				with, without, 100*(1-with/without))
 		}
 		frac := 0.0
 		if helloRPS > 0 {
@@ -267,6 +276,64 @@ func runScenario(ctx context.Context, base, key string, sc scenario, conns int, 
 		r.max = lat[len(lat)-1]
 	}
 	return r
+}
+
+// startInProcess serves the local server on data at a free 127.0.0.1
+// port, its request lines logged as `meridian serve` logs them into a
+// drained pipe when logged, else not logged at all.
+func startInProcess(ctx context.Context, data datadir.Dir, logged bool) (string, func(), error) {
+	logger := slog.New(slog.DiscardHandler)
+	var closeLog func()
+	if logged {
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			return "", nil, err
+		}
+		go io.Copy(io.Discard, pr)
+		lw := api.NewLogWriter(pw, 100*time.Millisecond)
+		logger = api.NewJSONLogger(lw, nil)
+		closeLog = func() { lw.Close(); pw.Close(); pr.Close() }
+	}
+	srv, err := newServer(ctx, serverConfig{data: data, logger: logger})
+	if err != nil {
+		if closeLog != nil {
+			closeLog()
+		}
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		srv.Close()
+		return "", nil, err
+	}
+	hs := &http.Server{Handler: srv.handler}
+	go hs.Serve(ln)
+	return "http://" + ln.Addr().String(), func() {
+		hs.Close()
+		srv.Close()
+		if closeLog != nil {
+			closeLog()
+		}
+	}, nil
+}
+
+// pairedRates runs sc against servers a and b in ten alternating rounds
+// of d/10 each and returns each one's requests per second over its
+// rounds: on a shared, noisy machine, a load that comes and goes falls on
+// both alike, where two runs one after the other compared two moments.
+func pairedRates(ctx context.Context, key string, sc scenario, a, b string, conns int, d time.Duration) (float64, float64) {
+	const rounds = 10
+	var n [2]int
+	var t [2]time.Duration
+	for range rounds {
+		for i, base := range []string{a, b} {
+			t0 := time.Now()
+			res := runScenario(ctx, base, key, sc, conns, d/rounds, 200000)
+			t[i] += time.Since(t0)
+			n[i] += res.n
+		}
+	}
+	return float64(n[0]) / t[0].Seconds(), float64(n[1]) / t[1].Seconds()
 }
 
 // helloName is the scenario of the hello-world baseline.

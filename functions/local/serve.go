@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"meridian/shared/api"
 	"meridian/shared/gateway"
 	"meridian/shared/survey/gridindex"
 )
@@ -50,7 +51,11 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "meridian serve: -log-level %q: want debug, info, warn or error\n", *logLevel)
 		return 2
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+	// Request lines are buffered and written in batches (api.LogWriter):
+	// one write a line cost more than a search.
+	logOut := api.NewLogWriter(stderr, 100*time.Millisecond)
+	defer logOut.Close()
+	logger := api.NewJSONLogger(logOut, level)
 	if *pprofAddr != "" {
 		go func() {
 			mux := http.NewServeMux()
@@ -62,6 +67,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := serve(ctx, serverConfig{data: *data, logger: logger, noFixtures: *noFixtures, public: *public, tls: *useTLS, gridCacheBytes: *gridCacheMiB << 20, basemap: bm}, *addr, stdout); err != nil {
+		logOut.Close()
 		fmt.Fprintf(stderr, "meridian serve: %v\n", err)
 		return 1
 	}

@@ -295,14 +295,18 @@ func Middleware(next http.Handler, o Options) http.Handler {
 			}
 			n := &st.note
 			n.mu.Lock()
-			attrs := make([]slog.Attr, 0, 7+len(n.attrs))
-			attrs = append(attrs, slog.String("request_id", id), slog.String("method", r.Method), slog.String("route", n.route),
+			var buf [8]slog.Attr
+			attrs := append(buf[:0], slog.String("request_id", id), slog.String("method", r.Method), slog.String("route", n.route),
 				slog.Int("status", code), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 			if rec.code != "" {
 				attrs = append(attrs, slog.String("code", rec.code))
 			}
 			attrs = append(attrs, n.attrs...)
 			n.mu.Unlock()
+			if jh, ok := logger.Handler().(*jsonHandler); ok {
+				jh.requestLine(level, "request", attrs)
+				return
+			}
 			logger.LogAttrs(ctx, level, "request", attrs...)
 		}()
 		next.ServeHTTP(rec, r)
