@@ -183,3 +183,31 @@ func BenchmarkLookupMiss(b *testing.B) {
 		i++
 	}
 }
+
+// TestCachedLookupAllocs: a lookup whose block is cached builds its keys
+// on the stack: it allocates only the record it returns (the polygon and
+// its ring), never the group key or the record key (5 allocations before,
+// 3 after).
+func TestCachedLookupAllocs(t *testing.T) {
+	data, lsds := manyTownships(t, 4)
+	ctx := context.Background()
+	ix, err := gridindex.Open(ctx, &memFile{data: data}, "k", gridindex.Options{CacheBytes: 64 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := lsds[2]
+	if _, ok, err := ix.Lookup(ctx, l); err != nil || !ok {
+		t.Fatalf("Lookup(%s) = %v, %v", l, ok, err)
+	}
+	allocs := testing.AllocsPerRun(200, func() {
+		if _, ok, _ := ix.Lookup(ctx, l); !ok {
+			t.Fatal("not found")
+		}
+	})
+	// orb.Polygon: the ring slice and the polygon's slice of rings, and
+	// the interface holding the polygon.
+	t.Logf("%.0f allocations a cached lookup", allocs)
+	if allocs > 3 {
+		t.Errorf("a cached lookup allocates %.0f times, want at most 3 (the record's geometry)", allocs)
+	}
+}

@@ -391,17 +391,24 @@ func gunzip(b []byte) ([]byte, error) {
 // township, Manitoba parish or Ontario geographic township. NTS has no
 // groups: it is exact math and never indexed.
 func GroupKey(l lld.Location) (string, bool) {
+	b, ok := appendGroupKey(nil, l)
+	return string(b), ok
+}
+
+// appendGroupKey appends l's group key (GroupKey) to b: a lookup builds it
+// in a buffer on its stack.
+func appendGroupKey(b []byte, l lld.Location) ([]byte, bool) {
 	switch l.System {
 	case lld.DLS:
 		if l.Township == 0 {
-			return "", false
+			return b, false
 		}
 		t := lld.Location{System: lld.DLS, Unit: lld.Township, Meridian: l.Meridian, Range: l.Range, Township: l.Township}
-		return "DLS:" + t.String(), true
+		return t.AppendText(append(b, "DLS:"...)), true
 	case lld.RiverLot:
-		return "MB:" + strings.ToUpper(l.Place), l.Place != ""
+		return append(append(b, "MB:"...), strings.ToUpper(l.Place)...), l.Place != ""
 	case lld.GeoTownship:
-		return "ON:" + strings.ToUpper(l.Place), l.Place != ""
+		return append(append(b, "ON:"...), strings.ToUpper(l.Place)...), l.Place != ""
 	}
-	return "", false
+	return b, false
 }

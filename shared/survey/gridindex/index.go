@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
@@ -347,11 +348,14 @@ func (ix *version) hasGroup(ctx context.Context, l lld.Location) (bool, error) {
 // blockOf returns the block that holds l's record, and the record's index
 // in it, or false.
 func (ix *version) blockOf(ctx context.Context, l lld.Location) (*block, int, bool, error) {
-	g, ok := GroupKey(l)
+	// The group key and the record's key are built on the stack: strings
+	// that only this call reads (a map probe and comparisons), never kept.
+	var gbuf, kbuf [64]byte
+	gb, ok := appendGroupKey(gbuf[:0], l)
 	if !ok {
 		return nil, 0, false, nil
 	}
-	e, err := ix.findGroup(ctx, g)
+	e, err := ix.findGroup(ctx, unsafe.String(unsafe.SliceData(gb), len(gb)))
 	if err != nil || e == nil {
 		return nil, 0, false, err
 	}
@@ -372,7 +376,8 @@ func (ix *version) blockOf(ctx context.Context, l lld.Location) (*block, int, bo
 			return nil, 0, false, err
 		}
 	}
-	i, ok := b.find(l.String())
+	kb := l.AppendText(kbuf[:0])
+	i, ok := b.find(unsafe.String(unsafe.SliceData(kb), len(kb)))
 	return b, i, ok, nil
 }
 
