@@ -2,6 +2,7 @@ package convert
 
 import (
 	"encoding/json"
+	"sync/atomic"
 	"testing"
 )
 
@@ -58,4 +59,21 @@ func FuzzPlainString(f *testing.F) {
 			t.Fatalf("plainString(%q) = %q; json.Unmarshal = %q, %v", raw, got, want, err)
 		}
 	})
+}
+
+// eachConcurrently calls fn once for every index, whatever the number of
+// workers, including fewer items than a worker's minimum.
+func TestEachConcurrently(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 7, 8, 16, 100, 1000} {
+		for _, workers := range []int{0, 1, 2, 8, 200} {
+			seen := make([]atomic.Int32, n)
+			eachConcurrently(n, workers, func(i int) { seen[i].Add(1) })
+			for i := range seen {
+				if c := seen[i].Load(); c != 1 {
+					t.Fatalf("n %d, workers %d: index %d called %d times", n, workers, i, c)
+				}
+			}
+		}
+	}
 }

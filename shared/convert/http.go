@@ -8,9 +8,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/paulmach/orb"
@@ -42,10 +44,50 @@ type Grid interface {
 // Handler serves the conversion endpoints over a grid service.
 type Handler struct {
 	grid Grid
+	// BatchWorkers is how many of a batch's locations are resolved at
+	// once: GOMAXPROCS when zero (CPU-bound lookups, as on a local disk);
+	// more where lookups wait on the network (S3 range reads on Lambda).
+	BatchWorkers int
 }
 
 // NewHandler returns the HTTP handlers of the conversion endpoints over g.
 func NewHandler(g Grid) *Handler { return &Handler{grid: g} }
+
+func (h *Handler) batchWorkers() int {
+	if h.BatchWorkers > 0 {
+		return h.BatchWorkers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// minPerWorker is the fewest locations worth a goroutine of their own: a
+// cached lookup takes a few microseconds, starting a goroutine about one.
+const minPerWorker = 8
+
+// eachConcurrently calls fn(i) for i in [0, n) on up to workers goroutines
+// (the caller's among them), each taking the next index in turn: a batch's
+// answer waits on its slowest lookup, not on the sum of them.
+func eachConcurrently(n, workers int, fn func(i int)) {
+	workers = min(workers, n/minPerWorker)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	work := func() {
+		for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+			fn(i)
+		}
+	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+}
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
@@ -231,13 +273,15 @@ func (h *Handler) BatchLegalLocation(w http.ResponseWriter, r *http.Request) err
 	}
 	blocks := make([]survey.Block, len(items))
 	terms := make([]string, len(items))
-	var errs []BatchError
-	for i, raw := range items {
+	failed := make([]*BatchError, len(items))
+	fatal := make([]error, len(items))
+	eachConcurrently(len(items), h.batchWorkers(), func(i int) {
+		raw := items[i]
 		s, ok := plainString(raw)
 		if !ok {
 			if err := json.Unmarshal(raw, &s); err != nil {
-				errs = append(errs, BatchError{i, raw, "invalid_legal_location", "record is not a string: send each legal land description as a JSON string"})
-				continue
+				failed[i] = &BatchError{i, raw, "invalid_legal_location", "record is not a string: send each legal land description as a JSON string"}
+				return
 			}
 		}
 		b, err := h.grid.Search(r.Context(), s)
@@ -247,12 +291,22 @@ func (h *Handler) BatchLegalLocation(w http.ResponseWriter, r *http.Request) err
 		if err != nil {
 			e := apierr.As(err)
 			if e == nil || e.Kind == apierr.Unavailable {
-				return err
+				fatal[i] = err
+				return
 			}
-			errs = append(errs, BatchError{i, raw, e.Code, e.Message})
-			continue
+			failed[i] = &BatchError{i, raw, e.Code, e.Message}
+			return
 		}
 		blocks[i], terms[i] = b, s
+	})
+	var errs []BatchError
+	for i := range items {
+		if fatal[i] != nil {
+			return fatal[i]
+		}
+		if failed[i] != nil {
+			errs = append(errs, *failed[i])
+		}
 	}
 	return writeBatch(w, blocks, terms, errs, d)
 }

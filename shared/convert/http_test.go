@@ -1,6 +1,7 @@
 package convert_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -654,6 +655,49 @@ func BenchmarkBatch100Handler(b *testing.B) {
 		testMux.ServeHTTP(rec, req)
 		if rec.Code != 200 {
 			b.Fatal(rec.Code)
+		}
+	}
+}
+
+// A batch resolved on many goroutines answers what one goroutine answers:
+// the same features in input order, the same errors in index order.
+func TestBatchConcurrentMatchesSerial(t *testing.T) {
+	t.Parallel()
+	var inputs []any
+	for i := range 100 {
+		switch i % 10 {
+		case 3:
+			inputs = append(inputs, "not a location")
+		case 7:
+			inputs = append(inputs, i)
+		case 9:
+			inputs = append(inputs, "NW-25-10-30-W5") // not found
+		default:
+			inputs = append(inputs, fmt.Sprintf("%s-%d-%d-%d-W%d", []string{"NE", "NW", "SE", "SW"}[i%4], 1+i%36, 1+i%90, 1+i%25, 4+i%2))
+		}
+	}
+	body, _ := json.Marshal(inputs)
+	answer := func(workers int) string {
+		h := convert.NewHandler(grid.New())
+		h.BatchWorkers = workers
+		mux := api.NewMux()
+		mux.Mount(h.BatchRoutes()...)
+		req := httptest.NewRequest("POST", "/batch/legal-location", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			t.Fatalf("workers %d: status %d: %s", workers, rec.Code, rec.Body)
+		}
+		return rec.Body.String()
+	}
+	serial := answer(1)
+	if !strings.Contains(serial, `"errors":[{"index":3,`) || strings.Count(serial, `"index":`) < 30 {
+		t.Fatalf("serial answer lacks the 30 errors (at least) in order: ...%s", serial[max(0, len(serial)-700):])
+	}
+	for _, w := range []int{2, 8, 100} {
+		if got := answer(w); got != serial {
+			t.Errorf("%d workers answer differently from one", w)
 		}
 	}
 }
