@@ -162,30 +162,31 @@ func bilinear(q [4]orb.Point, u, v float64) orb.Point {
 }
 
 // atPoint is one reverse lookup's view of the indexes: the records
-// containing its point, read from each index at most once (deciding the
-// system and then answering in it asked the same index twice).
+// containing its point, found in each index at most once (deciding the
+// system and then answering in it asked the same index twice) and each
+// decoded only when an answer uses it.
 type atPoint struct {
 	pt   orb.Point
 	ixs  []*gridindex.Index
-	recs [][]gridindex.Record
+	hits [][]gridindex.Hit
 	read []bool
 }
 
 func (s *Service) at(pt orb.Point) *atPoint {
 	ixs := s.indexes()
-	return &atPoint{pt: pt, ixs: ixs, recs: make([][]gridindex.Record, len(ixs)), read: make([]bool, len(ixs))}
+	return &atPoint{pt: pt, ixs: ixs, hits: make([][]gridindex.Hit, len(ixs)), read: make([]bool, len(ixs))}
 }
 
 // containing returns the records of index i containing the point.
-func (a *atPoint) containing(ctx context.Context, i int) ([]gridindex.Record, error) {
+func (a *atPoint) containing(ctx context.Context, i int) ([]gridindex.Hit, error) {
 	if !a.read[i] {
-		recs, err := a.ixs[i].Containing(ctx, a.pt)
+		hits, err := a.ixs[i].ContainingHits(ctx, a.pt)
 		if err != nil {
 			return nil, unavailable(err)
 		}
-		a.recs[i], a.read[i] = recs, true
+		a.hits[i], a.read[i] = hits, true
 	}
-	return a.recs[i], nil
+	return a.hits[i], nil
 }
 
 // dlsFromIndexes returns, for each of units, the block containing the
@@ -199,20 +200,18 @@ func (s *Service) dlsFromIndexes(ctx context.Context, at *atPoint, units []lld.U
 		if !holdsSystem(ix, lld.DLS) || !ix.Bound().Contains(pt) {
 			continue
 		}
-		recs, err := at.containing(ctx, n)
+		hits, err := at.containing(ctx, n)
 		if err != nil {
 			return nil, false, err
 		}
-		var finest *gridindex.Record
-		byUnit := map[lld.Unit]gridindex.Record{}
-		for i := range recs {
-			r := recs[i]
-			if r.Location.System != lld.DLS {
+		var finest *gridindex.Hit
+		for i := range hits {
+			h := &hits[i]
+			if h.System != lld.DLS {
 				continue
 			}
-			byUnit[r.Location.Unit] = r
-			if finest == nil || dlsDepth(r.Location.Unit) > dlsDepth(finest.Location.Unit) {
-				finest = &recs[i]
+			if finest == nil || dlsDepth(h.Unit) > dlsDepth(finest.Unit) {
+				finest = h
 			}
 		}
 		if finest == nil {
@@ -222,18 +221,37 @@ func (s *Service) dlsFromIndexes(ctx context.Context, at *atPoint, units []lld.U
 			if out[i].Location.System != lld.SystemUnknown {
 				continue
 			}
-			if r, ok := byUnit[u]; ok {
+			if h := lastDLS(hits, u); h != nil {
+				r, err := h.Record()
+				if err != nil {
+					return nil, false, unavailable(err)
+				}
 				out[i] = blockFrom(r, ix.Meta())
 				any = true
 				continue
 			}
-			if b, ok := subdivideAt(*finest, ix.Meta(), u, pt); ok {
+			r, err := finest.Record()
+			if err != nil {
+				return nil, false, unavailable(err)
+			}
+			if b, ok := subdivideAt(r, ix.Meta(), u, pt); ok {
 				out[i] = b
 				any = true
 			}
 		}
 	}
 	return out, any, nil
+}
+
+// lastDLS returns the last of hits that is a DLS block of unit u (two
+// blocks of a unit contain a point on their common edge), or nil.
+func lastDLS(hits []gridindex.Hit, u lld.Unit) *gridindex.Hit {
+	for i := len(hits) - 1; i >= 0; i-- {
+		if hits[i].System == lld.DLS && hits[i].Unit == u {
+			return &hits[i]
+		}
+	}
+	return nil
 }
 
 func dlsDepth(u lld.Unit) int {
@@ -296,12 +314,16 @@ func (s *Service) containingIn(ctx context.Context, at *atPoint, sys lld.System,
 		if !holdsSystem(ix, sys) || !ix.Bound().Contains(at.pt) {
 			continue
 		}
-		recs, err := at.containing(ctx, n)
+		hits, err := at.containing(ctx, n)
 		if err != nil {
 			return survey.Block{}, false, err
 		}
-		for _, r := range recs {
-			if r.Location.System == sys && r.Location.Unit == u {
+		for i := range hits {
+			if h := &hits[i]; h.System == sys && h.Unit == u {
+				r, err := h.Record()
+				if err != nil {
+					return survey.Block{}, false, unavailable(err)
+				}
 				return blockFrom(r, ix.Meta()), true, nil
 			}
 		}

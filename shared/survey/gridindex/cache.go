@@ -204,12 +204,12 @@ const (
 )
 
 // blockBytes estimates the heap a cached block holds: its inflated bytes,
-// key table, per-record tables, the units once parsed (one byte a record,
-// counted up front), and the cache's own entry. TestPageCacheHeapBound
+// key table, per-record tables, the systems and units once parsed (two
+// bytes a record, counted up front), and the cache's own entry. TestPageCacheHeapBound
 // checks it against the runtime's figures.
 func blockBytes(b *block) int64 {
 	n := int64(b.len())
-	return sizeBlock + sizeEntry + int64(cap(b.raw)) + int64(cap(b.slots))*2 + n*(4+sizeBound+sizePoint+1)
+	return sizeBlock + sizeEntry + int64(cap(b.raw)) + int64(cap(b.slots))*2 + n*(4+sizeBound+sizePoint+2)
 }
 
 // dirBytes estimates the heap a cached page directory holds.

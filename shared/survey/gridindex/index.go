@@ -8,12 +8,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
 
 	"github.com/paulmach/orb"
-	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/lld"
 )
@@ -460,12 +460,12 @@ func (ix *version) blocksIn(ctx context.Context, b orb.Bound, fn func(*block) er
 // unless it copies it.
 func (ix *version) within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(rec *Record) error) error {
 	return ix.blocksIn(ctx, b, func(p *block) error {
-		units, err := p.unitsOf()
+		kinds, err := p.kindsOf()
 		if err != nil {
 			return fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 		}
 		for i := range p.len() {
-			if units[i] != u || !p.bounds[i].Intersects(b) {
+			if kinds[i].unit != u || !p.bounds[i].Intersects(b) {
 				continue
 			}
 			r, err := p.record(i)
@@ -480,20 +480,59 @@ func (ix *version) within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(
 	})
 }
 
-// Containing returns every record whose polygon contains pt, of any unit.
-func (ix *version) containing(ctx context.Context, pt orb.Point) ([]Record, error) {
-	var out []Record
+// Hit is a record whose polygon contains a point (Index.ContainingHits):
+// its system and unit, and the record, decoded when asked for.
+type Hit struct {
+	System lld.System
+	Unit   lld.Unit
+	b      *block
+	i      int
+	key    string // the index's, for errors
+	rec    *Record
+}
+
+// Record decodes the record, once: the hit keeps it (a caller asking for
+// it again gets the same record, sharing its geometry).
+func (h *Hit) Record() (Record, error) {
+	if h.rec != nil {
+		return *h.rec, nil
+	}
+	r, err := h.b.record(h.i)
+	if err != nil {
+		return Record{}, fmt.Errorf("gridindex: %s: block: %w", h.key, err)
+	}
+	h.rec = &r
+	return r, nil
+}
+
+// scratchRings holds the rings containingHits decodes, one at a time.
+var scratchRings = sync.Pool{New: func() any { s := make([]orb.Point, 0, 64); return &s }}
+
+// containingHits returns every record whose polygon contains pt, of any
+// unit, undecoded: the point is tested on the encoded rings, so a reverse
+// lookup decodes only the records it answers with (it decoded every
+// record around the point, a third of its time with the blocks cached).
+func (ix *version) containingHits(ctx context.Context, pt orb.Point) ([]Hit, error) {
+	out := make([]Hit, 0, 8) // a DLS point is in a township, a section, a quarter, an LSD and perhaps a half
+	sp := scratchRings.Get().(*[]orb.Point)
+	defer scratchRings.Put(sp)
+	scratch := *sp
+	defer func() { *sp = scratch[:0] }()
 	err := ix.blocksNear(ctx, pt, 0, func(p *block) error {
+		var kinds []kind
 		for i := range p.len() {
 			if !p.bounds[i].Contains(pt) {
 				continue
 			}
-			r, err := p.record(i)
+			in, err := p.contains(i, pt, &scratch)
+			if err == nil && kinds == nil {
+				kinds, err = p.kindsOf()
+			}
 			if err != nil {
 				return fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 			}
-			if r.Geometry != nil && contains(r.Geometry, pt) {
-				out = append(out, r)
+			if in {
+				out = append(out, Hit{System: kinds[i].sys, Unit: kinds[i].unit, b: p, i: i, key: ix.key})
 			}
 		}
 		return nil
@@ -513,12 +552,12 @@ func (ix *version) nearest(ctx context.Context, pt orb.Point, u lld.Unit, maxM f
 		bestD = math.Inf(1)
 	)
 	err := ix.blocksNear(ctx, pt, margin, func(p *block) error {
-		units, err := p.unitsOf()
+		kinds, err := p.kindsOf()
 		if err != nil {
 			return fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 		}
 		for i := range p.len() {
-			if units[i] != u {
+			if kinds[i].unit != u {
 				continue
 			}
 			if d := distanceM(pt, p.centroids[i]); d < bestD {
@@ -594,15 +633,6 @@ func (ix *version) groupByKey(ctx context.Context, group string) ([]Record, erro
 	return recs, nil
 }
 
-func contains(g orb.Geometry, pt orb.Point) bool {
-	switch g := g.(type) {
-	case orb.Polygon:
-		return planar.PolygonContains(g, pt)
-	case orb.MultiPolygon:
-		return planar.MultiPolygonContains(g, pt)
-	}
-	return false
-}
 
 // distanceM is the distance in metres between nearby points (equirectangular).
 func distanceM(a, b orb.Point) float64 {

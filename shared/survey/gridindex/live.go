@@ -240,7 +240,26 @@ func (ix *Index) Within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(re
 
 // Containing returns every record whose polygon contains pt, of any unit.
 func (ix *Index) Containing(ctx context.Context, pt orb.Point) ([]Record, error) {
-	return do(ctx, ix, func(v *version) ([]Record, error) { return v.containing(ctx, pt) })
+	hits, err := ix.ContainingHits(ctx, pt)
+	if err != nil {
+		return nil, err
+	}
+	var out []Record
+	for i := range hits {
+		r, err := hits[i].Record()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// ContainingHits returns every record whose polygon contains pt, of any
+// unit, as Containing does, but leaves each to be decoded by Hit.Record:
+// what a caller that answers with one or two of them wants.
+func (ix *Index) ContainingHits(ctx context.Context, pt orb.Point) ([]Hit, error) {
+	return do(ctx, ix, func(v *version) ([]Hit, error) { return v.containingHits(ctx, pt) })
 }
 
 // Nearest returns the record of unit u whose centroid is nearest pt and no

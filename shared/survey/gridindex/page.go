@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/lld"
 )
@@ -24,7 +25,7 @@ type block struct {
 	bounds    []orb.Bound
 	centroids []orb.Point
 
-	units atomic.Pointer[[]lld.Unit] // parsed on first use (Within, Nearest)
+	kinds atomic.Pointer[[]kind] // parsed on first use (Within, Nearest, Containing)
 }
 
 func (p *block) len() int { return len(p.offs) }
@@ -116,21 +117,78 @@ func (p *block) hashKeys() {
 	}
 }
 
-// unitsOf returns the unit of each record, parsing the keys once.
-func (p *block) unitsOf() ([]lld.Unit, error) {
-	if u := p.units.Load(); u != nil {
-		return *u, nil
+// kind is a record's system and unit.
+type kind struct {
+	sys  lld.System
+	unit lld.Unit
+}
+
+// kindsOf returns the system and unit of each record, parsing the keys
+// once.
+func (p *block) kindsOf() ([]kind, error) {
+	if k := p.kinds.Load(); k != nil {
+		return *k, nil
 	}
-	units := make([]lld.Unit, p.len())
-	for i := range units {
+	kinds := make([]kind, p.len())
+	for i := range kinds {
 		l, err := lld.Parse(p.key(i))
 		if err != nil {
 			return nil, errCorrupt
 		}
-		units[i] = l.Unit
+		kinds[i] = kind{l.System, l.Unit}
 	}
-	p.units.Store(&units)
-	return units, nil
+	p.kinds.Store(&kinds)
+	return kinds, nil
+}
+
+// contains reports whether record i's polygon contains pt, as
+// planar.PolygonContains (MultiPolygonContains) says on the decoded
+// record, boundary included, without building the record: each ring is
+// decoded into *scratch, reused from ring to ring. A record without a
+// polygon contains nothing.
+func (p *block) contains(i int, pt orb.Point, scratch *[]orb.Point) (bool, error) {
+	d := decoder{b: p.raw[p.offs[i]:]}
+	d.b = d.b[d.count(1):] // the key
+	d.byte1()              // province
+	flags := d.byte1()
+	px, py := d.varint(), d.varint()
+	d.uvarint() // accuracy
+	if d.err != nil || flags&flagGeometry == 0 {
+		return false, d.err
+	}
+	polygon := func() bool {
+		in := false
+		for r := range d.count(1) {
+			n := d.count(2)
+			ring := (*scratch)[:0]
+			for range n {
+				px += d.varint()
+				py += d.varint()
+				ring = append(ring, orb.Point{float64(px) / coordScale, float64(py) / coordScale})
+			}
+			*scratch = ring
+			if d.err != nil || (r > 0 && !in) {
+				continue // outside the outer ring, holes do not matter: read on for the deltas
+			}
+			c := len(ring) > 0 && planar.RingContains(orb.Ring(ring), pt)
+			if r == 0 {
+				in = c
+			} else if c {
+				in = false // in a hole
+			}
+		}
+		return in && d.err == nil
+	}
+	if flags&flagMultiPolygon == 0 {
+		in := polygon()
+		return in, d.err
+	}
+	for range d.count(1) {
+		if polygon() {
+			return true, nil
+		}
+	}
+	return false, d.err
 }
 
 // scanBlock indexes the records of an inflated block in one pass that

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/lld"
 	"meridian/shared/survey"
@@ -127,7 +128,78 @@ func FuzzScanBlock(f *testing.F) {
 			if err == nil && r.Location.System == lld.DLS {
 				p.recordOf(i, r.Location)
 			}
+			var scratch []orb.Point
+			p.contains(i, orb.Point{-113.995, 51.005}, &scratch)
 		}
-		p.unitsOf()
+		p.kindsOf()
 	})
+}
+
+// decodedContains is what Containing answered before it tested points on
+// the encoded rings: orb's planar test on the decoded geometry.
+func decodedContains(g orb.Geometry, pt orb.Point) bool {
+	switch g := g.(type) {
+	case orb.Polygon:
+		return planar.PolygonContains(g, pt)
+	case orb.MultiPolygon:
+		return planar.MultiPolygonContains(g, pt)
+	}
+	return false
+}
+
+// block.contains answers what planar.PolygonContains on the decoded record
+// answers, for polygons with and without holes, multipolygons, a
+// triangle, records without a polygon, and points inside, outside, on
+// edges and on vertices (the boundary counts as inside).
+func TestBlockContainsMatchesDecoded(t *testing.T) {
+	t.Parallel()
+	square := func(x, y, w float64) orb.Ring {
+		return orb.Ring{{x, y}, {x + w, y}, {x + w, y + w}, {x, y + w}, {x, y}}
+	}
+	recs := []Record{
+		{Location: parse(t, "1-1-1-1-W5"), Geometry: orb.Polygon{square(-114.1, 51.0, 0.04)}, Centroid: orb.Point{-114.08, 51.02}},
+		{Location: parse(t, "2-1-1-1-W5"), Geometry: orb.Polygon{square(-114.1, 51.0, 0.04), square(-114.09, 51.01, 0.01)}, Centroid: orb.Point{-114.08, 51.02}},
+		{Location: parse(t, "3-1-1-1-W5"), Geometry: orb.MultiPolygon{{square(-114.1, 51.0, 0.01)}, {square(-114.07, 51.03, 0.02), square(-114.065, 51.035, 0.005)}}, Centroid: orb.Point{-114.08, 51.02}},
+		{Location: parse(t, "4-1-1-1-W5"), Geometry: orb.Polygon{{{-114.1, 51.0}, {-114.06, 51.0}, {-114.1, 51.04}, {-114.1, 51.0}}}, Centroid: orb.Point{-114.09, 51.01}},
+		{Location: parse(t, "5-1-1-1-W5"), Centroid: orb.Point{-114.08, 51.02}, HasCentroid: true},
+	}
+	p, err := scanBlock(blockOf(t, recs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pts []orb.Point
+	for i := range 21 { // a lattice through edges and vertices
+		for j := range 21 {
+			pts = append(pts, orb.Point{-114.105 + float64(i)*0.0025, 50.995 + float64(j)*0.0025})
+		}
+	}
+	decoded := make([]Record, len(recs))
+	for i := range recs {
+		if decoded[i], err = p.record(i); err != nil {
+			t.Fatal(err)
+		}
+		if g := decoded[i].Geometry; g != nil {
+			pts = append(pts, g.Bound().ToRing()...) // every corner of every box, exactly
+		}
+	}
+	var scratch []orb.Point
+	ins := 0
+	for i, r := range decoded {
+		for _, pt := range pts {
+			want := r.Geometry != nil && decodedContains(r.Geometry, pt)
+			got, err := p.contains(i, pt, &scratch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("record %s, point %v: contains %v, the decoded polygon says %v", r.Location, pt, got, want)
+			}
+			if got {
+				ins++
+			}
+		}
+	}
+	if ins == 0 || ins == len(recs)*len(pts) {
+		t.Fatalf("%d of %d answers inside: the points do not test both sides", ins, len(recs)*len(pts))
+	}
 }
