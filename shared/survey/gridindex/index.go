@@ -633,7 +633,6 @@ func (ix *version) groupByKey(ctx context.Context, group string) ([]Record, erro
 	return recs, nil
 }
 
-
 // distanceM is the distance in metres between nearby points (equirectangular).
 func distanceM(a, b orb.Point) float64 {
 	const mPerDeg = 111_320.0
