@@ -66,6 +66,15 @@ func (s *Service) fromIndex(ctx context.Context, l lld.Location) (survey.Block, 
 		if l.System != lld.DLS {
 			continue
 		}
+		// The quarter and section subdivideFrom would look up are in l's
+		// township: none is there when the township is not (one probe of
+		// the group keys instead of two lookups that fail).
+		if has, err := ix.HasGroup(ctx, l); err != nil || !has {
+			if err != nil {
+				return survey.Block{}, false, unavailable(err)
+			}
+			continue
+		}
 		b, ok, err := subdivideFrom(ctx, ix, l)
 		if err != nil {
 			return survey.Block{}, false, unavailable(err)

@@ -337,11 +337,12 @@ func (ix *version) findGroup(ctx context.Context, group string) (*keyEntry, erro
 // HasGroup reports whether the index holds any record of l's group (its
 // DLS township, Manitoba parish or Ontario geographic township).
 func (ix *version) hasGroup(ctx context.Context, l lld.Location) (bool, error) {
-	g, ok := GroupKey(l)
+	var gbuf [64]byte
+	gb, ok := appendGroupKey(gbuf[:0], l)
 	if !ok {
 		return false, nil
 	}
-	e, err := ix.findGroup(ctx, g)
+	e, err := ix.findGroup(ctx, unsafe.String(unsafe.SliceData(gb), len(gb)))
 	return e != nil, err
 }
 
