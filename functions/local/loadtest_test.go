@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"meridian/shared/api"
 	"meridian/shared/datadir"
 	"meridian/shared/gateway"
 )
@@ -28,6 +29,10 @@ func (w *discardResponse) WriteHeader(int)             {}
 // the server beyond what net/http costs. "discard" logs as loadtest does
 // (slog.DiscardHandler), "json" as serve does (a JSON handler, here to
 // io.Discard).
+// logDiscard is the buffered writer meridian serve logs through, in front
+// of io.Discard.
+var logDiscard = api.NewLogWriter(io.Discard, 0)
+
 func BenchmarkStack(b *testing.B) {
 	lls := make([]string, 100)
 	for i := range lls {
@@ -40,6 +45,7 @@ func BenchmarkStack(b *testing.B) {
 	}{
 		{"discard", slog.New(slog.DiscardHandler)},
 		{"json", slog.New(slog.NewJSONHandler(io.Discard, nil))},
+		{"serve", api.NewJSONLogger(logDiscard, nil)}, // as meridian serve logs
 	} {
 		dir := b.TempDir()
 		key, err := gateway.EnsureDemoKey(dir)
