@@ -136,8 +136,9 @@ type Options struct {
 }
 
 // DefaultRankSortBudget is Options.RankSortBudget when 0: the keys of the
-// ranked lists (about 3 million at province size, some 150 MB) are
-// sorted in runs of this size on disk.
+// ranked lists (an operator's wells, dispositions and LSDs, the expiring
+// dispositions, the operators in each order: several times the province's
+// wells and dispositions) are sorted in runs of this size on disk.
 const DefaultRankSortBudget = 8 << 20
 
 // Summary says what an ingest read, wrote and skipped.
