@@ -113,7 +113,7 @@ func (l listing[T]) read(ctx context.Context, ds kv.Dataset, p paging, cursor st
 	keyDesc, byKey := l.keySorts[p.Sort]
 	if !byKey {
 		if cursor != "" {
-			return listPage[T]{}, apierr.Invalidf("invalid_parameter", "cursor is not available here: it pages a list in its default sort (or its reverse), the lists whose meta carries next_cursor")
+			return listPage[T]{}, apierr.Invalidf("invalid_parameter", "cursor is not available here: it pages a list in its default sort (or its reverse; any sort of the operators list), the lists whose meta carries next_cursor")
 		}
 		if p.Page > MaxSortedRows/p.PerPage {
 			return listPage[T]{}, apierr.Invalidf("invalid_parameter",
