@@ -715,7 +715,7 @@ func TestListsOnStores(t *testing.T) {
 		m := &meteredStore{Store: store}
 		h := mux(m, d.now)
 		for _, c := range listCases {
-			for _, path := range []string{pagePath(c.path, 50), pagePath(c.path, 7) + "&page=4"} {
+			for _, path := range []string{pagePath(c.path, 50), pagePath(c.path, 7) + "&page=4", pagePath(c.path, 7) + "&page=40"} { // page 40: past rank items 100 and 200
 				want, _ := json.Marshal(mustOK(t, mem, path))
 				b, items, _ := m.request(t, h, path, false)
 				got, _ := json.Marshal(b)
