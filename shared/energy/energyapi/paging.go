@@ -149,16 +149,15 @@ func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cur
 		skip = (p.Page - 1) * p.PerPage
 	}
 	if counted && skip > 0 && l.rank != "" {
-		after, rest, ok, err := l.seek(ctx, ds, out.totals, skip, reverse)
+		after, rest, err := l.seek(ctx, ds, out.totals, skip, reverse)
 		switch {
 		case err != nil:
 			return out, err
-		case ok && rest < 0: // past the end of the list
+		case rest < 0: // past the end of the list
 			out.rows = []T{}
 			return out, nil
-		case ok:
-			q.After, skip = after, rest
 		}
+		q.After, skip = after, rest
 	}
 	past := func(sk string) bool { // after the cursor in the query's order
 		return cursor == "" || counted || (!reverse && sk > cursor) || (reverse && sk < cursor)
@@ -222,9 +221,9 @@ func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cur
 // energy.RankEvery). rest < 0 means the page is past the end of the
 // list. A dataset published before rank items existed has none: the page
 // is then read from the selection's start (or end), skipping as before.
-func (l listing[T]) seek(ctx context.Context, ds kv.Dataset, t totals, skip int, reverse bool) (after string, rest int, ok bool, err error) {
+func (l listing[T]) seek(ctx context.Context, ds kv.Dataset, t totals, skip int, reverse bool) (after string, rest int, err error) {
 	if skip >= t.n {
-		return "", -1, true, nil
+		return "", -1, nil
 	}
 	first, last := t.base, t.base+t.n-1 // the ranks of the selection's ends
 	rq := kv.Query{PK: l.rank, Limit: 1}
@@ -243,27 +242,27 @@ func (l listing[T]) seek(ctx context.Context, ds kv.Dataset, t totals, skip int,
 	}
 	pg, err := ds.Query(ctx, rq)
 	if err != nil {
-		return "", 0, false, err
+		return "", 0, err
 	}
 	if len(pg.Items) == 0 {
 		// Forward, rank 0 is at or below any row before a page: no item
 		// means a dataset without rank items, read from the start. In
 		// reverse it also means the page is within RankEvery rows of the
 		// list's end: read from the selection's end either way.
-		return "", skip, true, nil
+		return "", skip, nil
 	}
 	r, err := strconv.Atoi(pg.Items[0].SK) // decimal: not Sscan, which reads leading zeros as octal
 	if err != nil {
-		return "", 0, false, fmt.Errorf("energyapi: rank item %s %s: %w", l.rank, pg.Items[0].SK, err)
+		return "", 0, fmt.Errorf("energyapi: rank item %s %s: %w", l.rank, pg.Items[0].SK, err)
 	}
 	it, err := decodeJSON[energy.RankItem](pg.Items[0])
 	if err != nil {
-		return "", 0, false, err
+		return "", 0, err
 	}
 	if !reverse {
-		return it.SK, at - max(r+1, first), true, nil
+		return it.SK, at - max(r+1, first), nil
 	}
-	return it.SK, min(r-1, last) - at, true, nil
+	return it.SK, min(r-1, last) - at, nil
 }
 
 func (l listing[T]) count(t *totals, row T) {

@@ -679,6 +679,39 @@ func TestListRollupsDemo(t *testing.T) {
 				row.BACode, info.Liability.Total, info.PNG+info.Mineral, info.Footprint, wells, disps, lsds)
 		}
 	}
+	// Every ranked list has a rank item for each RankEvery-th row naming
+	// that row's sort key, and no other; each operators partition holds
+	// every operator once.
+	ranked := [][2]string{{energy.PKExpiring, ""}}
+	for _, sort := range energy.OperatorSorts {
+		ranked = append(ranked, [2]string{energy.OperatorsKey(sort), ""})
+		if n := len(all(kv.Query{PK: energy.OperatorsKey(sort)})); n != len(ops) {
+			t.Errorf("operators by %s: %d rows, want %d", sort, n, len(ops))
+		}
+	}
+	for _, it := range ops[:min(5, len(ops))] {
+		var row energy.OperatorRow
+		json.Unmarshal(it.Data, &row)
+		for _, prefix := range []string{energy.SKWellPrefix, energy.SKDispositionPrefix, energy.SKFootprintPrefix} {
+			ranked = append(ranked, [2]string{energy.OperatorKey(row.BACode), prefix})
+		}
+	}
+	for _, l := range ranked {
+		rows := all(kv.Query{PK: l[0], SKPrefix: l[1]})
+		var want []string
+		for i := 0; i < len(rows); i += energy.RankEvery {
+			want = append(want, energy.RankSK(i)+"="+rows[i].SK)
+		}
+		var got []string
+		for _, it := range all(kv.Query{PK: energy.RankKey(l[0], l[1])}) {
+			var r energy.RankItem
+			json.Unmarshal(it.Data, &r)
+			got = append(got, it.SK+"="+r.SK)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("rank items of %s %s: %.3v, want %.3v (%d rows)", l[0], l[1], got, want, len(rows))
+		}
+	}
 	// Every window of the demo: roll-up (unfiltered) against a filter that
 	// keeps every row (counted while reading).
 	for _, offset := range []int{-3000, -400, 0, 200, 1300, 4000} {
