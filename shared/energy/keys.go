@@ -174,3 +174,55 @@ func Slug(name string) string {
 // "Cenovus Energy Inc." → "cenovusenergyinc"; what a caller who typed the
 // name without spaces or punctuation sends.
 func Squash(name string) string { return strings.ReplaceAll(Slug(name), "-", "") }
+
+// OperatorSorts are the orders of GET /energy/operators, each with the
+// partition that holds the operators in that order (the default, orphan
+// wells, is OPERATORS): one copy of the operator rows per order, so that
+// no sort streams every operator. Each partition's key order is the
+// sort's default direction with the endpoint's ties: most first and BA
+// code ascending for the counts, name ascending (case folded) and BA code
+// descending for the name.
+var OperatorSorts = []string{"orphan", "active", "abandoned", "name", "dispositions"}
+
+// OperatorsKey is the partition of the operators in the order sort
+// (OperatorSorts).
+func OperatorsKey(sort string) string {
+	if sort == "orphan" {
+		return PKOperators
+	}
+	return PKOperators + "#" + strings.ToUpper(sort)
+}
+
+// OperatorsSortSK is the sort key of an operator row in the partition of
+// sort (OperatorsKey).
+func OperatorsSortSK(sort string, r OperatorRow) string {
+	n := 0
+	switch sort {
+	case "orphan":
+		n = r.OrphanWells
+	case "active":
+		n = r.ActiveWells
+	case "abandoned":
+		n = r.AbandonedWells
+	case "dispositions":
+		n = r.DispositionsCount
+	case "name":
+		// Names never hold a byte below 0x02: "\x01" ends the name before
+		// any longer name that begins with it, as the comparison of the
+		// folded names does.
+		return strings.ToLower(r.Name) + "\x01" + descending(r.BACode)
+	}
+	return OperatorsSK(n, r.BACode)
+}
+
+// descending encodes s so that the encodings sort in the reverse order of
+// the strings: each byte's complement in hex, then "~", above every hex
+// digit, so that a string sorts after the longer strings it begins.
+func descending(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		fmt.Fprintf(&b, "%02x", 255-s[i])
+	}
+	b.WriteByte('~')
+	return b.String()
+}

@@ -402,3 +402,48 @@ func BenchmarkReport(b *testing.B) {
 		})
 	}
 }
+
+// A full agriculture report reads the dataset pointer and the quarter's
+// partition: two store round trips (on DynamoDB, a strongly consistent
+// GetItem and one Query), plus the sources once per dataset version. A
+// projection reads the pointer, then its items at once (concurrent Gets:
+// one round trip of waiting).
+func TestReportRoundTrips(t *testing.T) {
+	t.Parallel()
+	store := &counting{Store: demoStore(t)}
+	mux := api.NewMux()
+	mux.Mount(NewHandler(store, grid.New()).Routes()...) // one handler: it keeps the sources
+	get := func(target string) []byte {
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))
+		if w.Code != 200 {
+			t.Fatalf("GET %s = %d %s", target, w.Code, w.Body)
+		}
+		return w.Body.Bytes()
+	}
+	reads := func() (gets, queries int) {
+		store.mu.Lock()
+		defer store.mu.Unlock()
+		gets, queries = len(store.gets), len(store.pages)
+		store.gets, store.pages = nil, nil
+		return gets, queries
+	}
+	const target = "/ag/report?legal_location=SE-1-10-14-W2"
+	first := get(target)
+	g1, q1 := reads()
+	second := get(target)
+	g2, q2 := reads()
+	if g1 != 1 || q1 != 2 {
+		t.Errorf("first full report: %d gets and %d queries, want 1 (pointer) and 2 (partition, sources)", g1, q1)
+	}
+	if g2 != 1 || q2 != 1 {
+		t.Errorf("full report: %d gets and %d queries, want 1 (pointer) and 1 (partition)", g2, q2)
+	}
+	if !bytes.Equal(first, second) {
+		t.Error("the second report differs from the first")
+	}
+	get("/ag/report?legal_location=SE-1-10-14-W2&include=soil,drought")
+	if g, q := reads(); g != 3 || q != 0 {
+		t.Errorf("projection of two sections: %d gets and %d queries, want 3 gets (pointer, then two at once)", g, q)
+	}
+}

@@ -73,6 +73,7 @@ func (h *Handler) Expiring(w http.ResponseWriter, r *http.Request) error {
 				t.known++
 			}
 		},
+		rank: energy.RankKey(energy.PKExpiring, ""),
 	}
 	if kind != "" || typ != "" || operator != "" || search != "" {
 		l.keep = func(t energy.TenureRow) bool {
@@ -117,7 +118,7 @@ func expiringTotals(ctx context.Context, ds kv.Dataset, now time.Time, to string
 		return totals{}, false, err
 	}
 	d := end.Minus(before)
-	return totals{n: d.Count, known: d.Known, microHa: d.AreaMicroHa}, true, nil
+	return totals{n: d.Count, known: d.Known, microHa: d.AreaMicroHa, base: before.Count}, true, nil
 }
 
 // dispositionID checks and normalises a disposition id: a number, or

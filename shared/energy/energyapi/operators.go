@@ -108,12 +108,28 @@ func (h *Handler) Operators(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// Every sort has its partition, in the sort's order (energy.OperatorsKey),
+	// whose COUNTS item says it exists: a dataset published before them
+	// has the orphan order only, and the other sorts stream it.
+	pk := energy.OperatorsKey(p.Sort)
+	total, ok, err := countItem(ctx, ds, pk)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		pk = energy.PKOperators
+	}
 	l := listing[energy.OperatorRow]{
-		q:        kv.Query{PK: energy.PKOperators},
+		q:        kv.Query{PK: pk},
 		decode:   decodeJSON[energy.OperatorRow],
 		cmp:      operatorCmp(p.Sort),
 		keySorts: map[string]bool{"orphan": true},
 		rollup:   func(ctx context.Context) (totals, bool, error) { return countItem(ctx, ds, energy.PKOperators) },
+		rank:     energy.RankKey(pk, ""),
+	}
+	if ok {
+		l.keySorts = map[string]bool{p.Sort: operatorSorts[p.Sort]}
+		l.rollup = func(context.Context) (totals, bool, error) { return total, true, nil }
 	}
 	if q != "" {
 		l.keep = func(row energy.OperatorRow) bool { return containsFold(row.Name, q) || containsFold(row.BACode, q) }
@@ -312,6 +328,7 @@ func (h *Handler) operatorDispositions(w http.ResponseWriter, r *http.Request, d
 		cmp:      tenureCmp(p.Sort),
 		keySorts: map[string]bool{"expiry": false, "days": false},
 		rollup:   infoTotal(info.PNG + info.Mineral),
+		rank:     energy.RankKey(energy.OperatorKey(info.BACode), energy.SKDispositionPrefix),
 	}
 	if within != nil {
 		// The window is a range of the operator's DISP#<expiry>#<id> keys:
@@ -379,6 +396,7 @@ func (h *Handler) operatorWells(w http.ResponseWriter, r *http.Request, ds kv.Da
 		},
 		keySorts: map[string]bool{"uwi": false},
 		rollup:   infoTotal(info.Liability.Total),
+		rank:     energy.RankKey(energy.OperatorKey(info.BACode), energy.SKWellPrefix),
 	}
 	if status != "" || search != "" {
 		l.keep = func(row energy.WellRow) bool {
@@ -419,6 +437,7 @@ func (h *Handler) operatorLSDs(w http.ResponseWriter, r *http.Request, ds kv.Dat
 		},
 		keySorts: map[string]bool{"total": true},
 		rollup:   infoTotal(info.Footprint),
+		rank:     energy.RankKey(energy.OperatorKey(info.BACode), energy.SKFootprintPrefix),
 	}
 	if search != "" {
 		l.keep = func(row energy.FootprintRow) bool { return containsFold(row.LegalLocation, search) }

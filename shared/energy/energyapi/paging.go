@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"meridian/shared/apierr"
+	"meridian/shared/energy"
 	"meridian/shared/kv"
 )
 
@@ -74,6 +76,11 @@ type listing[T any] struct {
 	rollup func(ctx context.Context) (t totals, ok bool, err error)
 	// add counts a row that passed the filters into the totals.
 	add func(t *totals, row T)
+	// rank is the partition of the rank items of the list q reads
+	// (energy.RankKey), "" when it has none: with a roll-up, page N in key
+	// order then starts at the rank item at or below its first row's rank
+	// instead of reading the rows before it.
+	rank string
 }
 
 // totals are a list's meta.total and, for tenure/expiring, its area sums.
@@ -83,6 +90,10 @@ type totals struct {
 	// the same whatever the order of the rows and equal to the difference
 	// of the EXPIRING#DAYS tallies.
 	microHa int64
+	// base is the rank, in the ranked list (listing.rank), of the first
+	// row the unfiltered query selects: 0 for a whole list, the tally of
+	// the days before the window for tenure/expiring. Set by a roll-up.
+	base int
 }
 
 // listPage is one page of a list: its rows, the totals of every row that
@@ -102,7 +113,7 @@ func (l listing[T]) read(ctx context.Context, ds kv.Dataset, p paging, cursor st
 	keyDesc, byKey := l.keySorts[p.Sort]
 	if !byKey {
 		if cursor != "" {
-			return listPage[T]{}, apierr.Invalidf("invalid_parameter", "cursor is not available here: it pages a list in its default sort (or its reverse), the lists whose meta carries next_cursor")
+			return listPage[T]{}, apierr.Invalidf("invalid_parameter", "cursor is not available here: it pages a list in its default sort (or its reverse; any sort of the operators list), the lists whose meta carries next_cursor")
 		}
 		if p.Page > MaxSortedRows/p.PerPage {
 			return listPage[T]{}, apierr.Invalidf("invalid_parameter",
@@ -137,6 +148,17 @@ func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cur
 	if cursor == "" {
 		skip = (p.Page - 1) * p.PerPage
 	}
+	if counted && skip > 0 && l.rank != "" {
+		after, rest, err := l.seek(ctx, ds, out.totals, skip, reverse)
+		switch {
+		case err != nil:
+			return out, err
+		case rest < 0: // past the end of the list
+			out.rows = []T{}
+			return out, nil
+		}
+		q.After, skip = after, rest
+	}
 	past := func(sk string) bool { // after the cursor in the query's order
 		return cursor == "" || counted || (!reverse && sk > cursor) || (reverse && sk < cursor)
 	}
@@ -152,6 +174,10 @@ func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cur
 			return out, err
 		}
 		for _, it := range pg.Items {
+			if counted && l.keep == nil && seen < skip {
+				seen++ // a row before the page: nothing to count or keep
+				continue
+			}
 			row, err := l.decode(it)
 			if err != nil {
 				return out, err
@@ -186,6 +212,57 @@ func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cur
 		out.rows = []T{}
 	}
 	return out, nil
+}
+
+// seek finds where page N of the unfiltered list in key order starts
+// without reading the rows before it: the list's rank item nearest before
+// the page's first row (one Limit-1 Query), whose sort key the page is
+// read after, and the rows to skip from there (fewer than
+// energy.RankEvery). rest < 0 means the page is past the end of the
+// list. A dataset published before rank items existed has none: the page
+// is then read from the selection's start (or end), skipping as before.
+func (l listing[T]) seek(ctx context.Context, ds kv.Dataset, t totals, skip int, reverse bool) (after string, rest int, err error) {
+	if skip >= t.n {
+		return "", -1, nil
+	}
+	first, last := t.base, t.base+t.n-1 // the ranks of the selection's ends
+	rq := kv.Query{PK: l.rank, Limit: 1}
+	var at int // the rank of the page's first row
+	if !reverse {
+		// Read after the rank item at or below the row before the page:
+		// from the selection's start when that item is before it (the
+		// query's own bound then ignores the cursor).
+		at = first + skip
+		rq.SKTo, rq.Reverse = energy.RankSK(at-1), true
+	} else {
+		// Read backwards after the rank item at or above the row after
+		// the page (in key order); from the selection's end when none is.
+		at = last - skip
+		rq.SKFrom = energy.RankSK(at + 1)
+	}
+	pg, err := ds.Query(ctx, rq)
+	if err != nil {
+		return "", 0, err
+	}
+	if len(pg.Items) == 0 {
+		// Forward, rank 0 is at or below any row before a page: no item
+		// means a dataset without rank items, read from the start. In
+		// reverse it also means the page is within RankEvery rows of the
+		// list's end: read from the selection's end either way.
+		return "", skip, nil
+	}
+	r, err := strconv.Atoi(pg.Items[0].SK) // decimal: not Sscan, which reads leading zeros as octal
+	if err != nil {
+		return "", 0, fmt.Errorf("energyapi: rank item %s %s: %w", l.rank, pg.Items[0].SK, err)
+	}
+	it, err := decodeJSON[energy.RankItem](pg.Items[0])
+	if err != nil {
+		return "", 0, err
+	}
+	if !reverse {
+		return it.SK, at - max(r+1, first), nil
+	}
+	return it.SK, min(r-1, last) - at, nil
 }
 
 func (l listing[T]) count(t *totals, row T) {

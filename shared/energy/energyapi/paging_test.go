@@ -76,7 +76,7 @@ func newBigData(n int, seed uint64) bigData {
 }
 
 // store publishes d the way the ingest does: rows under their access
-// patterns' keys and the roll-ups of package energy.
+// patterns' keys and the roll-ups of package energy, rank items included.
 func (d bigData) store(t testing.TB) *kv.Mem {
 	t.Helper()
 	store := kv.NewMem()
@@ -86,12 +86,28 @@ func (d bigData) store(t testing.TB) *kv.Mem {
 
 func (d bigData) publish(t testing.TB, store kv.Store) {
 	t.Helper()
+	d.publishWith(t, store, true)
+}
+
+// publishWith publishes d, without the rank items and the operators' sort
+// partitions when ranks is false (a dataset published before they
+// existed).
+func (d bigData) publishWith(t testing.TB, store kv.Store, ranks bool) {
+	t.Helper()
+	rk := energy.NewRanks(context.Background(), 0)
+	defer rk.Close()
 	_, err := kv.Publish(context.Background(), store, kv.DatasetInfo{Name: energy.Dataset}, func(w *kv.Writer) error {
 		pk := energy.OperatorKey(bigBA)
+		put := func(pk, prefix, sk string, row any) error {
+			if err := w.Put(pk, sk, row); err != nil {
+				return err
+			}
+			return rk.Add(pk, prefix, sk)
+		}
 		info := energy.OperatorInfo{OperatorRow: energy.OperatorRow{BACode: bigBA, Name: holders[0], Slug: energy.Slug(holders[0])}, Footprint: len(d.lsds)}
 		for _, wl := range d.wells {
 			info.Liability.Count(wl.Status)
-			if err := w.Put(pk, energy.OperatorWellSK(wl.UWI), wl); err != nil {
+			if err := put(pk, energy.SKWellPrefix, energy.OperatorWellSK(wl.UWI), wl); err != nil {
 				return err
 			}
 		}
@@ -105,32 +121,47 @@ func (d bigData) publish(t testing.TB, store kv.Store) {
 			exp := ""
 			if t.ExpiryDate != nil {
 				exp = *t.ExpiryDate
-				if err := w.Put(energy.PKExpiring, exp+"#"+t.ID, t); err != nil {
+				if err := put(energy.PKExpiring, "", exp+"#"+t.ID, t); err != nil {
 					return err
 				}
 				tally.Add(exp, t.AreaHa)
 			}
-			if err := w.Put(pk, energy.OperatorDispositionSK(exp, t.ID), t); err != nil {
+			if err := put(pk, energy.SKDispositionPrefix, energy.OperatorDispositionSK(exp, t.ID), t); err != nil {
 				return err
 			}
 		}
 		for _, f := range d.lsds {
-			if err := w.Put(pk, energy.FootprintSK(f.TotalWells, f.LegalLocation), f); err != nil {
+			if err := put(pk, energy.SKFootprintPrefix, energy.FootprintSK(f.TotalWells, f.LegalLocation), f); err != nil {
 				return err
 			}
 		}
 		for _, o := range d.ops {
-			if err := w.Put(energy.PKOperators, energy.OperatorsSK(o.OrphanWells, o.BACode), o); err != nil {
+			if !ranks {
+				if err := w.Put(energy.PKOperators, energy.OperatorsSK(o.OrphanWells, o.BACode), o); err != nil {
+					return err
+				}
+			} else if err := energy.PutOperatorRow(w, rk, o); err != nil {
 				return err
 			}
 		}
 		if err := w.Put(pk, energy.SKInfo, info); err != nil {
 			return err
 		}
-		if err := w.Put(energy.PKCounts, energy.PKOperators, energy.ListCount{Total: len(d.ops)}); err != nil {
+		if ranks {
+			if err := energy.PutOperatorCounts(w, len(d.ops)); err != nil {
+				return err
+			}
+		} else if err := w.Put(energy.PKCounts, energy.PKOperators, energy.ListCount{Total: len(d.ops)}); err != nil {
 			return err
 		}
-		return tally.Cumulative(func(day string, c energy.ExpiringDay) error { return w.Put(energy.PKExpiringDays, day, c) })
+		if err := tally.Cumulative(func(day string, c energy.ExpiringDay) error { return w.Put(energy.PKExpiringDays, day, c) }); err != nil {
+			return err
+		}
+		if ranks {
+			_, err := rk.Write(w)
+			return err
+		}
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +273,11 @@ var listCases = []listCase{
 	{"operator summary", "/energy/operators/" + bigBA, false, false},
 	{"operators", "/energy/operators", true, false},
 	{"operators q", "/energy/operators?q=gamma", false, false},
-	{"operators by name", "/energy/operators?sort=name", false, true},
+	{"operators by name", "/energy/operators?sort=name", true, false},
+	{"operators by name page 3", "/energy/operators?sort=name&page=3", true, false},
+	{"operators by active, asc, page 3", "/energy/operators?sort=active&dir=asc&page=3", true, false},
+	{"operator dispositions page 3, desc", "/energy/operators/" + bigBA + "?view=dispositions&dir=desc&page=3", true, false},
+	{"expiring 3650 page 3", "/energy/tenure/expiring?expires_within_days=3650&page=3", true, false},
 	{"expiring 3650", "/energy/tenure/expiring?expires_within_days=3650", true, false},
 	{"expiring 3650 by area", "/energy/tenure/expiring?expires_within_days=3650&sort=area", false, true},
 	{"expiring 3650 png", "/energy/tenure/expiring?expires_within_days=3650&tenure_kind=png", false, false},
@@ -258,8 +293,9 @@ func pagePath(path string, per int) string {
 }
 
 // TestListReadCounts: an unfiltered page in key order reads its page, one
-// item more and the roll-ups (page N reads the N-1 pages before it); a
-// filtered or otherwise sorted one reads its partition, not more.
+// item more and the roll-ups, and page N also one rank item and fewer
+// than energy.RankEvery rows before the page (not the N-1 pages before
+// it); a filtered or otherwise sorted one reads its partition, not more.
 func TestListReadCounts(t *testing.T) {
 	t.Parallel()
 	const n, per = 3000, 50
@@ -273,10 +309,10 @@ func TestListReadCounts(t *testing.T) {
 		case c.keyed:
 			want := int64(per + 1 + overhead)
 			if strings.Contains(c.path, "page=3") {
-				want += 2 * per
+				want += 1 + energy.RankEvery - 1
 			}
 			if items > want {
-				t.Errorf("%s: read %d items, want at most %d (page, one more, roll-ups)", c.name, items, want)
+				t.Errorf("%s: read %d items, want at most %d (page, one more, roll-ups, the rank item and the rows after it)", c.name, items, want)
 			}
 			if at(body, "meta", "next_cursor") == nil {
 				t.Errorf("%s: no next_cursor on a key-order page of %d rows", c.name, n)
@@ -571,17 +607,18 @@ func TestSortedPages(t *testing.T) {
 		}
 	}
 	for path, wantCode := range map[string]int{
-		"/energy/tenure/expiring?sort=area&per_page=200&page=50":    200,
-		"/energy/tenure/expiring?sort=area&per_page=200&page=51":    400,
-		"/energy/operators?sort=name&per_page=100&page=101":         400,
-		"/energy/operators?per_page=100&page=101":                   200, // key order: any page
-		"/energy/operators?sort=name&cursor=MXxvcnBoYW58ZGVzYwBa":   400,
-		"/energy/operators?cursor=bm90IGEgY3Vyc29y":                 400,
-		"/energy/operators?cursor=%25%25":                           400,
-		"/energy/operators?page=2&cursor=MXxvcnBoYW58ZGVzYwBa":      400,
-		"/energy/operators?cursor=MXxvcnBoYW58ZGVzYwBa":             200, // "1|orphan|desc\x00Z"
-		"/energy/operators/" + bigBA + "?view=wells&cursor=xx":      400,
-		"/energy/tenure/expiring?sort=expiry&cursor=MXxvcnBoYW58ZA": 400,
+		"/energy/tenure/expiring?sort=area&per_page=200&page=50":                       200,
+		"/energy/tenure/expiring?sort=area&per_page=200&page=51":                       400,
+		"/energy/operators?sort=name&per_page=100&page=101":                            200, // its own partition: key order, any page
+		"/energy/operators?per_page=100&page=101":                                      200, // key order: any page
+		"/energy/operators/" + bigBA + "?view=wells&sort=licence&per_page=200&page=51": 400,
+		"/energy/operators?sort=name&cursor=MXxvcnBoYW58ZGVzYwBa":                      400,
+		"/energy/operators?cursor=bm90IGEgY3Vyc29y":                                    400,
+		"/energy/operators?cursor=%25%25":                                              400,
+		"/energy/operators?page=2&cursor=MXxvcnBoYW58ZGVzYwBa":                         400,
+		"/energy/operators?cursor=MXxvcnBoYW58ZGVzYwBa":                                200, // "1|orphan|desc\x00Z"
+		"/energy/operators/" + bigBA + "?view=wells&cursor=xx":                         400,
+		"/energy/tenure/expiring?sort=expiry&cursor=MXxvcnBoYW58ZA":                    400,
 	} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
@@ -642,6 +679,39 @@ func TestListRollupsDemo(t *testing.T) {
 				row.BACode, info.Liability.Total, info.PNG+info.Mineral, info.Footprint, wells, disps, lsds)
 		}
 	}
+	// Every ranked list has a rank item for each RankEvery-th row naming
+	// that row's sort key, and no other; each operators partition holds
+	// every operator once.
+	ranked := [][2]string{{energy.PKExpiring, ""}}
+	for _, sort := range energy.OperatorSorts {
+		ranked = append(ranked, [2]string{energy.OperatorsKey(sort), ""})
+		if n := len(all(kv.Query{PK: energy.OperatorsKey(sort)})); n != len(ops) {
+			t.Errorf("operators by %s: %d rows, want %d", sort, n, len(ops))
+		}
+	}
+	for _, it := range ops[:min(5, len(ops))] {
+		var row energy.OperatorRow
+		json.Unmarshal(it.Data, &row)
+		for _, prefix := range []string{energy.SKWellPrefix, energy.SKDispositionPrefix, energy.SKFootprintPrefix} {
+			ranked = append(ranked, [2]string{energy.OperatorKey(row.BACode), prefix})
+		}
+	}
+	for _, l := range ranked {
+		rows := all(kv.Query{PK: l[0], SKPrefix: l[1]})
+		var want []string
+		for i := 0; i < len(rows); i += energy.RankEvery {
+			want = append(want, energy.RankSK(i)+"="+rows[i].SK)
+		}
+		var got []string
+		for _, it := range all(kv.Query{PK: energy.RankKey(l[0], l[1])}) {
+			var r energy.RankItem
+			json.Unmarshal(it.Data, &r)
+			got = append(got, it.SK+"="+r.SK)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("rank items of %s %s: %.3v, want %.3v (%d rows)", l[0], l[1], got, want, len(rows))
+		}
+	}
 	// Every window of the demo: roll-up (unfiltered) against a filter that
 	// keeps every row (counted while reading).
 	for _, offset := range []int{-3000, -400, 0, 200, 1300, 4000} {
@@ -678,7 +748,7 @@ func TestListsOnStores(t *testing.T) {
 		m := &meteredStore{Store: store}
 		h := mux(m, d.now)
 		for _, c := range listCases {
-			for _, path := range []string{pagePath(c.path, 50), pagePath(c.path, 7) + "&page=4"} {
+			for _, path := range []string{pagePath(c.path, 50), pagePath(c.path, 7) + "&page=4", pagePath(c.path, 7) + "&page=40"} { // page 40: past rank items 100 and 200
 				want, _ := json.Marshal(mustOK(t, mem, path))
 				b, items, _ := m.request(t, h, path, false)
 				got, _ := json.Marshal(b)
@@ -696,5 +766,106 @@ func TestListsOnStores(t *testing.T) {
 				t.Errorf("%s: cursor walk of %s: %d rows, memory's %d", name, path, len(got), len(want))
 			}
 		}
+	}
+}
+
+// TestPageNumberEqualsCursor: page N by number is page N reached by
+// following next_cursor, for every unfiltered list in key order, in both
+// directions and at several N (before, at and across the rank items'
+// spacing, and past the end), on a dataset with rank items and on one
+// published before them (read and skip): the rank items change what a
+// page reads, never what it holds.
+func TestPageNumberEqualsCursor(t *testing.T) {
+	t.Parallel()
+	const n = 1234
+	d := newBigData(n, 9)
+	withRanks := d.store(t)
+	without := kv.NewMem()
+	d.publishWith(t, without, false)
+	handlers := map[string]http.Handler{"ranks": mux(withRanks, d.now), "no ranks": mux(without, d.now)}
+	lists := []struct{ path, id string }{
+		{"/energy/operators?", "ba_code"},
+		{"/energy/operators?sort=active&", "ba_code"},
+		{"/energy/operators?sort=abandoned&", "ba_code"},
+		{"/energy/operators?sort=name&", "ba_code"},
+		{"/energy/operators?sort=dispositions&", "ba_code"},
+		{"/energy/operators/" + bigBA + "?view=wells&", "uwi"},
+		{"/energy/operators/" + bigBA + "?view=dispositions&", "id"},
+		{"/energy/operators/" + bigBA + "?view=lsds&", "legal_location"},
+		{"/energy/tenure/expiring?expires_within_days=3650&", "id"},
+		{"/energy/tenure/expiring?expires_within_days=30&", "id"},
+	}
+	for _, l := range lists {
+		for _, dir := range []string{"", "dir=asc&", "dir=desc&"} {
+			for _, per := range []int{7, 50, 200} {
+				base := fmt.Sprintf("%s%sper_page=%d", l.path, dir, per)
+				all := walk(t, handlers["ranks"], base, l.id)
+				// Without their partitions, the other sorts of the operators
+				// have no cursor (a page of a sort of everything): compare
+				// their pages below.
+				if old := walk(t, handlers["no ranks"], base, l.id); !strings.Contains(l.path, "sort=") && !slices.Equal(all, old) {
+					t.Errorf("%s: the cursor walk differs without rank items (%d rows, %d)", base, len(all), len(old))
+				}
+				last := (len(all) + per - 1) / per
+				for _, page := range []int{2, 3, 14, 15, 16, 29, 30, last - 1, last, last + 1, last + 40} {
+					if page < 2 {
+						continue
+					}
+					var want []string
+					if from := (page - 1) * per; from < len(all) {
+						want = all[from:min(from+per, len(all))]
+					}
+					for name, h := range handlers {
+						b := mustOK(t, h, fmt.Sprintf("%s&page=%d", base, page))
+						var got []string
+						for _, row := range at(b, "rows").([]any) {
+							got = append(got, str(row.(map[string]any)[l.id]))
+						}
+						if !slices.Equal(got, want) {
+							t.Errorf("%s, %s: page %d holds %d rows (%.3v), the cursor's page %d rows (%.3v)", name, base, page, len(got), got, len(want), want)
+						}
+						if total := at(b, "meta", "total"); total != float64(len(all)) {
+							t.Errorf("%s, %s page %d: meta.total %v, want %d", name, base, page, total, len(all))
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDeepPageRoundTrips: page 20 of every ranked list costs what page 1
+// costs plus one store round trip (the rank item), whatever its depth,
+// and reads fewer than energy.RankEvery rows besides its own.
+func TestDeepPageRoundTrips(t *testing.T) {
+	t.Parallel()
+	d := newBigData(6000, 3)
+	store := &meteredStore{Store: d.store(t)}
+	h := mux(store, d.now)
+	for _, path := range []string{
+		"/energy/operators?per_page=200",
+		"/energy/operators?sort=name&per_page=200",
+		"/energy/operators?sort=active&dir=asc&per_page=200",
+		"/energy/operators/" + bigBA + "?view=wells&per_page=200",
+		"/energy/operators/" + bigBA + "?view=dispositions&dir=desc&per_page=200",
+		"/energy/operators/" + bigBA + "?view=lsds&per_page=200",
+		"/energy/tenure/expiring?expires_within_days=3650&per_page=200",
+		"/energy/tenure/expiring?expires_within_days=3650&dir=desc&per_page=200",
+	} {
+		store.reads.Store(0)
+		_, items1, _ := store.request(t, h, path, false)
+		reads1 := store.reads.Swap(0)
+		b, items20, _ := store.request(t, h, path+"&page=20", false)
+		reads20 := store.reads.Load()
+		if rows := len(at(b, "rows").([]any)); rows != 200 {
+			t.Errorf("%s page 20: %d rows, want 200", path, rows)
+		}
+		if reads20 != reads1+1 {
+			t.Errorf("%s: page 20 made %d store reads, page 1 %d: want one more (the rank item)", path, reads20, reads1)
+		}
+		if items20 > items1+energy.RankEvery {
+			t.Errorf("%s: page 20 read %d items, page 1 %d: want fewer than %d more", path, items20, items1, energy.RankEvery)
+		}
+		t.Logf("%-75s page 1: %d reads, %d items; page 20: %d reads, %d items", path, reads1, items1, reads20, items20)
 	}
 }

@@ -10,7 +10,7 @@ var (
 		{Name: "dir", Description: "asc or desc; the default depends on the sort", Schema: map[string]any{"enum": []string{"asc", "desc"}}},
 	}
 	windowSchema = map[string]any{"type": "integer", "minimum": 1, "maximum": MaxWindowDays}
-	cursorDoc    = api.Param{Name: "cursor", Description: "meta.next_cursor of the previous page: pages the default sort (or its reverse) at constant cost; not with page"}
+	cursorDoc    = api.Param{Name: "cursor", Description: "meta.next_cursor of the previous page: pages a list in a key order (the default sort, every sort of the operators list; either direction) at constant cost; not with page"}
 )
 
 func params(ps ...api.Param) []api.Param { return append(ps, pageParams...) }

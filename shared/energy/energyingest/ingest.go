@@ -129,7 +129,17 @@ type Options struct {
 	// Notices collects the values the readers had not seen before but
 	// placed (a new status word); nil discards them.
 	Notices *ingest.Notices
+	// RankSortBudget is the bytes of list keys the ingest holds in memory
+	// to write the lists' rank items (package energy, rollups.go) before
+	// it spills them to a temporary file: DefaultRankSortBudget when 0.
+	RankSortBudget int
 }
+
+// DefaultRankSortBudget is Options.RankSortBudget when 0: the keys of the
+// ranked lists (an operator's wells, dispositions and LSDs, the expiring
+// dispositions, the operators in each order: several times the province's
+// wells and dispositions) are sorted in runs of this size on disk.
+const DefaultRankSortBudget = 8 << 20
 
 // Summary says what an ingest read, wrote and skipped.
 type Summary struct {
@@ -304,6 +314,7 @@ type ingester struct {
 	notices          *ingest.Notices
 	seenDispositions map[string]bool      // disposition ids written (an Alberta agreement comes once per tract)
 	expiring         energy.ExpiringTally // the EXPIRING items by day, for the list totals (counts.go)
+	ranks            *energy.Ranks        // the keys of the ranked lists, for their rank items (counts.go)
 }
 
 type operatorAcc struct {
@@ -332,6 +343,12 @@ func (in *ingester) progress(format string, args ...any) {
 func (in *ingester) run(w *kv.Writer) error {
 	in.w = w
 	in.seenUWIs, in.wellLSD = map[string]bool{}, map[string]string{}
+	budget := in.o.RankSortBudget
+	if budget <= 0 {
+		budget = DefaultRankSortBudget
+	}
+	in.ranks = energy.NewRanks(in.ctx, budget)
+	defer in.ranks.Close()
 	// Per-well state goes as soon as no later step reads it: the wells'
 	// maps after the well files (orphans, transfers, UWIs seen), their
 	// LSDs and volumes after the volumetrics.
@@ -556,7 +573,7 @@ func (in *ingester) addWell(row energy.WellRow, loc lld.Location, licence, licen
 		op.row.TransfersIn++
 		in.operator(prev).row.TransfersOut++
 	}
-	return in.w.Put(energy.OperatorKey(licensee), energy.OperatorWellSK(row.UWI), row)
+	return in.putRanked(energy.OperatorKey(licensee), energy.SKWellPrefix, energy.OperatorWellSK(row.UWI), row)
 }
 
 func (in *ingester) readWellLists() error {
@@ -1067,7 +1084,7 @@ func (in *ingester) addDisposition(d Disposition, byName map[string]string) erro
 		return err
 	}
 	if row.ExpiryDate != nil {
-		if err := in.w.Put(energy.PKExpiring, expiry+"#"+id, row); err != nil {
+		if err := in.putRanked(energy.PKExpiring, "", expiry+"#"+id, row); err != nil {
 			return err
 		}
 		in.expiring.Add(expiry, row.AreaHa)
@@ -1083,7 +1100,7 @@ func (in *ingester) addDisposition(d Disposition, byName map[string]string) erro
 		if row.AreaHa != nil {
 			op.row.TotalAreaHa += *row.AreaHa
 		}
-		return in.w.Put(energy.OperatorKey(ba), energy.OperatorDispositionSK(expiry, id), row)
+		return in.putRanked(energy.OperatorKey(ba), energy.SKDispositionPrefix, energy.OperatorDispositionSK(expiry, id), row)
 	}
 	return nil
 }
@@ -1192,7 +1209,7 @@ func (in *ingester) writeRollups() error {
 			PNG: r.PNGDispositions, Mineral: r.MineralDispositions, AreaHa: r.TotalAreaHa, In: r.TransfersIn, Out: r.TransfersOut, Footprint: r.FootprintTotal}); err != nil {
 			return err
 		}
-		if err := in.w.Put(energy.PKOperators, energy.OperatorsSK(r.OrphanWells, ba), r); err != nil {
+		if err := energy.PutOperatorRow(in.w, in.ranks, *r); err != nil {
 			return err
 		}
 		for _, name := range []string{r.Slug, energy.Squash(r.Name)} {
@@ -1203,7 +1220,7 @@ func (in *ingester) writeRollups() error {
 			}
 		}
 		for lsd, fp := range op.footprint {
-			if err := in.w.Put(energy.OperatorKey(ba), energy.FootprintSK(fp.TotalWells, lsd), fp); err != nil {
+			if err := in.putRanked(energy.OperatorKey(ba), energy.SKFootprintPrefix, energy.FootprintSK(fp.TotalWells, lsd), fp); err != nil {
 				return err
 			}
 		}

@@ -79,7 +79,8 @@ func TestIngestHeapPerLSD(t *testing.T) {
 		runtime.ReadMemStats(&m)
 		h := heapProgress{base: m.HeapAlloc}
 		if _, err := energyingest.Ingest(context.Background(), store, grid.New(), files,
-			energyingest.Options{Now: demodata.AsOf(), Progress: &h}); err != nil {
+			// The rank items' key sort holds up to its budget too: 1 MiB.
+			energyingest.Options{Now: demodata.AsOf(), Progress: &h, RankSortBudget: 1 << 20}); err != nil {
 			t.Fatal(err)
 		}
 		return h
