@@ -59,7 +59,7 @@ func scaleTestCommand(args []string, stdout, stderr io.Writer) int {
 	maxRSS := fs.Int64("max-rss", 1536, "bound on every process's peak resident memory, MB")
 	duration := fs.Duration("duration", 4*time.Second, "time per load scenario")
 	conns := fs.Int("c", 8, "concurrent connections of the load scenarios")
-	pmtilesBin := fs.String("pmtiles", "", "the go-pmtiles binary: adds pmtiles serve on the same ab/sec archive, side by side")
+	pmtilesBin := fs.String("pmtiles", "", "the go-pmtiles binary: every tile archive served (energy/og_activity_lsd, ag/ag_summary_qs, ab/sec) is read from pmtiles serve too, side by side, and compared")
 	gridArchives := fs.String("grid-archives", "ab/sec", `grid archives built from the ingested official indexes: a comma-separated list of layers, or "all" (every grid and label layer of AB, SK and MB); ab/sec is always built`)
 	maxTime := fs.Duration("max-time", 25*time.Minute, "bound on the whole run's wall time")
 	which := fs.String("runs", "demo,province", "the runs, in order: demo (the small demo data) and province (-fraction of the published size)")
@@ -493,7 +493,7 @@ func limitEnv(domain string) []string {
 }
 
 // archiveGroups returns the layers each archive build makes, by domain:
-// "grid" (the grid archives: ab/sec, served beside pmtiles serve, and the
+// "grid" (the grid archives: ab/sec, served beside pmtiles serve as every archive is, and the
 // others of -grid-archives: the local server draws grid tiles on demand,
 // so they are AWS's; one code path, a cost per layer), and each report
 // domain's data archives, built in one process as meridian ingest builds
@@ -616,42 +616,46 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 	r.add(measure{step: "serve: start", time: time.Since(t0), rss: procHWM(cmd.Process.Pid)})
 
 	scenarios := append(sample.scenarios(), scenarios()...)
-	var tileArchives []string
+	// Every tile archive served is read from this server and from pmtiles
+	// serve, one process over the whole tiles directory (its archive names
+	// may hold slashes: /energy/og_activity_lsd/{z}/{x}/{y}.mvt), side by
+	// side on the same sampled tiles.
+	tilesDir := datadir.Dir(data).Tiles()
+	var tileLayers []string
 	for _, l := range []string{"energy/og_activity_lsd", "ag/ag_summary_qs", "ab/sec"} {
-		p := datadir.TileArchive(datadir.Dir(data).Tiles(), l+".pmtiles")
-		if _, err := os.Stat(p); err == nil {
-			tileArchives = append(tileArchives, p)
+		if _, err := os.Stat(datadir.TileArchive(tilesDir, l+".pmtiles")); err == nil {
+			tileLayers = append(tileLayers, l)
 		}
 	}
-	var pm *exec.Cmd
-	for _, p := range tileArchives {
-		ts, err := sampleArchive(ctx, p, 2048)
+	pmURL := ""
+	if r.pmtiles != "" && len(tileLayers) > 0 {
+		port, err := freeAddr()
 		if err != nil {
 			return err
 		}
-		pmURL := ""
-		if ts.layer == "ab/sec" && r.pmtiles != "" {
-			port, err := freeAddr()
-			if err != nil {
-				return err
-			}
-			_, portOnly, _ := net.SplitHostPort(port)
-			pm = exec.CommandContext(ctx, r.pmtiles, "serve", filepath.Dir(p), "--port", portOnly)
-			pm.Stdout, pm.Stderr = logf, logf
-			if err := pm.Start(); err != nil {
-				return fmt.Errorf("pmtiles serve: %w", err)
-			}
-			defer func() { pm.Process.Kill(); pm.Wait() }()
-			pmURL = "http://127.0.0.1:" + portOnly
-			if err := waitHTTP(ctx, pmURL+"/"+ts.name+".json"); err != nil {
-				return fmt.Errorf("pmtiles serve: %w", err)
-			}
+		_, portOnly, _ := net.SplitHostPort(port)
+		pm := exec.CommandContext(ctx, r.pmtiles, "serve", tilesDir, "--port", portOnly)
+		pm.Stdout, pm.Stderr = logf, logf
+		if err := pm.Start(); err != nil {
+			return fmt.Errorf("pmtiles serve: %w", err)
 		}
+		defer func() { pm.Process.Kill(); pm.Wait() }()
+		pmURL = "http://127.0.0.1:" + portOnly
+		if err := waitHTTP(ctx, pmURL+"/"+tileLayers[0]+".json"); err != nil {
+			return fmt.Errorf("pmtiles serve: %w", err)
+		}
+	}
+	for _, l := range tileLayers {
+		ts, err := sampleArchive(ctx, datadir.TileArchive(tilesDir, l+".pmtiles"), 2048)
+		if err != nil {
+			return err
+		}
+		ts.name = l // pmtiles serve's name of it, under the tiles directory
 		for _, s := range ts.scenarios(pmURL) {
 			if s.name == "tiles" {
 				s.name = "tiles " + ts.layer
 			} else { // the same tiles from pmtiles serve
-				s.name = "tiles " + ts.layer + " from " + s.name + " serve"
+				s.name = "tiles " + ts.layer + pmtilesSuffix
 			}
 			scenarios = append(scenarios, s)
 		}
@@ -686,6 +690,9 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 		if res.errors > 0 {
 			fmt.Fprintf(r.log, "scale-test: %s: first error: %s\n", s.name, res.firstErr)
 		}
+		if layer, ok := strings.CutSuffix(s.name, pmtilesSuffix); ok {
+			r.add(againstPMTiles(r.rows, layer))
+		}
 	}
 	hwm := procHWM(cmd.Process.Pid)
 	cmd.Process.Signal(os.Interrupt)
@@ -702,6 +709,30 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 	}
 	r.add(measure{step: "serve: whole load", time: time.Since(t0), rss: hwm})
 	return nil
+}
+
+// pmtilesSuffix ends the name of a scenario reading tiles from pmtiles
+// serve: "tiles ab/sec from pmtiles serve".
+const pmtilesSuffix = " from pmtiles serve"
+
+// againstPMTiles is the row comparing the tiles/s of layer ("tiles ab/sec")
+// from this server with those from pmtiles serve, measured just before:
+// "1.23x pmtiles serve".
+func againstPMTiles(rows []measure, layer string) measure {
+	var ours, theirs float64
+	for _, m := range rows {
+		switch m.step {
+		case "GET " + layer:
+			ours = m.rate
+		case "GET " + layer + pmtilesSuffix:
+			theirs = m.rate
+		}
+	}
+	m := measure{step: layer + " against pmtiles serve", note: "-"}
+	if ours > 0 && theirs > 0 {
+		m.note = fmt.Sprintf("%.2fx pmtiles serve", ours/theirs)
+	}
+	return m
 }
 
 // tileWarmup is how long a tile scenario runs unmeasured before it is

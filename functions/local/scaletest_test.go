@@ -210,3 +210,19 @@ func TestSideBySide(t *testing.T) {
 		t.Errorf("%d rows, group %s and %d MB; want 6 rows, the longest lane's 8s and 500 + 600 MB", len(r.rows), g.time, g.rss>>20)
 	}
 }
+
+// Each tile archive's row says how it compares with pmtiles serve on the
+// same tiles, and says nothing when either was not measured.
+func TestAgainstPMTiles(t *testing.T) {
+	rows := []measure{
+		{step: "GET tiles ab/sec", rate: 11000},
+		{step: "GET tiles ab/sec" + pmtilesSuffix, rate: 10000},
+		{step: "GET tiles ag/ag_summary_qs", rate: 9000},
+	}
+	if m := againstPMTiles(rows, "tiles ab/sec"); m.step != "tiles ab/sec against pmtiles serve" || m.note != "1.10x pmtiles serve" {
+		t.Errorf("ab/sec: %+v", m)
+	}
+	if m := againstPMTiles(rows, "tiles ag/ag_summary_qs"); m.note != "-" {
+		t.Errorf("ag_summary_qs without pmtiles serve: %+v", m)
+	}
+}

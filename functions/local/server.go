@@ -124,7 +124,10 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 	mux.Mount(conv.SearchRoutes()...)
 	mux.Mount(conv.AutocompleteRoutes()...)
 	mux.Mount(conv.BatchRoutes()...)
-	archives := archive.NewSet(blob.NewCached(blob.NewDir(cfg.data.Tiles()), blob.CacheOptions{BlockSize: 16 << 10, MaxBytes: 32 << 20}), cmp.Or(cfg.archiveRecheck, archiveRecheck))
+	// The archives are read in place: the kernel's page cache keeps what is
+	// read often, and each archive version's file stays open (a block cache
+	// in front cost a 16 KiB copy per tile and thrashed on random tiles).
+	archives := archive.NewSet(blob.NewOpenDir(cfg.data.Tiles()), cmp.Or(cfg.archiveRecheck, archiveRecheck))
 	tiles := tile.NewHandler(tile.Options{
 		Generator:   tile.NewGenerator(svc),
 		Archives:    archives,

@@ -3,6 +3,7 @@ package tile
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"hash/fnv"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/gzip"
 
@@ -77,6 +79,8 @@ type Handler struct {
 	o      Options
 	cache  *lru
 	flight flight
+	// checked remembers archive tiles whose gzip was checked, by hash.
+	checked checkedTiles
 }
 
 // NewHandler returns a Handler.
@@ -252,9 +256,9 @@ func (h *Handler) serveTile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	data, err := h.Tile(r.Context(), l, t)
+	data, sum, err := h.tile(r.Context(), l, t)
 	if err == nil {
-		err = WriteTile(w, r, data)
+		err = writeTile(w, r, data, sum)
 	}
 	if err != nil {
 		// Nothing of a failed tile may be cached, by the client or a CDN.
@@ -268,24 +272,31 @@ func (h *Handler) serveTile(w http.ResponseWriter, r *http.Request) error {
 // is built, else generated (survey layers) through the cache; nil when the
 // tile is empty.
 func (h *Handler) Tile(ctx context.Context, l Layer, t maptile.Tile) ([]byte, error) {
+	data, _, err := h.tile(ctx, l, t)
+	return data, err
+}
+
+// tile is Tile, with the FNV-1a hash of the bytes of an archive tile (its
+// ETag's), computed to check it; 0 when not computed.
+func (h *Handler) tile(ctx context.Context, l Layer, t maptile.Tile) ([]byte, uint64, error) {
 	if int(t.Z) < l.MinZoom || int(t.Z) > l.MaxZoom {
-		return nil, nil
+		return nil, 0, nil
 	}
 	a, err := h.archive(ctx, l)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if a != nil {
-		return archiveTile(ctx, a, l, t)
+		return h.archiveTile(ctx, a, l, t)
 	}
 	if !l.Survey() || h.o.Generator == nil {
-		return nil, notBuilt(l)
+		return nil, 0, notBuilt(l)
 	}
 	key := l.Path() + "/" + strconv.Itoa(int(t.Z)) + "/" + strconv.Itoa(int(t.X)) + "/" + strconv.Itoa(int(t.Y))
 	if data, ok := h.cache.get(key); ok {
-		return data, nil
+		return data, 0, nil
 	}
-	return h.flight.do(key, func() ([]byte, error) {
+	data, err := h.flight.do(key, func() ([]byte, error) {
 		// Others may wait for this tile: a caller that hangs up must not
 		// cancel it for them.
 		data, err := h.o.Generator.Tile(context.WithoutCancel(ctx), l, t)
@@ -294,6 +305,7 @@ func (h *Handler) Tile(ctx context.Context, l Layer, t maptile.Tile) ([]byte, er
 		}
 		return data, err
 	})
+	return data, 0, err
 }
 
 // maxTileBytes bounds a tile decompressed (MVT tiles are kilobytes; the
@@ -301,11 +313,13 @@ func (h *Handler) Tile(ctx context.Context, l Layer, t maptile.Tile) ([]byte, er
 const maxTileBytes = 16 << 20
 
 // archiveTile reads tile t of layer l from a and returns it gzipped and
-// checked: a gzip tile must decompress whole (its CRC-32 and length
-// trailer match), an uncompressed one is gzipped here. A tile that fails is
-// a 503 upstream_unavailable: the archive cannot be read as it is, and the
-// answer must not be cached as the tile.
-func archiveTile(ctx context.Context, a Archive, l Layer, t maptile.Tile) ([]byte, error) {
+// checked, with the hash of the bytes returned (0: not computed): a gzip
+// tile must decompress whole (its CRC-32 and length trailer match), an
+// uncompressed one is gzipped here. A tile that fails is a 503
+// upstream_unavailable: the archive cannot be read as it is, and the answer
+// must not be cached as the tile. Bytes that checked once (the same hash)
+// are not decompressed again: see checkedTiles.
+func (h *Handler) archiveTile(ctx context.Context, a Archive, l Layer, t maptile.Tile) ([]byte, uint64, error) {
 	var data []byte
 	encoding := "gzip"
 	var err error
@@ -315,18 +329,22 @@ func archiveTile(ctx context.Context, a Archive, l Layer, t maptile.Tile) ([]byt
 		data, _, err = a.Tile(ctx, uint8(t.Z), t.X, t.Y)
 	}
 	if err != nil || len(data) == 0 {
-		return nil, err
+		return nil, 0, err
 	}
 	switch encoding {
 	case "gzip":
-		if err := checkGzip(data); err != nil {
-			return nil, apierr.Unavailablef(fmt.Errorf("tile: %s %d/%d/%d: %w", l.Path(), t.Z, t.X, t.Y, err), "the %s archive cannot be read at the moment; try again later", l.Path())
+		sum := etagSum(data)
+		if !h.checked.has(sum) {
+			if err := checkGzip(data); err != nil {
+				return nil, 0, apierr.Unavailablef(fmt.Errorf("tile: %s %d/%d/%d: %w", l.Path(), t.Z, t.X, t.Y, err), "the %s archive cannot be read at the moment; try again later", l.Path())
+			}
+			h.checked.add(sum)
 		}
-		return data, nil
+		return data, sum, nil
 	case "":
-		return Gzip(data), nil
+		return Gzip(data), 0, nil
 	}
-	return nil, apierr.Unavailablef(fmt.Errorf("tile: %s: tile encoding %q is not supported", l.Path(), encoding), "the %s archive cannot be read at the moment; try again later", l.Path())
+	return nil, 0, apierr.Unavailablef(fmt.Errorf("tile: %s: tile encoding %q is not supported", l.Path(), encoding), "the %s archive cannot be read at the moment; try again later", l.Path())
 }
 
 // gzipReaders reuse decompressors (each holds a 32 KiB window) across
@@ -379,10 +397,15 @@ func gunzip(data []byte) ([]byte, error) {
 // decompresses (checked by Tile); the cache headers are set only once the
 // body to send is in hand, so a failure leaves none behind.
 func WriteTile(w http.ResponseWriter, r *http.Request, data []byte) error {
+	return writeTile(w, r, data, 0)
+}
+
+// writeTile is WriteTile given the ETag's hash of data when known (not 0).
+func writeTile(w http.ResponseWriter, r *http.Request, data []byte, sum uint64) error {
 	hd := w.Header()
 	if len(data) == 0 {
-		hd.Set("Cache-Control", tileCacheControl)
-		hd.Set("Vary", "Accept-Encoding")
+		hd["Cache-Control"] = tileCacheControlValue
+		hd["Vary"] = varyAcceptEncoding
 		varyOnKey(hd, r)
 		w.WriteHeader(http.StatusNoContent)
 		return nil
@@ -395,24 +418,38 @@ func WriteTile(w http.ResponseWriter, r *http.Request, data []byte) error {
 		}
 		body, encoding = raw, ""
 	}
-	etag := ETag(data)
-	hd.Set("Cache-Control", tileCacheControl)
-	hd.Set("Vary", "Accept-Encoding")
+	if sum == 0 {
+		sum = etagSum(data)
+	}
+	etag := etagOf(sum)
+	hd["Cache-Control"] = tileCacheControlValue
+	hd["Vary"] = varyAcceptEncoding
 	varyOnKey(hd, r)
-	hd.Set("ETag", etag)
+	hd["Etag"] = []string{etag}
 	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	hd.Set("Content-Type", ContentType)
+	hd["Content-Type"] = contentTypeValue
 	if encoding != "" {
-		hd.Set("Content-Encoding", encoding)
+		hd["Content-Encoding"] = gzipEncodingValue
 	}
 	hd.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(body)
 	return nil
 }
+
+// The values of the headers every tile answer carries, set without
+// canonicalising their names or allocating (the names are canonical). Each
+// slice has no spare capacity, so a later Header.Add (varyOnKey) appends to
+// a copy and never to these.
+var (
+	tileCacheControlValue = []string{tileCacheControl}
+	varyAcceptEncoding    = []string{"Accept-Encoding"}
+	contentTypeValue      = []string{ContentType}
+	gzipEncodingValue     = []string{"gzip"}
+)
 
 // varyOnKey adds X-API-Key to Vary when the caller sent its key in that
 // header: the answer is public (a CDN may keep it), but a shared cache must
@@ -436,11 +473,43 @@ func acceptsGzip(r *http.Request) bool {
 
 // ETag is a tile's entity tag: a hash of its bytes, so a tile has the same
 // tag generated or read from an archive, here or behind a CDN.
-func ETag(data []byte) string {
+func ETag(data []byte) string { return etagOf(etagSum(data)) }
+
+// etagSum is the FNV-1a 64-bit hash of data, never 0 (0 is taken as 1).
+func etagSum(data []byte) uint64 {
 	h := fnv.New64a()
 	h.Write(data)
-	return `"` + hex.EncodeToString(h.Sum(nil)) + `"`
+	return max(h.Sum64(), 1)
 }
+
+// etagOf is the ETag of a tile whose hash is sum: its 16 hex digits, quoted.
+func etagOf(sum uint64) string {
+	var b [18]byte
+	b[0], b[17] = '"', '"'
+	var be [8]byte
+	binary.BigEndian.PutUint64(be[:], sum)
+	hex.Encode(b[1:17], be[:])
+	return string(b[:])
+}
+
+// checkedSlots is the size of checkedTiles' table: 16,384 tiles (128 KiB).
+const checkedSlots = 1 << 14
+
+// checkedTiles remembers the hashes of archive tiles whose gzip checked, so
+// that a tile served again is not decompressed again: a table of hashes
+// indexed by their low bits, where a newer tile takes the slot of an older
+// one (which is then checked again when next served). Tiles are immutable
+// in a version of an archive; bytes that hash alike are taken to be the
+// same bytes (64 bits: a chance of one in 2^64 per pair).
+type checkedTiles struct {
+	slots [checkedSlots]atomic.Uint64
+}
+
+func (c *checkedTiles) has(sum uint64) bool {
+	return c.slots[sum%checkedSlots].Load() == sum
+}
+
+func (c *checkedTiles) add(sum uint64) { c.slots[sum%checkedSlots].Store(sum) }
 
 // flight runs one generation per key at a time; callers of a key in
 // progress wait for its result.

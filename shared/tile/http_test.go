@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/hex"
+	"hash/fnv"
 	"io"
 	"strings"
 	"testing"
@@ -124,5 +126,60 @@ func BenchmarkArchiveTile(b *testing.B) {
 		if w := serve(b, h, "/tiles/energy/mineral_tenure/5/7/11.mvt?api_key=k", map[string]string{"Accept-Encoding": "gzip"}); w.Code != 200 {
 			b.Fatal(w.Code)
 		}
+	}
+}
+
+// swapArchive answers every tile with *data, gzip: the test changes the
+// bytes between requests.
+type swapArchive struct{ data *[]byte }
+
+func (a swapArchive) Tile(ctx context.Context, z uint8, x, y uint32) ([]byte, bool, error) {
+	return *a.data, true, nil
+}
+
+func (a swapArchive) EncodedTile(ctx context.Context, z uint8, x, y uint32) ([]byte, string, bool, error) {
+	return *a.data, "gzip", true, nil
+}
+
+// TestArchiveTileCheckedOnce: a tile whose gzip checked is not decompressed
+// again when served again, but other bytes at the same address (another
+// version's, or corrupt ones) are checked and refused; the ETag is the FNV-1a
+// hash of the bytes served, in hex, as before.
+func TestArchiveTileCheckedOnce(t *testing.T) {
+	good := gz(t, "an mvt tile, served twice")
+	corrupt := bytes.Clone(good)
+	corrupt[len(corrupt)-6] ^= 0xff
+	data := good
+	h := tile.NewHandler(tile.Options{Archives: oneArchive{swapArchive{&data}}})
+	sum := fnv.New64a()
+	sum.Write(good)
+	wantTag := `"` + hex.EncodeToString(sum.Sum(nil)) + `"`
+	const path = "/tiles/energy/mineral_tenure/5/7/11.mvt?api_key=k"
+	for i, step := range []struct {
+		data []byte
+		code int
+	}{{good, 200}, {good, 200}, {corrupt, 503}, {corrupt, 503}, {good, 200}} {
+		data = step.data
+		w := serve(t, h, path, map[string]string{"Accept-Encoding": "gzip"})
+		if w.Code != step.code {
+			t.Fatalf("request %d: %d, want %d", i, w.Code, step.code)
+		}
+		if step.code == 200 && (w.Header().Get("ETag") != wantTag || tile.ETag(good) != wantTag || !bytes.Equal(w.Body.Bytes(), good)) {
+			t.Errorf("request %d: ETag %s (ETag() %s), want %s; body %d bytes", i, w.Header().Get("ETag"), tile.ETag(good), wantTag, w.Body.Len())
+		}
+		if step.code == 503 && w.Header().Get("Cache-Control") != "no-store" {
+			t.Errorf("request %d: Cache-Control %q on a corrupt tile", i, w.Header().Get("Cache-Control"))
+		}
+	}
+	// The Vary of a request with the key in a header adds X-API-Key; the
+	// next request's Vary must not have kept it.
+	data = good
+	withKey := serve(t, h, "/tiles/energy/mineral_tenure/5/7/11.mvt", map[string]string{"Accept-Encoding": "gzip", "X-API-Key": "k"})
+	plain := serve(t, h, path, map[string]string{"Accept-Encoding": "gzip"})
+	if got := withKey.Header().Values("Vary"); len(got) != 2 || got[1] != "X-API-Key" {
+		t.Errorf("Vary with the key in a header: %q", got)
+	}
+	if got := plain.Header().Values("Vary"); len(got) != 1 || got[0] != "Accept-Encoding" {
+		t.Errorf("Vary of the next request: %q, want just Accept-Encoding", got)
 	}
 }
