@@ -129,10 +129,11 @@ type gridLoader struct {
 const jobGridCacheBytes = 32 << 20
 
 func newGridLoader(data datadir.Dir, svc *grid.Service, logger *slog.Logger) *gridLoader {
-	// Index files are read from the page cache by pread on files kept
-	// open (blob.Files): a second cache of 64 KiB blocks on top copied 64
-	// KiB for each 2.5 KB block a lookup missed.
-	store := blob.NewFiles(data.Grid())
+	// Index files are read from the page cache on files kept open
+	// (blob.OpenDir): a second cache of 64 KiB blocks on top copied 64
+	// KiB for each 2.5 KB block a lookup missed, and every read opened
+	// and stated the file.
+	store := blob.NewOpenDir(data.Grid())
 	return &gridLoader{data: data, store: store, svc: svc, logger: logger, open: map[string]*gridindex.Index{}, stamps: map[string]string{}}
 }
 

@@ -54,11 +54,3 @@ func TestPinnedCounting(t *testing.T) {
 		t.Errorf("Counting reads = %d, want 6", got)
 	}
 }
-
-// TestPinnedFiles: Files, which keeps the opened version's file open, may
-// serve the old tag its own bytes after a replace ("cached"), never the new
-// bytes; and it is a Store like Dir.
-func TestPinnedFiles(t *testing.T) {
-	f := blob.NewFiles(t.TempDir())
-	blobtest.RunPinned(t, f, f, true)
-}
