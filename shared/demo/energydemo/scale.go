@@ -389,6 +389,12 @@ func (g *scaleGen) townships(p scaleProvince) ([]scaleTownship, []float64) {
 	mean := sum / float64(len(weights))
 	for i := range weights {
 		weights[i] = math.Min(weights[i], 20*mean)
+		// A township the province holds only part of (along the AB–BC
+		// divide) has room for wells on that part only: its UWIs are its
+		// LSDs in the province times the layers.
+		tw := all[i]
+		cells := scaleCells(&demoTownship{Twp: tw.twp, Rge: tw.rge, Mer: int(tw.mer - lld.W1 + 1)}, p.prov)
+		weights[i] *= float64(len(cells)) / 576
 	}
 	// At a small fraction the wells and facilities keep the density they
 	// have at full size (a few facilities per township) on every n-th
