@@ -63,6 +63,7 @@ func scaleTestCommand(args []string, stdout, stderr io.Writer) int {
 	gridArchives := fs.String("grid-archives", "ab/sec", `grid archives built from the ingested official indexes: a comma-separated list of layers, or "all" (every grid and label layer of AB, SK and MB); ab/sec is always built`)
 	maxTime := fs.Duration("max-time", 25*time.Minute, "bound on the whole run's wall time")
 	which := fs.String("runs", "demo,province", "the runs, in order: demo (the small demo data) and province (-fraction of the published size)")
+	prepare := fs.String("prepare", "", "only build each run's data under -dir (kept) and write FILE: the data directory and a sample of the parcels, operators and tiles the load would ask for (JSON, for make bench-aws); nothing is served")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -79,6 +80,10 @@ func scaleTestCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "meridian scale-test: %v\n", err)
 		return 1
+	}
+	if *prepare != "" && *dir == "" {
+		fmt.Fprintln(stderr, "meridian scale-test: -prepare needs -dir: the data it builds is kept there")
+		return 2
 	}
 	if *dir == "" {
 		d, err := os.MkdirTemp("", "meridian-scale-")
@@ -106,7 +111,7 @@ func scaleTestCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, r := range runs {
 		r.bin, r.seed, r.dir, r.log = self, *seed, filepath.Join(*dir, r.scale), stderr
-		r.duration, r.conns, r.pmtiles, r.grids = *duration, *conns, *pmtilesBin, grids
+		r.duration, r.conns, r.pmtiles, r.grids, r.prepare = *duration, *conns, *pmtilesBin, grids, *prepare
 		fmt.Fprintf(stderr, "scale-test: %s run in %s\n", r.name, r.dir)
 		if err := r.run(ctx); err != nil {
 			fmt.Fprintf(stderr, "meridian scale-test: %s: %v\n", r.name, err)
@@ -164,6 +169,7 @@ type scaleRun struct {
 	conns       int
 	pmtiles     string
 	grids       []string // grid archives to build, ab/sec first
+	prepare     string   // -prepare: write the load sample there instead of serving
 	rows        []measure
 }
 
@@ -435,7 +441,55 @@ func (r *scaleRun) run(ctx context.Context) error {
 		return err
 	}
 	r.addGroup("energy and agriculture archives", third[:]...)
+	if r.prepare != "" {
+		return writeLoadSample(ctx, r.prepare, data)
+	}
 	return r.serve(ctx, data)
+}
+
+// LoadSample is what scale-test -prepare writes: where the data is and
+// what a load over it asks for (the same draws as the served load's).
+type LoadSample struct {
+	Data      string              `json:"data"`
+	LSDs      []string            `json:"lsds"`      // LSDs with energy data
+	Quarters  []string            `json:"quarters"`  // quarter sections with agriculture data
+	Operators []string            `json:"operators"` // the operators with the most wells
+	Tiles     map[string][][3]int `json:"tiles"`     // by layer (ab/sec): z, x, y of tiles the archive holds
+}
+
+// sampleTileLayers are the archives whose tiles the load reads: an energy
+// and an agriculture data layer and the grid's sections.
+var sampleTileLayers = []string{"energy/og_activity_lsd", "ag/ag_summary_qs", "ab/sec"}
+
+// writeLoadSample writes the LoadSample of data to path.
+func writeLoadSample(ctx context.Context, path, data string) error {
+	abs, err := filepath.Abs(data)
+	if err != nil {
+		return err
+	}
+	keys, err := sampleKeys(ctx, data, 2000)
+	if err != nil {
+		return err
+	}
+	s := LoadSample{Data: abs, LSDs: keys.lsds, Quarters: keys.quarters, Operators: keys.operators, Tiles: map[string][][3]int{}}
+	for _, l := range sampleTileLayers {
+		p := datadir.TileArchive(datadir.Dir(data).Tiles(), l+".pmtiles")
+		if _, err := os.Stat(p); err != nil {
+			return fmt.Errorf("load sample: %w", err)
+		}
+		ts, err := sampleArchive(ctx, p, 2048)
+		if err != nil {
+			return err
+		}
+		for _, t := range ts.tiles {
+			s.Tiles[ts.layer] = append(s.Tiles[ts.layer], [3]int{int(t.Z), int(t.X), int(t.Y)})
+		}
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
 }
 
 // manifestGrid is a grid meridian demo wrote: its ingest format and files.
@@ -617,7 +671,7 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 
 	scenarios := append(sample.scenarios(), scenarios()...)
 	var tileArchives []string
-	for _, l := range []string{"energy/og_activity_lsd", "ag/ag_summary_qs", "ab/sec"} {
+	for _, l := range sampleTileLayers {
 		p := datadir.TileArchive(datadir.Dir(data).Tiles(), l+".pmtiles")
 		if _, err := os.Stat(p); err == nil {
 			tileArchives = append(tileArchives, p)
