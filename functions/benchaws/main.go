@@ -15,7 +15,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -141,25 +140,29 @@ type loadSample struct {
 	Quarters  []string            `json:"quarters"`
 	Operators []string            `json:"operators"`
 	Tiles     map[string][][3]int `json:"tiles"`
+	// Quarters and LSDs the grid indexes hold, and points in their
+	// townships: what search, reverse and batch ask for (elsewhere the
+	// survey model answers, reading nothing).
+	GridParcels []string     `json:"grid_parcels"`
+	GridPoints  [][2]float64 `json:"grid_points"`
 }
 
 // result is one route's figures.
 type result struct {
-	Route      string  `json:"-"`
-	Function   string  `json:"-"`
-	ColdMS     float64 `json:"cold_ms"`
-	ColdInitMS float64 `json:"cold_init_ms"` // the runtime's Init Duration as the emulator reports it
-	P50MS      float64 `json:"warm_p50_ms"`
-	P99MS      float64 `json:"warm_p99_ms"`
-	MaxMS      float64 `json:"warm_max_ms"`
-	S3P99      int64   `json:"s3_round_trips_p99"`
-	S3SeqP99   int64   `json:"s3_sequential_round_trips_p99"`
-	S3Cold     int64   `json:"s3_round_trips_cold"`
-	DDBP99     int64   `json:"dynamodb_round_trips_p99"`
-	DDBSeqP99  int64   `json:"dynamodb_sequential_round_trips_p99"`
-	DDBCold    int64   `json:"dynamodb_round_trips_cold"`
-	Requests   int     `json:"warm_requests"`
-	RSSMB      int64   `json:"peak_rss_mb"` // the function's process, after the warm requests
+	Route     string  `json:"-"`
+	Function  string  `json:"-"`
+	ColdMS    float64 `json:"cold_ms"`
+	P50MS     float64 `json:"warm_p50_ms"`
+	P99MS     float64 `json:"warm_p99_ms"`
+	MaxMS     float64 `json:"warm_max_ms"`
+	S3P99     int64   `json:"s3_round_trips_p99"`
+	S3SeqP99  int64   `json:"s3_sequential_round_trips_p99"`
+	S3Cold    int64   `json:"s3_round_trips_cold"`
+	DDBP99    int64   `json:"dynamodb_round_trips_p99"`
+	DDBSeqP99 int64   `json:"dynamodb_sequential_round_trips_p99"`
+	DDBCold   int64   `json:"dynamodb_round_trips_cold"`
+	Requests  int     `json:"warm_requests"`
+	RSSMB     int64   `json:"peak_rss_mb"` // the function's process, after the warm requests
 }
 
 func bench(ctx context.Context, o options, routes []route, log io.Writer) ([]result, error) {
@@ -171,7 +174,7 @@ func bench(ctx context.Context, o options, routes []route, log io.Writer) ([]res
 	if err := json.Unmarshal(b, &sample); err != nil {
 		return nil, fmt.Errorf("%s: %w", o.sample, err)
 	}
-	if len(sample.LSDs) == 0 || len(sample.Quarters) == 0 || len(sample.Tiles) == 0 {
+	if len(sample.LSDs) == 0 || len(sample.Quarters) == 0 || len(sample.Tiles) == 0 || len(sample.GridParcels) == 0 || len(sample.GridPoints) == 0 {
 		return nil, fmt.Errorf("%s: the sample has no parcels or tiles", o.sample)
 	}
 	if o.work == "" {
@@ -322,9 +325,7 @@ func benchRoute(ctx context.Context, o options, rt route, sample loadSample, env
 	cmd.Env = env
 	cmd.Dir = filepath.Dir(bootstrap)
 	dieWithParent(cmd)
-	initLog := &initDurations{}
-	cmd.Stdout = io.MultiWriter(logf, initLog)
-	cmd.Stderr = io.MultiWriter(logf, initLog)
+	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		return res, err
 	}
@@ -364,16 +365,26 @@ func benchRoute(ctx context.Context, o options, rt route, sample loadSample, env
 		return res, fmt.Errorf("cold: %w", err)
 	}
 	res.ColdMS, res.S3Cold, res.DDBCold = ms(el), s.hits, d.hits
-	res.ColdInitMS = initLog.first()
 	var lat []time.Duration
 	var s3h, s3b, ddh, ddb []int64
+	type slow struct {
+		el   time.Duration
+		s, d proxyCount
+	}
+	var slowest []slow
 	for i := 0; i < o.requests; i++ {
 		el, s, d, err := invoke()
 		if err != nil {
 			return res, fmt.Errorf("warm request %d: %w", i+1, err)
 		}
+		slowest = append(slowest, slow{el, s, d})
 		lat = append(lat, el)
 		s3h, s3b, ddh, ddb = append(s3h, s.hits), append(s3b, s.busy), append(ddh, d.hits), append(ddb, d.busy)
+	}
+	slices.SortFunc(slowest, func(a, b slow) int { return int(b.el - a.el) })
+	for _, x := range slowest[:min(3, len(slowest))] {
+		fmt.Fprintf(log, "bench-aws: %s: a slowest warm request: %.1f ms, S3 %d (%d sequential), DynamoDB %d (%d sequential)\n",
+			rt.name, ms(x.el), x.s.hits, x.s.busy, x.d.hits, x.d.busy)
 	}
 	slices.Sort(lat)
 	res.Requests = len(lat)
@@ -397,37 +408,18 @@ func quantile[T int64 | time.Duration](v []T, q float64) T {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// initDurations reads the emulator's REPORT lines for the runtime's Init
-// Duration.
-type initDurations struct {
-	buf bytes.Buffer
-}
-
-func (w *initDurations) Write(p []byte) (int, error) { return w.buf.Write(p) }
-
-func (w *initDurations) first() float64 {
-	sc := bufio.NewScanner(bytes.NewReader(w.buf.Bytes()))
-	for sc.Scan() {
-		line := sc.Text()
-		if i := strings.Index(line, "Init Duration: "); i >= 0 {
-			var v float64
-			if _, err := fmt.Sscanf(line[i+len("Init Duration: "):], "%f", &v); err == nil {
-				return v
-			}
-		}
-	}
-	return 0
-}
-
 // childRSS returns the peak resident memory of the function's runtime
 // process (the emulator's child), 0 where /proc does not say.
 func childRSS(riePid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", riePid, riePid))
-	if err != nil {
-		return 0
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", riePid))
+	var kids []string
+	for _, t := range tasks {
+		if b, err := os.ReadFile(t); err == nil {
+			kids = append(kids, strings.Fields(string(b))...)
+		}
 	}
 	var peak int64
-	for _, f := range strings.Fields(string(b)) {
+	for _, f := range kids {
 		st, err := os.ReadFile("/proc/" + f + "/status")
 		if err != nil {
 			continue
@@ -560,9 +552,9 @@ func printTable(w io.Writer, o options, res []result) {
 	fmt.Fprintf(w, "bench-aws: S3 +%s to first byte, DynamoDB +%s (±%.0f%%), %d warm requests per route, %d MB functions\n",
 		o.s3Delay, o.ddbDelay, o.jitter*100, o.requests, o.memoryMB)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "route\tfunction\tcold ms\tinit ms\twarm p50 ms\twarm p99 ms\tS3 p99\tS3 seq p99\tDynamoDB p99\tDynamoDB seq p99\tcold S3/DynamoDB\tRSS MB\t")
+	fmt.Fprintln(tw, "route\tfunction\tcold ms\twarm p50 ms\twarm p99 ms\tS3 p99\tS3 seq p99\tDynamoDB p99\tDynamoDB seq p99\tcold S3/DynamoDB\tRSS MB\t")
 	for _, r := range res {
-		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.0f\t%.1f\t%.1f\t%d\t%d\t%d\t%d\t%d/%d\t%d\t\n", r.Route, r.Function, r.ColdMS, r.ColdInitMS, r.P50MS, r.P99MS,
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%.1f\t%d\t%d\t%d\t%d\t%d/%d\t%d\t\n", r.Route, r.Function, r.ColdMS, r.P50MS, r.P99MS,
 			r.S3P99, r.S3SeqP99, r.DDBP99, r.DDBSeqP99, r.S3Cold, r.DDBCold, r.RSSMB)
 	}
 	tw.Flush()

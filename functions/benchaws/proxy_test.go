@@ -162,7 +162,8 @@ func TestQuantileNearestRank(t *testing.T) {
 }
 
 func TestRoutesMakeEventsTheFunctionsServe(t *testing.T) {
-	s := loadSample{LSDs: []string{"01-02-003-04W4"}, Quarters: []string{"NE-1-2-3-W4"}, Tiles: map[string][][3]int{"ab/sec": {{12, 1, 2}}}}
+	s := loadSample{LSDs: []string{"01-02-003-04W4"}, Quarters: []string{"NE-1-2-3-W4"}, Tiles: map[string][][3]int{"ab/sec": {{12, 1, 2}}},
+		GridParcels: []string{"NE-1-2-3-W4"}, GridPoints: [][2]float64{{-113.5, 53.5}}}
 	want := map[string]string{"search": "/search/legal-location", "reverse": "/search/coordinates", "batch100": "/batch/legal-location",
 		"energy_report": "/energy/report", "ag_report": "/ag/report", "energy_wells": "/energy/wells", "tile": "/tiles/ab/sec/12/1/2.mvt"}
 	if len(routes) != len(want) {
@@ -172,6 +173,9 @@ func TestRoutesMakeEventsTheFunctionsServe(t *testing.T) {
 		ev := r.event(s, randFor(t))
 		if ev.Path != want[r.name] {
 			t.Errorf("%s: path %s, want %s", r.name, ev.Path, want[r.name])
+		}
+		if r.name == "reverse" && ev.QueryStringParameters["location"] != "-113.500000,53.500000" {
+			t.Errorf("reverse: location %q, not the sample's point", ev.QueryStringParameters["location"])
 		}
 		if r.name == "batch100" {
 			if ev.HTTPMethod != "POST" || len(ev.Body) < 100*len("NE-1-2-3-W4") {

@@ -20,17 +20,16 @@ type route struct {
 // routes are the measured routes, in the table's order.
 var routes = []route{
 	{"search", "search", func(s loadSample, rng *rand.Rand) events.APIGatewayProxyRequest {
-		return get("/search/legal-location", "location", parcel(s, rng))
+		return get("/search/legal-location", "location", pick(s.GridParcels, rng))
 	}},
 	{"reverse", "search", func(s loadSample, rng *rand.Rand) events.APIGatewayProxyRequest {
-		// Anywhere in Alberta's box, as the local load test asks.
-		lng, lat := -119.5+rng.Float64()*9, 49.1+rng.Float64()*9
-		return get("/search/coordinates", "location", fmt.Sprintf("%.6f,%.6f", lng, lat))
+		pt := s.GridPoints[rng.IntN(len(s.GridPoints))]
+		return get("/search/coordinates", "location", fmt.Sprintf("%.6f,%.6f", pt[0], pt[1]))
 	}},
 	{"batch100", "batch", func(s loadSample, rng *rand.Rand) events.APIGatewayProxyRequest {
 		lls := make([]string, 100)
 		for i := range lls {
-			lls[i] = parcel(s, rng)
+			lls[i] = pick(s.GridParcels, rng)
 		}
 		body, _ := json.Marshal(lls)
 		ev := get("/batch/legal-location", "", "")
@@ -75,15 +74,6 @@ func routeNamed(name string) (route, bool) {
 		return route{}, false
 	}
 	return routes[i], true
-}
-
-// parcel is a random province parcel with report data: an LSD with
-// energy data or a quarter with agriculture data.
-func parcel(s loadSample, rng *rand.Rand) string {
-	if rng.IntN(2) == 0 {
-		return pick(s.LSDs, rng)
-	}
-	return pick(s.Quarters, rng)
 }
 
 func pick(ids []string, rng *rand.Rand) string { return ids[rng.IntN(len(ids))] }

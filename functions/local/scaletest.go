@@ -25,9 +25,12 @@ import (
 	"time"
 
 	"meridian/shared/ag"
+	"meridian/shared/blob"
 	"meridian/shared/datadir"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
+	"meridian/shared/lld"
+	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile"
 	"meridian/shared/tile/datalayers"
 )
@@ -455,6 +458,12 @@ type LoadSample struct {
 	Quarters  []string            `json:"quarters"`  // quarter sections with agriculture data
 	Operators []string            `json:"operators"` // the operators with the most wells
 	Tiles     map[string][][3]int `json:"tiles"`     // by layer (ab/sec): z, x, y of tiles the archive holds
+	// GridParcels are quarters and LSDs the official grid indexes hold,
+	// and GridPoints (lng, lat) points inside their townships: at a
+	// reduced fraction the indexes cover part of each province, and a
+	// lookup elsewhere is the model's, which reads no index.
+	GridParcels []string     `json:"grid_parcels"`
+	GridPoints  [][2]float64 `json:"grid_points"`
 }
 
 // sampleTileLayers are the archives whose tiles the load reads: an energy
@@ -485,11 +494,60 @@ func writeLoadSample(ctx context.Context, path, data string) error {
 			s.Tiles[ts.layer] = append(s.Tiles[ts.layer], [3]int{int(t.Z), int(t.X), int(t.Y)})
 		}
 	}
+	if s.GridParcels, s.GridPoints, err = sampleGrid(ctx, data, 2000); err != nil {
+		return err
+	}
 	b, err := json.Marshal(s)
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(path, b, 0o644)
+}
+
+// sampleGrid draws up to n quarters and LSDs of the DLS townships the
+// grid indexes of data hold, and n points inside those townships.
+func sampleGrid(ctx context.Context, data string, n int) ([]string, [][2]float64, error) {
+	dir := filepath.Join(data, "grid")
+	files, err := filepath.Glob(filepath.Join(dir, "*.mgix"))
+	if err != nil || len(files) == 0 {
+		return nil, nil, fmt.Errorf("load sample: no grid indexes in %s (%v)", dir, err)
+	}
+	rng := rand.New(rand.NewPCG(13, 17))
+	var parcels []string
+	var points [][2]float64
+	for _, f := range files {
+		ix, err := gridindex.Open(ctx, blob.NewDir(dir), filepath.Base(f), gridindex.Options{CacheBytes: 1})
+		if err != nil {
+			return nil, nil, err
+		}
+		groups, err := ix.GroupKeys(ctx, "", 1<<20)
+		if err != nil {
+			return nil, nil, err
+		}
+		rng.Shuffle(len(groups), func(i, j int) { groups[i], groups[j] = groups[j], groups[i] })
+		for _, g := range groups[:min(len(groups), 64)] {
+			recs, err := ix.GroupByKey(ctx, g)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, r := range recs {
+				if r.Location.System != lld.DLS || (r.Location.Unit != lld.QuarterSection && r.Location.Unit != lld.LSD) {
+					continue
+				}
+				parcels = append(parcels, r.Location.String())
+				if r.Geometry != nil {
+					b := r.Geometry.Bound()
+					points = append(points, [2]float64{b.Min[0] + rng.Float64()*(b.Max[0]-b.Min[0]), b.Min[1] + rng.Float64()*(b.Max[1]-b.Min[1])})
+				}
+			}
+		}
+	}
+	rng.Shuffle(len(parcels), func(i, j int) { parcels[i], parcels[j] = parcels[j], parcels[i] })
+	rng.Shuffle(len(points), func(i, j int) { points[i], points[j] = points[j], points[i] })
+	if len(parcels) == 0 || len(points) == 0 {
+		return nil, nil, fmt.Errorf("load sample: the grid indexes in %s hold no DLS quarters or LSDs", dir)
+	}
+	return parcels[:min(n, len(parcels))], points[:min(n, len(points))], nil
 }
 
 // manifestGrid is a grid meridian demo wrote: its ingest format and files.
