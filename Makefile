@@ -206,12 +206,12 @@ deploy: build cdk-cli ## Deploy stack Meridian with your AWS credentials (CDK_AR
 # BENCH_AWS_ARGS: -s3-latency, -dynamodb-latency, -jitter, -requests,
 # -routes, -memory (bench-aws -h).
 RIE_VERSION        := v0.0.0-20261030222936-bef5c4ba774d
-BENCH_AWS_FRACTION ?= 0.02
+BENCH_AWS_FRACTION ?= 0.005
 BENCH_AWS_FUNCTIONS := search batch energy ag tiles
 BENCH_AWS_DIR      := .build/bench-aws
 BENCH_AWS_DATA     := $(BENCH_AWS_DIR)/data-$(BENCH_AWS_FRACTION)
 BENCH_AWS_NPM      := $(BENCH_AWS_DIR)/npm/node_modules
-bench-aws: ## The Lambdas under the Runtime Interface Emulator over S3/DynamoDB emulators with real latency (BENCH_AWS_FRACTION=0.02; 1: full size); table and .build/bench-aws.json
+bench-aws: ## The Lambdas under the Runtime Interface Emulator over S3/DynamoDB emulators with real latency (BENCH_AWS_FRACTION=0.005; 1: full size); table and .build/bench-aws.json
 	@mkdir -p $(BENCH_AWS_DIR)/npm
 	go build -o $(BIN) ./functions/local
 	go build -o .build/meridian-publish ./functions/publish

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -164,7 +165,7 @@ func TestQuantileNearestRank(t *testing.T) {
 func TestRoutesMakeEventsTheFunctionsServe(t *testing.T) {
 	s := loadSample{LSDs: []string{"01-02-003-04W4"}, Quarters: []string{"NE-1-2-3-W4"}, Tiles: map[string][][3]int{"ab/sec": {{12, 1, 2}}},
 		GridParcels: []string{"NE-1-2-3-W4"}, GridPoints: [][2]float64{{-113.5, 53.5}}}
-	want := map[string]string{"search": "/search/legal-location", "reverse": "/search/coordinates", "batch100": "/batch/legal-location",
+	want := map[string]string{"baseline": "/search/legal-location", "search": "/search/legal-location", "reverse": "/search/coordinates", "batch100": "/batch/legal-location",
 		"energy_report": "/energy/report", "ag_report": "/ag/report", "energy_wells": "/energy/wells", "tile": "/tiles/ab/sec/12/1/2.mvt"}
 	if len(routes) != len(want) {
 		t.Fatalf("%d routes, want %d", len(routes), len(want))
@@ -186,3 +187,25 @@ func TestRoutesMakeEventsTheFunctionsServe(t *testing.T) {
 }
 
 func randFor(t *testing.T) *rand.Rand { return rand.New(rand.NewPCG(uint64(len(t.Name())), 1)) }
+
+func TestTargets(t *testing.T) {
+	o := options{s3Delay: 20 * time.Millisecond, jitter: 0.1}
+	if got := targets(result{Route: "search", ColdMS: 300, P99MS: 26, S3SeqP99: 1}, o); got != "met" {
+		t.Errorf("search within every target: %q", got)
+	}
+	got := targets(result{Route: "search", ColdMS: 500, P99MS: 40, S3SeqP99: 2}, o)
+	for _, want := range []string{"cold 500 ms > 400", "2 sequential S3 round trips > 1", "p99 40.0 ms > 27.0"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("search missing every target: %q does not say %q", got, want)
+		}
+	}
+	if got := targets(result{Route: "batch100", ColdMS: 100, S3SeqP99: 4}, o); !strings.Contains(got, "4 sequential S3 round trips > 3") {
+		t.Errorf("batch of 4 sequential round trips: %q", got)
+	}
+	if got := targets(result{Route: "ag_report", ColdMS: 100, DDBP99: 3}, o); !strings.Contains(got, "3 DynamoDB round trips > 2") {
+		t.Errorf("report of 3 round trips: %q", got)
+	}
+	if got := targets(result{Route: "energy_wells", ColdMS: 100, DDBP99: 9}, o); got != "met" {
+		t.Errorf("energy_wells has no round-trip target: %q", got)
+	}
+}

@@ -17,8 +17,17 @@ type route struct {
 	event          func(s loadSample, rng *rand.Rand) events.APIGatewayProxyRequest
 }
 
+// baselineRoute runs the search function without GRID_BUCKET: the survey
+// models answer and nothing is read from S3. It is the baseline of a run:
+// a runtime's start and a request through the emulator, on the machine as
+// loaded as it is during the other routes.
+const baselineRoute = "baseline"
+
 // routes are the measured routes, in the table's order.
 var routes = []route{
+	{baselineRoute, "search", func(s loadSample, rng *rand.Rand) events.APIGatewayProxyRequest {
+		return get("/search/legal-location", "location", pick(s.GridParcels, rng))
+	}},
 	{"search", "search", func(s loadSample, rng *rand.Rand) events.APIGatewayProxyRequest {
 		return get("/search/legal-location", "location", pick(s.GridParcels, rng))
 	}},
