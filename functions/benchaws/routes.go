@@ -26,7 +26,9 @@ const baselineRoute = "baseline"
 // routes are the measured routes, in the table's order.
 var routes = []route{
 	{baselineRoute, "search", func(s loadSample, rng *rand.Rand) events.APIGatewayProxyRequest {
-		return get("/search/legal-location", "location", pick(s.GridParcels, rng))
+		// The LSDs with energy data: real Alberta LSDs, which the model
+		// places (the generated grid's parcels may lie beyond its extent).
+		return get("/search/legal-location", "location", pick(s.LSDs, rng))
 	}},
 	{"search", "search", func(s loadSample, rng *rand.Rand) events.APIGatewayProxyRequest {
 		return get("/search/legal-location", "location", pick(s.GridParcels, rng))
