@@ -199,6 +199,36 @@ synth: build cdk-cli ## Synthesize the AWS stack offline into infra/cdk.out (no 
 deploy: build cdk-cli ## Deploy stack Meridian with your AWS credentials (CDK_ARGS='-c gridIndexes=...')
 	cd infra && $(CDK_ENV) $(CDK) deploy Meridian $(CDK_ARGS)
 
+# make bench-aws: the Lambdas (built for this machine) under AWS's Runtime
+# Interface Emulator, over province-size data (BENCH_AWS_FRACTION of it;
+# 1 is the published size) that meridian-publish puts into s3rver and
+# dynoxide, reached through a proxy that adds S3's and DynamoDB's latency.
+# BENCH_AWS_ARGS: -s3-latency, -dynamodb-latency, -jitter, -requests,
+# -routes, -memory (bench-aws -h).
+RIE_VERSION        := v0.0.0-20261030222936-bef5c4ba774d
+BENCH_AWS_FRACTION ?= 0.005
+BENCH_AWS_FUNCTIONS := search batch energy ag tiles
+BENCH_AWS_DIR      := .build/bench-aws
+BENCH_AWS_DATA     := $(BENCH_AWS_DIR)/data-$(BENCH_AWS_FRACTION)
+BENCH_AWS_NPM      := $(BENCH_AWS_DIR)/npm/node_modules
+bench-aws: ## The Lambdas under the Runtime Interface Emulator over S3/DynamoDB emulators with real latency (BENCH_AWS_FRACTION=0.005; 1: full size); table and .build/bench-aws.json
+	@mkdir -p $(BENCH_AWS_DIR)/npm
+	go build -o $(BIN) ./functions/local
+	go build -o .build/meridian-publish ./functions/publish
+	go build -o $(BENCH_AWS_DIR)/bench-aws ./functions/benchaws
+	@for f in $(BENCH_AWS_FUNCTIONS); do echo "go build -o $(BENCH_AWS_DIR)/fn/$$f/bootstrap ./functions/$$f"; \
+	  CGO_ENABLED=0 go build $(LAMBDA_FLAGS) -o $(BENCH_AWS_DIR)/fn/$$f/bootstrap ./functions/$$f || exit 1; done
+	GOBIN=$(CURDIR)/.build go install github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@$(RIE_VERSION)
+	@test -x $(BENCH_AWS_NPM)/.bin/s3rver -a -x $(BENCH_AWS_NPM)/@dynoxide/linux-x64/dynoxide || \
+	  (cd $(BENCH_AWS_DIR)/npm && npm install --no-audit --no-fund --loglevel=error s3rver@3.7.1 @dynoxide/linux-x64@1.2.1 >/dev/null)
+	@# The data is built once per fraction and kept (rm -r $(BENCH_AWS_DATA) to build it again).
+	@test -f $(BENCH_AWS_DATA)/SAMPLE.json || { rm -rf $(BENCH_AWS_DATA) && \
+	  $(BIN) scale-test -runs province -fraction $(BENCH_AWS_FRACTION) -dir $(BENCH_AWS_DATA) -prepare $(BENCH_AWS_DATA)/SAMPLE.json.tmp && \
+	  mv $(BENCH_AWS_DATA)/SAMPLE.json.tmp $(BENCH_AWS_DATA)/SAMPLE.json; }
+	$(BENCH_AWS_DIR)/bench-aws -sample $(BENCH_AWS_DATA)/SAMPLE.json -functions $(BENCH_AWS_DIR)/fn -rie .build/aws-lambda-rie \
+	  -publish .build/meridian-publish -s3rver $(BENCH_AWS_NPM)/.bin/s3rver -dynoxide $(BENCH_AWS_NPM)/@dynoxide/linux-x64/dynoxide \
+	  -out .build/bench-aws.json $(BENCH_AWS_ARGS)
+
 TILES_LAYER ?= ab/sec
 bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' own) on the same archive, side by side
 	@mkdir -p .build
@@ -214,4 +244,4 @@ bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' ow
 clean: ## Remove build output
 	rm -rf .build infra/cdk.out $(WEB)/node_modules $(WEB_VENDOR)
 
-.PHONY: scale-test help lint-openapi run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean
+.PHONY: bench-aws scale-test help lint-openapi run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean

@@ -25,9 +25,12 @@ import (
 	"time"
 
 	"meridian/shared/ag"
+	"meridian/shared/blob"
 	"meridian/shared/datadir"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
+	"meridian/shared/lld"
+	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile"
 	"meridian/shared/tile/datalayers"
 )
@@ -63,6 +66,7 @@ func scaleTestCommand(args []string, stdout, stderr io.Writer) int {
 	gridArchives := fs.String("grid-archives", "ab/sec", `grid archives built from the ingested official indexes: a comma-separated list of layers, or "all" (every grid and label layer of AB, SK and MB); ab/sec is always built`)
 	maxTime := fs.Duration("max-time", 25*time.Minute, "bound on the whole run's wall time")
 	which := fs.String("runs", "demo,province", "the runs, in order: demo (the small demo data) and province (-fraction of the published size)")
+	prepare := fs.String("prepare", "", "only build each run's data under -dir (kept) and write FILE: the data directory and a sample of the parcels, operators and tiles the load would ask for (JSON, for make bench-aws); nothing is served")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -79,6 +83,10 @@ func scaleTestCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "meridian scale-test: %v\n", err)
 		return 1
+	}
+	if *prepare != "" && *dir == "" {
+		fmt.Fprintln(stderr, "meridian scale-test: -prepare needs -dir: the data it builds is kept there")
+		return 2
 	}
 	if *dir == "" {
 		d, err := os.MkdirTemp("", "meridian-scale-")
@@ -106,7 +114,7 @@ func scaleTestCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, r := range runs {
 		r.bin, r.seed, r.dir, r.log = self, *seed, filepath.Join(*dir, r.scale), stderr
-		r.duration, r.conns, r.pmtiles, r.grids = *duration, *conns, *pmtilesBin, grids
+		r.duration, r.conns, r.pmtiles, r.grids, r.prepare = *duration, *conns, *pmtilesBin, grids, *prepare
 		fmt.Fprintf(stderr, "scale-test: %s run in %s\n", r.name, r.dir)
 		if err := r.run(ctx); err != nil {
 			fmt.Fprintf(stderr, "meridian scale-test: %s: %v\n", r.name, err)
@@ -164,6 +172,7 @@ type scaleRun struct {
 	conns       int
 	pmtiles     string
 	grids       []string // grid archives to build, ab/sec first
+	prepare     string   // -prepare: write the load sample there instead of serving
 	rows        []measure
 }
 
@@ -435,7 +444,110 @@ func (r *scaleRun) run(ctx context.Context) error {
 		return err
 	}
 	r.addGroup("energy and agriculture archives", third[:]...)
+	if r.prepare != "" {
+		return writeLoadSample(ctx, r.prepare, data)
+	}
 	return r.serve(ctx, data)
+}
+
+// LoadSample is what scale-test -prepare writes: where the data is and
+// what a load over it asks for (the same draws as the served load's).
+type LoadSample struct {
+	Data      string              `json:"data"`
+	LSDs      []string            `json:"lsds"`      // LSDs with energy data
+	Quarters  []string            `json:"quarters"`  // quarter sections with agriculture data
+	Operators []string            `json:"operators"` // the operators with the most wells
+	Tiles     map[string][][3]int `json:"tiles"`     // by layer (ab/sec): z, x, y of tiles the archive holds
+	// GridParcels are quarters and LSDs the official grid indexes hold,
+	// and GridPoints (lng, lat) points inside their townships: at a
+	// reduced fraction the indexes cover part of each province, and a
+	// lookup elsewhere is the model's, which reads no index.
+	GridParcels []string     `json:"grid_parcels"`
+	GridPoints  [][2]float64 `json:"grid_points"`
+}
+
+// sampleTileLayers are the archives whose tiles the load reads: an energy
+// and an agriculture data layer and the grid's sections.
+var sampleTileLayers = []string{"energy/og_activity_lsd", "ag/ag_summary_qs", "ab/sec"}
+
+// writeLoadSample writes the LoadSample of data to path.
+func writeLoadSample(ctx context.Context, path, data string) error {
+	abs, err := filepath.Abs(data)
+	if err != nil {
+		return err
+	}
+	keys, err := sampleKeys(ctx, data, 2000)
+	if err != nil {
+		return err
+	}
+	s := LoadSample{Data: abs, LSDs: keys.lsds, Quarters: keys.quarters, Operators: keys.operators, Tiles: map[string][][3]int{}}
+	for _, l := range sampleTileLayers {
+		p := datadir.TileArchive(datadir.Dir(data).Tiles(), l+".pmtiles")
+		if _, err := os.Stat(p); err != nil {
+			return fmt.Errorf("load sample: %w", err)
+		}
+		ts, err := sampleArchive(ctx, p, 2048)
+		if err != nil {
+			return err
+		}
+		for _, t := range ts.tiles {
+			s.Tiles[ts.layer] = append(s.Tiles[ts.layer], [3]int{int(t.Z), int(t.X), int(t.Y)})
+		}
+	}
+	if s.GridParcels, s.GridPoints, err = sampleGrid(ctx, data, 2000); err != nil {
+		return err
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// sampleGrid draws up to n quarters and LSDs of the DLS townships the
+// grid indexes of data hold, and n points inside those townships.
+func sampleGrid(ctx context.Context, data string, n int) ([]string, [][2]float64, error) {
+	dir := filepath.Join(data, "grid")
+	files, err := filepath.Glob(filepath.Join(dir, "*.mgix"))
+	if err != nil || len(files) == 0 {
+		return nil, nil, fmt.Errorf("load sample: no grid indexes in %s (%v)", dir, err)
+	}
+	rng := rand.New(rand.NewPCG(13, 17))
+	var parcels []string
+	var points [][2]float64
+	for _, f := range files {
+		ix, err := gridindex.Open(ctx, blob.NewDir(dir), filepath.Base(f), gridindex.Options{CacheBytes: 1})
+		if err != nil {
+			return nil, nil, err
+		}
+		groups, err := ix.GroupKeys(ctx, "", 1<<20)
+		if err != nil {
+			return nil, nil, err
+		}
+		rng.Shuffle(len(groups), func(i, j int) { groups[i], groups[j] = groups[j], groups[i] })
+		for _, g := range groups[:min(len(groups), 64)] {
+			recs, err := ix.GroupByKey(ctx, g)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, r := range recs {
+				if r.Location.System != lld.DLS || (r.Location.Unit != lld.QuarterSection && r.Location.Unit != lld.LSD) {
+					continue
+				}
+				parcels = append(parcels, r.Location.String())
+				if r.Geometry != nil {
+					b := r.Geometry.Bound()
+					points = append(points, [2]float64{b.Min[0] + rng.Float64()*(b.Max[0]-b.Min[0]), b.Min[1] + rng.Float64()*(b.Max[1]-b.Min[1])})
+				}
+			}
+		}
+	}
+	rng.Shuffle(len(parcels), func(i, j int) { parcels[i], parcels[j] = parcels[j], parcels[i] })
+	rng.Shuffle(len(points), func(i, j int) { points[i], points[j] = points[j], points[i] })
+	if len(parcels) == 0 || len(points) == 0 {
+		return nil, nil, fmt.Errorf("load sample: the grid indexes in %s hold no DLS quarters or LSDs", dir)
+	}
+	return parcels[:min(n, len(parcels))], points[:min(n, len(points))], nil
 }
 
 // manifestGrid is a grid meridian demo wrote: its ingest format and files.
@@ -622,7 +734,7 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 	// side on the same sampled tiles.
 	tilesDir := datadir.Dir(data).Tiles()
 	var tileLayers []string
-	for _, l := range []string{"energy/og_activity_lsd", "ag/ag_summary_qs", "ab/sec"} {
+	for _, l := range sampleTileLayers {
 		if _, err := os.Stat(datadir.TileArchive(tilesDir, l+".pmtiles")); err == nil {
 			tileLayers = append(tileLayers, l)
 		}

@@ -2,8 +2,11 @@ package convert
 
 import (
 	"encoding/json"
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestPlainString checks the batch's fast path against json.Unmarshal: it
@@ -75,5 +78,41 @@ func TestEachConcurrently(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// batchWorkers keeps at least minPerWorker locations a goroutine by
+// default, and takes a BatchWorkers set (a Lambda waiting on S3) as it is.
+func TestBatchWorkers(t *testing.T) {
+	t.Parallel()
+	h := &Handler{}
+	if got, want := h.batchWorkers(100), min(runtime.GOMAXPROCS(0), 100/minPerWorker); got != want {
+		t.Errorf("default, 100 locations: %d workers, want %d", got, want)
+	}
+	if got := h.batchWorkers(minPerWorker - 1); got > 1 {
+		t.Errorf("default, %d locations: %d workers, want one", minPerWorker-1, got)
+	}
+	h.BatchWorkers = MaxBatch
+	if got := h.batchWorkers(100); got != MaxBatch {
+		t.Errorf("BatchWorkers %d, 100 locations: %d workers", MaxBatch, got)
+	}
+}
+
+// With as many workers as locations, every lookup is under way before any
+// returns: a batch on S3 waits on one round of reads, not on eight.
+func TestEachConcurrentlyAllAtOnce(t *testing.T) {
+	t.Parallel()
+	const n = 50
+	var started sync.WaitGroup
+	started.Add(n)
+	done := make(chan struct{})
+	go func() {
+		eachConcurrently(n, n, func(int) { started.Done(); started.Wait() })
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second): // a lookup waiting on one not started: never done
+		t.Fatal("with as many workers as items, the items did not all run at once")
 	}
 }

@@ -45,19 +45,22 @@ type Grid interface {
 type Handler struct {
 	grid Grid
 	// BatchWorkers is how many of a batch's locations are resolved at
-	// once: GOMAXPROCS when zero (CPU-bound lookups, as on a local disk);
-	// more where lookups wait on the network (S3 range reads on Lambda).
+	// once: GOMAXPROCS when zero (CPU-bound lookups, as on a local disk),
+	// each goroutine taking at least minPerWorker locations; more where
+	// lookups wait on the network (S3 range reads on Lambda), where a
+	// value set here is taken as it is, down to one location a goroutine.
 	BatchWorkers int
 }
 
 // NewHandler returns the HTTP handlers of the conversion endpoints over g.
 func NewHandler(g Grid) *Handler { return &Handler{grid: g} }
 
-func (h *Handler) batchWorkers() int {
+// batchWorkers returns the goroutines for a batch of n locations.
+func (h *Handler) batchWorkers(n int) int {
 	if h.BatchWorkers > 0 {
 		return h.BatchWorkers
 	}
-	return runtime.GOMAXPROCS(0)
+	return min(runtime.GOMAXPROCS(0), n/minPerWorker)
 }
 
 // minPerWorker is the fewest locations worth a goroutine of their own: a
@@ -68,7 +71,7 @@ const minPerWorker = 8
 // (the caller's among them), each taking the next index in turn: a batch's
 // answer waits on its slowest lookup, not on the sum of them.
 func eachConcurrently(n, workers int, fn func(i int)) {
-	workers = min(workers, n/minPerWorker)
+	workers = min(workers, n)
 	if workers <= 1 {
 		for i := range n {
 			fn(i)
@@ -275,7 +278,7 @@ func (h *Handler) BatchLegalLocation(w http.ResponseWriter, r *http.Request) err
 	terms := make([]string, len(items))
 	failed := make([]*BatchError, len(items))
 	fatal := make([]error, len(items))
-	eachConcurrently(len(items), h.batchWorkers(), func(i int) {
+	eachConcurrently(len(items), h.batchWorkers(len(items)), func(i int) {
 		raw := items[i]
 		s, ok := plainString(raw)
 		if !ok {

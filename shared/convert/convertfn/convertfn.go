@@ -43,7 +43,23 @@ func NewHandler(logger *slog.Logger, grids []*gridindex.Index, routes Routes) ht
 // NewGridsHandler is NewHandler over grids that follow the published
 // release: a warm function serves a new grid release within the recheck.
 func NewGridsHandler(logger *slog.Logger, grids *gridstore.Grids, routes Routes) http.Handler {
-	return gridstore.Mount(logger, grids, func(svc *grid.Service) []api.Route { return routes(convert.NewHandler(svc)) }, nil)
+	return newGridsHandler(logger, grids, routes, 0)
+}
+
+// S3BatchWorkers is a batch's goroutines when the indexes are read from
+// S3: one a location, so that a batch's uncached lookups wait on their
+// range reads together (a round or two of S3 latency) instead of eight
+// or more one after another on each of a few goroutines.
+const S3BatchWorkers = convert.MaxBatch
+
+// newGridsHandler is NewGridsHandler with batchWorkers goroutines a batch
+// (0: convert's default).
+func newGridsHandler(logger *slog.Logger, grids *gridstore.Grids, routes Routes, batchWorkers int) http.Handler {
+	return gridstore.Mount(logger, grids, func(svc *grid.Service) []api.Route {
+		h := convert.NewHandler(svc)
+		h.BatchWorkers = batchWorkers
+		return routes(h)
+	}, nil)
 }
 
 // Main loads the environment, opens the grid indexes and serves routes on
@@ -55,5 +71,9 @@ func Main(routes Routes) {
 	if err != nil {
 		awsfn.Fail(logger, "cold start", err)
 	}
-	apigw.Start(NewGridsHandler(logger, grids, routes))
+	workers := 0
+	if cfg.Grid.Bucket != "" {
+		workers = S3BatchWorkers
+	}
+	apigw.Start(newGridsHandler(logger, grids, routes, workers))
 }

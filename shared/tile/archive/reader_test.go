@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -159,8 +160,9 @@ func TestHeaderAndMetadata(t *testing.T) {
 	}
 }
 
-// TestReadsPerTile checks the read budget: Open reads once; a cold tile
-// reads its leaf and its data; a warm one only its data.
+// TestReadsPerTile checks the read budget: Open reads once (the fixture's
+// leaf section lies within the first read, and Open keeps it); every
+// tile, cold or warm, then reads only its data.
 func TestReadsPerTile(t *testing.T) {
 	t.Parallel()
 	tiles, data, _ := archivetest.Fixture(t)
@@ -184,10 +186,10 @@ func TestReadsPerTile(t *testing.T) {
 		t.Errorf("Open: %d range reads, want 1", r.Reads())
 	}
 	last := archivetest.PresentAt(tiles, len(tiles)-1)
-	step("cold tile", last, 2)
+	step("cold tile", last, 1)
 	step("same tile again", last, 1)
 	step("neighbour in the same leaf", archivetest.PresentAt(tiles, len(tiles)-5), 1)
-	step("tile in another leaf", archivetest.PresentAt(tiles, 10), 2)
+	step("tile in another leaf", archivetest.PresentAt(tiles, 10), 1)
 	if got, want := counting.Stats().Reads, r.Reads(); got != want {
 		t.Errorf("the store saw %d reads, Reads() says %d", got, want)
 	}
@@ -282,7 +284,7 @@ func TestStoreFailures(t *testing.T) {
 		_, err := archive.Open(ctx, &stubStore{Store: mem, readErr: down}, archiveKey)
 		is503(t, "Open", err)
 	})
-	for _, okReads := range []int64{1, 2} { // Open's read succeeds; then the leaf read fails, or the tile read
+	for _, okReads := range []int64{1} { // Open's read (leaves included) succeeds; then the tile read fails
 		t.Run(fmt.Sprintf("read %d of a tile", okReads), func(t *testing.T) {
 			r, err := archive.Open(ctx, &stubStore{Store: mem, okReads: okReads, readErr: down}, archiveKey)
 			if err != nil {
@@ -392,6 +394,53 @@ func BenchmarkTileRead(b *testing.B) {
 				st := c.Stats()
 				b.ReportMetric(float64(st.Reads)/float64(b.N), "reads/op")
 			})
+		}
+	}
+}
+
+// TestLeavesBeyondTheFirstRead checks an archive whose leaf section ends
+// past Open's first read: Open reads it once more, whole, and then every
+// tile, whichever leaf it is in, costs only its own read.
+func TestLeavesBeyondTheFirstRead(t *testing.T) {
+	t.Parallel()
+	var g archivetest.Gzipper
+	// Half the tiles of zooms 0-8, drawn at random, of random lengths: a
+	// leaf section that does not compress to almost nothing.
+	rng := rand.New(rand.NewPCG(1, 2))
+	var tiles []archivetest.Tile
+	for _, tl := range archivetest.ByID(8) {
+		if rng.IntN(2) == 0 {
+			tl.Data = g.Gzip(fmt.Sprintf("tile %d/%d/%d %s", tl.Z, tl.X, tl.Y, strings.Repeat("x", rng.IntN(300))))
+			tiles = append(tiles, tl)
+		}
+	}
+	meta := archivetest.Meta()
+	meta.MaxZoom = 8
+	for i := range meta.VectorLayers {
+		meta.VectorLayers[i].MaxZoom = 8
+	}
+	data, _ := archivetest.Build(t, tiles, meta)
+	leafOff, leafLen := binary.LittleEndian.Uint64(data[40:48]), binary.LittleEndian.Uint64(data[48:56])
+	if leafOff+leafLen <= 16<<10 {
+		t.Fatalf("leaf section ends at %d: within the first read, not what this test is for", leafOff+leafLen)
+	}
+	ctx := context.Background()
+	r, err := archive.Open(ctx, stores(t, data)["mem"], archiveKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Reads() != 2 {
+		t.Errorf("Open: %d range reads, want 2 (the first 16 KiB, then the leaf section)", r.Reads())
+	}
+	for _, i := range []int{len(tiles) - 1, 5000, 40000, 21845, len(tiles) / 2, 30000} {
+		tl := tiles[i]
+		before := r.Reads()
+		got, ok, err := r.Tile(ctx, tl.Z, tl.X, tl.Y)
+		if err != nil || !ok || !bytes.Equal(got, tl.Data) {
+			t.Fatalf("Tile(%d/%d/%d) = %d bytes, %v, %v", tl.Z, tl.X, tl.Y, len(got), ok, err)
+		}
+		if n := r.Reads() - before; n != 1 {
+			t.Errorf("tile %d/%d/%d: %d range reads, want 1 (its data)", tl.Z, tl.X, tl.Y, n)
 		}
 	}
 }

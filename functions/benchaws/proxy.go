@@ -1,0 +1,97 @@
+package main
+
+import (
+	"math/rand/v2"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"sync"
+	"time"
+)
+
+// latencyProxy stands between a function and an emulator (S3 or DynamoDB)
+// and makes it answer as the real service does: every response's first
+// byte waits Delay (spread by Jitter) after the emulator's answer, and every
+// request is counted, so that the round trips a function makes per request
+// can be read between two invocations (a Lambda serves one at a time).
+//
+// It also counts busy periods: stretches during which at least one
+// request is in flight. Requests made concurrently overlap and count as
+// one; requests made one after another count one each. Between two
+// invocations the busy periods are the sequential round trips: what the
+// latency of the service costs the request at least.
+type latencyProxy struct {
+	// Delay is the added time to first byte; Jitter spreads it uniformly
+	// over Delay × [1-Jitter, 1+Jitter].
+	Delay  time.Duration
+	Jitter float64
+
+	rp    *httputil.ReverseProxy
+	sleep func(time.Duration) // time.Sleep; tests record instead
+
+	mu       sync.Mutex
+	rng      *rand.Rand
+	hits     int64 // requests received
+	busy     int64 // busy periods begun
+	inFlight int
+}
+
+// newLatencyProxy returns a proxy to target. The Host header is passed
+// through as the client sent it: SigV4 signs it.
+func newLatencyProxy(target *url.URL, delay time.Duration, jitter float64, seed uint64) *latencyProxy {
+	p := &latencyProxy{Delay: delay, Jitter: jitter, sleep: time.Sleep, rng: rand.New(rand.NewPCG(seed, 0x5eed))}
+	p.rp = &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(target)
+			r.Out.Host = r.In.Host
+		},
+		ModifyResponse: func(*http.Response) error {
+			p.sleep(p.delay())
+			return nil
+		},
+		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
+			http.Error(w, "latency proxy: "+err.Error(), http.StatusBadGateway)
+		},
+	}
+	return p
+}
+
+// delay draws one added latency.
+func (p *latencyProxy) delay() time.Duration {
+	if p.Delay <= 0 {
+		return 0
+	}
+	p.mu.Lock()
+	f := 1 + p.Jitter*(2*p.rng.Float64()-1)
+	p.mu.Unlock()
+	return time.Duration(float64(p.Delay) * f)
+}
+
+func (p *latencyProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.mu.Lock()
+	p.hits++
+	if p.inFlight == 0 {
+		p.busy++
+	}
+	p.inFlight++
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.inFlight--
+		p.mu.Unlock()
+	}()
+	p.rp.ServeHTTP(w, r)
+}
+
+// proxyCount is what a proxy counted up to a moment.
+type proxyCount struct{ hits, busy int64 }
+
+// count returns the counts so far; the difference of two is what happened
+// between them.
+func (p *latencyProxy) count() proxyCount {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return proxyCount{p.hits, p.busy}
+}
+
+func (c proxyCount) sub(o proxyCount) proxyCount { return proxyCount{c.hits - o.hits, c.busy - o.busy} }
