@@ -67,6 +67,7 @@ func Run(t *testing.T, newStore func(t *testing.T, objects map[string][]byte) bl
 	t.Run("Missing", func(t *testing.T) { testMissing(t, s) })
 	t.Run("Invalid", func(t *testing.T) { testInvalid(t, s) })
 	t.Run("Stat", func(t *testing.T) { testStat(t, s, objects) })
+	t.Run("ReadFirst", func(t *testing.T) { testReadFirst(t, s, objects) })
 	t.Run("CallerOwnsSlice", func(t *testing.T) { testCallerOwnsSlice(t, s, objects) })
 	t.Run("Canceled", func(t *testing.T) { testCanceled(t, s) })
 	t.Run("Concurrent", func(t *testing.T) { testConcurrent(t, s, objects) })
@@ -190,6 +191,36 @@ func testStat(t *testing.T, s blob.Store, objects map[string][]byte) {
 				t.Errorf("Stat(%q).ETag changed without a write: %q, then %q", key, info.ETag, again.ETag)
 			}
 		})
+	}
+}
+
+// testReadFirst: blob.ReadFirst (one request where the store is a
+// FirstReader) gives an object's first bytes, clipped to its size, and the
+// version Stat gives; a missing key is fs.ErrNotExist.
+func testReadFirst(t *testing.T, s blob.Store, objects map[string][]byte) {
+	for key, data := range objects {
+		t.Run(key, func(t *testing.T) {
+			st, err := s.Stat(t.Context(), key)
+			if err != nil {
+				t.Fatalf("Stat(%q): %v", key, err)
+			}
+			for _, n := range []int64{0, 1, 10, int64(len(data)), int64(len(data)) + 100} {
+				got, info, err := blob.ReadFirst(t.Context(), s, key, n)
+				if err != nil {
+					t.Fatalf("ReadFirst(%q, %d): %v", key, n, err)
+				}
+				want := data[:min(n, int64(len(data)))]
+				if !bytes.Equal(got, want) {
+					t.Errorf("ReadFirst(%q, %d) = %d bytes, want the first %d", key, n, len(got), len(want))
+				}
+				if info.Size != st.Size || info.ETag != st.ETag {
+					t.Errorf("ReadFirst(%q, %d) info = size %d, tag %q; Stat says %d, %q", key, n, info.Size, info.ETag, st.Size, st.ETag)
+				}
+			}
+		})
+	}
+	if _, _, err := blob.ReadFirst(t.Context(), s, "no/such/key.bin", 10); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadFirst(missing) error = %v, want fs.ErrNotExist", err)
 	}
 }
 

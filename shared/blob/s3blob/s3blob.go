@@ -367,3 +367,45 @@ func NewClient(ctx context.Context, o ClientOptions) (*s3.Client, error) {
 		so.UsePathStyle = o.PathStyle
 	}), nil
 }
+
+// ReadFirst implements blob.FirstReader: one ranged GET of the first n
+// bytes, whose answer names the object's version (ETag), size
+// (Content-Range) and date. An empty object, which S3 answers with 416,
+// is read with Stat.
+func (s *Store) ReadFirst(ctx context.Context, key string, n int64) ([]byte, blob.Info, error) {
+	if err := blob.CheckRead(key, 0, n); err != nil {
+		return nil, blob.Info{}, err
+	}
+	if n == 0 {
+		info, err := s.Stat(ctx, key)
+		return []byte{}, info, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	out, err := s.client.GetObject(cctx, &s3.GetObjectInput{
+		Bucket: aws.String(s.bucket),
+		Key:    aws.String(s.prefix + key),
+		Range:  aws.String(byteRange(0, n)),
+	})
+	if err != nil {
+		if httpStatus(err) == http.StatusRequestedRangeNotSatisfiable {
+			info, err := s.Stat(ctx, key)
+			return []byte{}, info, err
+		}
+		return nil, blob.Info{}, s.wrap(ctx, "read", key, err)
+	}
+	defer out.Body.Close()
+	info := blob.Info{ETag: aws.ToString(out.ETag), ModTime: aws.ToTime(out.LastModified)}
+	if out.ContentRange == nil {
+		info.Size = aws.ToInt64(out.ContentLength) // the whole object was sent
+	} else if total, ok := rangeTotal(*out.ContentRange); ok {
+		info.Size = total
+	} else {
+		return nil, blob.Info{}, fmt.Errorf("blob: read s3://%s/%s%s: Content-Range %q names no size", s.bucket, s.prefix, key, *out.ContentRange)
+	}
+	data, err := readBody(out, 0, n)
+	if err != nil {
+		return nil, blob.Info{}, s.wrap(ctx, "read", key, err)
+	}
+	return data, info, nil
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"meridian/shared/blob"
 	"meridian/shared/lld"
 )
 
@@ -88,19 +89,30 @@ type keyLeaf struct {
 
 // openVersion reads the header, metadata and root of the index stored
 // under key: one range read when they fit in the first 16 KiB (and a Stat
-// when rr can pin reads).
+// when rr can pin reads, unless rr reads an object's first bytes with its
+// version in one request: blob.FirstReader, S3).
 func openVersion(ctx context.Context, rr RangeReader, key string, opts Options, reads *atomic.Int64) (*version, error) {
 	ix := &version{rr: rr, key: key, pages: newPageCache(opts.CacheBytes), reads: reads}
-	if p, ok := rr.(pinnedReader); ok {
-		info, err := p.Stat(ctx, key)
-		if err != nil {
+	var first []byte
+	var err error
+	if f, ok := rr.(firstReader); ok {
+		reads.Add(1)
+		var info blob.Info
+		if first, info, err = f.ReadFirst(ctx, key, firstRead); err != nil {
 			return nil, fmt.Errorf("gridindex: open %s: %w", key, err)
 		}
-		ix.pinned, ix.tag = p, info.ETag
-	}
-	first, err := ix.read(ctx, 0, firstRead)
-	if err != nil {
-		return nil, err
+		ix.pinned, ix.tag = f, info.ETag
+	} else {
+		if p, ok := rr.(pinnedReader); ok {
+			info, err := p.Stat(ctx, key)
+			if err != nil {
+				return nil, fmt.Errorf("gridindex: open %s: %w", key, err)
+			}
+			ix.pinned, ix.tag = p, info.ETag
+		}
+		if first, err = ix.read(ctx, 0, firstRead); err != nil {
+			return nil, err
+		}
 	}
 	if ix.h, err = unmarshalHeader(first); err != nil {
 		return nil, fmt.Errorf("%s: %w", key, err)

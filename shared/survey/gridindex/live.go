@@ -22,6 +22,13 @@ type pinnedReader interface {
 	Stat(ctx context.Context, key string) (blob.Info, error)
 }
 
+// firstReader is a pinnedReader that reads an object's first bytes and
+// its version in one request (blob.FirstReader).
+type firstReader interface {
+	pinnedReader
+	blob.FirstReader
+}
+
 // Index is an open grid index. It is safe for concurrent use.
 //
 // # Replaced in place

@@ -109,14 +109,16 @@ func Open(ctx context.Context, store blob.Store, key string) (*Reader, error) {
 func open(ctx context.Context, store blob.Store, key string) (*Reader, error) {
 	r := &Reader{store: store, key: key, leaves: newLeafCache()}
 	r.pinned, _ = store.(blob.Pinned)
-	info, err := store.Stat(ctx, key)
+	// The header and what follows it, with the version: one request on S3
+	// (blob.FirstReader), a Stat and a pinned read elsewhere.
+	r.reads.Add(1)
+	first, info, err := blob.ReadFirst(ctx, store, key, firstRead)
 	if err != nil {
 		return nil, r.storeError(err)
 	}
 	r.version = info.ETag
-	first, err := r.read(ctx, 0, min(firstRead, info.Size))
-	if err != nil {
-		return nil, err
+	if want := min(firstRead, info.Size); int64(len(first)) != want {
+		return nil, r.formatError("truncated: read %d bytes at 0, want %d", len(first), want)
 	}
 	if err := r.parseHeader(first, info.Size); err != nil {
 		return nil, err

@@ -151,22 +151,30 @@ func (s *Set) reader(ctx context.Context, key string, stale *Reader) (*Reader, e
 		e.r, e.checked = nil, time.Now() // the release has no such archive
 		return nil, nil
 	}
-	info, err := s.store.Stat(ctx, key)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		e.r, e.checked = nil, time.Now()
-		return nil, nil
-	case err != nil:
-		return nil, blob.AsAPIError(err, "the tile archive store")
+	if e.r != nil { // is the version open still the current one?
+		info, err := s.store.Stat(ctx, key)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			e.r, e.checked = nil, time.Now()
+			return nil, nil
+		case err != nil:
+			return nil, blob.AsAPIError(err, "the tile archive store")
+		}
+		if info.ETag == e.r.Version() && stale == nil {
+			e.checked = time.Now()
+			return e.r, nil
+		}
+		if c, ok := s.store.(*blob.Cached); ok {
+			c.Invalidate(key)
+		}
 	}
-	if e.r != nil && info.ETag == e.r.Version() && stale == nil {
-		e.checked = time.Now()
-		return e.r, nil
-	}
-	if c, ok := s.store.(*blob.Cached); ok {
-		c.Invalidate(key)
-	}
+	// Nothing open yet, or a new version: Open reads the version with the
+	// header (no Stat before it: a cold start waits on every round trip).
 	r, err := Open(ctx, s.store, key)
+	if e.r == nil && errors.Is(err, fs.ErrNotExist) {
+		e.checked = time.Now()
+		return nil, nil
+	}
 	if err != nil {
 		if e.r != nil && stale == nil && !errors.Is(err, blob.ErrChanged) {
 			// A replacement that does not open (still being copied in
