@@ -54,13 +54,17 @@ func loadConfig(getenv func(string) string) (config, error) {
 // newHandler builds the function's handler over the grid indexes and the
 // archive store (nil: no archives).
 func newHandler(logger *slog.Logger, c config, grids []*gridindex.Index, archives blob.Store) http.Handler {
-	return newGridsHandler(logger, c, gridstore.Fixed(grids), archives)
+	var set *archive.Set
+	if archives != nil {
+		set = archive.NewReleaseSet(archives, c.Recheck) // as `meridian-publish` writes them
+	}
+	return newGridsHandler(logger, c, gridstore.Fixed(grids), set)
 }
 
 // newGridsHandler is newHandler over grids that follow the published
 // release: survey tiles are generated from a new grid release within
 // GRID_RECHECK_SECONDS, and the tiles generated from the old are dropped.
-func newGridsHandler(logger *slog.Logger, c config, grids *gridstore.Grids, archives blob.Store) http.Handler {
+func newGridsHandler(logger *slog.Logger, c config, grids *gridstore.Grids, archives *archive.Set) http.Handler {
 	var th *tile.Handler
 	return gridstore.Mount(logger, grids, func(svc *grid.Service) []api.Route {
 		o := tile.Options{
@@ -70,7 +74,7 @@ func newGridsHandler(logger *slog.Logger, c config, grids *gridstore.Grids, arch
 			Attribution: tile.Attribution(svc.Sources),
 		}
 		if archives != nil {
-			o.Archives = archive.NewReleaseSet(archives, c.Recheck) // as `meridian-publish` writes them
+			o.Archives = archives
 		}
 		th = tile.NewHandler(o)
 		return th.Routes()
@@ -80,17 +84,25 @@ func newGridsHandler(logger *slog.Logger, c config, grids *gridstore.Grids, arch
 func main() {
 	c, logger := awsfn.Setup(loadConfig, func(c config) slog.Level { return c.LogLevel })
 	ctx := context.Background()
-	grids, err := gridstore.Open(ctx, c.Grid, logger)
-	if err != nil {
-		awsfn.Fail(logger, "cold start", err)
-	}
-	var store blob.Store
+	// The archives' release manifest is read beside the grid indexes'
+	// opening: a cold start waits on each round trip in a row.
+	var archives *archive.Set
+	prefetched := make(chan struct{})
 	if c.Bucket != "" {
 		client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: c.Grid.Region, Endpoint: c.Grid.Endpoint, PathStyle: c.Grid.Endpoint != ""})
 		if err != nil {
 			awsfn.Fail(logger, "cold start", err)
 		}
-		store = blob.NewCached(s3blob.New(client, c.Bucket, c.Prefix, s3blob.Options{}), blob.CacheOptions{MaxBytes: int64(c.CacheMiB) << 20 / 2})
+		store := blob.NewCached(s3blob.New(client, c.Bucket, c.Prefix, s3blob.Options{}), blob.CacheOptions{MaxBytes: int64(c.CacheMiB) << 20 / 2})
+		archives = archive.NewReleaseSet(store, c.Recheck) // as `meridian-publish` writes them
+		go func() { archives.Prefetch(ctx); close(prefetched) }()
+	} else {
+		close(prefetched)
 	}
-	apigw.Start(newGridsHandler(logger, c, grids, store))
+	grids, err := gridstore.Open(ctx, c.Grid, logger)
+	if err != nil {
+		awsfn.Fail(logger, "cold start", err)
+	}
+	<-prefetched
+	apigw.Start(newGridsHandler(logger, c, grids, archives))
 }

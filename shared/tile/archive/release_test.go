@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"meridian/shared/blob"
 	"meridian/shared/release"
@@ -97,5 +98,43 @@ func testReleaseSet(t *testing.T, cached bool) {
 	// A plain NewSet ignores the manifest.
 	if r, err := archive.NewSet(store, 0).Reader(ctx, name); err != nil || r == nil || !strings.HasPrefix(tileOf(r), "plain ") {
 		t.Errorf("NewSet: %v, %v, want the plain archive", r, err)
+	}
+}
+
+// TestReleaseSetPrefetch: Prefetch reads the release manifest, so the
+// first request within the recheck reads only the archive (its first
+// bytes with its version: no Stat before them) and its tile.
+func TestReleaseSetPrefetch(t *testing.T) {
+	ctx := context.Background()
+	store := blob.NewMem()
+	const name = "energy/mineral_tenure.pmtiles"
+	data, _ := archivetest.Build(t, versionTiles("one", 3), archivetest.Meta())
+	sum := sha256.Sum256(data)
+	key := release.ContentKey(name, sum[:])
+	m := release.Manifest{Files: map[string]release.File{name: {Key: key, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}}}
+	b, _ := json.Marshal(m)
+	for k, v := range map[string][]byte{key: data, release.ManifestKey: b} {
+		if err := store.Put(ctx, k, bytes.NewReader(v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	counting := blob.NewCounting(store)
+	set := archive.NewReleaseSet(counting, time.Hour)
+	set.Prefetch(ctx)
+	if st := counting.Stats(); st.Reads != 1 {
+		t.Fatalf("Prefetch: %+v, want the manifest read once", st)
+	}
+	counting.Reset()
+	r, err := set.Reader(ctx, name)
+	if err != nil || r == nil {
+		t.Fatalf("reader: %v, %v", r, err)
+	}
+	if _, ok, err := r.Tile(ctx, 3, 1, 2); err != nil || !ok {
+		t.Fatalf("tile: %v, %v", ok, err)
+	}
+	// Counting is no FirstReader: the archive opens with a Stat and a
+	// read; the set itself states nothing before it.
+	if st := counting.Stats(); st.Stats != 1 || st.Reads != 2 {
+		t.Errorf("first request after Prefetch: %+v, want 1 stat (the archive's open) and 2 reads (its first bytes, the tile)", st)
 	}
 }

@@ -75,6 +75,13 @@ func NewReleaseSet(store blob.Store, recheck time.Duration) *Set {
 	return s
 }
 
+// Prefetch reads the release manifest now, so that a first request does
+// not wait on it: a Lambda's cold start calls it beside its other reads.
+// Errors are those a request would meet and are left to it.
+func (s *Set) Prefetch(ctx context.Context) {
+	s.keyOf(ctx, "")
+}
+
 // keyOf returns the key holding the archive named name: name itself, or
 // the release manifest's key for it; "" when the manifest does not name it
 // (no archive).
