@@ -1,6 +1,7 @@
 package kv
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -277,12 +278,28 @@ func newWriter(ctx context.Context, s Store, prefix string) *Writer {
 }
 
 // Put JSON-encodes v and writes it as the item (pk, sk) of the version.
+// The encoding does not escape & < > (json.Marshal would write \u0026
+// \u003c \u003e): it is the encoding of the API's responses
+// (api.WriteJSON), so an endpoint can send a stored row as it is.
 func (w *Writer) Put(pk, sk string, v any) error {
-	data, err := json.Marshal(v)
+	data, err := MarshalItem(v)
 	if err != nil {
 		return fmt.Errorf("kv: encode item %q/%q: %w", pk, sk, err)
 	}
 	return w.PutRaw(pk, sk, data)
+}
+
+// MarshalItem is the JSON of an item's value as Writer.Put writes it:
+// json.Marshal without HTML escaping.
+func MarshalItem(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	data := b.Bytes()
+	return data[:len(data)-1], nil // Encode ends the value with a newline
 }
 
 // PutRaw writes data as the item (pk, sk) of the version. The Writer keeps
