@@ -299,7 +299,7 @@ func (r *Reporter) Report(ctx context.Context, q Query) (*Report, error) {
 // fillSources fills meta.sources with the SOURCES items of the included
 // sections, read once per dataset version.
 func (r *Reporter) fillSources(ctx context.Context, ds kv.Dataset, inc report.Include, out map[string]Source) error {
-	items, err := r.sources.Of(int64(ds.Version), func(add func(sk string, data []byte)) error {
+	items, err := report.DecodedSources[Source](&r.sources, int64(ds.Version), func(add func(sk string, data []byte)) error {
 		return ds.Each(ctx, kv.Query{PK: PKSources}, func(it kv.Item) error { add(it.SK, it.Data); return nil })
 	})
 	if err != nil {
@@ -313,15 +313,10 @@ func (r *Reporter) fillSources(ctx context.Context, ds kv.Dataset, inc report.In
 			}
 		}
 	}
-	for sk, data := range items {
-		if !want[sk] {
-			continue
+	for sk, s := range items {
+		if want[sk] {
+			out[sk] = s
 		}
-		var s Source
-		if err := json.Unmarshal(data, &s); err != nil {
-			return err
-		}
-		out[sk] = s
 	}
 	return nil
 }
