@@ -22,9 +22,11 @@ import (
 // response's encoding would differ). The answers are the same bytes
 // either way (TestRawRowsAsDecoded).
 
-// rawRow returns the JSON of an item's row as a response writes it,
-// appended to buf; ok == false when the item must be decoded instead.
-type rawRow func(buf []byte, it kv.Item) (out []byte, ok bool)
+// rawRow returns the JSON of an item's row as a response writes it: the
+// item's data itself, or the row rewritten at the end of *scratch (the
+// row is then the appended bytes: earlier rows keep their bytes when
+// *scratch grows); ok == false when the item must be decoded instead.
+type rawRow func(scratch *[]byte, it kv.Item) (row []byte, ok bool)
 
 // escaped reports whether stored JSON holds a \u00XX escape. Data written
 // with HTML escaping (every dataset before kv.Writer.Put stopped escaping)
@@ -38,11 +40,11 @@ func escaped(data []byte) bool {
 
 // storedRow passes an item's JSON through unchanged: the rows whose
 // response is the stored row (operators, an operator's wells and LSDs).
-func storedRow(buf []byte, it kv.Item) ([]byte, bool) {
+func storedRow(_ *[]byte, it kv.Item) ([]byte, bool) {
 	if escaped(it.Data) {
-		return buf, false
+		return nil, false
 	}
-	return append(buf, it.Data...), true
+	return it.Data, true
 }
 
 // expiryClock computes days_to_expiry and expiry_state of the stored
@@ -119,10 +121,10 @@ var (
 // with noCoverage, only when its lsd_coverage_pct is null (the lists that
 // send none).
 func (c expiryClock) tenureRow(noCoverage bool) rawRow {
-	return func(buf []byte, it kv.Item) ([]byte, bool) {
+	return func(scratch *[]byte, it kv.Item) ([]byte, bool) {
 		data := it.Data
 		if escaped(data) {
-			return buf, false
+			return nil, false
 		}
 		// A key is found at its first occurrence: inside a JSON string a
 		// quote is escaped, so `"expiry_date":` can only be the key, and
@@ -132,12 +134,12 @@ func (c expiryClock) tenureRow(noCoverage bool) rawRow {
 		k := bytes.Index(data, keyState)
 		m := bytes.Index(data, keyArea)
 		if i < 0 || j < i || k < j || m < k {
-			return buf, false
+			return nil, false
 		}
 		if noCoverage {
 			n := bytes.Index(data[m:], keyCoverage)
 			if n < 0 || !bytes.HasPrefix(data[m+n+len(keyCoverage):], keyNull) {
-				return buf, false
+				return nil, false
 			}
 		}
 		date := data[i+len(keyExpiryDate) : j]
@@ -151,13 +153,13 @@ func (c expiryClock) tenureRow(noCoverage bool) rawRow {
 			newState = "null"
 		default:
 			if len(date) != 12 || date[0] != '"' || date[11] != '"' {
-				return buf, false
+				return nil, false
 			}
 			exp, ok := parseDate(date[1:11])
 			// energy.Expiry counts days through a time.Duration, which
 			// saturates past 292 years: leave such dates to it.
 			if !ok || exp-c.today > 100_000 || c.today-exp > 100_000 {
-				return buf, false
+				return nil, false
 			}
 			days = exp - c.today
 			switch {
@@ -171,6 +173,8 @@ func (c expiryClock) tenureRow(noCoverage bool) rawRow {
 				newState = `"active"`
 			}
 		}
+		buf := *scratch
+		start := len(buf)
 		buf = append(buf, data[:j]...)
 		buf = append(buf, keyDays...)
 		if newState == `"perpetual"` || newState == "null" {
@@ -180,39 +184,44 @@ func (c expiryClock) tenureRow(noCoverage bool) rawRow {
 		}
 		buf = append(buf, keyState...)
 		buf = append(buf, newState...)
-		return append(buf, data[m:]...), true
+		buf = append(buf, data[m:]...)
+		*scratch = buf
+		return buf[start:], true
 	}
 }
 
-// rawPage is the rows of a page as the response writes them, separated by
-// commas: set when the page passed stored rows through.
+// rawPage is the rows of a page as the response writes them: set when the
+// page passed stored rows through.
 type rawPage struct {
-	json []byte
-	ok   bool
+	rows    [][]byte
+	size    int    // of the rows
+	scratch []byte // the rows rewritten or encoded
+	ok      bool
 }
 
 // appendRow adds a row to the page: its stored JSON through raw, or the
 // decoded row encoded as a response encodes it.
 func (p *rawPage) appendRow(raw rawRow, it kv.Item, decode func() (any, error)) error {
-	if len(p.json) > 0 {
-		p.json = append(p.json, ',')
-	}
-	out, ok := raw(p.json, it)
+	row, ok := raw(&p.scratch, it)
 	if ok {
-		p.json = out
+		p.rows = append(p.rows, row)
+		p.size += len(row)
 		return nil
 	}
-	row, err := decode()
+	v, err := decode()
 	if err != nil {
 		return err
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(row); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	p.json = append(p.json, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
+	start := len(p.scratch)
+	p.scratch = append(p.scratch, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
+	p.rows = append(p.rows, p.scratch[start:])
+	p.size += len(p.scratch) - start
 	return nil
 }
 
@@ -240,9 +249,14 @@ func writeList(w http.ResponseWriter, raw rawPage, v any) error {
 		return fmt.Errorf("energyapi: list envelope %T has no empty rows", v)
 	}
 	i += len(emptyRows) - 1 // at the closing bracket
-	body := make([]byte, 0, len(head)+len(raw.json))
+	body := make([]byte, 0, len(head)+raw.size+len(raw.rows))
 	body = append(body, head[:i]...)
-	body = append(body, raw.json...)
+	for n, row := range raw.rows {
+		if n > 0 {
+			body = append(body, ',')
+		}
+		body = append(body, row...)
+	}
 	body = append(body, head[i:]...)
 	api.WriteRaw(w, http.StatusOK, "application/json", body)
 	return nil
