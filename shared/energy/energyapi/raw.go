@@ -22,11 +22,12 @@ import (
 // response's encoding would differ). The answers are the same bytes
 // either way (TestRawRowsAsDecoded).
 
-// rawRow returns the JSON of an item's row as a response writes it: the
-// item's data itself, or the row rewritten at the end of *scratch (the
-// row is then the appended bytes: earlier rows keep their bytes when
-// *scratch grows); ok == false when the item must be decoded instead.
-type rawRow func(scratch *[]byte, it kv.Item) (row []byte, ok bool)
+// rawRow appends to parts the pieces whose concatenation is the JSON of an
+// item's row as a response writes it: slices of the item's data, and of
+// what it appends to *scratch (a piece keeps its bytes when *scratch
+// grows); ok == false when the item must be decoded instead (parts is
+// then returned as it was).
+type rawRow func(parts [][]byte, scratch *[]byte, it kv.Item) (out [][]byte, ok bool)
 
 // escaped reports whether stored JSON holds a \u00XX escape. Data written
 // with HTML escaping (every dataset before kv.Writer.Put stopped escaping)
@@ -40,11 +41,11 @@ func escaped(data []byte) bool {
 
 // storedRow passes an item's JSON through unchanged: the rows whose
 // response is the stored row (operators, an operator's wells and LSDs).
-func storedRow(_ *[]byte, it kv.Item) ([]byte, bool) {
+func storedRow(parts [][]byte, _ *[]byte, it kv.Item) ([][]byte, bool) {
 	if escaped(it.Data) {
-		return nil, false
+		return parts, false
 	}
-	return it.Data, true
+	return append(parts, it.Data), true
 }
 
 // expiryClock computes days_to_expiry and expiry_state of the stored
@@ -121,10 +122,10 @@ var (
 // with noCoverage, only when its lsd_coverage_pct is null (the lists that
 // send none).
 func (c expiryClock) tenureRow(noCoverage bool) rawRow {
-	return func(scratch *[]byte, it kv.Item) ([]byte, bool) {
+	return func(parts [][]byte, scratch *[]byte, it kv.Item) ([][]byte, bool) {
 		data := it.Data
 		if escaped(data) {
-			return nil, false
+			return parts, false
 		}
 		// A key is found at its first occurrence: inside a JSON string a
 		// quote is escaped, so `"expiry_date":` can only be the key, and
@@ -134,12 +135,12 @@ func (c expiryClock) tenureRow(noCoverage bool) rawRow {
 		k := bytes.Index(data, keyState)
 		m := bytes.Index(data, keyArea)
 		if i < 0 || j < i || k < j || m < k {
-			return nil, false
+			return parts, false
 		}
 		if noCoverage {
 			n := bytes.Index(data[m:], keyCoverage)
 			if n < 0 || !bytes.HasPrefix(data[m+n+len(keyCoverage):], keyNull) {
-				return nil, false
+				return parts, false
 			}
 		}
 		date := data[i+len(keyExpiryDate) : j]
@@ -153,13 +154,13 @@ func (c expiryClock) tenureRow(noCoverage bool) rawRow {
 			newState = "null"
 		default:
 			if len(date) != 12 || date[0] != '"' || date[11] != '"' {
-				return nil, false
+				return parts, false
 			}
 			exp, ok := parseDate(date[1:11])
 			// energy.Expiry counts days through a time.Duration, which
 			// saturates past 292 years: leave such dates to it.
 			if !ok || exp-c.today > 100_000 || c.today-exp > 100_000 {
-				return nil, false
+				return parts, false
 			}
 			days = exp - c.today
 			switch {
@@ -175,7 +176,6 @@ func (c expiryClock) tenureRow(noCoverage bool) rawRow {
 		}
 		buf := *scratch
 		start := len(buf)
-		buf = append(buf, data[:j]...)
 		buf = append(buf, keyDays...)
 		if newState == `"perpetual"` || newState == "null" {
 			buf = append(buf, keyNull...)
@@ -184,28 +184,30 @@ func (c expiryClock) tenureRow(noCoverage bool) rawRow {
 		}
 		buf = append(buf, keyState...)
 		buf = append(buf, newState...)
-		buf = append(buf, data[m:]...)
 		*scratch = buf
-		return buf[start:], true
+		return append(parts, data[:j], buf[start:], data[m:]), true
 	}
 }
 
 // rawPage is the rows of a page as the response writes them: set when the
 // page passed stored rows through.
 type rawPage struct {
-	rows    [][]byte
-	size    int    // of the rows
-	scratch []byte // the rows rewritten or encoded
+	parts   [][]byte // the pieces of the rows (rawRow)
+	ends    []int    // the end of each row in parts
+	size    int      // of the parts
+	scratch []byte   // what the rows rewrote, the rows encoded
 	ok      bool
 }
 
 // appendRow adds a row to the page: its stored JSON through raw, or the
 // decoded row encoded as a response encodes it.
 func (p *rawPage) appendRow(raw rawRow, it kv.Item, decode func() (any, error)) error {
-	row, ok := raw(&p.scratch, it)
-	if ok {
-		p.rows = append(p.rows, row)
-		p.size += len(row)
+	n := len(p.parts)
+	if parts, ok := raw(p.parts, &p.scratch, it); ok {
+		for _, b := range parts[n:] {
+			p.size += len(b)
+		}
+		p.parts, p.ends = parts, append(p.ends, len(parts))
 		return nil
 	}
 	v, err := decode()
@@ -218,10 +220,8 @@ func (p *rawPage) appendRow(raw rawRow, it kv.Item, decode func() (any, error)) 
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	start := len(p.scratch)
-	p.scratch = append(p.scratch, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
-	p.rows = append(p.rows, p.scratch[start:])
-	p.size += len(p.scratch) - start
+	row := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	p.parts, p.ends, p.size = append(p.parts, row), append(p.ends, len(p.parts)+1), p.size+len(row)
 	return nil
 }
 
@@ -249,13 +249,17 @@ func writeList(w http.ResponseWriter, raw rawPage, v any) error {
 		return fmt.Errorf("energyapi: list envelope %T has no empty rows", v)
 	}
 	i += len(emptyRows) - 1 // at the closing bracket
-	body := make([]byte, 0, len(head)+raw.size+len(raw.rows))
+	body := make([]byte, 0, len(head)+raw.size+len(raw.ends))
 	body = append(body, head[:i]...)
-	for n, row := range raw.rows {
+	from := 0
+	for n, end := range raw.ends {
 		if n > 0 {
 			body = append(body, ',')
 		}
-		body = append(body, row...)
+		for _, b := range raw.parts[from:end] {
+			body = append(body, b...)
+		}
+		from = end
 	}
 	body = append(body, head[i:]...)
 	api.WriteRaw(w, http.StatusOK, "application/json", body)

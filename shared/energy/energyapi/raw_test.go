@@ -37,8 +37,16 @@ func checkRaw[T any](t *testing.T, raw rawRow, it kv.Item, fix func(T) T, mustPa
 	}
 	want := encodeRow(t, fix(row))
 	scratch := []byte("prefix")
-	got, ok := raw(&scratch, it)
+	before := [][]byte{[]byte("before")}
+	parts, ok := raw(before, &scratch, it)
+	got := bytes.Join(parts[min(1, len(parts)):], nil)
+	if len(parts) == 0 || string(parts[0]) != "before" {
+		t.Fatalf("%s %s: the parts before were lost: %q", it.PK, it.SK, parts)
+	}
 	if !ok {
+		if len(parts) != 1 {
+			t.Errorf("%s %s: declined with parts added: %q", it.PK, it.SK, parts)
+		}
 		if mustPass {
 			t.Errorf("%s %s: not passed through: %s", it.PK, it.SK, it.Data)
 		}
@@ -133,11 +141,11 @@ func TestRawRowsDeclined(t *testing.T) {
 	if !bytes.Contains(escapedJSON, []byte(`\u0026`)) {
 		t.Fatalf("json.Marshal no longer escapes &: %s", escapedJSON)
 	}
-	if _, ok := storedRow(nil, kv.Item{Data: escapedJSON}); ok {
+	if _, ok := storedRow(nil, nil, kv.Item{Data: escapedJSON}); ok {
 		t.Errorf("an HTML-escaped row was passed through: %s", escapedJSON)
 	}
 	plain := encodeRow(t, op)
-	if got, ok := storedRow(nil, kv.Item{Data: plain}); !ok || !bytes.Equal(got, plain) {
+	if got, ok := storedRow(nil, nil, kv.Item{Data: plain}); !ok || len(got) != 1 || !bytes.Equal(got[0], plain) {
 		t.Errorf("an unescaped row: %s %v", got, ok)
 	}
 
