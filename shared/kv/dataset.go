@@ -320,8 +320,10 @@ func MarshalItem(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	data := b.Bytes()
-	return data[:len(data)-1], nil // Encode ends the value with a newline
+	// An exact copy, without the newline Encode ends the value with: the
+	// Writer may hold many items, and the buffer's spare capacity with
+	// them (json.Marshal copies too).
+	return bytes.Clone(b.Bytes()[:b.Len()-1]), nil
 }
 
 // PutRaw writes data as the item (pk, sk) of the version. The Writer keeps
