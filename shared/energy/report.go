@@ -115,7 +115,21 @@ type section[T any] struct {
 }
 
 func newSection[T any](rows []T, list, lsd string) *section[T] {
-	s := &section[T]{Total: len(rows), Rows: rows[:min(len(rows), ReportRows)]}
+	return sectionOf(rows[:min(len(rows), ReportRows)], len(rows), list, lsd)
+}
+
+// keyOrderSection is the section of a list the report shows in its key
+// order: only the rows it embeds are decoded, the others only counted.
+func keyOrderSection[T any](items []kv.Item, decode func([]kv.Item) ([]T, error), list, lsd string) (*section[T], error) {
+	rows, err := decode(items[:min(len(items), ReportRows)])
+	if err != nil {
+		return nil, err
+	}
+	return sectionOf(rows, len(items), list, lsd), nil
+}
+
+func sectionOf[T any](rows []T, total int, list, lsd string) *section[T] {
+	s := &section[T]{Total: total, Rows: rows}
 	s.Returned = len(s.Rows)
 	s.Truncated = s.Returned < s.Total
 	if s.Total > 0 {
@@ -244,38 +258,36 @@ func (r *Reporter) Report(ctx context.Context, q Query) (*Report, error) {
 		rep.Tenure = newSection(rows, "tenure", pc.LSD)
 		found = found || len(rows) > 0
 	}
+	// Wells, pipelines and facilities are shown in their key order: only
+	// the rows the report embeds are decoded.
 	if inc.Has("wells") {
-		rows, err := decodeWells(part.wells)
-		if err != nil {
+		if rep.Wells, err = keyOrderSection(part.wells, decodeWells, "wells", pc.LSD); err != nil {
 			return nil, err
 		}
-		rep.Wells = newSection(rows, "wells", pc.LSD)
-		found = found || len(rows) > 0
+		found = found || len(part.wells) > 0
 	}
 	if inc.Has("pipelines") {
-		rows, err := DecodeRows[PipelineRow](part.pipes)
-		if err != nil {
-			return nil, err
-		}
-		if len(rows) == 0 && pc.Province != "AB" {
+		if len(part.pipes) == 0 && pc.Province != "AB" {
 			rep.Pipelines = json.RawMessage("null")
 			rep.Meta.AddUnavailable("pipelines", report.ReasonNotPublished)
 		} else {
-			b, err := json.Marshal(newSection(rows, "pipelines", pc.LSD))
+			sec, err := keyOrderSection(part.pipes, DecodeRows[PipelineRow], "pipelines", pc.LSD)
+			if err != nil {
+				return nil, err
+			}
+			b, err := json.Marshal(sec)
 			if err != nil {
 				return nil, err
 			}
 			rep.Pipelines = b
 		}
-		found = found || len(rows) > 0
+		found = found || len(part.pipes) > 0
 	}
 	if inc.Has("facilities") {
-		rows, err := DecodeRows[FacilityRow](part.facs)
-		if err != nil {
+		if rep.Facilities, err = keyOrderSection(part.facs, DecodeRows[FacilityRow], "facilities", pc.LSD); err != nil {
 			return nil, err
 		}
-		rep.Facilities = newSection(rows, "facilities", pc.LSD)
-		found = found || len(rows) > 0
+		found = found || len(part.facs) > 0
 	}
 	if inc.Has("alternative_energy") {
 		rep.AlternativeEnergy = json.RawMessage("null")
@@ -299,7 +311,7 @@ func (r *Reporter) Report(ctx context.Context, q Query) (*Report, error) {
 // fillSources fills meta.sources with the SOURCES items of the included
 // sections, read once per dataset version.
 func (r *Reporter) fillSources(ctx context.Context, ds kv.Dataset, inc report.Include, out map[string]Source) error {
-	items, err := r.sources.Of(int64(ds.Version), func(add func(sk string, data []byte)) error {
+	items, err := report.DecodedSources[Source](&r.sources, int64(ds.Version), func(add func(sk string, data []byte)) error {
 		return ds.Each(ctx, kv.Query{PK: PKSources}, func(it kv.Item) error { add(it.SK, it.Data); return nil })
 	})
 	if err != nil {
@@ -313,15 +325,10 @@ func (r *Reporter) fillSources(ctx context.Context, ds kv.Dataset, inc report.In
 			}
 		}
 	}
-	for sk, data := range items {
-		if !want[sk] {
-			continue
+	for sk, s := range items {
+		if want[sk] {
+			out[sk] = s
 		}
-		var s Source
-		if err := json.Unmarshal(data, &s); err != nil {
-			return err
-		}
-		out[sk] = s
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"sync"
 )
 
@@ -45,6 +46,36 @@ type Sources struct {
 	mu      sync.Mutex
 	version int64
 	items   map[string]json.RawMessage // nil: none read yet
+	decoded any                        // map[string]S of DecodedSources for version, nil when not yet
+}
+
+// DecodedSources returns the SOURCES items of the dataset's version
+// decoded as S, decoding them once per version (Of reads them).
+func DecodedSources[S any](s *Sources, version int64, read func(add func(sk string, data []byte)) error) (map[string]S, error) {
+	s.mu.Lock()
+	if m, ok := s.decoded.(map[string]S); ok && s.items != nil && s.version == version {
+		s.mu.Unlock()
+		return m, nil
+	}
+	s.mu.Unlock()
+	items, err := s.Of(version, read)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]S, len(items))
+	for sk, data := range items {
+		var v S
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, fmt.Errorf("report: SOURCES item %s: %w", sk, err)
+		}
+		m[sk] = v
+	}
+	s.mu.Lock()
+	if s.version == version {
+		s.decoded = m
+	}
+	s.mu.Unlock()
+	return m, nil
 }
 
 // Of returns the SOURCES items of the dataset's version, reading them with
@@ -62,6 +93,9 @@ func (s *Sources) Of(version int64, read func(add func(sk string, data []byte)) 
 		return nil, err
 	}
 	s.mu.Lock()
+	if s.version != version {
+		s.decoded = nil
+	}
 	s.version, s.items = version, items
 	s.mu.Unlock()
 	return items, nil

@@ -69,3 +69,34 @@ func TestSources(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestDecodedSources(t *testing.T) {
+	var s report.Sources
+	reads := 0
+	read := func(data string) func(add func(sk string, data []byte)) error {
+		return func(add func(sk string, data []byte)) error {
+			reads++
+			add("wells", []byte(data))
+			return nil
+		}
+	}
+	type src struct {
+		AsOf string `json:"as_of"`
+	}
+	for range 3 {
+		m, err := report.DecodedSources[src](&s, 1, read(`{"as_of":"2026-01-01"}`))
+		if err != nil || m["wells"].AsOf != "2026-01-01" {
+			t.Fatalf("version 1: %v %v", m, err)
+		}
+	}
+	m, err := report.DecodedSources[src](&s, 2, read(`{"as_of":"2026-02-01"}`))
+	if err != nil || m["wells"].AsOf != "2026-02-01" {
+		t.Fatalf("version 2: %v %v", m, err)
+	}
+	if reads != 2 {
+		t.Errorf("%d reads for two versions", reads)
+	}
+	if _, err := report.DecodedSources[src](&s, 3, read(`{"as_of":3}`)); err == nil {
+		t.Error("a SOURCES item of the wrong shape decoded")
+	}
+}

@@ -74,6 +74,7 @@ func (h *Handler) Expiring(w http.ResponseWriter, r *http.Request) error {
 			}
 		},
 		rank: energy.RankKey(energy.PKExpiring, ""),
+		raw:  newExpiryClock(now).tenureRow(true),
 	}
 	if kind != "" || typ != "" || operator != "" || search != "" {
 		l.keep = func(t energy.TenureRow) bool {
@@ -89,8 +90,7 @@ func (h *Handler) Expiring(w http.ResponseWriter, r *http.Request) error {
 	meta := listMeta(page.totals.n, p, map[string]any{"expires_within_days": days, "operator": echo(operator), "type": echo(typ),
 		"tenure_kind": echo(kind), "q": echo(search)})
 	meta["total_area_ha"], meta["area_ha_known_count"], meta["area_ha_unknown_count"] = report.Round(float64(page.totals.microHa)/1e6, 2), page.totals.known, page.totals.n-page.totals.known
-	api.WriteJSON(w, http.StatusOK, list[energy.TenureRow]{page.rows, withCursor(meta, page.next)})
-	return nil
+	return writeList(w, page.raw, list[energy.TenureRow]{page.rows, withCursor(meta, page.next)})
 }
 
 // expiringTotals are the totals of the unfiltered window from now's day to

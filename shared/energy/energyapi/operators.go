@@ -126,6 +126,7 @@ func (h *Handler) Operators(w http.ResponseWriter, r *http.Request) error {
 		keySorts: map[string]bool{"orphan": true},
 		rollup:   func(ctx context.Context) (totals, bool, error) { return countItem(ctx, ds, energy.PKOperators) },
 		rank:     energy.RankKey(pk, ""),
+		raw:      storedRow,
 	}
 	if ok {
 		l.keySorts = map[string]bool{p.Sort: operatorSorts[p.Sort]}
@@ -138,8 +139,7 @@ func (h *Handler) Operators(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	api.WriteJSON(w, http.StatusOK, list[energy.OperatorRow]{page.rows, withCursor(listMeta(page.totals.n, p, map[string]any{"q": echo(q)}), page.next)})
-	return nil
+	return writeList(w, page.raw, list[energy.OperatorRow]{page.rows, withCursor(listMeta(page.totals.n, p, map[string]any{"q": echo(q)}), page.next)})
 }
 
 // countItem is the total of a whole-partition list from its COUNTS item.
@@ -329,6 +329,7 @@ func (h *Handler) operatorDispositions(w http.ResponseWriter, r *http.Request, d
 		keySorts: map[string]bool{"expiry": false, "days": false},
 		rollup:   infoTotal(info.PNG + info.Mineral),
 		rank:     energy.RankKey(energy.OperatorKey(info.BACode), energy.SKDispositionPrefix),
+		raw:      newExpiryClock(now).tenureRow(false),
 	}
 	if within != nil {
 		// The window is a range of the operator's DISP#<expiry>#<id> keys:
@@ -363,10 +364,9 @@ func (h *Handler) operatorDispositions(w http.ResponseWriter, r *http.Request, d
 	if err != nil {
 		return err
 	}
-	api.WriteJSON(w, http.StatusOK, operatorView[energy.TenureRow]{info.BACode, info.Name, info.Slug, "dispositions", page.rows,
+	return writeList(w, page.raw, operatorView[energy.TenureRow]{info.BACode, info.Name, info.Slug, "dispositions", page.rows,
 		withCursor(listMeta(page.totals.n, p, map[string]any{"tenure_kind": echo(kind), "type": echo(typ), "status": echo(status), "q": echo(search),
 			"expires_within_days": echoInt(within)}), page.next)})
-	return nil
 }
 
 func (h *Handler) operatorWells(w http.ResponseWriter, r *http.Request, ds kv.Dataset, info energy.OperatorInfo, p paging, cursor string) error {
@@ -397,6 +397,7 @@ func (h *Handler) operatorWells(w http.ResponseWriter, r *http.Request, ds kv.Da
 		keySorts: map[string]bool{"uwi": false},
 		rollup:   infoTotal(info.Liability.Total),
 		rank:     energy.RankKey(energy.OperatorKey(info.BACode), energy.SKWellPrefix),
+		raw:      storedRow,
 	}
 	if status != "" || search != "" {
 		l.keep = func(row energy.WellRow) bool {
@@ -408,9 +409,8 @@ func (h *Handler) operatorWells(w http.ResponseWriter, r *http.Request, ds kv.Da
 	if err != nil {
 		return err
 	}
-	api.WriteJSON(w, http.StatusOK, operatorView[energy.WellRow]{info.BACode, info.Name, info.Slug, "wells", page.rows,
+	return writeList(w, page.raw, operatorView[energy.WellRow]{info.BACode, info.Name, info.Slug, "wells", page.rows,
 		withCursor(listMeta(page.totals.n, p, map[string]any{"status": echo(status), "q": echo(search)}), page.next)})
-	return nil
 }
 
 func (h *Handler) operatorLSDs(w http.ResponseWriter, r *http.Request, ds kv.Dataset, info energy.OperatorInfo, p paging, cursor string) error {
@@ -438,6 +438,7 @@ func (h *Handler) operatorLSDs(w http.ResponseWriter, r *http.Request, ds kv.Dat
 		keySorts: map[string]bool{"total": true},
 		rollup:   infoTotal(info.Footprint),
 		rank:     energy.RankKey(energy.OperatorKey(info.BACode), energy.SKFootprintPrefix),
+		raw:      storedRow,
 	}
 	if search != "" {
 		l.keep = func(row energy.FootprintRow) bool { return containsFold(row.LegalLocation, search) }
@@ -446,7 +447,6 @@ func (h *Handler) operatorLSDs(w http.ResponseWriter, r *http.Request, ds kv.Dat
 	if err != nil {
 		return err
 	}
-	api.WriteJSON(w, http.StatusOK, operatorView[energy.FootprintRow]{info.BACode, info.Name, info.Slug, "lsds", page.rows,
+	return writeList(w, page.raw, operatorView[energy.FootprintRow]{info.BACode, info.Name, info.Slug, "lsds", page.rows,
 		withCursor(listMeta(page.totals.n, p, map[string]any{"q": echo(search)}), page.next)})
-	return nil
 }

@@ -81,6 +81,9 @@ type listing[T any] struct {
 	// order then starts at the rank item at or below its first row's rank
 	// instead of reading the rows before it.
 	rank string
+	// raw, when set, passes the stored JSON of the rows of a page in key
+	// order without filters through instead of decoding them (raw.go).
+	raw rawRow
 }
 
 // totals are a list's meta.total and, for tenure/expiring, its area sums.
@@ -103,6 +106,9 @@ type listPage[T any] struct {
 	rows   []T
 	totals totals
 	next   string
+	// raw holds the page's rows instead of rows (then empty) when they
+	// were passed through (listing.raw).
+	raw rawPage
 }
 
 // read answers one page of the list. Its memory is one store page plus
@@ -164,6 +170,11 @@ func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cur
 	}
 	more, lastSK := false, ""
 	seen := 0 // rows that passed the filters after the cursor
+	// Rows counted by a roll-up and kept whatever they hold are passed
+	// through as stored.
+	passThrough := counted && l.keep == nil && l.raw != nil
+	out.raw.ok = passThrough
+	kept := 0 // rows of the page
 	for {
 		q.Limit = scanLimit
 		if counted { // read only up to the page and one row more
@@ -176,6 +187,19 @@ func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cur
 		for _, it := range pg.Items {
 			if counted && l.keep == nil && seen < skip {
 				seen++ // a row before the page: nothing to count or keep
+				continue
+			}
+			if passThrough {
+				seen++
+				if kept == p.PerPage {
+					more = true
+					continue
+				}
+				err := out.raw.appendRow(l.raw, it, func() (any, error) { return l.decode(it) })
+				if err != nil {
+					return out, err
+				}
+				kept, lastSK = kept+1, it.SK
 				continue
 			}
 			row, err := l.decode(it)
@@ -194,8 +218,8 @@ func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cur
 			seen++
 			switch {
 			case seen <= skip:
-			case len(out.rows) < p.PerPage:
-				out.rows, lastSK = append(out.rows, row), it.SK
+			case kept < p.PerPage:
+				out.rows, lastSK, kept = append(out.rows, row), it.SK, kept+1
 			default:
 				more = true
 			}

@@ -1,0 +1,267 @@
+package energyapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"meridian/shared/api"
+	"meridian/shared/energy"
+	"meridian/shared/kv"
+)
+
+// Rows in the store are the JSON of the row types the endpoints answer
+// with (ingest writes energy.WellRow, energy.TenureRow, ... as they are
+// served). A page in key order without filters passes that JSON through
+// instead of decoding each row and encoding it again, which was most of
+// such a request's CPU: a rawRow function returns an item's row as the
+// response writes it, or ok == false when the item must be decoded (the
+// response's encoding would differ). The answers are the same bytes
+// either way (TestRawRowsAsDecoded).
+
+// rawRow appends to parts the pieces whose concatenation is the JSON of an
+// item's row as a response writes it: slices of the item's data, and of
+// what it appends to *scratch (a piece keeps its bytes when *scratch
+// grows); ok == false when the item must be decoded instead (parts is
+// then returned as it was).
+type rawRow func(parts [][]byte, scratch *[]byte, it kv.Item) (out [][]byte, ok bool)
+
+// escaped reports whether stored JSON holds a \u00XX escape. Data written
+// with HTML escaping (every dataset before kv.Writer.Put stopped escaping)
+// has & < > as \u0026 \u003c \u003e, which the responses write as they
+// are: such a row is decoded and encoded again. Control characters are
+// escaped the same way by both encoders, but are rare enough to take the
+// slow path too.
+func escaped(data []byte) bool {
+	return bytes.Contains(data, []byte(`\u00`))
+}
+
+// storedRow passes an item's JSON through unchanged: the rows whose
+// response is the stored row (operators, an operator's wells and LSDs).
+func storedRow(parts [][]byte, _ *[]byte, it kv.Item) ([][]byte, bool) {
+	if escaped(it.Data) {
+		return parts, false
+	}
+	return append(parts, it.Data), true
+}
+
+// expiryClock computes days_to_expiry and expiry_state of the stored
+// expiry dates on one day, as energy.Expiry does, without parsing a time
+// per row.
+type expiryClock struct {
+	today, soon int // day numbers of now's calendar day and of the last day of the "expiring soon" window
+}
+
+func newExpiryClock(now time.Time) expiryClock {
+	y, m, d := now.Date()
+	today := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	sy, sm, sd := today.AddDate(0, energy.ExpiringWindowMonths, 0).Date()
+	return expiryClock{today: dayNumber(y, int(m), d), soon: dayNumber(sy, int(sm), sd)}
+}
+
+// dayNumber is the days from 1970-01-01 to the proleptic Gregorian date
+// y-m-d (valid dates only).
+func dayNumber(y, m, d int) int {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era--
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
+}
+
+// parseDate reads a YYYY-MM-DD date as time.Parse("2006-01-02") accepts
+// it; ok == false for anything else.
+func parseDate(s []byte) (day int, ok bool) {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return 0, false
+	}
+	num := func(b []byte) (int, bool) {
+		n := 0
+		for _, c := range b {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n, true
+	}
+	y, ok1 := num(s[:4])
+	m, ok2 := num(s[5:7])
+	d, ok3 := num(s[8:])
+	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 {
+		return 0, false
+	}
+	if d > time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day() {
+		return 0, false
+	}
+	return dayNumber(y, m, d), true
+}
+
+// Keys of a stored tenure row, in the order energy.TenureRow writes them.
+var (
+	keyExpiryDate = []byte(`"expiry_date":`)
+	keyDays       = []byte(`,"days_to_expiry":`)
+	keyState      = []byte(`,"expiry_state":`)
+	keyArea       = []byte(`,"area_ha":`)
+	keyCoverage   = []byte(`,"lsd_coverage_pct":`)
+	keyNull       = []byte(`null`)
+)
+
+// tenureRow passes a stored tenure row through with days_to_expiry and
+// expiry_state recomputed on the clock's day (energy.WithExpiry), and,
+// with noCoverage, only when its lsd_coverage_pct is null (the lists that
+// send none).
+func (c expiryClock) tenureRow(noCoverage bool) rawRow {
+	return func(parts [][]byte, scratch *[]byte, it kv.Item) ([][]byte, bool) {
+		data := it.Data
+		if escaped(data) {
+			return parts, false
+		}
+		// A key is found at its first occurrence: inside a JSON string a
+		// quote is escaped, so `"expiry_date":` can only be the key, and
+		// only the row itself has these keys (holder and points do not).
+		i := bytes.Index(data, keyExpiryDate)
+		j := bytes.Index(data, keyDays)
+		k := bytes.Index(data, keyState)
+		m := bytes.Index(data, keyArea)
+		if i < 0 || j < i || k < j || m < k {
+			return parts, false
+		}
+		if noCoverage {
+			n := bytes.Index(data[m:], keyCoverage)
+			if n < 0 || !bytes.HasPrefix(data[m+n+len(keyCoverage):], keyNull) {
+				return parts, false
+			}
+		}
+		date := data[i+len(keyExpiryDate) : j]
+		state := data[k+len(keyState) : m]
+		var days int
+		var newState string
+		switch {
+		case string(state) == `"perpetual"`:
+			newState = `"perpetual"`
+		case bytes.Equal(date, keyNull):
+			newState = "null"
+		default:
+			if len(date) != 12 || date[0] != '"' || date[11] != '"' {
+				return parts, false
+			}
+			exp, ok := parseDate(date[1:11])
+			// energy.Expiry counts days through a time.Duration, which
+			// saturates past 292 years: leave such dates to it.
+			if !ok || exp-c.today > 100_000 || c.today-exp > 100_000 {
+				return parts, false
+			}
+			days = exp - c.today
+			switch {
+			case days < 0:
+				newState = `"expired"`
+			case days == 0:
+				newState = `"expires_today"`
+			case exp <= c.soon:
+				newState = `"expiring_soon"`
+			default:
+				newState = `"active"`
+			}
+		}
+		buf := *scratch
+		start := len(buf)
+		buf = append(buf, keyDays...)
+		if newState == `"perpetual"` || newState == "null" {
+			buf = append(buf, keyNull...)
+		} else {
+			buf = strconv.AppendInt(buf, int64(days), 10)
+		}
+		buf = append(buf, keyState...)
+		buf = append(buf, newState...)
+		*scratch = buf
+		return append(parts, data[:j], buf[start:], data[m:]), true
+	}
+}
+
+// rawPage is the rows of a page as the response writes them: set when the
+// page passed stored rows through.
+type rawPage struct {
+	parts   [][]byte // the pieces of the rows (rawRow)
+	ends    []int    // the end of each row in parts
+	size    int      // of the parts
+	scratch []byte   // what the rows rewrote, the rows encoded
+	ok      bool
+}
+
+// appendRow adds a row to the page: its stored JSON through raw, or the
+// decoded row encoded as a response encodes it.
+func (p *rawPage) appendRow(raw rawRow, it kv.Item, decode func() (any, error)) error {
+	n := len(p.parts)
+	if parts, ok := raw(p.parts, &p.scratch, it); ok {
+		for _, b := range parts[n:] {
+			p.size += len(b)
+		}
+		p.parts, p.ends = parts, append(p.ends, len(parts))
+		return nil
+	}
+	v, err := decode()
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	row := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	p.parts, p.ends, p.size = append(p.parts, row), append(p.ends, len(p.parts)+1), p.size+len(row)
+	return nil
+}
+
+// emptyRows is how the envelope of a page writes its empty rows field.
+var emptyRows = []byte(`"rows":[]`)
+
+// writeList writes a list's envelope v as api.WriteJSON does; when the
+// page passed stored rows through, v has empty rows, and the page's rows
+// are written in their place. The envelopes' rows come before any other
+// object field, so the first "rows" key is the envelope's.
+func writeList(w http.ResponseWriter, raw rawPage, v any) error {
+	if !raw.ok {
+		api.WriteJSON(w, http.StatusOK, v)
+		return nil
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("energyapi: encode list: %w", err)
+	}
+	head := b.Bytes()
+	i := bytes.Index(head, emptyRows)
+	if i < 0 {
+		return fmt.Errorf("energyapi: list envelope %T has no empty rows", v)
+	}
+	i += len(emptyRows) - 1 // at the closing bracket
+	body := make([]byte, 0, len(head)+raw.size+len(raw.ends))
+	body = append(body, head[:i]...)
+	from := 0
+	for n, end := range raw.ends {
+		if n > 0 {
+			body = append(body, ',')
+		}
+		for _, b := range raw.parts[from:end] {
+			body = append(body, b...)
+		}
+		from = end
+	}
+	body = append(body, head[i:]...)
+	api.WriteRaw(w, http.StatusOK, "application/json", body)
+	return nil
+}
