@@ -346,29 +346,28 @@ func (ix *version) findGroup(ctx context.Context, group string) (*keyEntry, erro
 	return &leaf.entries[j], nil
 }
 
-// HasGroup reports whether the index holds any record of l's group (its
-// DLS township, Manitoba parish or Ontario geographic township).
-func (ix *version) hasGroup(ctx context.Context, l lld.Location) (bool, error) {
+// groupOf returns the key-leaf entry of l's group, or nil. The group key
+// is built on the stack: a string only the probe reads, never kept.
+func (ix *version) groupOf(ctx context.Context, l lld.Location) (*keyEntry, error) {
 	var gbuf [64]byte
 	gb, ok := appendGroupKey(gbuf[:0], l)
 	if !ok {
-		return false, nil
+		return nil, nil
 	}
-	e, err := ix.findGroup(ctx, unsafe.String(unsafe.SliceData(gb), len(gb)))
+	return ix.findGroup(ctx, unsafe.String(unsafe.SliceData(gb), len(gb)))
+}
+
+// HasGroup reports whether the index holds any record of l's group (its
+// DLS township, Manitoba parish or Ontario geographic township).
+func (ix *version) hasGroup(ctx context.Context, l lld.Location) (bool, error) {
+	e, err := ix.groupOf(ctx, l)
 	return e != nil, err
 }
 
 // blockOf returns the block that holds l's record, and the record's index
 // in it, or false.
 func (ix *version) blockOf(ctx context.Context, l lld.Location) (*block, int, bool, error) {
-	// The group key and the record's key are built on the stack: strings
-	// that only this call reads (a map probe and comparisons), never kept.
-	var gbuf, kbuf [64]byte
-	gb, ok := appendGroupKey(gbuf[:0], l)
-	if !ok {
-		return nil, 0, false, nil
-	}
-	e, err := ix.findGroup(ctx, unsafe.String(unsafe.SliceData(gb), len(gb)))
+	e, err := ix.groupOf(ctx, l)
 	if err != nil || e == nil {
 		return nil, 0, false, err
 	}
@@ -389,6 +388,7 @@ func (ix *version) blockOf(ctx context.Context, l lld.Location) (*block, int, bo
 			return nil, 0, false, err
 		}
 	}
+	var kbuf [64]byte // the record's key on the stack, read by the probe only
 	kb := l.AppendText(kbuf[:0])
 	i, ok := b.find(unsafe.String(unsafe.SliceData(kb), len(kb)))
 	return b, i, ok, nil
