@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"encoding/json"
 	"runtime"
 	"sync"
@@ -115,4 +116,69 @@ func TestEachConcurrentlyAllAtOnce(t *testing.T) {
 	case <-time.After(30 * time.Second): // a lookup waiting on one not started: never done
 		t.Fatal("with as many workers as items, the items did not all run at once")
 	}
+}
+
+// plainArray splits the bodies batches send, and leaves every other body
+// to json.
+func TestPlainArray(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		body string
+		want []string // nil: not plain
+	}{
+		{`["NW-25-24-1-W5","10-36-42-3-W5"]`, []string{`"NW-25-24-1-W5"`, `"10-36-42-3-W5"`}},
+		{" [ \"a\" ,\n\t\"b\" ] \r\n", []string{`"a"`, `"b"`}},
+		{`[]`, []string{}},
+		{` [ ] `, []string{}},
+		{`[""]`, []string{`""`}},
+		{`null`, nil},
+		{`["a",]`, nil},
+		{`["a" "b"]`, nil},
+		{`["a"]x`, nil},
+		{`["a"`, nil},
+		{`["a\"b"]`, nil},
+		{`["é"]`, nil},
+		{`[1]`, nil},
+		{`{"a":1}`, nil},
+		{`[`, nil},
+		{``, nil},
+	} {
+		got, ok := plainArray([]byte(tc.body))
+		if ok != (tc.want != nil) {
+			t.Errorf("plainArray(%q): ok %v", tc.body, ok)
+			continue
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("plainArray(%q) = %q, want %q", tc.body, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if string(got[i]) != tc.want[i] {
+				t.Errorf("plainArray(%q)[%d] = %s, want %s", tc.body, i, got[i], tc.want[i])
+			}
+		}
+	}
+}
+
+// FuzzPlainArray: whatever plainArray accepts, json.Unmarshal reads as the
+// same items.
+func FuzzPlainArray(f *testing.F) {
+	for _, s := range []string{`["NW-25-24-1-W5", "10-36-42-3-W5"]`, `[]`, `["a\"b"]`, `[1,"a"]`, ` ["a"] `, `["a",]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		got, ok := plainArray(body)
+		if !ok {
+			return
+		}
+		var want []json.RawMessage
+		if err := json.Unmarshal(body, &want); err != nil || want == nil || len(got) != len(want) {
+			t.Fatalf("plainArray(%q) = %q; json.Unmarshal = %q, %v", body, got, want, err)
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Fatalf("plainArray(%q)[%d] = %s; json.Unmarshal: %s", body, i, got[i], want[i])
+			}
+		}
+	})
 }

@@ -264,8 +264,8 @@ func (h *Handler) BatchLegalLocation(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	var items []json.RawMessage
-	if err := decodeBody(r, &items, "a JSON array of up to 100 legal land descriptions, e.g. [\"NW-25-24-1-W5\",\"10-36-42-3-W5\"]"); err != nil {
+	items, err := decodeBatch(r)
+	if err != nil {
 		return err
 	}
 	if items == nil {
@@ -312,6 +312,93 @@ func (h *Handler) BatchLegalLocation(w http.ResponseWriter, r *http.Request) err
 		}
 	}
 	return writeBatch(w, blocks, terms, errs, d)
+}
+
+// decodeBatch reads the body of POST /batch/legal-location: a JSON array
+// whose items are returned undecoded. A body of plain strings (see
+// plainArray), which is every batch of legal land descriptions, is split
+// by hand; anything else goes through decodeBody, which reads it (or
+// refuses it) as json does.
+func decodeBatch(r *http.Request) ([]json.RawMessage, error) {
+	const want = "a JSON array of up to 100 legal land descriptions, e.g. [\"NW-25-24-1-W5\",\"10-36-42-3-W5\"]"
+	data, err := io.ReadAll(io.LimitReader(r.Body, maxBatchBody+1))
+	if err != nil {
+		return nil, apierr.Invalidf("invalid_parameter", "request body could not be read: send %s", want)
+	}
+	if len(data) <= maxBatchBody {
+		if items, ok := plainArray(data); ok {
+			return items, nil
+		}
+	}
+	var items []json.RawMessage
+	r.Body = io.NopCloser(bytes.NewReader(data))
+	err = decodeBody(r, &items, want)
+	return items, err
+}
+
+// plainArray splits a JSON array of plain strings (printable ASCII with
+// no backslash: see plainString) into its items, each a JSON string
+// sharing data; ok is false for anything else (other values, escapes,
+// non-ASCII, a syntax error), which json then reads. A nil array is not
+// plain: the caller refuses "null" with its own message.
+func plainArray(data []byte) (items []json.RawMessage, ok bool) {
+	i := skipSpace(data, 0)
+	if i == len(data) || data[i] != '[' {
+		return nil, false
+	}
+	items = make([]json.RawMessage, 0, MaxBatch)
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		if skipSpace(data, i+1) != len(data) {
+			return nil, false
+		}
+		return items, true
+	}
+	for {
+		if i == len(data) || data[i] != '"' {
+			return nil, false
+		}
+		j := i + 1
+		for j < len(data) && data[j] != '"' {
+			if c := data[j]; c < 0x20 || c == '\\' || c >= utf8.RuneSelf {
+				return nil, false
+			}
+			j++
+		}
+		if j == len(data) {
+			return nil, false
+		}
+		items = append(items, json.RawMessage(data[i:j+1:j+1]))
+		i = skipSpace(data, j+1)
+		if i == len(data) {
+			return nil, false
+		}
+		switch data[i] {
+		case ']':
+			if skipSpace(data, i+1) != len(data) {
+				return nil, false
+			}
+			return items, true
+		case ',':
+			i = skipSpace(data, i+1)
+		default:
+			return nil, false
+		}
+	}
+}
+
+// skipSpace returns the index of the first byte of data at or after i that
+// is not JSON whitespace.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // plainString returns the value of a JSON string that has nothing to
