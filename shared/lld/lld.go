@@ -146,12 +146,19 @@ const (
 func (m Meridian) String() string {
 	switch {
 	case m >= W1 && m <= W6:
-		return "W" + string(rune('0'+m))
+		return westNames[m-W1]
 	case m == E1 || m == E2:
-		return "E" + string(rune('0'+m-E1+1))
+		return eastNames[m-E1]
 	}
 	return ""
 }
+
+// The meridians' names, written once: String is on the path of every
+// formatted location.
+var (
+	westNames = [...]string{"W1", "W2", "W3", "W4", "W5", "W6"}
+	eastNames = [...]string{"E1", "E2"}
+)
 
 // East reports whether ranges are counted east of the meridian.
 func (m Meridian) East() bool { return m == E1 || m == E2 }
