@@ -35,7 +35,14 @@ type CacheStats struct {
 	Blocks                  int   // decoded blocks held
 	Dirs                    int   // page directories held
 	Bytes                   int64 // their estimated heap bytes (see blockBytes, dirBytes)
-	MaxBytes                int64 // the bound: Options.CacheBytes
+	MaxBytes                int64 // their bound: Options.CacheBytes less the records' share
+
+	// The decoded records kept (see recordCache): how many, their
+	// estimated heap bytes and bound, and lookups that found or decoded
+	// their record.
+	Records                  int
+	RecordBytes, RecordMax   int64
+	RecordHits, RecordMisses int64
 }
 
 // pageCache keeps decoded blocks and page directories up to maxBytes of

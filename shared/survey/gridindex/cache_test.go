@@ -2,6 +2,7 @@ package gridindex_test
 
 import (
 	"context"
+	"reflect"
 	"runtime"
 	"sync"
 	"testing"
@@ -120,12 +121,13 @@ func TestPageCacheHeapBound(t *testing.T) {
 	}
 	// All held: the estimate is within 15% of what the heap holds.
 	all, st := measure(256 << 20)
-	t.Logf("unbounded: live heap grew %d KiB; the cache counts %d KiB in %d blocks and %d directories", all>>10, st.Bytes>>10, st.Blocks, st.Dirs)
-	if st.Blocks != len(lsds) || st.Dirs != len(lsds) {
-		t.Fatalf("%d blocks and %d directories held, want %d of each", st.Blocks, st.Dirs, len(lsds))
+	counted := st.Bytes + st.RecordBytes
+	t.Logf("unbounded: live heap grew %d KiB; the cache counts %d KiB in %d blocks and %d directories, %d KiB in %d records", all>>10, st.Bytes>>10, st.Blocks, st.Dirs, st.RecordBytes>>10, st.Records)
+	if st.Blocks != len(lsds) || st.Dirs != len(lsds) || st.Records != len(lsds) {
+		t.Fatalf("%d blocks, %d directories and %d records held, want %d of each", st.Blocks, st.Dirs, st.Records, len(lsds))
 	}
-	if d := float64(all) / float64(st.Bytes); d < 0.85 || d > 1.15 {
-		t.Errorf("the cache counts %d KiB, the heap grew %d KiB (ratio %.2f)", st.Bytes>>10, all>>10, d)
+	if d := float64(all) / float64(counted); d < 0.85 || d > 1.15 {
+		t.Errorf("the cache counts %d KiB, the heap grew %d KiB (ratio %.2f)", counted>>10, all>>10, d)
 	}
 }
 
@@ -184,10 +186,10 @@ func BenchmarkLookupMiss(b *testing.B) {
 	}
 }
 
-// TestCachedLookupAllocs: a lookup whose block is cached builds its keys
-// on the stack: it allocates only the record it returns (the polygon and
-// its ring), never the group key or the record key (5 allocations before,
-// 3 after).
+// TestCachedLookupAllocs: a lookup whose block and record are cached
+// builds its keys on the stack and returns the record decoded before: it
+// allocates nothing (5 allocations before the keys moved to the stack, 3
+// before records were cached: the polygon, its ring and the interface).
 func TestCachedLookupAllocs(t *testing.T) {
 	data, lsds := manyTownships(t, 4)
 	ctx := context.Background()
@@ -204,10 +206,74 @@ func TestCachedLookupAllocs(t *testing.T) {
 			t.Fatal("not found")
 		}
 	})
-	// orb.Polygon: the ring slice and the polygon's slice of rings, and
-	// the interface holding the polygon.
 	t.Logf("%.0f allocations a cached lookup", allocs)
-	if allocs > 3 {
-		t.Errorf("a cached lookup allocates %.0f times, want at most 3 (the record's geometry)", allocs)
+	if allocs > 0 {
+		t.Errorf("a cached lookup allocates %.0f times, want none", allocs)
+	}
+}
+
+// The record cache answers what decoding answers, for lookups, reverse
+// hits and nearest centroids, and holds no more than its share of the
+// bound: an index with room for every record and one that keeps nothing
+// (CacheBytes 1) give equal records, twice over; with room for a few, the
+// records held stay under the bound and later lookups still find theirs.
+func TestRecordCache(t *testing.T) {
+	t.Parallel()
+	data, lsds := manyTownships(t, 48)
+	ctx := context.Background()
+	open := func(bytes int64) *gridindex.Index {
+		ix, err := gridindex.Open(ctx, &memFile{data: data}, "k", gridindex.Options{CacheBytes: bytes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	none, all := open(1), open(64<<20)
+	records := func(ix *gridindex.Index, l lld.Location) (gridindex.Record, []gridindex.Record) {
+		r, ok, err := ix.Lookup(ctx, l)
+		if err != nil || !ok {
+			t.Fatalf("Lookup(%s) = %v, %v", l, ok, err)
+		}
+		hits, err := ix.ContainingHits(ctx, r.Centroid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in []gridindex.Record
+		for i := range hits {
+			h, err := hits[i].Record()
+			if err != nil {
+				t.Fatal(err)
+			}
+			in = append(in, h)
+		}
+		return r, in
+	}
+	for pass := range 2 {
+		for _, l := range lsds {
+			want, wantIn := records(none, l)
+			got, gotIn := records(all, l)
+			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotIn, wantIn) {
+				t.Fatalf("pass %d, %s: cached %+v and %d containing; decoded %+v and %d", pass, l, got, len(gotIn), want, len(wantIn))
+			}
+		}
+	}
+	st := all.CacheStats()
+	if st.RecordHits == 0 || st.Records == 0 || st.RecordBytes > st.RecordMax {
+		t.Errorf("room for all: %+v; want records kept and found", st)
+	}
+	if st := none.CacheStats(); st.Records != 0 || st.RecordHits != 0 {
+		t.Errorf("CacheBytes 1: %+v; want no record kept", st)
+	}
+
+	// Room for about 40 of the some 200 records read: the cache stays under
+	// its bound, evicting.
+	few := open(16 * 40 * st.RecordBytes / int64(st.Records))
+	for range 2 {
+		for _, l := range lsds {
+			records(few, l)
+		}
+	}
+	if st := few.CacheStats(); st.RecordBytes > st.RecordMax || st.Records == 0 || st.Records > 60 {
+		t.Errorf("room for a few: %d records, %d bytes of %d", st.Records, st.RecordBytes, st.RecordMax)
 	}
 }

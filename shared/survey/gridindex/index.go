@@ -51,7 +51,8 @@ type version struct {
 	spatial []spatialRef
 	keys    []keyRef
 
-	pages *pageCache
+	pages   *pageCache
+	records *recordCache
 
 	reads *atomic.Int64 // range reads issued, the Index's counter
 }
@@ -92,7 +93,8 @@ type keyLeaf struct {
 // when rr can pin reads, unless rr reads an object's first bytes with its
 // version in one request: blob.FirstReader, S3).
 func openVersion(ctx context.Context, rr RangeReader, key string, opts Options, reads *atomic.Int64) (*version, error) {
-	ix := &version{rr: rr, key: key, pages: newPageCache(opts.CacheBytes), reads: reads}
+	recordBytes := opts.CacheBytes / recordShare
+	ix := &version{rr: rr, key: key, pages: newPageCache(opts.CacheBytes - recordBytes), records: newRecordCache(recordBytes), reads: reads}
 	var first []byte
 	var err error
 	if f, ok := rr.(firstReader); ok {
@@ -283,7 +285,8 @@ func (ix *version) loadBlock(ctx context.Context, off uint64, br *blockRef, span
 	if err != nil {
 		return nil, fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 	}
-	return ix.pages.put(blockEntry(blockKey(off, br.label), b)).block, nil
+	b.id = blockKey(off, br.label)
+	return ix.pages.put(blockEntry(b.id, b)).block, nil
 }
 
 // blocks calls fn with each block of the page at off (length bytes) that
@@ -411,12 +414,11 @@ func (ix *version) lookup(ctx context.Context, l lld.Location) (Record, bool, er
 	if err != nil || !ok {
 		return Record{}, false, err
 	}
-	var r Record
+	var known *lld.Location
 	if l.System == lld.DLS { // every field is in the key: l is what parsing it gives
-		r, err = b.recordOf(i, l)
-	} else {
-		r, err = b.record(i)
+		known = &l
 	}
+	r, err := ix.recordAt(b, i, known)
 	if err != nil {
 		return Record{}, false, fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 	}
@@ -493,14 +495,37 @@ func (ix *version) within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(
 	})
 }
 
+// recordAt returns record i of block p, decoded once while the record
+// cache keeps it. l, when not nil, is the record's location (a DLS key:
+// not parsed again). The record's geometry is shared: callers must not
+// modify it.
+func (ix *version) recordAt(p *block, i int, l *lld.Location) (Record, error) {
+	k := recordKey{p.id, uint32(i)}
+	if r := ix.records.get(k); r != nil {
+		return *r, nil
+	}
+	var r Record
+	var err error
+	if l != nil {
+		r, err = p.recordOf(i, *l)
+	} else {
+		r, err = p.record(i)
+	}
+	if err != nil {
+		return Record{}, err
+	}
+	ix.records.put(k, &r)
+	return r, nil
+}
+
 // Hit is a record whose polygon contains a point (Index.ContainingHits):
 // its system and unit, and the record, decoded when asked for.
 type Hit struct {
 	System lld.System
 	Unit   lld.Unit
+	v      *version
 	b      *block
 	i      int
-	key    string // the index's, for errors
 	rec    *Record
 }
 
@@ -510,9 +535,9 @@ func (h *Hit) Record() (Record, error) {
 	if h.rec != nil {
 		return *h.rec, nil
 	}
-	r, err := h.b.record(h.i)
+	r, err := h.v.recordAt(h.b, h.i, nil)
 	if err != nil {
-		return Record{}, fmt.Errorf("gridindex: %s: block: %w", h.key, err)
+		return Record{}, fmt.Errorf("gridindex: %s: block: %w", h.v.key, err)
 	}
 	h.rec = &r
 	return r, nil
@@ -545,7 +570,7 @@ func (ix *version) containingHits(ctx context.Context, pt orb.Point) ([]Hit, err
 				return fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 			}
 			if in {
-				out = append(out, Hit{System: kinds[i].sys, Unit: kinds[i].unit, b: p, i: i, key: ix.key})
+				out = append(out, Hit{System: kinds[i].sys, Unit: kinds[i].unit, v: ix, b: p, i: i})
 			}
 		}
 		return nil
@@ -582,7 +607,7 @@ func (ix *version) nearest(ctx context.Context, pt orb.Point, u lld.Unit, maxM f
 	if err != nil || bestD > maxM {
 		return Record{}, 0, false, err
 	}
-	r, err := best.record(bestI)
+	r, err := ix.recordAt(best, bestI, nil)
 	if err != nil {
 		return Record{}, 0, false, fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 	}

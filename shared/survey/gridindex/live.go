@@ -98,7 +98,13 @@ func (ix *Index) Reads() int64 { return ix.reads.Load() }
 
 // CacheStats counts the page cache of the version served now (a new
 // version starts from zero).
-func (ix *Index) CacheStats() CacheStats { return ix.cur.Load().pages.stats() }
+func (ix *Index) CacheStats() CacheStats {
+	v := ix.cur.Load()
+	st := v.pages.stats()
+	st.Records, st.RecordBytes, st.RecordHits, st.RecordMisses = v.records.stats()
+	st.RecordMax = v.records.max
+	return st
+}
 
 // Version is the store's version tag of the file read ("" when the
 // RangeReader cannot pin reads).

@@ -19,6 +19,7 @@ import (
 // one pass without allocating per record, and a cached DLS section weighs
 // about 2.5 KB instead of the ~13 KB its decoded records took.
 type block struct {
+	id        uint64   // its cache key (blockKey): its records are cached under it
 	raw       []byte   // immutable once scanned: keys point into it
 	offs      []uint32 // where each record starts; its key first
 	slots     []uint16 // open-addressing table of keys: record index + 1, 0 empty
