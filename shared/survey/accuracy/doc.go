@@ -2,7 +2,7 @@
 // (accuracy_test.go) that measures the DLS model, the NTS grid and
 // Manitoba's quarters against the team's ground truth (real wells and
 // official centroids, read from the shared directory beside the
-// repository), prints the table README.md shows, and fails when any figure
+// repository), prints the table shared/DATA.md shows ("Accuracy report"), and fails when any figure
 // drops below the floor recorded beside it:
 //
 //	go test ./shared/survey/accuracy -run TestAccuracyReport -v
