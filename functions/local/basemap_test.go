@@ -2,13 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"math"
 	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
-
-	"meridian/shared/survey/datum"
 )
 
 func TestParseBasemap(t *testing.T) {
@@ -51,38 +48,6 @@ func TestMapBasemapTileAddress(t *testing.T) {
 	for _, p := range []string{"4/16/5.mvt", "4/3/5", "23/0/0.mvt", "-1/0/0.mvt", "a/0/0.mvt"} {
 		if w := get(t, srv, "/map/basemap/"+p); w.Code != 400 || !strings.Contains(w.Body.String(), `"invalid_parameter"`) {
 			t.Errorf("/map/basemap/%s: %d %s; want 400 invalid_parameter", p, w.Code, w.Body)
-		}
-	}
-}
-
-// /map/nad27 gives the NTv1 grid's NAD27 position of a NAD83 point, and
-// refuses points outside the grid with invalid_coordinates.
-func TestMapNAD27(t *testing.T) {
-	t.Parallel()
-	srv, _ := newTestServer(t)
-	w := get(t, srv, "/map/nad27?location=-114.07,51.07")
-	var got struct {
-		Lng, Lat  float64
-		Datum     string
-		AccuracyM float64 `json:"accuracy_m"`
-	}
-	if err := json.Unmarshal(w.Body.Bytes(), &got); w.Code != 200 || err != nil {
-		t.Fatalf("GET /map/nad27: %d %s", w.Code, w.Body)
-	}
-	want, err := datum.NAD83ToNAD27([2]float64{-114.07, 51.07})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if math.Abs(got.Lng-want[0]) > 1e-7 || math.Abs(got.Lat-want[1]) > 1e-7 || got.Datum != "NAD27" || got.AccuracyM != datum.AccuracyM {
-		t.Errorf("GET /map/nad27 = %+v, want %v NAD27 ±%v m", got, want, datum.AccuracyM)
-	}
-	// The shift is real: around Calgary NAD27 lies about 100 m from NAD83.
-	if d := math.Hypot((got.Lng+114.07)*70000, (got.Lat-51.07)*111000); d < 20 || d > 300 {
-		t.Errorf("NAD27 is %.0f m from NAD83 at Calgary; want the datum shift (tens to a few hundred m)", d)
-	}
-	for _, q := range []string{"location=0,0", "location=nope", ""} {
-		if w := get(t, srv, "/map/nad27?"+q); w.Code != 400 || !strings.Contains(w.Body.String(), `"invalid_coordinates"`) {
-			t.Errorf("GET /map/nad27?%s: %d %s; want 400 invalid_coordinates", q, w.Code, w.Body)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"meridian/shared/api"
 	"meridian/shared/apierr"
+	"meridian/shared/convert"
 	"meridian/shared/lld"
 	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
@@ -314,7 +315,7 @@ func webRoutes(p mapPage) []api.Route {
 				},
 				Public: true, Hidden: true},
 		},
-		base.route(), base.tileJSONRoute(), nad27Route(),
+		base.route(), base.tileJSONRoute(), convert.NAD27Route(),
 	}
 }
 
