@@ -219,6 +219,13 @@ func boltQuery(c *bolt.Cursor, pk string, bd bounds, reverse bool, limit int) Pa
 		}
 	}
 	var page Page
+	// The items' data are copied out of the transaction into one buffer
+	// of their total size: the values stay valid for the transaction, so
+	// the page is walked first and copied once its size is known. A copy
+	// per item (allocate, clear, copy) was 7% of an operator's
+	// dispositions page's CPU.
+	var vals [][]byte
+	size := 0
 	for ; k != nil && bytes.HasPrefix(k, part); k, v = step(c, reverse) {
 		sk := string(k[len(part):])
 		if !bd.aboveLo(sk) || !bd.belowHi(sk) {
@@ -228,10 +235,29 @@ func boltQuery(c *bolt.Cursor, pk string, bd bounds, reverse bool, limit int) Pa
 			page.Next = page.Items[limit-1].SK
 			break
 		}
-		page.Items = append(page.Items, Item{PK: pk, SK: sk, Data: cloneData(v)})
+		if page.Items == nil {
+			page.Items = make([]Item, 0, min(limit, pageItems))
+			vals = make([][]byte, 0, min(limit, pageItems))
+		}
+		page.Items = append(page.Items, Item{PK: pk, SK: sk})
+		vals = append(vals, v)
+		size += len(v)
+	}
+	buf := make([]byte, 0, size)
+	for i, v := range vals {
+		if len(v) > 0 {
+			start := len(buf)
+			buf = append(buf, v...)
+			page.Items[i].Data = buf[start:len(buf):len(buf)]
+		}
 	}
 	return page
 }
+
+// pageItems bounds the items a query's first slices are sized for: a
+// query of MaxLimit items that finds a few (the parcel partitions) does
+// not allocate for all of them.
+const pageItems = 64
 
 func step(c *bolt.Cursor, reverse bool) ([]byte, []byte) {
 	if reverse {

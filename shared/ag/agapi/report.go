@@ -29,6 +29,10 @@ func (h *Handler) ServeReport(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	api.WriteJSON(w, http.StatusOK, rep)
+	body, err := appendReport(nil, rep)
+	if err != nil {
+		return err
+	}
+	api.WriteRaw(w, http.StatusOK, "application/json", body)
 	return nil
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"meridian/shared/api"
@@ -127,19 +129,39 @@ func (c expiryClock) tenureRow(noCoverage bool) rawRow {
 		if escaped(data) {
 			return parts, false
 		}
-		// A key is found at its first occurrence: inside a JSON string a
-		// quote is escaped, so `"expiry_date":` can only be the key, and
-		// only the row itself has these keys (holder and points do not).
+		// The keys are found in the order the row writes them, each
+		// searched for from the end of the one before: expiry_date once
+		// (inside a JSON string a quote is escaped, so `"expiry_date":`
+		// can only be the key, and only the row itself has these keys:
+		// holder and points do not), then days_to_expiry right after the
+		// date's value, and the others in the few bytes that follow. The
+		// four searches of the whole row this replaces were 13% of an
+		// operator's dispositions page. A row laid out otherwise is
+		// decoded.
 		i := bytes.Index(data, keyExpiryDate)
-		j := bytes.Index(data, keyDays)
-		k := bytes.Index(data, keyState)
-		m := bytes.Index(data, keyArea)
-		if i < 0 || j < i || k < j || m < k {
+		if i < 0 {
+			return parts, false
+		}
+		j := i + len(keyExpiryDate)
+		switch {
+		case bytes.HasPrefix(data[j:], keyNull):
+			j += len(keyNull)
+		case j+12 <= len(data) && data[j] == '"':
+			j += 12
+		default:
+			return parts, false
+		}
+		if !bytes.HasPrefix(data[j:], keyDays) {
+			return parts, false
+		}
+		k := after(data, j+len(keyDays), keyState)
+		m := after(data, k+len(keyState), keyArea)
+		if k < 0 || m < 0 {
 			return parts, false
 		}
 		if noCoverage {
-			n := bytes.Index(data[m:], keyCoverage)
-			if n < 0 || !bytes.HasPrefix(data[m+n+len(keyCoverage):], keyNull) {
+			n := after(data, m+len(keyArea), keyCoverage)
+			if n < 0 || !bytes.HasPrefix(data[n+len(keyCoverage):], keyNull) {
 				return parts, false
 			}
 		}
@@ -187,6 +209,19 @@ func (c expiryClock) tenureRow(noCoverage bool) rawRow {
 		*scratch = buf
 		return append(parts, data[:j], buf[start:], data[m:]), true
 	}
+}
+
+// after returns the index of the first key in data at or after from, -1
+// when there is none (or from is -1).
+func after(data []byte, from int, key []byte) int {
+	if from < 0 || from > len(data) {
+		return -1
+	}
+	n := bytes.Index(data[from:], key)
+	if n < 0 {
+		return -1
+	}
+	return from + n
 }
 
 // rawPage is the rows of a page as the response writes them: set when the
@@ -237,19 +272,24 @@ func writeList(w http.ResponseWriter, raw rawPage, v any) error {
 		api.WriteJSON(w, http.StatusOK, v)
 		return nil
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+	hb := getBuf()
+	defer putBuf(hb)
+	b := bytes.NewBuffer((*hb)[:0])
+	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("energyapi: encode list: %w", err)
 	}
 	head := b.Bytes()
+	*hb = head // keep what the encoder grew, for the next request
 	i := bytes.Index(head, emptyRows)
 	if i < 0 {
 		return fmt.Errorf("energyapi: list envelope %T has no empty rows", v)
 	}
 	i += len(emptyRows) - 1 // at the closing bracket
-	body := make([]byte, 0, len(head)+raw.size+len(raw.ends))
+	bb := getBuf()
+	defer putBuf(bb)
+	body := slices.Grow((*bb)[:0], len(head)+raw.size+len(raw.ends))
 	body = append(body, head[:i]...)
 	from := 0
 	for n, end := range raw.ends {
@@ -262,6 +302,29 @@ func writeList(w http.ResponseWriter, raw rawPage, v any) error {
 		from = end
 	}
 	body = append(body, head[i:]...)
+	*bb = body
 	api.WriteRaw(w, http.StatusOK, "application/json", body)
 	return nil
+}
+
+// bodyBufs holds the buffers writeList builds a body in: the body goes
+// out in w.Write, which keeps nothing of it (io.Writer), so the buffer
+// serves the next request instead of being allocated and cleared again
+// (a 30 KB body's allocation was 7% of an operator's dispositions page).
+var bodyBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledBuf is the largest buffer put back in bodyBufs: a body of
+// per_page = 200 long rows (about 130 KB) is reused, anything larger is
+// left to the collector, so that the pool holds at most this much per
+// buffer whatever a request wrote.
+const maxPooledBuf = 256 << 10
+
+func getBuf() *[]byte { return bodyBufs.Get().(*[]byte) }
+
+func putBuf(b *[]byte) {
+	if cap(*b) > maxPooledBuf {
+		return
+	}
+	*b = (*b)[:0]
+	bodyBufs.Put(b)
 }
