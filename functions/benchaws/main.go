@@ -166,6 +166,11 @@ type result struct {
 	Targets    string  `json:"targets"` // issue 34's targets for the route: "met", or what is not
 	Requests   int     `json:"warm_requests"`
 	RSSMB      int64   `json:"peak_rss_mb"` // the function's process, after the warm requests
+	// The cold start split by what the function waited on (coldPhases).
+	ColdToFirstIOMS float64 `json:"cold_to_first_io_ms"`
+	ColdIOBusyMS    float64 `json:"cold_io_busy_ms"`
+	ColdIOGapsMS    float64 `json:"cold_io_gaps_ms"`
+	ColdAfterIOMS   float64 `json:"cold_after_io_ms"`
 }
 
 func bench(ctx context.Context, o options, routes []route, log io.Writer) ([]result, error) {
@@ -343,11 +348,12 @@ func benchRoute(ctx context.Context, o options, rt route, sample loadSample, env
 	client := &http.Client{Timeout: 60 * time.Second}
 	rng := rand.New(rand.NewPCG(42, uint64(len(rt.name))))
 
+	var t0 time.Time
 	invoke := func() (time.Duration, proxyCount, proxyCount, error) {
 		ev := rt.event(sample, rng)
 		body, _ := json.Marshal(ev)
 		s0, d0 := s3p.count(), ddbp.count()
-		t0 := time.Now()
+		t0 = time.Now()
 		resp, err := client.Post(invokeURL, "application/json", bytes.NewReader(body))
 		if err != nil {
 			return 0, proxyCount{}, proxyCount{}, err
@@ -366,11 +372,20 @@ func benchRoute(ctx context.Context, o options, rt route, sample loadSample, env
 		return el, s, d, nil
 	}
 
+	s3p.startRecording()
+	ddbp.startRecording()
 	el, s, d, err := invoke()
+	spans := append(s3p.take(), ddbp.take()...)
 	if err != nil {
 		return res, fmt.Errorf("cold: %w", err)
 	}
 	res.ColdMS, res.S3Cold, res.DDBCold, res.S3SeqCold, res.DDBSeqCold = ms(el), s.hits, d.hits, s.busy, d.busy
+	ph := splitCold(t0, t0.Add(el), spans)
+	slices.SortFunc(spans, func(a, b span) int { return a.start.Compare(b.start) })
+	for _, x := range spans {
+		fmt.Fprintf(log, "bench-aws: %s: cold request +%.0f..%.0f ms %s\n", rt.name, ms(x.start.Sub(t0)), ms(x.end.Sub(t0)), x.what)
+	}
+	res.ColdToFirstIOMS, res.ColdIOBusyMS, res.ColdIOGapsMS, res.ColdAfterIOMS = ms(ph.ToFirstIO), ms(ph.IOBusy), ms(ph.IOGaps), ms(ph.AfterIO)
 	var lat []time.Duration
 	var s3h, s3b, ddh, ddb []int64
 	type slow struct {
@@ -597,6 +612,13 @@ func printTable(w io.Writer, o options, res []result) {
 	for _, r := range res {
 		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%.1f\t%d\t%d\t%d\t%d\t%d (%d)\t%d (%d)\t%d\t\n", r.Route, r.Function, r.ColdMS, r.P50MS, r.P99MS,
 			r.S3P99, r.S3SeqP99, r.DDBP99, r.DDBSeqP99, r.S3Cold, r.S3SeqCold, r.DDBCold, r.DDBSeqCold, r.RSSMB)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "bench-aws: cold starts split: to the first S3/DynamoDB request (runtime start, Go init, config, SDK config), waiting on requests, between round trips, after the last response")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "route\tcold ms\tto first I/O ms\tI/O busy ms\tcold S3+DynamoDB seq\tbetween ms\tafter I/O ms\t")
+	for _, r := range res {
+		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t%.0f\t%d\t%.0f\t%.0f\t\n", r.Route, r.ColdMS, r.ColdToFirstIOMS, r.ColdIOBusyMS, r.S3SeqCold+r.DDBSeqCold, r.ColdIOGapsMS, r.ColdAfterIOMS)
 	}
 	tw.Flush()
 	for _, r := range res {

@@ -34,12 +34,22 @@ type latencyProxy struct {
 	hits     int64 // requests received
 	busy     int64 // busy periods begun
 	inFlight int
+	spans    []span // requests since the last take, when recording
+	record   bool
+	now      func() time.Time // time.Now; tests set it
+}
+
+// span is one proxied request: when it arrived and when its response was
+// written (the added latency included).
+type span struct {
+	start, end time.Time
+	what       string // method, path and Range, or the DynamoDB operation
 }
 
 // newLatencyProxy returns a proxy to target. The Host header is passed
 // through as the client sent it: SigV4 signs it.
 func newLatencyProxy(target *url.URL, delay time.Duration, jitter float64, seed uint64) *latencyProxy {
-	p := &latencyProxy{Delay: delay, Jitter: jitter, sleep: time.Sleep, rng: rand.New(rand.NewPCG(seed, 0x5eed))}
+	p := &latencyProxy{Delay: delay, Jitter: jitter, sleep: time.Sleep, now: time.Now, rng: rand.New(rand.NewPCG(seed, 0x5eed))}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(target)
@@ -74,10 +84,15 @@ func (p *latencyProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.busy++
 	}
 	p.inFlight++
+	start := p.now()
 	p.mu.Unlock()
 	defer func() {
+		end := p.now()
 		p.mu.Lock()
 		p.inFlight--
+		if p.record {
+			p.spans = append(p.spans, span{start, end, describe(r)})
+		}
 		p.mu.Unlock()
 	}()
 	p.rp.ServeHTTP(w, r)
@@ -95,3 +110,34 @@ func (p *latencyProxy) count() proxyCount {
 }
 
 func (c proxyCount) sub(o proxyCount) proxyCount { return proxyCount{c.hits - o.hits, c.busy - o.busy} }
+
+// startRecording begins recording the spans of the requests (the cold
+// invocation's), which take returns.
+func (p *latencyProxy) startRecording() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.record, p.spans = true, nil
+}
+
+// take stops recording and returns the spans recorded, in order of their
+// end.
+func (p *latencyProxy) take() []span {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.spans
+	p.record, p.spans = false, nil
+	return s
+}
+
+// describe names a request in the cold start's log: "GET /bucket/key
+// bytes=0-16383", or "POST DynamoDB_20120810.Query".
+func describe(r *http.Request) string {
+	if t := r.Header.Get("X-Amz-Target"); t != "" {
+		return r.Method + " " + t
+	}
+	d := r.Method + " " + r.URL.Path
+	if rg := r.Header.Get("Range"); rg != "" {
+		d += " " + rg
+	}
+	return d
+}

@@ -84,8 +84,10 @@ func newGridsHandler(logger *slog.Logger, c config, grids *gridstore.Grids, arch
 func main() {
 	c, logger := awsfn.Setup(loadConfig, func(c config) slog.Level { return c.LogLevel })
 	ctx := context.Background()
-	// The archives' release manifest is read beside the grid indexes'
-	// opening: a cold start waits on each round trip in a row.
+	// The archives' release manifest is read, and every archive it names
+	// opened (header and directory), beside the grid indexes' opening: a
+	// cold start waits on each round trip in a row, and its first tile
+	// then reads only the tile.
 	var archives *archive.Set
 	prefetched := make(chan struct{})
 	if c.Bucket != "" {
@@ -95,7 +97,7 @@ func main() {
 		}
 		store := blob.NewCached(s3blob.New(client, c.Bucket, c.Prefix, s3blob.Options{}), blob.CacheOptions{MaxBytes: int64(c.CacheMiB) << 20 / 2})
 		archives = archive.NewReleaseSet(store, c.Recheck) // as `meridian-publish` writes them
-		go func() { archives.Prefetch(ctx); close(prefetched) }()
+		go func() { archives.OpenAll(ctx, ".pmtiles"); close(prefetched) }()
 	} else {
 		close(prefetched)
 	}

@@ -138,3 +138,49 @@ func TestReleaseSetPrefetch(t *testing.T) {
 		t.Errorf("first request after Prefetch: %+v, want 1 stat (the archive's open) and 2 reads (its first bytes, the tile)", st)
 	}
 }
+
+// TestReleaseSetOpenAll: OpenAll reads the manifest and opens every
+// archive it names (and nothing else it names), so the first request for
+// any of them within the recheck reads only its tile.
+func TestReleaseSetOpenAll(t *testing.T) {
+	ctx := context.Background()
+	store := blob.NewMem()
+	names := []string{"energy/mineral_tenure.pmtiles", "ab/sec.pmtiles"}
+	n := int64(len(names))
+	m := release.Manifest{Files: map[string]release.File{}}
+	for i, name := range names {
+		data, _ := archivetest.Build(t, versionTiles(name, 3+i), archivetest.Meta())
+		sum := sha256.Sum256(data)
+		key := release.ContentKey(name, sum[:])
+		m.Files[name] = release.File{Key: key, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
+		if err := store.Put(ctx, key, bytes.NewReader(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A grid index in the same manifest is no archive: not opened.
+	m.Files["grid.mgix"] = release.File{Key: "v/0/grid.mgix", Size: 1, SHA256: "00"}
+	b, _ := json.Marshal(m)
+	if err := store.Put(ctx, release.ManifestKey, bytes.NewReader(b)); err != nil {
+		t.Fatal(err)
+	}
+	counting := blob.NewCounting(store)
+	set := archive.NewReleaseSet(counting, time.Hour)
+	set.OpenAll(ctx, ".pmtiles")
+	// The manifest, then a Stat and a first read for each archive.
+	if st := counting.Stats(); st.Reads != 1+n || st.Stats != n {
+		t.Fatalf("OpenAll: %+v, want the manifest and %d archives opened", st, len(names))
+	}
+	counting.Reset()
+	for _, name := range names {
+		r, err := set.Reader(ctx, name)
+		if err != nil || r == nil {
+			t.Fatalf("%s: reader %v, %v", name, r, err)
+		}
+		if _, ok, err := r.Tile(ctx, 3, 1, 2); err != nil || !ok {
+			t.Fatalf("%s: tile: %v, %v", name, ok, err)
+		}
+	}
+	if st := counting.Stats(); st.Stats != 0 || st.Reads != n {
+		t.Errorf("first requests after OpenAll: %+v, want one read each (the tile), no stat", st)
+	}
+}

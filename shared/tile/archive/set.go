@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"strings"
 	"sync"
 	"time"
 
@@ -80,6 +81,34 @@ func NewReleaseSet(store blob.Store, recheck time.Duration) *Set {
 // Errors are those a request would meet and are left to it.
 func (s *Set) Prefetch(ctx context.Context) {
 	s.keyOf(ctx, "")
+}
+
+// OpenAll opens every archive the release manifest names (those whose
+// name ends in ext, ".pmtiles"), side by side, after reading the manifest
+// if it was not yet: a Lambda's cold start calls it beside the grid
+// indexes' opening, so that its first tile waits on the tile's own read
+// only, not on the archive's header and directory read one after
+// another. It holds what serving every layer once would (each archive's
+// header and leaf section, within Open's bounds). Errors are those a
+// request would meet and are left to it. A Set without a release
+// manifest opens nothing.
+func (s *Set) OpenAll(ctx context.Context, ext string) {
+	s.keyOf(ctx, "")
+	s.relMu.Lock()
+	var names []string
+	if s.relHas {
+		for name := range s.rel.Files {
+			if strings.HasSuffix(name, ext) {
+				names = append(names, name)
+			}
+		}
+	}
+	s.relMu.Unlock()
+	var wg sync.WaitGroup
+	for _, name := range names {
+		wg.Go(func() { s.Reader(ctx, name) })
+	}
+	wg.Wait()
 }
 
 // keyOf returns the key holding the archive named name: name itself, or
