@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -29,21 +28,23 @@ import (
 	"meridian/shared/datadir"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
+	"meridian/shared/kv/boltdir"
 	"meridian/shared/lld"
 	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile"
 	"meridian/shared/tile/datalayers"
 )
 
-const scaleTestUsage = `usage: meridian scale-test [flags]
+const scaleUsage = `usage: meridian-bench scale [flags]
 
 Runs the whole data path twice, on the demo data and on invented data at the
 published size (meridian demo -scale province): generate, ingest the grids,
 energy and agriculture, build every data archive and the grid archives of
 -grid-archives (ab/sec by default; "all" builds every grid and label layer of
 AB, SK and MB), serve, and load reports, lists, tiles and the conversion
-endpoints. Every step is a child process of this binary, so its peak
-resident memory is measured from outside (getrusage of the child). Prints one
+endpoints. Every step is a child process of the meridian binary (-meridian),
+so its peak resident memory is measured from outside (getrusage of the
+child). Prints one
 table with both runs side by side; the last line starts with "scale:" and
 says whether every process stayed under -max-rss and the whole run under
 -max-time.
@@ -51,11 +52,12 @@ says whether every process stayed under -max-rss and the whole run under
 flags:
 `
 
-// scaleTestCommand is meridian scale-test (make scale-test).
-func scaleTestCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("scale-test", flag.ContinueOnError)
+// scaleCommand is meridian-bench scale (make scale-test).
+func scaleCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("scale", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, scaleTestUsage); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(stderr, scaleUsage); fs.PrintDefaults() }
+	bin := meridianFlag(fs)
 	dir := fs.String("dir", "", "scratch directory (default: a new one under the system's temporary directory, removed at the end)")
 	fraction := fs.Float64("fraction", 1, "size of the province run: 1 is the published size, CI runs less")
 	seed := fs.Uint64("seed", 1, "seed of the generated data")
@@ -71,27 +73,26 @@ func scaleTestCommand(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if !(*fraction > 0 && *fraction <= 1) {
-		fmt.Fprintf(stderr, "meridian scale-test: -fraction %v: want a number in (0, 1]\n", *fraction)
+		fmt.Fprintf(stderr, "meridian-bench scale: -fraction %v: want a number in (0, 1]\n", *fraction)
 		return 2
 	}
 	grids, err := gridArchiveLayers(*gridArchives)
 	if err != nil {
-		fmt.Fprintf(stderr, "meridian scale-test: -grid-archives: %v\n", err)
+		fmt.Fprintf(stderr, "meridian-bench scale: -grid-archives: %v\n", err)
 		return 2
 	}
-	self, err := os.Executable()
-	if err != nil {
-		fmt.Fprintf(stderr, "meridian scale-test: %v\n", err)
-		return 1
+	if _, err := os.Stat(*bin); err != nil {
+		fmt.Fprintf(stderr, "meridian-bench scale: -meridian: %v (go build -o .build/meridian ./functions/local)\n", err)
+		return 2
 	}
 	if *prepare != "" && *dir == "" {
-		fmt.Fprintln(stderr, "meridian scale-test: -prepare needs -dir: the data it builds is kept there")
+		fmt.Fprintln(stderr, "meridian-bench scale: -prepare needs -dir: the data it builds is kept there")
 		return 2
 	}
 	if *dir == "" {
 		d, err := os.MkdirTemp("", "meridian-scale-")
 		if err != nil {
-			fmt.Fprintf(stderr, "meridian scale-test: %v\n", err)
+			fmt.Fprintf(stderr, "meridian-bench scale: %v\n", err)
 			return 1
 		}
 		defer os.RemoveAll(d)
@@ -108,16 +109,16 @@ func scaleTestCommand(args []string, stdout, stderr io.Writer) int {
 		case "province":
 			runs = append(runs, &scaleRun{name: fmt.Sprintf("province x%g", *fraction), scale: "province", fraction: *fraction})
 		default:
-			fmt.Fprintf(stderr, "meridian scale-test: -runs: %q: want demo or province\n", w)
+			fmt.Fprintf(stderr, "meridian-bench scale: -runs: %q: want demo or province\n", w)
 			return 2
 		}
 	}
 	for _, r := range runs {
-		r.bin, r.seed, r.dir, r.log = self, *seed, filepath.Join(*dir, r.scale), stderr
+		r.bin, r.seed, r.dir, r.log = *bin, *seed, filepath.Join(*dir, r.scale), stderr
 		r.duration, r.conns, r.pmtiles, r.grids, r.prepare = *duration, *conns, *pmtilesBin, grids, *prepare
 		fmt.Fprintf(stderr, "scale-test: %s run in %s\n", r.name, r.dir)
 		if err := r.run(ctx); err != nil {
-			fmt.Fprintf(stderr, "meridian scale-test: %s: %v\n", r.name, err)
+			fmt.Fprintf(stderr, "meridian-bench scale: %s: %v\n", r.name, err)
 			printScaleTable(stdout, runs)
 			fmt.Fprintf(stdout, "scale: FAILED in the %s run after %s: %v\n", r.name, time.Since(start).Round(time.Second), err)
 			return 1
@@ -312,7 +313,7 @@ func (r *scaleRun) peak() (int64, string) {
 	return p, step
 }
 
-// child runs this binary with args, its output logged under the run's
+// child runs the meridian binary with args, its output logged under the run's
 // directory, and returns its standard output, wall time and peak RSS.
 func (r *scaleRun) child(ctx context.Context, logName string, args ...string) (string, time.Duration, int64, error) {
 	return r.childEnv(ctx, nil, logName, args...)
@@ -435,7 +436,7 @@ func (r *scaleRun) run(ctx context.Context) error {
 	}
 	var third [2][]measure
 	err = r.sideBySide(ctx, "data archives", 2, func(ctx context.Context, i int) error {
-		domain := reportDomains[i]
+		domain := benchDomains[i]
 		ms, err := r.buildArchives(ctx, limitEnv(domain), data, groups[domain])
 		third[i] = ms
 		return err
@@ -450,7 +451,7 @@ func (r *scaleRun) run(ctx context.Context) error {
 	return r.serve(ctx, data)
 }
 
-// LoadSample is what scale-test -prepare writes: where the data is and
+// LoadSample is what meridian-bench scale -prepare writes: where the data is and
 // what a load over it asks for (the same draws as the served load's).
 type LoadSample struct {
 	Data      string              `json:"data"`
@@ -612,7 +613,7 @@ func limitEnv(domain string) []string {
 // them: the domain's store is read once for all of them.
 func (r *scaleRun) archiveGroups() (map[string][]string, error) {
 	groups := map[string][]string{"grid": r.grids}
-	for _, region := range reportDomains {
+	for _, region := range benchDomains {
 		for _, l := range tile.Layers() {
 			if datalayers.Supported(l) && l.Region == region {
 				groups[region] = append(groups[region], l.Path())
@@ -621,7 +622,7 @@ func (r *scaleRun) archiveGroups() (map[string][]string, error) {
 	}
 	for _, d := range []string{"grid", "energy", "ag"} {
 		if len(groups[d]) == 0 {
-			return nil, fmt.Errorf("scale-test: no %s archives to build", d)
+			return nil, fmt.Errorf("no %s archives to build", d)
 		}
 	}
 	return groups, nil
@@ -693,39 +694,20 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 		return err
 	}
 	defer logf.Close()
-	cmd := exec.CommandContext(ctx, r.bin, "serve", "-addr", addr, "-data", data, "-log-level", "error")
-	cmd.Stderr = logf
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
 	t0 := time.Now()
-	if err := cmd.Start(); err != nil {
-		return err
+	srv, err := startServe(ctx, r.bin, logf, "-addr", addr, "-data", data, "-log-level", "error")
+	if err != nil {
+		return fmt.Errorf("%w (see %s)", err, logf.Name())
 	}
+	stopped := false
 	defer func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
+		if !stopped {
+			srv.stop()
 		}
 	}()
-	key, base := "", ""
-	sc := bufio.NewScanner(stdout)
-	for sc.Scan() && (key == "" || base == "") {
-		line := sc.Text()
-		fmt.Fprintln(logf, line)
-		if v, ok := strings.CutPrefix(line, "api_key="); ok {
-			key = v
-		}
-		if v, ok := strings.CutPrefix(line, "base_url="); ok {
-			base = v
-		}
-	}
-	go io.Copy(logf, stdout)
-	if key == "" || base == "" {
-		return fmt.Errorf("the server did not start (see %s)", logf.Name())
-	}
-	r.add(measure{step: "serve: start", time: time.Since(t0), rss: procHWM(cmd.Process.Pid)})
+	base, key := srv.base, srv.key
+	pid := srv.cmd.Process.Pid
+	r.add(measure{step: "serve: start", time: time.Since(t0), rss: procHWM(pid)})
 
 	scenarios := append(sample.scenarios(), scenarios()...)
 	// Every tile archive served is read from this server and from pmtiles
@@ -806,17 +788,9 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 			r.add(againstPMTiles(r.rows, layer))
 		}
 	}
-	hwm := procHWM(cmd.Process.Pid)
-	cmd.Process.Signal(os.Interrupt)
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		<-done
-	}
-	if rss := maxRSS(cmd.ProcessState); rss > hwm {
+	hwm := procHWM(pid)
+	stopped = true
+	if rss := maxRSS(srv.stop()); rss > hwm {
 		hwm = rss
 	}
 	r.add(measure{step: "serve: whole load", time: time.Since(t0), rss: hwm})
@@ -893,6 +867,16 @@ func waitHTTP(ctx context.Context, u string) error {
 	return fmt.Errorf("%s did not answer", u)
 }
 
+// benchDomains are the report domains, each with its own store and data
+// archives.
+var benchDomains = []string{energy.Dataset, ag.Dataset}
+
+// openServed opens domain's served report version of data read-only.
+func openServed(data datadir.Dir, domain string) (*kv.Bolt, bool, error) {
+	store, _, ok, err := data.Reports(domain).OpenCurrent(boltdir.ScanRelease)
+	return store, ok, err
+}
+
 // keySample is a random sample of the parcels and operators that have
 // report data: what the report and list scenarios ask for.
 type keySample struct {
@@ -905,7 +889,7 @@ type keySample struct {
 func sampleKeys(ctx context.Context, data string, n int) (keySample, error) {
 	var s keySample
 	draw := func(domain, dataset, pkPrefix string, into *[]string) error {
-		store, ok, err := openReportStore(datadir.Dir(data), domain)
+		store, ok, err := openServed(datadir.Dir(data), domain)
 		if err != nil || !ok {
 			return fmt.Errorf("%s report store: ok %v, %v", domain, ok, err)
 		}
@@ -939,7 +923,7 @@ func sampleKeys(ctx context.Context, data string, n int) (keySample, error) {
 	if err := draw("ag", ag.Dataset, ag.QuarterKey(""), &s.quarters); err != nil {
 		return s, err
 	}
-	store, _, err := openReportStore(datadir.Dir(data), "energy")
+	store, _, err := openServed(datadir.Dir(data), "energy")
 	if err != nil {
 		return s, err
 	}
