@@ -614,10 +614,8 @@ func limitEnv(domain string) []string {
 func (r *scaleRun) archiveGroups() (map[string][]string, error) {
 	groups := map[string][]string{"grid": r.grids}
 	for _, region := range benchDomains {
-		for _, l := range tile.Layers() {
-			if datalayers.Supported(l) && l.Region == region {
-				groups[region] = append(groups[region], l.Path())
-			}
+		for _, l := range datalayers.Layers(region) {
+			groups[region] = append(groups[region], l.Path())
 		}
 	}
 	for _, d := range []string{"grid", "energy", "ag"} {

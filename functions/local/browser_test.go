@@ -52,7 +52,7 @@ func TestBrowserMapPage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := buildArchive(context.Background(), l, data.Tile, srv.grids.data.Tiles(), attribution,
+		if _, err := datalayers.BuildArchive(context.Background(), l, data.Tile, srv.grids.data.Tiles(), attribution,
 			tile.BuildOptions{MinZoom: 9, MaxZoom: 12, Bounds: view}); err != nil {
 			t.Fatalf("build %s: %v", path, err)
 		}

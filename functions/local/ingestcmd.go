@@ -26,6 +26,7 @@ import (
 	"meridian/shared/kv"
 	"meridian/shared/kv/boltdir"
 	"meridian/shared/survey/grid"
+	"meridian/shared/tile/datalayers"
 )
 
 // reportDomain is what `meridian ingest energy|ag` and the first start's
@@ -287,14 +288,14 @@ func runReportIngest(domain string, data datadir.Dir, tiles bool, stdout, stderr
 			return 1
 		}
 		defer store.Close()
-		built, n, unlocated, err := buildDataArchives(ctx, store, svc, data, domain)
+		st, err := datalayers.BuildDomain(ctx, store, svc, data, domain)
 		if err != nil {
 			fmt.Fprintf(stderr, "meridian ingest %s: the data is published, but the tile archives were not rebuilt: %v\n", domain, err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "%s tile archives: %d rebuilt, %d tiles, in %s\n", domain, built, n, time.Since(start).Round(time.Millisecond))
-		if unlocated > 0 {
-			fmt.Fprintf(stdout, "%s tile archives: %d parcels the grid does not cover were left out of the maps\n", domain, unlocated)
+		fmt.Fprintf(stdout, "%s tile archives: %d rebuilt, %d tiles, in %s\n", domain, st.Archives, st.Tiles, time.Since(start).Round(time.Millisecond))
+		if st.Unlocated > 0 {
+			fmt.Fprintf(stdout, "%s tile archives: %d parcels the grid does not cover were left out of the maps\n", domain, st.Unlocated)
 		}
 	}
 	return 0

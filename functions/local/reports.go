@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
 
 	"meridian/shared/atomicfile"
@@ -14,7 +13,6 @@ import (
 	"meridian/shared/kv"
 	"meridian/shared/kv/boltdir"
 	"meridian/shared/survey/grid"
-	"meridian/shared/tile"
 	"meridian/shared/tile/datalayers"
 )
 
@@ -126,74 +124,12 @@ func ensureDataArchives(ctx context.Context, data datadir.Dir, svc *grid.Service
 			return err
 		}
 		start := time.Now()
-		built, tiles, unlocated, err := buildDataArchives(ctx, store, svc, data, region)
+		st, err := datalayers.BuildDomain(ctx, store, svc, data, region)
 		store.Close()
 		if err != nil {
 			return err
 		}
-		logger.Info("data tile archives built", "domain", region, "archives", built, "tiles", tiles, "parcels_left_out", unlocated, "dir", data.Tiles(), "elapsed", time.Since(start).Round(time.Millisecond).String())
+		logger.Info("data tile archives built", "domain", region, "archives", st.Archives, "tiles", st.Tiles, "parcels_left_out", st.Unlocated, "dir", data.Tiles(), "elapsed", time.Since(start).Round(time.Millisecond).String())
 	}
 	return nil
-}
-
-// buildDataArchives builds the data archives of region ("ag" or "energy")
-// from store into the data directory's tiles, then marks the region built. A layer the store has
-// no data for loses its archive, so the server answers 404 rather than
-// tiles of data no longer published. unlocated counts the stored parcels
-// the grid cannot place, left out of the archives.
-func buildDataArchives(ctx context.Context, store kv.Store, svc *grid.Service, data datadir.Dir, region string) (built, tiles int, unlocated int64, err error) {
-	dir := data.Tiles()
-	// Partitioned: the domain's features are spooled to files under dir,
-	// a zoom-9 tile's worth in memory at a time.
-	layerData := datalayers.NewPartitioned(store, svc, dir)
-	defer func() {
-		if cerr := layerData.Close(); err == nil {
-			err = cerr
-		}
-	}()
-	for _, l := range tile.Layers() {
-		if !datalayers.Supported(l) || l.Region != region {
-			continue
-		}
-		path := datadir.TileArchive(dir, l.Key())
-		o, attribution, ok, err := dataArchiveOptions(ctx, layerData, l)
-		if err != nil {
-			return built, tiles, unlocated, err
-		}
-		if !ok {
-			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return built, tiles, unlocated, err
-			}
-			continue
-		}
-		st, err := buildArchive(ctx, l, layerData.Tile, dir, attribution, o)
-		if err != nil {
-			return built, tiles, unlocated, fmt.Errorf("layerData archive %s: %w", l.Path(), err)
-		}
-		built++
-		tiles += st.Tiles
-	}
-	marker := data.Built(region)
-	if err := os.MkdirAll(filepath.Dir(marker), 0o755); err != nil {
-		return built, tiles, unlocated, err
-	}
-	return built, tiles, layerData.Unlocated(), os.WriteFile(marker, nil, 0o644)
-}
-
-// dataArchiveOptions returns how to build data layer l's archive: over its
-// data (datalayers.Source.BuildOptions), with its data's sources as the
-// attribution; ok is false when the store has no data for it.
-func dataArchiveOptions(ctx context.Context, data *datalayers.Source, l tile.Layer) (o tile.BuildOptions, attribution string, ok bool, err error) {
-	if o, ok, err = data.BuildOptions(ctx, l); err != nil || !ok {
-		return o, "", ok, wrapArchiveErr(l, err)
-	}
-	attribution, err = data.Attribution(ctx, l)
-	return o, attribution, true, wrapArchiveErr(l, err)
-}
-
-func wrapArchiveErr(l tile.Layer, err error) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("data archive %s: %w", l.Path(), err)
 }
