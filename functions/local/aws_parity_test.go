@@ -134,7 +134,7 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 	}
 	twp, _ := tile.Lookup("ab", "twp")
 	b := orb.Bound{Min: orb.Point{-114.5, 50.8}, Max: orb.Point{-113.5, 51.3}}
-	if _, err := datalayers.BuildArchive(ctx, twp, tile.NewGenerator(srv.grids.svc).Tile, dir.Tiles(), "test", tile.BuildOptions{MinZoom: 10, MaxZoom: 10, Bounds: b}); err != nil {
+	if _, err := datalayers.BuildArchive(ctx, twp, tile.NewGenerator(srv.svc).Tile, dir.Tiles(), "test", tile.BuildOptions{MinZoom: 10, MaxZoom: 10, Bounds: b}); err != nil {
 		t.Fatal(err)
 	}
 	cases := []string{"search-legal-location", "search-legal-location-ontario", "search-coordinates", "search-legal-location-not-found",

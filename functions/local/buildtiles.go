@@ -114,9 +114,7 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	svc := grid.New()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	grids := newGridLoader(*data, svc, logger)
-	grids.cacheBytes = jobGridCacheBytes
-	if err := grids.load(ctx); err != nil {
+	if _, err := openGrids(ctx, *data, svc, logger, jobGridCacheBytes); err != nil {
 		fmt.Fprintf(stderr, "meridian build-tiles: grid indexes: %v\n", err)
 		return 1
 	}

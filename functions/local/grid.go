@@ -6,19 +6,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"meridian/shared/blob"
 	"meridian/shared/datadir"
 	"meridian/shared/demo/griddemo"
+	"meridian/shared/gridstore/gridset"
 	"meridian/shared/ingest"
 	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
@@ -26,8 +25,9 @@ import (
 )
 
 // The server opens every grid index at start and again whenever the grid
-// directory changes, so an ingest while it runs takes effect within seconds;
-// an index that fails to open is logged and the one served before it stays.
+// directory changes (looked at every gridPollTime), so an ingest while it
+// runs takes effect within seconds; an index that fails to open is logged
+// and the one served before it stays.
 const gridPollTime = 2 * time.Second
 
 // installGrid builds src's index and moves it into the data directory only
@@ -80,40 +80,24 @@ func ensureFixtures(ctx context.Context, data datadir.Dir, logger *slog.Logger) 
 
 // gridNames lists the index files, sorted.
 func gridNames(data datadir.Dir) ([]string, error) {
-	entries, err := os.ReadDir(data.Grid())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	return gridset.Names(data.Grid(), datadir.GridExt)
+}
+
+// openGrids opens the grid indexes of data and hands them to svc, kept in
+// step with the directory by Watch (the server): package gridset, the
+// mechanism the Lambdas follow a release with. cacheBytes bounds each
+// index's page cache (0: gridindex.DefaultCacheBytes).
+func openGrids(ctx context.Context, data datadir.Dir, svc *grid.Service, logger *slog.Logger, cacheBytes int64) (*gridset.Grids, error) {
+	// Index files are read from the page cache on files kept open
+	// (blob.OpenDir): a second cache of 64 KiB blocks on top copied 64
+	// KiB for each 2.5 KB block a lookup missed, and every read opened
+	// and stated the file.
+	g, err := gridset.New(ctx, gridset.Dir(data.Grid(), datadir.GridExt, gridPollTime, cacheBytes), logger)
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	for _, e := range entries {
-		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, datadir.GridExt) && !strings.HasPrefix(n, ".") {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	return names, nil
-}
-
-// gridLoader keeps the service's indexes in step with the grid directory.
-type gridLoader struct {
-	data   datadir.Dir
-	store  blob.Store
-	svc    *grid.Service
-	logger *slog.Logger
-	// changed is called after a new set of indexes is handed to the
-	// service (the tile cache drops what it generated from the old).
-	changed func()
-	// cacheBytes bounds each index's page cache (gridindex.Options.CacheBytes;
-	// 0: gridindex.DefaultCacheBytes).
-	cacheBytes int64
-
-	mu     sync.Mutex
-	stamp  string                      // names, sizes and mtimes last loaded
-	open   map[string]*gridindex.Index // by file name
-	stamps map[string]string
+	g.Attach(svc.SetIndexes, nil)
+	return g, nil
 }
 
 // jobGridCacheBytes is each grid index's page cache in build-tiles and in
@@ -127,92 +111,6 @@ type gridLoader struct {
 // is random over a province: grid lookups were a tenth of its CPU with
 // 128 MiB an index, and may cost more with less.
 const jobGridCacheBytes = 32 << 20
-
-func newGridLoader(data datadir.Dir, svc *grid.Service, logger *slog.Logger) *gridLoader {
-	// Index files are read from the page cache on files kept open
-	// (blob.OpenDir): a second cache of 64 KiB blocks on top copied 64
-	// KiB for each 2.5 KB block a lookup missed, and every read opened
-	// and stated the file.
-	store := blob.NewOpenDir(data.Grid())
-	return &gridLoader{data: data, store: store, svc: svc, logger: logger, open: map[string]*gridindex.Index{}, stamps: map[string]string{}}
-}
-
-// load opens new or changed index files and hands the set to the service.
-// Real datasets are consulted before fixtures.
-func (g *gridLoader) load(ctx context.Context) error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	names, err := gridNames(g.data)
-	if err != nil {
-		return err
-	}
-	var stamp strings.Builder
-	stamps := map[string]string{}
-	for _, n := range names {
-		fi, err := os.Stat(filepath.Join(g.data.Grid(), n))
-		if err != nil {
-			continue
-		}
-		s := fmt.Sprintf("%s:%d:%d;", n, fi.Size(), fi.ModTime().UnixNano())
-		stamps[n] = s
-		stamp.WriteString(s)
-	}
-	if stamp.String() == g.stamp {
-		return nil
-	}
-	next := map[string]*gridindex.Index{}
-	for _, n := range names {
-		if ix := g.open[n]; ix != nil && g.stamps[n] == stamps[n] {
-			next[n] = ix
-			continue
-		}
-		if c, ok := g.store.(*blob.Cached); ok {
-			c.Invalidate(n)
-		}
-		ix, err := gridindex.Open(ctx, g.store, n, gridindex.Options{CacheBytes: g.cacheBytes})
-		if err != nil {
-			g.logger.Error("grid index does not open; keeping what was served", "file", n, "err", err)
-			if old := g.open[n]; old != nil {
-				next[n] = old
-				stamps[n] = g.stamps[n]
-			}
-			continue
-		}
-		m := ix.Meta()
-		g.logger.Info("grid index loaded", "file", n, "source", m.Source, "records", m.Records, "fixture", m.Fixture)
-		next[n] = ix
-	}
-	list := make([]*gridindex.Index, 0, len(next))
-	for _, n := range names {
-		if ix := next[n]; ix != nil {
-			list = append(list, ix)
-		}
-	}
-	slices.SortStableFunc(list, func(a, b *gridindex.Index) int {
-		switch fa, fb := a.Meta().Fixture, b.Meta().Fixture; {
-		case fa == fb:
-			return 0
-		case fb:
-			return -1
-		}
-		return 1
-	})
-	g.svc.SetIndexes(list)
-	if g.changed != nil {
-		g.changed()
-	}
-	g.open, g.stamps, g.stamp = next, stamps, stamp.String()
-	return nil
-}
-
-// watch reloads on changes until ctx ends.
-func (g *gridLoader) watch(ctx context.Context) {
-	every(ctx, gridPollTime, func() {
-		if err := g.load(ctx); err != nil {
-			g.logger.Error("grid reload", "err", err)
-		}
-	})
-}
 
 const ingestUsage = `usage: meridian ingest grid -format ats|mb|sk|on [-name NAME] [-data DIR] [-check] [-allow-unknown] FILE...
        meridian ingest energy|ag [-data DIR] [-demo] [-check] [-allow-unknown] DIR   (see meridian ingest energy -h)

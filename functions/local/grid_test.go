@@ -213,7 +213,7 @@ func TestIngestCommand(t *testing.T) {
 		strings.Count(stdout.String(), "layout verified") != len(args) {
 		t.Errorf("ingest output does not start with the files' layouts:\n%s", stdout.String())
 	}
-	if err := srv.grids.load(context.Background()); err != nil {
+	if _, err := srv.grids.Reload(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	code, fs := search(t, srv, key, "/search/legal-location", q)
@@ -240,7 +240,7 @@ func TestIngestCommand(t *testing.T) {
 		t.Errorf("temporary files left behind: %v", left)
 	}
 	time.Sleep(10 * time.Millisecond)
-	srv.grids.load(context.Background())
+	srv.grids.Reload(context.Background())
 	if code, _ := search(t, srv, key, "/search/legal-location", q); code != 200 {
 		t.Errorf("after the rejected ingest: status %d, want the old index still answering", code)
 	}

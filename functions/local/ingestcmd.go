@@ -238,7 +238,7 @@ func runCheck(domain string, data datadir.Dir, stderr io.Writer, check func(cont
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	svc := grid.New()
-	if err := newGridLoader(data, svc, slog.New(slog.DiscardHandler)).load(ctx); err != nil {
+	if _, err := openGrids(ctx, data, svc, slog.New(slog.DiscardHandler), 0); err != nil {
 		fmt.Fprintf(stderr, "meridian ingest %s -check: grid indexes: %v\n", domain, err)
 		return 1
 	}
@@ -259,9 +259,7 @@ func runReportIngest(domain string, data datadir.Dir, tiles bool, stdout, stderr
 		return 1
 	}
 	svc := grid.New()
-	grids := newGridLoader(data, svc, slog.New(slog.DiscardHandler))
-	grids.cacheBytes = jobGridCacheBytes
-	if err := grids.load(ctx); err != nil {
+	if _, err := openGrids(ctx, data, svc, slog.New(slog.DiscardHandler), jobGridCacheBytes); err != nil {
 		fmt.Fprintf(stderr, "meridian ingest %s: grid indexes: %v\n", domain, err)
 		return 1
 	}

@@ -19,6 +19,7 @@ import (
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/gateway"
+	"meridian/shared/gridstore/gridset"
 	"meridian/shared/kv"
 	"meridian/shared/kv/boltdir"
 	"meridian/shared/survey/grid"
@@ -34,7 +35,9 @@ type server struct {
 	handler http.Handler
 	mux     *api.Mux
 	gateway *gateway.Gateway
-	grids   *gridLoader
+	grids   *gridset.Grids // the official grid indexes of the data directory
+	svc     *grid.Service  // answers from grids
+	data    datadir.Dir
 	reports map[string]*boltdir.Live[[]api.Route] // by domain: its routes over its served version
 	logger  *slog.Logger
 }
@@ -72,9 +75,8 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 		}
 	}
 	svc := grid.New()
-	grids := newGridLoader(cfg.data, svc, cfg.logger)
-	grids.cacheBytes = cfg.gridCacheBytes
-	if err := grids.load(ctx); err != nil {
+	grids, err := openGrids(ctx, cfg.data, svc, cfg.logger, cfg.gridCacheBytes)
+	if err != nil {
 		return nil, err
 	}
 	// The map page calls the API with its own key; it must be in the keys
@@ -133,7 +135,7 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 		Archives:    archives,
 		Attribution: tile.Attribution(svc.Sources),
 	})
-	grids.changed = tiles.Invalidate
+	grids.Attach(nil, tiles.Invalidate) // after svc's: the tiles of the old indexes go
 	mux.Mount(tiles.Routes()...)
 	for _, domain := range reportDomains {
 		mux.Mount(liveRoutes(reports[domain])...)
@@ -150,7 +152,7 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 		layers: func(ctx context.Context) []mapLayer { return pageLayers(ctx, svc, archives) }})...)
 	mux.Mount(serviceRoutes(mux)...)
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger})
-	return &server{handler: h, mux: mux, gateway: gw, grids: grids, reports: reports, logger: cfg.logger}, nil
+	return &server{handler: h, mux: mux, gateway: gw, grids: grids, svc: svc, data: cfg.data, reports: reports, logger: cfg.logger}, nil
 }
 
 // openLiveReports opens each domain's served report version with the
@@ -193,7 +195,7 @@ func liveRoutes(l *boltdir.Live[[]api.Route]) []api.Route {
 // watch keeps the grid indexes and the report versions in step with the
 // data directory until ctx ends.
 func (s *server) watch(ctx context.Context) {
-	go s.grids.watch(ctx)
+	go s.grids.Watch(ctx)
 	every(ctx, reportPollTime, s.reloadReports)
 }
 

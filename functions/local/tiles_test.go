@@ -106,7 +106,7 @@ func TestServerServesBuiltArchive(t *testing.T) {
 		t.Fatalf("generated tiles: %d", before.Code)
 	}
 	svc := grid.New()
-	if err := newGridLoader(datadir.Dir(dir), svc, srv.grids.logger).load(context.Background()); err != nil {
+	if _, err := openGrids(context.Background(), datadir.Dir(dir), svc, srv.logger, 0); err != nil {
 		t.Fatal(err)
 	}
 	b := inside.Bound().Pad(0.01)
