@@ -16,6 +16,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"meridian/shared/dataingest"
 	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 	"meridian/shared/tile/datalayers"
@@ -114,7 +115,7 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	svc := grid.New()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if _, err := openGrids(ctx, *data, svc, logger, jobGridCacheBytes); err != nil {
+	if _, err := dataingest.OpenGrids(ctx, *data, svc, logger, dataingest.JobGridCacheBytes); err != nil {
 		fmt.Fprintf(stderr, "meridian build-tiles: grid indexes: %v\n", err)
 		return 1
 	}
@@ -125,7 +126,7 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 		if l.Kind == tile.Data {
 			layerData := sources[l.Region]
 			if layerData == nil {
-				store, ok, err := openReportStore(*data, l.Region)
+				store, ok, err := dataingest.OpenServed(*data, l.Region)
 				if err != nil {
 					fmt.Fprintf(stderr, "meridian build-tiles: report store: %v\n", err)
 					return 1

@@ -21,6 +21,7 @@ import (
 
 	"meridian/shared/blob"
 	"meridian/shared/datadir"
+	"meridian/shared/dataingest"
 	"meridian/shared/demo/griddemo"
 	"meridian/shared/gateway"
 	"meridian/shared/lld"
@@ -92,10 +93,10 @@ func TestOldFormatFixturesRebuilt(t *testing.T) {
 	ctx := context.Background()
 	dir := datadir.Dir(t.TempDir())
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if err := ensureFixtures(ctx, dir, logger); err != nil {
+	if err := dataingest.EnsureFixtures(ctx, dir, logger); err != nil {
 		t.Fatal(err)
 	}
-	names, err := gridNames(dir)
+	names, err := dataingest.GridNames(dir)
 	if err != nil || len(names) == 0 {
 		t.Fatalf("gridNames = %v, %v", names, err)
 	}
@@ -118,7 +119,7 @@ func TestOldFormatFixturesRebuilt(t *testing.T) {
 	for _, n := range append(names, "altalis-ats-v4.1.mgix") {
 		age(n)
 	}
-	if err := ensureFixtures(ctx, dir, logger); err != nil {
+	if err := dataingest.EnsureFixtures(ctx, dir, logger); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range names {

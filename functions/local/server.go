@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"slices"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/convert"
 	"meridian/shared/datadir"
+	"meridian/shared/dataingest"
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/gateway"
@@ -25,7 +27,15 @@ import (
 	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
+	"meridian/shared/tile/datalayers"
 )
+
+// reportDomains are the report domains (energy, ag), each its own store
+// directory, served from its current version (package dataingest).
+var reportDomains = dataingest.Domains
+
+// reportPollTime is how often a server looks for a new report version.
+const reportPollTime = time.Second
 
 // version is reported in the OpenAPI document.
 const version = "0.1.0"
@@ -70,12 +80,12 @@ type serverConfig struct {
 // signal context, so Ctrl-C during a first start stops it.
 func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 	if !cfg.noFixtures {
-		if err := ensureFixtures(ctx, cfg.data, cfg.logger); err != nil {
+		if err := dataingest.EnsureFixtures(ctx, cfg.data, cfg.logger); err != nil {
 			return nil, err
 		}
 	}
 	svc := grid.New()
-	grids, err := openGrids(ctx, cfg.data, svc, cfg.logger, cfg.gridCacheBytes)
+	grids, err := dataingest.OpenGrids(ctx, cfg.data, svc, cfg.logger, cfg.gridCacheBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -85,11 +95,11 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("map page key: %w", err)
 	}
-	if err := migrateReports(cfg.data); err != nil {
+	if err := dataingest.MigrateReports(cfg.data); err != nil {
 		return nil, err
 	}
 	if !cfg.noFixtures {
-		if err := ensureDemoReports(ctx, cfg.data, svc, cfg.logger); err != nil {
+		if err := dataingest.EnsureDemoReports(ctx, cfg.data, svc, cfg.logger); err != nil {
 			return nil, err
 		}
 		if err := ensureDataArchives(ctx, cfg.data, svc, cfg.logger); err != nil {
@@ -240,18 +250,24 @@ func (s *server) Close() error {
 // applies it (gateway.Middleware), for the OpenAPI description.
 const quotaPolicy = "Quota: a keyed request costs one unit of its product's monthly quota when a route answers it with a status below 500 (200, and a 400 or 404 the route itself gives). Unknown paths (404 not_found from the router), methods a path does not allow (405), refusals by the gateway (401, 403, 429) and 5xx answers cost nothing; X-RateLimit-Remaining on each answer already reflects that."
 
+// openAPIDocOf is the OpenAPI document of mux's routes, as GET
+// /openapi.json answers it and meridian openapi prints it.
+func openAPIDocOf(mux *api.Mux) ([]byte, error) {
+	return api.OpenAPI(api.Info{
+		Title:       "Meridian",
+		Version:     version,
+		Description: "Canadian legal land descriptions to coordinates and back, parcel reports and map tiles. " + quotaPolicy,
+		License:     "Meridian API terms of service; the data keep their publishers' licences (meridian data list)", LicenseSPDX: "LicenseRef-Meridian-Terms",
+	}, mux.Routes())
+}
+
 // serviceRoutes are the public routes of the local server itself.
 func serviceRoutes(mux *api.Mux) []api.Route {
 	return []api.Route{
 		{
 			Pattern: "GET /openapi.json",
 			Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
-				doc, err := api.OpenAPI(api.Info{
-					Title:       "Meridian",
-					Version:     version,
-					Description: "Canadian legal land descriptions to coordinates and back, parcel reports and map tiles. " + quotaPolicy,
-					License:     "Meridian API terms of service; the data keep their publishers' licences (meridian data list)", LicenseSPDX: "LicenseRef-Meridian-Terms",
-				}, mux.Routes())
+				doc, err := openAPIDocOf(mux)
 				if err != nil {
 					return err
 				}
@@ -269,4 +285,30 @@ func serviceRoutes(mux *api.Mux) []api.Route {
 			Op: api.Operation{Tag: "service", Summary: "Liveness check", Public: true},
 		},
 	}
+}
+
+// ensureDataArchives builds the archives of each data domain (energy, ag)
+// whose tile directory has never been built whole (the first
+// start, or one interrupted), as `meridian build-tiles` would, from the
+// domain's served report version. A domain built before is left alone,
+// whatever archives it lacks (layers without data have none): an ingest
+// rebuilds its domain's.
+func ensureDataArchives(ctx context.Context, data datadir.Dir, svc *grid.Service, logger *slog.Logger) error {
+	for _, region := range reportDomains {
+		if _, err := os.Stat(data.Built(region)); err == nil {
+			continue
+		}
+		store, ok, err := dataingest.OpenServed(data, region)
+		if err != nil || !ok {
+			return err
+		}
+		start := time.Now()
+		st, err := datalayers.BuildDomain(ctx, store, svc, data, region)
+		store.Close()
+		if err != nil {
+			return err
+		}
+		logger.Info("data tile archives built", "domain", region, "archives", st.Archives, "tiles", st.Tiles, "parcels_left_out", st.Unlocated, "dir", data.Tiles(), "elapsed", time.Since(start).Round(time.Millisecond).String())
+	}
+	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/paulmach/orb/maptile"
 
 	"meridian/shared/datadir"
+	"meridian/shared/dataingest"
 	"meridian/shared/gateway"
 	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
@@ -106,7 +107,7 @@ func TestServerServesBuiltArchive(t *testing.T) {
 		t.Fatalf("generated tiles: %d", before.Code)
 	}
 	svc := grid.New()
-	if _, err := openGrids(context.Background(), datadir.Dir(dir), svc, srv.logger, 0); err != nil {
+	if _, err := dataingest.OpenGrids(context.Background(), datadir.Dir(dir), svc, srv.logger, 0); err != nil {
 		t.Fatal(err)
 	}
 	b := inside.Bound().Pad(0.01)
