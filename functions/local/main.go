@@ -18,9 +18,12 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
+
+	"meridian/shared/datadir"
 )
 
 const usage = `usage: meridian <command> [flags]
@@ -88,4 +91,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "meridian: unknown command %q\n\n%s", cmd, usage)
 	return 2
+}
+
+// dataFlag registers -data on fs: the data directory (package datadir),
+// .meridian (or MERIDIAN_DATA) by default.
+func dataFlag(fs *flag.FlagSet, usage string) *datadir.Dir {
+	d := datadir.Default()
+	fs.Var(&d, "data", usage)
+	return &d
 }

@@ -158,14 +158,3 @@ func serve(ctx context.Context, cfg serverConfig, addr string, stdout io.Writer)
 	}
 	return nil
 }
-
-// keysCommand runs `meridian keys [-data DIR] add|list|revoke|plans ...`.
-func keysCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("keys", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	data := dataFlag(fs, "directory of keys.json")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	return runKeys(fs.Args(), *data, stdout, stderr)
-}

@@ -37,6 +37,10 @@ var reportDomains = dataingest.Domains
 // reportPollTime is how often a server looks for a new report version.
 const reportPollTime = time.Second
 
+// The server looks for a new or rebuilt tile archive at most every
+// archiveRecheck.
+const archiveRecheck = 2 * time.Second
+
 // version is reported in the OpenAPI document.
 const version = "0.1.0"
 
