@@ -18,6 +18,7 @@ import (
 
 	"meridian/shared/api"
 	"meridian/shared/gateway"
+	"meridian/shared/localtls"
 	"meridian/shared/survey/gridindex"
 )
 
@@ -116,7 +117,7 @@ func serve(ctx context.Context, cfg serverConfig, addr string, stdout io.Writer)
 	base := "http://" + ln.Addr().String()
 	var caPath string
 	if cfg.tls {
-		cert, ca, err := ensureTLS(data)
+		cert, ca, err := localtls.Ensure(data.TLS())
 		if err != nil {
 			ln.Close()
 			return err

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 	"slices"
 	"time"
 
@@ -27,7 +26,6 @@ import (
 	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
-	"meridian/shared/tile/datalayers"
 )
 
 // reportDomains are the report domains (energy, ag), each its own store
@@ -106,7 +104,7 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 		if err := dataingest.EnsureDemoReports(ctx, cfg.data, svc, cfg.logger); err != nil {
 			return nil, err
 		}
-		if err := ensureDataArchives(ctx, cfg.data, svc, cfg.logger); err != nil {
+		if err := dataingest.EnsureDataArchives(ctx, cfg.data, svc, cfg.logger); err != nil {
 			return nil, err
 		}
 	}
@@ -289,30 +287,4 @@ func serviceRoutes(mux *api.Mux) []api.Route {
 			Op: api.Operation{Tag: "service", Summary: "Liveness check", Public: true},
 		},
 	}
-}
-
-// ensureDataArchives builds the archives of each data domain (energy, ag)
-// whose tile directory has never been built whole (the first
-// start, or one interrupted), as `meridian build-tiles` would, from the
-// domain's served report version. A domain built before is left alone,
-// whatever archives it lacks (layers without data have none): an ingest
-// rebuilds its domain's.
-func ensureDataArchives(ctx context.Context, data datadir.Dir, svc *grid.Service, logger *slog.Logger) error {
-	for _, region := range reportDomains {
-		if _, err := os.Stat(data.Built(region)); err == nil {
-			continue
-		}
-		store, ok, err := dataingest.OpenServed(data, region)
-		if err != nil || !ok {
-			return err
-		}
-		start := time.Now()
-		st, err := datalayers.BuildDomain(ctx, store, svc, data, region)
-		store.Close()
-		if err != nil {
-			return err
-		}
-		logger.Info("data tile archives built", "domain", region, "archives", st.Archives, "tiles", st.Tiles, "parcels_left_out", st.Unlocated, "dir", data.Tiles(), "elapsed", time.Since(start).Round(time.Millisecond).String())
-	}
-	return nil
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"meridian/shared/dataingest"
 	"meridian/shared/datadir"
+	"meridian/shared/dataingest"
 	"meridian/shared/demo/energydemo"
 	"meridian/shared/demo/griddemo"
 	"meridian/shared/ingest"
