@@ -161,7 +161,7 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 		bm.Kind = "offline"
 	}
 	mux.Mount(webRoutes(mapPage{key: mapKey, allowHost: allowHost, basemap: bm,
-		layers: func(ctx context.Context) []mapLayer { return pageLayers(ctx, svc, archives) }})...)
+		layers: func(ctx context.Context) []tile.MapLayer { return tile.PageLayers(ctx, svc, archives) }})...)
 	mux.Mount(serviceRoutes(mux)...)
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger})
 	return &server{handler: h, mux: mux, gateway: gw, grids: grids, svc: svc, data: cfg.data, reports: reports, logger: cfg.logger}, nil
