@@ -85,3 +85,14 @@ func TestLoadReportsHelloFractions(t *testing.T) {
 		t.Errorf("no request log line (the two servers):\n%s", stdout.String())
 	}
 }
+
+// The commands refuse what they cannot run: tiles without an archive, an
+// unknown command, a -url without its -key.
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{"tiles"}, {"nope"}, {}, {"load", "-url", "http://127.0.0.1:1"}} {
+		var stdout, stderr strings.Builder
+		if code := run(args, &stdout, &stderr); code != 2 || stderr.Len() == 0 {
+			t.Errorf("meridian-bench %q: exit %d, stderr %q; want 2 and a reason", args, code, stderr.String())
+		}
+	}
+}
