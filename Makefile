@@ -6,6 +6,7 @@ LAMBDA_FLAGS := -trimpath -tags lambda.norpc -ldflags='-s -w'
 ADDR        ?= 127.0.0.1:8080
 DATA        ?= $(CURDIR)/.meridian
 BIN         := .build/meridian
+BENCH       := .build/meridian-bench
 
 # Size budgets of the Lambda bootstraps (bytes, linux/arm64, stripped).
 # Measured 2026-11-21 at 10.0 MB each (6.2 MB before the S3 client that reads
@@ -150,15 +151,17 @@ print-budget-%:
 loadtest: ## Requests/s and p99 of search, reverse and batch against a local server on 127.0.0.1, each as a fraction of a hello-world net/http handler
 	@mkdir -p .build
 	@go build -o $(BIN) ./functions/local
-	@$(BIN) loadtest -duration 5s -requests 50000 -c 8
-	@$(BIN) loadtest -duration 5s -requests 50000 -c 32 -scenarios batch100
+	@go build -o $(BENCH) ./functions/bench
+	@$(BENCH) load -meridian $(BIN) -duration 5s -requests 50000 -c 8
+	@$(BENCH) load -meridian $(BIN) -duration 5s -requests 50000 -c 32 -scenarios batch100
 
 SCALE_FRACTION ?= 1
 scale-test: ## The demo and the province-size data (SCALE_FRACTION of it) through generate, ingest, archives and serving; one table, last line "scale:"
 	@mkdir -p .build
 	@go build -o $(BIN) ./functions/local
+	@go build -o $(BENCH) ./functions/bench
 	@go build -o .build/pmtiles github.com/protomaps/go-pmtiles
-	@$(BIN) scale-test -fraction $(SCALE_FRACTION) -pmtiles .build/pmtiles $(SCALE_ARGS)
+	@$(BENCH) scale -meridian $(BIN) -fraction $(SCALE_FRACTION) -pmtiles .build/pmtiles $(SCALE_ARGS)
 
 test-refresh: ## Refresh every dataset under load, locally and on the S3/DynamoDB emulators; prints the figures (refresh-under-load ...)
 	go test -count=1 -run '^TestRefreshUnderLoad' -v ./functions/local
@@ -214,6 +217,7 @@ BENCH_AWS_NPM      := $(BENCH_AWS_DIR)/npm/node_modules
 bench-aws: ## The Lambdas under the Runtime Interface Emulator over S3/DynamoDB emulators with real latency (BENCH_AWS_FRACTION=0.005; 1: full size); table and .build/bench-aws.json
 	@mkdir -p $(BENCH_AWS_DIR)/npm
 	go build -o $(BIN) ./functions/local
+	go build -o $(BENCH) ./functions/bench
 	go build -o .build/meridian-publish ./functions/publish
 	go build -o $(BENCH_AWS_DIR)/bench-aws ./functions/benchaws
 	@for f in $(BENCH_AWS_FUNCTIONS); do echo "go build -o $(BENCH_AWS_DIR)/fn/$$f/bootstrap ./functions/$$f"; \
@@ -223,7 +227,7 @@ bench-aws: ## The Lambdas under the Runtime Interface Emulator over S3/DynamoDB 
 	  (cd $(BENCH_AWS_DIR)/npm && npm install --no-audit --no-fund --loglevel=error s3rver@3.7.1 @dynoxide/linux-x64@1.2.1 >/dev/null)
 	@# The data is built once per fraction and kept (rm -r $(BENCH_AWS_DATA) to build it again).
 	@test -f $(BENCH_AWS_DATA)/SAMPLE.json || { rm -rf $(BENCH_AWS_DATA) && \
-	  $(BIN) scale-test -runs province -fraction $(BENCH_AWS_FRACTION) -dir $(BENCH_AWS_DATA) -prepare $(BENCH_AWS_DATA)/SAMPLE.json.tmp && \
+	  $(BENCH) scale -meridian $(BIN) -runs province -fraction $(BENCH_AWS_FRACTION) -dir $(BENCH_AWS_DATA) -prepare $(BENCH_AWS_DATA)/SAMPLE.json.tmp && \
 	  mv $(BENCH_AWS_DATA)/SAMPLE.json.tmp $(BENCH_AWS_DATA)/SAMPLE.json; }
 	$(BENCH_AWS_DIR)/bench-aws -sample $(BENCH_AWS_DATA)/SAMPLE.json -functions $(BENCH_AWS_DIR)/fn -rie .build/aws-lambda-rie \
 	  -publish .build/meridian-publish -s3rver $(BENCH_AWS_NPM)/.bin/s3rver -dynoxide $(BENCH_AWS_NPM)/@dynoxide/linux-x64/dynoxide \
@@ -233,13 +237,14 @@ TILES_LAYER ?= ab/sec
 bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' own) on the same archive, side by side
 	@mkdir -p .build
 	@go build -o $(BIN) ./functions/local
+	@go build -o $(BENCH) ./functions/bench
 	@go build -o .build/pmtiles github.com/protomaps/go-pmtiles
 	@test -f $(DATA)/tiles/$(TILES_LAYER).pmtiles || $(BIN) build-tiles -data $(DATA) $(TILES_LAYER)
 	@$(BIN) serve -addr 127.0.0.1:8092 -data $(DATA) -log-level error > .build/bench-serve.out 2>&1 & s=$$!; \
 	 .build/pmtiles serve $(DATA)/tiles/$(dir $(TILES_LAYER)) --port 8093 > .build/bench-pmtiles.out 2>&1 & p=$$!; \
 	 sleep 2; key=$$(sed -n 's/^api_key=//p' .build/bench-serve.out); \
-	 $(BIN) loadtest -url http://127.0.0.1:8092 -key $$key -archive $(DATA)/tiles/$(TILES_LAYER).pmtiles \
-	   -pmtiles http://127.0.0.1:8093 -scenarios tiles,pmtiles -duration 5s; st=$$?; kill $$s $$p; exit $$st
+	 $(BENCH) tiles -url http://127.0.0.1:8092 -key $$key -archive $(DATA)/tiles/$(TILES_LAYER).pmtiles \
+	   -pmtiles http://127.0.0.1:8093 -duration 5s; st=$$?; kill $$s $$p; exit $$st
 
 clean: ## Remove build output
 	rm -rf .build infra/cdk.out $(WEB)/node_modules $(WEB_VENDOR)

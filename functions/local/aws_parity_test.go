@@ -32,6 +32,7 @@ import (
 	"meridian/shared/convert"
 	"meridian/shared/convert/convertfn"
 	"meridian/shared/datadir"
+	"meridian/shared/dataingest"
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/gateway"
@@ -44,6 +45,7 @@ import (
 	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
+	"meridian/shared/tile/datalayers"
 )
 
 // awsHandlers are the Lambdas' handlers as their main.go builds them, over
@@ -133,7 +135,7 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 	}
 	twp, _ := tile.Lookup("ab", "twp")
 	b := orb.Bound{Min: orb.Point{-114.5, 50.8}, Max: orb.Point{-113.5, 51.3}}
-	if _, err := buildArchive(ctx, twp, tile.NewGenerator(srv.grids.svc).Tile, dir.Tiles(), "test", tile.BuildOptions{MinZoom: 10, MaxZoom: 10, Bounds: b}); err != nil {
+	if _, err := datalayers.BuildArchive(ctx, twp, tile.NewGenerator(srv.svc).Tile, dir.Tiles(), "test", tile.BuildOptions{MinZoom: 10, MaxZoom: 10, Bounds: b}); err != nil {
 		t.Fatal(err)
 	}
 	cases := []string{"search-legal-location", "search-legal-location-ontario", "search-coordinates", "search-legal-location-not-found",
@@ -169,7 +171,7 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 	if ds, ok, err := kv.Open(ctx, remote, "energy"); err != nil || !ok || ds.Items == 0 {
 		t.Errorf("energy dataset in DynamoDB: %+v %v %v", ds, ok, err)
 	}
-	names, _ := gridNames(dir)
+	names, _ := dataingest.GridNames(dir)
 	search, tiles, grids := awsHandlers(t, s3c, bucket, names, true)
 	// The report functions as functions/energy and functions/ag build them:
 	// over the DynamoDB table and the grid indexes on S3.
@@ -232,7 +234,7 @@ func TestAWSSearchWhenS3Fails(t *testing.T) {
 	const bucket = "meridian-data"
 	s3c := blobtest.FakeS3(t, bucket)
 	store := s3blob.New(s3c, bucket, "grid/", s3blob.Options{})
-	names, _ := gridNames(dir)
+	names, _ := dataingest.GridNames(dir)
 	for _, n := range names {
 		data, _ := os.ReadFile(filepath.Join(dir.Grid(), n))
 		if err := store.Put(ctx, n, bytes.NewReader(data)); err != nil {
@@ -291,7 +293,7 @@ func TestAWSReportWhenDynamoDBFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := dynamokv.New(client, "reports", dynamokv.Options{})
-	if _, err := ingestDemo(ctx, energy.Dataset, store, grid.New()); err != nil {
+	if _, err := dataingest.IngestDemo(ctx, energy.Dataset, store, grid.New()); err != nil {
 		t.Fatal(err)
 	}
 	h := reportfn.NewHandler(slog.New(slog.DiscardHandler), store, nil, func(s kv.Store, svc *grid.Service) []api.Route {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"meridian/shared/tile"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -116,7 +117,7 @@ func TestPageLayerSources(t *testing.T) {
 	t.Parallel()
 	srv, _ := newTestServer(t)
 	cfg := pageConfig(t, srv)
-	got := map[string]mapLayer{}
+	got := map[string]tile.MapLayer{}
 	for _, l := range cfg.Layers {
 		got[l.ID] = l
 	}

@@ -47,12 +47,12 @@ func TestBrowserMapPage(t *testing.T) {
 	for _, path := range []string{"energy/og_activity_lsd", "ag/lsrs_productivity"} {
 		region, name, _ := strings.Cut(path, "/")
 		l, _ := tile.Lookup(region, name)
-		data := datalayers.New(servedReports(t, string(srv.grids.data), region), srv.grids.svc)
+		data := datalayers.New(servedReports(t, string(srv.data), region), srv.svc)
 		attribution, err := data.Attribution(context.Background(), l)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := buildArchive(context.Background(), l, data.Tile, srv.grids.data.Tiles(), attribution,
+		if _, err := datalayers.BuildArchive(context.Background(), l, data.Tile, srv.data.Tiles(), attribution,
 			tile.BuildOptions{MinZoom: 9, MaxZoom: 12, Bounds: view}); err != nil {
 			t.Fatalf("build %s: %v", path, err)
 		}

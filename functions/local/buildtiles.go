@@ -16,12 +16,9 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"meridian/shared/blob"
-	"meridian/shared/datadir"
+	"meridian/shared/dataingest"
 	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
-	"meridian/shared/tile/archive"
-	"meridian/shared/tile/archive/writer"
 	"meridian/shared/tile/datalayers"
 )
 
@@ -118,9 +115,7 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	svc := grid.New()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	grids := newGridLoader(*data, svc, logger)
-	grids.cacheBytes = jobGridCacheBytes
-	if err := grids.load(ctx); err != nil {
+	if _, err := dataingest.OpenGrids(ctx, *data, svc, logger, dataingest.JobGridCacheBytes); err != nil {
 		fmt.Fprintf(stderr, "meridian build-tiles: grid indexes: %v\n", err)
 		return 1
 	}
@@ -131,7 +126,7 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 		if l.Kind == tile.Data {
 			layerData := sources[l.Region]
 			if layerData == nil {
-				store, ok, err := openReportStore(*data, l.Region)
+				store, ok, err := dataingest.OpenServed(*data, l.Region)
 				if err != nil {
 					fmt.Fprintf(stderr, "meridian build-tiles: report store: %v\n", err)
 					return 1
@@ -146,7 +141,7 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 				sources[l.Region] = layerData
 			}
 			src = layerData.Tile
-			do, a, ok, err := dataArchiveOptions(ctx, layerData, l)
+			do, a, ok, err := layerData.ArchiveOptions(ctx, l)
 			if err != nil {
 				fmt.Fprintf(stderr, "meridian build-tiles: %v\n", err)
 				return 1
@@ -160,7 +155,7 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 				o.Bounds = do.Bounds
 			}
 		}
-		st, err := buildArchive(ctx, l, src, *out, attribution, o)
+		st, err := datalayers.BuildArchive(ctx, l, src, *out, attribution, o)
 		if err != nil {
 			fmt.Fprintf(stderr, "meridian build-tiles: %s: %v\n", l.Path(), err)
 			return 1
@@ -185,63 +180,12 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 
 // coversDomain reports whether layers hold every data layer of domain.
 func coversDomain(layers []tile.Layer, domain string) bool {
-	for _, l := range tile.Layers() {
-		if datalayers.Supported(l) && l.Region == domain && !slices.ContainsFunc(layers, func(m tile.Layer) bool { return m.Path() == l.Path() }) {
+	for _, l := range datalayers.Layers(domain) {
+		if !slices.ContainsFunc(layers, func(m tile.Layer) bool { return m.Path() == l.Path() }) {
 			return false
 		}
 	}
 	return true
-}
-
-// archiveStats is what building one archive did.
-type archiveStats struct {
-	tile.BuildStats
-	Size int64 // archive size
-}
-
-// buildArchive writes layer l's archive under dir through a temporary
-// file renamed into place when complete.
-func buildArchive(ctx context.Context, l tile.Layer, src tile.Source, dir, attribution string, o tile.BuildOptions) (archiveStats, error) {
-	minZ, maxZ := o.MinZoom, o.MaxZoom
-	if minZ == 0 && maxZ == 0 {
-		minZ, maxZ = l.MinZoom, min(l.MaxZoom, tile.MaxDataZoom)
-	}
-	b := o.Bounds
-	if b.IsZero() {
-		b = l.Bounds
-	}
-	fields := map[string]string{}
-	for _, f := range l.Fields {
-		fields[f.Name] = f.Description
-	}
-	meta := archive.Metadata{
-		Name: l.Path(), Description: l.Title, Attribution: attribution,
-		Bounds: b, CenterZoom: uint8(max(minZ, min(maxZ, 10))),
-		MinZoom: uint8(minZ), MaxZoom: uint8(maxZ),
-		VectorLayers: []archive.VectorLayer{{ID: l.SourceLayer, Description: l.Title, MinZoom: uint8(minZ), MaxZoom: uint8(maxZ), Fields: fields}},
-	}
-	path := datadir.TileArchive(dir, l.Key())
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return archiveStats{}, err
-	}
-	w, err := writer.New(filepath.Dir(path), meta)
-	if err != nil {
-		return archiveStats{}, err
-	}
-	defer w.Close()
-	st, err := tile.Build(ctx, l, src, w, tile.BuildOptions{MinZoom: minZ, MaxZoom: maxZ, Bounds: b, Workers: o.Workers, Progress: o.Progress, Tiles: o.Tiles, TempDir: filepath.Dir(path)})
-	if err != nil {
-		return archiveStats{BuildStats: st}, err
-	}
-	var ws writer.Stats
-	err = datadir.Install(ctx, path, func(ctx context.Context, f *os.File) (err error) {
-		ws, err = w.Finish(f)
-		return err
-	}, func(ctx context.Context, dir, name string) error {
-		_, err := archive.Open(ctx, blob.NewDir(dir), name)
-		return err
-	})
-	return archiveStats{BuildStats: st, Size: ws.Bytes}, err
 }
 
 func parseBounds(s string) (orb.Bound, error) {
@@ -280,10 +224,8 @@ func startCPUProfile(path string) (stop func(), err error) {
 // dataLayerPaths lists the data layers build-tiles makes.
 func dataLayerPaths() []string {
 	var out []string
-	for _, l := range tile.Layers() {
-		if datalayers.Supported(l) {
-			out = append(out, l.Path())
-		}
+	for _, l := range datalayers.Layers("") {
+		out = append(out, l.Path())
 	}
 	return out
 }

@@ -25,6 +25,7 @@ import (
 	"meridian/shared/ag/agapi"
 	"meridian/shared/api"
 	"meridian/shared/api/apigw"
+	"meridian/shared/dataingest"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
@@ -189,7 +190,7 @@ func TestDynamoReportLatency(t *testing.T) {
 	local := kv.NewMem()
 	published := 0
 	for _, domain := range reportDomains {
-		if _, err := ingestDemo(ctx, domain, local, grid.New()); err != nil {
+		if _, err := dataingest.IngestDemo(ctx, domain, local, grid.New()); err != nil {
 			t.Fatal(err)
 		}
 		items, bytes := datasetSizes(t, local, domain)

@@ -21,6 +21,7 @@ import (
 
 	"meridian/shared/blob"
 	"meridian/shared/datadir"
+	"meridian/shared/dataingest"
 	"meridian/shared/demo/griddemo"
 	"meridian/shared/gateway"
 	"meridian/shared/lld"
@@ -92,10 +93,10 @@ func TestOldFormatFixturesRebuilt(t *testing.T) {
 	ctx := context.Background()
 	dir := datadir.Dir(t.TempDir())
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if err := ensureFixtures(ctx, dir, logger); err != nil {
+	if err := dataingest.EnsureFixtures(ctx, dir, logger); err != nil {
 		t.Fatal(err)
 	}
-	names, err := gridNames(dir)
+	names, err := dataingest.GridNames(dir)
 	if err != nil || len(names) == 0 {
 		t.Fatalf("gridNames = %v, %v", names, err)
 	}
@@ -118,7 +119,7 @@ func TestOldFormatFixturesRebuilt(t *testing.T) {
 	for _, n := range append(names, "altalis-ats-v4.1.mgix") {
 		age(n)
 	}
-	if err := ensureFixtures(ctx, dir, logger); err != nil {
+	if err := dataingest.EnsureFixtures(ctx, dir, logger); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range names {
@@ -213,7 +214,7 @@ func TestIngestCommand(t *testing.T) {
 		strings.Count(stdout.String(), "layout verified") != len(args) {
 		t.Errorf("ingest output does not start with the files' layouts:\n%s", stdout.String())
 	}
-	if err := srv.grids.load(context.Background()); err != nil {
+	if _, err := srv.grids.Reload(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	code, fs := search(t, srv, key, "/search/legal-location", q)
@@ -240,7 +241,7 @@ func TestIngestCommand(t *testing.T) {
 		t.Errorf("temporary files left behind: %v", left)
 	}
 	time.Sleep(10 * time.Millisecond)
-	srv.grids.load(context.Background())
+	srv.grids.Reload(context.Background())
 	if code, _ := search(t, srv, key, "/search/legal-location", q); code != 200 {
 		t.Errorf("after the rejected ingest: status %d, want the old index still answering", code)
 	}

@@ -14,6 +14,17 @@ import (
 	"meridian/shared/gateway"
 )
 
+// keysCommand runs `meridian keys [-data DIR] add|list|revoke|plans ...`.
+func keysCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("keys", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := dataFlag(fs, "directory of keys.json")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	return runKeys(fs.Args(), *data, stdout, stderr)
+}
+
 // The key management commands, `meridian keys add|list|revoke|plans`, over
 // package gateway's files (keys.json, usage.json, plans.json).
 

@@ -7,19 +7,23 @@
 //	meridian build-tiles  build PMTiles archives of the survey grid layers
 //	meridian data      fetch the official datasets and ingest what changed
 //	meridian convert   convert a CSV of legal land descriptions or coordinates
-//	meridian loadtest  measure requests per second and latency of a server
 //	meridian openapi   print the OpenAPI document of the routes
 //	meridian demo      write invented data in the real layouts (demo or province size)
-//	meridian scale-test  the whole data path at the published size, measured
 //
 // Publishing the data into an AWS deployment is a command of its own,
-// meridian-publish (functions/publish), so that this binary links no AWS SDK.
+// meridian-publish (functions/publish), so that this binary links no AWS SDK;
+// so is the measurement harness (scale test, load test, tile load),
+// meridian-bench (functions/bench), which runs this binary as child
+// processes.
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
+
+	"meridian/shared/datadir"
 )
 
 const usage = `usage: meridian <command> [flags]
@@ -33,13 +37,13 @@ commands:
   build-tiles  build PMTiles archives of survey grid layers: meridian build-tiles ab/twp ab/sec
   data      download the official datasets, check and ingest what changed: meridian data fetch|list
   convert   convert a CSV of legal land descriptions or coordinates to CSV or GeoJSON
-  loadtest  measure requests per second and p99 latency against a running server
   openapi   print the OpenAPI document of the server's routes: meridian openapi [-o FILE]
   demo      write invented data in the real layouts: meridian demo [-scale province] [grid|energy|ag]
-  scale-test  generate, ingest, build, serve and load the demo and the province-size data; one table
 
 Run 'meridian <command> -h' for the flags of a command. Publishing into an AWS
-deployment is its own command: meridian-publish (make build-publish).
+deployment is its own command: meridian-publish (make build-publish); the
+measurement harness too: meridian-bench scale|load|tiles (make scale-test,
+loadtest, bench-tiles).
 `
 
 func main() {
@@ -74,18 +78,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return dataCommand(args, stdout, stderr)
 	case "convert":
 		return convertCommand(args, stdin, stdout, stderr)
-	case "loadtest":
-		return loadtestCommand(args, stdout, stderr)
+	case "loadtest", "scale-test":
+		fmt.Fprintf(stderr, "meridian: %s moved to the measurement harness, its own command: make scale-test, make loadtest, or go build -o .build/meridian-bench ./functions/bench\n", cmd)
+		return 2
 	case "openapi":
 		return openapiCommand(args, stdout, stderr)
 	case "demo":
 		return demoCommand(args, stdout, stderr)
-	case "scale-test":
-		return scaleTestCommand(args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
 	fmt.Fprintf(stderr, "meridian: unknown command %q\n\n%s", cmd, usage)
 	return 2
+}
+
+// dataFlag registers -data on fs: the data directory (package datadir),
+// .meridian (or MERIDIAN_DATA) by default.
+func dataFlag(fs *flag.FlagSet, usage string) *datadir.Dir {
+	d := datadir.Default()
+	fs.Var(&d, "data", usage)
+	return &d
 }

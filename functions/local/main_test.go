@@ -25,6 +25,16 @@ func TestRunCommands(t *testing.T) {
 	if code := run([]string{"publish", "-bucket", "b", "-table", "t"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "meridian-publish") {
 		t.Errorf("publish: exit %d, stderr %q; want 2 and the name of meridian-publish", code, errb.String())
 	}
+	// So did the measurement harness, for meridian-bench.
+	for _, cmd := range []string{"scale-test", "loadtest"} {
+		errb.Reset()
+		if code := run([]string{cmd, "-duration", "1s"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "functions/bench") {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and where the harness went", cmd, code, errb.String())
+		}
+	}
+	if strings.Contains(out.String(), "scale-test  ") || strings.Contains(out.String(), "loadtest  ") {
+		t.Errorf("help still lists the harness:\n%s", out.String())
+	}
 }
 
 // The local server links no AWS SDK: publishing is meridian-publish's.

@@ -25,6 +25,7 @@ import (
 	"meridian/shared/convert"
 	"meridian/shared/convert/convertfn"
 	"meridian/shared/datadir"
+	"meridian/shared/dataingest"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/gateway"
 	"meridian/shared/gridstore"
@@ -446,7 +447,7 @@ func TestRefreshUnderLoadAWS(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("aws: version A published in %s (no load)", time.Since(start).Round(time.Millisecond))
-	names, _ := gridNames(datadir.Dir(dirA))
+	names, _ := dataingest.GridNames(datadir.Dir(dirA))
 	// The report functions reach the DynamoDB emulator through a proxy
 	// that passes one request at a time. minidyn answers every request
 	// under one lock, a query of a table holding two versions of the demo

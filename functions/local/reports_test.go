@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"meridian/shared/datadir"
+	"meridian/shared/dataingest"
 	"meridian/shared/demo/agdemo"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
@@ -111,7 +112,7 @@ func TestIngestReportsRebuildsArchives(t *testing.T) {
 // any server), closed when the test ends.
 func servedReports(t *testing.T, data, domain string) kv.Store {
 	t.Helper()
-	store, ok, err := openReportStore(datadir.Dir(data), domain)
+	store, ok, err := dataingest.OpenServed(datadir.Dir(data), domain)
 	if err != nil || !ok {
 		t.Fatalf("report store %s: ok %v, %v", domain, ok, err)
 	}
@@ -209,7 +210,7 @@ func TestLegacyReportsAdopted(t *testing.T) {
 		}
 	}
 	store.Close()
-	if err := migrateReports(datadir.Dir(dir)); err != nil {
+	if err := dataingest.MigrateReports(datadir.Dir(dir)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(legacy); !os.IsNotExist(err) {
@@ -224,7 +225,7 @@ func TestLegacyReportsAdopted(t *testing.T) {
 			t.Errorf("%s after adoption: %+v, %v, %v", domain, d, ok, err)
 		}
 	}
-	if err := migrateReports(datadir.Dir(dir)); err != nil {
+	if err := dataingest.MigrateReports(datadir.Dir(dir)); err != nil {
 		t.Errorf("second migration: %v", err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"meridian/shared/api"
 	"meridian/shared/gateway"
+	"meridian/shared/localtls"
 	"meridian/shared/survey/gridindex"
 )
 
@@ -116,7 +117,7 @@ func serve(ctx context.Context, cfg serverConfig, addr string, stdout io.Writer)
 	base := "http://" + ln.Addr().String()
 	var caPath string
 	if cfg.tls {
-		cert, ca, err := ensureTLS(data)
+		cert, ca, err := localtls.Ensure(data.TLS())
 		if err != nil {
 			ln.Close()
 			return err
@@ -157,15 +158,4 @@ func serve(ctx context.Context, cfg serverConfig, addr string, stdout io.Writer)
 		}
 	}
 	return nil
-}
-
-// keysCommand runs `meridian keys [-data DIR] add|list|revoke|plans ...`.
-func keysCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("keys", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	data := dataFlag(fs, "directory of keys.json")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	return runKeys(fs.Args(), *data, stdout, stderr)
 }

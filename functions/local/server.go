@@ -16,15 +16,28 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/convert"
 	"meridian/shared/datadir"
+	"meridian/shared/dataingest"
 	"meridian/shared/energy"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/gateway"
+	"meridian/shared/gridstore/gridset"
 	"meridian/shared/kv"
 	"meridian/shared/kv/boltdir"
 	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
 )
+
+// reportDomains are the report domains (energy, ag), each its own store
+// directory, served from its current version (package dataingest).
+var reportDomains = dataingest.Domains
+
+// reportPollTime is how often a server looks for a new report version.
+const reportPollTime = time.Second
+
+// The server looks for a new or rebuilt tile archive at most every
+// archiveRecheck.
+const archiveRecheck = 2 * time.Second
 
 // version is reported in the OpenAPI document.
 const version = "0.1.0"
@@ -34,7 +47,9 @@ type server struct {
 	handler http.Handler
 	mux     *api.Mux
 	gateway *gateway.Gateway
-	grids   *gridLoader
+	grids   *gridset.Grids // the official grid indexes of the data directory
+	svc     *grid.Service  // answers from grids
+	data    datadir.Dir
 	reports map[string]*boltdir.Live[[]api.Route] // by domain: its routes over its served version
 	logger  *slog.Logger
 }
@@ -67,14 +82,13 @@ type serverConfig struct {
 // signal context, so Ctrl-C during a first start stops it.
 func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 	if !cfg.noFixtures {
-		if err := ensureFixtures(ctx, cfg.data, cfg.logger); err != nil {
+		if err := dataingest.EnsureFixtures(ctx, cfg.data, cfg.logger); err != nil {
 			return nil, err
 		}
 	}
 	svc := grid.New()
-	grids := newGridLoader(cfg.data, svc, cfg.logger)
-	grids.cacheBytes = cfg.gridCacheBytes
-	if err := grids.load(ctx); err != nil {
+	grids, err := dataingest.OpenGrids(ctx, cfg.data, svc, cfg.logger, cfg.gridCacheBytes)
+	if err != nil {
 		return nil, err
 	}
 	// The map page calls the API with its own key; it must be in the keys
@@ -83,14 +97,14 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("map page key: %w", err)
 	}
-	if err := migrateReports(cfg.data); err != nil {
+	if err := dataingest.MigrateReports(cfg.data); err != nil {
 		return nil, err
 	}
 	if !cfg.noFixtures {
-		if err := ensureDemoReports(ctx, cfg.data, svc, cfg.logger); err != nil {
+		if err := dataingest.EnsureDemoReports(ctx, cfg.data, svc, cfg.logger); err != nil {
 			return nil, err
 		}
-		if err := ensureDataArchives(ctx, cfg.data, svc, cfg.logger); err != nil {
+		if err := dataingest.EnsureDataArchives(ctx, cfg.data, svc, cfg.logger); err != nil {
 			return nil, err
 		}
 	}
@@ -133,7 +147,7 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 		Archives:    archives,
 		Attribution: tile.Attribution(svc.Sources),
 	})
-	grids.changed = tiles.Invalidate
+	grids.Attach(nil, tiles.Invalidate) // after svc's: the tiles of the old indexes go
 	mux.Mount(tiles.Routes()...)
 	for _, domain := range reportDomains {
 		mux.Mount(liveRoutes(reports[domain])...)
@@ -147,10 +161,10 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 		bm.Kind = "offline"
 	}
 	mux.Mount(webRoutes(mapPage{key: mapKey, allowHost: allowHost, basemap: bm,
-		layers: func(ctx context.Context) []mapLayer { return pageLayers(ctx, svc, archives) }})...)
+		layers: func(ctx context.Context) []tile.MapLayer { return tile.PageLayers(ctx, svc, archives) }})...)
 	mux.Mount(serviceRoutes(mux)...)
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger})
-	return &server{handler: h, mux: mux, gateway: gw, grids: grids, reports: reports, logger: cfg.logger}, nil
+	return &server{handler: h, mux: mux, gateway: gw, grids: grids, svc: svc, data: cfg.data, reports: reports, logger: cfg.logger}, nil
 }
 
 // openLiveReports opens each domain's served report version with the
@@ -193,7 +207,7 @@ func liveRoutes(l *boltdir.Live[[]api.Route]) []api.Route {
 // watch keeps the grid indexes and the report versions in step with the
 // data directory until ctx ends.
 func (s *server) watch(ctx context.Context) {
-	go s.grids.watch(ctx)
+	go s.grids.Watch(ctx)
 	every(ctx, reportPollTime, s.reloadReports)
 }
 
@@ -238,18 +252,24 @@ func (s *server) Close() error {
 // applies it (gateway.Middleware), for the OpenAPI description.
 const quotaPolicy = "Quota: a keyed request costs one unit of its product's monthly quota when a route answers it with a status below 500 (200, and a 400 or 404 the route itself gives). Unknown paths (404 not_found from the router), methods a path does not allow (405), refusals by the gateway (401, 403, 429) and 5xx answers cost nothing; X-RateLimit-Remaining on each answer already reflects that."
 
+// openAPIDocOf is the OpenAPI document of mux's routes, as GET
+// /openapi.json answers it and meridian openapi prints it.
+func openAPIDocOf(mux *api.Mux) ([]byte, error) {
+	return api.OpenAPI(api.Info{
+		Title:       "Meridian",
+		Version:     version,
+		Description: "Canadian legal land descriptions to coordinates and back, parcel reports and map tiles. " + quotaPolicy,
+		License:     "Meridian API terms of service; the data keep their publishers' licences (meridian data list)", LicenseSPDX: "LicenseRef-Meridian-Terms",
+	}, mux.Routes())
+}
+
 // serviceRoutes are the public routes of the local server itself.
 func serviceRoutes(mux *api.Mux) []api.Route {
 	return []api.Route{
 		{
 			Pattern: "GET /openapi.json",
 			Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
-				doc, err := api.OpenAPI(api.Info{
-					Title:       "Meridian",
-					Version:     version,
-					Description: "Canadian legal land descriptions to coordinates and back, parcel reports and map tiles. " + quotaPolicy,
-					License:     "Meridian API terms of service; the data keep their publishers' licences (meridian data list)", LicenseSPDX: "LicenseRef-Meridian-Terms",
-				}, mux.Routes())
+				doc, err := openAPIDocOf(mux)
 				if err != nil {
 					return err
 				}

@@ -18,6 +18,7 @@ import (
 	"github.com/paulmach/orb/maptile"
 
 	"meridian/shared/datadir"
+	"meridian/shared/dataingest"
 	"meridian/shared/gateway"
 	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
@@ -106,13 +107,13 @@ func TestServerServesBuiltArchive(t *testing.T) {
 		t.Fatalf("generated tiles: %d", before.Code)
 	}
 	svc := grid.New()
-	if err := newGridLoader(datadir.Dir(dir), svc, srv.grids.logger).load(context.Background()); err != nil {
+	if _, err := dataingest.OpenGrids(context.Background(), datadir.Dir(dir), svc, srv.logger, 0); err != nil {
 		t.Fatal(err)
 	}
 	b := inside.Bound().Pad(0.01)
-	st, err := buildArchive(context.Background(), l, tile.NewGenerator(svc).Tile, datadir.Dir(dir).Tiles(), "test", tile.BuildOptions{MinZoom: 11, MaxZoom: 13, Bounds: b})
+	st, err := datalayers.BuildArchive(context.Background(), l, tile.NewGenerator(svc).Tile, datadir.Dir(dir).Tiles(), "test", tile.BuildOptions{MinZoom: 11, MaxZoom: 13, Bounds: b})
 	if err != nil || st.Tiles == 0 {
-		t.Fatalf("buildArchive: %+v %v", st, err)
+		t.Fatalf("BuildArchive: %+v %v", st, err)
 	}
 	after := get(t, srv, tilePath("ab/qtr", inside, key), "Accept-Encoding", "gzip")
 	if after.Code != 200 || after.Body.String() != before.Body.String() || after.Header().Get("ETag") != before.Header().Get("ETag") {
@@ -136,7 +137,7 @@ func BenchmarkServeArchiveTile(b *testing.B) {
 	svc := grid.New()
 	l, _ := tile.Lookup("ab", "sec")
 	calgary := maptile.At(orb.Point{-114.0719, 51.0447}, 12)
-	if _, err := buildArchive(context.Background(), l, tile.NewGenerator(svc).Tile, datadir.Dir(dir).Tiles(), "bench", tile.BuildOptions{MinZoom: 12, MaxZoom: 14, Bounds: calgary.Bound()}); err != nil {
+	if _, err := datalayers.BuildArchive(context.Background(), l, tile.NewGenerator(svc).Tile, datadir.Dir(dir).Tiles(), "bench", tile.BuildOptions{MinZoom: 12, MaxZoom: 14, Bounds: calgary.Bound()}); err != nil {
 		b.Fatal(err)
 	}
 	var targets []string

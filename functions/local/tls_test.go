@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"meridian/shared/datadir"
+	"meridian/shared/localtls"
 )
 
 // serve -tls answers HTTPS with a certificate that a client trusting the
@@ -21,7 +22,7 @@ func TestServeTLS(t *testing.T) {
 	dir := t.TempDir()
 	lines, stop := startServe(t, serverConfig{data: datadir.Dir(dir), tls: true}, "ca_file")
 	base, key, caFile := lines["base_url"], lines["api_key"], lines["ca_file"]
-	if !strings.HasPrefix(base, "https://127.0.0.1:") || caFile != filepath.Join(datadir.Dir(dir).TLS(), tlsCAFile) {
+	if !strings.HasPrefix(base, "https://127.0.0.1:") || caFile != filepath.Join(datadir.Dir(dir).TLS(), localtls.CAFile) {
 		stop()
 		t.Fatalf("printed %v", lines)
 	}
@@ -72,14 +73,14 @@ print(urllib.request.urlopen(sys.argv[1] + "/healthz", context=ctx).status)`
 		}
 	}
 	stop()
-	before, _ := os.ReadFile(filepath.Join(datadir.Dir(dir).TLS(), tlsCertFile))
+	before, _ := os.ReadFile(filepath.Join(datadir.Dir(dir).TLS(), localtls.CertFile))
 	lines, stop = startServe(t, serverConfig{data: datadir.Dir(dir), tls: true}, "ca_file")
 	stop()
-	after, _ := os.ReadFile(filepath.Join(datadir.Dir(dir).TLS(), tlsCertFile))
+	after, _ := os.ReadFile(filepath.Join(datadir.Dir(dir).TLS(), localtls.CertFile))
 	if len(before) == 0 || string(before) != string(after) || lines["ca_file"] != caFile {
 		t.Error("the certificate was made again on the second start")
 	}
-	if fi, err := os.Stat(filepath.Join(datadir.Dir(dir).TLS(), tlsKeyFile)); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(filepath.Join(datadir.Dir(dir).TLS(), localtls.KeyFile)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("key file mode: %v, %v", fi.Mode(), err)
 	}
 }

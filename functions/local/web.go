@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"embed"
@@ -11,19 +10,12 @@ import (
 	"net"
 	"net/http"
 	"path"
-	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"meridian/shared/api"
 	"meridian/shared/apierr"
 	"meridian/shared/convert"
-	"meridian/shared/lld"
-	"meridian/shared/survey/grid"
-	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile"
-	"meridian/shared/tile/datalayers"
 )
 
 // webFiles is the map page. web/static holds our own HTML, CSS and JS and,
@@ -38,122 +30,12 @@ var webFiles embed.FS
 // mapVendorFile is the MapLibre GL JS module the page imports.
 const mapVendorFile = "vendor/maplibre-gl.mjs"
 
-// mapLayer is one survey grid of the map page: a line layer from the tiles
-// at {tiles_url}/{region}/{grid}.json and, when Label is set, a label layer
-// from {tiles_url}/{region}/{grid}-label.json (source layer SourceLayer+"_label").
-// The page groups the layer switcher by Group, in the order given, and
-// expects the layers of a group to come coarse to fine.
-type mapLayer struct {
-	ID          string `json:"id"`           // unique, used in MapLibre source and layer ids: "ab-twp"
-	Title       string `json:"title"`        // switcher label: "Townships"
-	Group       string `json:"group"`        // switcher heading: "DLS Alberta"
-	Region      string `json:"region"`       // "ab"
-	Grid        string `json:"grid"`         // "twp"
-	SourceLayer string `json:"source_layer"` // layer name inside the tiles: "ab_twp"
-	Label       bool   `json:"label"`        // the grid's -label layer is published
-	MinZoom     int    `json:"min_zoom"`     // zoom range of its tiles
-	MaxZoom     int    `json:"max_zoom"`
-	// Kind is "data" for an agriculture or energy archive (Grid is then the
-	// archive name), drawn as Geometry "polygon" (a fill), "line", "point"
-	// or "label" (its points' label property as text); "" for a survey grid.
-	Kind     string `json:"kind,omitempty"`
-	Geometry string `json:"geometry,omitempty"`
-	// Source says what the layer is drawn from, for the page's legend:
-	// "model" (computed from the survey rules), "official" (an official
-	// dataset ingested), "fixture" (generated in an official dataset's
-	// format, not the real dataset) or "demo" (invented report data).
-	// Attribution names it, as the layer's TileJSON does. Both are set per
-	// request (layerSources), since data is ingested while serving.
-	Source      string `json:"source,omitempty"`
-	Attribution string `json:"attribution,omitempty"`
-}
-
-// dataMapLayers lists the agriculture and energy archives of the catalog
-// that built reports as built (their archive exists), for the page's
-// "Energy data" and "Agriculture data" groups, off by default.
-func dataMapLayers(catalog []tile.Layer, built func(tile.Layer) bool) []mapLayer {
-	var out []mapLayer
-	for _, l := range catalog {
-		if l.Kind != tile.Data || !built(l) {
-			continue
-		}
-		group, geom := "Energy data", "polygon"
-		if l.Region == "ag" {
-			group = "Agriculture data"
-		}
-		switch {
-		case l.Name == "pipelines":
-			geom = "line"
-		case strings.HasSuffix(l.Name, "_labels"):
-			geom = "label" // points with a "label" property: drawn as text
-		case l.Name == "facilities":
-			geom = "point"
-		}
-		out = append(out, mapLayer{ID: l.Region + "-" + l.Name, Title: l.Title, Group: group, Region: l.Region, Grid: l.Name,
-			SourceLayer: l.SourceLayer, MinZoom: l.MinZoom, MaxZoom: min(l.MaxZoom, tile.MaxDataZoom), Kind: "data", Geometry: geom})
-	}
-	return out
-}
-
-// pageLayers lists the page's layers with their sources as they stand:
-// the survey grids, then the data archives built (Describer's attribution).
-func pageLayers(ctx context.Context, svc *grid.Service, archives tile.Archives) []mapLayer {
-	attribution := tile.Attribution(svc.Sources)
-	grids := mapLayersOf(tile.Layers())
-	for i, l := range grids {
-		tl, _ := tile.Lookup(l.Region, l.Grid)
-		grids[i].Attribution = attribution(tl)
-		grids[i].Source = gridSource(svc.SourceMetas(tl.System), tl)
-	}
-	info := map[string]tile.ArchiveInfo{}
-	data := dataMapLayers(tile.Layers(), func(l tile.Layer) bool {
-		a, err := archives.Archive(ctx, l)
-		if err != nil || a == nil {
-			return false
-		}
-		if d, ok := a.(tile.Describer); ok {
-			info[l.Path()], _ = d.Info(ctx)
-		}
-		return true
-	})
-	for i, l := range data {
-		a := info[l.Region+"/"+l.Grid].Attribution
-		data[i].Attribution, data[i].Source = a, "official"
-		if strings.HasPrefix(a, datalayers.DemoAttributionPrefix) {
-			data[i].Source = "demo"
-		}
-	}
-	return append(grids, data...)
-}
-
-// gridSource is what grid layer l's blocks come from, given the loaded
-// indexes of its system: "fixture" when an index of its province is a
-// fixture, "official" when one is loaded, otherwise "model" (DLS and NTS
-// are computed; Ontario has no model: "none", its grid is empty without an
-// index).
-func gridSource(metas []gridindex.Meta, l tile.Layer) string {
-	src := "model"
-	if l.System == lld.GeoTownship {
-		src = "none"
-	}
-	for _, m := range metas {
-		if len(m.Provinces) > 0 && !slices.Contains(m.Provinces, l.Province.Code()) {
-			continue
-		}
-		if m.Fixture {
-			return "fixture"
-		}
-		src = "official"
-	}
-	return src
-}
-
 // mapConfig is the body of GET /map/config.json.
 type mapConfig struct {
-	APIKey   string     `json:"api_key"`
-	TilesURL string     `json:"tiles_url"`
-	Basemap  basemap    `json:"basemap"`
-	Layers   []mapLayer `json:"layers"`
+	APIKey   string          `json:"api_key"`
+	TilesURL string          `json:"tiles_url"`
+	Basemap  basemap         `json:"basemap"`
+	Layers   []tile.MapLayer `json:"layers"`
 }
 
 // mapPage is what the map page's routes serve.
@@ -164,63 +46,8 @@ type mapPage struct {
 	allowHost func(host string) bool
 	// layers lists the page's layers, asked on each configuration request
 	// (data archives are built and grids ingested while serving).
-	layers  func(ctx context.Context) []mapLayer
+	layers  func(ctx context.Context) []tile.MapLayer
 	basemap basemap
-}
-
-// mapLayersOf picks the page's layers out of the tile catalog
-// (tile.Layers()): one per survey grid layer, labelled when the grid's
-// -label layer is published, grouped "DLS Alberta" ... "DLS Manitoba",
-// "NTS British Columbia", "Ontario", and coarse to fine within a group.
-func mapLayersOf(catalog []tile.Layer) []mapLayer {
-	labelled := map[string]bool{}
-	var grids []tile.Layer
-	for _, l := range catalog {
-		switch l.Kind {
-		case tile.Grid:
-			grids = append(grids, l)
-		case tile.Label:
-			labelled[l.Region+"/"+strings.TrimSuffix(l.Name, "-label")] = true
-		}
-	}
-	// lld orders systems DLS, NTS, ..., Ontario and each system's units
-	// coarse to fine.
-	slices.SortStableFunc(grids, func(a, b tile.Layer) int {
-		return cmp.Or(cmp.Compare(a.System, b.System), cmp.Compare(a.Province, b.Province), cmp.Compare(a.Unit, b.Unit))
-	})
-	layers := make([]mapLayer, 0, len(grids))
-	for _, l := range grids {
-		group := l.Province.Name()
-		switch l.System {
-		case lld.DLS, lld.NTS:
-			group = l.System.String() + " " + group
-		}
-		layers = append(layers, mapLayer{
-			ID:          l.Region + "-" + l.Name,
-			Title:       shortTitle(l.Title),
-			Group:       group,
-			Region:      l.Region,
-			Grid:        l.Name,
-			SourceLayer: l.SourceLayer,
-			Label:       labelled[l.Path()],
-			MinZoom:     l.MinZoom,
-			MaxZoom:     l.MaxZoom,
-		})
-	}
-	return layers
-}
-
-// shortTitle drops what the group heading already says from a catalog
-// title: "DLS quarter sections" becomes "Quarter sections".
-func shortTitle(title string) string {
-	for _, prefix := range []string{"DLS ", "NTS ", "Ontario "} {
-		title = strings.TrimPrefix(title, prefix)
-	}
-	r, n := utf8.DecodeRuneInString(title)
-	if n == 0 {
-		return title
-	}
-	return string(unicode.ToUpper(r)) + title[n:]
 }
 
 // webAsset is one embedded file, ready to serve.
@@ -255,7 +82,7 @@ func webRoutes(p mapPage) []api.Route {
 	assets := loadWebAssets()
 	base := newOfflineBasemap(assets)
 	config := func(ctx context.Context) mapConfig {
-		cfg := mapConfig{APIKey: p.key, TilesURL: "/tiles", Basemap: base.resolve(p.basemap), Layers: []mapLayer{}}
+		cfg := mapConfig{APIKey: p.key, TilesURL: "/tiles", Basemap: base.resolve(p.basemap), Layers: []tile.MapLayer{}}
 		if p.layers != nil {
 			cfg.Layers = append(cfg.Layers, p.layers(ctx)...)
 		}

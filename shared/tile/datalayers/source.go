@@ -623,9 +623,8 @@ func (ld *loader) blockOf(id string) (orb.Geometry, error) {
 }
 
 // DemoAttributionPrefix starts the attribution of an archive built from the
-// generated demo data, so that a reader of the archive (the map page's
-// configuration) can tell it apart.
-const DemoAttributionPrefix = "Demo data, invented by Meridian in the published formats, not real: "
+// generated demo data (tile.DemoAttributionPrefix).
+const DemoAttributionPrefix = tile.DemoAttributionPrefix
 
 // Attribution names the data behind layer l's archive: its dataset's
 // sources and file date, and says so when the dataset is the generated

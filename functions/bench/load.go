@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -18,25 +17,39 @@ import (
 	"sync"
 	"time"
 
-	"meridian/shared/api"
 	"meridian/shared/datadir"
-	"meridian/shared/gateway"
 )
 
-// loadtestCommand drives a server with concurrent keep-alive clients and
+// loadCommand drives a server with concurrent keep-alive clients and
 // reports requests per second and latency percentiles per scenario. Without
-// -url it starts the local server in-process on a free 127.0.0.1 port with a
-// fresh data directory and an unlimited key.
+// -url it starts two `meridian serve` children on free 127.0.0.1 ports over
+// one fresh data directory, with the demo key (unlimited): one logs its
+// request lines as serve does by default (into a pipe drained here), the
+// other runs with -log-level error, which logs none; the search scenario
+// runs on both in alternating rounds, which prices the request log.
 //
 // Every run first measures a hello-world net/http handler in this process
 // (its own 127.0.0.1 listener, the same client, connections and limits) and
 // prints each scenario's req/s as a fraction of it: the ceiling this
 // machine and this client give an HTTP server, so figures taken at
 // different times or on different machines can be compared by ratio.
-func loadtestCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+func loadCommand(args []string, stdout, stderr io.Writer) int {
+	return load("load", args, stdout, stderr)
+}
+
+// tilesCommand is load over the tiles of one archive: -archive is
+// required and the scenarios are tiles and, with -pmtiles, the same tiles
+// from pmtiles serve.
+func tilesCommand(args []string, stdout, stderr io.Writer) int {
+	return load("tiles", args, stdout, stderr)
+}
+
+func load(name string, args []string, stdout, stderr io.Writer) int {
+	cmd := "meridian-bench " + name
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	baseURL := fs.String("url", "", "server base URL (default: start one in-process on 127.0.0.1)")
+	bin := meridianFlag(fs)
+	baseURL := fs.String("url", "", "server base URL (default: start meridian serve on 127.0.0.1 with a fresh data directory)")
 	key := fs.String("key", "", "API key (required with -url; it should be on the unlimited plan)")
 	duration := fs.Duration("duration", 5*time.Second, "time per scenario")
 	maxRequests := fs.Int("requests", 100000, "at most this many requests per scenario")
@@ -47,13 +60,25 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	if name == "tiles" {
+		if *archivePath == "" {
+			fmt.Fprintf(stderr, "%s: -archive is required\n", cmd)
+			return 2
+		}
+		if *only == "" {
+			*only = "tiles"
+			if *pmtilesURL != "" {
+				*only += ",pmtiles"
+			}
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var tiles *tileSample
 	if *archivePath != "" {
 		var err error
 		if tiles, err = sampleArchive(ctx, *archivePath, 4096); err != nil {
-			fmt.Fprintf(stderr, "meridian loadtest: -archive: %v\n", err)
+			fmt.Fprintf(stderr, "%s: -archive: %v\n", cmd, err)
 			return 1
 		}
 	}
@@ -65,36 +90,29 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer os.RemoveAll(dir)
-		if tiles != nil { // serve the archive from the in-process server's data directory
+		if tiles != nil { // serve the archive from the server's data directory
 			if err := placeArchive(*archivePath, datadir.TileArchive(datadir.Dir(dir).Tiles(), tiles.layer+".pmtiles")); err != nil {
 				fmt.Fprintln(stderr, err)
 				return 1
 			}
 		}
-		k, err := gateway.EnsureDemoKey(dir)
+		// One after the other: the first start writes the data directory
+		// (fixtures, demo data, archives), the second finds it written.
+		logged, err := startServe(ctx, *bin, nil, "-addr", "127.0.0.1:0", "-data", dir)
 		if err != nil {
-			fmt.Fprintln(stderr, err)
+			fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 			return 1
 		}
-		// The server logs its request lines as `meridian serve` does
-		// (JSON through api.LogWriter) into a pipe a reader drains; a
-		// second server on the same data logs nothing: the search
-		// scenario runs on both, which prices the request log.
-		logged, stopLogged, err := startInProcess(ctx, datadir.Dir(dir), true)
+		defer logged.stop()
+		quiet, err := startServe(ctx, *bin, nil, "-addr", "127.0.0.1:0", "-data", dir, "-log-level", "error")
 		if err != nil {
-			fmt.Fprintln(stderr, err)
+			fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 			return 1
 		}
-		defer stopLogged()
-		quiet, stopQuiet, err := startInProcess(ctx, datadir.Dir(dir), false)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
-		}
-		defer stopQuiet()
-		*baseURL, *key, noLogURL = logged, k, quiet
+		defer quiet.stop()
+		*baseURL, *key, noLogURL = logged.base, logged.key, quiet.base
 	} else if *key == "" {
-		fmt.Fprintln(stderr, "meridian loadtest: -key is required with -url")
+		fmt.Fprintf(stderr, "%s: -key is required with -url\n", cmd)
 		return 2
 	}
 	helloURL, stopHello, err := startHello()
@@ -103,7 +121,7 @@ func loadtestCommand(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer stopHello()
-	fmt.Fprintf(stdout, "loadtest %s: %d connections, at most %s or %d requests per scenario\n", *baseURL, *conns, *duration, *maxRequests)
+	fmt.Fprintf(stdout, "%s %s: %d connections, at most %s or %d requests per scenario\n", name, *baseURL, *conns, *duration, *maxRequests)
 	fmt.Fprintf(stdout, "%-10s %9s %9s %7s %9s %9s %9s %7s\n", "scenario", "requests", "req/s", "x hello", "p50", "p99", "max", "errors")
 	failed := false
 	all := scenarios()
@@ -278,45 +296,6 @@ func runScenario(ctx context.Context, base, key string, sc scenario, conns int, 
 	return r
 }
 
-// startInProcess serves the local server on data at a free 127.0.0.1
-// port, its request lines logged as `meridian serve` logs them into a
-// drained pipe when logged, else not logged at all.
-func startInProcess(ctx context.Context, data datadir.Dir, logged bool) (string, func(), error) {
-	logger := slog.New(slog.DiscardHandler)
-	var closeLog func()
-	if logged {
-		pr, pw, err := os.Pipe()
-		if err != nil {
-			return "", nil, err
-		}
-		go io.Copy(io.Discard, pr)
-		lw := api.NewLogWriter(pw, 100*time.Millisecond)
-		logger = api.NewJSONLogger(lw, nil)
-		closeLog = func() { lw.Close(); pw.Close(); pr.Close() }
-	}
-	srv, err := newServer(ctx, serverConfig{data: data, logger: logger})
-	if err != nil {
-		if closeLog != nil {
-			closeLog()
-		}
-		return "", nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		srv.Close()
-		return "", nil, err
-	}
-	hs := &http.Server{Handler: srv.handler}
-	go hs.Serve(ln)
-	return "http://" + ln.Addr().String(), func() {
-		hs.Close()
-		srv.Close()
-		if closeLog != nil {
-			closeLog()
-		}
-	}, nil
-}
-
 // pairedRates runs sc against servers a and b in ten alternating rounds
 // of d/10 each and returns each one's requests per second over its
 // rounds: on a shared, noisy machine, a load that comes and goes falls on
@@ -343,8 +322,8 @@ const helloName = "hello"
 // about the size of a search answer's headers alone.
 var helloBody = []byte(`{"hello":"world"}` + "\n")
 
-// startHello serves a hello-world handler on a free 127.0.0.1 port, set up
-// as the in-process server is (one http.Server, default settings), and
+// startHello serves a hello-world handler on a free 127.0.0.1 port (one
+// http.Server, default settings), and
 // returns its base URL and a function that stops it.
 func startHello() (string, func(), error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

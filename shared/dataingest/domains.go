@@ -1,4 +1,4 @@
-package main
+package dataingest
 
 import (
 	"context"
@@ -34,11 +34,10 @@ func (f energyFiles) unrecognised() []string {
 }
 func (f energyFiles) close() error { return f.folder.Close() }
 
-func (f energyFiles) check(ctx context.Context, w, stderr io.Writer, g *grid.Service, o ingestOptions, opt checkOptions) int {
+func (f energyFiles) check(ctx context.Context, w io.Writer, g *grid.Service, o ingestOptions, opt checkOptions) error {
 	ls, err := energyingest.Layouts(f.files)
 	if err != nil {
-		fmt.Fprintf(stderr, "meridian ingest energy -check: %v\n", err)
-		return 1
+		return err
 	}
 	layouts := map[string]ingest.Layout{}
 	for _, l := range ls {
@@ -107,7 +106,7 @@ func (f agFiles) unrecognised() []string {
 
 func (f agFiles) close() error { return f.folder.Close() }
 
-func (f agFiles) check(ctx context.Context, w, _ io.Writer, g *grid.Service, o ingestOptions, opt checkOptions) int {
+func (f agFiles) check(ctx context.Context, w io.Writer, g *grid.Service, o ingestOptions, opt checkOptions) error {
 	layouts := map[string]ingest.Layout{}
 	for _, l := range agingest.Layouts(f.files) {
 		layouts[l.Path] = l.Layout

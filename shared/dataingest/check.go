@@ -1,4 +1,4 @@
-package main
+package dataingest
 
 import (
 	"context"
@@ -59,11 +59,13 @@ type checkOptions struct {
 	expects      string // the file names the domain knows, for an unrecognised file
 }
 
-// printChecks prints the checks of one download and returns the exit
-// status: 0 when every file reads, 1 when any is rejected, or when a file
-// is not recognised and unknown files are not allowed.
-func printChecks(w io.Writer, domain string, files []fileCheck, notices *ingest.Notices, opt checkOptions, publish func(io.Writer) error) int {
+// printChecks prints the checks of one download and returns nil when
+// every file reads, else a *Rejected: the files rejected, or the files not
+// recognised when unknown files are not allowed, or the failure of the
+// whole set.
+func printChecks(w io.Writer, domain string, files []fileCheck, notices *ingest.Notices, opt checkOptions, publish func(io.Writer) error) error {
 	rejected, unknown, read := 0, 0, 0
+	var errs, unknowns []error
 	// Unrecognised files first, then guessed layouts: they are what a
 	// user must look at; files not read last.
 	rank := func(f fileCheck) int {
@@ -84,6 +86,7 @@ func printChecks(w io.Writer, domain string, files []fileCheck, notices *ingest.
 		switch f.kind {
 		case fileUnrecognised:
 			unknown++
+			unknowns = append(unknowns, &ingest.Error{File: f.name, Reason: f.note})
 		case fileRead:
 			read++
 			companions += len(with[f.name])
@@ -126,6 +129,7 @@ func printChecks(w io.Writer, domain string, files []fileCheck, notices *ingest.
 		fmt.Fprintln(w)
 		if f.err != nil {
 			rejected++
+			errs = append(errs, f.err)
 			fmt.Fprintf(w, "  REJECTED: %v\n", f.err)
 		} else {
 			fmt.Fprintf(w, "  result:   read whole\n")
@@ -143,22 +147,22 @@ func printChecks(w io.Writer, domain string, files []fileCheck, notices *ingest.
 		if unknown > 0 {
 			fmt.Fprintf(w, "check: %d files not recognised (NOT RECOGNISED above); the %s ingest reads: %s\n", unknown, domain, opt.expects)
 		}
-		return 1
+		return &Rejected{Errs: errs}
 	}
 	if unknown > 0 && opt.expects != "" {
 		fmt.Fprintf(w, "the %s ingest reads: %s\n", domain, opt.expects)
 	}
-	status := 0
+	var refused error
 	if unknown > 0 && !opt.allowUnknown {
 		fmt.Fprintf(w, "check: %d files not recognised (NOT RECOGNISED above): an ingest of this folder would be refused; "+
 			"give them their publishers' names, take them out, or run with -allow-unknown to read the rest. With -allow-unknown:\n", unknown)
-		status = 1
+		refused = &Rejected{Reason: fmt.Sprintf("%d files not recognised", unknown), Errs: unknowns}
 	}
 	if err := publish(w); err != nil {
 		fmt.Fprintf(w, "check: every file reads on its own, but the ingest of the whole set fails: %v\n", err)
-		return 1
+		return &Rejected{Reason: "every file reads on its own, but the ingest of the whole set fails", Errs: []error{err}}
 	}
-	return status
+	return refused
 }
 
 // foldCompanions takes out of files the companions of the files read (a
@@ -209,13 +213,12 @@ func total(m map[string]int) int {
 // checkGrid reads each grid file on its own, then the set into an index
 // that is thrown away; others are the files of the download it does not
 // read (not recognised, unused, companions), listed as they are.
-func checkGrid(ctx context.Context, w io.Writer, src gridingest.GridSource, others []fileCheck, opt checkOptions) int {
+func checkGrid(ctx context.Context, w io.Writer, src gridingest.GridSource, others []fileCheck, opt checkOptions) error {
 	notices := &ingest.Notices{}
 	src.Notices = notices
 	tmp, err := os.MkdirTemp("", "meridian-check-*")
 	if err != nil {
-		fmt.Fprintf(w, "meridian ingest grid -check: %v\n", err)
-		return 1
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	src.TempDir = tmp
@@ -345,7 +348,7 @@ func unlisted[T any](files T, all []string) (companions, unknown []string) {
 // the rows read of the files it was given, by kind (the files' own rows:
 // not what the ingest derived from them) and the rows skipped.
 func checkReports[T any](ctx context.Context, w io.Writer, domain string, files T, folder folderCheck, layouts map[string]ingest.Layout,
-	run func(ctx context.Context, files T, store *countStore, notices *ingest.Notices) (rows map[string]int, skipped map[string]int, err error)) int {
+	run func(ctx context.Context, files T, store *countStore, notices *ingest.Notices) (rows map[string]int, skipped map[string]int, err error)) error {
 	notices := &ingest.Notices{}
 	var checks []fileCheck
 	for _, p := range filePaths(files, "Unrecognised", "Unused") {

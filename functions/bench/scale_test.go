@@ -3,68 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"meridian/shared/datadir"
 )
-
-func TestDemoCommandWritesManifests(t *testing.T) {
-	dir := t.TempDir()
-	var out, errOut bytes.Buffer
-	if code := run([]string{"demo", "-o", dir, "grid", "energy"}, nil, &out, &errOut); code != 0 {
-		t.Fatalf("meridian demo: exit %d: %s", code, errOut.String())
-	}
-	for _, domain := range []string{"grid", "energy"} {
-		b, err := os.ReadFile(filepath.Join(dir, domain, "SCALE.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m demoManifest
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		if m.Scale != "demo" || m.Rows == 0 || m.Bytes == 0 || len(m.Files) == 0 {
-			t.Errorf("%s/SCALE.json = scale %q, %d rows, %d bytes, %d files", domain, m.Scale, m.Rows, m.Bytes, len(m.Files))
-		}
-		var sum int64
-		for _, f := range m.Files {
-			st, err := os.Stat(filepath.Join(dir, domain, filepath.FromSlash(f.Name)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if st.Size() != f.Bytes {
-				t.Errorf("%s: manifest says %d bytes, the file has %d", f.Name, f.Bytes, st.Size())
-			}
-			sum += f.Bytes
-		}
-		if sum != m.Bytes {
-			t.Errorf("%s: bytes %d, the files sum to %d", domain, m.Bytes, sum)
-		}
-		if domain == "grid" && len(m.Grids) != 4 {
-			t.Errorf("grid manifest names %d ingests, want ats, mb, sk and on", len(m.Grids))
-		}
-		if domain == "energy" && m.AsOf == "" {
-			t.Error("energy manifest without as_of: the ingest's -now")
-		}
-	}
-	if _, err := os.Stat(filepath.Join(dir, "ag")); err == nil {
-		t.Error("ag written though not asked for")
-	}
-	errOut.Reset()
-	if code := run([]string{"demo", "-scale", "province", "-fraction", "0", "-o", dir, "energy"}, nil, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "fraction") {
-		t.Errorf("-fraction 0: exit %d, %q; want 2 and a word on the fraction", code, errOut.String())
-	}
-	if code := run([]string{"demo", "-o", dir, "wells"}, nil, &out, &errOut); code != 2 {
-		t.Errorf("unknown domain: exit %d, want 2", code)
-	}
-}
 
 func TestScaleTable(t *testing.T) {
 	demo := &scaleRun{name: "demo", log: &bytes.Buffer{}}
@@ -88,32 +32,6 @@ func TestScaleTable(t *testing.T) {
 	}
 	if got := firstInt("x\t457723 tiles\t8 bytes", `\t(\d+) tiles`); got != 457723 {
 		t.Errorf("firstInt = %d", got)
-	}
-}
-
-// build-tiles of every data layer of a domain marks it built, as ingest
-// does, so a server started next does not build them all again (the
-// province run's server spent two minutes doing so); one layer does not.
-func TestBuildTilesMarksDomainBuilt(t *testing.T) {
-	data, src := t.TempDir(), t.TempDir()
-	var out, errOut bytes.Buffer
-	if code := run([]string{"ingest", "energy", "-demo", "-tiles=false", "-data", data, src}, nil, &out, &errOut); code != 0 {
-		t.Fatalf("ingest: exit %d: %s", code, errOut.String())
-	}
-	marker := datadir.Dir(data).Built("energy")
-	if code := run([]string{"build-tiles", "-q", "-data", data, "energy/facilities"}, nil, &out, &errOut); code != 0 {
-		t.Fatalf("build-tiles: exit %d: %s", code, errOut.String())
-	}
-	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("one layer built marked the domain built")
-	}
-	args := []string{"build-tiles", "-q", "-data", data}
-	args = append(args, dataLayerPaths()...)
-	if code := run(args, nil, &out, &errOut); code != 0 {
-		t.Fatalf("build-tiles: exit %d: %s", code, errOut.String())
-	}
-	if _, err := os.Stat(marker); err != nil {
-		t.Errorf("every energy layer built, no marker: %v", err)
 	}
 }
 

@@ -1,17 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -21,29 +15,22 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
-	"meridian/shared/ag"
-	"meridian/shared/blob"
-	"meridian/shared/datadir"
-	"meridian/shared/energy"
-	"meridian/shared/kv"
-	"meridian/shared/lld"
-	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile"
 	"meridian/shared/tile/datalayers"
 )
 
-const scaleTestUsage = `usage: meridian scale-test [flags]
+const scaleUsage = `usage: meridian-bench scale [flags]
 
 Runs the whole data path twice, on the demo data and on invented data at the
 published size (meridian demo -scale province): generate, ingest the grids,
 energy and agriculture, build every data archive and the grid archives of
 -grid-archives (ab/sec by default; "all" builds every grid and label layer of
 AB, SK and MB), serve, and load reports, lists, tiles and the conversion
-endpoints. Every step is a child process of this binary, so its peak
-resident memory is measured from outside (getrusage of the child). Prints one
+endpoints. Every step is a child process of the meridian binary (-meridian),
+so its peak resident memory is measured from outside (getrusage of the
+child). Prints one
 table with both runs side by side; the last line starts with "scale:" and
 says whether every process stayed under -max-rss and the whole run under
 -max-time.
@@ -51,11 +38,12 @@ says whether every process stayed under -max-rss and the whole run under
 flags:
 `
 
-// scaleTestCommand is meridian scale-test (make scale-test).
-func scaleTestCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("scale-test", flag.ContinueOnError)
+// scaleCommand is meridian-bench scale (make scale-test).
+func scaleCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("scale", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, scaleTestUsage); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(stderr, scaleUsage); fs.PrintDefaults() }
+	bin := meridianFlag(fs)
 	dir := fs.String("dir", "", "scratch directory (default: a new one under the system's temporary directory, removed at the end)")
 	fraction := fs.Float64("fraction", 1, "size of the province run: 1 is the published size, CI runs less")
 	seed := fs.Uint64("seed", 1, "seed of the generated data")
@@ -71,27 +59,26 @@ func scaleTestCommand(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if !(*fraction > 0 && *fraction <= 1) {
-		fmt.Fprintf(stderr, "meridian scale-test: -fraction %v: want a number in (0, 1]\n", *fraction)
+		fmt.Fprintf(stderr, "meridian-bench scale: -fraction %v: want a number in (0, 1]\n", *fraction)
 		return 2
 	}
 	grids, err := gridArchiveLayers(*gridArchives)
 	if err != nil {
-		fmt.Fprintf(stderr, "meridian scale-test: -grid-archives: %v\n", err)
+		fmt.Fprintf(stderr, "meridian-bench scale: -grid-archives: %v\n", err)
 		return 2
 	}
-	self, err := os.Executable()
-	if err != nil {
-		fmt.Fprintf(stderr, "meridian scale-test: %v\n", err)
-		return 1
+	if _, err := os.Stat(*bin); err != nil {
+		fmt.Fprintf(stderr, "meridian-bench scale: -meridian: %v (go build -o .build/meridian ./functions/local)\n", err)
+		return 2
 	}
 	if *prepare != "" && *dir == "" {
-		fmt.Fprintln(stderr, "meridian scale-test: -prepare needs -dir: the data it builds is kept there")
+		fmt.Fprintln(stderr, "meridian-bench scale: -prepare needs -dir: the data it builds is kept there")
 		return 2
 	}
 	if *dir == "" {
 		d, err := os.MkdirTemp("", "meridian-scale-")
 		if err != nil {
-			fmt.Fprintf(stderr, "meridian scale-test: %v\n", err)
+			fmt.Fprintf(stderr, "meridian-bench scale: %v\n", err)
 			return 1
 		}
 		defer os.RemoveAll(d)
@@ -108,16 +95,16 @@ func scaleTestCommand(args []string, stdout, stderr io.Writer) int {
 		case "province":
 			runs = append(runs, &scaleRun{name: fmt.Sprintf("province x%g", *fraction), scale: "province", fraction: *fraction})
 		default:
-			fmt.Fprintf(stderr, "meridian scale-test: -runs: %q: want demo or province\n", w)
+			fmt.Fprintf(stderr, "meridian-bench scale: -runs: %q: want demo or province\n", w)
 			return 2
 		}
 	}
 	for _, r := range runs {
-		r.bin, r.seed, r.dir, r.log = self, *seed, filepath.Join(*dir, r.scale), stderr
+		r.bin, r.seed, r.dir, r.log = *bin, *seed, filepath.Join(*dir, r.scale), stderr
 		r.duration, r.conns, r.pmtiles, r.grids, r.prepare = *duration, *conns, *pmtilesBin, grids, *prepare
 		fmt.Fprintf(stderr, "scale-test: %s run in %s\n", r.name, r.dir)
 		if err := r.run(ctx); err != nil {
-			fmt.Fprintf(stderr, "meridian scale-test: %s: %v\n", r.name, err)
+			fmt.Fprintf(stderr, "meridian-bench scale: %s: %v\n", r.name, err)
 			printScaleTable(stdout, runs)
 			fmt.Fprintf(stdout, "scale: FAILED in the %s run after %s: %v\n", r.name, time.Since(start).Round(time.Second), err)
 			return 1
@@ -312,7 +299,7 @@ func (r *scaleRun) peak() (int64, string) {
 	return p, step
 }
 
-// child runs this binary with args, its output logged under the run's
+// child runs the meridian binary with args, its output logged under the run's
 // directory, and returns its standard output, wall time and peak RSS.
 func (r *scaleRun) child(ctx context.Context, logName string, args ...string) (string, time.Duration, int64, error) {
 	return r.childEnv(ctx, nil, logName, args...)
@@ -435,7 +422,7 @@ func (r *scaleRun) run(ctx context.Context) error {
 	}
 	var third [2][]measure
 	err = r.sideBySide(ctx, "data archives", 2, func(ctx context.Context, i int) error {
-		domain := reportDomains[i]
+		domain := benchDomains[i]
 		ms, err := r.buildArchives(ctx, limitEnv(domain), data, groups[domain])
 		third[i] = ms
 		return err
@@ -448,106 +435,6 @@ func (r *scaleRun) run(ctx context.Context) error {
 		return writeLoadSample(ctx, r.prepare, data)
 	}
 	return r.serve(ctx, data)
-}
-
-// LoadSample is what scale-test -prepare writes: where the data is and
-// what a load over it asks for (the same draws as the served load's).
-type LoadSample struct {
-	Data      string              `json:"data"`
-	LSDs      []string            `json:"lsds"`      // LSDs with energy data
-	Quarters  []string            `json:"quarters"`  // quarter sections with agriculture data
-	Operators []string            `json:"operators"` // the operators with the most wells
-	Tiles     map[string][][3]int `json:"tiles"`     // by layer (ab/sec): z, x, y of tiles the archive holds
-	// GridParcels are quarters and LSDs the official grid indexes hold,
-	// and GridPoints (lng, lat) points inside their townships: at a
-	// reduced fraction the indexes cover part of each province, and a
-	// lookup elsewhere is the model's, which reads no index.
-	GridParcels []string     `json:"grid_parcels"`
-	GridPoints  [][2]float64 `json:"grid_points"`
-}
-
-// sampleTileLayers are the archives whose tiles the load reads: an energy
-// and an agriculture data layer and the grid's sections.
-var sampleTileLayers = []string{"energy/og_activity_lsd", "ag/ag_summary_qs", "ab/sec"}
-
-// writeLoadSample writes the LoadSample of data to path.
-func writeLoadSample(ctx context.Context, path, data string) error {
-	abs, err := filepath.Abs(data)
-	if err != nil {
-		return err
-	}
-	keys, err := sampleKeys(ctx, data, 2000)
-	if err != nil {
-		return err
-	}
-	s := LoadSample{Data: abs, LSDs: keys.lsds, Quarters: keys.quarters, Operators: keys.operators, Tiles: map[string][][3]int{}}
-	for _, l := range sampleTileLayers {
-		p := datadir.TileArchive(datadir.Dir(data).Tiles(), l+".pmtiles")
-		if _, err := os.Stat(p); err != nil {
-			return fmt.Errorf("load sample: %w", err)
-		}
-		ts, err := sampleArchive(ctx, p, 2048)
-		if err != nil {
-			return err
-		}
-		for _, t := range ts.tiles {
-			s.Tiles[ts.layer] = append(s.Tiles[ts.layer], [3]int{int(t.Z), int(t.X), int(t.Y)})
-		}
-	}
-	if s.GridParcels, s.GridPoints, err = sampleGrid(ctx, data, 2000); err != nil {
-		return err
-	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, b, 0o644)
-}
-
-// sampleGrid draws up to n quarters and LSDs of the DLS townships the
-// grid indexes of data hold, and n points inside those townships.
-func sampleGrid(ctx context.Context, data string, n int) ([]string, [][2]float64, error) {
-	dir := filepath.Join(data, "grid")
-	files, err := filepath.Glob(filepath.Join(dir, "*.mgix"))
-	if err != nil || len(files) == 0 {
-		return nil, nil, fmt.Errorf("load sample: no grid indexes in %s (%v)", dir, err)
-	}
-	rng := rand.New(rand.NewPCG(13, 17))
-	var parcels []string
-	var points [][2]float64
-	for _, f := range files {
-		ix, err := gridindex.Open(ctx, blob.NewDir(dir), filepath.Base(f), gridindex.Options{CacheBytes: 1})
-		if err != nil {
-			return nil, nil, err
-		}
-		groups, err := ix.GroupKeys(ctx, "", 1<<20)
-		if err != nil {
-			return nil, nil, err
-		}
-		rng.Shuffle(len(groups), func(i, j int) { groups[i], groups[j] = groups[j], groups[i] })
-		for _, g := range groups[:min(len(groups), 64)] {
-			recs, err := ix.GroupByKey(ctx, g)
-			if err != nil {
-				return nil, nil, err
-			}
-			for _, r := range recs {
-				if r.Location.System != lld.DLS || (r.Location.Unit != lld.QuarterSection && r.Location.Unit != lld.LSD) {
-					continue
-				}
-				parcels = append(parcels, r.Location.String())
-				if r.Geometry != nil {
-					b := r.Geometry.Bound()
-					points = append(points, [2]float64{b.Min[0] + rng.Float64()*(b.Max[0]-b.Min[0]), b.Min[1] + rng.Float64()*(b.Max[1]-b.Min[1])})
-				}
-			}
-		}
-	}
-	rng.Shuffle(len(parcels), func(i, j int) { parcels[i], parcels[j] = parcels[j], parcels[i] })
-	rng.Shuffle(len(points), func(i, j int) { points[i], points[j] = points[j], points[i] })
-	if len(parcels) == 0 || len(points) == 0 {
-		return nil, nil, fmt.Errorf("load sample: the grid indexes in %s hold no DLS quarters or LSDs", dir)
-	}
-	return parcels[:min(n, len(parcels))], points[:min(n, len(points))], nil
 }
 
 // manifestGrid is a grid meridian demo wrote: its ingest format and files.
@@ -612,16 +499,14 @@ func limitEnv(domain string) []string {
 // them: the domain's store is read once for all of them.
 func (r *scaleRun) archiveGroups() (map[string][]string, error) {
 	groups := map[string][]string{"grid": r.grids}
-	for _, region := range reportDomains {
-		for _, l := range tile.Layers() {
-			if datalayers.Supported(l) && l.Region == region {
-				groups[region] = append(groups[region], l.Path())
-			}
+	for _, region := range benchDomains {
+		for _, l := range datalayers.Layers(region) {
+			groups[region] = append(groups[region], l.Path())
 		}
 	}
 	for _, d := range []string{"grid", "energy", "ag"} {
 		if len(groups[d]) == 0 {
-			return nil, fmt.Errorf("scale-test: no %s archives to build", d)
+			return nil, fmt.Errorf("no %s archives to build", d)
 		}
 	}
 	return groups, nil
@@ -675,416 +560,4 @@ func firstInt(s, pattern string) int64 {
 	}
 	n, _ := strconv.ParseInt(m[1], 10, 64)
 	return n
-}
-
-// serve starts the server on data as a child process, loads it with every
-// scenario and records its peak RSS.
-func (r *scaleRun) serve(ctx context.Context, data string) error {
-	sample, err := sampleKeys(ctx, data, 2000)
-	if err != nil {
-		return err
-	}
-	addr, err := freeAddr()
-	if err != nil {
-		return err
-	}
-	logf, err := os.Create(filepath.Join(r.dir, "logs", "serve.log"))
-	if err != nil {
-		return err
-	}
-	defer logf.Close()
-	cmd := exec.CommandContext(ctx, r.bin, "serve", "-addr", addr, "-data", data, "-log-level", "error")
-	cmd.Stderr = logf
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	t0 := time.Now()
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	defer func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	}()
-	key, base := "", ""
-	sc := bufio.NewScanner(stdout)
-	for sc.Scan() && (key == "" || base == "") {
-		line := sc.Text()
-		fmt.Fprintln(logf, line)
-		if v, ok := strings.CutPrefix(line, "api_key="); ok {
-			key = v
-		}
-		if v, ok := strings.CutPrefix(line, "base_url="); ok {
-			base = v
-		}
-	}
-	go io.Copy(logf, stdout)
-	if key == "" || base == "" {
-		return fmt.Errorf("the server did not start (see %s)", logf.Name())
-	}
-	r.add(measure{step: "serve: start", time: time.Since(t0), rss: procHWM(cmd.Process.Pid)})
-
-	scenarios := append(sample.scenarios(), scenarios()...)
-	// Every tile archive served is read from this server and from pmtiles
-	// serve, one process over the whole tiles directory (its archive names
-	// may hold slashes: /energy/og_activity_lsd/{z}/{x}/{y}.mvt), side by
-	// side on the same sampled tiles.
-	tilesDir := datadir.Dir(data).Tiles()
-	var tileLayers []string
-	for _, l := range sampleTileLayers {
-		if _, err := os.Stat(datadir.TileArchive(tilesDir, l+".pmtiles")); err == nil {
-			tileLayers = append(tileLayers, l)
-		}
-	}
-	pmURL := ""
-	if r.pmtiles != "" && len(tileLayers) > 0 {
-		port, err := freeAddr()
-		if err != nil {
-			return err
-		}
-		_, portOnly, _ := net.SplitHostPort(port)
-		pm := exec.CommandContext(ctx, r.pmtiles, "serve", tilesDir, "--port", portOnly)
-		pm.Stdout, pm.Stderr = logf, logf
-		if err := pm.Start(); err != nil {
-			return fmt.Errorf("pmtiles serve: %w", err)
-		}
-		defer func() { pm.Process.Kill(); pm.Wait() }()
-		pmURL = "http://127.0.0.1:" + portOnly
-		if err := waitHTTP(ctx, pmURL+"/"+tileLayers[0]+".json"); err != nil {
-			return fmt.Errorf("pmtiles serve: %w", err)
-		}
-	}
-	for _, l := range tileLayers {
-		ts, err := sampleArchive(ctx, datadir.TileArchive(tilesDir, l+".pmtiles"), 2048)
-		if err != nil {
-			return err
-		}
-		ts.name = l // pmtiles serve's name of it, under the tiles directory
-		for _, s := range ts.scenarios(pmURL) {
-			if s.name == "tiles" {
-				s.name = "tiles " + ts.layer
-			} else { // the same tiles from pmtiles serve
-				s.name = "tiles " + ts.layer + pmtilesSuffix
-			}
-			scenarios = append(scenarios, s)
-		}
-	}
-	hello, stopHello, err := startHello()
-	if err != nil {
-		return err
-	}
-	defer stopHello()
-	scenarios = append([]scenario{helloScenario(hello)}, scenarios...)
-	for _, s := range scenarios {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if strings.HasPrefix(s.name, "tiles ") {
-			// Unmeasured first: the tiles are read from this server and
-			// then from pmtiles serve, and the second read the archive's
-			// pages from the page cache the first had filled (in CI's 1 s
-			// runs pmtiles serve came out ahead of us by that alone).
-			runScenario(ctx, base, key, s, r.conns, tileWarmup(r.duration), 200000)
-		}
-		res := runScenario(ctx, base, key, s, r.conns, r.duration, 200000)
-		m := measure{step: "GET " + s.name, rows: int64(res.n) * int64(max(1, s.perRequest)), unit: "requests", time: r.duration,
-			rate: res.rps * float64(max(1, s.perRequest)), p50: res.p50, p99: res.p99, errors: res.errors}
-		if s.perRequest > 1 {
-			m.unit = "locations"
-		}
-		if s.name == helloName {
-			m.step = helloStep
-		}
-		r.add(m)
-		if res.errors > 0 {
-			fmt.Fprintf(r.log, "scale-test: %s: first error: %s\n", s.name, res.firstErr)
-		}
-		if layer, ok := strings.CutSuffix(s.name, pmtilesSuffix); ok {
-			r.add(againstPMTiles(r.rows, layer))
-		}
-	}
-	hwm := procHWM(cmd.Process.Pid)
-	cmd.Process.Signal(os.Interrupt)
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		<-done
-	}
-	if rss := maxRSS(cmd.ProcessState); rss > hwm {
-		hwm = rss
-	}
-	r.add(measure{step: "serve: whole load", time: time.Since(t0), rss: hwm})
-	return nil
-}
-
-// pmtilesSuffix ends the name of a scenario reading tiles from pmtiles
-// serve: "tiles ab/sec from pmtiles serve".
-const pmtilesSuffix = " from pmtiles serve"
-
-// againstPMTiles is the row comparing the tiles/s of layer ("tiles ab/sec")
-// from this server with those from pmtiles serve, measured just before:
-// "1.23x pmtiles serve".
-func againstPMTiles(rows []measure, layer string) measure {
-	var ours, theirs float64
-	for _, m := range rows {
-		switch m.step {
-		case "GET " + layer:
-			ours = m.rate
-		case "GET " + layer + pmtilesSuffix:
-			theirs = m.rate
-		}
-	}
-	m := measure{step: layer + " against pmtiles serve", note: "-"}
-	if ours > 0 && theirs > 0 {
-		m.note = fmt.Sprintf("%.2fx pmtiles serve", ours/theirs)
-	}
-	return m
-}
-
-// tileWarmup is how long a tile scenario runs unmeasured before it is
-// measured: half the measured time, at most a second (about 7,000 reads
-// of 2,048 sampled tiles at this machine's rates: nearly every one).
-func tileWarmup(d time.Duration) time.Duration { return min(d/2, time.Second) }
-
-// procHWM reads the peak resident memory of a running process (VmHWM),
-// 0 where /proc is not there.
-func procHWM(pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
-
-func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
-}
-
-func waitHTTP(ctx context.Context, u string) error {
-	for i := 0; i < 100; i++ {
-		resp, err := http.Get(u)
-		if err == nil {
-			resp.Body.Close()
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-	return fmt.Errorf("%s did not answer", u)
-}
-
-// keySample is a random sample of the parcels and operators that have
-// report data: what the report and list scenarios ask for.
-type keySample struct {
-	lsds, quarters, operators []string
-}
-
-// sampleKeys draws up to n LSDs with energy data, n quarters with
-// agriculture data and the operators with the most wells (the largest
-// lists), from the versions served in data.
-func sampleKeys(ctx context.Context, data string, n int) (keySample, error) {
-	var s keySample
-	draw := func(domain, dataset, pkPrefix string, into *[]string) error {
-		store, ok, err := openReportStore(datadir.Dir(data), domain)
-		if err != nil || !ok {
-			return fmt.Errorf("%s report store: ok %v, %v", domain, ok, err)
-		}
-		defer store.Close()
-		ds, ok, err := kv.Open(ctx, store, dataset)
-		if err != nil || !ok {
-			return fmt.Errorf("%s dataset: ok %v, %v", domain, ok, err)
-		}
-		rng := rand.New(rand.NewPCG(3, 5))
-		seen, last := 0, ""
-		return ds.ScanKeys(ctx, pkPrefix, func(keys []kv.Key) error {
-			for _, k := range keys {
-				id := strings.TrimPrefix(k.PK, pkPrefix)
-				if id == last { // a partition's items come together (key order)
-					continue
-				}
-				last = id
-				seen++ // reservoir sampling: every partition equally likely
-				if len(*into) < n {
-					*into = append(*into, id)
-				} else if j := rng.IntN(seen); j < n {
-					(*into)[j] = id
-				}
-			}
-			return nil
-		})
-	}
-	if err := draw("energy", energy.Dataset, energy.LSDKey(""), &s.lsds); err != nil {
-		return s, err
-	}
-	if err := draw("ag", ag.Dataset, ag.QuarterKey(""), &s.quarters); err != nil {
-		return s, err
-	}
-	store, _, err := openReportStore(datadir.Dir(data), "energy")
-	if err != nil {
-		return s, err
-	}
-	defer store.Close()
-	ds, _, err := kv.Open(ctx, store, energy.Dataset)
-	if err != nil {
-		return s, err
-	}
-	p, err := ds.Query(ctx, kv.Query{PK: energy.PKOperators, Limit: kv.MaxLimit})
-	if err != nil {
-		return s, err
-	}
-	type op struct {
-		ba    string
-		wells int
-	}
-	var ops []op
-	for _, it := range p.Items {
-		var row energy.OperatorRow
-		if json.Unmarshal(it.Data, &row) == nil {
-			ops = append(ops, op{row.BACode, row.ActiveWells + row.AbandonedWells + row.OrphanWells})
-		}
-	}
-	for i := range ops { // the 20 largest: the worst lists
-		for j := i + 1; j < len(ops); j++ {
-			if ops[j].wells > ops[i].wells {
-				ops[i], ops[j] = ops[j], ops[i]
-			}
-		}
-		if i == 19 {
-			break
-		}
-	}
-	for _, o := range ops[:min(20, len(ops))] {
-		s.operators = append(s.operators, o.ba)
-	}
-	if len(s.lsds) == 0 || len(s.quarters) == 0 || len(s.operators) == 0 {
-		return s, fmt.Errorf("no report data to sample: %d LSDs, %d quarters, %d operators", len(s.lsds), len(s.quarters), len(s.operators))
-	}
-	return s, nil
-}
-
-// scenarios are the report and list requests over the sample.
-func (s keySample) scenarios() []scenario {
-	get := func(name string, ids []string, path func(id string) string) scenario {
-		return scenario{name, 1, func(base string, rng *rand.Rand) (*http.Request, error) {
-			return http.NewRequest("GET", base+path(ids[rng.IntN(len(ids))]), nil)
-		}}
-	}
-	q := url.QueryEscape
-	return []scenario{
-		get("energy report", s.lsds, func(id string) string { return "/energy/report?legal_location=" + q(id) }),
-		get("energy wells list", s.lsds, func(id string) string { return "/energy/wells?legal_location=" + q(id) }),
-		get("energy tenure list", s.lsds, func(id string) string { return "/energy/tenure?legal_location=" + q(id) }),
-		get("ag report", s.quarters, func(id string) string { return "/ag/report?legal_location=" + q(id) }),
-		get("operators list", []string{"orphan", "active", "name"}, func(id string) string { return "/energy/operators?sort=" + id }),
-		get("largest operators' wells, page 1", s.operators, func(id string) string { return "/energy/operators/" + q(id) + "?view=wells" }),
-		get("largest operators' dispositions", s.operators, func(id string) string { return "/energy/operators/" + q(id) + "?view=dispositions" }),
-		get("tenure expiring, 10 years", []string{"3650"}, func(id string) string { return "/energy/tenure/expiring?expires_within_days=" + id }),
-		get("tenure expiring, 10 years, page 20", []string{"3650"}, func(id string) string {
-			return "/energy/tenure/expiring?expires_within_days=" + id + "&page=20&per_page=200"
-		}),
-	}
-}
-
-// printScaleTable prints every run's steps side by side.
-func printScaleTable(w io.Writer, runs []*scaleRun) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header := "step\t"
-	for _, r := range runs {
-		header += r.name + ": count\ttime\tper s\tx hello\tp50\tp99\tpeak RSS MB\t"
-	}
-	fmt.Fprintln(tw, header)
-	var steps []string
-	seen := map[string]bool{}
-	for _, r := range runs {
-		for _, m := range r.rows {
-			if !seen[m.step] {
-				seen[m.step] = true
-				steps = append(steps, m.step)
-			}
-		}
-	}
-	for _, step := range steps {
-		line := step + "\t"
-		for _, r := range runs {
-			var m *measure
-			for i := range r.rows {
-				if r.rows[i].step == step {
-					m = &r.rows[i]
-				}
-			}
-			if m == nil {
-				line += "\t\t\t\t\t\t\t"
-				continue
-			}
-			ratio := "-"
-			if h := r.hello(); m.p50 > 0 && h > 0 && m.unit == "requests" {
-				ratio = fmt.Sprintf("%.2f", m.rate/h)
-			}
-			line += fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t", count(m), dur(m.time), rate(m.rate), ratio, dur(m.p50), dur(m.p99), mb(m.rss))
-		}
-		fmt.Fprintln(tw, line)
-	}
-	tw.Flush()
-}
-
-func count(m *measure) string {
-	if m.rows == 0 && m.unit == "" {
-		return cmp.Or(m.note, "-")
-	}
-	s := fmt.Sprintf("%d %s", m.rows, m.unit)
-	if m.note != "" {
-		s += " (" + m.note + ")"
-	}
-	if m.errors > 0 {
-		s += fmt.Sprintf(" %d errors", m.errors)
-	}
-	return s
-}
-
-func megabytes(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) }
-
-func dur(d time.Duration) string {
-	switch {
-	case d == 0:
-		return "-"
-	case d < time.Millisecond:
-		return d.Round(time.Microsecond).String()
-	case d < time.Second:
-		return d.Round(10 * time.Microsecond).String()
-	}
-	return d.Round(10 * time.Millisecond).String()
-}
-
-func rate(r float64) string {
-	if r == 0 {
-		return "-"
-	}
-	return strconv.FormatFloat(r, 'f', 0, 64)
-}
-
-func mb(b int64) string {
-	if b == 0 {
-		return "-"
-	}
-	return strconv.FormatInt(b>>20, 10)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,6 +14,8 @@ import (
 
 	"meridian/shared/datadir"
 	"meridian/shared/datafetch"
+	"meridian/shared/dataingest"
+	"meridian/shared/survey/gridingest"
 )
 
 // `meridian data fetch` downloads the official datasets of the manifest
@@ -176,92 +177,56 @@ func printManifest(w io.Writer) {
 	}
 }
 
-// localIngester runs the ingest commands in this process.
+// localIngester ingests into the data directory through package
+// dataingest, as meridian ingest does, with the fetch's context: an
+// interrupt stops the ingest and leaves what was served.
 type localIngester struct {
 	data   datadir.Dir
 	stdout io.Writer
 }
 
-func (l *localIngester) args(t datafetch.Ingest, in datafetch.Input, check bool) ([]string, error) {
-	var args []string
-	// The manifest names the files each download must hold, and a
-	// publisher's archive may carry more (its layout PDF, another
-	// format's copy): those are listed by the check, not a reason to
-	// refuse the refresh.
+// Every file of a download is given: the manifest names the files each
+// download must hold, and a publisher's archive may carry more (its layout
+// PDF, another format's copy), which the check lists, not a reason to
+// refuse the refresh.
+
+// Check runs the ingest's check; its report is printed only when it
+// rejects the download, whose *dataingest.Rejected holds each file's
+// *ingest.Error.
+func (l *localIngester) Check(ctx context.Context, t datafetch.Ingest, in datafetch.Input) error {
+	var report bytes.Buffer
+	var err error
 	switch t.Kind {
 	case "grid":
-		// Every file of the download: the grid ingest reads the ones its
-		// format reads (the .shp of a shapefile, not its GeoJSON copy).
-		args = []string{"grid", "-format", t.Format, "-data", string(l.data), "-allow-unknown"}
-		if check {
-			args = append(args, "-check")
-		}
-		args = append(args, in.Files...)
+		err = dataingest.CheckGrid(ctx, dataingest.Grid{Format: gridingest.GridFormat(t.Format), Files: in.Files, AllowUnknown: true}, &report)
 	case "energy", "ag":
-		args = []string{t.Kind, "-data", string(l.data), "-allow-unknown"}
-		if check {
-			args = append(args, "-check")
-		}
-		args = append(args, in.Dir)
+		err = dataingest.CheckReports(ctx, l.data, dataingest.Reports{Domain: t.Kind, Dir: in.Dir, AllowUnknown: true}, &report)
 	default:
-		return nil, fmt.Errorf("no ingest of kind %q", t.Kind)
+		return fmt.Errorf("no ingest of kind %q", t.Kind)
 	}
-	return args, nil
+	if err != nil {
+		l.stdout.Write(report.Bytes())
+	}
+	return err
 }
 
-// Check runs `meridian ingest … -check`; its report is printed only when
-// it rejects the download.
-func (l *localIngester) Check(_ context.Context, t datafetch.Ingest, in datafetch.Input) error {
-	args, err := l.args(t, in, true)
-	if err != nil {
+// Ingest installs the new version the way meridian ingest does (a
+// rejected file changes nothing), its report domains' tile archives
+// rebuilt.
+func (l *localIngester) Ingest(ctx context.Context, t datafetch.Ingest, in datafetch.Input) error {
+	switch t.Kind {
+	case "grid":
+		res, err := dataingest.IngestGrid(ctx, l.data, dataingest.Grid{Format: gridingest.GridFormat(t.Format), Files: in.Files, AllowUnknown: true, Out: l.stdout, Log: l.stdout})
+		if err == nil {
+			fmt.Fprintf(l.stdout, "%s: %s -> %d records in %d groups, %d bytes\n", res.Path, res.Rows, res.Index.Records, res.Index.Groups, res.Index.Bytes)
+		}
+		return err
+	case "energy", "ag":
+		res, err := dataingest.IngestReports(ctx, l.data, dataingest.Reports{Domain: t.Kind, Dir: in.Dir, AllowUnknown: true, Tiles: true, Out: l.stdout, Log: l.stdout})
+		if res.Version != "" {
+			fmt.Fprintf(l.stdout, "%s report store: %s is served now\n", t.Kind, res.Version)
+		}
 		return err
 	}
-	var out bytes.Buffer
-	if code := ingestCommand(args, &out, &out); code != 0 {
-		l.stdout.Write(out.Bytes())
-		return errors.New(rejections(out.String()))
-	}
-	return nil
-}
-
-// rejections picks the check's rejections (file:line: reason) out of its
-// report, or its last line.
-func rejections(report string) string {
-	var rs []string
-	for _, line := range strings.Split(report, "\n") {
-		if r, ok := strings.CutPrefix(strings.TrimSpace(line), "REJECTED: "); ok {
-			rs = append(rs, r)
-		}
-	}
-	if len(rs) == 0 {
-		return lastLine(report)
-	}
-	if len(rs) > 3 {
-		rs = append(rs[:3], fmt.Sprintf("and %d more", len(rs)-3))
-	}
-	return strings.Join(rs, "; ")
-}
-
-// Ingest runs `meridian ingest …`, which installs the new version the way
-// it always does (a rejected file changes nothing).
-func (l *localIngester) Ingest(_ context.Context, t datafetch.Ingest, in datafetch.Input) error {
-	args, err := l.args(t, in, false)
-	if err != nil {
-		return err
-	}
-	var errOut bytes.Buffer
-	if code := ingestCommand(args, l.stdout, io.MultiWriter(&errOut, l.stdout)); code != 0 {
-		return errors.New(lastLine(errOut.String()))
-	}
-	return nil
-}
-
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" {
-			return l
-		}
-	}
-	return "no output"
+	return fmt.Errorf("no ingest of kind %q", t.Kind)
 }

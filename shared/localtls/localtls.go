@@ -1,4 +1,20 @@
-package main
+// Package localtls makes and keeps the certificates of the local server's
+// HTTPS (meridian serve -tls): clients such as Township Canada's Python SDK
+// refuse a base_url that is not https://. The server makes, once, a
+// certificate authority of its own and a certificate for the loopback
+// names signed by it, in <data>/tls/ (datadir.Dir.TLS):
+//
+//	ca.pem          the authority's certificate: what a client trusts
+//	                (REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS, curl --cacert)
+//	ca-key.pem      its key (0600), kept to sign the next server certificate
+//	cert.pem        the server's certificate: localhost, 127.0.0.1, ::1
+//	key.pem         its key (0600)
+//
+// A separate authority rather than one self-signed certificate because
+// strict verifiers (Python 3.13's default context, VERIFY_X509_STRICT)
+// refuse a leaf that doubles as its own CA. The server certificate is
+// renewed when it expires within 30 days; the authority lasts ten years.
+package localtls
 
 import (
 	"crypto/ecdsa"
@@ -17,54 +33,36 @@ import (
 	"time"
 
 	"meridian/shared/atomicfile"
-	"meridian/shared/datadir"
 )
-
-// HTTPS for the local server (serve -tls): clients such as Township
-// Canada's Python SDK refuse a base_url that is not https://. The server
-// makes, once, a certificate authority of its own and a certificate for
-// the loopback names signed by it, in <data>/tls/:
-//
-//	ca.pem          the authority's certificate: what a client trusts
-//	                (REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS, curl --cacert)
-//	ca-key.pem      its key (0600), kept to sign the next server certificate
-//	cert.pem        the server's certificate: localhost, 127.0.0.1, ::1
-//	key.pem         its key (0600)
-//
-// A separate authority rather than one self-signed certificate because
-// strict verifiers (Python 3.13's default context, VERIFY_X509_STRICT)
-// refuse a leaf that doubles as its own CA. The server certificate is
-// renewed when it expires within 30 days; the authority lasts ten years.
 
 const (
 	caValidity    = 10 * 365 * 24 * time.Hour
 	leafValidity  = 397 * 24 * time.Hour // what browsers accept for a leaf
 	renewBefore   = 30 * 24 * time.Hour
-	tlsCAFile     = "ca.pem"
-	tlsCAKeyFile  = "ca-key.pem"
-	tlsCertFile   = "cert.pem"
-	tlsKeyFile    = "key.pem"
+	CAFile        = "ca.pem"     // the authority's certificate
+	caKeyFile     = "ca-key.pem" // its key
+	CertFile      = "cert.pem"   // the server's certificate
+	KeyFile       = "key.pem"    // its key
 	tlsCommonName = "Meridian local server"
 )
 
-// ensureTLS returns the server's certificate for data, making the
+// Ensure returns the server's certificate kept in dir, making the
 // authority and the certificate the first time (and the certificate again
 // when it nears expiry). caPath is the file clients should trust.
-func ensureTLS(data datadir.Dir) (cert tls.Certificate, caPath string, err error) {
-	dir := data.TLS()
+func Ensure(dir string) (cert tls.Certificate, caPath string, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return tls.Certificate{}, "", err
 	}
-	caPath = filepath.Join(dir, tlsCAFile)
-	ca, caKey, err := loadPair(caPath, filepath.Join(dir, tlsCAKeyFile))
+	caPath = filepath.Join(dir, CAFile)
+	ca, caKey, err := loadPair(caPath, filepath.Join(dir, caKeyFile))
 	if err != nil || time.Until(ca.NotAfter) < renewBefore {
 		if ca, caKey, err = newCA(dir); err != nil {
 			return tls.Certificate{}, "", fmt.Errorf("tls: certificate authority: %w", err)
 		}
 		// A new authority: the old server certificate is not signed by it.
-		os.Remove(filepath.Join(dir, tlsCertFile))
+		os.Remove(filepath.Join(dir, CertFile))
 	}
-	certPath, keyPath := filepath.Join(dir, tlsCertFile), filepath.Join(dir, tlsKeyFile)
+	certPath, keyPath := filepath.Join(dir, CertFile), filepath.Join(dir, KeyFile)
 	leaf, _, err := loadPair(certPath, keyPath)
 	if err != nil || time.Until(leaf.NotAfter) < renewBefore || leaf.CheckSignatureFrom(ca) != nil {
 		if err := newLeaf(dir, ca, caKey); err != nil {
@@ -121,7 +119,7 @@ func newCA(dir string) (*x509.Certificate, *ecdsa.PrivateKey, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := writePair(dir, tlsCAFile, tlsCAKeyFile, der, key); err != nil {
+	if err := writePair(dir, CAFile, caKeyFile, der, key); err != nil {
 		return nil, nil, err
 	}
 	ca, err := x509.ParseCertificate(der)
@@ -148,7 +146,7 @@ func newLeaf(dir string, ca *x509.Certificate, caKey *ecdsa.PrivateKey) error {
 	if err != nil {
 		return err
 	}
-	return writePair(dir, tlsCertFile, tlsKeyFile, der, key)
+	return writePair(dir, CertFile, KeyFile, der, key)
 }
 
 // writePair writes a certificate and its key, each whole or not at all,

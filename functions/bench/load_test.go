@@ -1,0 +1,98 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var built struct {
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+// meridianBin builds the meridian binary (functions/local) once for the
+// tests that run it as meridian-bench does.
+func meridianBin(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "meridian-bench-test-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.path = filepath.Join(dir, "meridian")
+		built.out, built.err = exec.Command("go", "build", "-o", built.path, "meridian/functions/local").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build meridian: %v\n%s", built.err, built.out)
+	}
+	return built.path
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.path != "" {
+		os.RemoveAll(filepath.Dir(built.path))
+	}
+	os.Exit(code)
+}
+
+// TestLoadReportsHelloFractions runs a tiny load test, on meridian serve
+// children, (a handful of
+// requests, so nothing is timed) and checks the table: the hello-world
+// baseline first at 1.00, every scenario with its fraction of it, and the
+// batch's locations per second.
+func TestLoadReportsHelloFractions(t *testing.T) {
+	var stdout, stderr strings.Builder
+	code := loadCommand([]string{"-meridian", meridianBin(t), "-requests", "20", "-c", "2", "-scenarios", "search,batch100"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("loadtest exit %d: %s%s", code, stdout.String(), stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if len(lines) < 6 || !strings.Contains(lines[1], "x hello") {
+		t.Fatalf("table:\n%s\nwant a header with x hello and rows hello, search, batch100", stdout.String())
+	}
+	rows := map[string][]string{}
+	for _, l := range lines[2:] {
+		f := strings.Fields(l)
+		rows[f[0]] = f
+	}
+	if f := rows["hello"]; len(f) < 4 || f[1] != "20" || f[3] != "1.00" {
+		t.Errorf("hello row %q: want 20 requests at 1.00", f)
+	}
+	for _, name := range []string{"search", "batch100"} {
+		f := rows[name]
+		if len(f) < 8 || f[1] != "20" || f[7] != "0" {
+			t.Errorf("%s row %q: want 20 requests, no errors", name, f)
+			continue
+		}
+		if frac, err := strconv.ParseFloat(f[3], 64); err != nil || frac <= 0 {
+			t.Errorf("%s row %q: x hello %q, want a positive fraction", name, f, f[3])
+		}
+	}
+	if !strings.Contains(stdout.String(), "batch100: ") || !strings.Contains(stdout.String(), " locations/s") {
+		t.Errorf("no batch locations/s line:\n%s", stdout.String())
+	}
+	// The search scenario ran on the logged and the quiet server.
+	if !strings.Contains(stdout.String(), "request log: search ") {
+		t.Errorf("no request log line (the two servers):\n%s", stdout.String())
+	}
+}
+
+// The commands refuse what they cannot run: tiles without an archive, an
+// unknown command, a -url without its -key.
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{"tiles"}, {"nope"}, {}, {"load", "-url", "http://127.0.0.1:1"}} {
+		var stdout, stderr strings.Builder
+		if code := run(args, &stdout, &stderr); code != 2 || stderr.Len() == 0 {
+			t.Errorf("meridian-bench %q: exit %d, stderr %q; want 2 and a reason", args, code, stderr.String())
+		}
+	}
+}

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"meridian/shared/datadir"
+)
+
+// serve starts the server on data as a child process, loads it with every
+// scenario and records its peak RSS.
+func (r *scaleRun) serve(ctx context.Context, data string) error {
+	sample, err := sampleKeys(ctx, data, 2000)
+	if err != nil {
+		return err
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		return err
+	}
+	logf, err := os.Create(filepath.Join(r.dir, "logs", "serve.log"))
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	t0 := time.Now()
+	srv, err := startServe(ctx, r.bin, logf, "-addr", addr, "-data", data, "-log-level", "error")
+	if err != nil {
+		return fmt.Errorf("%w (see %s)", err, logf.Name())
+	}
+	stopped := false
+	defer func() {
+		if !stopped {
+			srv.stop()
+		}
+	}()
+	base, key := srv.base, srv.key
+	pid := srv.cmd.Process.Pid
+	r.add(measure{step: "serve: start", time: time.Since(t0), rss: procHWM(pid)})
+
+	scenarios := append(sample.scenarios(), scenarios()...)
+	// Every tile archive served is read from this server and from pmtiles
+	// serve, one process over the whole tiles directory (its archive names
+	// may hold slashes: /energy/og_activity_lsd/{z}/{x}/{y}.mvt), side by
+	// side on the same sampled tiles.
+	tilesDir := datadir.Dir(data).Tiles()
+	var tileLayers []string
+	for _, l := range sampleTileLayers {
+		if _, err := os.Stat(datadir.TileArchive(tilesDir, l+".pmtiles")); err == nil {
+			tileLayers = append(tileLayers, l)
+		}
+	}
+	pmURL := ""
+	if r.pmtiles != "" && len(tileLayers) > 0 {
+		port, err := freeAddr()
+		if err != nil {
+			return err
+		}
+		_, portOnly, _ := net.SplitHostPort(port)
+		pm := exec.CommandContext(ctx, r.pmtiles, "serve", tilesDir, "--port", portOnly)
+		pm.Stdout, pm.Stderr = logf, logf
+		if err := pm.Start(); err != nil {
+			return fmt.Errorf("pmtiles serve: %w", err)
+		}
+		defer func() { pm.Process.Kill(); pm.Wait() }()
+		pmURL = "http://127.0.0.1:" + portOnly
+		if err := waitHTTP(ctx, pmURL+"/"+tileLayers[0]+".json"); err != nil {
+			return fmt.Errorf("pmtiles serve: %w", err)
+		}
+	}
+	for _, l := range tileLayers {
+		ts, err := sampleArchive(ctx, datadir.TileArchive(tilesDir, l+".pmtiles"), 2048)
+		if err != nil {
+			return err
+		}
+		ts.name = l // pmtiles serve's name of it, under the tiles directory
+		for _, s := range ts.scenarios(pmURL) {
+			if s.name == "tiles" {
+				s.name = "tiles " + ts.layer
+			} else { // the same tiles from pmtiles serve
+				s.name = "tiles " + ts.layer + pmtilesSuffix
+			}
+			scenarios = append(scenarios, s)
+		}
+	}
+	hello, stopHello, err := startHello()
+	if err != nil {
+		return err
+	}
+	defer stopHello()
+	scenarios = append([]scenario{helloScenario(hello)}, scenarios...)
+	for _, s := range scenarios {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if strings.HasPrefix(s.name, "tiles ") {
+			// Unmeasured first: the tiles are read from this server and
+			// then from pmtiles serve, and the second read the archive's
+			// pages from the page cache the first had filled (in CI's 1 s
+			// runs pmtiles serve came out ahead of us by that alone).
+			runScenario(ctx, base, key, s, r.conns, tileWarmup(r.duration), 200000)
+		}
+		res := runScenario(ctx, base, key, s, r.conns, r.duration, 200000)
+		m := measure{step: "GET " + s.name, rows: int64(res.n) * int64(max(1, s.perRequest)), unit: "requests", time: r.duration,
+			rate: res.rps * float64(max(1, s.perRequest)), p50: res.p50, p99: res.p99, errors: res.errors}
+		if s.perRequest > 1 {
+			m.unit = "locations"
+		}
+		if s.name == helloName {
+			m.step = helloStep
+		}
+		r.add(m)
+		if res.errors > 0 {
+			fmt.Fprintf(r.log, "scale-test: %s: first error: %s\n", s.name, res.firstErr)
+		}
+		if layer, ok := strings.CutSuffix(s.name, pmtilesSuffix); ok {
+			r.add(againstPMTiles(r.rows, layer))
+		}
+	}
+	hwm := procHWM(pid)
+	stopped = true
+	if rss := maxRSS(srv.stop()); rss > hwm {
+		hwm = rss
+	}
+	r.add(measure{step: "serve: whole load", time: time.Since(t0), rss: hwm})
+	return nil
+}
+
+// pmtilesSuffix ends the name of a scenario reading tiles from pmtiles
+// serve: "tiles ab/sec from pmtiles serve".
+const pmtilesSuffix = " from pmtiles serve"
+
+// againstPMTiles is the row comparing the tiles/s of layer ("tiles ab/sec")
+// from this server with those from pmtiles serve, measured just before:
+// "1.23x pmtiles serve".
+func againstPMTiles(rows []measure, layer string) measure {
+	var ours, theirs float64
+	for _, m := range rows {
+		switch m.step {
+		case "GET " + layer:
+			ours = m.rate
+		case "GET " + layer + pmtilesSuffix:
+			theirs = m.rate
+		}
+	}
+	m := measure{step: layer + " against pmtiles serve", note: "-"}
+	if ours > 0 && theirs > 0 {
+		m.note = fmt.Sprintf("%.2fx pmtiles serve", ours/theirs)
+	}
+	return m
+}
+
+// tileWarmup is how long a tile scenario runs unmeasured before it is
+// measured: half the measured time, at most a second (about 7,000 reads
+// of 2,048 sampled tiles at this machine's rates: nearly every one).
+func tileWarmup(d time.Duration) time.Duration { return min(d/2, time.Second) }
+
+// procHWM reads the peak resident memory of a running process (VmHWM),
+// 0 where /proc is not there.
+func procHWM(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+func waitHTTP(ctx context.Context, u string) error {
+	for i := 0; i < 100; i++ {
+		resp, err := http.Get(u)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("%s did not answer", u)
+}
