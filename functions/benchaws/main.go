@@ -48,7 +48,7 @@ import (
 const usage = `usage: bench-aws -sample FILE -functions DIR -rie BIN -publish BIN -s3rver BIN -dynoxide BIN [flags]
 
 Runs each route's Lambda under the Runtime Interface Emulator over the data
-of FILE (written by meridian scale-test -prepare), published into the S3
+of FILE (written by meridian-bench scale -prepare), published into the S3
 and DynamoDB emulators, behind a proxy that adds latency; prints a table
 and writes -out.
 
@@ -78,7 +78,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	var o options
-	fs.StringVar(&o.sample, "sample", "", "the load sample meridian scale-test -prepare wrote (data directory, parcels, tiles)")
+	fs.StringVar(&o.sample, "sample", "", "the load sample meridian-bench scale -prepare wrote (data directory, parcels, tiles)")
 	fs.StringVar(&o.functions, "functions", ".build/bench-aws/fn", "directory of the functions' bootstraps, built for this machine: DIR/<function>/bootstrap")
 	fs.StringVar(&o.rie, "rie", ".build/aws-lambda-rie", "the aws-lambda-rie binary")
 	fs.StringVar(&o.publish, "publish", ".build/meridian-publish", "the meridian-publish binary")
@@ -133,7 +133,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// loadSample is the JSON meridian scale-test -prepare writes.
+// loadSample is the JSON meridian-bench scale -prepare writes.
 type loadSample struct {
 	Data      string              `json:"data"`
 	LSDs      []string            `json:"lsds"`
