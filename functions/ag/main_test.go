@@ -9,7 +9,7 @@ import (
 	"meridian/shared/golden"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
-	"meridian/shared/kv/kvtest"
+	"meridian/shared/kv/dynamokv/dynamokvtest"
 )
 
 // events are this function's recorded API Gateway requests.
@@ -48,7 +48,7 @@ func TestReplayEvents(t *testing.T) {
 // emulator holding the demo data, over every event.
 func TestBootstrap(t *testing.T) {
 	t.Parallel()
-	client, endpoint := kvtest.Minidyn(t, "reports")
+	client, endpoint := dynamokvtest.Minidyn(t, "reports")
 	agtest.IngestDemo(t, dynamokv.New(client, "reports", dynamokv.Options{}))
 	rss := apigwtest.CheckBootstrap(t, ".", events, wantEvents,
 		"REPORTS_TABLE=reports", "AWS_ENDPOINT_URL_DYNAMODB="+endpoint, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test")

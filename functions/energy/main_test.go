@@ -13,7 +13,7 @@ import (
 	"meridian/shared/golden"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
-	"meridian/shared/kv/kvtest"
+	"meridian/shared/kv/dynamokv/dynamokvtest"
 )
 
 // events are this function's recorded API Gateway requests.
@@ -100,7 +100,7 @@ func TestReplayEvents(t *testing.T) {
 // depend on the day (the binary counts days from the real clock).
 func TestBootstrap(t *testing.T) {
 	t.Parallel()
-	client, endpoint := kvtest.Minidyn(t, "reports")
+	client, endpoint := dynamokvtest.Minidyn(t, "reports")
 	energytest.IngestDemo(t, dynamokv.New(client, "reports", dynamokv.Options{}))
 	rss := apigwtest.CheckBootstrap(t, ".", "../../events/energy-wells*.json", wantEvents,
 		"REPORTS_TABLE=reports", "AWS_ENDPOINT_URL_DYNAMODB="+endpoint, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test")
