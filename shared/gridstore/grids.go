@@ -50,6 +50,8 @@ type Grids struct {
 	cur     []*gridindex.Index
 	checked time.Time
 	subs    []func([]*gridindex.Index)
+
+	now func() time.Time // time.Now; a test's clock
 }
 
 // Source says where a deployment's indexes are.
@@ -64,10 +66,15 @@ type Source struct {
 // New opens src's indexes. An error here is a cold start that fails: the
 // function has nothing to serve.
 func New(ctx context.Context, src Source, logger *slog.Logger) (*Grids, error) {
+	return newAt(ctx, src, logger, time.Now)
+}
+
+// newAt is New with the clock that times the rechecks.
+func newAt(ctx context.Context, src Source, logger *slog.Logger, now func() time.Time) (*Grids, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	g := &Grids{src: src, logger: logger, open: map[string]*gridindex.Index{}}
+	g := &Grids{src: src, logger: logger, open: map[string]*gridindex.Index{}, now: now}
 	keys, err := resolve(ctx, src.Manifest, src.Names, src.Where)
 	if err != nil {
 		return nil, err
@@ -76,7 +83,7 @@ func New(ctx context.Context, src Source, logger *slog.Logger) (*Grids, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.keys, g.open, g.cur, g.checked = keys, open, ix, time.Now()
+	g.keys, g.open, g.cur, g.checked = keys, open, ix, now()
 	return g, nil
 }
 
@@ -128,7 +135,7 @@ func (g *Grids) Check(ctx context.Context) {
 		return
 	}
 	g.mu.Lock()
-	due := g.src.Recheck <= 0 || time.Since(g.checked) >= g.src.Recheck
+	due := g.src.Recheck <= 0 || g.now().Sub(g.checked) >= g.src.Recheck
 	g.mu.Unlock()
 	if !due || !g.checking.CompareAndSwap(false, true) {
 		return
@@ -151,7 +158,7 @@ func (g *Grids) Reload(ctx context.Context) (changed bool, err error) {
 	defer g.reload.Unlock()
 	keys, err := resolve(ctx, g.src.Manifest, g.src.Names, g.src.Where)
 	g.mu.Lock()
-	g.checked = time.Now()
+	g.checked = g.now()
 	same := err == nil && slices.Equal(keys, g.keys)
 	g.mu.Unlock()
 	if err != nil || same {
