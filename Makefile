@@ -83,13 +83,13 @@ test: ## Hermetic tests of everything (what CI runs); heap and RSS bounds are ma
 
 # The tests that bound the live heap or a process's peak RSS: the
 # *_heap_test.go files, built only with the heaptest tag (their names say
-# Heap), and the Lambda bootstraps' RSS bound (TestBootstrap under the
+# Heap or RSS), and the Lambda bootstraps' RSS bound (TestBootstrap under the
 # tag). A measurement reads high on a loaded machine, never low, so each is
 # the lowest of up to three attempts (shared/internal/heaptest.Lowest);
 # make test stays deterministic without them.
 test-heap: ## Heap and RSS bounds (each the best of three attempts), kept out of make test
 	go vet -tags heaptest ./...
-	go test -tags heaptest -count=1 -run 'Heap|^TestBootstrap$$' ./...
+	go test -tags heaptest -count=1 -run 'Heap|RSS|^TestBootstrap$$' ./...
 
 test-race: ## Tests with the race detector
 	go test -race -count=1 ./...

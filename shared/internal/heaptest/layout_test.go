@@ -14,20 +14,24 @@ import (
 )
 
 // measures matches what a heap or RSS bound is measured with.
-var measures = regexp.MustCompile(`runtime\.ReadMemStats|heaptest\.(Peak|Live|Lowest)|\.HeapAlloc|\.HeapInuse|Maxrss|/gc/heap`)
+var measures = regexp.MustCompile(`runtime\.ReadMemStats|heaptest\.(Peak|Live|Lowest)|\.HeapAlloc|\.HeapInuse|Maxrss|/gc/heap|VmHWM|VmRSS|RssFile|RssAnon`)
 
-// notYetMoved are test files whose heap tests have not moved to a
-// *_heap_test.go file yet, and why.
+// notYetMoved are test files that measure the heap or RSS outside make
+// test-heap, and why.
 var notYetMoved = map[string]string{
 	// Its package is being reshaped (issue 35, item 3); TestListHeapFlat
 	// moves with it.
 	"shared/energy/energyapi/paging_test.go": "energyapi reshape",
+	// TestProvinceBuild, skipped unless MERIDIAN_DATALAYERS_PROVINCE is
+	// set, logs the peak RSS of a province-size build and bounds nothing.
+	"shared/tile/datalayers/scale_test.go": "logs, bounds nothing",
 }
 
 // TestMeasuringTestsStayOutOfMakeTest keeps the rule make test and make
 // test-heap rely on: a test that measures the heap or RSS lives in a
 // *_heap_test.go file built only with the heaptest tag, its name says Heap
-// (make test-heap runs -run Heap), and no other test's name does.
+// or RSS (make test-heap runs -run 'Heap|RSS'), and no other test's name
+// does.
 // Benchmarks and fuzz targets are not run by make test and may measure.
 func TestMeasuringTestsStayOutOfMakeTest(t *testing.T) {
 	root, err := filepath.Abs("../../..")
@@ -76,11 +80,11 @@ func TestMeasuringTestsStayOutOfMakeTest(t *testing.T) {
 			}
 			name := fn.Name.Name
 			test := fn.Recv == nil && strings.HasPrefix(name, "Test")
-			if test && heapFile != strings.Contains(name, "Heap") && notYetMoved[rel] == "" {
+			if says := strings.Contains(name, "Heap") || strings.Contains(name, "RSS"); test && heapFile != says && notYetMoved[rel] == "" {
 				if heapFile {
-					t.Errorf("%s: %s does not say Heap in its name: make test-heap runs -run Heap", rel, name)
+					t.Errorf("%s: %s says neither Heap nor RSS in its name: make test-heap runs -run 'Heap|RSS'", rel, name)
 				} else {
-					t.Errorf("%s: %s says Heap in its name but is not in a *_heap_test.go file", rel, name)
+					t.Errorf("%s: %s says Heap or RSS in its name but is not in a *_heap_test.go file", rel, name)
 				}
 			}
 			if heapFile || notYetMoved[rel] != "" || fn.Recv == nil && (strings.HasPrefix(name, "Benchmark") || strings.HasPrefix(name, "Fuzz")) {
@@ -101,7 +105,9 @@ func TestMeasuringTestsStayOutOfMakeTest(t *testing.T) {
 	}
 }
 
-// taggedHeaptest reports whether f is built only with the heaptest tag.
+// taggedHeaptest reports whether f is built only with the heaptest tag:
+// its constraint holds with heaptest alone and fails without it, whatever
+// other tags say.
 func taggedHeaptest(f *ast.File) bool {
 	for _, cg := range f.Comments {
 		if cg.Pos() >= f.Package {
@@ -115,7 +121,7 @@ func taggedHeaptest(f *ast.File) bool {
 			if err != nil {
 				return false
 			}
-			return !expr.Eval(func(tag string) bool { return false }) && expr.Eval(func(tag string) bool { return tag == "heaptest" })
+			return !expr.Eval(func(tag string) bool { return tag != "heaptest" }) && expr.Eval(func(string) bool { return true })
 		}
 	}
 	return false
