@@ -516,6 +516,9 @@ func (c *checkedTiles) add(sum uint64) { c.slots[sum%checkedSlots].Store(sum) }
 type flight struct {
 	mu    sync.Mutex
 	calls map[string]*call
+	// joined, when set (tests), is called when a caller is about to wait
+	// for a call in progress.
+	joined func(key string)
 }
 
 type call struct {
@@ -528,6 +531,9 @@ func (f *flight) do(key string, fn func() ([]byte, error)) ([]byte, error) {
 	f.mu.Lock()
 	if c, ok := f.calls[key]; ok {
 		f.mu.Unlock()
+		if f.joined != nil {
+			f.joined(key)
+		}
 		<-c.done
 		return c.data, c.err
 	}
