@@ -224,44 +224,16 @@ func (d *demo) projectedShapefile(name string, p proj.Projection, t shp.ShapeTyp
 		}
 		prj = bcAlbersWKT
 	}
-	base := strings.TrimSuffix(name, ".shp")
-	// The shapefile streams to its files: the writer seeks back only to
-	// fill in the headers. A table on its own (Null) keeps its tiny .shp
-	// and .shx in memory and writes the .dbf alone.
-	var files []*os.File
-	defer func() {
-		for _, f := range files {
-			f.Close()
-		}
-	}()
-	create := func(ext string) (*os.File, error) {
-		n := base + ext
-		if t == shp.Null {
-			n = name
-		}
-		f, err := os.Create(filepath.Join(d.dir, n))
-		if err == nil {
-			files = append(files, f)
-		}
-		return f, err
+	// The set streams to its files: the writer seeks back only to fill
+	// in the headers. A table on its own (Null) is the .dbf alone.
+	var w *shp.SetWriter
+	var err error
+	if t == shp.Null {
+		w, err = shp.NewTableWriter(shp.Dir(d.dir), name, fields, shp.WriterOptions{Encoding: shp.UTF8})
+	} else {
+		w, err = shp.NewSetWriter(shp.Dir(d.dir), strings.TrimSuffix(name, ".shp"), t, fields, shp.SetOptions{
+			WriterOptions: shp.WriterOptions{Encoding: shp.UTF8}, PRJ: prj, CPG: true})
 	}
-	var sw, xw io.WriteSeeker = &shp.Buffer{}, &shp.Buffer{}
-	if t != shp.Null {
-		s, err := create(".shp")
-		if err != nil {
-			return err
-		}
-		x, err := create(".shx")
-		if err != nil {
-			return err
-		}
-		sw, xw = s, x
-	}
-	bf, err := create(".dbf")
-	if err != nil {
-		return err
-	}
-	w, err := shp.NewWriter(sw, xw, bf, t, fields, shp.WriterOptions{Encoding: shp.UTF8})
 	if err != nil {
 		return err
 	}
@@ -274,24 +246,10 @@ func (d *demo) projectedShapefile(name string, p proj.Projection, t shp.ShapeTyp
 		}
 		return w.Write(g, attrs)
 	}); err != nil {
+		w.Abort()
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	for _, f := range files {
-		if err := f.Close(); err != nil {
-			return err
-		}
-	}
-	files = nil
-	if t == shp.Null {
-		return nil
-	}
-	if err := d.write(base+".prj", []byte(prj)); err != nil {
-		return err
-	}
-	return d.write(base+".cpg", []byte(shp.UTF8.CPG()))
+	return w.Close()
 }
 
 // dbfTable writes a dBASE table on its own.
