@@ -731,7 +731,7 @@ func (in *ingester) readSpatial() error {
 		c := q.centroid
 		for _, i := range slcIx.containing(c) {
 			p := slc[i]
-			if !containsPoint(p.Geometry, c) {
+			if !ingest.ContainsPoint(p.Geometry, c) {
 				continue
 			}
 			if dom, ok := Dominant(comps[p.PolyID]); ok {
@@ -763,7 +763,7 @@ func (in *ingester) readSpatial() error {
 			break
 		}
 		for _, i := range cliIx.containing(c) {
-			if p := cli[i]; containsPoint(p.Geometry, c) {
+			if p := cli[i]; ingest.ContainsPoint(p.Geometry, c) {
 				if score, ok := p.Score(); ok {
 					prim, _ := p.Primary()
 					out := ag.Productivity{Score: float64(score), Class: prim.Class}
@@ -778,7 +778,7 @@ func (in *ingester) readSpatial() error {
 		}
 		worst := -1
 		for _, i := range droughtIx.containing(c) {
-			if d := drought[i]; int(d.Class) > worst && containsPoint(d.Geometry, c) {
+			if d := drought[i]; int(d.Class) > worst && ingest.ContainsPoint(d.Geometry, c) {
 				worst = int(d.Class)
 			}
 		}
@@ -787,14 +787,14 @@ func (in *ingester) readSpatial() error {
 			q.sections[ag.SKDrought] = ag.Drought{Class: cls.String(), SeverityLabel: cls.Label(), AsOf: month}
 		}
 		for _, i := range muniIx.containing(c) {
-			if m := munis[i]; containsPoint(m.Geometry, c) {
+			if m := munis[i]; ingest.ContainsPoint(m.Geometry, c) {
 				q.sections[ag.SKMunicipality] = ag.Municipality{Name: m.Name, Type: m.Type}
 				break
 			}
 		}
 		if q.province == survey.SK {
 			for _, i := range pastureIx.containing(c) {
-				if p := pastures[i]; containsPoint(p.Geometry, c) {
+				if p := pastures[i]; ingest.ContainsPoint(p.Geometry, c) {
 					pr := in.provincial(q)
 					pr.Pastures = append(pr.Pastures, ag.Pasture{Name: p.Name, Program: p.Program})
 				}
@@ -938,7 +938,7 @@ func distance(parcel, f orb.Geometry) float64 {
 	collect(f, &pts)
 	best := math.Inf(1)
 	for _, pt := range pts {
-		if containsPoint(parcel, pt) {
+		if ingest.ContainsPoint(parcel, pt) {
 			return 0
 		}
 		best = math.Min(best, planar.DistanceFrom(boundary(parcel), pt))
@@ -946,7 +946,7 @@ func distance(parcel, f orb.Geometry) float64 {
 	var ppts []orb.Point
 	collect(parcel, &ppts)
 	for _, pt := range ppts {
-		if containsPoint(f, pt) {
+		if ingest.ContainsPoint(f, pt) {
 			return 0
 		}
 		if d := planar.DistanceFrom(f, pt); d < best {
@@ -993,32 +993,6 @@ func collect(g orb.Geometry, out *[]orb.Point) {
 	}
 }
 
-// containsPoint reports whether a polygon or multipolygon holds pt. It
-// does not check g's bound first: orb computes a bound by walking every
-// vertex, as the ring test does; callers that test many points against one
-// polygon check its bound once (bucketIndex.containing).
-func containsPoint(g orb.Geometry, pt orb.Point) bool {
-	switch g := g.(type) {
-	case orb.Polygon:
-		if len(g) == 0 || !survey.RingContains(g[0], pt) {
-			return false
-		}
-		for _, h := range g[1:] {
-			if survey.RingContains(h, pt) {
-				return false
-			}
-		}
-		return true
-	case orb.MultiPolygon:
-		for _, p := range g {
-			if containsPoint(p, pt) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // sampledShare is the percentage of a 20×20 grid of points over the
 // parcel's box, inside the parcel, that also lie in f (a polygon).
 func sampledShare(parcel, f orb.Geometry) float64 {
@@ -1030,11 +1004,11 @@ func sampledShare(parcel, f orb.Geometry) float64 {
 	for i := range 20 {
 		for j := range 20 {
 			pt := orb.Point{b.Min[0] + (float64(i)+0.5)/20*(b.Max[0]-b.Min[0]), b.Min[1] + (float64(j)+0.5)/20*(b.Max[1]-b.Min[1])}
-			if !containsPoint(parcel, pt) {
+			if !ingest.ContainsPoint(parcel, pt) {
 				continue
 			}
 			all++
-			if fb.Contains(pt) && containsPoint(f, pt) {
+			if fb.Contains(pt) && ingest.ContainsPoint(f, pt) {
 				in++
 			}
 		}

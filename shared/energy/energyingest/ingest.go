@@ -15,7 +15,6 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/clip"
 	"github.com/paulmach/orb/geo"
-	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/energy"
 	"meridian/shared/ingest"
@@ -1038,7 +1037,7 @@ func (in *ingester) addDisposition(d Disposition, byName map[string]string) erro
 	fromGeometry := len(d.Lands) == 0 && d.Geometry != nil
 	if fromGeometry {
 		err := in.svc.Blocks(in.ctx, lld.DLS, lld.LSD, d.Geometry.Bound(), func(b survey.Block) error {
-			if k := b.Location.String(); !seen[k] && containsPoint(d.Geometry, b.Centroid) {
+			if k := b.Location.String(); !seen[k] && ingest.ContainsPoint(d.Geometry, b.Centroid) {
 				seen[k] = true
 				lsds = append(lsds, k)
 			}
@@ -1103,17 +1102,6 @@ func (in *ingester) addDisposition(d Disposition, byName map[string]string) erro
 		return in.putRanked(energy.OperatorKey(ba), energy.SKDispositionPrefix, energy.OperatorDispositionSK(expiry, id), row)
 	}
 	return nil
-}
-
-// containsPoint reports whether the polygon or multipolygon g contains p.
-func containsPoint(g orb.Geometry, p orb.Point) bool {
-	switch g := g.(type) {
-	case orb.Polygon:
-		return planar.PolygonContains(g, p)
-	case orb.MultiPolygon:
-		return planar.MultiPolygonContains(g, p)
-	}
-	return false
 }
 
 // expandToLSDs lists the LSDs of a DLS block: itself, or its sections'
