@@ -132,7 +132,7 @@ func (a *atsReader) section(rng, twp, s, line int) (atsSection, error) {
 	// also rules out corners given in the wrong places.
 	for i := range 4 {
 		for j := range 4 {
-			if ringArea(sec.cell(i, j, 1)) <= 0 {
+			if twiceSignedArea(sec.cell(i, j, 1)) <= 0 {
 				return sec, a.errorf(line, "section %d-%d-%d-W%d: its corners and quarter points do not form a section (a corner or quarter point is misplaced)", s, twp, rng, mer)
 			}
 		}
