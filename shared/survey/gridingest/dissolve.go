@@ -77,7 +77,7 @@ func (d *dissolver) addRing(r orb.Ring, outer bool) error {
 	if len(pts) < 3 {
 		return fmt.Errorf("ring has %d distinct points, want at least 3", len(pts))
 	}
-	a := ringArea(pts)
+	a := twiceSignedArea(pts)
 	if a == 0 {
 		return errors.New("ring has zero area")
 	}
@@ -160,7 +160,7 @@ func (d *dissolver) result() (orb.Geometry, error) {
 			}
 			cur = next
 		}
-		switch a := ringArea(ring); {
+		switch a := twiceSignedArea(ring); {
 		case a > 0:
 			outers = append(outers, ring)
 		case a < 0:
@@ -177,7 +177,7 @@ func (d *dissolver) result() (orb.Geometry, error) {
 	areas := make([]float64, len(outers))
 	for i, r := range outers {
 		polys[i] = orb.Polygon{r}
-		areas[i] = ringArea(r)
+		areas[i] = twiceSignedArea(r)
 	}
 	for _, h := range holes {
 		p := interiorPoint(h, outers)
