@@ -101,7 +101,10 @@ func TestReplayEvents(t *testing.T) {
 func TestBootstrap(t *testing.T) {
 	t.Parallel()
 	client, endpoint := dynamokvtest.Minidyn(t, "reports")
-	energytest.IngestDemo(t, dynamokv.New(client, "reports", dynamokv.Options{}))
+	// The ingest's batch writes wait on the in-process emulator as long as
+	// they need: with the 3 s a Lambda gives a call, a loaded machine (make
+	// test runs two packages at once beside other work) timed them out.
+	energytest.IngestDemo(t, dynamokv.New(client, "reports", dynamokv.Options{Timeout: time.Minute}))
 	rss := apigwtest.CheckBootstrap(t, ".", "../../events/energy-wells*.json", wantEvents,
 		"REPORTS_TABLE=reports", "AWS_ENDPOINT_URL_DYNAMODB="+endpoint, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test")
 	t.Logf("peak RSS of the energy function: %.1f MB", float64(rss)/(1<<20))

@@ -167,7 +167,7 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 	if err := publish.Run(ctx, o); err != nil {
 		t.Fatal(err)
 	}
-	remote := dynamokv.New(dc, table, dynamokv.Options{})
+	remote := dynamokv.New(dc, table, dynamokv.Options{Timeout: emulatorTimeout})
 	if ds, ok, err := kv.Open(ctx, remote, "energy"); err != nil || !ok || ds.Items == 0 {
 		t.Errorf("energy dataset in DynamoDB: %+v %v %v", ds, ok, err)
 	}
@@ -292,7 +292,7 @@ func TestAWSReportWhenDynamoDBFails(t *testing.T) {
 	if err := dynamokv.CreateTable(ctx, client, "reports"); err != nil {
 		t.Fatal(err)
 	}
-	store := dynamokv.New(client, "reports", dynamokv.Options{})
+	store := dynamokv.New(client, "reports", dynamokv.Options{Timeout: emulatorTimeout})
 	if _, err := dataingest.IngestDemo(ctx, energy.Dataset, store, grid.New()); err != nil {
 		t.Fatal(err)
 	}
@@ -318,3 +318,9 @@ func TestAWSReportWhenDynamoDBFails(t *testing.T) {
 	}
 	t.Logf("503 after %s while DynamoDB failed", took.Round(time.Millisecond))
 }
+
+// emulatorTimeout bounds each of a test's own DynamoDB calls to an
+// emulator: the 3 s a Lambda gives a call (dynamokv.DefaultTimeout) is too
+// short for an in-process emulator on a loaded machine, where make test
+// runs packages side by side.
+const emulatorTimeout = time.Minute

@@ -80,7 +80,7 @@ func TestPublishToEmulators(t *testing.T) {
 	}
 
 	local := servedReports(t, string(dir), energy.Dataset)
-	remote := dynamokv.New(dc, o.Table, dynamokv.Options{})
+	remote := dynamokv.New(dc, o.Table, dynamokv.Options{Timeout: emulatorTimeout})
 	want, _, _ := kv.Open(ctx, local, energy.Dataset)
 	got, ok, err := kv.Open(ctx, remote, energy.Dataset)
 	if err != nil || !ok || got.Info.Source != want.Info.Source || !got.Info.Demo {

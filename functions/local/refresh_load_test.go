@@ -56,12 +56,15 @@ import (
 
 const (
 	loadWorkers     = 4
-	loadMaxRequests = 20000
-	loadMaxTime     = 60 * time.Second
-	loadBaseline    = 1500 * time.Millisecond // before the refresh
-	loadAfter       = time.Second             // after every probe answers B
-	loadSettleMax   = 15 * time.Second        // for every probe to answer B once the refresh is done
-	loadRecheck     = 200 * time.Millisecond  // GRID_RECHECK_SECONDS, ARCHIVE_RECHECK_SECONDS of the test's functions
+	loadMaxRequests = 100000
+	// loadMaxTime only stops a run that hangs: the refresh runs under the
+	// load's context, and on a loaded 2-core machine the AWS publish of
+	// version B took over the 60 s this was (its scan was canceled).
+	loadMaxTime   = 5 * time.Minute
+	loadBaseline  = 1500 * time.Millisecond // before the refresh
+	loadAfter     = time.Second             // after every probe answers B
+	loadSettleMax = 15 * time.Second        // for every probe to answer B once the refresh is done
+	loadRecheck   = 200 * time.Millisecond  // GRID_RECHECK_SECONDS, ARCHIVE_RECHECK_SECONDS of the test's functions
 	// loadPause is each worker's pause between requests, so that the
 	// load leaves the refresh some of the 2 cores this runs on.
 	loadPause = 10 * time.Millisecond
@@ -458,7 +461,11 @@ func TestRefreshUnderLoadAWS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(awsFunctions(t, s3c, bucket, names, dynamokv.New(rc, table, dynamokv.Options{})))
+	// The functions' store waits on the emulator as long as a request may
+	// (the load's client gives up after 10 s), not the 3 s a Lambda gives
+	// a DynamoDB call: queued behind the others at the proxy on a loaded
+	// machine, a query took longer than 3 s and its request failed.
+	ts := httptest.NewServer(awsFunctions(t, s3c, bucket, names, dynamokv.New(rc, table, dynamokv.Options{Timeout: 10 * time.Second})))
 	defer ts.Close()
 	// A publish that fails is run again, as its usage says: on this shared
 	// 2-core machine the DynamoDB emulator, busy with the load, sometimes
@@ -479,7 +486,7 @@ func TestRefreshUnderLoadAWS(t *testing.T) {
 		// For investigating a slow emulator only: a publish that still
 		// fails after three attempts is reported, not failed, and the
 		// datasets it did not switch must answer A to the end.
-		tg.kept = keptAt(t, s3c, bucket, dynamokv.New(dc, table, dynamokv.Options{ConsistentRead: true}))
+		tg.kept = keptAt(t, s3c, bucket, dynamokv.New(dc, table, dynamokv.Options{ConsistentRead: true, Timeout: emulatorTimeout}))
 	}
 	runLoad(t, tg, ps).check(t, "aws", ps)
 }

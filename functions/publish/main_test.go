@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/datadir"
@@ -109,7 +110,7 @@ func TestPublishSessionToken(t *testing.T) {
 	}
 	s3log.check(t, "S3", token, key)
 	ddbLog.check(t, "DynamoDB", token, key)
-	if d, ok, err := kv.Open(ctx, dynamokv.New(dc, "reports", dynamokv.Options{}), energy.Dataset); err != nil || !ok || d.Items != 1 {
+	if d, ok, err := kv.Open(ctx, dynamokv.New(dc, "reports", dynamokv.Options{Timeout: emulatorTimeout}), energy.Dataset); err != nil || !ok || d.Items != 1 {
 		t.Errorf("published dataset: %+v, %v, %v", d, ok, err)
 	}
 }
@@ -130,3 +131,9 @@ func TestPublishWorkerFlags(t *testing.T) {
 		}
 	}
 }
+
+// emulatorTimeout bounds each of a test's own DynamoDB calls to an
+// emulator: the 3 s a Lambda gives a call (dynamokv.DefaultTimeout) is too
+// short for an in-process emulator on a loaded machine, where make test
+// runs packages side by side.
+const emulatorTimeout = time.Minute

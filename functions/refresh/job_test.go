@@ -374,7 +374,7 @@ func TestRefreshEnergyEndToEnd(t *testing.T) {
 		t.Fatalf("first run: %+v, want %v updated and published", res, keys)
 	}
 	t.Logf("energy, first run: %.2f s, scratch %d bytes at most, meridian peak RSS %d KiB", res.Seconds, res.ScratchBytes, res.PeakRSSKiB)
-	remote := dynamokv.New(dc, job.Table, dynamokv.Options{})
+	remote := dynamokv.New(dc, job.Table, dynamokv.Options{Timeout: emulatorTimeout})
 	ds, ok, err := kv.Open(ctx, remote, energy.Dataset)
 	if err != nil || !ok || ds.Items == 0 {
 		t.Fatalf("energy dataset in DynamoDB: %+v, %v, %v", ds, ok, err)
@@ -427,7 +427,7 @@ func TestRefreshAgEndToEnd(t *testing.T) {
 		t.Fatalf("first run: %+v, %v; want %v updated and published", res, err, keys)
 	}
 	t.Logf("ag, first run: %.2f s, scratch %d bytes at most, meridian peak RSS %d KiB", res.Seconds, res.ScratchBytes, res.PeakRSSKiB)
-	remote := dynamokv.New(dc, job.Table, dynamokv.Options{})
+	remote := dynamokv.New(dc, job.Table, dynamokv.Options{Timeout: emulatorTimeout})
 	ds, ok, err := kv.Open(ctx, remote, ag.Dataset)
 	if err != nil || !ok || ds.Items == 0 {
 		t.Fatalf("ag dataset in DynamoDB: %+v, %v, %v", ds, ok, err)
@@ -486,3 +486,9 @@ func TestRefreshPublishFailureRecordsNothing(t *testing.T) {
 		t.Fatalf("next run: %+v, %v; want it fetched and published", res, err)
 	}
 }
+
+// emulatorTimeout bounds each of a test's own DynamoDB calls to an
+// emulator: the 3 s a Lambda gives a call (dynamokv.DefaultTimeout) is too
+// short for an in-process emulator on a loaded machine, where make test
+// runs packages side by side.
+const emulatorTimeout = time.Minute

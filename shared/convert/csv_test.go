@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -143,34 +142,6 @@ func (r *rowSource) Read(p []byte) (int, error) {
 	n := copy(p, r.buf)
 	r.buf = r.buf[n:]
 	return n, nil
-}
-
-// The conversion streams: the heap after 100,000 rows is no larger than
-// after 8,192.
-func TestConvertCSVStreamsInConstantMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("streams 100,000 rows")
-	}
-	heapAfter := func(n int) uint64 {
-		var peak uint64
-		_, err := convert.ConvertCSV(context.Background(), grid.New(), &rowSource{n: n}, io.Discard, convert.CSVOptions{
-			Progress: func(rows, bytes int64) {
-				var ms runtime.MemStats
-				runtime.GC()
-				runtime.ReadMemStats(&ms)
-				peak = max(peak, ms.HeapInuse)
-			},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return peak
-	}
-	small, large := heapAfter(8192), heapAfter(100000)
-	t.Logf("heap in use: %d KiB after 8,192 rows, %d KiB after 100,000 rows", small>>10, large>>10)
-	if large > small+4<<20 {
-		t.Errorf("heap grew from %d KiB to %d KiB: the conversion is not streaming", small>>10, large>>10)
-	}
 }
 
 func BenchmarkConvertCSV(b *testing.B) {

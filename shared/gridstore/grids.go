@@ -31,6 +31,11 @@ type Source struct {
 // error here is a cold start that fails: the function has nothing to
 // serve.
 func New(ctx context.Context, src Source, logger *slog.Logger) (*Grids, error) {
+	return newAt(ctx, src, logger, time.Now)
+}
+
+// newAt is New with the clock that times the rechecks.
+func newAt(ctx context.Context, src Source, logger *slog.Logger, now func() time.Time) (*Grids, error) {
 	return gridset.New(ctx, gridset.Source{
 		Indexes: src.Indexes,
 		List: func(ctx context.Context) ([]gridset.Ref, error) {
@@ -46,6 +51,7 @@ func New(ctx context.Context, src Source, logger *slog.Logger) (*Grids, error) {
 		},
 		Where:   src.Where,
 		Recheck: src.Recheck,
+		Now:     now,
 	}, logger)
 }
 

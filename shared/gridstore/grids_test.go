@@ -183,8 +183,9 @@ func (f fixedManifest) ReadRange(ctx context.Context, key string, off, n int64) 
 	return f.Store.ReadRange(ctx, key, off, n)
 }
 
-// Check reads the manifest only once Recheck has passed, on a request, and
-// a failure is logged with what stays served.
+// Check reads the manifest only once Recheck has passed (on the Grids'
+// clock, moved by hand here), on a request, and a failure is logged with
+// what stays served.
 func TestGridsCheck(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -192,28 +193,36 @@ func TestGridsCheck(t *testing.T) {
 	s3 := s3blob.New(s3blobtest.FakeS3(t, bucket), bucket, "grid/", s3blob.Options{})
 	publishRelease(t, s3, indexBytes(t, "release A"))
 	var logs logBuffer
-	const recheck = 300 * time.Millisecond
-	opened := time.Now()
-	g, err := gridstore.New(ctx, gridstore.Source{Indexes: s3, Manifest: s3, Names: []string{"a.mgix"}, Where: "s3://grids/grid/", Recheck: recheck},
-		slog.New(slog.NewTextHandler(&logs, nil)))
+	const recheck = 5 * time.Minute
+	var mu sync.Mutex
+	clock := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); clock = clock.Add(d) }
+	g, err := gridstore.NewAt(ctx, gridstore.Source{Indexes: s3, Manifest: s3, Names: []string{"a.mgix"}, Where: "s3://grids/grid/", Recheck: recheck},
+		slog.New(slog.NewTextHandler(&logs, nil)), now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	publishRelease(t, s3, indexBytes(t, "release B"))
 	h := g.Handler(http.NotFoundHandler())
+	advance(recheck - time.Second)
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
-	if s := sources(g.Indexes()); s != "release A" && time.Since(opened) < recheck {
-		t.Errorf("before the recheck: %q, want release A", s)
+	if s := sources(g.Indexes()); s != "release A" {
+		t.Errorf("a second before the recheck: %q, want release A", s)
 	}
-	time.Sleep(recheck + 10*time.Millisecond)
+	advance(time.Second)
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
 	if s := sources(g.Indexes()); s != "release B" {
-		t.Errorf("after the recheck: %q, want release B", s)
+		t.Errorf("at the recheck: %q, want release B", s)
 	}
 	if err := s3.Put(ctx, release.ManifestKey, strings.NewReader(`{"files":`)); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(recheck + 10*time.Millisecond)
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
+	if strings.Contains(logs.String(), "corrupt manifest") {
+		t.Errorf("the manifest was read again before Recheck passed: log %q", logs.String())
+	}
+	advance(recheck)
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
 	if s := sources(g.Indexes()); s != "release B" || !strings.Contains(logs.String(), "keeping what is served") || !strings.Contains(logs.String(), "corrupt manifest") {
 		t.Errorf("corrupt manifest: %q served, log %q; want release B kept and the failure logged", s, logs.String())

@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"github.com/paulmach/orb"
+
+	"meridian/shared/ingest/shp"
 )
 
 // checkLngLat returns why g is not in longitude and latitude, or "".
@@ -183,4 +185,46 @@ func MultiPolygon(g orb.Geometry) orb.MultiPolygon {
 		return g
 	}
 	return nil
+}
+
+// ContainsPoint reports whether the polygon or multipolygon g holds pt,
+// its boundary included: a point on an edge or a vertex of any ring (a
+// hole's too) is in; a point strictly inside a hole is out. Rings are
+// tested by shp.PointInRing, exactly. Any other geometry holds nothing.
+// It does not check g's bound first (orb computes a bound by walking
+// every vertex, as the ring test does): callers that test many points
+// against one polygon check its bound once.
+func ContainsPoint(g orb.Geometry, pt orb.Point) bool {
+	switch g := g.(type) {
+	case orb.Polygon:
+		return polygonContains(g, pt)
+	case orb.MultiPolygon:
+		for _, p := range g {
+			if polygonContains(p, pt) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func polygonContains(p orb.Polygon, pt orb.Point) bool {
+	if len(p) == 0 {
+		return false
+	}
+	switch shp.PointInRing(pt, p[0]) {
+	case -1:
+		return false
+	case 0:
+		return true
+	}
+	for _, h := range p[1:] {
+		switch shp.PointInRing(pt, h) {
+		case 1:
+			return false
+		case 0:
+			return true
+		}
+	}
+	return true
 }

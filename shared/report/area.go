@@ -21,9 +21,9 @@ func AreaM2(g orb.Geometry) float64 {
 		a := 0.0
 		for i, ring := range g {
 			if i == 0 {
-				a += math.Abs(ringArea(ring))
+				a += math.Abs(signedRingAreaM2(ring))
 			} else {
-				a -= math.Abs(ringArea(ring))
+				a -= math.Abs(signedRingAreaM2(ring))
 			}
 		}
 		return a
@@ -37,7 +37,9 @@ func AreaM2(g orb.Geometry) float64 {
 	return 0
 }
 
-func ringArea(r orb.Ring) float64 {
+// signedRingAreaM2 is the area of a lng/lat ring in square metres on the
+// ellipsoid (see AreaM2), positive when the ring is counter-clockwise.
+func signedRingAreaM2(r orb.Ring) float64 {
 	if len(r) < 3 {
 		return 0
 	}

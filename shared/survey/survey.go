@@ -86,6 +86,11 @@ func BoxPolygon(b orb.Bound) orb.Polygon {
 	return p.ring[:]
 }
 
+// Round6 rounds a coordinate (degrees) to 6 decimals, about 0.1 m, half
+// away from zero as math.Round does: the precision every answer, report
+// and TileJSON gives coordinates in.
+func Round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
+
 // RingContains reports whether p is inside ring r by the even-odd rule
 // (points on an edge may go either way). The boundary outlines call it on
 // every lookup: unlike planar.RingContains it does not recompute the ring's

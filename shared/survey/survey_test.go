@@ -47,3 +47,19 @@ func TestProvinceNames(t *testing.T) {
 		}
 	}
 }
+
+func TestRound6(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want float64 }{
+		{-114.0123455, -114.012346}, // half away from zero, negative
+		{51.0000005, 51.000001},     // half away from zero, positive
+		{51.0000004999, 51.0},
+		{-0.0000005, -0.000001},
+		{-49.1234564, -49.123456},
+		{0, 0},
+	} {
+		if got := survey.Round6(tc.in); got != tc.want {
+			t.Errorf("Round6(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}

@@ -22,6 +22,7 @@ import (
 
 	"meridian/shared/api"
 	"meridian/shared/apierr"
+	"meridian/shared/survey"
 )
 
 // Archive is a built tile archive of one layer (package archive reads
@@ -516,6 +517,9 @@ func (c *checkedTiles) add(sum uint64) { c.slots[sum%checkedSlots].Store(sum) }
 type flight struct {
 	mu    sync.Mutex
 	calls map[string]*call
+	// joined, when set (tests), is called when a caller is about to wait
+	// for a call in progress.
+	joined func(key string)
 }
 
 type call struct {
@@ -528,6 +532,9 @@ func (f *flight) do(key string, fn func() ([]byte, error)) ([]byte, error) {
 	f.mu.Lock()
 	if c, ok := f.calls[key]; ok {
 		f.mu.Unlock()
+		if f.joined != nil {
+			f.joined(key)
+		}
 		<-c.done
 		return c.data, c.err
 	}
@@ -583,8 +590,8 @@ func TileJSON(l Layer, base, key, attribution string, bounds orb.Bound) map[stri
 		"tiles":       []string{tiles},
 		"minzoom":     l.MinZoom,
 		"maxzoom":     maxZ,
-		"bounds":      []float64{round6(bounds.Min[0]), round6(bounds.Min[1]), round6(bounds.Max[0]), round6(bounds.Max[1])},
-		"center":      []float64{round6(c[0]), round6(c[1]), float64(max(l.MinZoom, min(maxZ, 6)))},
+		"bounds":      []float64{survey.Round6(bounds.Min[0]), survey.Round6(bounds.Min[1]), survey.Round6(bounds.Max[0]), survey.Round6(bounds.Max[1])},
+		"center":      []float64{survey.Round6(c[0]), survey.Round6(c[1]), float64(max(l.MinZoom, min(maxZ, 6)))},
 		"vector_layers": []map[string]any{{
 			"id":          l.SourceLayer,
 			"description": l.Title,
@@ -593,13 +600,4 @@ func TileJSON(l Layer, base, key, attribution string, bounds orb.Bound) map[stri
 			"fields":      fields,
 		}},
 	}
-}
-
-func round6(v float64) float64 { return float64(int64(v*1e6+copysignHalf(v))) / 1e6 }
-
-func copysignHalf(v float64) float64 {
-	if v < 0 {
-		return -0.5
-	}
-	return 0.5
 }

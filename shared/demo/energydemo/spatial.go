@@ -272,27 +272,27 @@ func (w *demoWorld) pipelinesShapefile() ([]File, error) {
 			fields[i] = shp.Field{Name: a, Type: shp.Numeric, Length: 10}
 		}
 	}
-	var shpB, shxB, dbfB shp.Buffer
-	wr, err := shp.NewWriter(&shpB, &shxB, &dbfB, shp.PolyLine, fields, shp.WriterOptions{Encoding: shp.UTF8})
+	const base = "Pipelines_GCS_NAD83"
+	set := shp.Files{}
+	wr, err := shp.NewSetWriter(set, base, shp.PolyLine, fields, shp.SetOptions{
+		WriterOptions: shp.WriterOptions{Encoding: shp.UTF8}, PRJ: nad83PRJ, CPG: true})
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range w.pipelines {
 		if err := wr.Write(p.geom, p.attrs[:]); err != nil {
+			wr.Abort()
 			return nil, err
 		}
 	}
 	if err := wr.Close(); err != nil {
 		return nil, err
 	}
-	const base = "Pipelines_GCS_NAD83"
-	return []File{
-		{base + ".shp", shpB.Bytes()},
-		{base + ".shx", shxB.Bytes()},
-		{base + ".dbf", dbfB.Bytes()},
-		{base + ".prj", []byte(nad83PRJ)},
-		{base + ".cpg", []byte(shp.UTF8.CPG())},
-	}, nil
+	var out []File
+	for _, ext := range []string{".shp", ".shx", ".dbf", ".prj", ".cpg"} {
+		out = append(out, File{base + ext, set[base+ext]})
+	}
+	return out, nil
 }
 
 // demoDisposition is one demo Crown disposition.

@@ -3,7 +3,6 @@ package energyingest_test
 import (
 	"bytes"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -43,39 +42,6 @@ func demoBody(t testing.TB, name string, skipHeader bool) []byte {
 		b = b[bytes.IndexByte(b, '\n')+1:]
 	}
 	return b
-}
-
-// TestReadWellListConstantMemory streams 240,000 rows (~50 MB) and checks
-// that the live heap stays small.
-func TestReadWellListConstantMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("streams 50 MB")
-	}
-	body := demoBody(t, "WellList_2026-11.txt", false)
-	r := &repeatReader{body: body, n: 2000}
-	var ms runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapAlloc, uint64(0)
-	n := 0
-	err := energyingest.ReadWellList(r, "WellList.txt", func(energyingest.Well) error {
-		n++
-		if n%40000 == 0 {
-			runtime.GC()
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapAlloc)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n != 240000 {
-		t.Fatalf("%d rows, want 240000", n)
-	}
-	if grow := int64(peak) - int64(base); grow > 8<<20 {
-		t.Errorf("live heap grew by %d bytes while streaming %d MB", grow, len(body)*2000>>20)
-	}
 }
 
 func BenchmarkReadWellList(b *testing.B) {

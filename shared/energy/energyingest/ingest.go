@@ -15,7 +15,6 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/clip"
 	"github.com/paulmach/orb/geo"
-	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/energy"
 	"meridian/shared/ingest"
@@ -496,9 +495,9 @@ func (in *ingester) centroid(l lld.Location) (orb.Point, string, bool) {
 	return b.Centroid, b.Province.Code(), true
 }
 
-func point(p orb.Point) energy.Point { return energy.Point{Lat: round6(p[1]), Lng: round6(p[0])} }
-
-func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
+func point(p orb.Point) energy.Point {
+	return energy.Point{Lat: survey.Round6(p[1]), Lng: survey.Round6(p[0])}
+}
 
 // intern returns a copy of s shared by every equal string it was given:
 // for the few thousand BA codes that per-well maps hold.
@@ -872,7 +871,7 @@ func (in *ingester) addPipeline(pl Pipeline) error {
 	}
 	if pl.Geometry != nil {
 		c := pl.Geometry.Bound().Center()
-		row.Centroid = &energy.Point{Lat: round6(c[1]), Lng: round6(c[0])}
+		row.Centroid = &energy.Point{Lat: survey.Round6(c[1]), Lng: survey.Round6(c[0])}
 	}
 	if err := in.w.Put(energy.PipelineKey(pl.Licence), energy.SegmentSK(pl.LineNo, pl.SegmentID), row); err != nil {
 		return err
@@ -919,7 +918,7 @@ func (in *ingester) addPipeline(pl Pipeline) error {
 		length := math.Round(m*10) / 10
 		r.LengthMOnParcel, r.Centroid = &length, nil
 		if mid, ok := mids[lsdKey]; ok {
-			r.OverlapPoint = &energy.Point{Lat: round6(mid[1]), Lng: round6(mid[0])}
+			r.OverlapPoint = &energy.Point{Lat: survey.Round6(mid[1]), Lng: survey.Round6(mid[0])}
 		}
 		s := in.lsd(l)
 		s.segments++
@@ -1038,7 +1037,7 @@ func (in *ingester) addDisposition(d Disposition, byName map[string]string) erro
 	fromGeometry := len(d.Lands) == 0 && d.Geometry != nil
 	if fromGeometry {
 		err := in.svc.Blocks(in.ctx, lld.DLS, lld.LSD, d.Geometry.Bound(), func(b survey.Block) error {
-			if k := b.Location.String(); !seen[k] && containsPoint(d.Geometry, b.Centroid) {
+			if k := b.Location.String(); !seen[k] && ingest.ContainsPoint(d.Geometry, b.Centroid) {
 				seen[k] = true
 				lsds = append(lsds, k)
 			}
@@ -1067,7 +1066,7 @@ func (in *ingester) addDisposition(d Disposition, byName map[string]string) erro
 		n++
 		r := row
 		r.IssueDate = ""
-		r.LSDCoveragePct, r.OverlapPoint = &full, &energy.Point{Lat: round6(c[1]), Lng: round6(c[0])}
+		r.LSDCoveragePct, r.OverlapPoint = &full, &energy.Point{Lat: survey.Round6(c[1]), Lng: survey.Round6(c[0])}
 		if fromGeometry {
 			r.LSDCoveragePct = nil
 		}
@@ -1076,7 +1075,7 @@ func (in *ingester) addDisposition(d Disposition, byName map[string]string) erro
 		}
 	}
 	if n > 0 {
-		row.Centroid = &energy.Point{Lat: round6(centre[1] / float64(n)), Lng: round6(centre[0] / float64(n))}
+		row.Centroid = &energy.Point{Lat: survey.Round6(centre[1] / float64(n)), Lng: survey.Round6(centre[0] / float64(n))}
 	}
 	detail := row
 	detail.LSDs = lsds
@@ -1103,17 +1102,6 @@ func (in *ingester) addDisposition(d Disposition, byName map[string]string) erro
 		return in.putRanked(energy.OperatorKey(ba), energy.SKDispositionPrefix, energy.OperatorDispositionSK(expiry, id), row)
 	}
 	return nil
-}
-
-// containsPoint reports whether the polygon or multipolygon g contains p.
-func containsPoint(g orb.Geometry, p orb.Point) bool {
-	switch g := g.(type) {
-	case orb.Polygon:
-		return planar.PolygonContains(g, p)
-	case orb.MultiPolygon:
-		return planar.MultiPolygonContains(g, p)
-	}
-	return false
 }
 
 // expandToLSDs lists the LSDs of a DLS block: itself, or its sections'

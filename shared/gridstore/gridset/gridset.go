@@ -50,6 +50,9 @@ type Source struct {
 	// others. Without it a new set with an index that does not open is
 	// refused whole, and New fails.
 	Partial bool
+	// Now is the clock Recheck is counted on; time.Now when nil (tests
+	// move their own by hand).
+	Now func() time.Time
 }
 
 // Grids are the grid indexes a process serves, kept in step with their
@@ -97,6 +100,9 @@ type Grids struct {
 func New(ctx context.Context, src Source, logger *slog.Logger) (*Grids, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
+	}
+	if src.Now == nil {
+		src.Now = time.Now
 	}
 	g := &Grids{src: src, logger: logger, served: map[string]Ref{}, open: map[Ref]*gridindex.Index{}}
 	if _, err := g.Reload(ctx); err != nil {
@@ -157,7 +163,7 @@ func (g *Grids) Check(ctx context.Context) {
 		return
 	}
 	g.mu.Lock()
-	due := g.src.Recheck <= 0 || time.Since(g.checked) >= g.src.Recheck
+	due := g.src.Recheck <= 0 || g.src.Now().Sub(g.checked) >= g.src.Recheck
 	g.mu.Unlock()
 	if !due || !g.checking.CompareAndSwap(false, true) {
 		return
@@ -202,7 +208,7 @@ func (g *Grids) Reload(ctx context.Context) (changed bool, err error) {
 	defer g.reload.Unlock()
 	refs, err := g.src.List(ctx)
 	g.mu.Lock()
-	g.checked = time.Now()
+	g.checked = g.src.Now()
 	same := err == nil && g.listed != nil && slices.Equal(refs, g.listed)
 	g.mu.Unlock()
 	if err != nil || same {

@@ -19,5 +19,6 @@
 // *FormatError naming the file, the record and what is wrong.
 //
 // Writer produces files in exactly the official layout, for test fixtures
-// and demo data.
+// and demo data; SetWriter writes a whole set (.shp, .shx, .dbf and the
+// .prj and .cpg beside them) to a directory (Dir) or to memory (Files).
 package shp

@@ -6,11 +6,9 @@ import (
 	"errors"
 	"io"
 	"math"
-	"runtime"
 	"testing"
 
 	"github.com/paulmach/orb"
-
 	"meridian/shared/ingest/shp"
 )
 
@@ -86,13 +84,4 @@ func cw(r orb.Ring) orb.Ring {
 // float64At reads the little-endian float64 at off.
 func float64At(b []byte, off int) float64 {
 	return math.Float64frombits(binary.LittleEndian.Uint64(b[off : off+8]))
-}
-
-// runtimeMem is a snapshot of the bytes allocated so far.
-type runtimeMem struct{ total uint64 }
-
-func (m *runtimeMem) read() {
-	var s runtime.MemStats
-	runtime.ReadMemStats(&s)
-	m.total = s.TotalAlloc
 }

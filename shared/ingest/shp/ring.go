@@ -23,23 +23,35 @@ func signedArea(r orb.Ring) float64 {
 	return a
 }
 
-// pointInRing returns 1 when p is inside ring r, -1 when outside and 0 on
-// its boundary (crossing-number test, exact for points on edges).
-func pointInRing(p orb.Point, r orb.Ring) int {
+// PointInRing returns 1 when p is inside ring r, -1 when outside and 0
+// on its boundary: on an edge or a vertex, exactly (no tolerance). It is
+// the crossing-number test, with the crossings decided by the sign of a
+// cross product rather than a division, so that a point on an edge is
+// found on it whatever the edge's slope when the arithmetic is exact (as
+// it is for the axis-aligned edges of survey grids). r may be closed or
+// not. It is the rule the reader places holes by, and the one
+// ingest.ContainsPoint applies to polygons.
+func PointInRing(p orb.Point, r orb.Ring) int {
 	inside := false
 	for i, j := 0, len(r)-1; i < len(r); j, i = i, i+1 {
 		a, b := r[j], r[i]
-		// On the segment a-b?
-		cross := (b[0]-a[0])*(p[1]-a[1]) - (b[1]-a[1])*(p[0]-a[0])
-		if cross == 0 && p[0] >= math.Min(a[0], b[0]) && p[0] <= math.Max(a[0], b[0]) &&
-			p[1] >= math.Min(a[1], b[1]) && p[1] <= math.Max(a[1], b[1]) {
-			return 0
-		}
-		if (a[1] > p[1]) != (b[1] > p[1]) {
-			x := a[0] + (p[1]-a[1])*(b[0]-a[0])/(b[1]-a[1])
-			if p[0] < x {
-				inside = !inside
+		if a[1] == p[1] {
+			if a[0] == p[0] {
+				return 0 // on a vertex
 			}
+			if b[1] == p[1] && (a[0] < p[0]) != (b[0] < p[0]) && b[0] != p[0] {
+				return 0 // inside a horizontal edge
+			}
+		}
+		if (a[1] > p[1]) == (b[1] > p[1]) {
+			continue // the edge does not cross p's parallel
+		}
+		cross := (b[0]-a[0])*(p[1]-a[1]) - (b[1]-a[1])*(p[0]-a[0])
+		if cross == 0 {
+			return 0 // on the edge
+		}
+		if (cross > 0) == (b[1] > a[1]) {
+			inside = !inside // the edge crosses east of p
 		}
 	}
 	if inside {
@@ -52,7 +64,7 @@ func pointInRing(p orb.Point, r orb.Ring) int {
 // first vertex of h that is not on o's boundary (inside when all are).
 func ringInRing(h, o orb.Ring) bool {
 	for _, p := range h[:len(h)-1] {
-		switch pointInRing(p, o) {
+		switch PointInRing(p, o) {
 		case 1:
 			return true
 		case -1:

@@ -168,8 +168,8 @@ func TestPointInRing(t *testing.T) {
 		{orb.Point{5, 10.000001}, -1},
 	}
 	for _, tc := range tests {
-		if got := pointInRing(tc.p, r); got != tc.want {
-			t.Errorf("pointInRing(%v) = %d, want %d", tc.p, got, tc.want)
+		if got := PointInRing(tc.p, r); got != tc.want {
+			t.Errorf("PointInRing(%v) = %d, want %d", tc.p, got, tc.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-// Package convert answers the conversion endpoints: search (legal land
+// Package grid answers the conversion endpoints: search (legal land
 // description to block), reverse (point to legal land description),
 // autocomplete and batch, on top of the survey grid systems. It writes
 // GeoJSON FeatureCollections: per location a grid feature then a centroid
@@ -8,7 +8,6 @@ package grid
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -344,5 +343,5 @@ func fmtPoint(pt orb.Point) string {
 }
 
 func fmtCoord(v float64) string {
-	return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64)
+	return strconv.FormatFloat(survey.Round6(v), 'f', -1, 64)
 }

@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/paulmach/orb"
-
 	"meridian/shared/demo/griddemo"
 	"meridian/shared/ingest"
 	"meridian/shared/lld"
@@ -519,44 +517,6 @@ func largeATS(ranges, townships int) io.Reader {
 		pw.Close()
 	}()
 	return pr
-}
-
-// TestReadATSMemoryBounded reads 200 townships (10 ranges of 20) and checks
-// that the live heap stays flat: the reader keeps at most three range
-// columns, whatever the file's length. Keeping every point would make the
-// heap at the end about three times what it is after three ranges.
-func TestReadATSMemoryBounded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads 200 townships")
-	}
-	const perRange = 20 * 757
-	var early, late uint64
-	n := 0
-	var ms runtime.MemStats
-	_, err := gridingest.ReadATS(largeATS(10, 20), "large.SEQ", func(r gridindex.Record) error {
-		n++
-		if n%4000 == 0 {
-			runtime.GC()
-			runtime.ReadMemStats(&ms)
-			switch {
-			case n > 2*perRange && n <= 3*perRange:
-				early = max(early, ms.HeapAlloc)
-			case n > 7*perRange:
-				late = max(late, ms.HeapAlloc)
-			}
-		}
-		return nil
-	}, gridingest.ATSOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n != 10*perRange {
-		t.Fatalf("%d records, want %d", n, 10*perRange)
-	}
-	t.Logf("live heap while reading range 4: %.2f MB; ranges 9-10: %.2f MB", float64(early)/1e6, float64(late)/1e6)
-	if late > early+early/4+256<<10 {
-		t.Errorf("live heap grew from %d to %d bytes: memory is not bounded", early, late)
-	}
 }
 
 func BenchmarkReadATS(b *testing.B) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"meridian/shared/ingest"
+	"meridian/shared/ingest/shp"
 
 	"github.com/paulmach/orb"
 
@@ -77,6 +78,26 @@ var ATSPolygonLayout = ingest.Layout{
 	Form:      "V4-1_*.shp Shapefiles (PID, FILE_NAME, TRM, M, RGE, TWP, SEC, QS, LS, DESCRIPTOR, RA)",
 	Verified:  true,
 	Evidence:  "docs/real-layouts.md \"AltaLIS ATS v4.1 polygons\": layer names (id 53723583897), attributes (floglass/ATS_LSD_Convert README.md and Data_Formatting.py), RA blank for parcels (id 70266997556)",
+}
+
+// ATSPolygonFields returns the polygon layers' attributes in the
+// published order (ATSPolygonLayout.Form), as character fields of the
+// widths the fixtures and the demo write: the reader matches names, not
+// widths or types.
+func ATSPolygonFields() []shp.Field {
+	return []shp.Field{
+		{Name: "PID", Type: shp.Character, Length: 13},
+		{Name: "FILE_NAME", Type: shp.Character, Length: 8},
+		{Name: "TRM", Type: shp.Character, Length: 8},
+		{Name: "M", Type: shp.Character, Length: 3},
+		{Name: "RGE", Type: shp.Character, Length: 3},
+		{Name: "TWP", Type: shp.Character, Length: 3},
+		{Name: "SEC", Type: shp.Character, Length: 3},
+		{Name: "QS", Type: shp.Character, Length: 2},
+		{Name: "LS", Type: shp.Character, Length: 3},
+		{Name: "DESCRIPTOR", Type: shp.Character, Length: 34},
+		{Name: "RA", Type: shp.Character, Length: 2},
+	}
 }
 
 // ATSBaseFeaturesLayout is the base features' sections with road

@@ -153,19 +153,7 @@ func TestReadATSPolygonsMatchCoordinates(t *testing.T) {
 }
 
 // atsPolygonFields is the published attribute list.
-var atsPolygonFields = []shp.Field{
-	{Name: "PID", Type: shp.Character, Length: 13},
-	{Name: "FILE_NAME", Type: shp.Character, Length: 8},
-	{Name: "TRM", Type: shp.Character, Length: 8},
-	{Name: "M", Type: shp.Character, Length: 3},
-	{Name: "RGE", Type: shp.Character, Length: 3},
-	{Name: "TWP", Type: shp.Character, Length: 3},
-	{Name: "SEC", Type: shp.Character, Length: 3},
-	{Name: "QS", Type: shp.Character, Length: 2},
-	{Name: "LS", Type: shp.Character, Length: 3},
-	{Name: "DESCRIPTOR", Type: shp.Character, Length: 34},
-	{Name: "RA", Type: shp.Character, Length: 2},
-}
+var atsPolygonFields = gridingest.ATSPolygonFields()
 
 // atsRow is one feature of a test layer: M, RGE, TWP, SEC, QS, LS,
 // DESCRIPTOR, RA (PID, FILE_NAME and TRM are filled in), and the block

@@ -81,9 +81,11 @@ func (e emitter) send(r gridindex.Record) error {
 	return e.emit(r)
 }
 
-// ringArea is twice the signed planar area of r (positive when
-// counter-clockwise); r may or may not repeat its first point at the end.
-func ringArea(r orb.Ring) float64 {
+// twiceSignedArea is twice the signed planar area of r in squared
+// coordinate units (positive when counter-clockwise), for orientation and
+// degeneracy tests; report.AreaM2 gives areas on the ground. r may or may
+// not repeat its first point at the end.
+func twiceSignedArea(r orb.Ring) float64 {
 	a := 0.0
 	n := len(r)
 	for i := range n {
@@ -113,7 +115,7 @@ func reverseRing(r orb.Ring) {
 func orientPolygon(p orb.Polygon) orb.Polygon {
 	for i := range p {
 		p[i] = closeRing(p[i])
-		a := ringArea(p[i])
+		a := twiceSignedArea(p[i])
 		if (i == 0 && a < 0) || (i > 0 && a > 0) {
 			reverseRing(p[i])
 		}
@@ -167,7 +169,7 @@ func checkPolygonal(g orb.Geometry) string {
 					return fmt.Sprintf("coordinate %v is not a longitude/latitude", pt)
 				}
 			}
-			if ringArea(r) == 0 {
+			if twiceSignedArea(r) == 0 {
 				return "ring with zero area"
 			}
 		}

@@ -3,12 +3,14 @@ package datalayers
 import (
 	"context"
 	"fmt"
+	"testing"
 
 	"meridian/shared/ag"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
 	"meridian/shared/survey/grid"
+	"meridian/shared/tile"
 )
 
 // synthLSDs calls fn with n DLS LSDs, township by township along rows of
@@ -136,4 +138,23 @@ func synthAg(ctx context.Context, store kv.Store, n int) error {
 		})
 	})
 	return err
+}
+
+// eachBuild calls fn with each of region's layers that s has data for, and
+// the options to build it with.
+func eachBuild(t testing.TB, s *Source, region string, fn func(tile.Layer, tile.BuildOptions)) {
+	t.Helper()
+	for _, name := range Names() {
+		l := layer(t, name)
+		if l.Region != region {
+			continue
+		}
+		o, ok, err := s.BuildOptions(context.Background(), l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			fn(l, o)
+		}
+	}
 }

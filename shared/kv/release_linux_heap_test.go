@@ -1,3 +1,5 @@
+//go:build heaptest && linux
+
 package kv_test
 
 import (
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"meridian/shared/internal/heaptest"
 	"meridian/shared/kv"
 )
 
@@ -29,9 +32,11 @@ func rssFile(t *testing.T) int64 {
 	return 0
 }
 
-// TestReleaseEvery reads a 48 MB store whole through a read-only handle:
-// without ReleaseEvery its pages stay resident, with it they leave.
-func TestReleaseEvery(t *testing.T) {
+// TestReleaseEveryRSS reads a 48 MB store whole through a read-only
+// handle: without ReleaseEvery its pages stay resident, with it they leave
+// (the lowest of three attempts: the kernel may fault pages back in under
+// memory pressure from other processes).
+func TestReleaseEveryRSS(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "big.db")
 	w, err := kv.OpenBolt(path, kv.BoltOptions{NoSync: true})
@@ -69,8 +74,11 @@ func TestReleaseEvery(t *testing.T) {
 		return rssFile(t) - before
 	}
 	kept := readAll(0, true)
-	released := readAll(20*time.Millisecond, true)
-	written := readAll(time.Millisecond, false)
+	type attempt struct{ released, written int64 }
+	a := heaptest.LowestBy(8<<20, func(a attempt) int64 { return max(a.released, a.written) }, func() attempt {
+		return attempt{readAll(20*time.Millisecond, true), readAll(time.Millisecond, false)}
+	})
+	released, written := a.released, a.written
 	t.Logf("file-backed resident growth over a 48 MB read: %d MB kept mapped, %d MB with ReleaseEvery, %d MB read and written with it", kept>>20, released>>20, written>>20)
 	if kept < 32<<20 {
 		t.Skipf("the pages did not stay resident without release (%d MB): nothing to compare", kept>>20)
