@@ -13,7 +13,7 @@ import (
 	"meridian/shared/golden"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
-	"meridian/shared/kv/kvtest"
+	"meridian/shared/kv/dynamokv/dynamokvtest"
 )
 
 // events are this function's recorded API Gateway requests.
@@ -100,7 +100,7 @@ func TestReplayEvents(t *testing.T) {
 // depend on the day (the binary counts days from the real clock).
 func TestBootstrap(t *testing.T) {
 	t.Parallel()
-	client, endpoint := kvtest.Minidyn(t, "reports")
+	client, endpoint := dynamokvtest.Minidyn(t, "reports")
 	// The ingest's batch writes wait on the in-process emulator as long as
 	// they need: with the 3 s a Lambda gives a call, a loaded machine (make
 	// test runs two packages at once beside other work) timed them out.

@@ -27,8 +27,8 @@ import (
 	"meridian/shared/api"
 	"meridian/shared/api/apigw"
 	"meridian/shared/blob"
-	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/convert"
 	"meridian/shared/convert/convertfn"
 	"meridian/shared/datadir"
@@ -108,9 +108,9 @@ func localRequest(t *testing.T, ev events.APIGatewayProxyRequest, key string) *h
 func emulators(t *testing.T) (bucket string, s3c *s3.Client, s3Endpoint, s3Key, ddbEndpoint string) {
 	bucket = fmt.Sprintf("meridian-data-%d", time.Now().UnixNano()%1e9)
 	if ep := os.Getenv("MERIDIAN_S3_ENDPOINT"); ep != "" {
-		s3c, s3Endpoint, s3Key = blobtest.ExternalS3(t, bucket), ep, "S3RVER"
+		s3c, s3Endpoint, s3Key = s3blobtest.ExternalS3(t, bucket), ep, "S3RVER"
 	} else {
-		s3c = blobtest.FakeS3(t, bucket)
+		s3c = s3blobtest.FakeS3(t, bucket)
 		s3Endpoint, s3Key = *s3c.Options().BaseEndpoint, "test"
 	}
 	if ddbEndpoint = os.Getenv("MERIDIAN_DYNAMODB_ENDPOINT"); ddbEndpoint == "" {
@@ -232,7 +232,7 @@ func TestAWSSearchWhenS3Fails(t *testing.T) {
 	}
 	srv.Close()
 	const bucket = "meridian-data"
-	s3c := blobtest.FakeS3(t, bucket)
+	s3c := s3blobtest.FakeS3(t, bucket)
 	store := s3blob.New(s3c, bucket, "grid/", s3blob.Options{})
 	names, _ := dataingest.GridNames(dir)
 	for _, n := range names {
@@ -252,7 +252,7 @@ func TestAWSSearchWhenS3Fails(t *testing.T) {
 		httputil.NewSingleHostReverseProxy(target).ServeHTTP(w, r)
 	}))
 	t.Cleanup(proxy.Close)
-	client := blobtest.Client(t, proxy.URL, "test", "test")
+	client := s3blobtest.Client(t, proxy.URL, "test", "test")
 	search, _, _ := awsHandlers(t, client, bucket, names, false)
 
 	ev, _ := apigw.ReadEvent(filepath.Join("..", "..", "events", "search-legal-location.json"))

@@ -15,14 +15,14 @@ import (
 	"strings"
 	"testing"
 
-	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/datadir"
 	"meridian/shared/energy"
 	"meridian/shared/gateway"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
-	"meridian/shared/kv/kvtest"
+	"meridian/shared/kv/dynamokv/dynamokvtest"
 	"meridian/shared/publish"
 	"meridian/shared/release"
 	"meridian/shared/tile/datalayers"
@@ -43,8 +43,8 @@ func TestPublishToEmulators(t *testing.T) {
 	defer srv.Close() // publish reads the report versions a server serves
 
 	const bucket = "meridian-data"
-	s3c := blobtest.FakeS3(t, bucket)
-	dc, ddbURL := kvtest.Minidyn(t, "reports")
+	s3c := s3blobtest.FakeS3(t, bucket)
+	dc, ddbURL := dynamokvtest.Minidyn(t, "reports")
 	o := publish.Options{Data: dir, Domains: reportDomains, Bucket: bucket, Table: "reports", S3Endpoint: *s3c.Options().BaseEndpoint,
 		DynamoEndpoint: ddbURL, Region: "us-east-1", AccessKey: "test", SecretKey: "test"}
 

@@ -14,12 +14,12 @@ import (
 	"testing"
 	"time"
 
-	"meridian/shared/blob/blobtest"
+	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/datadir"
 	"meridian/shared/energy"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
-	"meridian/shared/kv/kvtest"
+	"meridian/shared/kv/dynamokv/dynamokvtest"
 )
 
 // headerLog is a reverse proxy in front of an emulator that records the
@@ -98,9 +98,9 @@ func TestPublishSessionToken(t *testing.T) {
 	}
 
 	const bucket = "meridian-data"
-	s3c := blobtest.FakeS3(t, bucket)
+	s3c := s3blobtest.FakeS3(t, bucket)
 	s3log, s3URL := newHeaderLog(t, *s3c.Options().BaseEndpoint)
-	dc, ddbURL := kvtest.Minidyn(t, "reports")
+	dc, ddbURL := dynamokvtest.Minidyn(t, "reports")
 	ddbLog, ddbURL := newHeaderLog(t, ddbURL)
 
 	var stdout, stderr bytes.Buffer

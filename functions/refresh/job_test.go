@@ -27,8 +27,8 @@ import (
 	minidyn "github.com/truora/minidyn/server"
 
 	"meridian/shared/ag"
-	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/datafetch"
 	"meridian/shared/datafetch/datafetchtest"
 	"meridian/shared/demo"
@@ -141,7 +141,7 @@ func (s *statusRecorder) WriteHeader(code int) {
 func testJob(t *testing.T, base string) (*Job, *s3.Client, *dynamodb.Client) {
 	t.Helper()
 	const bucket = "meridian-data"
-	s3c := blobtest.FakeS3(t, bucket)
+	s3c := s3blobtest.FakeS3(t, bucket)
 	ddb := httptest.NewServer(minidyn.NewServer())
 	t.Cleanup(ddb.Close)
 	dc, err := dynamokv.NewClient(context.Background(), dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ddb.URL,

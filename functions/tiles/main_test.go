@@ -14,8 +14,8 @@ import (
 
 	"meridian/shared/api/apigw/apigwtest"
 	"meridian/shared/blob"
-	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex/gridindextest"
 	"meridian/shared/tile"
@@ -119,7 +119,7 @@ func TestBootstrap(t *testing.T) {
 			endpoint = v
 		}
 	}
-	client := blobtest.Client(t, endpoint, "test", "test")
+	client := s3blobtest.Client(t, endpoint, "test", "test")
 	s3 := s3blob.New(client, "meridian-grids", "tiles/", s3blob.Options{})
 	if err := s3.Put(context.Background(), "ab/twp.pmtiles", bytes.NewReader(twpArchive(t))); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/blob/s3blob/s3blobtest"
 )
 
 // BenchmarkReadRange reads 16 KiB at offsets spread over a 1 MiB object, the
@@ -21,7 +22,7 @@ func BenchmarkReadRange(b *testing.B) {
 	blobtest.Fill(b, dir, objects)
 	mem := blob.NewMem()
 	blobtest.Fill(b, mem, objects)
-	s3 := s3blob.New(blobtest.FakeS3(b, "meridian"), "meridian", "bench", s3blob.Options{})
+	s3 := s3blob.New(s3blobtest.FakeS3(b, "meridian"), "meridian", "bench", s3blob.Options{})
 	blobtest.Fill(b, s3, objects)
 
 	stores := []struct {

@@ -16,8 +16,8 @@ import (
 	"github.com/paulmach/orb"
 
 	"meridian/shared/blob"
-	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/gridstore"
 	"meridian/shared/lld"
 	"meridian/shared/release"
@@ -101,7 +101,7 @@ func TestGridsFollowRelease(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	const bucket = "grids"
-	s3 := s3blob.New(blobtest.FakeS3(t, bucket), bucket, "grid/", s3blob.Options{})
+	s3 := s3blob.New(s3blobtest.FakeS3(t, bucket), bucket, "grid/", s3blob.Options{})
 	cached := blob.NewCached(s3, blob.CacheOptions{MaxBytes: 1 << 20})
 	publishRelease(t, s3, indexBytes(t, "release A"))
 
@@ -190,7 +190,7 @@ func TestGridsCheck(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	const bucket = "grids"
-	s3 := s3blob.New(blobtest.FakeS3(t, bucket), bucket, "grid/", s3blob.Options{})
+	s3 := s3blob.New(s3blobtest.FakeS3(t, bucket), bucket, "grid/", s3blob.Options{})
 	publishRelease(t, s3, indexBytes(t, "release A"))
 	var logs logBuffer
 	const recheck = 5 * time.Minute

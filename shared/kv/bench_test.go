@@ -9,6 +9,7 @@ import (
 
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
+	"meridian/shared/kv/dynamokv/dynamokvtest"
 	"meridian/shared/kv/kvtest"
 )
 
@@ -37,7 +38,7 @@ func benchStores(b *testing.B) map[string]kv.Store {
 	stores := map[string]kv.Store{
 		"Bolt": openBolt(b, filepath.Join(b.TempDir(), "bench.db"), kv.BoltOptions{}),
 	}
-	client, _ := kvtest.Minidyn(b, "bench")
+	client, _ := dynamokvtest.Minidyn(b, "bench")
 	stores["Minidyn"] = dynamokv.New(client, "bench", dynamokv.Options{})
 	items := benchItems()
 	for _, s := range stores {

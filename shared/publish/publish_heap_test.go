@@ -17,7 +17,7 @@ import (
 	"meridian/shared/internal/heaptest"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
-	"meridian/shared/kv/kvtest"
+	"meridian/shared/kv/dynamokv/dynamokvtest"
 )
 
 // heapSink takes every batch write after half a millisecond (slower than
@@ -58,7 +58,7 @@ func TestDatasetHeapFlat(t *testing.T) {
 		t.Skip("copies 56,000 items")
 	}
 	ctx := context.Background()
-	dc, _ := kvtest.Minidyn(t, "reports")
+	dc, _ := dynamokvtest.Minidyn(t, "reports")
 	attempts := 0
 	peak := func(n int) uint64 {
 		src, err := kv.OpenBolt(filepath.Join(t.TempDir(), "reports.db"), kv.BoltOptions{})

@@ -13,12 +13,12 @@ import (
 	"testing"
 
 	"meridian/shared/blob"
-	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/datadir"
 	"meridian/shared/demo/griddemo"
 	"meridian/shared/gridstore"
-	"meridian/shared/kv/kvtest"
+	"meridian/shared/kv/dynamokv/dynamokvtest"
 	"meridian/shared/release"
 	"meridian/shared/survey/gridindex"
 )
@@ -43,8 +43,8 @@ func TestKeepsOpenIndexes(t *testing.T) {
 	}
 	path := filepath.Join(dir.Grid(), "served"+datadir.GridExt)
 	const bucket = "meridian-data"
-	s3c := blobtest.FakeS3(t, bucket)
-	_, ddbURL := kvtest.Minidyn(t, "reports")
+	s3c := s3blobtest.FakeS3(t, bucket)
+	_, ddbURL := dynamokvtest.Minidyn(t, "reports")
 	o := Options{Data: dir, Bucket: bucket, Table: "reports", S3Endpoint: *s3c.Options().BaseEndpoint,
 		DynamoEndpoint: ddbURL, Region: "us-east-1", AccessKey: "test", SecretKey: "test", Progress: io.Discard}
 	store := s3blob.New(s3c, bucket, "grid/", s3blob.Options{})
@@ -98,7 +98,7 @@ func TestManifestConflict(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	const bucket = "meridian-data"
-	client := blobtest.FakeS3(t, bucket)
+	client := s3blobtest.FakeS3(t, bucket)
 	mine := release.Manifest{Files: map[string]release.File{"a.mgix": {Key: "v/01/a.mgix", Size: 1}}}
 	theirs := release.Manifest{Files: map[string]release.File{"a.mgix": {Key: "v/02/a.mgix", Size: 2}}}
 	read := func() manifestBase {
@@ -154,7 +154,7 @@ func TestMerge(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	const bucket = "meridian-merge"
-	s3c := blobtest.FakeS3(t, bucket)
+	s3c := s3blobtest.FakeS3(t, bucket)
 	write := func(dir, name, body string) {
 		t.Helper()
 		p := filepath.Join(datadir.Dir(dir).Grid(), name)

@@ -26,16 +26,17 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/blob/s3blob/s3blobtest"
 )
 
 const testBucket = "meridian"
 
 // newFakeS3 starts an in-process gofakes3 server with bucket testBucket and
 // returns a real SDK client for it.
-func newFakeS3(tb testing.TB) *s3.Client { return blobtest.FakeS3(tb, testBucket) }
+func newFakeS3(tb testing.TB) *s3.Client { return s3blobtest.FakeS3(tb, testBucket) }
 
 func newTestClient(tb testing.TB, endpoint, accessKey, secretKey string) *s3.Client {
-	return blobtest.Client(tb, endpoint, accessKey, secretKey)
+	return s3blobtest.Client(tb, endpoint, accessKey, secretKey)
 }
 
 // s3Stores returns a newStore for blobtest.Run that writes under a prefix
@@ -62,7 +63,7 @@ func TestS3Contract(t *testing.T) {
 // MERIDIAN_S3_ENDPOINT (see the package doc), and is skipped without it.
 func TestS3ContractExternal(t *testing.T) {
 	bucket := envOr("MERIDIAN_S3_BUCKET", "meridian-blobtest")
-	client := blobtest.ExternalS3(t, bucket)
+	client := s3blobtest.ExternalS3(t, bucket)
 	// An emulator process on a shared CI machine can be slow: allow it more
 	// than the production default before calling it unavailable.
 	blobtest.Run(t, s3Stores(client, bucket, s3blob.Options{Timeout: 20 * time.Second}))
@@ -371,7 +372,7 @@ func TestPinnedS3IfMatch(t *testing.T) {
 		fake.ServeHTTP(w, r)
 	}))
 	t.Cleanup(ts.Close)
-	client := blobtest.Client(t, ts.URL, "test", "test")
+	client := s3blobtest.Client(t, ts.URL, "test", "test")
 	if _, err := client.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String(testBucket)}); err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +389,7 @@ func TestPinnedS3IfMatch(t *testing.T) {
 // so there as on gofakes3 the answer's ETag is what catches a change.
 func TestPinnedS3External(t *testing.T) {
 	bucket := envOr("MERIDIAN_S3_BUCKET", "meridian-blobtest")
-	client := blobtest.ExternalS3(t, bucket)
+	client := s3blobtest.ExternalS3(t, bucket)
 	prefix := "pintest-" + strings.ReplaceAll(time.Now().Format("150405.000000000"), ".", "")
 	t.Cleanup(func() {
 		client.DeleteObject(context.Background(), &s3.DeleteObjectInput{Bucket: aws.String(bucket), Key: aws.String(prefix + "/pin/a.bin")})

@@ -24,7 +24,7 @@ import (
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
-	"meridian/shared/kv/kvtest"
+	"meridian/shared/kv/dynamokv/dynamokvtest"
 )
 
 const bigBA = "Z9BIG"
@@ -742,7 +742,7 @@ func TestListsOnStores(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bolt.Close() })
-	client, _ := kvtest.Minidyn(t, "reports")
+	client, _ := dynamokvtest.Minidyn(t, "reports")
 	for name, store := range map[string]kv.Store{"bolt": bolt, "dynamo": dynamokv.New(client, "reports", dynamokv.Options{})} {
 		d.publish(t, store)
 		m := &meteredStore{Store: store}

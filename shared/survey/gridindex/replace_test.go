@@ -13,8 +13,8 @@ import (
 	"github.com/paulmach/orb"
 
 	"meridian/shared/blob"
-	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/survey/gridindex"
 )
 
@@ -59,7 +59,7 @@ func TestReplaceWhileOpen(t *testing.T) {
 	}
 	for name, s := range map[string]putStore{
 		"dir":           blob.NewDir(t.TempDir()),
-		"s3 (gofakes3)": s3blob.New(blobtest.FakeS3(t, "meridian"), "meridian", "", s3blob.Options{Timeout: 30 * time.Second}),
+		"s3 (gofakes3)": s3blob.New(s3blobtest.FakeS3(t, "meridian"), "meridian", "", s3blob.Options{Timeout: 30 * time.Second}),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := s.Put(ctx, indexKey, bytes.NewReader(data[1])); err != nil {

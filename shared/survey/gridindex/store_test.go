@@ -10,8 +10,8 @@ import (
 	"github.com/paulmach/orb"
 
 	"meridian/shared/blob"
-	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/lld"
 	"meridian/shared/survey/gridindex"
 )
@@ -26,7 +26,7 @@ func stores(tb testing.TB, data []byte) map[string]blob.Store {
 	if err := dir.Put(ctx, indexKey, bytes.NewReader(data)); err != nil {
 		tb.Fatal(err)
 	}
-	s3 := s3blob.New(blobtest.FakeS3(tb, "meridian"), "meridian", "", s3blob.Options{})
+	s3 := s3blob.New(s3blobtest.FakeS3(tb, "meridian"), "meridian", "", s3blob.Options{})
 	if err := s3.Put(ctx, indexKey, bytes.NewReader(data)); err != nil {
 		tb.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestOverStores(t *testing.T) {
 // TestOverExternalS3 reads an index from the S3 emulator process at
 // MERIDIAN_S3_ENDPOINT (started by .ci/run); skipped without it.
 func TestOverExternalS3(t *testing.T) {
-	client := blobtest.ExternalS3(t, "meridian-gridindex-test")
+	client := s3blobtest.ExternalS3(t, "meridian-gridindex-test")
 	s := s3blob.New(client, "meridian-gridindex-test", "", s3blob.Options{Timeout: 20 * time.Second})
 	if err := s.Put(context.Background(), indexKey, bytes.NewReader(buildIndex(t, testRecords(t), gridindex.WriterOptions{}))); err != nil {
 		t.Fatal(err)

@@ -45,7 +45,7 @@ func (a *atsReader) emitTownship(rng, twp int, first *[37]int) error {
 	for i := range secs {
 		polys[i] = secs[i].polygon()
 	}
-	g, err := Dissolve(polys)
+	g, err := survey.Dissolve(polys)
 	if err != nil {
 		return a.errorf(firstLine, "township %d-%d-%s: sections do not fit together: %v", twp, rng, mer, err)
 	}

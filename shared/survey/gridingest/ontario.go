@@ -481,7 +481,7 @@ func DeriveOntario(group []gridindex.Record) ([]gridindex.Record, error) {
 	var out []gridindex.Record
 	for _, con := range order {
 		c := cons[con]
-		g, err := Dissolve(node(c.polys))
+		g, err := survey.Dissolve(survey.Node(c.polys))
 		if err != nil {
 			return nil, fmt.Errorf("ingest: derive Ontario: Con %s %s: %w", con, place, err)
 		}
@@ -489,7 +489,7 @@ func DeriveOntario(group []gridindex.Record) ([]gridindex.Record, error) {
 		out = append(out, gridindex.Record{Location: loc, Province: survey.ON, Geometry: outerOnly(g), AccuracyM: c.acc})
 	}
 	if !hasTownship && len(all) > 0 {
-		g, err := Dissolve(node(all))
+		g, err := survey.Dissolve(survey.Node(all))
 		if err != nil {
 			return nil, fmt.Errorf("ingest: derive Ontario: %s Township: %w", place, err)
 		}

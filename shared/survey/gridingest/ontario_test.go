@@ -431,6 +431,9 @@ func TestDeriveOntarioNodes(t *testing.T) {
 		}
 		return gridindex.Record{Location: l, Province: survey.ON, Geometry: g, AccuracyM: 100}
 	}
+	square := func(x, y float64) orb.Polygon { // the unit square with south-west corner (x, y)
+		return orb.Polygon{{{x, y}, {x + 1, y}, {x + 1, y + 1}, {x, y + 1}, {x, y}}}
+	}
 	//	+-----+--+
 	//	|  1  |2 |   lot 1 spans two lots of the next row;
 	//	+--+--+--+   its south edge has no vertex at x=1

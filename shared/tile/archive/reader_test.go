@@ -23,8 +23,8 @@ import (
 
 	"meridian/shared/apierr"
 	"meridian/shared/blob"
-	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/tile/archive"
 	"meridian/shared/tile/archive/internal/archivetest"
 )
@@ -37,7 +37,7 @@ func stores(tb testing.TB, data []byte) map[string]blob.Store {
 	ctx := context.Background()
 	dir := blob.NewDir(tb.TempDir())
 	mem := blob.NewMem()
-	s3 := s3blob.New(blobtest.FakeS3(tb, "meridian"), "meridian", "", s3blob.Options{Timeout: 30 * time.Second}) // the emulator is slow on a loaded machine
+	s3 := s3blob.New(s3blobtest.FakeS3(tb, "meridian"), "meridian", "", s3blob.Options{Timeout: 30 * time.Second}) // the emulator is slow on a loaded machine
 	out := map[string]blob.Store{"dir": dir, "mem": mem, "s3 (gofakes3)": s3}
 	for name, s := range out {
 		if err := s.(putter).Put(ctx, archiveKey, bytes.NewReader(data)); err != nil {
@@ -102,7 +102,7 @@ func TestTiles(t *testing.T) {
 // process at MERIDIAN_S3_ENDPOINT (see package blob); skipped without it.
 func TestTilesOverExternalS3(t *testing.T) {
 	const bucket = "meridian-archive-test"
-	client := blobtest.ExternalS3(t, bucket)
+	client := s3blobtest.ExternalS3(t, bucket)
 	s := s3blob.New(client, bucket, "", s3blob.Options{Timeout: 20 * time.Second})
 	tiles, data, _ := archivetest.Fixture(t)
 	if err := s.Put(context.Background(), archiveKey, bytes.NewReader(data)); err != nil {

@@ -17,8 +17,8 @@ import (
 
 	"meridian/shared/api"
 	"meridian/shared/blob"
-	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
 	"meridian/shared/tile/archive/internal/archivetest"
@@ -65,7 +65,7 @@ func TestReplaceWhileServing(t *testing.T) {
 		replaceWhileServing(t, blob.NewDir(t.TempDir()), versions, 20, 5*time.Millisecond)
 	})
 	t.Run("s3 (gofakes3)", func(t *testing.T) {
-		s3 := s3blob.New(blobtest.FakeS3(t, "meridian"), "meridian", "tiles", s3blob.Options{Timeout: 30 * time.Second})
+		s3 := s3blob.New(s3blobtest.FakeS3(t, "meridian"), "meridian", "tiles", s3blob.Options{Timeout: 30 * time.Second})
 		replaceWhileServing(t, s3, versions, 10, 25*time.Millisecond)
 	})
 }

@@ -9,7 +9,7 @@ import (
 
 	"meridian/shared/energy"
 	"meridian/shared/kv"
-	"meridian/shared/survey/gridingest"
+	"meridian/shared/survey"
 	"meridian/shared/tile"
 )
 
@@ -304,7 +304,7 @@ func (ld *loader) footprint(lsds []string) (orb.Geometry, error) {
 	if len(polys) == 0 {
 		return nil, nil
 	}
-	if g, err := gridingest.Dissolve(polys); err == nil {
+	if g, err := survey.Dissolve(polys); err == nil {
 		return g, nil
 	}
 	return orb.MultiPolygon(polys), nil

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"meridian/shared/blob"
-	"meridian/shared/blob/blobtest"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/demo/griddemo"
 	"meridian/shared/survey/gridindex"
 )
@@ -40,7 +40,7 @@ func FixtureGrids(t testing.TB) ([]*gridindex.Index, []string) {
 	slices.Sort(names)
 	mem := blob.NewMem()
 	const bucket = "meridian-grids"
-	client := blobtest.FakeS3(t, bucket)
+	client := s3blobtest.FakeS3(t, bucket)
 	s3 := s3blob.New(client, bucket, "grid/", s3blob.Options{})
 	var ixs []*gridindex.Index
 	for _, n := range names {

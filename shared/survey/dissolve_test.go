@@ -1,10 +1,10 @@
-package gridingest_test
+package survey_test
 
 import (
 	"errors"
 	"testing"
 
-	"meridian/shared/survey/gridingest"
+	"meridian/shared/survey"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
@@ -13,6 +13,16 @@ import (
 // square is the unit square with south-west corner (x, y), counter-clockwise.
 func square(x, y float64) orb.Polygon {
 	return orb.Polygon{{{x, y}, {x + 1, y}, {x + 1, y + 1}, {x, y + 1}, {x, y}}}
+}
+
+// signedArea is the signed planar area of the closed ring r (positive when
+// counter-clockwise).
+func signedArea(r orb.Ring) float64 {
+	a := 0.0
+	for i := 0; i+1 < len(r); i++ {
+		a += r[i][0]*r[i+1][1] - r[i+1][0]*r[i][1]
+	}
+	return a / 2
 }
 
 // clockwise reverses p's outer ring (the orientation Dissolve must ignore).
@@ -78,7 +88,7 @@ func TestDissolve(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g, err := gridingest.Dissolve(tc.in)
+			g, err := survey.Dissolve(tc.in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,11 +147,11 @@ func TestDissolveErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g, err := gridingest.Dissolve(tc.in)
+			g, err := survey.Dissolve(tc.in)
 			if err == nil {
 				t.Fatalf("Dissolve = %v, want an error", g)
 			}
-			if !errors.Is(err, gridingest.ErrDissolve) {
+			if !errors.Is(err, survey.ErrDissolve) {
 				t.Errorf("error %v does not wrap ErrDissolve", err)
 			}
 		})
@@ -156,7 +166,7 @@ func BenchmarkDissolveTownship(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		if _, err := gridingest.Dissolve(polys); err != nil {
+		if _, err := survey.Dissolve(polys); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -178,9 +188,9 @@ func FuzzDissolve(f *testing.F) {
 			polys = append(polys, orb.Polygon{append(r, r[0])})
 			b = b[8:]
 		}
-		g, err := gridingest.Dissolve(polys)
+		g, err := survey.Dissolve(polys)
 		if err != nil {
-			if !errors.Is(err, gridingest.ErrDissolve) {
+			if !errors.Is(err, survey.ErrDissolve) {
 				t.Fatalf("error %v does not wrap ErrDissolve", err)
 			}
 			return

@@ -1,4 +1,8 @@
-package blobtest
+// Package s3blobtest starts S3 emulators for tests of code that runs on
+// s3blob: an in-process one (gofakes3) and an external one named by the
+// environment. It lives beside the adapter so that the contract kit,
+// blobtest, depends on no adapter.
+package s3blobtest
 
 import (
 	"context"

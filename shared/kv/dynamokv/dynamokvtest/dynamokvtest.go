@@ -1,4 +1,7 @@
-package kvtest
+// Package dynamokvtest starts a DynamoDB emulator for tests of code that
+// runs on dynamokv. It lives beside the adapter so that the contract kit,
+// kvtest, depends on no adapter.
+package dynamokvtest
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package gridingest
+package survey
 
 import (
 	"errors"
@@ -8,8 +8,6 @@ import (
 	"sort"
 
 	"github.com/paulmach/orb"
-
-	"meridian/shared/survey"
 )
 
 // ErrDissolve is wrapped by every error Dissolve returns.
@@ -183,7 +181,7 @@ func (d *dissolver) result() (orb.Geometry, error) {
 		p := interiorPoint(h, outers)
 		best := -1
 		for i, r := range outers {
-			if survey.RingContains(r, p) && (best < 0 || areas[i] < areas[best]) {
+			if RingContains(r, p) && (best < 0 || areas[i] < areas[best]) {
 				best = i
 			}
 		}
@@ -272,12 +270,12 @@ func interiorPoint(h orb.Ring, outers []orb.Ring) orb.Point {
 	return mid(h[0], h[1])
 }
 
-// node returns copies of polys in which every vertex of any polygon that
+// Node returns copies of polys in which every vertex of any polygon that
 // lies on the inside of an edge (within the tolerance of checkJunctions) is
 // inserted into that edge, so that neighbours whose shared boundary is
-// split differently on each side match vertex for vertex. Rings come out
-// closed.
-func node(polys []orb.Polygon) []orb.Polygon {
+// split differently on each side match vertex for vertex, as Dissolve
+// needs. Rings come out closed.
+func Node(polys []orb.Polygon) []orb.Polygon {
 	var verts []orb.Point
 	seen := make(map[orb.Point]bool)
 	scale := 0.0
@@ -333,3 +331,31 @@ func node(polys []orb.Polygon) []orb.Polygon {
 	}
 	return out
 }
+
+// twiceSignedArea is twice the signed planar area of r (positive when
+// counter-clockwise); r may or may not repeat its first point at the end.
+func twiceSignedArea(r orb.Ring) float64 {
+	a := 0.0
+	n := len(r)
+	for i := range n {
+		p, q := r[i], r[(i+1)%n]
+		a += p[0]*q[1] - q[0]*p[1]
+	}
+	return a
+}
+
+// closeRing returns r with its first point repeated at the end.
+func closeRing(r orb.Ring) orb.Ring {
+	if len(r) > 0 && r[0] != r[len(r)-1] {
+		r = append(r, r[0])
+	}
+	return r
+}
+
+// mid is the mid-point of a and b; mid(a, b) == mid(b, a) exactly.
+func mid(a, b orb.Point) orb.Point {
+	return orb.Point{(a[0] + b[0]) / 2, (a[1] + b[1]) / 2}
+}
+
+// finite reports whether f is neither NaN nor infinite.
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
