@@ -5,11 +5,15 @@
 // The derivations are pure functions of the records and a reference date,
 // so an ingest run and a test give the same answers.
 //
-// It also assembles the energy parcel report from the report store
-// (Reporter.Report, in report.go), so that the report's rules (the primary
-// source, the dominant operator, the order of the tenure section) live
-// with the rows they read and package energyapi only parses the request
-// and writes the answer.
+// It also reads the report store for every energy endpoint, so that the
+// rules (the primary source, the dominant operator, the order of the
+// tenure section, the sorts and filters of the lists) live with the rows
+// they read and package energyapi only parses the request and writes the
+// answer: Reporter.Report assembles the parcel report (report.go); the
+// parcel lists (lists.go), the operators and their views (operators.go),
+// expiring tenure and the disposition and pipeline licence details
+// (detail.go) page over the store in paging.go and pass stored rows
+// through in raw.go. ACCESS.md gives each read and its cost.
 package energy
 
 import (

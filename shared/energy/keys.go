@@ -12,7 +12,7 @@ import (
 // range, items written once per access pattern. The SK order is the list's
 // default order, so a page is one Query and the next page starts after the
 // last SK (the list's cursor); other sorts and filters stream the partition
-// (energyapi/ACCESS.md). The roll-ups that give the lists their totals are
+// (ACCESS.md). The roll-ups that give the lists their totals are
 // in rollups.go.
 //
 //	access pattern                              PK                       SK

@@ -1,17 +1,10 @@
-// Package energyapi serves the energy endpoints (GET /energy/...) from the
-// energy dataset of the report store: the parcel report (package energy
-// assembles it; here it is only read from the request and written as
-// JSON), the parcel lists (wells, pipelines, facilities, tenure), the
-// operators and the cross-parcel views (expiring tenure, disposition and
-// pipeline licence detail). Every read is one of the access patterns of
-// package energy's keys. Lists page in the store: the default sort of a
-// list is its partition's key order, so a page is a range read (page
-// numbers or an opaque cursor) and its totals come from roll-up items;
-// filters and other sorts stream the partition and keep at most page ×
-// per_page rows (paging.go). ACCESS.md gives, for every endpoint and class
-// of parameters, the key read, the items read and the memory. Expiry
-// states are recomputed with the handler's clock, never taken from the
-// store.
+// Package energyapi serves the energy endpoints (GET /energy/...): it
+// reads each request's parameters into the input of one of package
+// energy's readers (energy.Reporter: the parcel report, the parcel lists,
+// the operators and the cross-parcel views) and writes the answer as
+// JSON. Package energy does every store read, the paging over the store
+// and the assembly; ACCESS.md there gives, for every endpoint and class
+// of parameters, the key read, the items read and the memory.
 package energyapi
 
 import (
@@ -40,18 +33,13 @@ const (
 
 // Handler serves the energy endpoints.
 type Handler struct {
-	store kv.Store
-	rep   *energy.Reporter // the report, and the LSD of the parcel lists
-	now   func() time.Time
+	rep *energy.Reporter // the report, the lists and the views
 }
 
 // NewHandler returns the energy handlers over store; svc locates parcels,
 // now is the clock expiry states are computed with (time.Now when nil).
 func NewHandler(store kv.Store, svc energy.Resolver, now func() time.Time) *Handler {
-	if now == nil {
-		now = time.Now
-	}
-	return &Handler{store: store, rep: energy.NewReporter(store, svc, now), now: now}
+	return &Handler{rep: energy.NewReporter(store, svc, now)}
 }
 
 // parcelParam reads and locates the legal_location parameter: an LSD in
@@ -60,19 +48,11 @@ func (h *Handler) parcelParam(ctx context.Context, r *http.Request) (energy.Loca
 	return h.rep.Locate(ctx, r.URL.Query().Get("legal_location"))
 }
 
-// paging is a list request's page, size, sort and direction.
-type paging struct {
-	Page    int
-	PerPage int
-	Sort    string
-	Desc    bool
-}
-
 // pagingParams reads page, per_page, sort and dir. sorts maps each sort to
 // whether its default direction is descending; def is the default sort.
-func pagingParams(r *http.Request, sorts map[string]bool, def string) (paging, error) {
+func pagingParams(r *http.Request, sorts map[string]bool, def string) (energy.Paging, error) {
 	q := r.URL.Query()
-	p := paging{Page: 1, PerPage: DefaultPerPage, Sort: def}
+	p := energy.Paging{Page: 1, PerPage: DefaultPerPage, Sort: def}
 	var err error
 	if p.Page, err = intParam(q, "page", 1, math.MaxInt32, 1); err != nil {
 		return p, err
@@ -99,11 +79,17 @@ func pagingParams(r *http.Request, sorts map[string]bool, def string) (paging, e
 	return p, nil
 }
 
-func (p paging) dir() string {
-	if p.Desc {
-		return "desc"
-	}
-	return "asc"
+// cursorParam reads the opaque cursor parameter (energy.DecodeCursor):
+// "" when absent.
+func cursorParam(r *http.Request, p energy.Paging) (string, error) {
+	return energy.DecodeCursor(r.URL.Query().Get("cursor"), p)
+}
+
+// withCursor adds next_cursor to a list's meta: null when no page follows
+// in key order.
+func withCursor(meta map[string]any, next string) map[string]any {
+	meta["next_cursor"] = echo(next)
+	return meta
 }
 
 // choices lists the keys of a set in a stable order, for messages.
@@ -176,22 +162,10 @@ func echoInt(n *int) any {
 
 // listMeta is the meta of a paged list: total, page, per_page, sort, dir
 // and the filters' echo.
-func listMeta(total int, p paging, filters map[string]any) map[string]any {
-	m := map[string]any{"total": total, "page": p.Page, "per_page": p.PerPage, "sort": p.Sort, "dir": p.dir()}
+func listMeta(total int, p energy.Paging, filters map[string]any) map[string]any {
+	m := map[string]any{"total": total, "page": p.Page, "per_page": p.PerPage, "sort": p.Sort, "dir": p.Dir()}
 	for k, v := range filters {
 		m[k] = v
 	}
 	return m
-}
-
-// containsFold reports whether s contains sub, ignoring case.
-func containsFold(s, sub string) bool {
-	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
-}
-
-func partyName(p energy.Party) string {
-	if p.Name == nil {
-		return ""
-	}
-	return *p.Name
 }

@@ -1,22 +1,16 @@
-package energyapi
+package energy
 
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"net/http"
-	"slices"
 	"strconv"
-	"sync"
 	"time"
 
-	"meridian/shared/api"
-	"meridian/shared/energy"
 	"meridian/shared/kv"
 )
 
 // Rows in the store are the JSON of the row types the endpoints answer
-// with (ingest writes energy.WellRow, energy.TenureRow, ... as they are
+// with (ingest writes WellRow, TenureRow, ... as they are
 // served). A page in key order without filters passes that JSON through
 // instead of decoding each row and encoding it again, which was most of
 // such a request's CPU: a rawRow function returns an item's row as the
@@ -51,7 +45,7 @@ func storedRow(parts [][]byte, _ *[]byte, it kv.Item) ([][]byte, bool) {
 }
 
 // expiryClock computes days_to_expiry and expiry_state of the stored
-// expiry dates on one day, as energy.Expiry does, without parsing a time
+// expiry dates on one day, as Expiry does, without parsing a time
 // per row.
 type expiryClock struct {
 	today, soon int // day numbers of now's calendar day and of the last day of the "expiring soon" window
@@ -60,7 +54,7 @@ type expiryClock struct {
 func newExpiryClock(now time.Time) expiryClock {
 	y, m, d := now.Date()
 	today := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-	sy, sm, sd := today.AddDate(0, energy.ExpiringWindowMonths, 0).Date()
+	sy, sm, sd := today.AddDate(0, ExpiringWindowMonths, 0).Date()
 	return expiryClock{today: dayNumber(y, int(m), d), soon: dayNumber(sy, int(sm), sd)}
 }
 
@@ -109,7 +103,7 @@ func parseDate(s []byte) (day int, ok bool) {
 	return dayNumber(y, m, d), true
 }
 
-// Keys of a stored tenure row, in the order energy.TenureRow writes them.
+// Keys of a stored tenure row, in the order TenureRow writes them.
 var (
 	keyExpiryDate = []byte(`"expiry_date":`)
 	keyDays       = []byte(`,"days_to_expiry":`)
@@ -120,7 +114,7 @@ var (
 )
 
 // tenureRow passes a stored tenure row through with days_to_expiry and
-// expiry_state recomputed on the clock's day (energy.WithExpiry), and,
+// expiry_state recomputed on the clock's day (WithExpiry), and,
 // with noCoverage, only when its lsd_coverage_pct is null (the lists that
 // send none).
 func (c expiryClock) tenureRow(noCoverage bool) rawRow {
@@ -179,7 +173,7 @@ func (c expiryClock) tenureRow(noCoverage bool) rawRow {
 				return parts, false
 			}
 			exp, ok := parseDate(date[1:11])
-			// energy.Expiry counts days through a time.Duration, which
+			// Expiry counts days through a time.Duration, which
 			// saturates past 292 years: leave such dates to it.
 			if !ok || exp-c.today > 100_000 || c.today-exp > 100_000 {
 				return parts, false
@@ -224,9 +218,9 @@ func after(data []byte, from int, key []byte) int {
 	return from + n
 }
 
-// rawPage is the rows of a page as the response writes them: set when the
-// page passed stored rows through.
-type rawPage struct {
+// RawPage is the rows of a page as the response writes them: set when the
+// page passed stored rows through (Passed).
+type RawPage struct {
 	parts   [][]byte // the pieces of the rows (rawRow)
 	ends    []int    // the end of each row in parts
 	size    int      // of the parts
@@ -236,7 +230,7 @@ type rawPage struct {
 
 // appendRow adds a row to the page: its stored JSON through raw, or the
 // decoded row encoded as a response encodes it.
-func (p *rawPage) appendRow(raw rawRow, it kv.Item, decode func() (any, error)) error {
+func (p *RawPage) appendRow(raw rawRow, it kv.Item, decode func() (any, error)) error {
 	n := len(p.parts)
 	if parts, ok := raw(p.parts, &p.scratch, it); ok {
 		for _, b := range parts[n:] {
@@ -260,71 +254,24 @@ func (p *rawPage) appendRow(raw rawRow, it kv.Item, decode func() (any, error)) 
 	return nil
 }
 
-// emptyRows is how the envelope of a page writes its empty rows field.
-var emptyRows = []byte(`"rows":[]`)
+// Passed reports whether the page passed stored rows through: its rows
+// are then here, not in Page.Rows.
+func (p RawPage) Passed() bool { return p.ok }
 
-// writeList writes a list's envelope v as api.WriteJSON does; when the
-// page passed stored rows through, v has empty rows, and the page's rows
-// are written in their place. The envelopes' rows come before any other
-// object field, so the first "rows" key is the envelope's.
-func writeList(w http.ResponseWriter, raw rawPage, v any) error {
-	if !raw.ok {
-		api.WriteJSON(w, http.StatusOK, v)
-		return nil
-	}
-	hb := getBuf()
-	defer putBuf(hb)
-	b := bytes.NewBuffer((*hb)[:0])
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("energyapi: encode list: %w", err)
-	}
-	head := b.Bytes()
-	*hb = head // keep what the encoder grew, for the next request
-	i := bytes.Index(head, emptyRows)
-	if i < 0 {
-		return fmt.Errorf("energyapi: list envelope %T has no empty rows", v)
-	}
-	i += len(emptyRows) - 1 // at the closing bracket
-	bb := getBuf()
-	defer putBuf(bb)
-	body := slices.Grow((*bb)[:0], len(head)+raw.size+len(raw.ends))
-	body = append(body, head[:i]...)
+// Len is the size of the rows written as a JSON array's elements.
+func (p RawPage) Len() int { return p.size + len(p.ends) }
+
+// AppendRows appends the rows to b, separated by commas.
+func (p RawPage) AppendRows(b []byte) []byte {
 	from := 0
-	for n, end := range raw.ends {
+	for n, end := range p.ends {
 		if n > 0 {
-			body = append(body, ',')
+			b = append(b, ',')
 		}
-		for _, b := range raw.parts[from:end] {
-			body = append(body, b...)
+		for _, part := range p.parts[from:end] {
+			b = append(b, part...)
 		}
 		from = end
 	}
-	body = append(body, head[i:]...)
-	*bb = body
-	api.WriteRaw(w, http.StatusOK, "application/json", body)
-	return nil
-}
-
-// bodyBufs holds the buffers writeList builds a body in: the body goes
-// out in w.Write, which keeps nothing of it (io.Writer), so the buffer
-// serves the next request instead of being allocated and cleared again
-// (a 30 KB body's allocation was 7% of an operator's dispositions page).
-var bodyBufs = sync.Pool{New: func() any { return new([]byte) }}
-
-// maxPooledBuf is the largest buffer put back in bodyBufs: a body of
-// per_page = 200 long rows (about 130 KB) is reused, anything larger is
-// left to the collector, so that the pool holds at most this much per
-// buffer whatever a request wrote.
-const maxPooledBuf = 256 << 10
-
-func getBuf() *[]byte { return bodyBufs.Get().(*[]byte) }
-
-func putBuf(b *[]byte) {
-	if cap(*b) > maxPooledBuf {
-		return
-	}
-	*b = (*b)[:0]
-	bodyBufs.Put(b)
+	return b
 }

@@ -1,4 +1,4 @@
-package energyapi
+package energy
 
 import (
 	"container/heap"
@@ -6,14 +6,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"meridian/shared/apierr"
-	"meridian/shared/energy"
 	"meridian/shared/kv"
 )
 
@@ -28,11 +26,27 @@ const MaxSortedRows = 10_000
 // request holds of the store's answer at once.
 const scanLimit = kv.MaxLimit
 
-// cursorParam reads the opaque cursor parameter: the sort key of the last
-// row of the previous page, bound to the sort and direction it was issued
-// for. "" when absent.
-func cursorParam(r *http.Request, p paging) (string, error) {
-	raw := strings.TrimSpace(r.URL.Query().Get("cursor"))
+// Paging is a list request's page, size, sort and direction.
+type Paging struct {
+	Page    int
+	PerPage int
+	Sort    string
+	Desc    bool
+}
+
+// Dir is the direction's name: asc or desc.
+func (p Paging) Dir() string {
+	if p.Desc {
+		return "desc"
+	}
+	return "asc"
+}
+
+// DecodeCursor reads an opaque cursor (meta.next_cursor of a previous
+// page): the sort key of the last row of the previous page, bound to the
+// sort and direction it was issued for. "" when raw is empty.
+func DecodeCursor(raw string, p Paging) (string, error) {
+	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return "", nil
 	}
@@ -42,7 +56,7 @@ func cursorParam(r *http.Request, p paging) (string, error) {
 		return "", bad
 	}
 	head, sk, ok := strings.Cut(string(b), "\x00")
-	if !ok || head != "1|"+p.Sort+"|"+p.dir() || sk == "" || len(sk) > kv.MaxSKBytes || !utf8.ValidString(sk) {
+	if !ok || head != "1|"+p.Sort+"|"+p.Dir() || sk == "" || len(sk) > kv.MaxSKBytes || !utf8.ValidString(sk) {
 		return "", bad
 	}
 	if p.Page != 1 {
@@ -52,8 +66,8 @@ func cursorParam(r *http.Request, p paging) (string, error) {
 }
 
 // encodeCursor is the cursor of the page that follows the row at sk.
-func encodeCursor(p paging, sk string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte("1|" + p.Sort + "|" + p.dir() + "\x00" + sk))
+func encodeCursor(p Paging, sk string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("1|" + p.Sort + "|" + p.Dir() + "\x00" + sk))
 }
 
 // listing is how one list endpoint reads its partition.
@@ -77,7 +91,7 @@ type listing[T any] struct {
 	// add counts a row that passed the filters into the totals.
 	add func(t *totals, row T)
 	// rank is the partition of the rank items of the list q reads
-	// (energy.RankKey), "" when it has none: with a roll-up, page N in key
+	// (RankKey), "" when it has none: with a roll-up, page N in key
 	// order then starts at the rank item at or below its first row's rank
 	// instead of reading the rows before it.
 	rank string
@@ -99,30 +113,38 @@ type totals struct {
 	base int
 }
 
-// listPage is one page of a list: its rows, the totals of every row that
+// Page is one page of a list: its rows, the count of every row that
 // passed the filters, and the cursor of the next page ("" when the page
 // is not in key order or is the last).
-type listPage[T any] struct {
-	rows   []T
+type Page[T any] struct {
+	Rows  []T
+	Total int
+	Next  string
+	// Raw holds the page's rows instead of Rows (then empty) when they
+	// were passed through as stored (raw.go).
+	Raw RawPage
+
 	totals totals
-	next   string
-	// raw holds the page's rows instead of rows (then empty) when they
-	// were passed through (listing.raw).
-	raw rawPage
 }
 
 // read answers one page of the list. Its memory is one store page plus
 // per_page rows when the sort is a key order, and page × per_page rows
 // (at most MaxSortedRows) otherwise, whatever the size of the partition.
 // Items read: see ACCESS.md.
-func (l listing[T]) read(ctx context.Context, ds kv.Dataset, p paging, cursor string) (listPage[T], error) {
+func (l listing[T]) read(ctx context.Context, ds kv.Dataset, p Paging, cursor string) (Page[T], error) {
+	out, err := l.page(ctx, ds, p, cursor)
+	out.Total = out.totals.n
+	return out, err
+}
+
+func (l listing[T]) page(ctx context.Context, ds kv.Dataset, p Paging, cursor string) (Page[T], error) {
 	keyDesc, byKey := l.keySorts[p.Sort]
 	if !byKey {
 		if cursor != "" {
-			return listPage[T]{}, apierr.Invalidf("invalid_parameter", "cursor is not available here: it pages a list in its default sort (or its reverse; any sort of the operators list), the lists whose meta carries next_cursor")
+			return Page[T]{}, apierr.Invalidf("invalid_parameter", "cursor is not available here: it pages a list in its default sort (or its reverse; any sort of the operators list), the lists whose meta carries next_cursor")
 		}
 		if p.Page > MaxSortedRows/p.PerPage {
-			return listPage[T]{}, apierr.Invalidf("invalid_parameter",
+			return Page[T]{}, apierr.Invalidf("invalid_parameter",
 				"page %d of %d rows is past the first %d rows of sort '%s': use the default sort and page on with meta.next_cursor",
 				p.Page, p.PerPage, MaxSortedRows, p.Sort)
 		}
@@ -135,8 +157,8 @@ func (l listing[T]) read(ctx context.Context, ds kv.Dataset, p paging, cursor st
 // descending keys). Unfiltered, with a roll-up, it reads the rows it skips
 // ((page-1) × per_page, none after a cursor), the page and one more item;
 // otherwise it reads the whole partition to count the rows that pass.
-func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cursor string, reverse bool) (listPage[T], error) {
-	var out listPage[T]
+func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p Paging, cursor string, reverse bool) (Page[T], error) {
+	var out Page[T]
 	counted := false
 	if l.keep == nil && l.rollup != nil {
 		t, ok, err := l.rollup(ctx)
@@ -160,7 +182,7 @@ func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cur
 		case err != nil:
 			return out, err
 		case rest < 0: // past the end of the list
-			out.rows = []T{}
+			out.Rows = []T{}
 			return out, nil
 		}
 		q.After, skip = after, rest
@@ -173,7 +195,7 @@ func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cur
 	// Rows counted by a roll-up and kept whatever they hold are passed
 	// through as stored.
 	passThrough := counted && l.keep == nil && l.raw != nil
-	out.raw.ok = passThrough
+	out.Raw.ok = passThrough
 	kept := 0 // rows of the page
 	for {
 		q.Limit = scanLimit
@@ -195,7 +217,7 @@ func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cur
 					more = true
 					continue
 				}
-				err := out.raw.appendRow(l.raw, it, func() (any, error) { return l.decode(it) })
+				err := out.Raw.appendRow(l.raw, it, func() (any, error) { return l.decode(it) })
 				if err != nil {
 					return out, err
 				}
@@ -219,7 +241,7 @@ func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cur
 			switch {
 			case seen <= skip:
 			case kept < p.PerPage:
-				out.rows, lastSK, kept = append(out.rows, row), it.SK, kept+1
+				out.Rows, lastSK, kept = append(out.Rows, row), it.SK, kept+1
 			default:
 				more = true
 			}
@@ -230,10 +252,10 @@ func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cur
 		q.After = pg.Next
 	}
 	if more && lastSK != "" {
-		out.next = encodeCursor(p, lastSK)
+		out.Next = encodeCursor(p, lastSK)
 	}
-	if out.rows == nil {
-		out.rows = []T{}
+	if out.Rows == nil {
+		out.Rows = []T{}
 	}
 	return out, nil
 }
@@ -242,7 +264,7 @@ func (l listing[T]) inKeyOrder(ctx context.Context, ds kv.Dataset, p paging, cur
 // without reading the rows before it: the list's rank item nearest before
 // the page's first row (one Limit-1 Query), whose sort key the page is
 // read after, and the rows to skip from there (fewer than
-// energy.RankEvery). rest < 0 means the page is past the end of the
+// RankEvery). rest < 0 means the page is past the end of the
 // list. A dataset published before rank items existed has none: the page
 // is then read from the selection's start (or end), skipping as before.
 func (l listing[T]) seek(ctx context.Context, ds kv.Dataset, t totals, skip int, reverse bool) (after string, rest int, err error) {
@@ -257,12 +279,12 @@ func (l listing[T]) seek(ctx context.Context, ds kv.Dataset, t totals, skip int,
 		// from the selection's start when that item is before it (the
 		// query's own bound then ignores the cursor).
 		at = first + skip
-		rq.SKTo, rq.Reverse = energy.RankSK(at-1), true
+		rq.SKTo, rq.Reverse = RankSK(at-1), true
 	} else {
 		// Read backwards after the rank item at or above the row after
 		// the page (in key order); from the selection's end when none is.
 		at = last - skip
-		rq.SKFrom = energy.RankSK(at + 1)
+		rq.SKFrom = RankSK(at + 1)
 	}
 	pg, err := ds.Query(ctx, rq)
 	if err != nil {
@@ -277,9 +299,9 @@ func (l listing[T]) seek(ctx context.Context, ds kv.Dataset, t totals, skip int,
 	}
 	r, err := strconv.Atoi(pg.Items[0].SK) // decimal: not Sscan, which reads leading zeros as octal
 	if err != nil {
-		return "", 0, fmt.Errorf("energyapi: rank item %s %s: %w", l.rank, pg.Items[0].SK, err)
+		return "", 0, fmt.Errorf("energy: rank item %s %s: %w", l.rank, pg.Items[0].SK, err)
 	}
-	it, err := decodeJSON[energy.RankItem](pg.Items[0])
+	it, err := decodeJSON[RankItem](pg.Items[0])
 	if err != nil {
 		return "", 0, err
 	}
@@ -299,8 +321,8 @@ func (l listing[T]) count(t *totals, row T) {
 // sorted reads a page of a list in an order that is not its key order: it
 // streams the whole partition, counting the rows that pass, and keeps the
 // best page × per_page of them in a heap.
-func (l listing[T]) sorted(ctx context.Context, ds kv.Dataset, p paging) (listPage[T], error) {
-	var out listPage[T]
+func (l listing[T]) sorted(ctx context.Context, ds kv.Dataset, p Paging) (Page[T], error) {
+	var out Page[T]
 	by := l.cmp
 	if p.Desc {
 		by = func(a, b T) int { return l.cmp(b, a) }
@@ -322,9 +344,9 @@ func (l listing[T]) sorted(ctx context.Context, ds kv.Dataset, p paging) (listPa
 		return out, err
 	}
 	rows := top.sorted()
-	out.rows = []T{}
+	out.Rows = []T{}
 	if start := (p.Page - 1) * p.PerPage; start < len(rows) {
-		out.rows = rows[start:]
+		out.Rows = rows[start:]
 	}
 	return out, nil
 }
@@ -398,14 +420,7 @@ func (h *boundedHeap[T]) Pop() any {
 func decodeJSON[T any](it kv.Item) (T, error) {
 	var row T
 	if err := json.Unmarshal(it.Data, &row); err != nil {
-		return row, fmt.Errorf("energyapi: decode %s %s: %w", it.PK, it.SK, err)
+		return row, fmt.Errorf("energy: decode %s %s: %w", it.PK, it.SK, err)
 	}
 	return row, nil
-}
-
-// withCursor adds next_cursor to a list's meta: null when no page follows
-// in key order.
-func withCursor(meta map[string]any, next string) map[string]any {
-	meta["next_cursor"] = echo(next)
-	return meta
 }

@@ -1,4 +1,4 @@
-package energyapi
+package energy_test
 
 import (
 	"bytes"
@@ -29,9 +29,9 @@ func encodeRow(t testing.TB, v any) []byte {
 // checkRaw asserts that raw passes the item through as the decoded row
 // would be written, or declines it (then want says whether it should
 // not have).
-func checkRaw[T any](t *testing.T, raw rawRow, it kv.Item, fix func(T) T, mustPass bool) bool {
+func checkRaw[T any](t *testing.T, raw energy.RawRow, it kv.Item, fix func(T) T, mustPass bool) bool {
 	t.Helper()
-	row, err := decodeJSON[T](it)
+	row, err := energy.DecodeJSON[T](it)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,11 +80,11 @@ func TestRawRowsAsDecoded(t *testing.T) {
 	var bas []string
 	for _, sort := range energy.OperatorSorts {
 		for _, it := range items(kv.Query{PK: energy.OperatorsKey(sort)}) {
-			if checkRaw(t, storedRow, it, same, true) {
+			if checkRaw(t, energy.StoredRow, it, same, true) {
 				passed++
 			}
 			if sort == "orphan" {
-				row, _ := decodeJSON[energy.OperatorRow](it)
+				row, _ := energy.DecodeJSON[energy.OperatorRow](it)
 				bas = append(bas, row.BACode)
 			}
 		}
@@ -93,11 +93,11 @@ func TestRawRowsAsDecoded(t *testing.T) {
 	for _, ba := range bas {
 		pk := energy.OperatorKey(ba)
 		for _, it := range items(kv.Query{PK: pk, SKPrefix: energy.SKWellPrefix}) {
-			checkRaw(t, storedRow, it, func(r energy.WellRow) energy.WellRow { return r }, true)
+			checkRaw(t, energy.StoredRow, it, func(r energy.WellRow) energy.WellRow { return r }, true)
 			passed++
 		}
 		for _, it := range items(kv.Query{PK: pk, SKPrefix: energy.SKFootprintPrefix}) {
-			checkRaw(t, storedRow, it, func(r energy.FootprintRow) energy.FootprintRow { return r }, true)
+			checkRaw(t, energy.StoredRow, it, func(r energy.FootprintRow) energy.FootprintRow { return r }, true)
 			passed++
 		}
 		disps = append(disps, items(kv.Query{PK: pk, SKPrefix: energy.SKDispositionPrefix})...)
@@ -108,19 +108,19 @@ func TestRawRowsAsDecoded(t *testing.T) {
 	}
 	days := []time.Time{demodata.AsOf(), demodata.AsOf().In(time.FixedZone("MST", -7*3600)).Add(-time.Hour)}
 	for _, it := range expiring {
-		row, _ := decodeJSON[energy.TenureRow](it)
+		row, _ := energy.DecodeJSON[energy.TenureRow](it)
 		exp, _ := time.Parse("2006-01-02", *row.ExpiryDate)
 		days = append(days, exp, exp.AddDate(0, 0, -1), exp.AddDate(0, 0, 1), exp.AddDate(0, -energy.ExpiringWindowMonths, 0),
 			exp.AddDate(0, -energy.ExpiringWindowMonths, -1), exp.AddDate(0, -energy.ExpiringWindowMonths, 1))
 	}
 	for _, now := range days {
-		c := newExpiryClock(now)
+		c := energy.NewExpiryClock(now)
 		for _, it := range disps {
-			checkRaw(t, c.tenureRow(false), it, func(r energy.TenureRow) energy.TenureRow { return energy.WithExpiry(r, now) }, true)
+			checkRaw(t, c.TenureRow(false), it, func(r energy.TenureRow) energy.TenureRow { return energy.WithExpiry(r, now) }, true)
 			passed++
 		}
 		for _, it := range expiring {
-			checkRaw(t, c.tenureRow(true), it, func(r energy.TenureRow) energy.TenureRow {
+			checkRaw(t, c.TenureRow(true), it, func(r energy.TenureRow) energy.TenureRow {
 				r = energy.WithExpiry(r, now)
 				r.LSDCoveragePct = nil
 				return r
@@ -141,16 +141,16 @@ func TestRawRowsDeclined(t *testing.T) {
 	if !bytes.Contains(escapedJSON, []byte(`\u0026`)) {
 		t.Fatalf("json.Marshal no longer escapes &: %s", escapedJSON)
 	}
-	if _, ok := storedRow(nil, nil, kv.Item{Data: escapedJSON}); ok {
+	if _, ok := energy.StoredRow(nil, nil, kv.Item{Data: escapedJSON}); ok {
 		t.Errorf("an HTML-escaped row was passed through: %s", escapedJSON)
 	}
 	plain := encodeRow(t, op)
-	if got, ok := storedRow(nil, nil, kv.Item{Data: plain}); !ok || len(got) != 1 || !bytes.Equal(got[0], plain) {
+	if got, ok := energy.StoredRow(nil, nil, kv.Item{Data: plain}); !ok || len(got) != 1 || !bytes.Equal(got[0], plain) {
 		t.Errorf("an unescaped row: %s %v", got, ok)
 	}
 
 	now := time.Date(2024, 2, 29, 15, 0, 0, 0, time.UTC)
-	c := newExpiryClock(now)
+	c := energy.NewExpiryClock(now)
 	area, cov := 12.5, 40.0
 	for _, tc := range []struct {
 		expiry   string // "" = none
@@ -184,7 +184,7 @@ func TestRawRowsDeclined(t *testing.T) {
 		}
 		it := kv.Item{PK: "P", SK: tc.expiry, Data: encodeRow(t, row)}
 		t.Run(fmt.Sprintf("%s-%s", tc.expiry, tc.state), func(t *testing.T) {
-			passed := checkRaw(t, c.tenureRow(true), it, func(r energy.TenureRow) energy.TenureRow {
+			passed := checkRaw(t, c.TenureRow(true), it, func(r energy.TenureRow) energy.TenureRow {
 				r = energy.WithExpiry(r, now)
 				r.LSDCoveragePct = nil
 				return r
@@ -199,7 +199,7 @@ func TestRawRowsDeclined(t *testing.T) {
 func TestDayNumber(t *testing.T) {
 	for d := time.Date(1600, 1, 1, 0, 0, 0, 0, time.UTC); d.Year() < 2500; d = d.AddDate(0, 0, 13) {
 		y, m, dd := d.Date()
-		if got, want := dayNumber(y, int(m), dd), int(d.Unix()/86400); got != want {
+		if got, want := energy.DayNumber(y, int(m), dd), int(d.Unix()/86400); got != want {
 			t.Fatalf("%s: %d, want %d", d.Format("2006-01-02"), got, want)
 		}
 	}
