@@ -19,9 +19,11 @@ var measures = regexp.MustCompile(`runtime\.ReadMemStats|heaptest\.(Peak|Live|Lo
 // notYetMoved are test files that measure the heap or RSS outside make
 // test-heap, and why.
 var notYetMoved = map[string]string{
-	// Its package is being reshaped (issue 35, item 3); TestListHeapFlat
-	// moves with it.
-	"shared/energy/energyapi/paging_test.go": "energyapi reshape",
+	// The metered store behind TestListHeapFlat (paging_test.go) samples
+	// the heap on every store read, and the paging tests share it without
+	// sampling; splitting the sampling out under the heaptest tag is still
+	// to do (issue 35, left open).
+	"shared/energy/energyapi/bigdata_test.go": "TestListHeapFlat's metered store, not yet split",
 	// TestProvinceBuild, skipped unless MERIDIAN_DATALAYERS_PROVINCE is
 	// set, logs the peak RSS of a province-size build and bounds nothing.
 	"shared/tile/datalayers/scale_test.go": "logs, bounds nothing",
