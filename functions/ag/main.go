@@ -10,13 +10,14 @@ import (
 	"meridian/shared/ag/agapi"
 	"meridian/shared/api"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 	"meridian/shared/lambdafn"
 	"meridian/shared/survey/grid"
 )
 
 // function serves the agriculture routes over the report store and the
 // grid indexes.
-var function = lambdafn.Reports(func(store kv.Store, svc *grid.Service) []api.Route {
+var function = lambdafn.Reports(dynamokv.Open, func(store kv.Store, svc *grid.Service) []api.Route {
 	return agapi.NewHandler(store, svc).Routes()
 })
 

@@ -13,6 +13,7 @@ import (
 	"meridian/shared/api"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
 	"meridian/shared/lambdafn"
 	"meridian/shared/survey/grid"
 )
@@ -20,7 +21,7 @@ import (
 // functionAt serves the energy routes over the report store and the grid
 // indexes, with a clock: days to expiry are counted from now().
 func functionAt(now func() time.Time) lambdafn.Function {
-	return lambdafn.Reports(func(store kv.Store, svc *grid.Service) []api.Route {
+	return lambdafn.Reports(dynamokv.Open, func(store kv.Store, svc *grid.Service) []api.Route {
 		return energyapi.NewHandler(store, svc, now).Routes()
 	})
 }

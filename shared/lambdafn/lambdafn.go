@@ -3,7 +3,7 @@
 // Function names its routes, and Main is its cold start. Main reads the
 // environment (LOG_LEVEL, the GRID_* variables, REPORTS_TABLE when the
 // function reads reports, and the function's own), connects to the report
-// store on DynamoDB, opens the official grid indexes on S3 (package
+// store on DynamoDB (through the opener the function passes), opens the official grid indexes on S3 (package
 // gridstore) beside whatever else the function opens, and serves the
 // function's routes over a grid service that follows the grid release,
 // through the API Gateway adapter. A bad environment, or a store or index
@@ -30,7 +30,6 @@ import (
 	"meridian/shared/convert"
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
-	"meridian/shared/kv/dynamokv"
 	"meridian/shared/lambdafn/coldstart"
 	"meridian/shared/survey/grid"
 )
@@ -43,21 +42,24 @@ type Env = coldstart.Env
 type Config struct {
 	LogLevel slog.Level       // LOG_LEVEL: debug, info (default), warn, error
 	Grid     gridstore.Config // GRID_BUCKET, GRID_PREFIX, GRID_INDEXES, GRID_CACHE_MIB, GRID_RECHECK_SECONDS, AWS_REGION, AWS_ENDPOINT_URL_S3
-	Table    string           // REPORTS_TABLE: the report store's DynamoDB table, for a Function with Reports
+	Table    string           // REPORTS_TABLE: the report store's DynamoDB table, for a Function with OpenStore
 }
 
 // Deps are what a cold start opened, for a function's routes.
 type Deps struct {
 	Config Config
 	Grid   *grid.Service // the survey models and the grid indexes; follows the grid release
-	Store  kv.Store      // the report store, for a Function with Reports; nil otherwise
+	Store  kv.Store      // the report store, for a Function with OpenStore; nil otherwise
 }
 
 // A Function is one Lambda behind API Gateway.
 type Function struct {
-	// Reports: the function reads the report store, the DynamoDB table
-	// REPORTS_TABLE names (required).
-	Reports bool
+	// OpenStore, when not nil, connects to the report store, the table
+	// REPORTS_TABLE names (then required): dynamokv.Open for the report
+	// functions. It is passed in, not imported here, so that the functions
+	// without reports do not link the DynamoDB client (655 KB of each
+	// bootstrap, make size).
+	OpenStore func(ctx context.Context, table string) (kv.Store, error)
 	// Env, when not nil, reads the function's own variables, recording
 	// problems in r; they are reported with the common ones.
 	Env func(r *Env)
@@ -78,7 +80,7 @@ type Function struct {
 func (f Function) LoadConfig(getenv func(string) string) (Config, error) {
 	r := coldstart.NewEnv(getenv)
 	c := Config{LogLevel: r.LogLevel("LOG_LEVEL"), Grid: ReadGridConfig(r)}
-	if f.Reports {
+	if f.OpenStore != nil {
 		c.Table = r.Required("REPORTS_TABLE", "the DynamoDB table of the report store")
 	}
 	if f.Env != nil {
@@ -110,7 +112,7 @@ func ReadGridConfig(r *Env) gridstore.Config {
 
 // Handler is f's handler: its routes over a grid service that follows
 // grids, on one mux, behind the grid release check and the API Gateway
-// adapter. store is the report store (nil without Reports). Main builds it
+// adapter. store is the report store (nil without OpenStore). Main builds it
 // once, before lambda.Start; tests build it over gridstore.Fixed indexes.
 func (f Function) Handler(logger *slog.Logger, c Config, store kv.Store, grids *gridstore.Grids) http.Handler {
 	svc := grid.New()
@@ -122,19 +124,18 @@ func (f Function) Handler(logger *slog.Logger, c Config, store kv.Store, grids *
 }
 
 // Main is f's cold start: it loads the environment, connects to the report
-// store (with Reports), opens the grid indexes while f.Open runs, and
+// store (with OpenStore), opens the grid indexes while f.Open runs, and
 // serves f's handler on Lambda. Anything that fails stops the cold start
 // with the reason logged.
 func Main(f Function) {
 	c, logger := coldstart.Setup(f.LoadConfig, func(c Config) slog.Level { return c.LogLevel })
 	ctx := context.Background()
 	var store kv.Store
-	if f.Reports {
-		client, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{})
-		if err != nil {
+	if f.OpenStore != nil {
+		var err error
+		if store, err = f.OpenStore(ctx, c.Table); err != nil {
 			coldstart.Fail(logger, "cold start", err)
 		}
-		store = dynamokv.New(client, c.Table, dynamokv.Options{})
 	}
 	opened := make(chan error, 1)
 	if f.Open != nil {
@@ -173,8 +174,9 @@ func Convert(routes func(*convert.Handler) []api.Route) Function {
 }
 
 // Reports is the Function of a report Lambda (ag, energy): routes over the
-// report store and the grid service, which places parcels on the official
-// grid indexes (so a report's parcel is the block search answers).
-func Reports(routes func(store kv.Store, svc *grid.Service) []api.Route) Function {
-	return Function{Reports: true, Routes: func(d Deps) []api.Route { return routes(d.Store, d.Grid) }}
+// report store open connects to (dynamokv.Open) and the grid service, which
+// places parcels on the official grid indexes (so a report's parcel is the
+// block search answers).
+func Reports(open func(ctx context.Context, table string) (kv.Store, error), routes func(store kv.Store, svc *grid.Service) []api.Route) Function {
+	return Function{OpenStore: open, Routes: func(d Deps) []api.Route { return routes(d.Store, d.Grid) }}
 }

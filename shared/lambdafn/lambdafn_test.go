@@ -1,6 +1,7 @@
 package lambdafn_test
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -41,7 +42,7 @@ func TestLoadConfig(t *testing.T) {
 
 func TestLoadConfigReports(t *testing.T) {
 	t.Parallel()
-	f := lambdafn.Reports(nil)
+	f := lambdafn.Reports(func(context.Context, string) (kv.Store, error) { return kv.NewMem(), nil }, nil)
 	_, err := f.LoadConfig(env(map[string]string{"LOG_LEVEL": "loud", "GRID_BUCKET": "grids"}))
 	for _, name := range []string{"LOG_LEVEL", "REPORTS_TABLE", "GRID_INDEXES"} {
 		if err == nil || !strings.Contains(err.Error(), name) {
@@ -77,7 +78,7 @@ func TestHandler(t *testing.T) {
 	t.Parallel()
 	store := kv.NewMem()
 	var got lambdafn.Deps
-	f := lambdafn.Function{Reports: true, Routes: func(d lambdafn.Deps) []api.Route {
+	f := lambdafn.Function{Routes: func(d lambdafn.Deps) []api.Route {
 		got = d
 		return []api.Route{{Pattern: "GET /hello", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Write([]byte("hello"))
@@ -106,10 +107,10 @@ func TestReports(t *testing.T) {
 	store := kv.NewMem()
 	var gotStore kv.Store
 	var gotSvc *grid.Service
-	f := lambdafn.Reports(func(s kv.Store, svc *grid.Service) []api.Route { gotStore, gotSvc = s, svc; return nil })
+	f := lambdafn.Reports(nil, func(s kv.Store, svc *grid.Service) []api.Route { gotStore, gotSvc = s, svc; return nil })
 	f.Handler(slog.New(slog.DiscardHandler), lambdafn.Config{}, store, gridstore.Fixed(nil))
-	if !f.Reports || gotStore != kv.Store(store) || gotSvc == nil {
-		t.Errorf("Reports: %v, store %v, service %v", f.Reports, gotStore, gotSvc)
+	if gotStore != kv.Store(store) || gotSvc == nil {
+		t.Errorf("Reports: store %v, service %v", gotStore, gotSvc)
 	}
 }
 

@@ -19,12 +19,12 @@ import (
 // service.
 type Routes = func(store kv.Store, svc *grid.Service) []api.Route
 
-// NewHandler is lambdafn.Reports(routes).Handler over fixed indexes.
+// NewHandler is lambdafn.Reports(nil, routes).Handler over fixed indexes.
 func NewHandler(logger *slog.Logger, store kv.Store, grids []*gridindex.Index, routes Routes) http.Handler {
 	return NewGridsHandler(logger, store, gridstore.Fixed(grids), routes)
 }
 
-// NewGridsHandler is lambdafn.Reports(routes).Handler.
+// NewGridsHandler is lambdafn.Reports(nil, routes).Handler.
 func NewGridsHandler(logger *slog.Logger, store kv.Store, grids *gridstore.Grids, routes Routes) http.Handler {
-	return lambdafn.Reports(routes).Handler(logger, lambdafn.Config{}, store, grids)
+	return lambdafn.Reports(nil, routes).Handler(logger, lambdafn.Config{}, store, grids)
 }
