@@ -8,9 +8,11 @@ import (
 	"meridian/shared/ag/agtest"
 	"meridian/shared/api/apigw/apigwtest"
 	"meridian/shared/golden"
+	"meridian/shared/gridstore"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
 	"meridian/shared/kv/dynamokv/dynamokvtest"
+	"meridian/shared/lambdafn"
 )
 
 // events are this function's recorded API Gateway requests.
@@ -41,7 +43,7 @@ func demoStore(t *testing.T) kv.Store {
 // TestReplayEvents runs every events/ag-*.json through the real handler.
 func TestReplayEvents(t *testing.T) {
 	t.Parallel()
-	h := newHandler(slog.New(slog.DiscardHandler), demoStore(t))
+	h := function.Handler(slog.New(slog.DiscardHandler), lambdafn.Config{}, demoStore(t), gridstore.Fixed(nil))
 	apigwtest.Replay(t, h, events, wantEvents)
 }
 

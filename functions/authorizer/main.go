@@ -5,6 +5,10 @@
 // rate, burst and monthly quota. See authorizer for what callers see.
 //
 // Environment: LOG_LEVEL (debug, info, warn, error; default info).
+//
+// It serves no routes and reads no store, so it shares only the
+// standard-library part of the cold start (package coldstart), not
+// lambdafn's, which links the AWS SDK and would double its size.
 package main
 
 import (
@@ -12,8 +16,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"meridian/shared/awsfn"
-	"meridian/shared/env"
+	"meridian/shared/lambdafn/coldstart"
 )
 
 // config is the function's environment, checked at cold start.
@@ -22,12 +25,12 @@ type config struct {
 }
 
 func loadConfig(getenv func(string) string) (config, error) {
-	r := env.New(getenv)
+	r := coldstart.NewEnv(getenv)
 	c := config{LogLevel: r.LogLevel("LOG_LEVEL")}
 	return c, r.Err()
 }
 
 func main() {
-	_, logger := awsfn.Setup(loadConfig, func(c config) slog.Level { return c.LogLevel })
+	_, logger := coldstart.Setup(loadConfig, func(c config) slog.Level { return c.LogLevel })
 	lambda.Start(newHandler(logger))
 }

@@ -1,19 +1,13 @@
 // Command autocomplete is the autocomplete Lambda: GET /autocomplete/legal-location, behind an API Gateway REST API
-// whose usage plan holds the autocomplete product. Environment: see convertfn.Config.
+// whose usage plan holds the autocomplete product. Environment: see lambdafn.Config.
 package main
 
 import (
-	"log/slog"
-	"net/http"
-
 	"meridian/shared/convert"
-	"meridian/shared/convert/convertfn"
-	"meridian/shared/survey/gridindex"
+	"meridian/shared/lambdafn"
 )
 
-func main() { convertfn.Main((*convert.Handler).AutocompleteRoutes) }
+// function serves the autocomplete routes over the grid indexes.
+var function = lambdafn.Convert((*convert.Handler).AutocompleteRoutes)
 
-// newHandler is the function's handler, for tests.
-func newHandler(logger *slog.Logger, grids []*gridindex.Index) http.Handler {
-	return convertfn.NewHandler(logger, grids, (*convert.Handler).AutocompleteRoutes)
-}
+func main() { lambdafn.Main(function) }

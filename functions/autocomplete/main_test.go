@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"meridian/shared/api/apigw/apigwtest"
+	"meridian/shared/gridstore"
+	"meridian/shared/lambdafn"
 	"meridian/shared/survey/gridindex/gridindextest"
 )
 
@@ -24,7 +26,7 @@ var wantEvents = map[string]apigwtest.Want{
 func TestReplayEvents(t *testing.T) {
 	t.Parallel()
 	grids, _ := gridindextest.FixtureGrids(t)
-	h := newHandler(slog.New(slog.DiscardHandler), grids)
+	h := function.Handler(slog.New(slog.DiscardHandler), lambdafn.Config{}, nil, gridstore.Fixed(grids))
 	apigwtest.Replay(t, h, events, wantEvents)
 }
 

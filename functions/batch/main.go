@@ -1,19 +1,13 @@
 // Command batch is the batch Lambda: POST /batch/legal-location and POST /batch/coordinates, behind an API Gateway REST API
-// whose usage plan holds the batch product. Environment: see convertfn.Config.
+// whose usage plan holds the batch product. Environment: see lambdafn.Config.
 package main
 
 import (
-	"log/slog"
-	"net/http"
-
 	"meridian/shared/convert"
-	"meridian/shared/convert/convertfn"
-	"meridian/shared/survey/gridindex"
+	"meridian/shared/lambdafn"
 )
 
-func main() { convertfn.Main((*convert.Handler).BatchRoutes) }
+// function serves the batch routes over the grid indexes.
+var function = lambdafn.Convert((*convert.Handler).BatchRoutes)
 
-// newHandler is the function's handler, for tests.
-func newHandler(logger *slog.Logger, grids []*gridindex.Index) http.Handler {
-	return convertfn.NewHandler(logger, grids, (*convert.Handler).BatchRoutes)
-}
+func main() { lambdafn.Main(function) }

@@ -4,33 +4,26 @@
 // whose usage plan holds the energy product. It reads the energy dataset of
 // the report store, a DynamoDB table (REPORTS_TABLE), and places parcels on
 // the official grid indexes (GRID_BUCKET) and the survey models, as search
-// does. Environment: see reportfn.Config.
+// does. Environment: see lambdafn.Config.
 package main
 
 import (
-	"log/slog"
-	"net/http"
 	"time"
 
 	"meridian/shared/api"
 	"meridian/shared/energy/energyapi"
 	"meridian/shared/kv"
-	"meridian/shared/reportfn"
+	"meridian/shared/kv/dynamokv"
+	"meridian/shared/lambdafn"
 	"meridian/shared/survey/grid"
 )
 
-// routesAt mounts the energy routes with a clock: days to expiry are
-// counted from now().
-func routesAt(now func() time.Time) reportfn.Routes {
-	return func(store kv.Store, svc *grid.Service) []api.Route {
+// functionAt serves the energy routes over the report store and the grid
+// indexes, with a clock: days to expiry are counted from now().
+func functionAt(now func() time.Time) lambdafn.Function {
+	return lambdafn.Reports(dynamokv.Open, func(store kv.Store, svc *grid.Service) []api.Route {
 		return energyapi.NewHandler(store, svc, now).Routes()
-	}
+	})
 }
 
-func main() { reportfn.Main(routesAt(time.Now)) }
-
-// newHandler is the function's handler over a store without grid indexes
-// and with a clock, for tests.
-func newHandler(logger *slog.Logger, store kv.Store, now func() time.Time) http.Handler {
-	return reportfn.NewHandler(logger, store, nil, routesAt(now))
-}
+func main() { lambdafn.Main(functionAt(time.Now)) }

@@ -11,9 +11,11 @@ import (
 	"meridian/shared/demo"
 	"meridian/shared/energy/energytest"
 	"meridian/shared/golden"
+	"meridian/shared/gridstore"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
 	"meridian/shared/kv/dynamokv/dynamokvtest"
+	"meridian/shared/lambdafn"
 )
 
 // events are this function's recorded API Gateway requests.
@@ -91,7 +93,7 @@ func demoNow() time.Time { return demo.AsOf() }
 // TestReplayEvents runs every events/energy-*.json through the real handler.
 func TestReplayEvents(t *testing.T) {
 	t.Parallel()
-	h := newHandler(slog.New(slog.DiscardHandler), demoStore(t), demoNow)
+	h := functionAt(demoNow).Handler(slog.New(slog.DiscardHandler), lambdafn.Config{}, demoStore(t), gridstore.Fixed(nil))
 	apigwtest.Replay(t, h, events, wantEvents)
 }
 

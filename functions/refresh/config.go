@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"meridian/shared/env"
+	"meridian/shared/lambdafn/coldstart"
 )
 
 // config is the refresh job's environment, checked at start.
@@ -27,7 +27,7 @@ type config struct {
 }
 
 func loadConfig(getenv func(string) string) (config, error) {
-	r := env.New(getenv)
+	r := coldstart.NewEnv(getenv)
 	c := config{
 		LogLevel: r.LogLevel("LOG_LEVEL"),
 		Bucket:   r.Required("DATA_BUCKET", "the data bucket (grid/, tiles/, the job's downloads)"),

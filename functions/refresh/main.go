@@ -21,17 +21,17 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"meridian/shared/awsfn"
 	"meridian/shared/blob/s3blob"
+	"meridian/shared/lambdafn/coldstart"
 )
 
 func main() {
-	c, logger := awsfn.Setup(loadConfig, func(c config) slog.Level { return c.LogLevel })
+	c, logger := coldstart.Setup(loadConfig, func(c config) slog.Level { return c.LogLevel })
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{})
 	if err != nil {
-		awsfn.Fail(logger, "start", err)
+		coldstart.Fail(logger, "start", err)
 	}
 	job := &Job{S3: client, Bucket: c.Bucket, Table: c.Table, Prefix: c.Prefix, Scratch: c.Scratch,
 		Meridian: c.Meridian, Publish: c.Publish, Log: logger, Out: os.Stdout}

@@ -1,19 +1,13 @@
 // Command search is the search Lambda: GET /search/legal-location and GET /search/coordinates, behind an API Gateway REST API
-// whose usage plan holds the search product. Environment: see convertfn.Config.
+// whose usage plan holds the search product. Environment: see lambdafn.Config.
 package main
 
 import (
-	"log/slog"
-	"net/http"
-
 	"meridian/shared/convert"
-	"meridian/shared/convert/convertfn"
-	"meridian/shared/survey/gridindex"
+	"meridian/shared/lambdafn"
 )
 
-func main() { convertfn.Main((*convert.Handler).SearchRoutes) }
+// function serves the search routes over the grid indexes.
+var function = lambdafn.Convert((*convert.Handler).SearchRoutes)
 
-// newHandler is the function's handler, for tests.
-func newHandler(logger *slog.Logger, grids []*gridindex.Index) http.Handler {
-	return convertfn.NewHandler(logger, grids, (*convert.Handler).SearchRoutes)
-}
+func main() { lambdafn.Main(function) }

@@ -9,102 +9,87 @@ package main
 
 import (
 	"context"
-	"log/slog"
-	"net/http"
 	"time"
 
 	"meridian/shared/api"
-	"meridian/shared/api/apigw"
-	"meridian/shared/awsfn"
 	"meridian/shared/blob"
 	"meridian/shared/blob/s3blob"
-	"meridian/shared/env"
-	"meridian/shared/gridstore"
-	"meridian/shared/survey/grid"
-	"meridian/shared/survey/gridindex"
+	"meridian/shared/lambdafn"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
 )
 
-// config is the function's environment, checked at cold start.
+// config is the function's own environment (beside lambdafn.Config),
+// checked at cold start.
 type config struct {
-	LogLevel  slog.Level
-	Grid      gridstore.Config // GRID_BUCKET, GRID_PREFIX, GRID_INDEXES, GRID_CACHE_MIB, GRID_RECHECK_SECONDS
-	Bucket    string           // TILES_BUCKET: archives; empty: survey grids on demand only
-	Prefix    string           // TILES_PREFIX: key prefix of the archives, default "tiles/"
-	PublicURL string           // PUBLIC_TILES_URL: {tiles_url} as clients reach it (CloudFront), for TileJSON
-	CacheMiB  int              // TILE_CACHE_MIB: generated tiles and archive blocks kept in memory, default 64
-	Recheck   time.Duration    // ARCHIVE_RECHECK_SECONDS: how often an archive is looked for again, default 300
+	Bucket    string        // TILES_BUCKET: archives; empty: survey grids on demand only
+	Prefix    string        // TILES_PREFIX: key prefix of the archives, default "tiles/"
+	PublicURL string        // PUBLIC_TILES_URL: {tiles_url} as clients reach it (CloudFront), for TileJSON
+	CacheMiB  int           // TILE_CACHE_MIB: generated tiles and archive blocks kept in memory, default 64
+	Recheck   time.Duration // ARCHIVE_RECHECK_SECONDS: how often an archive is looked for again, default 300
 }
 
-func loadConfig(getenv func(string) string) (config, error) {
-	r := env.New(getenv)
-	c := config{
-		LogLevel:  r.LogLevel("LOG_LEVEL"),
-		Grid:      gridstore.ReadConfig(r),
+func readConfig(r *lambdafn.Env) config {
+	return config{
 		Bucket:    r.String("TILES_BUCKET", ""),
 		Prefix:    r.String("TILES_PREFIX", "tiles/"),
 		PublicURL: r.URL("PUBLIC_TILES_URL", ""),
 		CacheMiB:  r.Int("TILE_CACHE_MIB", 64, 8, 512),
 		Recheck:   time.Duration(r.Int("ARCHIVE_RECHECK_SECONDS", 300, 1, 86400)) * time.Second,
 	}
-	return c, r.Err()
 }
 
-// newHandler builds the function's handler over the grid indexes and the
-// archive store (nil: no archives).
-func newHandler(logger *slog.Logger, c config, grids []*gridindex.Index, archives blob.Store) http.Handler {
-	var set *archive.Set
-	if archives != nil {
-		set = archive.NewReleaseSet(archives, c.Recheck) // as `meridian-publish` writes them
+// tiles is the function's state: its configuration, the archives (nil:
+// none) and the tile handler, whose generated tiles are dropped when a new
+// grid release is in place.
+type tiles struct {
+	config
+	archives *archive.Set
+	th       *tile.Handler
+}
+
+// function serves the tile routes: survey tiles generated from the grid
+// service, which follows the grid release, and data tiles from the
+// archives.
+func (t *tiles) function() lambdafn.Function {
+	return lambdafn.Function{
+		Env:     func(r *lambdafn.Env) { t.config = readConfig(r) },
+		Open:    t.open,
+		Routes:  t.routes,
+		Changed: func() { t.th.Invalidate() },
 	}
-	return newGridsHandler(logger, c, gridstore.Fixed(grids), set)
 }
 
-// newGridsHandler is newHandler over grids that follow the published
-// release: survey tiles are generated from a new grid release within
-// GRID_RECHECK_SECONDS, and the tiles generated from the old are dropped.
-func newGridsHandler(logger *slog.Logger, c config, grids *gridstore.Grids, archives *archive.Set) http.Handler {
-	var th *tile.Handler
-	return gridstore.Mount(logger, grids, func(svc *grid.Service) []api.Route {
-		o := tile.Options{
-			Generator:   tile.NewGenerator(svc),
-			CacheBytes:  c.CacheMiB << 20 / 2,
-			PublicURL:   c.PublicURL,
-			Attribution: tile.Attribution(svc.Sources),
-		}
-		if archives != nil {
-			o.Archives = archives
-		}
-		th = tile.NewHandler(o)
-		return th.Routes()
-	}, func() { th.Invalidate() })
-}
-
-func main() {
-	c, logger := awsfn.Setup(loadConfig, func(c config) slog.Level { return c.LogLevel })
-	ctx := context.Background()
-	// The archives' release manifest is read, and every archive it names
-	// opened (header and directory), beside the grid indexes' opening: a
-	// cold start waits on each round trip in a row, and its first tile
-	// then reads only the tile.
-	var archives *archive.Set
-	prefetched := make(chan struct{})
-	if c.Bucket != "" {
-		client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: c.Grid.Region, Endpoint: c.Grid.Endpoint, PathStyle: c.Grid.Endpoint != ""})
-		if err != nil {
-			awsfn.Fail(logger, "cold start", err)
-		}
-		store := blob.NewCached(s3blob.New(client, c.Bucket, c.Prefix, s3blob.Options{}), blob.CacheOptions{MaxBytes: int64(c.CacheMiB) << 20 / 2})
-		archives = archive.NewReleaseSet(store, c.Recheck) // as `meridian-publish` writes them
-		go func() { archives.OpenAll(ctx, ".pmtiles"); close(prefetched) }()
-	} else {
-		close(prefetched)
+// open reads the archives' release manifest, and opens every archive it
+// names (header and directory), beside the grid indexes' opening: a cold
+// start waits on each round trip in a row, and its first tile then reads
+// only the tile.
+func (t *tiles) open(ctx context.Context, c lambdafn.Config) error {
+	if t.Bucket == "" {
+		return nil
 	}
-	grids, err := gridstore.Open(ctx, c.Grid, logger)
+	client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: c.Grid.Region, Endpoint: c.Grid.Endpoint, PathStyle: c.Grid.Endpoint != ""})
 	if err != nil {
-		awsfn.Fail(logger, "cold start", err)
+		return err
 	}
-	<-prefetched
-	apigw.Start(newGridsHandler(logger, c, grids, archives))
+	store := blob.NewCached(s3blob.New(client, t.Bucket, t.Prefix, s3blob.Options{}), blob.CacheOptions{MaxBytes: int64(t.CacheMiB) << 20 / 2})
+	t.archives = archive.NewReleaseSet(store, t.Recheck) // as `meridian-publish` writes them
+	t.archives.OpenAll(ctx, ".pmtiles")
+	return nil
 }
+
+func (t *tiles) routes(d lambdafn.Deps) []api.Route {
+	o := tile.Options{
+		Generator:   tile.NewGenerator(d.Grid),
+		CacheBytes:  t.CacheMiB << 20 / 2,
+		PublicURL:   t.PublicURL,
+		Attribution: tile.Attribution(d.Grid.Sources),
+	}
+	if t.archives != nil {
+		o.Archives = t.archives
+	}
+	t.th = tile.NewHandler(o)
+	return t.th.Routes()
+}
+
+func main() { lambdafn.Main((&tiles{}).function()) }

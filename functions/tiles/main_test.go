@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -16,7 +17,10 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/blob/s3blob"
 	"meridian/shared/blob/s3blob/s3blobtest"
+	"meridian/shared/gridstore"
+	"meridian/shared/lambdafn"
 	"meridian/shared/survey/grid"
+	"meridian/shared/survey/gridindex"
 	"meridian/shared/survey/gridindex/gridindextest"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
@@ -85,6 +89,23 @@ func twpArchive(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// loadConfig reads the function's own environment as its cold start does.
+func loadConfig(getenv func(string) string) (config, error) {
+	t := &tiles{}
+	_, err := t.function().LoadConfig(getenv)
+	return t.config, err
+}
+
+// newHandler builds the function's handler over the grid indexes and the
+// archive store (nil: no archives), as its cold start does.
+func newHandler(logger *slog.Logger, c config, grids []*gridindex.Index, archives blob.Store) http.Handler {
+	t := &tiles{config: c}
+	if archives != nil {
+		t.archives = archive.NewReleaseSet(archives, c.Recheck) // as `meridian-publish` writes them
+	}
+	return t.function().Handler(logger, lambdafn.Config{}, nil, gridstore.Fixed(grids))
 }
 
 // TestReplayEvents runs every events/tiles-*.json through the handler, with

@@ -24,7 +24,6 @@ import (
 	"path/filepath"
 
 	"meridian/shared/atomicfile"
-	"meridian/shared/gateway"
 	"meridian/shared/kv/boltdir"
 )
 
@@ -51,6 +50,12 @@ const (
 	builtMarker       = ".built" // in a domain's tile directory once all its data archives are built
 	tlsDir            = "tls"
 	downloadsDir      = "downloads"
+	// The API gateway's files; package gateway uses the same names when it
+	// is given the data directory itself (EnsureDemoKey), and a test holds
+	// the two to each other, so that datadir need not import gateway.
+	keysFile  = "keys.json"
+	plansFile = "plans.json"
+	usageFile = "usage.json"
 )
 
 func (d Dir) path(elem ...string) string {
@@ -77,9 +82,9 @@ func (d Dir) Tiles() string { return d.path(tilesDir) }
 func (d Dir) Built(domain string) string { return d.path(tilesDir, domain, builtMarker) }
 
 // Keys, Plans and Usage are the API gateway's files.
-func (d Dir) Keys() string  { return d.path(gateway.KeysFile) }
-func (d Dir) Plans() string { return d.path(gateway.PlansFile) }
-func (d Dir) Usage() string { return d.path(gateway.UsageFile) }
+func (d Dir) Keys() string  { return d.path(keysFile) }
+func (d Dir) Plans() string { return d.path(plansFile) }
+func (d Dir) Usage() string { return d.path(usageFile) }
 
 // TLS is the directory of the local CA and the server's certificate.
 func (d Dir) TLS() string { return d.path(tlsDir) }

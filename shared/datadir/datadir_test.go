@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"meridian/shared/datadir"
+	"meridian/shared/gateway"
 )
 
 // install replaces a file only with a complete one that checks: a write or
@@ -68,6 +69,29 @@ func TestLayout(t *testing.T) {
 	} {
 		if got != want {
 			t.Errorf("got %s, want %s", got, want)
+		}
+	}
+}
+
+// The gateway's files are where package gateway puts them when it is given
+// the data directory itself: EnsureDemoKey writes the keys file a server
+// started on the directory then reads.
+func TestGatewayFilesAgree(t *testing.T) {
+	dir := t.TempDir()
+	data := datadir.Dir(dir)
+	if _, err := gateway.EnsureDemoKey(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(data.Keys()); err != nil {
+		t.Errorf("EnsureDemoKey wrote no keys file at %s: %v", data.Keys(), err)
+	}
+	for got, want := range map[string]string{
+		data.Keys():  filepath.Join(dir, gateway.KeysFile),
+		data.Plans(): filepath.Join(dir, gateway.PlansFile),
+		data.Usage(): filepath.Join(dir, gateway.UsageFile),
+	} {
+		if got != want {
+			t.Errorf("datadir names %s, package gateway %s", got, want)
 		}
 	}
 }

@@ -10,19 +10,18 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/aws/smithy-go"
 
 	"meridian/shared/blob"
 	"meridian/shared/blob/s3blob"
-	"meridian/shared/env"
 	"meridian/shared/release"
 	"meridian/shared/survey/gridindex"
 )
 
-// Config says where the indexes are.
+// Config says where the indexes are (package lambdafn reads it from a
+// function's environment).
 type Config struct {
 	Bucket   string   // GRID_BUCKET: S3 bucket; empty means no official data (the models answer)
 	Prefix   string   // GRID_PREFIX: key prefix in the bucket, default "grid/"
@@ -33,27 +32,6 @@ type Config struct {
 	// GRID_RECHECK_SECONDS: how often a warm function reads the release
 	// manifest again, default 300 (as ARCHIVE_RECHECK_SECONDS).
 	Recheck time.Duration
-}
-
-// ReadConfig reads Config from the environment, recording problems in r.
-func ReadConfig(r *env.Reader) Config {
-	c := Config{
-		Bucket:   r.String("GRID_BUCKET", ""),
-		Prefix:   r.String("GRID_PREFIX", "grid/"),
-		Region:   r.String("AWS_REGION", "us-east-1"),
-		Endpoint: r.String("AWS_ENDPOINT_URL_S3", ""),
-		CacheMiB: r.Int("GRID_CACHE_MIB", 32, 1, 1024),
-		Recheck:  time.Duration(r.Int("GRID_RECHECK_SECONDS", 300, 1, 86400)) * time.Second,
-	}
-	for _, k := range strings.Split(r.String("GRID_INDEXES", ""), ",") {
-		if k = strings.TrimSpace(k); k != "" {
-			c.Indexes = append(c.Indexes, k)
-		}
-	}
-	if c.Bucket != "" && len(c.Indexes) == 0 {
-		r.Required("GRID_INDEXES", "the index files in GRID_BUCKET to serve, comma-separated (e.g. altalis-ats-v4.1.mgix)")
-	}
-	return c
 }
 
 // Open opens every configured index (one range read each, plus one for

@@ -92,7 +92,6 @@ func TestListReadCounts(t *testing.T) {
 	}
 }
 
-
 // TestPagingFigures prints items read and heap per request at 100,000 rows
 // per partition (MERIDIAN_PAGING_FIGURES=1; slow).
 func TestPagingFigures(t *testing.T) {

@@ -456,6 +456,17 @@ func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, error) {
 	}), nil
 }
 
+// Open connects to table with the default client options (the SDK's
+// chain: a Lambda's role and region): the report functions' cold start
+// (lambdafn.Reports).
+func Open(ctx context.Context, table string) (kv.Store, error) {
+	client, err := NewClient(ctx, ClientOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return New(client, table, Options{}), nil
+}
+
 // canceled reports whether the caller's context was canceled (as opposed to
 // a deadline, which is the store being too slow: Unavailable).
 func canceled(ctx context.Context) bool {

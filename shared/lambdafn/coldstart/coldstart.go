@@ -1,10 +1,15 @@
-// Package awsfn is the cold start every function of ours on AWS shares
-// (the Lambdas and the refresh task): read the environment, reporting
-// every problem at once, make the JSON logger at its LOG_LEVEL, and stop
-// the start with the reason when something it needs cannot be had. It
-// imports only the standard library, so the smallest function, the key
-// authorizer, stays small.
-package awsfn
+// Package coldstart is the part of the cold start every function of ours on
+// AWS shares (the Lambdas and the refresh task) that needs nothing but the
+// standard library: read the environment (Env), reporting every problem at
+// once, make the JSON logger at its LOG_LEVEL (Setup), and stop the start
+// with the reason when something it needs cannot be had (Fail).
+//
+// Package lambdafn builds the rest of an API function's wiring on it. It is
+// a package of its own so that the key authorizer, which serves no routes
+// and reads no store, can import it alone: lambdafn links the AWS SDK (S3
+// for the grid indexes, DynamoDB for the reports), and the authorizer's
+// budget (make size) holds only aws-lambda-go.
+package coldstart
 
 import (
 	"fmt"

@@ -1,17 +1,17 @@
-package env_test
+package coldstart_test
 
 import (
 	"log/slog"
 	"strings"
 	"testing"
 
-	"meridian/shared/env"
+	"meridian/shared/lambdafn/coldstart"
 )
 
-func TestReaderCollectsEveryProblem(t *testing.T) {
+func TestEnvCollectsEveryProblem(t *testing.T) {
 	t.Parallel()
 	vars := map[string]string{"LOG_LEVEL": "loud", "PER_PAGE": "500", "NAME": "  x  "}
-	r := env.New(func(k string) string { return vars[k] })
+	r := coldstart.NewEnv(func(k string) string { return vars[k] })
 	if got := r.String("NAME", "d"); got != "x" {
 		t.Errorf("String = %q", got)
 	}
@@ -34,7 +34,7 @@ func TestReaderCollectsEveryProblem(t *testing.T) {
 			t.Errorf("error %q does not name %s", err, name)
 		}
 	}
-	ok := env.New(func(k string) string { return map[string]string{"LOG_LEVEL": "debug"}[k] })
+	ok := coldstart.NewEnv(func(k string) string { return map[string]string{"LOG_LEVEL": "debug"}[k] })
 	if ok.LogLevel("LOG_LEVEL") != slog.LevelDebug || ok.Err() != nil {
 		t.Errorf("valid environment: %v", ok.Err())
 	}
@@ -43,7 +43,7 @@ func TestReaderCollectsEveryProblem(t *testing.T) {
 func TestURL(t *testing.T) {
 	t.Parallel()
 	vars := map[string]string{"GOOD": "https://cdn.example.com/tiles/", "BAD": "cdn.example.com", "FTP": "ftp://x/y"}
-	r := env.New(func(k string) string { return vars[k] })
+	r := coldstart.NewEnv(func(k string) string { return vars[k] })
 	if got := r.URL("GOOD", ""); got != "https://cdn.example.com/tiles" {
 		t.Errorf("GOOD = %q", got)
 	}

@@ -1,7 +1,4 @@
-// Package env reads configuration from environment variables, collecting
-// every missing or invalid variable so a function reports them all at once
-// at cold start.
-package env
+package coldstart
 
 import (
 	"errors"
@@ -12,17 +9,19 @@ import (
 	"strings"
 )
 
-// Reader reads variables through get (os.Getenv in main, a map in tests).
-type Reader struct {
+// Env reads configuration from environment variables through get
+// (os.Getenv in main, a map in tests), collecting every missing or invalid
+// variable so a function reports them all at once at cold start.
+type Env struct {
 	get  func(string) string
 	errs []error
 }
 
-// New returns a Reader over get.
-func New(get func(string) string) *Reader { return &Reader{get: get} }
+// NewEnv returns an Env over get.
+func NewEnv(get func(string) string) *Env { return &Env{get: get} }
 
 // String returns the variable, or def when it is unset or blank.
-func (r *Reader) String(name, def string) string {
+func (r *Env) String(name, def string) string {
 	if v := strings.TrimSpace(r.get(name)); v != "" {
 		return v
 	}
@@ -30,7 +29,7 @@ func (r *Reader) String(name, def string) string {
 }
 
 // Required returns the variable and records an error when it is unset.
-func (r *Reader) Required(name, what string) string {
+func (r *Env) Required(name, what string) string {
 	v := strings.TrimSpace(r.get(name))
 	if v == "" {
 		r.errs = append(r.errs, fmt.Errorf("%s is required: %s", name, what))
@@ -40,7 +39,7 @@ func (r *Reader) Required(name, what string) string {
 
 // URL returns the variable, an absolute http or https URL without a
 // trailing slash, or def when unset; anything else is recorded as an error.
-func (r *Reader) URL(name, def string) string {
+func (r *Env) URL(name, def string) string {
 	s := strings.TrimSpace(r.get(name))
 	if s == "" {
 		return def
@@ -54,7 +53,7 @@ func (r *Reader) URL(name, def string) string {
 }
 
 // Int returns the variable as an integer in [lo, hi], or def when unset.
-func (r *Reader) Int(name string, def, lo, hi int) int {
+func (r *Env) Int(name string, def, lo, hi int) int {
 	s := strings.TrimSpace(r.get(name))
 	if s == "" {
 		return def
@@ -68,7 +67,7 @@ func (r *Reader) Int(name string, def, lo, hi int) int {
 }
 
 // LogLevel reads debug, info, warn or error (default info).
-func (r *Reader) LogLevel(name string) slog.Level {
+func (r *Env) LogLevel(name string) slog.Level {
 	s := strings.TrimSpace(r.get(name))
 	if s == "" {
 		return slog.LevelInfo
@@ -82,7 +81,7 @@ func (r *Reader) LogLevel(name string) slog.Level {
 }
 
 // Err returns every problem found, or nil.
-func (r *Reader) Err() error {
+func (r *Env) Err() error {
 	if len(r.errs) == 0 {
 		return nil
 	}
