@@ -75,7 +75,7 @@ func (d *dissolver) addRing(r orb.Ring, outer bool) error {
 	if len(pts) < 3 {
 		return fmt.Errorf("ring has %d distinct points, want at least 3", len(pts))
 	}
-	a := twiceSignedArea(pts)
+	a := TwiceSignedArea(pts)
 	if a == 0 {
 		return errors.New("ring has zero area")
 	}
@@ -158,7 +158,7 @@ func (d *dissolver) result() (orb.Geometry, error) {
 			}
 			cur = next
 		}
-		switch a := twiceSignedArea(ring); {
+		switch a := TwiceSignedArea(ring); {
 		case a > 0:
 			outers = append(outers, ring)
 		case a < 0:
@@ -175,7 +175,7 @@ func (d *dissolver) result() (orb.Geometry, error) {
 	areas := make([]float64, len(outers))
 	for i, r := range outers {
 		polys[i] = orb.Polygon{r}
-		areas[i] = twiceSignedArea(r)
+		areas[i] = TwiceSignedArea(r)
 	}
 	for _, h := range holes {
 		p := interiorPoint(h, outers)
@@ -267,7 +267,7 @@ func interiorPoint(h orb.Ring, outers []orb.Ring) orb.Point {
 			return p
 		}
 	}
-	return mid(h[0], h[1])
+	return Mid(h[0], h[1])
 }
 
 // Node returns copies of polys in which every vertex of any polygon that
@@ -325,16 +325,18 @@ func Node(polys []orb.Polygon) []orb.Polygon {
 					nr = append(nr, f.p)
 				}
 			}
-			np[j] = closeRing(nr)
+			np[j] = CloseRing(nr)
 		}
 		out[i] = np
 	}
 	return out
 }
 
-// twiceSignedArea is twice the signed planar area of r (positive when
-// counter-clockwise); r may or may not repeat its first point at the end.
-func twiceSignedArea(r orb.Ring) float64 {
+// TwiceSignedArea is twice the signed planar area of r in squared
+// coordinate units (positive when counter-clockwise), for orientation and
+// degeneracy tests; report.AreaM2 gives areas on the ground. r may or may
+// not repeat its first point at the end.
+func TwiceSignedArea(r orb.Ring) float64 {
 	a := 0.0
 	n := len(r)
 	for i := range n {
@@ -344,16 +346,17 @@ func twiceSignedArea(r orb.Ring) float64 {
 	return a
 }
 
-// closeRing returns r with its first point repeated at the end.
-func closeRing(r orb.Ring) orb.Ring {
+// CloseRing returns r with its first point repeated at the end.
+func CloseRing(r orb.Ring) orb.Ring {
 	if len(r) > 0 && r[0] != r[len(r)-1] {
 		r = append(r, r[0])
 	}
 	return r
 }
 
-// mid is the mid-point of a and b; mid(a, b) == mid(b, a) exactly.
-func mid(a, b orb.Point) orb.Point {
+// Mid is the mid-point of a and b; Mid(a, b) == Mid(b, a) exactly, so
+// blocks that compute a shared vertex from the same two points agree on it.
+func Mid(a, b orb.Point) orb.Point {
 	return orb.Point{(a[0] + b[0]) / 2, (a[1] + b[1]) / 2}
 }
 

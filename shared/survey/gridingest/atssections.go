@@ -108,7 +108,7 @@ func (a *atsReader) section(rng, twp, s, line int) (atsSection, error) {
 		if p, ok := get(q.code); ok {
 			P[q.i][q.j] = p
 		} else {
-			P[q.i][q.j] = mid(P[q.ai][q.aj], P[q.bi][q.bj])
+			P[q.i][q.j] = survey.Mid(P[q.ai][q.aj], P[q.bi][q.bj])
 			sec.surveyed = false
 		}
 	}
@@ -119,8 +119,8 @@ func (a *atsReader) section(rng, twp, s, line int) (atsSection, error) {
 	}
 	// Mid-points of the quarter sides and the quarters' centres.
 	for _, i := range [...]int{0, 2, 4} {
-		P[i][1], P[i][3] = mid(P[i][0], P[i][2]), mid(P[i][2], P[i][4])
-		P[1][i], P[3][i] = mid(P[0][i], P[2][i]), mid(P[2][i], P[4][i])
+		P[i][1], P[i][3] = survey.Mid(P[i][0], P[i][2]), survey.Mid(P[i][2], P[i][4])
+		P[1][i], P[3][i] = survey.Mid(P[0][i], P[2][i]), survey.Mid(P[2][i], P[4][i])
 	}
 	for _, i := range [...]int{1, 3} {
 		for _, j := range [...]int{1, 3} {
@@ -132,7 +132,7 @@ func (a *atsReader) section(rng, twp, s, line int) (atsSection, error) {
 	// also rules out corners given in the wrong places.
 	for i := range 4 {
 		for j := range 4 {
-			if twiceSignedArea(sec.cell(i, j, 1)) <= 0 {
+			if survey.TwiceSignedArea(sec.cell(i, j, 1)) <= 0 {
 				return sec, a.errorf(line, "section %d-%d-%d-W%d: its corners and quarter points do not form a section (a corner or quarter point is misplaced)", s, twp, rng, mer)
 			}
 		}

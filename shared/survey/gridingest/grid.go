@@ -10,6 +10,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"meridian/shared/survey"
 	"meridian/shared/survey/gridindex"
 )
 
@@ -81,28 +82,6 @@ func (e emitter) send(r gridindex.Record) error {
 	return e.emit(r)
 }
 
-// twiceSignedArea is twice the signed planar area of r in squared
-// coordinate units (positive when counter-clockwise), for orientation and
-// degeneracy tests; report.AreaM2 gives areas on the ground. r may or may
-// not repeat its first point at the end.
-func twiceSignedArea(r orb.Ring) float64 {
-	a := 0.0
-	n := len(r)
-	for i := range n {
-		p, q := r[i], r[(i+1)%n]
-		a += p[0]*q[1] - q[0]*p[1]
-	}
-	return a
-}
-
-// closeRing returns r with its first point repeated at the end.
-func closeRing(r orb.Ring) orb.Ring {
-	if len(r) > 0 && r[0] != r[len(r)-1] {
-		r = append(r, r[0])
-	}
-	return r
-}
-
 // reverseRing reverses r in place.
 func reverseRing(r orb.Ring) {
 	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
@@ -114,8 +93,8 @@ func reverseRing(r orb.Ring) {
 // counter-clockwise and its holes clockwise, in place.
 func orientPolygon(p orb.Polygon) orb.Polygon {
 	for i := range p {
-		p[i] = closeRing(p[i])
-		a := twiceSignedArea(p[i])
+		p[i] = survey.CloseRing(p[i])
+		a := survey.TwiceSignedArea(p[i])
 		if (i == 0 && a < 0) || (i > 0 && a > 0) {
 			reverseRing(p[i])
 		}
@@ -169,7 +148,7 @@ func checkPolygonal(g orb.Geometry) string {
 					return fmt.Sprintf("coordinate %v is not a longitude/latitude", pt)
 				}
 			}
-			if twiceSignedArea(r) == 0 {
+			if survey.TwiceSignedArea(r) == 0 {
 				return "ring with zero area"
 			}
 		}
@@ -178,9 +157,3 @@ func checkPolygonal(g orb.Geometry) string {
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
-
-// mid is the mid-point of a and b; mid(a, b) == mid(b, a) exactly, so blocks
-// that compute a shared vertex from the same two points agree on it.
-func mid(a, b orb.Point) orb.Point {
-	return orb.Point{(a[0] + b[0]) / 2, (a[1] + b[1]) / 2}
-}
