@@ -321,19 +321,15 @@ func (h *Handler) BatchLegalLocation(w http.ResponseWriter, r *http.Request) err
 // refuses it) as json does.
 func decodeBatch(r *http.Request) ([]json.RawMessage, error) {
 	const want = "a JSON array of up to 100 legal land descriptions, e.g. [\"NW-25-24-1-W5\",\"10-36-42-3-W5\"]"
-	data, err := io.ReadAll(io.LimitReader(r.Body, maxBatchBody+1))
+	data, err := readBody(r, want)
 	if err != nil {
-		return nil, apierr.Invalidf("invalid_parameter", "request body could not be read: send %s", want)
+		return nil, err
 	}
-	if len(data) <= maxBatchBody {
-		if items, ok := plainArray(data); ok {
-			return items, nil
-		}
+	if items, ok := plainArray(data); ok {
+		return items, nil
 	}
 	var items []json.RawMessage
-	r.Body = io.NopCloser(bytes.NewReader(data))
-	err = decodeBody(r, &items, want)
-	return items, err
+	return items, decodeJSON(data, &items, want)
 }
 
 // plainArray splits a JSON array of plain strings (printable ASCII with
@@ -545,13 +541,28 @@ func tooMany(n int) error {
 
 // decodeBody reads a JSON body of at most maxBatchBody bytes into v.
 func decodeBody(r *http.Request, v any, want string) error {
+	data, err := readBody(r, want)
+	if err != nil {
+		return err
+	}
+	return decodeJSON(data, v, want)
+}
+
+// readBody reads a request body of at most maxBatchBody bytes.
+func readBody(r *http.Request, want string) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r.Body, maxBatchBody+1))
 	if err != nil {
-		return apierr.Invalidf("invalid_parameter", "request body could not be read: send %s", want)
+		return nil, apierr.Invalidf("invalid_parameter", "request body could not be read: send %s", want)
 	}
 	if len(data) > maxBatchBody {
-		return apierr.TooLargef("batch_too_large", "request body is larger than %d bytes: send at most %d records per request", maxBatchBody, MaxBatch)
+		return nil, apierr.TooLargef("batch_too_large", "request body is larger than %d bytes: send at most %d records per request", maxBatchBody, MaxBatch)
 	}
+	return data, nil
+}
+
+// decodeJSON reads one JSON value of data into v, refusing what is empty,
+// malformed, of the wrong shape or followed by more data.
+func decodeJSON(data []byte, v any, want string) error {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return apierr.Invalidf("invalid_parameter", "request body is empty: send %s", want)
