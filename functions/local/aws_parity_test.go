@@ -30,7 +30,6 @@ import (
 	"meridian/shared/blob/s3blob"
 	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/convert"
-	"meridian/shared/convert/convertfn"
 	"meridian/shared/datadir"
 	"meridian/shared/dataingest"
 	"meridian/shared/energy"
@@ -39,8 +38,8 @@ import (
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
+	"meridian/shared/lambdafn"
 	"meridian/shared/publish"
-	"meridian/shared/reportfn"
 	"meridian/shared/survey/grid"
 	"meridian/shared/survey/gridindex"
 	"meridian/shared/tile"
@@ -66,7 +65,7 @@ func awsHandlers(t *testing.T, s3c s3blob.API, bucket string, indexes []string, 
 		t.Fatalf("open grid indexes from S3: %v", err)
 	}
 	logger := slog.New(slog.DiscardHandler)
-	search = convertfn.NewHandler(logger, grids, (*convert.Handler).SearchRoutes)
+	search = lambdafn.Convert((*convert.Handler).SearchRoutes).Handler(logger, lambdafn.Config{}, nil, gridstore.Fixed(grids))
 	svc := grid.New()
 	svc.SetIndexes(grids)
 	th := tile.NewHandler(tile.Options{
@@ -177,12 +176,12 @@ func TestAWSHandlersAnswerAsTheLocalServer(t *testing.T) {
 	// over the DynamoDB table and the grid indexes on S3.
 	logger := slog.New(slog.DiscardHandler)
 	reports := map[string]http.Handler{
-		"energy-": reportfn.NewHandler(logger, remote, grids, func(s kv.Store, svc *grid.Service) []api.Route {
+		"energy-": lambdafn.Reports(nil, func(s kv.Store, svc *grid.Service) []api.Route {
 			return energyapi.NewHandler(s, svc, time.Now).Routes()
-		}),
-		"ag-": reportfn.NewHandler(logger, remote, grids, func(s kv.Store, svc *grid.Service) []api.Route {
+		}).Handler(logger, lambdafn.Config{}, remote, gridstore.Fixed(grids)),
+		"ag-": lambdafn.Reports(nil, func(s kv.Store, svc *grid.Service) []api.Route {
 			return agapi.NewHandler(s, svc).Routes()
-		}),
+		}).Handler(logger, lambdafn.Config{}, remote, gridstore.Fixed(grids)),
 	}
 
 	for _, name := range cases {
@@ -296,9 +295,9 @@ func TestAWSReportWhenDynamoDBFails(t *testing.T) {
 	if _, err := dataingest.IngestDemo(ctx, energy.Dataset, store, grid.New()); err != nil {
 		t.Fatal(err)
 	}
-	h := reportfn.NewHandler(slog.New(slog.DiscardHandler), store, nil, func(s kv.Store, svc *grid.Service) []api.Route {
+	h := lambdafn.Reports(nil, func(s kv.Store, svc *grid.Service) []api.Route {
 		return energyapi.NewHandler(s, svc, time.Now).Routes()
-	})
+	}).Handler(slog.New(slog.DiscardHandler), lambdafn.Config{}, store, gridstore.Fixed(nil))
 	ev, _ := apigw.ReadEvent(filepath.Join("..", "..", "events", "energy-wells.json"))
 
 	down.Store(true)

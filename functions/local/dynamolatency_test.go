@@ -27,10 +27,11 @@ import (
 	"meridian/shared/api/apigw"
 	"meridian/shared/dataingest"
 	"meridian/shared/energy/energyapi"
+	"meridian/shared/gridstore"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
+	"meridian/shared/lambdafn"
 	"meridian/shared/publish"
-	"meridian/shared/reportfn"
 	"meridian/shared/survey/grid"
 )
 
@@ -223,12 +224,12 @@ func TestDynamoReportLatency(t *testing.T) {
 	meter.take()
 
 	logger := slog.New(slog.DiscardHandler)
-	energyH := reportfn.NewHandler(logger, remote, nil, func(s kv.Store, svc *grid.Service) []api.Route {
+	energyH := lambdafn.Reports(nil, func(s kv.Store, svc *grid.Service) []api.Route {
 		return energyapi.NewHandler(s, svc, time.Now).Routes()
-	})
-	agH := reportfn.NewHandler(logger, remote, nil, func(s kv.Store, svc *grid.Service) []api.Route {
+	}).Handler(logger, lambdafn.Config{}, remote, gridstore.Fixed(nil))
+	agH := lambdafn.Reports(nil, func(s kv.Store, svc *grid.Service) []api.Route {
 		return agapi.NewHandler(s, svc).Routes()
-	})
+	}).Handler(logger, lambdafn.Config{}, remote, gridstore.Fixed(nil))
 	cases := []struct {
 		event string
 		h     http.Handler

@@ -23,7 +23,6 @@ import (
 	"meridian/shared/blob"
 	"meridian/shared/blob/s3blob"
 	"meridian/shared/convert"
-	"meridian/shared/convert/convertfn"
 	"meridian/shared/datadir"
 	"meridian/shared/dataingest"
 	"meridian/shared/energy/energyapi"
@@ -31,9 +30,9 @@ import (
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
 	"meridian/shared/kv/dynamokv"
+	"meridian/shared/lambdafn"
 	"meridian/shared/publish"
 	"meridian/shared/release"
-	"meridian/shared/reportfn"
 	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
@@ -384,15 +383,15 @@ func awsFunctions(t *testing.T, s3c s3blob.API, bucket string, names []string, r
 		return g
 	}
 	fns := map[string]http.Handler{
-		"search":       convertfn.NewGridsHandler(logger, grids(), (*convert.Handler).SearchRoutes),
-		"autocomplete": convertfn.NewGridsHandler(logger, grids(), (*convert.Handler).AutocompleteRoutes),
-		"batch":        convertfn.NewGridsHandler(logger, grids(), (*convert.Handler).BatchRoutes),
-		"energy": reportfn.NewGridsHandler(logger, reports, grids(), func(s kv.Store, svc *grid.Service) []api.Route {
+		"search":       lambdafn.Convert((*convert.Handler).SearchRoutes).Handler(logger, lambdafn.Config{}, nil, grids()),
+		"autocomplete": lambdafn.Convert((*convert.Handler).AutocompleteRoutes).Handler(logger, lambdafn.Config{}, nil, grids()),
+		"batch":        lambdafn.Convert((*convert.Handler).BatchRoutes).Handler(logger, lambdafn.Config{}, nil, grids()),
+		"energy": lambdafn.Reports(nil, func(s kv.Store, svc *grid.Service) []api.Route {
 			return energyapi.NewHandler(s, svc, time.Now).Routes()
-		}),
-		"ag": reportfn.NewGridsHandler(logger, reports, grids(), func(s kv.Store, svc *grid.Service) []api.Route {
+		}).Handler(logger, lambdafn.Config{}, reports, grids()),
+		"ag": lambdafn.Reports(nil, func(s kv.Store, svc *grid.Service) []api.Route {
 			return agapi.NewHandler(s, svc).Routes()
-		}),
+		}).Handler(logger, lambdafn.Config{}, reports, grids()),
 	}
 	// The tiles function as functions/tiles newGridsHandler builds it.
 	svc := grid.New()

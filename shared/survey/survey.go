@@ -10,6 +10,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
 
+	"meridian/shared/ingest/shp"
 	"meridian/shared/lld"
 )
 
@@ -91,21 +92,13 @@ func BoxPolygon(b orb.Bound) orb.Polygon {
 // and TileJSON gives coordinates in.
 func Round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
-// RingContains reports whether p is inside ring r by the even-odd rule
-// (points on an edge may go either way). The boundary outlines call it on
-// every lookup: unlike planar.RingContains it does not recompute the ring's
-// bound each call, which makes it about 15 times faster on them.
-func RingContains(r orb.Ring, p orb.Point) bool {
-	in := false
-	for i, j := 0, len(r)-1; i < len(r); j, i = i, i+1 {
-		a, b := r[i], r[j]
-		if (a[1] > p[1]) != (b[1] > p[1]) &&
-			p[0] < a[0]+(b[0]-a[0])*(p[1]-a[1])/(b[1]-a[1]) {
-			in = !in
-		}
-	}
-	return in
-}
+// RingContains reports whether p is inside ring r or on its boundary. It
+// is shp.PointInRing, the one ring test the code base has (exact on the
+// axis-aligned edges of survey grids), as a boolean. Unlike
+// planar.RingContains it does not recompute the ring's bound on every
+// call, which makes it about 15 times faster on the boundary outlines
+// that every lookup tests.
+func RingContains(r orb.Ring, p orb.Point) bool { return shp.PointInRing(p, r) >= 0 }
 
 // Corners returns the SW, SE, NE and NW corners of a block polygon: the
 // vertices of its outer ring nearest the corners of its bounding box. ok

@@ -8,7 +8,7 @@ import (
 	"github.com/paulmach/orb/planar"
 
 	"meridian/shared/apierr"
-	"meridian/shared/survey"
+	"meridian/shared/ingest"
 )
 
 // LabelPoint returns where a block's label reads well: its centroid when
@@ -40,7 +40,7 @@ func polygonLabel(p orb.Polygon, c orb.Point) orb.Point {
 	if len(p) == 0 || len(p[0]) < 4 {
 		return c
 	}
-	if inside(p, c) {
+	if ingest.ContainsPoint(p, c) {
 		return c
 	}
 	// Crossings of the parallel through c with every ring, sorted: the
@@ -65,18 +65,6 @@ func polygonLabel(p orb.Polygon, c orb.Point) orb.Point {
 		return p[0][0] // the parallel misses the polygon: a degenerate ring
 	}
 	return best
-}
-
-func inside(p orb.Polygon, pt orb.Point) bool {
-	if !survey.RingContains(p[0], pt) {
-		return false
-	}
-	for _, h := range p[1:] {
-		if survey.RingContains(h, pt) {
-			return false
-		}
-	}
-	return true
 }
 
 func notFound(err error) bool {
