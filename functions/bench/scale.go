@@ -50,6 +50,7 @@ func scaleCommand(args []string, stdout, stderr io.Writer) int {
 	maxRSS := fs.Int64("max-rss", 1536, "bound on every process's peak resident memory, MB")
 	duration := fs.Duration("duration", 4*time.Second, "time per load scenario")
 	conns := fs.Int("c", 8, "concurrent connections of the load scenarios")
+	gridCache := fs.Int64("grid-cache-mib", 768, "the server's -grid-cache-mib and -grid-warm-mib: 768 holds the full-size Alberta index whole (about 620 MiB), which search, reverse and batch draw from, and the server reads it into its cache before serving (it is listed first)")
 	pmtilesBin := fs.String("pmtiles", "", "the go-pmtiles binary: every tile archive served (energy/og_activity_lsd, ag/ag_summary_qs, ab/sec) is read from pmtiles serve too, side by side, and compared")
 	gridArchives := fs.String("grid-archives", "ab/sec", `grid archives built from the ingested official indexes: a comma-separated list of layers, or "all" (every grid and label layer of AB, SK and MB); ab/sec is always built`)
 	maxTime := fs.Duration("max-time", 25*time.Minute, "bound on the whole run's wall time")
@@ -102,6 +103,7 @@ func scaleCommand(args []string, stdout, stderr io.Writer) int {
 	for _, r := range runs {
 		r.bin, r.seed, r.dir, r.log = *bin, *seed, filepath.Join(*dir, r.scale), stderr
 		r.duration, r.conns, r.pmtiles, r.grids, r.prepare = *duration, *conns, *pmtilesBin, grids, *prepare
+		r.gridCacheMiB = *gridCache
 		fmt.Fprintf(stderr, "scale-test: %s run in %s\n", r.name, r.dir)
 		if err := r.run(ctx); err != nil {
 			fmt.Fprintf(stderr, "meridian-bench scale: %s: %v\n", r.name, err)
@@ -150,17 +152,18 @@ func rowsLabel(r *scaleRun) string {
 
 // scaleRun is one pass of the data path over one dataset size.
 type scaleRun struct {
-	name, scale string
-	fraction    float64
-	seed        uint64
-	bin, dir    string
-	log         io.Writer
-	duration    time.Duration
-	conns       int
-	pmtiles     string
-	grids       []string // grid archives to build, ab/sec first
-	prepare     string   // -prepare: write the load sample there instead of serving
-	rows        []measure
+	name, scale  string
+	fraction     float64
+	seed         uint64
+	bin, dir     string
+	log          io.Writer
+	duration     time.Duration
+	conns        int
+	pmtiles      string
+	grids        []string // grid archives to build, ab/sec first
+	prepare      string   // -prepare: write the load sample there instead of serving
+	gridCacheMiB int64    // the server's -grid-cache-mib
+	rows         []measure
 }
 
 // gridArchiveLayers parses -grid-archives: ab/sec first, then the other

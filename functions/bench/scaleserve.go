@@ -32,7 +32,8 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 	}
 	defer logf.Close()
 	t0 := time.Now()
-	srv, err := startServe(ctx, r.bin, logf, "-addr", addr, "-data", data, "-log-level", "error")
+	srv, err := startServe(ctx, r.bin, logf, "-addr", addr, "-data", data, "-log-level", "error",
+		"-grid-cache-mib", strconv.FormatInt(r.gridCacheMiB, 10), "-grid-warm-mib", strconv.FormatInt(r.gridCacheMiB, 10))
 	if err != nil {
 		return fmt.Errorf("%w (see %s)", err, logf.Name())
 	}

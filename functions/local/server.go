@@ -69,6 +69,9 @@ type serverConfig struct {
 	// gridCacheBytes bounds each grid index's page cache (serve
 	// -grid-cache-mib; 0: gridindex.DefaultCacheBytes).
 	gridCacheBytes int64
+	// gridWarmBytes is how much of the grid indexes' pages are read into
+	// their caches before they are served (serve -grid-warm-mib).
+	gridWarmBytes int64
 	// basemap is what the map page draws under the grids (serve -basemap;
 	// zero: the offline archive embedded with the page).
 	basemap basemap
@@ -87,7 +90,7 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 		}
 	}
 	svc := grid.New()
-	grids, err := dataingest.OpenGrids(ctx, cfg.data, svc, cfg.logger, cfg.gridCacheBytes)
+	grids, err := dataingest.ServeGrids(ctx, cfg.data, svc, cfg.logger, cfg.gridCacheBytes, cfg.gridWarmBytes)
 	if err != nil {
 		return nil, err
 	}

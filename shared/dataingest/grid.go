@@ -233,7 +233,20 @@ const GridPollTime = 2 * time.Second
 // index's page cache (0: gridindex.DefaultCacheBytes). An index that does
 // not open is logged and left out.
 func OpenGrids(ctx context.Context, data datadir.Dir, svc *grid.Service, logger *slog.Logger, cacheBytes int64) (*gridset.Grids, error) {
-	g, err := gridset.New(ctx, gridset.Dir(data.Grid(), datadir.GridExt, GridPollTime, cacheBytes), logger)
+	return openGrids(ctx, gridset.Dir(data.Grid(), datadir.GridExt, GridPollTime, cacheBytes), svc, logger)
+}
+
+// ServeGrids is OpenGrids for the server: the caches of the indexes are
+// filled before they are served, in the directory's order, until they hold
+// warmBytes in all (gridset.Source.WarmBytes; 0: none).
+func ServeGrids(ctx context.Context, data datadir.Dir, svc *grid.Service, logger *slog.Logger, cacheBytes, warmBytes int64) (*gridset.Grids, error) {
+	src := gridset.Dir(data.Grid(), datadir.GridExt, GridPollTime, cacheBytes)
+	src.WarmBytes = warmBytes
+	return openGrids(ctx, src, svc, logger)
+}
+
+func openGrids(ctx context.Context, src gridset.Source, svc *grid.Service, logger *slog.Logger) (*gridset.Grids, error) {
+	g, err := gridset.New(ctx, src, logger)
 	if err != nil {
 		return nil, err
 	}

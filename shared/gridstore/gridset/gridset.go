@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -50,6 +51,14 @@ type Source struct {
 	// others. Without it a new set with an index that does not open is
 	// refused whole, and New fails.
 	Partial bool
+	// WarmBytes, when above zero, fills the page caches of the indexes
+	// it opens (gridindex.Index.Warm) before they are served, at start and
+	// when a file is replaced, one index after another in the listing's
+	// order, until the set's caches hold WarmBytes: a server with the
+	// memory to hold an index whole never serves it cold. For the local
+	// server, whose indexes are files: on S3 it would read each index
+	// whole at every cold start.
+	WarmBytes int64
 	// Now is the clock Recheck is counted on; time.Now when nil (tests
 	// move their own by hand).
 	Now func() time.Time
@@ -287,10 +296,15 @@ func (g *Grids) openRefs(ctx context.Context, refs []Ref) (map[Ref]*gridindex.In
 			var err error
 			if ix[i], err = gridindex.Open(ctx, g.src.Indexes, r.Key, gridindex.Options{CacheBytes: g.src.CacheBytes}); err != nil {
 				errs[i] = fmt.Errorf("open %s%s: %w", g.src.Where, r.Key, err)
+				return
 			}
+
 		})
 	}
 	wg.Wait()
+	if g.src.WarmBytes > 0 {
+		g.warm(ctx, refs, ix, errs, held)
+	}
 	next := make(map[Ref]*gridindex.Index, len(refs))
 	served := make(map[string]Ref, len(refs))
 	for i, r := range refs {
@@ -311,6 +325,33 @@ func (g *Grids) openRefs(ctx context.Context, refs []Ref) (map[Ref]*gridindex.In
 		next[r], served[r.Key] = ix[i], r
 	}
 	return next, served, nil
+}
+
+// warm fills the caches of the indexes just opened (not in held), in
+// refs' order, while the set's caches hold less than WarmBytes. An index
+// that fails to warm does not open.
+func (g *Grids) warm(ctx context.Context, refs []Ref, ix []*gridindex.Index, errs []error, held map[Ref]*gridindex.Index) {
+	var used int64
+	for i, r := range refs {
+		if ix[i] != nil && held[r] != nil {
+			used += ix[i].CacheStats().Bytes
+		}
+	}
+	for i, r := range refs {
+		if ix[i] == nil || held[r] != nil || errs[i] != nil || used >= g.src.WarmBytes {
+			continue
+		}
+		t0 := time.Now()
+		st, err := ix[i].Warm(ctx, runtime.GOMAXPROCS(0), g.src.WarmBytes-used)
+		if err != nil {
+			errs[i] = fmt.Errorf("warm %s%s: %w", g.src.Where, r.Key, err)
+			continue
+		}
+		cs := ix[i].CacheStats()
+		used += cs.Bytes
+		g.logger.Info("grid index warmed", "file", r.Key, "pages", st.Pages, "blocks", st.Blocks, "stopped_full", st.Full,
+			"cache_mib", cs.Bytes>>20, "duration_ms", time.Since(t0).Milliseconds())
+	}
 }
 
 // Dir is the source of the index files in dir whose names end in ext,

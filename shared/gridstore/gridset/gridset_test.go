@@ -171,3 +171,41 @@ func TestWatch(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// A Warm source fills an index's cache before serving it, at start and
+// when its file is replaced: the first lookup reads nothing.
+func TestWarm(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	install(t, dir, "a.mgix", indexBytes(t, "A", false))
+	var logs logBuffer
+	src := gridset.Dir(dir, ".mgix", time.Hour, 0)
+	src.WarmBytes = 1 << 30
+	g, err := gridset.New(ctx, src, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(when string) {
+		t.Helper()
+		ix := g.Indexes()[0]
+		if st := ix.CacheStats(); st.Blocks == 0 || st.Dirs == 0 {
+			t.Fatalf("%s: cache holds %d blocks, %d directories before any lookup; want the index warmed", when, st.Blocks, st.Dirs)
+		}
+		reads := ix.Reads()
+		if _, ok, err := ix.Lookup(ctx, twp); !ok || err != nil {
+			t.Fatalf("%s: Lookup = %v, %v", when, ok, err)
+		}
+		if d := ix.Reads() - reads; d != 0 {
+			t.Errorf("%s: the first lookup read %d ranges, want 0", when, d)
+		}
+	}
+	check("at start")
+	install(t, dir, "a.mgix", indexBytes(t, "B", false))
+	if changed, err := g.Reload(ctx); !changed || err != nil {
+		t.Fatalf("Reload = %v, %v", changed, err)
+	}
+	check("after the file was replaced")
+	if n := strings.Count(logs.String(), "grid index warmed"); n != 2 {
+		t.Errorf("%d \"grid index warmed\" lines, want 2:\n%s", n, logs.String())
+	}
+}
