@@ -15,6 +15,11 @@ import (
 	"meridian/shared/datadir"
 )
 
+// serveHeadroomMiB is the server's soft memory limit above its grid
+// caches: the report stores' and tile caches' bounds, the request buffers,
+// and the garbage of a warm between cycles.
+const serveHeadroomMiB = 320
+
 // serve starts the server on data as a child process, loads it with every
 // scenario and records its peak RSS.
 func (r *scaleRun) serve(ctx context.Context, data string) error {
@@ -32,7 +37,10 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 	}
 	defer logf.Close()
 	t0 := time.Now()
-	srv, err := startServe(ctx, r.bin, logf, "-addr", addr, "-data", data, "-log-level", "error",
+	// The server holds Alberta's index whole (-grid-cache-mib): a soft
+	// memory limit keeps the collector from letting the heap grow to twice
+	// that between cycles (GOGC's default), as the archive builds' lanes do.
+	srv, err := startServeEnv(ctx, r.bin, logf, []string{fmt.Sprintf("GOMEMLIMIT=%dMiB", r.gridCacheMiB+serveHeadroomMiB)}, "-addr", addr, "-data", data, "-log-level", "error",
 		"-grid-cache-mib", strconv.FormatInt(r.gridCacheMiB, 10), "-grid-warm-mib", strconv.FormatInt(r.gridCacheMiB, 10))
 	if err != nil {
 		return fmt.Errorf("%w (see %s)", err, logf.Name())

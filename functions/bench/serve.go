@@ -22,10 +22,19 @@ type served struct {
 // base_url= and api_key= lines. Its standard error, and its standard output
 // after those lines, go to log (nil: discarded).
 func startServe(ctx context.Context, bin string, log io.Writer, args ...string) (*served, error) {
+	return startServeEnv(ctx, bin, log, nil, args...)
+}
+
+// startServeEnv is startServe with env added to this process's
+// environment.
+func startServeEnv(ctx context.Context, bin string, log io.Writer, env []string, args ...string) (*served, error) {
 	if log == nil {
 		log = io.Discard
 	}
 	cmd := exec.CommandContext(ctx, bin, append([]string{"serve"}, args...)...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stderr = log
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -15,7 +15,8 @@ type WarmStats struct {
 
 // Warm reads the index's key leaves, then its pages in file order (along the Hilbert curve, so
 // what it keeps is one region of the ground) and keeps their directories
-// and blocks in the page cache, on workers goroutines (at least one), until
+// and blocks in the page cache, with their records' systems and units
+// parsed (a point query's first use of a block parsed every key), on workers goroutines (at least one), until
 // the file ends, the cache holds maxBytes (0: no bound but the cache's) or
 // the cache fills: it stops at the cache's first eviction, so it never
 // churns and memory stays within Options.CacheBytes.
@@ -51,7 +52,11 @@ func (ix *version) warm(ctx context.Context, workers int, maxBytes int64) (WarmS
 					continue // stopping: drain what the feeder sent
 				}
 				blocks := 0
-				e := ix.blocks(ctx, pr.off, pr.length, all, func(*block) error { blocks++; return nil })
+				e := ix.blocks(ctx, pr.off, pr.length, all, func(b *block) error {
+					blocks++
+					_, err := b.kindsOf() // what a point query parses on a block's first use
+					return err
+				})
 				mu.Lock()
 				if e != nil && err == nil {
 					err = e
