@@ -12,28 +12,6 @@ import (
 	"time"
 )
 
-func TestParseInitDuration(t *testing.T) {
-	log := "START RequestId: a Version: $LATEST\n" +
-		"END RequestId: a\n" +
-		"REPORT RequestId: a\tInit Duration: 41.57 ms\tDuration: 3.20 ms\tBilled Duration: 4 ms\tMemory Size: 256 MB\tMax Memory Used: 256 MB\t\n" +
-		"REPORT RequestId: b\tDuration: 1.00 ms\tBilled Duration: 1 ms\tMemory Size: 256 MB\tMax Memory Used: 256 MB\t\n"
-	d, ok := ParseInitDuration([]byte(log))
-	if !ok || d != 41570*time.Microsecond {
-		t.Errorf("got %s %v, want 41.57ms", d, ok)
-	}
-	// Only a REPORT line's, and only a number.
-	for _, bad := range []string{
-		"",
-		"REPORT RequestId: b\tDuration: 1.00 ms\t\n",
-		"function said: Init Duration: 5 ms\n",
-		"REPORT RequestId: a\tInit Duration: soon ms\t\n",
-	} {
-		if d, ok := ParseInitDuration([]byte(bad)); ok {
-			t.Errorf("%q: got %s, want none", bad, d)
-		}
-	}
-}
-
 func TestGridIndexes(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := GridIndexes(dir); err == nil {

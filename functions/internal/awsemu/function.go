@@ -1,7 +1,6 @@
 package awsemu
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -10,9 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 )
 
 // FunctionOptions say how to run one function under the emulator.
@@ -99,42 +96,6 @@ func (f *Function) Invoke(ctx context.Context, event []byte) (status int, body [
 	defer resp.Body.Close()
 	body, err = io.ReadAll(resp.Body)
 	return resp.StatusCode, body, err
-}
-
-// InitDuration is the cold start the emulator reported for the first
-// invocation (Init Duration in its REPORT line: from starting the runtime
-// process to the runtime's first request for work, the function's whole
-// init); false before one was reported.
-func (f *Function) InitDuration() (time.Duration, bool) {
-	b, err := os.ReadFile(f.Log)
-	if err != nil {
-		return 0, false
-	}
-	return ParseInitDuration(b)
-}
-
-// ParseInitDuration finds the first "Init Duration: N ms" of an emulator
-// log's REPORT lines.
-func ParseInitDuration(log []byte) (time.Duration, bool) {
-	sc := bufio.NewScanner(bytes.NewReader(log))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, "REPORT RequestId:") {
-			continue
-		}
-		_, rest, ok := strings.Cut(line, "Init Duration: ")
-		if !ok {
-			continue
-		}
-		v, _, ok := strings.Cut(rest, " ms")
-		ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if !ok || err != nil || ms < 0 {
-			continue
-		}
-		return time.Duration(ms * float64(time.Millisecond)), true
-	}
-	return 0, false
 }
 
 // PeakRSS is the peak resident memory (VmHWM) of the function's runtime
