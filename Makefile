@@ -272,7 +272,7 @@ bench-aws: $(BENCH_AWS_FUNCTIONS:%=host-fn-%) aws-emulators ## The Lambdas under
 # replayed and its answer checked against the local server's to the same
 # request (events/expected/ for the authorizer and the refresh job); one
 # line per function with its init time and peak RSS; any mismatch fails.
-# LAMBDA_TEST_ARGS: -only, -work, -keep (lambda-test -h).
+# LAMBDA_TEST_ARGS: -only, -cold-starts, -work, -keep (lambda-test -h).
 LAMBDA_TEST_DIR := .build/test-lambda
 test-lambda: $(FUNCTIONS:%=host-fn-%) aws-emulators ## Every Lambda under the Runtime Interface Emulator over the demo data in S3/DynamoDB emulators: replays events/, checks each answer; init ms and peak MB per function
 	@mkdir -p $(LAMBDA_TEST_DIR)
