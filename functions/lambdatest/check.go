@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -263,9 +264,15 @@ func (a *answer) gunzip() error {
 	return nil
 }
 
-// comparedHeaders are the headers a Lambda's answer must share with the
-// local server's.
-var comparedHeaders = []string{"Content-Type", "Content-Encoding", "Cache-Control"}
+// comparedHeaders are headers a Lambda's answer must share with the local
+// server's, whichever has them; besides, every header the Lambda's answer
+// has must be the local server's too (the local server adds its
+// gateway's), but those in ownHeaders.
+var comparedHeaders = []string{"Content-Type", "Content-Encoding", "Cache-Control", "Vary", "Retry-After"}
+
+// ownHeaders differ by design: API Gateway sets the length, and the
+// request id is API Gateway's on Lambda, the local server's own locally.
+var ownHeaders = []string{"Content-Length", "X-Request-Id"}
 
 var requestID = regexp.MustCompile(`"request_id":"[^"]*"`)
 
@@ -283,8 +290,14 @@ func compare(ev events.APIGatewayProxyRequest, lambda, local answer, localKey st
 	if lambda.status != local.status {
 		errs = append(errs, fmt.Errorf("status %d, local server %d", lambda.status, local.status))
 	}
-	for _, h := range comparedHeaders {
-		if a, b := lambda.header.Get(h), local.header.Get(h); a != b {
+	names := slices.Clone(comparedHeaders)
+	for h := range lambda.header {
+		if !slices.Contains(ownHeaders, h) && !slices.Contains(names, h) {
+			names = append(names, h)
+		}
+	}
+	for _, h := range names {
+		if a, b := strings.Join(lambda.header.Values(h), ", "), strings.Join(local.header.Values(h), ", "); a != b {
 			errs = append(errs, fmt.Errorf("%s %q, local server %q", h, a, b))
 		}
 	}

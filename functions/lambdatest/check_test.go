@@ -167,15 +167,21 @@ func TestCompare(t *testing.T) {
 	}
 	errLambda := answer{404, h("application/json"), []byte(`{"error":{"code":"not_found","request_id":"c0ffee"}}`)}
 	errLocal := answer{404, h("application/json"), []byte(`{"error":{"code":"not_found","request_id":"1234"}}`)}
+	errLambda.header.Set("X-Request-Id", "c0ffee")
+	errLocal.header.Set("X-Request-Id", "1234")
+	errLocal.header.Set("X-RateLimit-Limit", "unlimited") // the local gateway's
 	if err := compare(ev, errLambda, errLocal, "mk_localdemo"); err != nil {
 		t.Errorf("errors equal but for the request id: %v", err)
 	}
+	vary := func(v ...string) http.Header { return http.Header{"Content-Type": {"application/json"}, "Vary": v} }
 	for name, c := range map[string]struct{ lambda, local answer }{
 		"status":                {answer{200, h("application/json"), []byte(`{}`)}, answer{404, h("application/json"), []byte(`{}`)}},
 		"content type":          {answer{200, h("application/json"), []byte(`{}`)}, answer{200, h("application/geo+json"), []byte(`{}`)}},
 		"body":                  {answer{200, h("application/json"), []byte(`{"n":1}`)}, answer{200, h("application/json"), []byte(`{"n":2}`)}},
 		"a local 500 and equal": {answer{500, h("application/json"), []byte(`{}`)}, answer{500, h("application/json"), []byte(`{}`)}},
 		"another key in Lambda": {answer{200, h("application/json"), []byte(`api_key=mk_other`)}, answer{200, h("application/json"), []byte(`api_key=mk_localdemo`)}},
+		"Vary":                  {answer{200, vary("Accept-Encoding"), []byte(`{}`)}, answer{200, vary("Accept-Encoding", "X-API-Key"), []byte(`{}`)}},
+		"a header Lambda adds":  {answer{200, http.Header{"Content-Type": {"application/json"}, "Etag": {`"1"`}}, []byte(`{}`)}, answer{200, h("application/json"), []byte(`{}`)}},
 	} {
 		if err := compare(ev, c.lambda, c.local, "mk_localdemo"); err == nil {
 			t.Errorf("%s: no difference found", name)
