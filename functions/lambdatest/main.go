@@ -90,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.s3rver, "s3rver", "", "the s3rver executable (npm s3rver)")
 	fs.StringVar(&o.dynoxide, "dynoxide", "", "the dynoxide executable (npm @dynoxide/linux-x64)")
 	fs.StringVar(&o.out, "out", "", "write the figures here as JSON")
-	fs.StringVar(&o.work, "work", "", "scratch directory: data, emulators, logs (default: a new temporary one, removed at the end unless -keep or a failure)")
+	fs.StringVar(&o.work, "work", "", "scratch directory, new or empty: data, emulators, logs (default: a new temporary one, removed at the end unless -keep or a failure)")
 	fs.IntVar(&o.coldStarts, "cold-starts", 3, "cold starts per function for its init time (the least is kept)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the scratch directory (logs of each function: rie-<function>.log)")
 	if err := fs.Parse(args); err != nil {
@@ -156,6 +156,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	} else if err := os.MkdirAll(o.work, 0o755); err != nil {
 		fmt.Fprintf(stderr, "lambda-test: %v\n", err)
 		return 1
+	} else if ents, _ := os.ReadDir(o.work); len(ents) > 0 {
+		// A second run over the first's data, bucket and downloads would
+		// not start from the demo data (the refresh job finds its
+		// downloads recorded).
+		fmt.Fprintf(stderr, "lambda-test: -work %s: not empty; give a new or empty directory\n", o.work)
+		return 2
 	}
 	keep := func() { fmt.Fprintf(stderr, "lambda-test: data, emulators' and functions' logs kept in %s\n", o.work) }
 
