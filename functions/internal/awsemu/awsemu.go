@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,8 +40,12 @@ const Creds = "S3RVER"
 // Region is the region the emulated deployment is in.
 const Region = "us-east-1"
 
-// Procs are processes started for a run, stopped at its end.
-type Procs struct{ cmds []*exec.Cmd }
+// Procs are processes started for a run, stopped at its end, and servers
+// of this process serving them.
+type Procs struct {
+	cmds    []*exec.Cmd
+	servers []*http.Server
+}
 
 // Start starts bin with args, its output in dir/name.log, with env (nil:
 // this process's). The process dies with this one.
@@ -82,13 +88,29 @@ func (ps *Procs) Stop(cmd *exec.Cmd, grace time.Duration) {
 	}
 }
 
-// StopAll kills every process of ps still running.
+// StopAll kills every process of ps still running and closes its servers.
 func (ps *Procs) StopAll() {
 	for _, c := range ps.cmds {
 		c.Process.Kill()
 		c.Wait()
 	}
-	ps.cmds = nil
+	for _, s := range ps.servers {
+		s.Close()
+	}
+	ps.cmds, ps.servers = nil, nil
+}
+
+// serve serves h on a free loopback port until StopAll, and returns its
+// URL.
+func (ps *Procs) serve(h http.Handler) (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	ps.servers = append(ps.servers, srv)
+	return "http://" + ln.Addr().String(), nil
 }
 
 // EmulatorOptions say which emulators to start.
@@ -103,7 +125,9 @@ type EmulatorOptions struct {
 
 // StartEmulators starts s3rver and dynoxide, each on a free loopback port,
 // unless o names emulators already running, and returns their URLs once
-// they accept connections.
+// they accept connections. The s3rver it starts is reached through a
+// proxy that makes it read-after-write consistent, as S3 is
+// (consistentS3).
 func StartEmulators(ctx context.Context, procs *Procs, o EmulatorOptions) (s3URL, dynamoURL string, err error) {
 	s3URL, dynamoURL = o.S3Endpoint, o.DynamoEndpoint
 	if s3URL == "" {
@@ -122,7 +146,9 @@ func StartEmulators(ctx context.Context, procs *Procs, o EmulatorOptions) (s3URL
 		if err := WaitTCP(ctx, addr); err != nil {
 			return "", "", fmt.Errorf("s3rver: %w", err)
 		}
-		s3URL = "http://" + addr
+		if s3URL, err = procs.serve(newConsistentS3(&url.URL{Scheme: "http", Host: addr})); err != nil {
+			return "", "", err
+		}
 	}
 	if dynamoURL == "" {
 		addr, err := FreeAddr()
