@@ -215,36 +215,73 @@ synth: build cdk-cli ## Synthesize the AWS stack offline into infra/cdk.out (no 
 deploy: build cdk-cli ## Deploy stack Meridian with your AWS credentials (CDK_ARGS='-c gridIndexes=...')
 	cd infra && $(CDK_ENV) $(CDK) deploy Meridian $(CDK_ARGS)
 
+# The Lambdas run on this machine as on AWS (functions/internal/awsemu):
+# each bootstrap built for the host (not arm64) into $(HOST_FN)/<fn>/,
+# under AWS's Lambda Runtime Interface Emulator (Go, pinned), over the S3
+# and DynamoDB emulators s3rver and dynoxide (npm, pinned). make bench-aws
+# and make test-lambda build and install them through these rules.
+RIE_VERSION := v0.0.0-20261030222936-bef5c4ba774d
+RIE         := .build/aws-lambda-rie
+HOST_FN     := .build/host-fn
+AWS_EMU_NPM := .build/aws-emulators/node_modules
+S3RVER      := $(AWS_EMU_NPM)/.bin/s3rver
+DYNOXIDE    := $(AWS_EMU_NPM)/@dynoxide/linux-x64/dynoxide
+
+host-fn-%:
+	CGO_ENABLED=0 go build $(LAMBDA_FLAGS) -o $(HOST_FN)/$*/bootstrap ./functions/$*
+
+# The refresh job runs meridian and meridian-publish from its directory.
+host-fn-refresh:
+	CGO_ENABLED=0 go build $(LAMBDA_FLAGS) -o $(HOST_FN)/refresh/bootstrap ./functions/refresh
+	CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o $(HOST_FN)/refresh/meridian ./functions/local
+	CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o $(HOST_FN)/refresh/meridian-publish ./functions/publish
+
+aws-emulators:
+	GOBIN=$(CURDIR)/.build go install github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@$(RIE_VERSION)
+	@test -x $(S3RVER) -a -x $(DYNOXIDE) || { mkdir -p $(dir $(AWS_EMU_NPM)) && cd $(dir $(AWS_EMU_NPM)) && \
+	  npm install --no-audit --no-fund --loglevel=error s3rver@3.7.1 @dynoxide/linux-x64@1.2.1 >/dev/null; }
+
 # make bench-aws: the Lambdas (built for this machine) under AWS's Runtime
 # Interface Emulator, over province-size data (BENCH_AWS_FRACTION of it;
 # 1 is the published size) that meridian-publish puts into s3rver and
 # dynoxide, reached through a proxy that adds S3's and DynamoDB's latency.
 # BENCH_AWS_ARGS: -s3-latency, -dynamodb-latency, -jitter, -requests,
 # -routes, -memory (bench-aws -h).
-RIE_VERSION        := v0.0.0-20261030222936-bef5c4ba774d
 BENCH_AWS_FRACTION ?= 0.005
 BENCH_AWS_FUNCTIONS := search batch energy ag tiles
 BENCH_AWS_DIR      := .build/bench-aws
 BENCH_AWS_DATA     := $(BENCH_AWS_DIR)/data-$(BENCH_AWS_FRACTION)
-BENCH_AWS_NPM      := $(BENCH_AWS_DIR)/npm/node_modules
-bench-aws: ## The Lambdas under the Runtime Interface Emulator over S3/DynamoDB emulators with real latency (BENCH_AWS_FRACTION=0.005; 1: full size); table and .build/bench-aws.json
-	@mkdir -p $(BENCH_AWS_DIR)/npm
+bench-aws: $(BENCH_AWS_FUNCTIONS:%=host-fn-%) aws-emulators ## The Lambdas under the Runtime Interface Emulator over S3/DynamoDB emulators with real latency (BENCH_AWS_FRACTION=0.005; 1: full size); table and .build/bench-aws.json
+	@mkdir -p $(BENCH_AWS_DIR)
 	go build -o $(BIN) ./functions/local
 	go build -o $(BENCH) ./functions/bench
 	go build -o .build/meridian-publish ./functions/publish
 	go build -o $(BENCH_AWS_DIR)/bench-aws ./functions/benchaws
-	@for f in $(BENCH_AWS_FUNCTIONS); do echo "go build -o $(BENCH_AWS_DIR)/fn/$$f/bootstrap ./functions/$$f"; \
-	  CGO_ENABLED=0 go build $(LAMBDA_FLAGS) -o $(BENCH_AWS_DIR)/fn/$$f/bootstrap ./functions/$$f || exit 1; done
-	GOBIN=$(CURDIR)/.build go install github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@$(RIE_VERSION)
-	@test -x $(BENCH_AWS_NPM)/.bin/s3rver -a -x $(BENCH_AWS_NPM)/@dynoxide/linux-x64/dynoxide || \
-	  (cd $(BENCH_AWS_DIR)/npm && npm install --no-audit --no-fund --loglevel=error s3rver@3.7.1 @dynoxide/linux-x64@1.2.1 >/dev/null)
 	@# The data is built once per fraction and kept (rm -r $(BENCH_AWS_DATA) to build it again).
 	@test -f $(BENCH_AWS_DATA)/SAMPLE.json || { rm -rf $(BENCH_AWS_DATA) && \
 	  $(BENCH) scale -meridian $(BIN) -runs province -fraction $(BENCH_AWS_FRACTION) -dir $(BENCH_AWS_DATA) -prepare $(BENCH_AWS_DATA)/SAMPLE.json.tmp && \
 	  mv $(BENCH_AWS_DATA)/SAMPLE.json.tmp $(BENCH_AWS_DATA)/SAMPLE.json; }
-	$(BENCH_AWS_DIR)/bench-aws -sample $(BENCH_AWS_DATA)/SAMPLE.json -functions $(BENCH_AWS_DIR)/fn -rie .build/aws-lambda-rie \
-	  -publish .build/meridian-publish -s3rver $(BENCH_AWS_NPM)/.bin/s3rver -dynoxide $(BENCH_AWS_NPM)/@dynoxide/linux-x64/dynoxide \
+	$(BENCH_AWS_DIR)/bench-aws -sample $(BENCH_AWS_DATA)/SAMPLE.json -functions $(HOST_FN) -rie $(RIE) \
+	  -publish .build/meridian-publish -s3rver $(S3RVER) -dynoxide $(DYNOXIDE) \
 	  -out .build/bench-aws.json $(BENCH_AWS_ARGS)
+
+# make test-lambda: every function of FUNCTIONS, built for this machine,
+# under the Runtime Interface Emulator with the environment the stack
+# gives it, over the demo data (what make run serves) that meridian-publish
+# puts into s3rver and dynoxide. Each events/ payload of the function is
+# replayed and its answer checked against the local server's to the same
+# request (events/expected/ for the authorizer and the refresh job); one
+# line per function with its init time and peak RSS; any mismatch fails.
+# LAMBDA_TEST_ARGS: -only, -cold-starts, -work, -keep (lambda-test -h).
+LAMBDA_TEST_DIR := .build/test-lambda
+test-lambda: $(FUNCTIONS:%=host-fn-%) aws-emulators ## Every Lambda under the Runtime Interface Emulator over the demo data in S3/DynamoDB emulators: replays events/, checks each answer; init ms and peak MB per function
+	@mkdir -p $(LAMBDA_TEST_DIR)
+	go build -o $(BIN) ./functions/local
+	go build -o .build/meridian-publish ./functions/publish
+	go build -o $(LAMBDA_TEST_DIR)/lambda-test ./functions/lambdatest
+	$(LAMBDA_TEST_DIR)/lambda-test -functions $(HOST_FN) -names '$(FUNCTIONS)' -events events -rie $(RIE) \
+	  -meridian $(BIN) -publish .build/meridian-publish -s3rver $(S3RVER) -dynoxide $(DYNOXIDE) \
+	  -out .build/test-lambda.json $(LAMBDA_TEST_ARGS)
 
 TILES_LAYER ?= ab/sec
 bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' own) on the same archive, side by side
@@ -262,4 +299,4 @@ bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' ow
 clean: ## Remove build output
 	rm -rf .build infra/cdk.out $(WEB)/node_modules $(WEB_VENDOR)
 
-.PHONY: bench-aws scale-test help lint-openapi run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean
+.PHONY: bench-aws test-lambda aws-emulators scale-test help lint-openapi run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean

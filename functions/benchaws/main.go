@@ -15,7 +15,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,22 +26,17 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"meridian/shared/blob/s3blob"
-	"meridian/shared/kv/dynamokv"
+	"meridian/functions/internal/awsemu"
 )
 
 const usage = `usage: bench-aws -sample FILE -functions DIR -rie BIN -publish BIN -s3rver BIN -dynoxide BIN [flags]
@@ -54,9 +48,6 @@ and writes -out.
 
 flags:
 `
-
-// creds are the emulators' credentials (s3rver checks SigV4 with them).
-const creds = "S3RVER"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -193,10 +184,11 @@ func bench(ctx context.Context, o options, routes []route, log io.Writer) ([]res
 		defer os.RemoveAll(d)
 		o.work = d
 	}
-	var procs procSet
-	defer procs.stopAll()
+	var procs awsemu.Procs
+	defer procs.StopAll()
 
-	s3URL, ddbURL, err := startEmulators(ctx, o, &procs)
+	s3URL, ddbURL, err := awsemu.StartEmulators(ctx, &procs, awsemu.EmulatorOptions{Work: o.work, S3rver: o.s3rver, Dynoxide: o.dynoxide,
+		S3Endpoint: o.s3Endpoint, DynamoEndpoint: o.ddbEndpoint})
 	if err != nil {
 		return nil, err
 	}
@@ -205,20 +197,15 @@ func bench(ctx context.Context, o options, routes []route, log io.Writer) ([]res
 	bucket, table := o.bucket, o.table
 	if !o.published {
 		t0 := time.Now()
-		if err := createBucketAndTable(ctx, s3URL, ddbURL, bucket, table); err != nil {
+		if err := awsemu.CreateBucketAndTable(ctx, s3URL, ddbURL, bucket, table); err != nil {
 			return nil, err
 		}
-		pub := exec.CommandContext(ctx, o.publish, "-data", sample.Data, "-bucket", bucket, "-table", table,
-			"-s3-endpoint", s3URL, "-dynamodb-endpoint", ddbURL, "-region", "us-east-1", "-dynamodb-workers", "16")
-		pub.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID="+creds, "AWS_SECRET_ACCESS_KEY="+creds)
-		pub.Stdout, pub.Stderr = log, log
-		dieWithParent(pub)
-		if err := pub.Run(); err != nil {
-			return nil, fmt.Errorf("meridian-publish: %w", err)
+		if err := awsemu.Publish(ctx, o.publish, sample.Data, s3URL, ddbURL, bucket, table, log); err != nil {
+			return nil, err
 		}
 		fmt.Fprintf(log, "bench-aws: published %s into the emulators in %s\n", sample.Data, time.Since(t0).Round(time.Millisecond))
 	}
-	indexes, err := gridIndexes(sample.Data)
+	indexes, err := awsemu.GridIndexes(sample.Data)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +225,7 @@ func bench(ctx context.Context, o options, routes []route, log io.Writer) ([]res
 	defer stopDDB()
 
 	env := []string{
-		"AWS_REGION=us-east-1", "AWS_ACCESS_KEY_ID=" + creds, "AWS_SECRET_ACCESS_KEY=" + creds,
+		"AWS_REGION=" + awsemu.Region, "AWS_ACCESS_KEY_ID=" + awsemu.Creds, "AWS_SECRET_ACCESS_KEY=" + awsemu.Creds,
 		"AWS_ENDPOINT_URL_S3=" + s3ProxyURL, "AWS_ENDPOINT_URL_DYNAMODB=" + ddbProxyURL,
 		"GRID_BUCKET=" + bucket, "GRID_INDEXES=" + strings.Join(indexes, ","),
 		"TILES_BUCKET=" + bucket, "REPORTS_TABLE=" + table, "LOG_LEVEL=warn",
@@ -261,91 +248,20 @@ func bench(ctx context.Context, o options, routes []route, log io.Writer) ([]res
 	return out, nil
 }
 
-// startEmulators starts s3rver and dynoxide, each on a port of its own,
-// unless o names emulators already running, and returns their URLs.
-func startEmulators(ctx context.Context, o options, procs *procSet) (s3URL, ddbURL string, err error) {
-	s3URL, ddbURL = o.s3Endpoint, o.ddbEndpoint
-	if s3URL == "" {
-		addr, err := freeAddr()
-		if err != nil {
-			return "", "", err
-		}
-		dir := filepath.Join(o.work, "s3")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return "", "", err
-		}
-		host, port, _ := net.SplitHostPort(addr)
-		if err := procs.start(ctx, o.work, "s3rver", nil, o.s3rver, "-d", dir, "-a", host, "-p", port, "--silent"); err != nil {
-			return "", "", err
-		}
-		if err := waitTCP(ctx, addr); err != nil {
-			return "", "", err
-		}
-		s3URL = "http://" + addr
-	}
-	if ddbURL == "" {
-		addr, err := freeAddr()
-		if err != nil {
-			return "", "", err
-		}
-		host, port, _ := net.SplitHostPort(addr)
-		if err := procs.start(ctx, o.work, "dynoxide", nil, o.dynoxide, "serve", "--host", host, "--port", port); err != nil {
-			return "", "", err
-		}
-		if err := waitTCP(ctx, addr); err != nil {
-			return "", "", err
-		}
-		ddbURL = "http://" + addr
-	}
-	return s3URL, ddbURL, nil
-}
-
 // benchRoute starts a new runtime of the route's function, invokes it
 // once cold and then o.requests times warm, one at a time.
 func benchRoute(ctx context.Context, o options, rt route, sample loadSample, env []string, s3p, ddbp *latencyProxy, log io.Writer) (result, error) {
 	res := result{Route: rt.name, Function: rt.function}
-	bootstrap, err := filepath.Abs(filepath.Join(o.functions, rt.function, "bootstrap"))
-	if err != nil {
-		return res, err
-	}
-	if _, err := os.Stat(bootstrap); err != nil {
-		return res, err
-	}
-	rieAddr, err := freeAddr()
-	if err != nil {
-		return res, err
-	}
-	apiAddr, err := freeAddr()
-	if err != nil {
-		return res, err
-	}
-	logPath := filepath.Join(o.work, "rie-"+rt.name+".log")
-	logf, err := os.Create(logPath)
-	if err != nil {
-		return res, err
-	}
-	defer logf.Close()
-	rie, err := filepath.Abs(o.rie)
-	if err != nil {
-		return res, err
-	}
-	cmd := exec.CommandContext(ctx, rie, "--runtime-interface-emulator-address", rieAddr, "--runtime-api-address", apiAddr, "--log-level", "warn", bootstrap)
-	cmd.Env = env
+	env = slices.Clone(env)
 	if rt.name == baselineRoute {
-		cmd.Env = slices.DeleteFunc(slices.Clone(env), func(v string) bool { return strings.HasPrefix(v, "GRID_BUCKET=") })
+		env = slices.DeleteFunc(env, func(v string) bool { return strings.HasPrefix(v, "GRID_BUCKET=") })
 	}
-	cmd.Dir = filepath.Dir(bootstrap)
-	dieWithParent(cmd)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
+	fn, err := awsemu.StartFunction(ctx, awsemu.FunctionOptions{RIE: o.rie, Bootstrap: filepath.Join(o.functions, rt.function, "bootstrap"),
+		Env: env, Log: filepath.Join(o.work, "rie-"+rt.name+".log")})
+	if err != nil {
 		return res, err
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	if err := waitTCP(ctx, rieAddr); err != nil {
-		return res, err
-	}
-	invokeURL := "http://" + rieAddr + "/2015-03-31/functions/function/invocations"
-	client := &http.Client{Timeout: 60 * time.Second}
+	defer fn.Stop()
 	rng := rand.New(rand.NewPCG(42, uint64(len(rt.name))))
 
 	var t0 time.Time
@@ -353,21 +269,18 @@ func benchRoute(ctx context.Context, o options, rt route, sample loadSample, env
 		ev := rt.event(sample, rng)
 		body, _ := json.Marshal(ev)
 		s0, d0 := s3p.count(), ddbp.count()
+		ictx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
 		t0 = time.Now()
-		resp, err := client.Post(invokeURL, "application/json", bytes.NewReader(body))
-		if err != nil {
-			return 0, proxyCount{}, proxyCount{}, err
-		}
-		raw, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		status, raw, err := fn.Invoke(ictx, body)
 		el := time.Since(t0)
 		s, d := s3p.count().sub(s0), ddbp.count().sub(d0)
 		if err != nil {
 			return el, s, d, err
 		}
 		var pr events.APIGatewayProxyResponse
-		if resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &pr) != nil || pr.StatusCode != http.StatusOK {
-			return el, s, d, fmt.Errorf("%s %s: invoke status %d: %.400s (log: %s)", ev.HTTPMethod, ev.Path+"?"+encodeQuery(ev.QueryStringParameters), resp.StatusCode, raw, logPath)
+		if status != http.StatusOK || json.Unmarshal(raw, &pr) != nil || pr.StatusCode != http.StatusOK {
+			return el, s, d, fmt.Errorf("%s %s: invoke status %d: %.400s (log: %s)", ev.HTTPMethod, ev.Path+"?"+encodeQuery(ev.QueryStringParameters), status, raw, fn.Log)
 		}
 		return el, s, d, nil
 	}
@@ -412,7 +325,7 @@ func benchRoute(ctx context.Context, o options, rt route, sample loadSample, env
 	res.P50MS, res.P99MS, res.MaxMS = ms(quantile(lat, 0.5)), ms(quantile(lat, 0.99)), ms(lat[len(lat)-1])
 	res.S3P99, res.S3SeqP99 = quantile(s3h, 0.99), quantile(s3b, 0.99)
 	res.DDBP99, res.DDBSeqP99 = quantile(ddh, 0.99), quantile(ddb, 0.99)
-	res.RSSMB = childRSS(cmd.Process.Pid) >> 20
+	res.RSSMB = fn.PeakRSS() >> 20
 	res.Targets = targets(res, o)
 	return res, nil
 }
@@ -464,71 +377,12 @@ func quantile[T int64 | time.Duration](v []T, q float64) T {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// childRSS returns the peak resident memory of the function's runtime
-// process (the emulator's child), 0 where /proc does not say.
-func childRSS(riePid int) int64 {
-	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", riePid))
-	var kids []string
-	for _, t := range tasks {
-		if b, err := os.ReadFile(t); err == nil {
-			kids = append(kids, strings.Fields(string(b))...)
-		}
-	}
-	var peak int64
-	for _, f := range kids {
-		st, err := os.ReadFile("/proc/" + f + "/status")
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(st), "\n") {
-			if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-				var kb int64
-				fmt.Sscanf(strings.TrimSpace(v), "%d", &kb)
-				peak = max(peak, kb<<10)
-			}
-		}
-	}
-	return peak
-}
-
 func encodeQuery(q map[string]string) string {
 	v := url.Values{}
 	for k, x := range q {
 		v.Set(k, x)
 	}
 	return v.Encode()
-}
-
-// gridIndexes lists the grid index files of a data directory.
-func gridIndexes(data string) ([]string, error) {
-	m, err := filepath.Glob(filepath.Join(data, "grid", "*.mgix"))
-	if err != nil {
-		return nil, err
-	}
-	if len(m) == 0 {
-		return nil, fmt.Errorf("%s: no grid indexes in grid/", data)
-	}
-	var names []string
-	for _, p := range m {
-		names = append(names, filepath.Base(p))
-	}
-	sort.Strings(names)
-	return names, nil
-}
-
-func createBucketAndTable(ctx context.Context, s3URL, ddbURL, bucket, table string) error {
-	sc, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: "us-east-1", Endpoint: s3URL, PathStyle: true, AccessKeyID: creds, SecretAccessKey: creds})
-	if err != nil {
-		return err
-	}
-	if _, err := sc.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
-		return fmt.Errorf("create bucket: %w", err)
-	}
-	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ddbURL, AccessKeyID: creds, SecretAccessKey: creds})
-	if err != nil {
-		return err
-	}
-	return dynamokv.CreateTable(ctx, dc, table)
 }
 
 // serveProxy serves p on a free loopback port and returns its URL.
@@ -548,60 +402,6 @@ func mustURL(s string) *url.URL {
 		panic(err)
 	}
 	return u
-}
-
-func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
-}
-
-func waitTCP(ctx context.Context, addr string) error {
-	for i := 0; i < 300; i++ {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			c.Close()
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-	return fmt.Errorf("nothing answers on %s", addr)
-}
-
-// procSet is the emulator processes, stopped at the end.
-type procSet struct{ cmds []*exec.Cmd }
-
-func (ps *procSet) start(ctx context.Context, dir, name string, env []string, bin string, args ...string) error {
-	logf, err := os.Create(filepath.Join(dir, name+".log"))
-	if err != nil {
-		return err
-	}
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if env != nil {
-		cmd.Env = env
-	}
-	dieWithParent(cmd)
-	if err := cmd.Start(); err != nil {
-		logf.Close()
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	ps.cmds = append(ps.cmds, cmd)
-	return nil
-}
-
-func (ps *procSet) stopAll() {
-	for _, c := range ps.cmds {
-		c.Process.Kill()
-		c.Wait()
-	}
 }
 
 func printTable(w io.Writer, o options, res []result) {

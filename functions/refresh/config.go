@@ -24,20 +24,26 @@ type config struct {
 	// URL is REFRESH_URL: with one dataset, its file's link (a hand step);
 	// a task runs with it through run-task's container overrides.
 	URL string
+	// FetchBaseURL is MERIDIAN_FETCH_BASE_URL, which meridian data fetch
+	// reads too: every publisher URL's scheme and host replaced by it, so
+	// that the job's dry run asks the same server as the fetch. Never set
+	// on AWS; make test-lambda points it at the demo files.
+	FetchBaseURL string
 }
 
 func loadConfig(getenv func(string) string) (config, error) {
 	r := coldstart.NewEnv(getenv)
 	c := config{
-		LogLevel: r.LogLevel("LOG_LEVEL"),
-		Bucket:   r.Required("DATA_BUCKET", "the data bucket (grid/, tiles/, the job's downloads)"),
-		Table:    r.Required("REPORTS_TABLE", "the DynamoDB table of the report store"),
-		Prefix:   r.String("REFRESH_PREFIX", defaultPrefix),
-		Scratch:  r.String("SCRATCH_DIR", filepath.Join(os.TempDir(), "meridian-refresh")),
-		Meridian: r.String("MERIDIAN_BIN", besideExecutable("meridian")),
-		Publish:  r.String("MERIDIAN_PUBLISH_BIN", besideExecutable("meridian-publish")),
-		Datasets: splitList(getenv("REFRESH_DATASETS")),
-		URL:      r.String("REFRESH_URL", ""),
+		LogLevel:     r.LogLevel("LOG_LEVEL"),
+		Bucket:       r.Required("DATA_BUCKET", "the data bucket (grid/, tiles/, the job's downloads)"),
+		Table:        r.Required("REPORTS_TABLE", "the DynamoDB table of the report store"),
+		Prefix:       r.String("REFRESH_PREFIX", defaultPrefix),
+		Scratch:      r.String("SCRATCH_DIR", filepath.Join(os.TempDir(), "meridian-refresh")),
+		Meridian:     r.String("MERIDIAN_BIN", besideExecutable("meridian")),
+		Publish:      r.String("MERIDIAN_PUBLISH_BIN", besideExecutable("meridian-publish")),
+		Datasets:     splitList(getenv("REFRESH_DATASETS")),
+		URL:          r.String("REFRESH_URL", ""),
+		FetchBaseURL: r.String("MERIDIAN_FETCH_BASE_URL", ""),
 	}
 	return c, r.Err()
 }

@@ -330,9 +330,11 @@ func TestLoadConfig(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "DATA_BUCKET") || !strings.Contains(err.Error(), "REPORTS_TABLE") {
 		t.Errorf("empty environment: %v; want both DATA_BUCKET and REPORTS_TABLE named", err)
 	}
-	env := map[string]string{"DATA_BUCKET": "b", "REPORTS_TABLE": "t", "REFRESH_DATASETS": " aer-st37, petrinex-ba ,", "REFRESH_URL": "https://example.com/x.zip"}
+	env := map[string]string{"DATA_BUCKET": "b", "REPORTS_TABLE": "t", "REFRESH_DATASETS": " aer-st37, petrinex-ba ,", "REFRESH_URL": "https://example.com/x.zip",
+		"MERIDIAN_FETCH_BASE_URL": "http://127.0.0.1:9/base"}
 	c, err := loadConfig(func(k string) string { return env[k] })
-	if err != nil || c.Prefix != defaultPrefix || !slices.Equal(c.Datasets, []string{"aer-st37", "petrinex-ba"}) || filepath.Base(c.Meridian) != "meridian" || filepath.Base(c.Publish) != "meridian-publish" || c.URL != "https://example.com/x.zip" {
+	if err != nil || c.Prefix != defaultPrefix || !slices.Equal(c.Datasets, []string{"aer-st37", "petrinex-ba"}) || filepath.Base(c.Meridian) != "meridian" || filepath.Base(c.Publish) != "meridian-publish" || c.URL != "https://example.com/x.zip" ||
+		c.FetchBaseURL != "http://127.0.0.1:9/base" {
 		t.Errorf("loadConfig = %+v, %v", c, err)
 	}
 }

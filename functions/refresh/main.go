@@ -34,7 +34,7 @@ func main() {
 		coldstart.Fail(logger, "start", err)
 	}
 	job := &Job{S3: client, Bucket: c.Bucket, Table: c.Table, Prefix: c.Prefix, Scratch: c.Scratch,
-		Meridian: c.Meridian, Publish: c.Publish, Log: logger, Out: os.Stdout}
+		Meridian: c.Meridian, Publish: c.Publish, FetchBaseURL: c.FetchBaseURL, Log: logger, Out: os.Stdout}
 	if os.Getenv("AWS_LAMBDA_RUNTIME_API") != "" {
 		lambda.StartWithOptions(newHandler(job, c.Datasets), lambda.WithContext(ctx))
 		return

@@ -1,6 +1,7 @@
 // Package datafetchtest serves the manifest's URLs from the project's demo
 // files, packed as each publisher packs them, for tests of what fetches
-// them (meridian data fetch, the refresh job).
+// them (meridian data fetch, the refresh job) and for make test-lambda,
+// which runs the refresh job's Lambda against them (PublisherFiles).
 package datafetchtest
 
 import (
@@ -35,10 +36,18 @@ import (
 // demo's latest month).
 func DemoFiles(t testing.TB) map[string]map[string][]byte {
 	t.Helper()
+	pools, err := demoFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pools
+}
+
+func demoFiles() (map[string]map[string][]byte, error) {
 	pools := map[string]map[string][]byte{}
 	grid, err := griddemo.Files()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	for p, b := range grid {
 		format := path.Dir(p) // ats, mb, sk, on
@@ -51,20 +60,24 @@ func DemoFiles(t testing.TB) map[string]map[string][]byte {
 	pools["energy"], pools["ag"] = out, out
 	en, err := energydemo.Generate()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	for _, f := range en {
 		out[f.Name] = f.Data
 	}
-	dir := t.TempDir()
+	dir, err := os.MkdirTemp("", "datafetchtest-ag-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
 	if err := agdemo.Write(dir); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		out[e.Name()] = b
 	}
@@ -82,7 +95,7 @@ func DemoFiles(t testing.TB) map[string]map[string][]byte {
 	for d := 0; d <= 2; d++ {
 		out[fmt.Sprintf("CDM_2610_D%d_LR.geojson", d)] = out[fmt.Sprintf("CDM_2508_D%d_LR.geojson", d)]
 	}
-	return pools
+	return pools, nil
 }
 
 // Publisher serves each manifest URL from the demo files, packed as the
@@ -120,8 +133,7 @@ var shapefileSiblings = []string{".shx", ".dbf", ".prj", ".cpg"}
 // pack builds the body of one source from demo: the files its patterns
 // match (and a Shapefile's siblings); ok is false when nothing matches (a
 // drought class with no area that month).
-func pack(t testing.TB, demo map[string][]byte, x datafetch.Expanded) ([]byte, bool) {
-	t.Helper()
+func pack(demo map[string][]byte, x datafetch.Expanded) ([]byte, bool, error) {
 	picked := map[string][]byte{}
 	for n, b := range demo {
 		for _, p := range x.Files {
@@ -141,15 +153,15 @@ func pack(t testing.TB, demo map[string][]byte, x datafetch.Expanded) ([]byte, b
 		}
 	}
 	if len(picked) == 0 {
-		return nil, false
+		return nil, false, nil
 	}
 	lname := strings.ToLower(x.Name)
 	if !strings.HasSuffix(lname, ".zip") {
 		if len(picked) != 1 {
-			t.Fatalf("%s: %d demo files for a plain download", x.URL, len(picked))
+			return nil, false, fmt.Errorf("%s: %d demo files for a plain download", x.URL, len(picked))
 		}
 		for _, b := range picked {
-			return b, true
+			return b, true, nil
 		}
 	}
 	petrinex := strings.Contains(x.URL, "petrinex.gov.ab.ca/publicdata")
@@ -166,14 +178,14 @@ func pack(t testing.TB, demo map[string][]byte, x datafetch.Expanded) ([]byte, b
 		}
 		w, err := zw.Create("folder/" + n)
 		if err != nil {
-			t.Fatal(err)
+			return nil, false, err
 		}
 		w.Write(b)
 	}
 	if err := zw.Close(); err != nil {
-		t.Fatal(err)
+		return nil, false, err
 	}
-	return buf.Bytes(), true
+	return buf.Bytes(), true, nil
 }
 
 // NewPublisher starts a Publisher of every manifest URL as of now (closed
@@ -181,31 +193,47 @@ func pack(t testing.TB, demo map[string][]byte, x datafetch.Expanded) ([]byte, b
 // it serves.
 func NewPublisher(t testing.TB, now time.Time) (*Publisher, *httptest.Server, int) {
 	t.Helper()
-	demo := DemoFiles(t)
-	p := &Publisher{Files: map[string][]byte{}, Served: map[string]int{}}
-	n := 0
+	files, err := PublisherFiles(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Publisher{Files: files, Served: map[string]int{}}
+	ts := httptest.NewServer(p)
+	t.Cleanup(ts.Close)
+	return p, ts, len(files)
+}
+
+// PublisherFiles returns the body of every manifest URL as of now, by URL
+// path, from the demo files packed as each publisher packs them: what a
+// Publisher serves.
+func PublisherFiles(now time.Time) (map[string][]byte, error) {
+	demo, err := demoFiles()
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{}
 	for _, e := range datafetch.Manifest() {
 		for _, x := range e.Expand(now) {
 			u, err := url.Parse(x.URL)
 			if err != nil {
-				t.Fatal(err)
+				return nil, err
 			}
 			pool := demo[e.Ingest.Kind]
 			if e.Ingest.Kind == "grid" {
 				pool = demo[e.Ingest.Format]
 			}
-			b, ok := pack(t, pool, x)
+			b, ok, err := pack(pool, x)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", e.Key, err)
+			}
 			if !ok {
 				if !x.Optional {
-					t.Fatalf("%s: no demo file for %s (%v)", e.Key, x.URL, x.Files)
+					return nil, fmt.Errorf("%s: no demo file for %s (%v)", e.Key, x.URL, x.Files)
 				}
 				continue
 			}
-			p.Files[u.Path] = b
-			n++
+			files[u.Path] = b
 		}
 	}
-	ts := httptest.NewServer(p)
-	t.Cleanup(ts.Close)
-	return p, ts, n
+	return files, nil
 }
