@@ -108,9 +108,10 @@ type Stack struct {
 // concurrency) and a REST API (stage v1: throttle, access log, WAF WebACL)
 // declaring the function's routes, with the key authorizer (reserved
 // concurrency of its own) and usage plans; the account-wide CloudWatch role
-// of API Gateway; the data bucket; the report table; CloudFront before the
-// maps API; the scheduled data refresh (refresh.go) and the publisher's
-// managed policy. Limits and their reasons: products.go, limits.go,
+// of API Gateway; the log bucket and the data bucket; the report table;
+// CloudFront before the maps API; the scheduled data refresh (refresh.go)
+// and the publisher's managed policy. cdk-nag's AwsSolutions findings are
+// fixed or suppressed beside their resources (nag.go). Limits and their reasons: products.go, limits.go,
 // protect.go, responses.go.
 //
 // PUBLIC_TILES_URL needs the distribution's domain, and the distribution
