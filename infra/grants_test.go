@@ -14,7 +14,8 @@ import (
 func TestBucket(t *testing.T) {
 	plain, _ := stacks(t)
 	check(t, "bucket", func() {
-		plain.tmpl.ResourceCountIs(jsii.String("AWS::S3::Bucket"), jsii.Number(1))
+		// The data bucket and the log bucket (TestLogBucket).
+		plain.tmpl.ResourceCountIs(jsii.String("AWS::S3::Bucket"), jsii.Number(2))
 		plain.tmpl.HasResource(jsii.String("AWS::S3::Bucket"), map[string]any{
 			"DeletionPolicy": "Retain",
 			"Properties": map[string]any{

@@ -20,6 +20,15 @@
 //	allowUnlimited  true: also deploy the plans without a monthly quota (the
 //	             "unlimited" plans), for a development stack; false (default):
 //	             they are left out, as a production stack must
+//	domainName   the customer's domain name for the tiles (tiles.example.ca), with
+//	certificateArn  the ARN of its ACM certificate, which CloudFront requires in
+//	             us-east-1 (arn:aws:acm:us-east-1:…): CloudFront then answers on
+//	             that name with TLS 1.2 at least (TLSv1.2_2021). Both or neither;
+//	             without them the tiles are on the distribution's *.cloudfront.net
+//	             name, whose default certificate cannot set a minimum protocol
+//
+// Every synth runs cdk-nag's AwsSolutions checks (nag.go), and fails on any
+// error or warning of theirs that is not suppressed beside its resource.
 //
 // The account and region are explicit so synth never looks anything up.
 package main
@@ -48,7 +57,13 @@ const (
 // CloudFormation's own checks (circular dependencies, invalid properties)
 // fail synth instead of printing warnings.
 func appContext() *map[string]any {
-	return &map[string]any{"@aws-cdk/core:validateAgainstDefaultRules": true}
+	return &map[string]any{
+		"@aws-cdk/core:validateAgainstDefaultRules": true,
+		// S3 server access logs are delivered under a bucket policy of the
+		// log bucket (logging.s3.amazonaws.com, this account's data bucket
+		// only), AWS's recommendation, rather than its LogDeliveryWrite ACL.
+		"@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy": true,
+	}
 }
 
 // offlineLookups answers, for the offline example account, the context
@@ -69,6 +84,7 @@ func offlineLookups(app awscdk.App, props StackProps) {
 func main() {
 	defer jsii.Close()
 	app := awscdk.NewApp(&awscdk.AppProps{Context: appContext()})
+	applyNag(app)
 	props, err := propsFrom(func(name string) string {
 		if v, ok := app.Node().TryGetContext(jsii.String(name)).(string); ok {
 			return v
@@ -83,7 +99,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	app.Synth(nil)
+	if findings := nagFindings(app.Synth(nil)); len(findings) > 0 {
+		fmt.Fprintf(os.Stderr, "infra: %d unsuppressed cdk-nag AwsSolutions findings: fix them, or suppress a design decision beside its resource with its reason (nag.go)\n", len(findings))
+		for _, f := range findings {
+			fmt.Fprintln(os.Stderr, "  "+f)
+		}
+		os.Exit(1)
+	}
 }
 
 // propsFrom reads the stack's settings from CDK context, then the
@@ -113,8 +135,10 @@ func propsFrom(context, getenv func(string) string) (StackProps, error) {
 			Description:        jsii.String("Meridian: legal land locations, reports and map tiles (infra/, CDK in Go)"),
 			AnalyticsReporting: jsii.Bool(false),
 		},
-		AssetRoot: assets,
-		LogLevel:  pick("logLevel", "", "info"),
+		AssetRoot:      assets,
+		LogLevel:       pick("logLevel", "", "info"),
+		DomainName:     pick("domainName", "", ""),
+		CertificateArn: pick("certificateArn", "", ""),
 	}
 	for _, name := range strings.Split(pick("gridIndexes", "", ""), ",") {
 		if name = strings.TrimSpace(name); name != "" {

@@ -95,6 +95,12 @@ func (s *Stack) cloudWatchAccount() awsapigateway.CfnAccount {
 			"logs:DescribeLogStreams", "logs:PutLogEvents", "logs:GetLogEvents", "logs:FilterLogEvents"),
 		Resources: jsii.Strings(fmt.Sprintf("arn:%s:logs:%s:%s:*", *awscdk.Aws_PARTITION(), *s.Region(), *s.Account())),
 	}))
+	// The role's Resource is every log group of the account and region:
+	// the role serves every REST API of the region, and API Gateway
+	// creates and names the execution log groups itself.
+	suppress(role, true, "AwsSolutions-IAM5",
+		"API Gateway's CloudWatch role is one per account and region, shared by every REST API there; API Gateway creates the execution log groups (API-Gateway-Execution-Logs_<api id>/<stage>) itself, so the role needs the account's log groups of this region, as AWS's AmazonAPIGatewayPushToCloudWatchLogs policy grants.",
+		nagRegexp(`^Resource::arn:<AWS::Partition>:logs:[a-z0-9-]+:[0-9]{12}:\*$`))
 	acct := awsapigateway.NewCfnAccount(s.Stack, jsii.String("ApiGatewayAccount"), &awsapigateway.CfnAccountProps{
 		CloudWatchRoleArn: role.RoleArn(),
 	})

@@ -225,6 +225,7 @@ func (s *Stack) refresh(props StackProps) {
 	for _, p := range s.refreshStatements(true) {
 		fn.AddToRolePolicy(p)
 	}
+	suppressRefreshObjects(fn.Role(), true)
 	alarmOnAny(st, "RefreshFunctionErrorsAlarm", notify,
 		"Meridian refresh Lambda: a run failed (its log group says which dataset and why); the data served is unchanged",
 		fn.MetricErrors(&awscloudwatch.MetricOptions{
@@ -247,7 +248,16 @@ func (s *Stack) refresh(props StackProps) {
 		Description:      jsii.String("Meridian refresh tasks: outbound only (publishers, S3, DynamoDB)"),
 		AllowAllOutbound: jsii.Bool(true),
 	})
-	cluster := awsecs.NewCluster(st, jsii.String("RefreshCluster"), &awsecs.ClusterProps{Vpc: vpc})
+	// Flow logs of every interface (the tasks' traffic to the publishers),
+	// accepted and rejected, to the log bucket.
+	vpc.AddFlowLog(jsii.String("FlowLog"), &awsec2.FlowLogOptions{
+		Destination: awsec2.FlowLogDestination_ToS3(s.LogBucket, jsii.String(FlowLogPrefix), nil),
+		TrafficType: awsec2.FlowLogTrafficType_ALL,
+	})
+	cluster := awsecs.NewCluster(st, jsii.String("RefreshCluster"), &awsecs.ClusterProps{
+		Vpc:                 vpc,
+		ContainerInsightsV2: awsecs.ContainerInsights_ENABLED,
+	})
 	taskRole := awsiam.NewRole(st, jsii.String("RefreshTaskRole"), &awsiam.RoleProps{
 		AssumedBy:   awsiam.NewServicePrincipal(jsii.String("ecs-tasks.amazonaws.com"), nil),
 		Description: jsii.String("Meridian refresh task"),
@@ -255,6 +265,7 @@ func (s *Stack) refresh(props StackProps) {
 	for _, p := range s.refreshStatements(true) {
 		taskRole.AddToPrincipalPolicy(p)
 	}
+	suppressRefreshObjects(taskRole, true)
 	taskLogs := awslogs.NewLogGroup(st, jsii.String("RefreshTaskLogs"), &awslogs.LogGroupProps{
 		Retention:     awslogs.RetentionDays_ONE_MONTH,
 		RemovalPolicy: awscdk.RemovalPolicy_DESTROY,
@@ -269,8 +280,9 @@ func (s *Stack) refresh(props StackProps) {
 
 	for _, g := range groups {
 		var target awsevents.IRuleTarget
+		var td awsecs.FargateTaskDefinition
 		if g.Fargate {
-			td := awsecs.NewFargateTaskDefinition(st, jsii.String(g.Name+"RefreshTask"), &awsecs.FargateTaskDefinitionProps{
+			td = awsecs.NewFargateTaskDefinition(st, jsii.String(g.Name+"RefreshTask"), &awsecs.FargateTaskDefinitionProps{
 				Family:              jsii.String("meridian-refresh-" + strings.ToLower(g.Name)),
 				Cpu:                 jsii.Number(g.CPU),
 				MemoryLimitMiB:      jsii.Number(g.MemoryMiB),
@@ -320,6 +332,10 @@ func (s *Stack) refresh(props StackProps) {
 			Schedule:    awsevents.Schedule_Expression(jsii.String(g.Schedule)),
 			Targets:     &[]awsevents.IRuleTarget{target},
 		})
+		if td != nil {
+			// After the rule: the events role is made by binding the target.
+			suppressTaskDefinition(td)
+		}
 	}
 
 	// A task that stops with a non-zero exit code, or fails to start, is
@@ -350,6 +366,7 @@ func (s *Stack) refresh(props StackProps) {
 	for _, p := range s.refreshStatements(false) {
 		publisher.AddStatements(p)
 	}
+	suppressRefreshObjects(publisher, false)
 
 	out := func(id, desc string, v *string) {
 		awscdk.NewCfnOutput(st, jsii.String(id), &awscdk.CfnOutputProps{Description: jsii.String(desc), Value: v})
@@ -365,6 +382,31 @@ func (s *Stack) refresh(props StackProps) {
 	slices.Sort(hand)
 	out("RefreshHandSteps", "Datasets no schedule fetches (an account, an order or a link found by hand): fetch them with the job's url field or meridian data fetch -url",
 		jsii.String(strings.Join(hand, "; ")))
+}
+
+// suppressRefreshObjects says why the refresh job's (job) and the
+// publisher's grants name every object under their prefixes.
+func suppressRefreshObjects(c constructs.IConstruct, job bool) {
+	prefixes := []any{objectsUnder(GridPrefix), objectsUnder(TilesPrefix)}
+	reason := "Publishing writes new content-addressed objects (grid/v/<sha256>/<name>, tiles/v/...) and the manifests naming them under grid/ and tiles/; their keys exist only once the data is built, so the grant names the prefixes, with object actions only."
+	if job {
+		prefixes = append(prefixes, objectsUnder(RefreshPrefix))
+		reason += " The job also keeps its downloads under refresh/, named by dataset and publisher file."
+	}
+	suppress(c, true, "AwsSolutions-IAM5", reason, prefixes...)
+}
+
+// suppressTaskDefinition records the design decisions of a refresh task
+// definition.
+func suppressTaskDefinition(td awsecs.FargateTaskDefinition) {
+	suppress(td, false, "AwsSolutions-ECS2",
+		"The environment holds no secret: the data bucket and table names, the refresh prefix, the scratch directory, the log level and the dataset keys. Credentials come from the task role, never from variables.")
+	// The execution role (pulls the image, writes the log stream) and
+	// EventBridge's role (runs the task) are CDK's own.
+	suppress(td, true, "AwsSolutions-IAM5",
+		"ecr:GetAuthorizationToken has no resource-level permission, so AWS requires Resource * for it; EventBridge's role may tag and run tasks of this cluster only, whose task ids do not exist before the schedule starts them.",
+		"Resource::*",
+		nagRegexp(`^Resource::arn:<AWS::Partition>:ecs:[a-z0-9-]+:\*:task/<RefreshCluster[0-9A-F]{8}>/\*$`))
 }
 
 func runner(g RefreshGroup) string {

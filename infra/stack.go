@@ -11,6 +11,7 @@ import (
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigateway"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscertificatemanager"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfront"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfrontorigins"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
@@ -41,6 +42,13 @@ const (
 	// TileJSON's max-age=300 and errors' shorter lives are honoured (min 0).
 	TileTTLSeconds = 86400
 
+	// The log bucket: where each kind of log goes, and how long it is
+	// kept (a lifecycle rule deletes older objects).
+	DataBucketLogPrefix = "s3/data/"
+	TilesLogPrefix      = "cloudfront/tiles/"
+	FlowLogPrefix       = "vpc-flow-logs/"
+	LogRetentionDays    = 90
+
 	functionMemoryMB   = 256
 	authorizerMemoryMB = 128
 )
@@ -69,16 +77,28 @@ type StackProps struct {
 	// out, so a production stack has no key whose cost is unbounded. Every
 	// deployed plan is throttled either way (deployedPlans).
 	AllowUnlimited bool
+	// DomainName and CertificateArn (both or neither) put the tiles'
+	// CloudFront distribution on the customer's domain name, with its ACM
+	// certificate (in us-east-1, where CloudFront reads certificates) and
+	// TLS 1.2 at least for viewers. Without them the distribution answers
+	// on its *.cloudfront.net name only.
+	DomainName     string
+	CertificateArn string
 }
 
 // Stack is the synthesized stack and the handles tests look at.
 type Stack struct {
 	awscdk.Stack
-	Functions    map[string]awslambda.Function // by function directory, authorizer included
-	APIs         map[gateway.Product]awsapigateway.RestApi
-	Bucket       awss3.Bucket
+	Functions map[string]awslambda.Function // by function directory, authorizer included
+	APIs      map[gateway.Product]awsapigateway.RestApi
+	Bucket    awss3.Bucket
+	// LogBucket receives the data bucket's access logs (s3/data/), the
+	// tiles distribution's (cloudfront/tiles/) and the refresh VPC's flow
+	// logs (vpc-flow-logs/), for LogRetentionDays.
+	LogBucket    awss3.Bucket
 	Table        awsdynamodb.Table
 	Distribution awscloudfront.Distribution
+	domainName   string // StackProps.DomainName
 	// Omitted lists, by product, the plans left out for want of
 	// AllowUnlimited.
 	Omitted map[gateway.Product][]string
@@ -88,9 +108,10 @@ type Stack struct {
 // concurrency) and a REST API (stage v1: throttle, access log, WAF WebACL)
 // declaring the function's routes, with the key authorizer (reserved
 // concurrency of its own) and usage plans; the account-wide CloudWatch role
-// of API Gateway; the data bucket; the report table; CloudFront before the
-// maps API; the scheduled data refresh (refresh.go) and the publisher's
-// managed policy. Limits and their reasons: products.go, limits.go,
+// of API Gateway; the log bucket and the data bucket; the report table;
+// CloudFront before the maps API; the scheduled data refresh (refresh.go)
+// and the publisher's managed policy. cdk-nag's AwsSolutions findings are
+// fixed or suppressed beside their resources (nag.go). Limits and their reasons: products.go, limits.go,
 // protect.go, responses.go.
 //
 // PUBLIC_TILES_URL needs the distribution's domain, and the distribution
@@ -117,18 +138,22 @@ func NewStack(scope constructs.Construct, id string, props StackProps) (*Stack, 
 	stack := awscdk.NewStack(scope, jsii.String(id), &props.StackProps)
 	awscdk.Tags_Of(stack).Add(jsii.String("project"), jsii.String("meridian"), nil)
 	s := &Stack{
-		Stack:     stack,
-		Functions: map[string]awslambda.Function{},
-		APIs:      map[gateway.Product]awsapigateway.RestApi{},
-		Omitted:   map[gateway.Product][]string{},
+		Stack:      stack,
+		Functions:  map[string]awslambda.Function{},
+		APIs:       map[gateway.Product]awsapigateway.RestApi{},
+		Omitted:    map[gateway.Product][]string{},
+		domainName: props.DomainName,
 	}
 
+	s.LogBucket = s.logBucket()
 	s.Bucket = awss3.NewBucket(stack, jsii.String("DataBucket"), &awss3.BucketProps{
-		BlockPublicAccess: awss3.BlockPublicAccess_BLOCK_ALL(),
-		Encryption:        awss3.BucketEncryption_S3_MANAGED,
-		EnforceSSL:        jsii.Bool(true),
-		ObjectOwnership:   awss3.ObjectOwnership_BUCKET_OWNER_ENFORCED,
-		RemovalPolicy:     awscdk.RemovalPolicy_RETAIN,
+		BlockPublicAccess:      awss3.BlockPublicAccess_BLOCK_ALL(),
+		Encryption:             awss3.BucketEncryption_S3_MANAGED,
+		EnforceSSL:             jsii.Bool(true),
+		ObjectOwnership:        awss3.ObjectOwnership_BUCKET_OWNER_ENFORCED,
+		RemovalPolicy:          awscdk.RemovalPolicy_RETAIN,
+		ServerAccessLogsBucket: s.LogBucket,
+		ServerAccessLogsPrefix: jsii.String(DataBucketLogPrefix),
 	})
 	s.Table = awsdynamodb.NewTable(stack, jsii.String("ReportsTable"), &awsdynamodb.TableProps{
 		PartitionKey: &awsdynamodb.Attribute{Name: jsii.String("pk"), Type: awsdynamodb.AttributeType_STRING},
@@ -189,12 +214,18 @@ func NewStack(scope constructs.Construct, id string, props StackProps) (*Stack, 
 			Value:       api.UrlForPath(jsii.String("/" + p.Base)),
 		})
 		if p.Tiles {
-			s.Distribution = s.tilesDistribution(api)
+			s.Distribution = s.tilesDistribution(api, props)
 			fn.AddEnvironment(jsii.String("PUBLIC_TILES_URL"), s.tilesURL(), nil)
 			awscdk.NewCfnOutput(stack, jsii.String("TilesUrl"), &awscdk.CfnOutputProps{
 				Description: jsii.String("{tiles_url} for map clients: CloudFront in front of the maps API; add ?api_key=<key>"),
 				Value:       s.tilesURL(),
 			})
+			if props.DomainName != "" {
+				awscdk.NewCfnOutput(stack, jsii.String("TilesDistributionDomainName"), &awscdk.CfnOutputProps{
+					Description: jsii.String("Point " + props.DomainName + " here (a CNAME, or a Route 53 alias): the distribution answers on that name with its certificate"),
+					Value:       s.Distribution.DistributionDomainName(),
+				})
+			}
 			awscdk.NewCfnOutput(stack, jsii.String("TilesDistributionId"), &awscdk.CfnOutputProps{
 				Description: jsii.String("CloudFront distribution of the tiles, for invalidations after publishing archives"),
 				Value:       s.Distribution.DistributionId(),
@@ -215,6 +246,32 @@ func NewStack(scope constructs.Construct, id string, props StackProps) (*Stack, 
 	return s, nil
 }
 
+// logBucket is where the stack's access logs go: S3's for the data bucket,
+// CloudFront's for the tiles, the refresh VPC's flow logs. Private, TLS
+// only, encrypted (SSE-S3: the log delivery services cannot write with a
+// customer's KMS key without a key policy to keep), and every object
+// deleted after LogRetentionDays. CloudFront's standard logs are written
+// with an ACL granting the bucket owner full control (its awslogsdelivery
+// account writes them), so ACLs stay enabled: ObjectWriter, the owner
+// controlling the objects through that grant.
+func (s *Stack) logBucket() awss3.Bucket {
+	b := awss3.NewBucket(s.Stack, jsii.String("LogBucket"), &awss3.BucketProps{
+		BlockPublicAccess: awss3.BlockPublicAccess_BLOCK_ALL(),
+		Encryption:        awss3.BucketEncryption_S3_MANAGED,
+		EnforceSSL:        jsii.Bool(true),
+		ObjectOwnership:   awss3.ObjectOwnership_OBJECT_WRITER,
+		RemovalPolicy:     awscdk.RemovalPolicy_RETAIN,
+		LifecycleRules: &[]*awss3.LifecycleRule{{
+			Id:                                  jsii.String("expire-logs"),
+			Expiration:                          awscdk.Duration_Days(jsii.Number(LogRetentionDays)),
+			AbortIncompleteMultipartUploadAfter: awscdk.Duration_Days(jsii.Number(1)),
+		}},
+	})
+	suppress(b, false, "AwsSolutions-S1",
+		"This is the access log bucket itself: logging its own accesses into itself would log every log delivery, without end, and a second log bucket only moves the question.")
+	return b
+}
+
 // What a route of routes.go may look like: a method and a path of literal
 // segments and whole-segment parameters, as API Gateway resources are.
 var (
@@ -231,6 +288,13 @@ func reserve(fn awslambda.Function, n int) {
 // planName is what a plan name may look like in construct ids and usage
 // plan names.
 var planName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// What the customer's domain and certificate may look like: a host name
+// of two labels or more, and an ACM certificate in us-east-1.
+var (
+	domainName     = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$`)
+	certificateARN = regexp.MustCompile(`^arn:aws[a-z-]*:acm:us-east-1:[0-9]{12}:certificate/[0-9a-f-]{36}$`)
+)
 
 func checkProps(props StackProps) error {
 	var errs []error
@@ -268,6 +332,16 @@ func checkProps(props StackProps) error {
 			if !planName.MatchString(pl.Name) {
 				errs = append(errs, fmt.Errorf("infra: plan name %q of %s: want 1-64 letters, digits, - or _", pl.Name, p.Product))
 			}
+		}
+	}
+	if (props.DomainName == "") != (props.CertificateArn == "") {
+		errs = append(errs, fmt.Errorf("infra: domainName %q and certificateArn %q: give both or neither", props.DomainName, props.CertificateArn))
+	} else if props.DomainName != "" {
+		if !domainName.MatchString(props.DomainName) {
+			errs = append(errs, fmt.Errorf("infra: domainName %q: want a host name such as tiles.example.ca", props.DomainName))
+		}
+		if !certificateARN.MatchString(props.CertificateArn) {
+			errs = append(errs, fmt.Errorf("infra: certificateArn %q: want an ACM certificate in us-east-1 (arn:aws:acm:us-east-1:ACCOUNT:certificate/ID), where CloudFront reads certificates", props.CertificateArn))
 		}
 	}
 	for _, name := range props.GridIndexes {
@@ -353,6 +427,18 @@ func (s *Stack) grant(fn awslambda.Function, p Product) {
 	if p.Reports {
 		allow([]string{"dynamodb:GetItem", "dynamodb:Query"}, *s.Table.TableArn())
 	}
+	var prefixes []any
+	if p.Grid {
+		prefixes = append(prefixes, objectsUnder(GridPrefix))
+	}
+	if p.Tiles {
+		prefixes = append(prefixes, objectsUnder(TilesPrefix))
+	}
+	if len(prefixes) > 0 {
+		suppress(fn.Role(), true, "AwsSolutions-IAM5",
+			"s3:GetObject only, on the objects under the prefixes this function reads (grid/, tiles/): their keys are content addressed (v/<sha256>/<name>) and named by a manifest written at publish, so no list of keys exists at deploy.",
+			prefixes...)
+	}
 }
 
 // restAPI defines product p's REST API: stage v1 with its throttle and
@@ -378,6 +464,12 @@ func (s *Stack) restAPI(p Product, fn, authorizerFn awslambda.Function, plans []
 			ThrottlingBurstLimit: jsii.Number(p.Limits.Stage.Burst),
 			AccessLogDestination: awsapigateway.NewLogGroupLogDestination(s.accessLogs(p)),
 			AccessLogFormat:      awsapigateway.AccessLogFormat_Custom(jsii.String(accessLogFormat())),
+			// Execution logs (API-Gateway-Execution-Logs_<id>/v1, written
+			// with the account's CloudWatch role, cloudWatchAccount) for
+			// errors only, and never the requests' and answers' data: they
+			// would hold API keys and customers' queries.
+			LoggingLevel:     awsapigateway.MethodLoggingLevel_ERROR,
+			DataTraceEnabled: jsii.Bool(false),
 		},
 	}
 	if p.Tiles {
@@ -407,16 +499,28 @@ func (s *Stack) restAPI(p Product, fn, authorizerFn awslambda.Function, plans []
 		Proxy:           jsii.Bool(true),
 		AllowTestInvoke: jsii.Bool(false),
 	})
+	// Every method validates what it declares (its path parameters) and
+	// its body against a model where it has one, before the function
+	// runs; the functions check queries and bodies themselves and answer
+	// their documented error codes.
+	validator := api.AddRequestValidator(jsii.String("RequestValidator"), &awsapigateway.RequestValidatorOptions{
+		RequestValidatorName:      jsii.String("meridian-" + p.Product.String()),
+		ValidateRequestParameters: jsii.Bool(true),
+		ValidateRequestBody:       jsii.Bool(true),
+	})
 	method := &awsapigateway.MethodOptions{
 		AuthorizationType: awsapigateway.AuthorizationType_CUSTOM,
 		Authorizer:        auth,
 		ApiKeyRequired:    jsii.Bool(true),
+		RequestValidator:  validator,
 	}
 	for _, r := range p.Routes {
 		verb, path, _ := strings.Cut(r, " ")
 		api.Root().ResourceForPath(jsii.String(path)).AddMethod(jsii.String(verb), integration, method)
 	}
 	addErrorResponses(api, p, retryAfter(p, plans))
+	suppress(api, true, "AwsSolutions-COG4",
+		"Customers are machines holding API keys, not Cognito users: every method requires a key, checked by the key authorizer (functions/authorizer) and metered by the product's usage plans, which is what the product sells.")
 
 	for _, pl := range plans {
 		up := &awsapigateway.UsagePlanProps{
@@ -508,7 +612,7 @@ func planDescription(p gateway.Product, pl deployedPlan) string {
 // cached apart. Cache hits never reach API Gateway: they are neither
 // counted against the quota nor throttled, and a revoked key keeps getting
 // cached tiles for up to a day.
-func (s *Stack) tilesDistribution(api awsapigateway.RestApi) awscloudfront.Distribution {
+func (s *Stack) tilesDistribution(api awsapigateway.RestApi, props StackProps) awscloudfront.Distribution {
 	policy := awscloudfront.NewCachePolicy(s.Stack, jsii.String("TilesCachePolicy"), &awscloudfront.CachePolicyProps{
 		Comment:                    jsii.String("Meridian tiles: per key, gzip/br apart, lifetimes of the tiles' Cache-Control"),
 		QueryStringBehavior:        awscloudfront.CacheQueryStringBehavior_AllowList(jsii.String(gateway.QueryAPIKey)),
@@ -527,7 +631,7 @@ func (s *Stack) tilesDistribution(api awsapigateway.RestApi) awscloudfront.Distr
 		ProtocolPolicy:     awscloudfront.OriginProtocolPolicy_HTTPS_ONLY,
 		OriginSslProtocols: &[]awscloudfront.OriginSslPolicy{awscloudfront.OriginSslPolicy_TLS_V1_2},
 	})
-	return awscloudfront.NewDistribution(s.Stack, jsii.String("TilesDistribution"), &awscloudfront.DistributionProps{
+	o := &awscloudfront.DistributionProps{
 		Comment:     jsii.String("Meridian tiles and TileJSON (maps API)"),
 		PriceClass:  awscloudfront.PriceClass_PRICE_CLASS_100,
 		HttpVersion: awscloudfront.HttpVersion_HTTP2_AND_3,
@@ -541,10 +645,36 @@ func (s *Stack) tilesDistribution(api awsapigateway.RestApi) awscloudfront.Distr
 			// api_key) had crossed the network in clear. Plain HTTP gets 403.
 			ViewerProtocolPolicy: awscloudfront.ViewerProtocolPolicy_HTTPS_ONLY,
 		},
-	})
+		// Standard access logs, a line per viewer request (cookies are
+		// not in the cache key and not logged).
+		EnableLogging:      jsii.Bool(true),
+		LogBucket:          s.LogBucket,
+		LogFilePrefix:      jsii.String(TilesLogPrefix),
+		LogIncludesCookies: jsii.Bool(false),
+	}
+	if props.DomainName != "" {
+		o.DomainNames = jsii.Strings(props.DomainName)
+		o.Certificate = awscertificatemanager.Certificate_FromCertificateArn(s.Stack, jsii.String("TilesCertificate"), jsii.String(props.CertificateArn))
+		o.MinimumProtocolVersion = awscloudfront.SecurityPolicyProtocol_TLS_V1_2_2021
+		o.SslSupportMethod = awscloudfront.SSLMethod_SNI
+	}
+	d := awscloudfront.NewDistribution(s.Stack, jsii.String("TilesDistribution"), o)
+	if props.DomainName == "" {
+		suppress(d, false, "AwsSolutions-CFR4",
+			"No customer domain and certificate were given (-c domainName, -c certificateArn): the distribution answers on its *.cloudfront.net name, whose default certificate cannot set a minimum protocol version; CloudFront allows TLSv1 there. Give both to get TLSv1.2_2021.")
+	}
+	suppress(d, false, "AwsSolutions-CFR1",
+		"No geo restriction: Meridian is a Canadian land location service whose customers (banks, energy and agriculture firms, their contractors) call it from abroad as well; every request needs an API key.")
+	suppress(d, false, "AwsSolutions-CFR2",
+		"A CloudFront WebACL must be created in us-east-1, outside this regional stack. Every cache miss reaches the maps API, whose regional WebACL (meridian-tiles: key required, 30000 requests per viewer address in 5 minutes), stage throttle and usage plan quotas apply; hits are tiles already paid for by that key.")
+	return d
 }
 
-// tilesURL is {tiles_url} as clients reach it: https://<distribution>/tiles.
+// tilesURL is {tiles_url} as clients reach it: https://<distribution>/tiles,
+// or https://<domainName>/tiles on the customer's domain.
 func (s *Stack) tilesURL() *string {
+	if s.domainName != "" {
+		return jsii.String("https://" + s.domainName + "/tiles")
+	}
 	return awscdk.Fn_Join(jsii.String(""), jsii.Strings("https://", *s.Distribution.DistributionDomainName(), "/tiles"))
 }

@@ -70,6 +70,13 @@ type synthesized struct {
 	products []Product
 	errors   []string // error annotations: `cdk synth` fails on any
 	missing  []string // context lookups the cdk CLI would make (they need AWS credentials)
+	// nag lists the unsuppressed cdk-nag AwsSolutions errors and warnings,
+	// as assertions.Annotations finds them; nagGate, as main's gate
+	// (nagFindings) finds them in the assembly.
+	nag, nagGate []string
+	// nagReport is cdk-nag's compliance report of the stack (CSV rows:
+	// rule, resource, compliance, reason, level, info).
+	nagReport [][]string
 }
 
 var variants struct {
@@ -133,6 +140,7 @@ func synth(props StackProps) (s *synthesized, err error) {
 	ctx := appContext()
 	(*ctx)["aws:cdk:enable-asset-metadata"] = true
 	app := awscdk.NewApp(&awscdk.AppProps{Context: ctx})
+	applyNag(app)
 	offlineLookups(app, props)
 	st, err := NewStack(app, "Meridian", props)
 	if err != nil {
@@ -147,16 +155,27 @@ func synth(props StackProps) (s *synthesized, err error) {
 	if products == nil {
 		products = Products()
 	}
-	var errs, missing []string
-	for _, m := range *assertions.Annotations_FromStack(st.Stack).FindError(jsii.String("*"), assertions.Match_AnyValue()) {
+	var errs, missing, nag []string
+	annotations := assertions.Annotations_FromStack(st.Stack)
+	for _, m := range *annotations.FindError(jsii.String("*"), assertions.Match_AnyValue()) {
 		errs = append(errs, fmt.Sprintf("%s: %v", *m.Id, m.Entry.Data))
 	}
-	if m := app.Synth(nil).Manifest().Missing; m != nil {
+	finding := assertions.Match_StringLikeRegexp(jsii.String("AwsSolutions-.*"))
+	for _, m := range append(*annotations.FindError(jsii.String("*"), finding), *annotations.FindWarning(jsii.String("*"), finding)...) {
+		nag = append(nag, fmt.Sprintf("%s %s: %v", m.Level, *m.Id, m.Entry.Data))
+	}
+	asm := app.Synth(nil)
+	if m := asm.Manifest().Missing; m != nil {
 		for _, c := range *m {
 			missing = append(missing, *c.Key)
 		}
 	}
-	return &synthesized{tmpl: tmpl, doc: doc, products: products, errors: errs, missing: missing}, nil
+	report, err := readNagReport(*asm.Directory())
+	if err != nil {
+		return nil, err
+	}
+	return &synthesized{tmpl: tmpl, doc: doc, products: products, errors: errs, missing: missing,
+		nag: nag, nagGate: nagFindings(asm), nagReport: report}, nil
 }
 
 // The stack synthesizes offline: no error annotations and no context
