@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+	minidyn "github.com/truora/minidyn/server"
+
+	"meridian/shared/api"
+	"meridian/shared/apierr"
+	"meridian/shared/blob"
+	"meridian/shared/blob/s3blob"
+	"meridian/shared/kv"
+	"meridian/shared/kv/dynamokv"
+)
+
+func TestMain(m *testing.M) {
+	slog.SetDefault(slog.New(slog.DiscardHandler)) // api.WriteError's log of each 503
+	os.Exit(m.Run())
+}
+
+func startProxy(t *testing.T, svc service, backend http.Handler, seed uint64, rate float64) (*faultProxy, string) {
+	t.Helper()
+	up := httptest.NewServer(backend)
+	t.Cleanup(up.Close)
+	u, _ := url.Parse(up.URL)
+	p := newFaultProxy(svc, u, seed, rate)
+	p.stall = 150 * time.Millisecond
+	ts := httptest.NewServer(p)
+	t.Cleanup(ts.Close)
+	return p, ts.URL
+}
+
+// Every fault kind happens, each is what the client sees, and the proxy
+// counts exactly what it did.
+func TestProxyInjectsAndCountsEachFault(t *testing.T) {
+	t.Parallel()
+	for _, svc := range []service{serviceS3, serviceDynamoDB} {
+		backend := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "upstream") })
+		p, addr := startProxy(t, svc, backend, 42, 1)
+		var seen [numFaults]int64
+		client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+		const n = 200
+		for range n {
+			start := time.Now()
+			resp, err := client.Get(addr + "/x")
+			took := time.Since(start)
+			if err != nil {
+				if !errors.Is(err, syscall.ECONNRESET) && !errors.Is(err, io.EOF) {
+					t.Fatalf("service %d: error %v is not a reset", svc, err)
+				}
+				seen[reset]++
+				continue
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			b := string(body)
+			switch {
+			case resp.StatusCode == 200 && b == "upstream" && took >= p.stall:
+				seen[stall]++
+			case svc == serviceS3 && resp.StatusCode == 503 && strings.Contains(b, "<Code>SlowDown</Code>"):
+				seen[throttle]++
+			case svc == serviceS3 && resp.StatusCode == 503 && strings.Contains(b, "<Code>ServiceUnavailable</Code>"):
+				seen[provisioned]++
+			case svc == serviceS3 && resp.StatusCode == 500 && strings.Contains(b, "<Code>InternalError</Code>"):
+				seen[internal]++
+			case svc == serviceDynamoDB && resp.StatusCode == 400 && strings.Contains(b, `"__type":"com.amazon.coral.availability#ThrottlingException"`):
+				seen[throttle]++
+			case svc == serviceDynamoDB && resp.StatusCode == 400 && strings.Contains(b, `#ProvisionedThroughputExceededException"`):
+				seen[provisioned]++
+			case svc == serviceDynamoDB && resp.StatusCode == 500 && strings.Contains(b, `#InternalServerError"`):
+				seen[internal]++
+			default:
+				t.Fatalf("service %d: unexpected answer %d %q after %s at rate 1", svc, resp.StatusCode, b, took)
+			}
+		}
+		for f := range numFaults {
+			if seen[f] == 0 || seen[f] != p.injected(f) {
+				t.Errorf("service %d: %s seen %d times, counted %d", svc, f, seen[f], p.injected(f))
+			}
+		}
+		if p.total() != n || p.requests.Load() != n {
+			t.Errorf("service %d: %d faults over %d requests, want %d of %d", svc, p.total(), p.requests.Load(), n, n)
+		}
+	}
+}
+
+// At a rate, about that share of requests meet a fault, the rest pass;
+// the same seed draws the same faults.
+func TestProxyRateAndSeed(t *testing.T) {
+	t.Parallel()
+	draws := func(seed uint64, rate float64) []fault {
+		p := newFaultProxy(serviceS3, &url.URL{}, seed, rate)
+		out := make([]fault, 4000)
+		for i := range out {
+			out[i] = p.draw()
+		}
+		return out
+	}
+	a, b, c := draws(7, 0.05), draws(7, 0.05), draws(8, 0.05)
+	faults := 0
+	for _, f := range a {
+		if f >= 0 {
+			faults++
+		}
+	}
+	if faults < 140 || faults > 260 {
+		t.Errorf("%d faults in 4000 draws at 5%%", faults)
+	}
+	if !equalFaults(a, b) || equalFaults(a, c) {
+		t.Errorf("seed 7 twice equal: %v; seeds 7 and 8 equal: %v", equalFaults(a, b), equalFaults(a, c))
+	}
+	for _, f := range draws(7, 0) {
+		if f >= 0 {
+			t.Fatal("a fault at rate 0")
+		}
+	}
+	if _, err := parseFaults("throttle,bogus"); err == nil {
+		t.Error("parseFaults took an unknown fault")
+	}
+	if k, err := parseFaults("reset, stall"); err != nil || len(k) != 2 || k[0] != reset || k[1] != stall {
+		t.Errorf("parseFaults = %v %v", k, err)
+	}
+}
+
+func equalFaults(a, b []fault) bool { return string(faultBytes(a)) == string(faultBytes(b)) }
+
+func faultBytes(fs []fault) []byte {
+	out := make([]byte, len(fs))
+	for i, f := range fs {
+		out[i] = byte(f + 1)
+	}
+	return out
+}
+
+// Each fault, met on every attempt of an SDK call, becomes the store's
+// unavailable error and, at the API edge, 503 upstream_unavailable with
+// Retry-After: never a 500.
+func TestEachFaultIsUpstreamUnavailable(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+
+	s3p, s3URL := startProxy(t, serviceS3, gofakes3.New(s3mem.New()).Server(), 1, 0)
+	s3c, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: "us-east-1", Endpoint: s3URL, PathStyle: true, AccessKeyID: key, SecretAccessKey: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s3c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
+		t.Fatal(err)
+	}
+	// The stall outlasts the call's timeout (a 2 s stall against a Lambda's 3 s is
+	// the same race, scaled down).
+	s3p.stall = 2 * time.Second
+	objects := s3blob.New(s3c, bucket, "", s3blob.Options{Timeout: 500 * time.Millisecond})
+	if err := objects.Put(ctx, "a", bytes.NewReader([]byte("hello"))); err != nil {
+		t.Fatal(err)
+	}
+
+	ddbp, ddbURL := startProxy(t, serviceDynamoDB, minidyn.NewServer(), 2, 0)
+	ddbp.stall = 2 * time.Second
+	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ddbURL, AccessKeyID: key, SecretAccessKey: key, DisableResponseChecksum: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dynamokv.CreateTable(ctx, dc, table); err != nil {
+		t.Fatal(err)
+	}
+	reports := dynamokv.New(dc, table, dynamokv.Options{Timeout: 500 * time.Millisecond})
+
+	calls := []struct {
+		name string
+		p    *faultProxy
+		call func() error
+	}{
+		{"S3 ReadRange", s3p, func() error {
+			_, err := objects.ReadRange(ctx, "a", 0, 5)
+			return blob.AsAPIError(err, "the test object")
+		}},
+		{"S3 Stat", s3p, func() error {
+			_, err := objects.Stat(ctx, "a")
+			return blob.AsAPIError(err, "the test object")
+		}},
+		{"DynamoDB Get", ddbp, func() error { _, _, err := reports.Get(ctx, "p", "s"); return err }},
+		{"DynamoDB Query", ddbp, func() error { _, err := reports.Query(ctx, kv.Query{PK: "p", Limit: 5}); return err }},
+		{"DynamoDB Put", ddbp, func() error { return reports.Put(ctx, []kv.Item{{PK: "p", SK: "s", Data: []byte("x")}}) }},
+	}
+	for _, c := range calls {
+		if err := c.call(); err != nil {
+			t.Fatalf("%s without faults: %v", c.name, err)
+		}
+		for f := range numFaults {
+			c.p.setKinds([]fault{f})
+			c.p.setRate(1)
+			before := c.p.injected(f)
+			start := time.Now()
+			err := c.call()
+			took := time.Since(start)
+			c.p.setRate(0)
+			if c.p.injected(f) == before {
+				t.Errorf("%s, %s: no fault injected", c.name, f)
+			}
+			e := apierr.As(err)
+			if e == nil || e.Kind != apierr.Unavailable || e.Code != "upstream_unavailable" {
+				t.Errorf("%s, %s: error %v, want apierr Unavailable upstream_unavailable", c.name, f, err)
+				continue
+			}
+			// A read is bounded by its timeout; a write (a publish) rides
+			// out throttling longer on purpose (dynamokv's write retries).
+			if took > 2*time.Second && !strings.HasSuffix(c.name, "Put") {
+				t.Errorf("%s, %s: took %s past the call's 500 ms timeout", c.name, f, took)
+			}
+			rec := httptest.NewRecorder()
+			api.WriteError(rec, httptest.NewRequest("GET", "/", nil), err)
+			if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), `"code":"upstream_unavailable"`) {
+				t.Errorf("%s, %s: answered %d Retry-After %q %s", c.name, f, rec.Code, rec.Header().Get("Retry-After"), rec.Body)
+			}
+		}
+	}
+}
