@@ -179,6 +179,17 @@ scale-test: ## The demo and the province-size data (SCALE_FRACTION of it) throug
 test-refresh: ## Refresh every dataset under load, locally and on the S3/DynamoDB emulators; prints the figures (refresh-under-load ...)
 	go test -count=1 -run '^TestRefreshUnderLoad' -v ./functions/local
 
+# make chaos: the functions' handlers and publishes through S3 and DynamoDB
+# emulators behind a fault-injecting proxy (functions/chaos): throttling,
+# 500s, resets and 2 s stalls on CHAOS_RATE of the requests, seeded. Every
+# answer must be right or 503 upstream_unavailable with Retry-After; a
+# failed publish must leave the served version. Last line "chaos: ...".
+CHAOS_RATE ?= 0.05
+chaos: ## Faults upstream (CHAOS_RATE=0.05 of S3/DynamoDB requests), right answers downstream; last line "chaos: N requests, ..."
+	@mkdir -p .build
+	@go build -o .build/chaos ./functions/chaos
+	@.build/chaos -rate $(CHAOS_RATE) $(CHAOS_ARGS)
+
 # The OpenAPI document linted with Redocly's recommended rules (npm, pinned).
 REDOCLY_VERSION := 2.77.0
 REDOCLY_PREFIX  := $(CURDIR)/.build/redocly
@@ -262,4 +273,4 @@ bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' ow
 clean: ## Remove build output
 	rm -rf .build infra/cdk.out $(WEB)/node_modules $(WEB_VENDOR)
 
-.PHONY: bench-aws scale-test help lint-openapi run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean
+.PHONY: chaos bench-aws scale-test help lint-openapi run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean
