@@ -58,6 +58,7 @@ import (
 	"github.com/paulmach/orb"
 	minidyn "github.com/truora/minidyn/server"
 
+	"meridian/functions/internal/faultproxy"
 	"meridian/shared/ag"
 	"meridian/shared/ag/agapi"
 	"meridian/shared/api"
@@ -97,7 +98,7 @@ type options struct {
 	requests  int
 	publishes int
 	events    string
-	faults    []fault
+	faults    []faultproxy.Fault
 	maxU      float64
 	verbose   bool
 }
@@ -117,8 +118,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.publishes, "publishes", 10, "publishes and merge publishes, spread over the requests")
 	fs.StringVar(&o.events, "events", "events", "directory of the recorded API Gateway events")
 	fs.Float64Var(&o.maxU, "max-unavailable", 0.01, "largest share of 503 answers that passes")
-	fs.Func("faults", "comma-separated faults to inject: "+strings.Join(faultNames[:], ", ")+" (default all)", func(s string) (err error) {
-		o.faults, err = parseFaults(s)
+	fs.Func("faults", "comma-separated faults to inject: "+strings.Join(faultproxy.Names[:], ", ")+" (default all)", func(s string) (err error) {
+		o.faults, err = faultproxy.ParseFaults(s)
 		return err
 	})
 	fs.BoolVar(&o.verbose, "v", false, "print each wrong answer and failed publish in full")
@@ -174,7 +175,7 @@ const (
 type env struct {
 	dir             datadir.Dir
 	s3URL, ddbURL   string // the emulators
-	s3p, ddbp       *faultProxy
+	s3p, ddbp       *faultproxy.Proxy
 	s3pURL, ddbpURL string
 	direct          *s3.Client
 	ddbDirect       kv.Store
@@ -245,9 +246,9 @@ func chaos(ctx context.Context, o options, log io.Writer) (result, error) {
 	if err != nil {
 		return res, fmt.Errorf("handlers through the proxies: %w", err)
 	}
-	for _, p := range []*faultProxy{e.s3p, e.ddbp} {
-		p.setKinds(o.faults)
-		p.setRate(o.rate)
+	for _, p := range []*faultproxy.Proxy{e.s3p, e.ddbp} {
+		p.SetKinds(o.faults)
+		p.SetRate(o.rate)
 	}
 
 	rng := rand.New(rand.NewPCG(o.seed, 7))
@@ -294,9 +295,9 @@ func chaos(ctx context.Context, o options, log io.Writer) (result, error) {
 	for _, k := range slices.Sorted(mapsKeys(wrongBy)) {
 		fmt.Fprintf(log, "chaos: wrong: %s ×%d\n", k, wrongBy[k])
 	}
-	res.faults = int(e.s3p.total() + e.ddbp.total())
-	fmt.Fprintf(log, "chaos: S3 proxy: %s\n", e.s3p.summary())
-	fmt.Fprintf(log, "chaos: DynamoDB proxy: %s\n", e.ddbp.summary())
+	res.faults = int(e.s3p.Total() + e.ddbp.Total())
+	fmt.Fprintf(log, "chaos: S3 proxy: %s\n", e.s3p.Summary())
+	fmt.Fprintf(log, "chaos: DynamoDB proxy: %s\n", e.ddbp.Summary())
 	fmt.Fprintf(log, "chaos: %d failed publishes changed the served version; %s in all\n", res.servedChanged, time.Since(start).Round(time.Second))
 	return res, nil
 }
@@ -343,8 +344,8 @@ func (e *env) startEmulators(ctx context.Context, o options) error {
 	e.ddbURL = serve(e, minidyn.NewServer())
 	s3u, _ := url.Parse(e.s3URL)
 	ddbu, _ := url.Parse(e.ddbURL)
-	e.s3p = newFaultProxy(serviceS3, s3u, o.seed, 0)
-	e.ddbp = newFaultProxy(serviceDynamoDB, ddbu, o.seed+1, 0)
+	e.s3p = faultproxy.New(faultproxy.S3, s3u, o.seed, 0)
+	e.ddbp = faultproxy.New(faultproxy.DynamoDB, ddbu, o.seed+1, 0)
 	e.s3pURL, e.ddbpURL = serve(e, e.s3p), serve(e, e.ddbp)
 
 	var err error

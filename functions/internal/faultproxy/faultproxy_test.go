@@ -1,4 +1,4 @@
-package main
+package faultproxy
 
 import (
 	"bytes"
@@ -29,18 +29,25 @@ import (
 	"meridian/shared/kv/dynamokv"
 )
 
+// The emulators' credentials, bucket and table.
+const (
+	key    = "test"
+	bucket = "meridian-data"
+	table  = "reports"
+)
+
 func TestMain(m *testing.M) {
 	slog.SetDefault(slog.New(slog.DiscardHandler)) // api.WriteError's log of each 503
 	os.Exit(m.Run())
 }
 
-func startProxy(t *testing.T, svc service, backend http.Handler, seed uint64, rate float64) (*faultProxy, string) {
+func startProxy(t *testing.T, svc Service, backend http.Handler, seed uint64, rate float64) (*Proxy, string) {
 	t.Helper()
 	up := httptest.NewServer(backend)
 	t.Cleanup(up.Close)
 	u, _ := url.Parse(up.URL)
-	p := newFaultProxy(svc, u, seed, rate)
-	p.stall = 150 * time.Millisecond
+	p := New(svc, u, seed, rate)
+	p.Stall = 150 * time.Millisecond
 	ts := httptest.NewServer(p)
 	t.Cleanup(ts.Close)
 	return p, ts.URL
@@ -50,10 +57,10 @@ func startProxy(t *testing.T, svc service, backend http.Handler, seed uint64, ra
 // counts exactly what it did.
 func TestProxyInjectsAndCountsEachFault(t *testing.T) {
 	t.Parallel()
-	for _, svc := range []service{serviceS3, serviceDynamoDB} {
+	for _, svc := range []Service{S3, DynamoDB} {
 		backend := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "upstream") })
 		p, addr := startProxy(t, svc, backend, 42, 1)
-		var seen [numFaults]int64
+		var seen [NumFaults]int64
 		client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 		const n = 200
 		for range n {
@@ -64,38 +71,38 @@ func TestProxyInjectsAndCountsEachFault(t *testing.T) {
 				if !errors.Is(err, syscall.ECONNRESET) && !errors.Is(err, io.EOF) {
 					t.Fatalf("service %d: error %v is not a reset", svc, err)
 				}
-				seen[reset]++
+				seen[Reset]++
 				continue
 			}
 			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			b := string(body)
 			switch {
-			case resp.StatusCode == 200 && b == "upstream" && took >= p.stall:
-				seen[stall]++
-			case svc == serviceS3 && resp.StatusCode == 503 && strings.Contains(b, "<Code>SlowDown</Code>"):
-				seen[throttle]++
-			case svc == serviceS3 && resp.StatusCode == 503 && strings.Contains(b, "<Code>ServiceUnavailable</Code>"):
-				seen[provisioned]++
-			case svc == serviceS3 && resp.StatusCode == 500 && strings.Contains(b, "<Code>InternalError</Code>"):
-				seen[internal]++
-			case svc == serviceDynamoDB && resp.StatusCode == 400 && strings.Contains(b, `"__type":"com.amazon.coral.availability#ThrottlingException"`):
-				seen[throttle]++
-			case svc == serviceDynamoDB && resp.StatusCode == 400 && strings.Contains(b, `#ProvisionedThroughputExceededException"`):
-				seen[provisioned]++
-			case svc == serviceDynamoDB && resp.StatusCode == 500 && strings.Contains(b, `#InternalServerError"`):
-				seen[internal]++
+			case resp.StatusCode == 200 && b == "upstream" && took >= p.Stall:
+				seen[Stall]++
+			case svc == S3 && resp.StatusCode == 503 && strings.Contains(b, "<Code>SlowDown</Code>"):
+				seen[Throttle]++
+			case svc == S3 && resp.StatusCode == 503 && strings.Contains(b, "<Code>ServiceUnavailable</Code>"):
+				seen[Provisioned]++
+			case svc == S3 && resp.StatusCode == 500 && strings.Contains(b, "<Code>InternalError</Code>"):
+				seen[Internal]++
+			case svc == DynamoDB && resp.StatusCode == 400 && strings.Contains(b, `"__type":"com.amazon.coral.availability#ThrottlingException"`):
+				seen[Throttle]++
+			case svc == DynamoDB && resp.StatusCode == 400 && strings.Contains(b, `#ProvisionedThroughputExceededException"`):
+				seen[Provisioned]++
+			case svc == DynamoDB && resp.StatusCode == 500 && strings.Contains(b, `#InternalServerError"`):
+				seen[Internal]++
 			default:
 				t.Fatalf("service %d: unexpected answer %d %q after %s at rate 1", svc, resp.StatusCode, b, took)
 			}
 		}
-		for f := range numFaults {
-			if seen[f] == 0 || seen[f] != p.injected(f) {
-				t.Errorf("service %d: %s seen %d times, counted %d", svc, f, seen[f], p.injected(f))
+		for f := range NumFaults {
+			if seen[f] == 0 || seen[f] != p.Injected(f) {
+				t.Errorf("service %d: %s seen %d times, counted %d", svc, f, seen[f], p.Injected(f))
 			}
 		}
-		if p.total() != n || p.requests.Load() != n {
-			t.Errorf("service %d: %d faults over %d requests, want %d of %d", svc, p.total(), p.requests.Load(), n, n)
+		if p.Total() != n || p.Requests() != n {
+			t.Errorf("service %d: %d faults over %d requests, want %d of %d", svc, p.Total(), p.Requests(), n, n)
 		}
 	}
 }
@@ -104,11 +111,11 @@ func TestProxyInjectsAndCountsEachFault(t *testing.T) {
 // the same seed draws the same faults.
 func TestProxyRateAndSeed(t *testing.T) {
 	t.Parallel()
-	draws := func(seed uint64, rate float64) []fault {
-		p := newFaultProxy(serviceS3, &url.URL{}, seed, rate)
-		out := make([]fault, 4000)
+	draws := func(seed uint64, rate float64) []Fault {
+		p := New(S3, &url.URL{}, seed, rate)
+		out := make([]Fault, 4000)
 		for i := range out {
-			out[i] = p.draw()
+			out[i] = p.Draw()
 		}
 		return out
 	}
@@ -130,17 +137,17 @@ func TestProxyRateAndSeed(t *testing.T) {
 			t.Fatal("a fault at rate 0")
 		}
 	}
-	if _, err := parseFaults("throttle,bogus"); err == nil {
-		t.Error("parseFaults took an unknown fault")
+	if _, err := ParseFaults("throttle,bogus"); err == nil {
+		t.Error("ParseFaults took an unknown fault")
 	}
-	if k, err := parseFaults("reset, stall"); err != nil || len(k) != 2 || k[0] != reset || k[1] != stall {
-		t.Errorf("parseFaults = %v %v", k, err)
+	if k, err := ParseFaults("reset, stall"); err != nil || len(k) != 2 || k[0] != Reset || k[1] != Stall {
+		t.Errorf("ParseFaults = %v %v", k, err)
 	}
 }
 
-func equalFaults(a, b []fault) bool { return string(faultBytes(a)) == string(faultBytes(b)) }
+func equalFaults(a, b []Fault) bool { return string(faultBytes(a)) == string(faultBytes(b)) }
 
-func faultBytes(fs []fault) []byte {
+func faultBytes(fs []Fault) []byte {
 	out := make([]byte, len(fs))
 	for i, f := range fs {
 		out[i] = byte(f + 1)
@@ -155,7 +162,7 @@ func TestEachFaultIsUpstreamUnavailable(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 
-	s3p, s3URL := startProxy(t, serviceS3, gofakes3.New(s3mem.New()).Server(), 1, 0)
+	s3p, s3URL := startProxy(t, S3, gofakes3.New(s3mem.New()).Server(), 1, 0)
 	s3c, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: "us-east-1", Endpoint: s3URL, PathStyle: true, AccessKeyID: key, SecretAccessKey: key})
 	if err != nil {
 		t.Fatal(err)
@@ -165,14 +172,14 @@ func TestEachFaultIsUpstreamUnavailable(t *testing.T) {
 	}
 	// The stall outlasts the call's timeout (a 2 s stall against a Lambda's 3 s is
 	// the same race, scaled down).
-	s3p.stall = 2 * time.Second
+	s3p.Stall = 2 * time.Second
 	objects := s3blob.New(s3c, bucket, "", s3blob.Options{Timeout: 500 * time.Millisecond})
 	if err := objects.Put(ctx, "a", bytes.NewReader([]byte("hello"))); err != nil {
 		t.Fatal(err)
 	}
 
-	ddbp, ddbURL := startProxy(t, serviceDynamoDB, minidyn.NewServer(), 2, 0)
-	ddbp.stall = 2 * time.Second
+	ddbp, ddbURL := startProxy(t, DynamoDB, minidyn.NewServer(), 2, 0)
+	ddbp.Stall = 2 * time.Second
 	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: ddbURL, AccessKeyID: key, SecretAccessKey: key, DisableResponseChecksum: true})
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +191,7 @@ func TestEachFaultIsUpstreamUnavailable(t *testing.T) {
 
 	calls := []struct {
 		name string
-		p    *faultProxy
+		p    *Proxy
 		call func() error
 	}{
 		{"S3 ReadRange", s3p, func() error {
@@ -203,15 +210,15 @@ func TestEachFaultIsUpstreamUnavailable(t *testing.T) {
 		if err := c.call(); err != nil {
 			t.Fatalf("%s without faults: %v", c.name, err)
 		}
-		for f := range numFaults {
-			c.p.setKinds([]fault{f})
-			c.p.setRate(1)
-			before := c.p.injected(f)
+		for f := range NumFaults {
+			c.p.SetKinds([]Fault{f})
+			c.p.SetRate(1)
+			before := c.p.Injected(f)
 			start := time.Now()
 			err := c.call()
 			took := time.Since(start)
-			c.p.setRate(0)
-			if c.p.injected(f) == before {
+			c.p.SetRate(0)
+			if c.p.Injected(f) == before {
 				t.Errorf("%s, %s: no fault injected", c.name, f)
 			}
 			e := apierr.As(err)
