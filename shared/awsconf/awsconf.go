@@ -9,10 +9,12 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 )
@@ -33,7 +35,19 @@ type Options struct {
 	// BaseBackoff is the first retry's wait ceiling; it doubles per retry up
 	// to MaxBackoff.
 	BaseBackoff time.Duration
+	// FirstByteTimeout, when positive, ends an attempt whose answer has not
+	// begun that long after the request was sent (http.Transport's
+	// ResponseHeaderTimeout), and the SDK retries it: a stalled connection
+	// then costs one attempt, not the whole call's timeout. Zero: no limit
+	// but the call's context.
+	FirstByteTimeout time.Duration
 }
+
+// FirstByteTimeout is the Lambdas' FirstByteTimeout: S3 and DynamoDB
+// answer reads in tens of milliseconds, so an attempt still silent after a
+// second is stalled, and a retry still fits the call's 3 s timeout
+// (s3blob.DefaultTimeout, dynamokv.DefaultTimeout).
+const FirstByteTimeout = time.Second
 
 // Load returns the configuration o describes, with extra load options.
 func Load(ctx context.Context, o Options, extra ...func(*config.LoadOptions) error) (aws.Config, error) {
@@ -50,6 +64,11 @@ func Load(ctx context.Context, o Options, extra ...func(*config.LoadOptions) err
 			})
 		}),
 	}, extra...)
+	if o.FirstByteTimeout > 0 {
+		opts = append(opts, config.WithHTTPClient(awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
+			t.ResponseHeaderTimeout = o.FirstByteTimeout
+		})))
+	}
 	if o.Region != "" {
 		opts = append(opts, config.WithRegion(o.Region))
 	}

@@ -239,3 +239,53 @@ func TestEachFaultIsUpstreamUnavailable(t *testing.T) {
 		}
 	}
 }
+
+// A stalled attempt ends at the client's first-byte timeout and the SDK
+// retries it, so a 2 s stall costs a read about that timeout, well within
+// the call's; without the timeout the stall spends the call's whole
+// time, and the read fails.
+func TestFirstByteTimeoutRetriesAStall(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p, addr := startProxy(t, S3, gofakes3.New(s3mem.New()).Server(), 3, 0)
+	p.Stall = 2 * time.Second
+	setup, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: "us-east-1", Endpoint: addr, PathStyle: true, AccessKeyID: key, SecretAccessKey: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := setup.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s3blob.New(setup, bucket, "", s3blob.Options{}).Put(ctx, "a", bytes.NewReader([]byte("hello"))); err != nil {
+		t.Fatal(err)
+	}
+	p.SetKinds([]Fault{Stall})
+	for _, firstByte := range []time.Duration{300 * time.Millisecond, 0} {
+		client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: "us-east-1", Endpoint: addr, PathStyle: true, AccessKeyID: key, SecretAccessKey: key,
+			FirstByteTimeout: firstByte, MaxAttempts: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		store := s3blob.New(client, bucket, "", s3blob.Options{Timeout: 1500 * time.Millisecond})
+		// The first attempt stalls, the next pass.
+		stalls := p.Injected(Stall)
+		p.SetRate(1)
+		go func() {
+			for p.Injected(Stall) == stalls {
+				time.Sleep(time.Millisecond)
+			}
+			p.SetRate(0)
+		}()
+		start := time.Now()
+		b, err := store.ReadRange(ctx, "a", 0, 5)
+		took := time.Since(start)
+		if firstByte > 0 && (err != nil || string(b) != "hello" || took >= time.Second) {
+			t.Errorf("first-byte timeout %s: %q %v after %s; want the retry to read it within a second", firstByte, b, err, took)
+		}
+		if firstByte == 0 && err == nil {
+			t.Errorf("no first-byte timeout: read %q after %s through a 2 s stall under a 1.5 s timeout", b, took)
+		}
+		p.SetRate(0)
+		time.Sleep(50 * time.Millisecond)
+	}
+}
