@@ -183,12 +183,16 @@ test-refresh: ## Refresh every dataset under load, locally and on the S3/DynamoD
 # emulators behind a fault-injecting proxy (functions/chaos): throttling,
 # 500s, resets and 2 s stalls on CHAOS_RATE of the requests, seeded. Every
 # answer must be right or 503 upstream_unavailable with Retry-After; a
-# failed publish must leave the served version. Last line "chaos: ...".
+# failed publish or refresh run must leave the served version. The refresh
+# job runs in its package's TestRefreshUnderFaults (test binary below).
+# Last line "chaos: ...". CHAOS_ARGS: -requests, -publishes, -refreshes,
+# -seed, -faults, -v (.build/chaos -h).
 CHAOS_RATE ?= 0.05
 chaos: ## Faults upstream (CHAOS_RATE=0.05 of S3/DynamoDB requests), right answers downstream; last line "chaos: N requests, ..."
 	@mkdir -p .build
 	@go build -o .build/chaos ./functions/chaos
-	@.build/chaos -rate $(CHAOS_RATE) $(CHAOS_ARGS)
+	@go test -c -o .build/refresh-chaos.test ./functions/refresh
+	@.build/chaos -rate $(CHAOS_RATE) -refresh-test .build/refresh-chaos.test $(CHAOS_ARGS)
 
 # The OpenAPI document linted with Redocly's recommended rules (npm, pinned).
 REDOCLY_VERSION := 2.77.0

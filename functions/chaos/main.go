@@ -21,6 +21,9 @@
 // an ingest) go through the proxies too; one that fails must leave the
 // served version (the grid and tiles manifests, the report datasets'
 // pointers) as it was, and the answers stay right whatever a publish did.
+// With -refresh-test, the refresh job (fetch, ingest, publish) runs under
+// the same faults in its package's TestRefreshUnderFaults, and its runs
+// count among the publishes.
 //
 // The last line it prints is
 //
@@ -44,9 +47,11 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,6 +68,7 @@ import (
 	"meridian/shared/ag/agapi"
 	"meridian/shared/api"
 	"meridian/shared/api/apigw"
+	"meridian/shared/awsconf"
 	"meridian/shared/blob"
 	"meridian/shared/blob/s3blob"
 	"meridian/shared/convert"
@@ -93,14 +99,16 @@ flags:
 `
 
 type options struct {
-	rate      float64
-	seed      uint64
-	requests  int
-	publishes int
-	events    string
-	faults    []faultproxy.Fault
-	maxU      float64
-	verbose   bool
+	rate        float64
+	seed        uint64
+	requests    int
+	publishes   int
+	refreshes   int
+	refreshTest string
+	events      string
+	faults      []faultproxy.Fault
+	maxU        float64
+	verbose     bool
 }
 
 func main() {
@@ -115,7 +123,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&o.rate, "rate", 0.05, "share of S3 and DynamoDB requests that meet a fault (0-1)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the faults and of the order of the requests")
 	fs.IntVar(&o.requests, "requests", 2000, "API requests to send")
-	fs.IntVar(&o.publishes, "publishes", 10, "publishes and merge publishes, spread over the requests")
+	fs.IntVar(&o.publishes, "publishes", 6, "publishes and merge publishes, spread over the requests")
+	fs.IntVar(&o.refreshes, "refreshes", 4, "refresh job runs (with -refresh-test)")
+	fs.StringVar(&o.refreshTest, "refresh-test", "", "the refresh job's test binary (go test -c ./functions/refresh), whose TestRefreshUnderFaults runs the refresh job through its own fault proxies at -rate; empty: no refresh runs")
 	fs.StringVar(&o.events, "events", "events", "directory of the recorded API Gateway events")
 	fs.Float64Var(&o.maxU, "max-unavailable", 0.01, "largest share of 503 answers that passes")
 	fs.Func("faults", "comma-separated faults to inject: "+strings.Join(faultproxy.Names[:], ", ")+" (default all)", func(s string) (err error) {
@@ -146,7 +156,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 type result struct {
 	requests, faults, wrong, unavailable int
 	publishesOK, publishes               int
-	servedChanged                        int // failed publishes that changed the served version
+	servedChanged                        int  // failed publishes that changed the served version
+	refreshFailed                        bool // the refresh job's fault test failed
 }
 
 func (r result) line() string {
@@ -155,7 +166,7 @@ func (r result) line() string {
 }
 
 func (r result) failed(maxU float64) bool {
-	return r.wrong > 0 || float64(r.unavailable) > maxU*float64(r.requests) || r.servedChanged > 0
+	return r.wrong > 0 || float64(r.unavailable) > maxU*float64(r.requests) || r.servedChanged > 0 || r.refreshFailed
 }
 
 // functionTimeout is each function's timeout in the stack
@@ -242,6 +253,9 @@ func chaos(ctx context.Context, o options, log io.Writer) (result, error) {
 	// The functions under test: cold start with the proxies passing
 	// everything (a cold start that fails is Lambda's init error, not an
 	// answer), then the faults.
+	if o.verbose {
+		e.logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelError}))
+	}
 	fns, err := e.handlers(ctx, e.s3pURL, e.ddbpURL)
 	if err != nil {
 		return res, fmt.Errorf("handlers through the proxies: %w", err)
@@ -256,7 +270,7 @@ func chaos(ctx context.Context, o options, log io.Writer) (result, error) {
 	if o.publishes > 0 {
 		every = max(1, o.requests/o.publishes)
 	}
-	wrongBy := map[string]int{}
+	wrongBy, unavailableBy := map[string]int{}, map[string]int{}
 	for i := range o.requests {
 		if o.publishes > 0 && i%every == every/2 && res.publishes < o.publishes {
 			ok, changed, err := e.publish(ctx, res.publishes%2 == 1, o.verbose)
@@ -281,6 +295,7 @@ func chaos(ctx context.Context, o options, log io.Writer) (result, error) {
 		case got.equal(want[r.name]):
 		case got.status == http.StatusServiceUnavailable && got.retryAfter != "" && strings.Contains(got.body, `"code":"upstream_unavailable"`):
 			res.unavailable++
+			unavailableBy[r.name]++
 		default:
 			res.wrong++
 			wrongBy[fmt.Sprintf("%s: %d %s", r.name, got.status, errorCode(got.body))]++
@@ -295,11 +310,53 @@ func chaos(ctx context.Context, o options, log io.Writer) (result, error) {
 	for _, k := range slices.Sorted(mapsKeys(wrongBy)) {
 		fmt.Fprintf(log, "chaos: wrong: %s ×%d\n", k, wrongBy[k])
 	}
+	for _, k := range slices.Sorted(mapsKeys(unavailableBy)) {
+		fmt.Fprintf(log, "chaos: 503: %s ×%d\n", k, unavailableBy[k])
+	}
 	res.faults = int(e.s3p.Total() + e.ddbp.Total())
+	if o.refreshTest != "" && o.refreshes > 0 {
+		if err := refreshRuns(ctx, o, &res, log); err != nil {
+			return res, err
+		}
+	}
 	fmt.Fprintf(log, "chaos: S3 proxy: %s\n", e.s3p.Summary())
 	fmt.Fprintf(log, "chaos: DynamoDB proxy: %s\n", e.ddbp.Summary())
 	fmt.Fprintf(log, "chaos: %d failed publishes changed the served version; %s in all\n", res.servedChanged, time.Since(start).Round(time.Second))
 	return res, nil
+}
+
+// refreshLine is what TestRefreshUnderFaults prints of its runs.
+var refreshLine = regexp.MustCompile(`refresh under faults: (\d+) runs ok of (\d+), (\d+) faults injected, (\d+) failed runs changed`)
+
+// refreshRuns runs the refresh job's fault test (the job is its package's
+// main, so it runs there) and adds its runs to res's publishes.
+func refreshRuns(ctx context.Context, o options, res *result, log io.Writer) error {
+	bin, err := filepath.Abs(o.refreshTest)
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, bin, "-test.run", "^TestRefreshUnderFaults$", "-test.count=1", "-test.v", "-test.timeout=20m")
+	cmd.Dir = filepath.Join("functions", "refresh")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("MERIDIAN_CHAOS_RATE=%g", o.rate), fmt.Sprintf("MERIDIAN_CHAOS_REFRESHES=%d", o.refreshes),
+		fmt.Sprintf("MERIDIAN_CHAOS_SEED=%d", o.seed))
+	out, runErr := cmd.CombinedOutput()
+	m := refreshLine.FindSubmatch(out)
+	if m == nil {
+		return fmt.Errorf("refresh job under faults: %v\n%s", runErr, out)
+	}
+	n := func(i int) int { v, _ := strconv.Atoi(string(m[i])); return v }
+	res.publishesOK += n(1)
+	res.publishes += n(2)
+	res.faults += n(3)
+	res.servedChanged += n(4)
+	if runErr != nil {
+		// The test failed on something else too (a manifest naming a
+		// missing object, no publish once the faults stopped).
+		res.refreshFailed = true
+		fmt.Fprintf(log, "%s\n", out)
+	}
+	fmt.Fprintf(log, "chaos: %s\n", m[0])
+	return nil
 }
 
 func mapsKeys(m map[string]int) func(func(string) bool) {
@@ -389,7 +446,8 @@ func (e *env) handlers(ctx context.Context, s3URL, ddbURL string) (functions, er
 		if f.OpenStore != nil {
 			// dynamokv.Open with the endpoint AWS_ENDPOINT_URL_DYNAMODB
 			// gives on an emulator.
-			client, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Endpoint: ddbURL, DisableResponseChecksum: true})
+			client, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Endpoint: ddbURL, DisableResponseChecksum: true,
+				FirstByteTimeout: awsconf.FirstByteTimeout})
 			if err != nil {
 				return nil, err
 			}
@@ -438,7 +496,8 @@ func tilesFunction(s3URL string) lambdafn.Function {
 	const cacheMiB = 8 // TILE_CACHE_MIB's least: most reads reach S3
 	return lambdafn.Function{
 		Open: func(ctx context.Context, c lambdafn.Config) error {
-			client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: c.Grid.Region, Endpoint: s3URL, PathStyle: true})
+			client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: c.Grid.Region, Endpoint: s3URL, PathStyle: true,
+				FirstByteTimeout: awsconf.FirstByteTimeout})
 			if err != nil {
 				return err
 			}
