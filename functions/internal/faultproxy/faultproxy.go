@@ -1,7 +1,8 @@
 // Package faultproxy is a reverse proxy in front of an S3 or DynamoDB
 // emulator that fails a share of the requests the way the services do at
 // scale: throttling and server errors with the services' own bodies,
-// connection resets, and stalls before the first byte. The faults are
+// connection resets, answers cut off mid-body, and stalls before the first
+// byte. The faults are
 // drawn from a seeded source. make chaos (functions/chaos) and the refresh
 // job's fault test drive the project's clients through it.
 package faultproxy
@@ -13,9 +14,11 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,11 +34,12 @@ const (
 	Internal                 // 500 InternalError (S3 XML) or InternalServerError (DynamoDB JSON)
 	Reset                    // the connection is closed with a TCP RST, no answer
 	Stall                    // the request waits Proxy.Stall before it is passed on
+	Truncate                 // the upstream's answer is sent with half its body, then the connection closes
 	NumFaults
 )
 
 // Names are the faults' names, by Fault.
-var Names = [NumFaults]string{"throttle", "provisioned", "internal", "reset", "stall"}
+var Names = [NumFaults]string{"throttle", "provisioned", "internal", "reset", "stall", "truncate"}
 
 func (f Fault) String() string { return Names[f] }
 
@@ -52,7 +56,8 @@ const StallFor = 2 * time.Second
 
 // Proxy is a reverse proxy in front of an emulator that, at rate,
 // answers a request with a fault instead: the service's throttling and
-// server errors with their real bodies, a reset connection, or a stall
+// server errors with their real bodies, a reset connection, an answer cut
+// off mid-body, or a stall
 // before the request is passed on. The faults are drawn from a seeded
 // source, so a run that sends the same requests in the same order meets
 // the same faults.
@@ -158,6 +163,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	case Reset:
 		resetConn(w)
+	case Truncate:
+		truncate(w, r, p.forward)
 	default:
 		status, ctype, body := p.errorAnswer(f)
 		w.Header().Set("Content-Type", ctype)
@@ -188,6 +195,39 @@ func (p *Proxy) errorAnswer(f Fault) (status int, contentType, body string) {
 		typ, msg, status = "com.amazonaws.dynamodb.v20120810#InternalServerError", "Internal server error", http.StatusInternalServerError
 	}
 	return status, "application/x-amz-json-1.0", fmt.Sprintf(`{"__type":%q,"message":%q}`, typ, msg)
+}
+
+// truncate sends the answer of next with its full Content-Length but half
+// its body, then closes the connection: the client reads an unexpected EOF
+// mid-body. An answer of under two bytes has no half: it is reset instead.
+func truncate(w http.ResponseWriter, r *http.Request, next http.Handler) {
+	rec := httptest.NewRecorder()
+	next.ServeHTTP(rec, r)
+	body := rec.Body.Bytes()
+	if len(body) < 2 {
+		resetConn(w)
+		return
+	}
+	h := w.Header()
+	for k, v := range rec.Header() {
+		h[k] = v
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(rec.Code)
+	w.Write(body[:len(body)/2])
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		panic(http.ErrAbortHandler)
+	}
+	conn, buf, err := hj.Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	buf.Flush()
+	conn.Close()
 }
 
 // resetConn closes the request's connection with a TCP RST (linger 0), so

@@ -74,10 +74,15 @@ func TestProxyInjectsAndCountsEachFault(t *testing.T) {
 				seen[Reset]++
 				continue
 			}
-			body, _ := io.ReadAll(resp.Body)
+			body, rerr := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			b := string(body)
 			switch {
+			case rerr != nil:
+				if !errors.Is(rerr, io.ErrUnexpectedEOF) || resp.StatusCode != 200 || b != "upst" {
+					t.Fatalf("service %d: body %q cut with %v; want half of it and an unexpected EOF", svc, b, rerr)
+				}
+				seen[Truncate]++
 			case resp.StatusCode == 200 && b == "upstream" && took >= p.Stall:
 				seen[Stall]++
 			case svc == S3 && resp.StatusCode == 503 && strings.Contains(b, "<Code>SlowDown</Code>"):
