@@ -179,20 +179,25 @@ scale-test: ## The demo and the province-size data (SCALE_FRACTION of it) throug
 test-refresh: ## Refresh every dataset under load, locally and on the S3/DynamoDB emulators; prints the figures (refresh-under-load ...)
 	go test -count=1 -run '^TestRefreshUnderLoad' -v ./functions/local
 
-# make chaos: the functions' handlers and publishes through S3 and DynamoDB
-# emulators behind a fault-injecting proxy (functions/chaos): throttling,
-# 500s, resets and 2 s stalls on CHAOS_RATE of the requests, seeded. Every
-# answer must be right or 503 upstream_unavailable with Retry-After; a
-# failed publish or refresh run must leave the served version. The refresh
-# job runs in its package's TestRefreshUnderFaults (test binary below).
-# Last line "chaos: ...". CHAOS_ARGS: -requests, -publishes, -refreshes,
-# -seed, -faults, -v (.build/chaos -h).
+# make chaos: the functions' handlers and publishes through S3 (in-process
+# gofakes3) and DynamoDB (dynoxide from npm: in-process minidyn's queries
+# slow past a Lambda's 3 s call timeout on a loaded machine as publishes add
+# versions) behind a fault-injecting proxy (functions/chaos): throttling,
+# 500s, resets, cut bodies and 2 s stalls on CHAOS_RATE of the requests,
+# seeded. Every answer must be right or 503 upstream_unavailable with
+# Retry-After; a failed publish or refresh run must leave the served
+# version. The refresh job runs in its package's TestRefreshUnderFaults
+# (test binary below). Last line "chaos: ...". CHAOS_ARGS: -requests,
+# -publishes, -refreshes, -seed, -faults, -v (.build/chaos -h).
 CHAOS_RATE ?= 0.05
+CHAOS_NPM  := .build/chaos-npm/node_modules
 chaos: ## Faults upstream (CHAOS_RATE=0.05 of S3/DynamoDB requests), right answers downstream; last line "chaos: N requests, ..."
-	@mkdir -p .build
+	@mkdir -p .build/chaos-npm
+	@test -x $(CHAOS_NPM)/@dynoxide/linux-x64/dynoxide || \
+	  (cd .build/chaos-npm && npm install --no-audit --no-fund --loglevel=error @dynoxide/linux-x64@1.2.1 >/dev/null)
 	@go build -o .build/chaos ./functions/chaos
 	@go test -c -o .build/refresh-chaos.test ./functions/refresh
-	@.build/chaos -rate $(CHAOS_RATE) -refresh-test .build/refresh-chaos.test $(CHAOS_ARGS)
+	@.build/chaos -rate $(CHAOS_RATE) -dynoxide $(CHAOS_NPM)/@dynoxide/linux-x64/dynoxide -refresh-test .build/refresh-chaos.test $(CHAOS_ARGS)
 
 # The OpenAPI document linted with Redocly's recommended rules (npm, pinned).
 REDOCLY_VERSION := 2.77.0

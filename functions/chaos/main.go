@@ -43,6 +43,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -57,6 +58,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
@@ -105,6 +107,8 @@ type options struct {
 	publishes   int
 	refreshes   int
 	refreshTest string
+	ddbEndpoint string
+	dynoxide    string
 	events      string
 	faults      []faultproxy.Fault
 	maxU        float64
@@ -127,6 +131,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.refreshes, "refreshes", 4, "refresh job runs (with -refresh-test)")
 	fs.StringVar(&o.refreshTest, "refresh-test", "", "the refresh job's test binary (go test -c ./functions/refresh), whose TestRefreshUnderFaults runs the refresh job through its own fault proxies at -rate; empty: no refresh runs")
 	fs.StringVar(&o.events, "events", "events", "directory of the recorded API Gateway events")
+	fs.StringVar(&o.ddbEndpoint, "dynamodb-endpoint", "", "a DynamoDB emulator process to use (dynoxide, e.g. http://127.0.0.1:8100) instead of in-process minidyn, whose queries slow down as publishes add versions")
+	fs.StringVar(&o.dynoxide, "dynoxide", "", "a dynoxide binary (npm @dynoxide/linux-x64) to start on a free port as the DynamoDB emulator")
 	fs.Float64Var(&o.maxU, "max-unavailable", 0.01, "largest share of 503 answers that passes")
 	fs.Func("faults", "comma-separated faults to inject: "+strings.Join(faultproxy.Names[:], ", ")+" (default all)", func(s string) (err error) {
 		o.faults, err = faultproxy.ParseFaults(s)
@@ -178,9 +184,12 @@ var functionTimeout = map[string]time.Duration{
 
 const (
 	bucket = "meridian-data"
-	table  = "reports"
 	key    = "test" // the emulators' credentials
 )
+
+// table is the report table, new each run (an external emulator may
+// hold others').
+var table = "chaos-reports-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 
 // env is the data, the emulators and the proxies of a run.
 type env struct {
@@ -236,6 +245,9 @@ func chaos(ctx context.Context, o options, log io.Writer) (result, error) {
 	if err != nil {
 		return res, err
 	}
+	if o.verbose {
+		e.logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelError}))
+	}
 	// The answers without faults: the same handlers over the emulators
 	// directly.
 	base, err := e.handlers(ctx, e.s3URL, e.ddbURL)
@@ -253,9 +265,6 @@ func chaos(ctx context.Context, o options, log io.Writer) (result, error) {
 	// The functions under test: cold start with the proxies passing
 	// everything (a cold start that fails is Lambda's init error, not an
 	// answer), then the faults.
-	if o.verbose {
-		e.logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelError}))
-	}
 	fns, err := e.handlers(ctx, e.s3pURL, e.ddbpURL)
 	if err != nil {
 		return res, fmt.Errorf("handlers through the proxies: %w", err)
@@ -398,7 +407,18 @@ func (e *env) prepareData(ctx context.Context) error {
 
 func (e *env) startEmulators(ctx context.Context, o options) error {
 	e.s3URL = serve(e, gofakes3.New(s3mem.New()).Server())
-	e.ddbURL = serve(e, minidyn.NewServer())
+	if o.dynoxide != "" && o.ddbEndpoint == "" {
+		stop, url, err := startDynoxide(ctx, o.dynoxide)
+		if err != nil {
+			return err
+		}
+		e.closers = append(e.closers, stop)
+		o.ddbEndpoint = url
+	}
+	e.ddbURL = o.ddbEndpoint
+	if e.ddbURL == "" {
+		e.ddbURL = serve(e, minidyn.NewServer())
+	}
 	s3u, _ := url.Parse(e.s3URL)
 	ddbu, _ := url.Parse(e.ddbURL)
 	e.s3p = faultproxy.New(faultproxy.S3, s3u, o.seed, 0)
@@ -420,9 +440,44 @@ func (e *env) startEmulators(ctx context.Context, o options) error {
 	if err := dynamokv.CreateTable(ctx, dc, table); err != nil {
 		return err
 	}
+	if o.ddbEndpoint != "" {
+		defer func() {
+			e.closers = append(e.closers, func() {
+				dc.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table)})
+			})
+		}()
+	}
 	e.ddbDirect = dynamokv.New(dc, table, dynamokv.Options{Timeout: time.Minute})
 	// The first publish, without faults: what the functions serve.
 	return publish.Run(ctx, e.publishOptions(e.s3URL, e.ddbURL, false))
+}
+
+// startDynoxide runs the dynoxide emulator on a free port until stop.
+func startDynoxide(ctx context.Context, bin string) (stop func(), endpoint string, err error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", err
+	}
+	addr := l.Addr().String()
+	l.Close()
+	host, port, _ := net.SplitHostPort(addr)
+	cmd := exec.Command(bin, "serve", "--host", host, "--port", port)
+	if err := cmd.Start(); err != nil {
+		return nil, "", fmt.Errorf("start dynoxide: %w", err)
+	}
+	stop = func() { cmd.Process.Kill(); cmd.Wait() }
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			return stop, "http://" + addr, nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			stop()
+			return nil, "", fmt.Errorf("dynoxide at %s: %w", addr, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 func (e *env) publishOptions(s3URL, ddbURL string, merge bool) publish.Options {
