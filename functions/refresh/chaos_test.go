@@ -31,8 +31,9 @@ import (
 // stall (faultproxy) at MERIDIAN_CHAOS_RATE (0.1 by default; seed
 // MERIDIAN_CHAOS_SEED) of the
 // requests, its own and meridian-publish's: every run over a changed
-// download either publishes it or fails leaving the served release (the
-// grid manifest) and the recorded download as they were; whatever
+// download either publishes it (recording the download may then still
+// fail: the next run fetches it again) or fails leaving the served
+// release (the grid manifest) and the recorded download as they were; whatever
 // happened, the manifest names whole objects; and once the faults stop
 // the next run publishes. make chaos runs it and counts its runs
 // (MERIDIAN_CHAOS_REFRESHES, 3 by default) in its publishes.
@@ -145,10 +146,18 @@ func TestRefreshUnderFaults(t *testing.T) {
 		res, err := job.Run(ctx, req)
 		m1, s1 := served()
 		switch {
-		case err == nil && res.Published:
+		case res.Published:
+			// The publish completed. Recording the download may still have
+			// failed (err): the next run fetches it again, and the
+			// release served is whole either way.
 			ok++
-			if bytes.Equal(m0, m1) || bytes.Equal(s0, s1) {
-				t.Errorf("run %d published, but the manifest or the recorded download did not change", i)
+			if bytes.Equal(m0, m1) {
+				t.Errorf("run %d published, but the manifest did not change", i)
+			}
+			if err != nil {
+				t.Logf("run %d published; then: %.300v", i, err)
+			} else if bytes.Equal(s0, s1) {
+				t.Errorf("run %d succeeded, but the recorded download did not change", i)
 			}
 		case err == nil:
 			t.Errorf("run %d over a changed file: %+v, neither an error nor a publish", i, res)
