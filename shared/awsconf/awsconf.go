@@ -7,9 +7,12 @@ package awsconf
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -56,6 +59,15 @@ func Load(ctx context.Context, o Options, extra ...func(*config.LoadOptions) err
 			return retry.NewStandard(func(so *retry.StandardOptions) {
 				so.MaxAttempts = o.MaxAttempts
 				so.MaxBackoff = MaxBackoff
+				// An answer cut off mid-body (the connection dropped) fails
+				// to deserialize with io.ErrUnexpectedEOF, which the SDK
+				// does not retry: it is a network failure like a reset.
+				so.Retryables = append(slices.Clone(so.Retryables), retry.IsErrorRetryableFunc(func(err error) aws.Ternary {
+					if errors.Is(err, io.ErrUnexpectedEOF) {
+						return aws.TrueTernary
+					}
+					return aws.UnknownTernary
+				}))
 				// The SDK's backoff counts in whole seconds and, below a 1 s
 				// maximum, always waits the maximum: full jitter instead.
 				so.Backoff = retry.BackoffDelayerFunc(func(attempt int, _ error) (time.Duration, error) {

@@ -294,3 +294,42 @@ func TestFirstByteTimeoutRetriesAStall(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// One fault of any kind on a DynamoDB read is retried by the SDK and the
+// read answers: a cut-off body too (the SDK alone does not retry its
+// unexpected EOF), and a stall ends at the first-byte timeout.
+func TestOneFaultIsRetried(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p, addr := startProxy(t, DynamoDB, minidyn.NewServer(), 4, 0)
+	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: "us-east-1", Endpoint: addr, AccessKeyID: key, SecretAccessKey: key,
+		DisableResponseChecksum: true, FirstByteTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dynamokv.CreateTable(ctx, dc, table); err != nil {
+		t.Fatal(err)
+	}
+	store := dynamokv.New(dc, table, dynamokv.Options{Timeout: 1500 * time.Millisecond})
+	if err := store.Put(ctx, []kv.Item{{PK: "p", SK: "s", Data: []byte("x")}}); err != nil {
+		t.Fatal(err)
+	}
+	for f := range NumFaults {
+		p.SetKinds([]Fault{f})
+		before := p.Injected(f)
+		p.SetRate(1)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for p.Injected(f) == before {
+				time.Sleep(time.Millisecond)
+			}
+			p.SetRate(0)
+		}()
+		it, ok, err := store.Get(ctx, "p", "s")
+		<-done
+		if err != nil || !ok || string(it.Data) != "x" {
+			t.Errorf("%s once: Get = %q %v %v; want the item after a retry", f, it.Data, ok, err)
+		}
+	}
+}
