@@ -179,6 +179,22 @@ scale-test: ## The demo and the province-size data (SCALE_FRACTION of it) throug
 test-refresh: ## Refresh every dataset under load, locally and on the S3/DynamoDB emulators; prints the figures (refresh-under-load ...)
 	go test -count=1 -run '^TestRefreshUnderLoad' -v ./functions/local
 
+# make chaos: the functions' handlers and publishes through S3 (in-process
+# gofakes3) and DynamoDB (dynoxide from npm: in-process minidyn's queries
+# slow past a Lambda's 3 s call timeout on a loaded machine as publishes add
+# versions) behind a fault-injecting proxy (functions/chaos): throttling,
+# 500s, resets, cut bodies and 2 s stalls on CHAOS_RATE of the requests,
+# seeded. Every answer must be right or 503 upstream_unavailable with
+# Retry-After; a failed publish or refresh run must leave the served
+# version. The refresh job runs in its package's TestRefreshUnderFaults
+# (test binary below). Last line "chaos: ...". CHAOS_ARGS: -requests,
+# -publishes, -refreshes, -seed, -faults, -v (.build/chaos -h).
+CHAOS_RATE ?= 0.05
+chaos: aws-emulators ## Faults upstream (CHAOS_RATE=0.05 of S3/DynamoDB requests), right answers downstream; last line "chaos: N requests, ..."
+	@go build -o .build/chaos ./functions/chaos
+	@go test -c -o .build/refresh-chaos.test ./functions/refresh
+	@.build/chaos -rate $(CHAOS_RATE) -dynoxide $(DYNOXIDE) -refresh-test .build/refresh-chaos.test $(CHAOS_ARGS)
+
 # The OpenAPI document linted with Redocly's recommended rules (npm, pinned).
 REDOCLY_VERSION := 2.77.0
 REDOCLY_PREFIX  := $(CURDIR)/.build/redocly
@@ -299,4 +315,4 @@ bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' ow
 clean: ## Remove build output
 	rm -rf .build infra/cdk.out $(WEB)/node_modules $(WEB_VENDOR)
 
-.PHONY: bench-aws test-lambda aws-emulators scale-test help lint-openapi run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean
+.PHONY: chaos bench-aws test-lambda aws-emulators scale-test help lint-openapi run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"meridian/shared/api"
+	"meridian/shared/awsconf"
 	"meridian/shared/blob"
 	"meridian/shared/blob/s3blob"
 	"meridian/shared/lambdafn"
@@ -68,7 +69,8 @@ func (t *tiles) open(ctx context.Context, c lambdafn.Config) error {
 	if t.Bucket == "" {
 		return nil
 	}
-	client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: c.Grid.Region, Endpoint: c.Grid.Endpoint, PathStyle: c.Grid.Endpoint != ""})
+	client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: c.Grid.Region, Endpoint: c.Grid.Endpoint, PathStyle: c.Grid.Endpoint != "",
+		FirstByteTimeout: awsconf.FirstByteTimeout})
 	if err != nil {
 		return err
 	}

@@ -60,6 +60,10 @@ type errorDetail struct {
 	RequestID string `json:"request_id,omitempty"`
 }
 
+// UnavailableRetryAfter is the Retry-After of a 503 whose error names no
+// wait of its own: every 503 upstream_unavailable carries one.
+const UnavailableRetryAfter = time.Second
+
 // WriteError writes err as the JSON error body. Errors that are not
 // *apierr.Error become 500 "internal error"; their text is logged, never sent.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
@@ -76,8 +80,14 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	if l := LoggerFrom(r.Context()); code >= 500 {
 		l.Error("request failed", "code", e.Code, "cause", err.Error())
 	}
-	if e.RetryAfter > 0 {
-		secs := int64((e.RetryAfter + time.Second - 1) / time.Second)
+	retryAfter := e.RetryAfter
+	if retryAfter <= 0 && e.Kind == apierr.Unavailable {
+		// A throttled or failing dependency (S3, DynamoDB) says nothing of
+		// when it recovers; the SDK already retried, so ask for a short wait.
+		retryAfter = UnavailableRetryAfter
+	}
+	if retryAfter > 0 {
+		secs := int64((retryAfter + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
 	}
 	setErrorCode(w, e.Code)

@@ -63,7 +63,8 @@ func TestWriteError(t *testing.T) {
 		{"internal error hides its text", errors.New("open /secret/path: permission denied"), 500, "internal", "internal error", "", "/secret/path"},
 		{"internal apierr hides its message", &apierr.Error{Kind: apierr.Internal, Code: "oops", Message: "db password wrong"}, 500, "internal", "internal error", "", "db password wrong"},
 		{"retry after rounds up", apierr.TooManyf("rate_limited", 1500*time.Millisecond, "slow down"), 429, "rate_limited", "slow down", "2", ""},
-		{"unavailable logs its cause", apierr.Unavailablef(errors.New("dynamodb: throttled"), "the report store is busy"), 503, "upstream_unavailable", "the report store is busy", "", "throttled"},
+		{"unavailable logs its cause", apierr.Unavailablef(errors.New("dynamodb: throttled"), "the report store is busy"), 503, "upstream_unavailable", "the report store is busy", "1", "throttled"},
+		{"unavailable keeps its own wait", &apierr.Error{Kind: apierr.Unavailable, Code: "upstream_unavailable", Message: "busy", RetryAfter: 3 * time.Second}, 503, "upstream_unavailable", "busy", "3", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -97,7 +97,7 @@ var statusText = map[int]string{
 	404: "error.code: not_found (nothing matches)",
 	413: "error.code: batch_too_large (more than 100 records, or a body over its byte limit)",
 	429: "error.code: rate_limited (the plan's requests per second) or quota_exceeded (the month's quota); wait Retry-After seconds",
-	503: "error.code: upstream_unavailable (the data cannot be read at the moment or is not loaded yet); retry later",
+	503: "error.code: upstream_unavailable (the data cannot be read at the moment or is not loaded yet: S3 or DynamoDB throttled, failing or slow); wait Retry-After seconds",
 }
 
 // statusCodes are the error codes each status documents, in the order of
@@ -269,7 +269,7 @@ func operation(r Route) map[string]any {
 		case 429:
 			resp["headers"] = map[string]any{"Retry-After": withRequired(retryAfter)}
 		case 503:
-			resp["headers"] = map[string]any{"Retry-After": retryAfter}
+			resp["headers"] = map[string]any{"Retry-After": withRequired(retryAfter)}
 		}
 		responses[strconv.Itoa(c)] = resp
 	}

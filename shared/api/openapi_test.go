@@ -74,6 +74,9 @@ func TestOpenAPIPathsServersAndErrors(t *testing.T) {
 		if r, ok := op.Responses["429"]; ok && !r.Headers["Retry-After"].Required {
 			t.Errorf("%s: 429 without a required Retry-After header", path)
 		}
+		if r, ok := op.Responses["503"]; ok && !r.Headers["Retry-After"].Required {
+			t.Errorf("%s: 503 without a required Retry-After header", path)
+		}
 	}
 	tj := d.Paths["/tiles/{region}/{layer}.json"]["get"]
 	if tj.OperationID != "getTilesRegionLayerJson" || len(tj.Security) != 2 || tj.Parameters[0].Example != "ab" {

@@ -7,12 +7,17 @@ package awsconf
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net/http"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 )
@@ -33,7 +38,19 @@ type Options struct {
 	// BaseBackoff is the first retry's wait ceiling; it doubles per retry up
 	// to MaxBackoff.
 	BaseBackoff time.Duration
+	// FirstByteTimeout, when positive, ends an attempt whose answer has not
+	// begun that long after the request was sent (http.Transport's
+	// ResponseHeaderTimeout), and the SDK retries it: a stalled connection
+	// then costs one attempt, not the whole call's timeout. Zero: no limit
+	// but the call's context.
+	FirstByteTimeout time.Duration
 }
+
+// FirstByteTimeout is the Lambdas' FirstByteTimeout: S3 and DynamoDB
+// answer reads in tens of milliseconds, so an attempt still silent after a
+// second is stalled, and a retry still fits the call's 3 s timeout
+// (s3blob.DefaultTimeout, dynamokv.DefaultTimeout).
+const FirstByteTimeout = time.Second
 
 // Load returns the configuration o describes, with extra load options.
 func Load(ctx context.Context, o Options, extra ...func(*config.LoadOptions) error) (aws.Config, error) {
@@ -42,6 +59,15 @@ func Load(ctx context.Context, o Options, extra ...func(*config.LoadOptions) err
 			return retry.NewStandard(func(so *retry.StandardOptions) {
 				so.MaxAttempts = o.MaxAttempts
 				so.MaxBackoff = MaxBackoff
+				// An answer cut off mid-body (the connection dropped) fails
+				// to deserialize with io.ErrUnexpectedEOF, which the SDK
+				// does not retry: it is a network failure like a reset.
+				so.Retryables = append(slices.Clone(so.Retryables), retry.IsErrorRetryableFunc(func(err error) aws.Ternary {
+					if errors.Is(err, io.ErrUnexpectedEOF) {
+						return aws.TrueTernary
+					}
+					return aws.UnknownTernary
+				}))
 				// The SDK's backoff counts in whole seconds and, below a 1 s
 				// maximum, always waits the maximum: full jitter instead.
 				so.Backoff = retry.BackoffDelayerFunc(func(attempt int, _ error) (time.Duration, error) {
@@ -50,6 +76,11 @@ func Load(ctx context.Context, o Options, extra ...func(*config.LoadOptions) err
 			})
 		}),
 	}, extra...)
+	if o.FirstByteTimeout > 0 {
+		opts = append(opts, config.WithHTTPClient(awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
+			t.ResponseHeaderTimeout = o.FirstByteTimeout
+		})))
+	}
 	if o.Region != "" {
 		opts = append(opts, config.WithRegion(o.Region))
 	}

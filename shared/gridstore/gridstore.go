@@ -14,6 +14,7 @@ import (
 
 	"github.com/aws/smithy-go"
 
+	"meridian/shared/awsconf"
 	"meridian/shared/blob"
 	"meridian/shared/blob/s3blob"
 	"meridian/shared/release"
@@ -41,7 +42,8 @@ func Open(ctx context.Context, c Config, logger *slog.Logger) (*Grids, error) {
 	if c.Bucket == "" {
 		return Fixed(nil), nil
 	}
-	client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: c.Region, Endpoint: c.Endpoint, PathStyle: c.Endpoint != ""})
+	client, err := s3blob.NewClient(ctx, s3blob.ClientOptions{Region: c.Region, Endpoint: c.Endpoint, PathStyle: c.Endpoint != "",
+		FirstByteTimeout: awsconf.FirstByteTimeout})
 	if err != nil {
 		return nil, fmt.Errorf("gridstore: %w", err)
 	}

@@ -120,7 +120,34 @@ func (f Function) Handler(logger *slog.Logger, c Config, store kv.Store, grids *
 	grids.Attach(svc.SetIndexes, f.Changed)
 	mux := api.NewMux()
 	mux.Mount(rs...)
-	return apigw.Wrap(grids.Handler(mux), logger)
+	return apigw.Wrap(WithDeadline(grids.Handler(mux), DeadlineMargin), logger)
+}
+
+// DeadlineMargin is how long before the invocation's deadline (the
+// function's timeout in the stack, infra/products.go) a request's own
+// deadline falls: the time left to write a 503 upstream_unavailable
+// instead of Lambda cutting the invocation off (API Gateway then answers
+// 502 or 504 with no body of ours).
+const DeadlineMargin = time.Second
+
+// WithDeadline runs h under a context whose deadline is margin before the
+// one the request came with (the Lambda runtime's, which aws-lambda-go
+// puts in the invocation's context and the API Gateway adapter passes
+// on). An S3 or DynamoDB call still waiting then (a stalled connection,
+// retries) ends with context.DeadlineExceeded, which the stores report as
+// unavailable: the client gets 503 with Retry-After in time. A request
+// without a deadline (the local server, tests) runs as it came.
+func WithDeadline(h http.Handler, margin time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d, ok := r.Context().Deadline()
+		if !ok {
+			h.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithDeadline(r.Context(), d.Add(-margin))
+		defer cancel()
+		h.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 // Main is f's cold start: it loads the environment, connects to the report

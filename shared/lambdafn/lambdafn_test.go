@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"meridian/shared/api"
+	"meridian/shared/apierr"
 	"meridian/shared/convert"
 	"meridian/shared/gridstore"
 	"meridian/shared/kv"
@@ -129,5 +130,48 @@ func TestConvertBatchWorkers(t *testing.T) {
 		if got == nil || got.BatchWorkers != c.want {
 			t.Errorf("GRID_BUCKET=%q: handler %+v; want BatchWorkers %d", c.bucket, got, c.want)
 		}
+	}
+}
+
+// A request whose S3 or DynamoDB call stalls answers 503 with Retry-After
+// DeadlineMargin before the invocation's deadline, not when Lambda cuts it
+// off; a request without a deadline runs without one.
+func TestHandlerDeadline(t *testing.T) {
+	t.Parallel()
+	var sawDeadline bool
+	f := lambdafn.Function{Routes: func(d lambdafn.Deps) []api.Route {
+		return []api.Route{
+			{Pattern: "GET /stall", Handler: api.Func(func(w http.ResponseWriter, r *http.Request) error {
+				<-r.Context().Done() // a call that never answers, bounded only by the context
+				return apierr.Unavailablef(r.Context().Err(), "the data cannot be read at the moment")
+			})},
+			{Pattern: "GET /free", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, sawDeadline = r.Context().Deadline()
+			})},
+		}
+	}}
+	h := f.Handler(slog.New(slog.DiscardHandler), lambdafn.Config{}, nil, gridstore.Fixed(nil))
+
+	invocation := 1500 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), invocation)
+	defer cancel()
+	start := time.Now()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/stall", nil).WithContext(ctx))
+	took := time.Since(start)
+	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), `"upstream_unavailable"`) {
+		t.Errorf("stalled request: %d Retry-After %q %s", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
+	}
+	if took >= invocation || took < invocation-lambdafn.DeadlineMargin-100*time.Millisecond {
+		t.Errorf("stalled request answered after %s; want about %s (the invocation's %s less the margin)", took, invocation-lambdafn.DeadlineMargin, invocation)
+	}
+	if ctx.Err() != nil {
+		t.Errorf("the invocation's own deadline passed before the answer")
+	}
+
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/free", nil))
+	if sawDeadline {
+		t.Errorf("a request without a deadline got one")
 	}
 }

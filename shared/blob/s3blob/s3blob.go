@@ -341,6 +341,9 @@ type ClientOptions struct {
 	// MaxAttempts is the number of attempts per call, retries included;
 	// 2 when zero.
 	MaxAttempts int
+	// FirstByteTimeout ends a stalled attempt (awsconf.Options); the
+	// Lambdas set awsconf.FirstByteTimeout. Zero: none.
+	FirstByteTimeout time.Duration
 }
 
 // NewClient builds an *s3.Client from config.LoadDefaultConfig for use with
@@ -355,7 +358,7 @@ func NewClient(ctx context.Context, o ClientOptions) (*s3.Client, error) {
 		attempts = 2
 	}
 	cfg, err := awsconf.Load(ctx, awsconf.Options{Region: o.Region, AccessKeyID: o.AccessKeyID, SecretAccessKey: o.SecretAccessKey,
-		MaxAttempts: attempts, BaseBackoff: 100 * time.Millisecond},
+		MaxAttempts: attempts, BaseBackoff: 100 * time.Millisecond, FirstByteTimeout: o.FirstByteTimeout},
 		config.WithResponseChecksumValidation(aws.ResponseChecksumValidationWhenRequired))
 	if err != nil {
 		return nil, fmt.Errorf("blob: %w", err)

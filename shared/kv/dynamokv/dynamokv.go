@@ -431,6 +431,9 @@ type ClientOptions struct {
 	// DisableResponseChecksum skips the CRC32 check of responses, for
 	// emulators that send none or a wrong one (minidyn).
 	DisableResponseChecksum bool
+	// FirstByteTimeout ends a stalled attempt (awsconf.Options); Open sets
+	// awsconf.FirstByteTimeout. Zero: none.
+	FirstByteTimeout time.Duration
 }
 
 // NewClient builds a *dynamodb.Client for New with modest
@@ -444,7 +447,7 @@ func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, error) {
 		attempts = 3
 	}
 	cfg, err := awsconf.Load(ctx, awsconf.Options{Region: o.Region, AccessKeyID: o.AccessKeyID, SecretAccessKey: o.SecretAccessKey,
-		MaxAttempts: attempts, BaseBackoff: 50 * time.Millisecond})
+		MaxAttempts: attempts, BaseBackoff: 50 * time.Millisecond, FirstByteTimeout: o.FirstByteTimeout})
 	if err != nil {
 		return nil, fmt.Errorf("dynamokv: %w", err)
 	}
@@ -460,7 +463,7 @@ func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, error) {
 // chain: a Lambda's role and region): the report functions' cold start
 // (lambdafn.Reports).
 func Open(ctx context.Context, table string) (kv.Store, error) {
-	client, err := NewClient(ctx, ClientOptions{})
+	client, err := NewClient(ctx, ClientOptions{FirstByteTimeout: awsconf.FirstByteTimeout})
 	if err != nil {
 		return nil, err
 	}
