@@ -120,7 +120,7 @@ func (f Function) Handler(logger *slog.Logger, c Config, store kv.Store, grids *
 	grids.Attach(svc.SetIndexes, f.Changed)
 	mux := api.NewMux()
 	mux.Mount(rs...)
-	return apigw.Wrap(grids.Handler(mux), logger)
+	return apigw.WrapMux(grids.Handler(mux), mux, logger)
 }
 
 // Main is f's cold start: it loads the environment, connects to the report
