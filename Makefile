@@ -209,7 +209,7 @@ prism-cli: ## Stoplight Prism's CLI (npm, pinned) into .build/prism
 	@test "$$($(PRISM_BIN) --version 2>/dev/null)" = "$(PRISM_VERSION)" || \
 	  npm install --prefix $(PRISM_PREFIX) --save-exact --no-audit --no-fund --loglevel=error @stoplight/prism-cli@$(PRISM_VERSION)
 
-test-contract: prism-cli ## The conformance checks 02-07 through Prism's proxy (PRISM=1 make run); fails on a failed check or any response Prism finds the OpenAPI document does not describe
+test-contract: prism-cli ## The conformance checks 02-07 through Prism's proxy (PRISM=1 make run); fails on any answer Prism finds the OpenAPI document does not describe
 	@mkdir -p .build/prism && rm -f .build/prism.log
 	@$(MAKE) --no-print-directory web >/dev/null || true
 	@go build -o $(BIN) ./functions/local
@@ -217,11 +217,18 @@ test-contract: prism-cli ## The conformance checks 02-07 through Prism's proxy (
 	@# machine): done once here, so no check's start waits for it.
 	@$(BIN) serve -addr 127.0.0.1:0 -data $(DATA) > .build/prism/warm.out 2>/dev/null & pid=$$!; \
 	  for _ in $$(seq 600); do grep -q '^base_url=' .build/prism/warm.out && break; sleep 0.5; done; kill $$pid; wait $$pid || true
-	@PRISM=1 $(SHARED)/conformance/run $(CONTRACT_CHECKS); st=$$?; \
-	  n=$$(cat .build/prism.log 2>/dev/null | grep -c 'Violation: response'); \
-	  echo "prism: $$n response violations over $(CONTRACT_CHECKS) (log: .build/prism.log)"; \
-	  if [ "$$n" != 0 ]; then grep -B3 'Violation: response' .build/prism.log | grep -E 'Request received|Violation: response' | sed 's/^\[[^]]*\] › //' | head -60; fi; \
-	  test $$st = 0 && test "$$n" = 0
+	@# The checks' own verdicts are printed, not judged: Prism's proxy
+	@# re-encodes binary bodies as UTF-8 text (MVT tiles arrive corrupt) and
+	@# never forwards a body that is not JSON under a JSON type (the
+	@# malformed-JSON check times out); the plain conformance run judges the
+	@# server. Judged here: the answers Prism validated (at least 150 of the ~220, so
+	@# the run cannot pass empty) and its response violations (none).
+	@PRISM=1 $(SHARED)/conformance/run $(CONTRACT_CHECKS) || echo "(check failures through prism: see above; why in .ci/prism-run)"
+	@n=$$(cat .build/prism.log 2>/dev/null | grep -c 'Violation: response'); \
+	  a=$$(cat .build/prism.log 2>/dev/null | grep -c 'The upstream call to .* has returned'); \
+	  echo "prism: $$a answers validated, $$n response violations (log: .build/prism.log)"; \
+	  if [ "$$n" != 0 ]; then grep -E 'Request received|Violation: response' .build/prism.log | grep -B1 'Violation: response' | grep -v '^--' | sed 's/^\[[^]]*\] › *//' | head -60; fi; \
+	  test "$$a" -ge 150 && test "$$n" = 0
 
 # AWS deployment (infra/, its own Go module): the aws-cdk CLI from npm, pinned.
 CDK_CLI_VERSION := 2.1148.1
