@@ -166,7 +166,8 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 	mux.Mount(webRoutes(mapPage{key: mapKey, allowHost: allowHost, basemap: bm,
 		layers: func(ctx context.Context) []tile.MapLayer { return tile.PageLayers(ctx, svc, archives) }})...)
 	mux.Mount(serviceRoutes(mux)...)
-	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger})
+	// Route: the line of a request the gateway refuses names the route hit.
+	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger, Route: mux.Pattern})
 	return &server{handler: h, mux: mux, gateway: gw, grids: grids, svc: svc, data: cfg.data, reports: reports, logger: cfg.logger}, nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"meridian/shared/apierr"
 )
@@ -90,7 +91,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		secs := int64((retryAfter + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
 	}
-	setErrorCode(w, e.Code)
+	setErrorCode(r, e.Code)
 	WriteJSON(w, code, errorBody{
 		Error:   errorDetail{Code: e.Code, Message: e.Message, RequestID: id},
 		Message: e.Message,
@@ -221,9 +222,12 @@ func LoggerFrom(ctx context.Context) *slog.Logger {
 	return s.logger
 }
 
-func setErrorCode(w http.ResponseWriter, code string) {
-	if rec, ok := w.(*recorder); ok {
-		rec.code = code
+// setErrorCode records the error code for the request line. It goes
+// through the request's state, not the ResponseWriter: layers between the
+// Middleware and the handler (the gateway's charge writer) wrap the writer.
+func setErrorCode(r *http.Request, code string) {
+	if s := stateFrom(r.Context()); s != nil {
+		s.rec.code = code
 	}
 }
 
@@ -256,12 +260,25 @@ type Options struct {
 	// RequestID returns the platform's id for r (API Gateway's
 	// requestContext.requestId on Lambda); empty means generate one.
 	RequestID func(r *http.Request) string
+	// Route returns the pattern of the route that would serve r, or ""
+	// (Mux.Pattern). The Middleware asks it only for a request no route
+	// noted (refused before routing, by the gateway or a readiness check,
+	// or an unknown path), so that the line of a 401 or 429 still names
+	// the route that was hit. Nil: such lines have route "".
+	Route func(r *http.Request) string
 }
 
+// maxLoggedPath bounds the path logged for an unknown route: the path is
+// the client's, and a request line should not grow with it.
+const maxLoggedPath = 256
+
 // Middleware gives each request an id and a logger, turns panics into 500s
-// with a logged stack, and logs one line per request with request_id, route
-// (the Mux pattern; "" for an unknown path), status, duration and what inner
-// layers added with Annotate (4xx at Info, 5xx at Error).
+// with a logged stack, and logs one line per request with request_id,
+// method, route (the Mux pattern, also for a request refused before the Mux
+// when Options.Route is set; "" for an unknown path or method, whose line
+// also has path: the URL path without the query, at most 256 bytes),
+// status, code, duration and what inner layers added with Annotate (the
+// gateway's key_id), 4xx at Info, 5xx at Error.
 func Middleware(next http.Handler, o Options) http.Handler {
 	logger := o.Logger
 	if logger == nil {
@@ -306,14 +323,21 @@ func Middleware(next http.Handler, o Options) http.Handler {
 			}
 			n := &st.note
 			n.mu.Lock()
-			var buf [8]slog.Attr
-			attrs := append(buf[:0], slog.String("request_id", id), slog.String("method", r.Method), slog.String("route", n.route),
-				slog.Int("status", code), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
+			route, noted := n.route, n.attrs // appends after this do not touch noted's elements
+			n.mu.Unlock()
+			if route == "" && o.Route != nil {
+				route = o.Route(r) // refused before routing, or no route
+			}
+			var buf [9]slog.Attr
+			attrs := append(buf[:0], slog.String("request_id", id), slog.String("method", r.Method), slog.String("route", route))
+			if route == "" {
+				attrs = append(attrs, slog.String("path", loggedPath(r.URL.Path)))
+			}
+			attrs = append(attrs, slog.Int("status", code), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 			if rec.code != "" {
 				attrs = append(attrs, slog.String("code", rec.code))
 			}
-			attrs = append(attrs, n.attrs...)
-			n.mu.Unlock()
+			attrs = append(attrs, noted...)
 			if jh, ok := logger.Handler().(*jsonHandler); ok {
 				jh.requestLine(level, "request", attrs)
 				return
@@ -322,6 +346,18 @@ func Middleware(next http.Handler, o Options) http.Handler {
 		}()
 		next.ServeHTTP(rec, r)
 	})
+}
+
+// loggedPath is p cut to maxLoggedPath bytes, on a character boundary.
+func loggedPath(p string) string {
+	if len(p) <= maxLoggedPath {
+		return p
+	}
+	i := maxLoggedPath
+	for i > 0 && !utf8.RuneStart(p[i]) {
+		i--
+	}
+	return p[:i] + "…"
 }
 
 type panicError struct{}

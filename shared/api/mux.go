@@ -65,6 +65,17 @@ func (m *Mux) Routes() []Route { return m.routes }
 // Patterns returns every pattern mounted, documented or not.
 func (m *Mux) Patterns() []string { return m.patterns }
 
+// Pattern returns the pattern of the mounted route that would serve r,
+// without serving it, or "" when none would (an unknown path, or a method
+// the path does not allow). It is Options.Route for a Middleware around
+// layers that may refuse a request before it reaches the Mux.
+func (m *Mux) Pattern(r *http.Request) string {
+	if _, p := m.mux.Handler(r); p != "/" {
+		return p
+	}
+	return ""
+}
+
 func (m *Mux) ServeHTTP(w http.ResponseWriter, r *http.Request) { m.mux.ServeHTTP(w, r) }
 
 var probeMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch}

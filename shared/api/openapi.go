@@ -18,7 +18,8 @@ type Operation struct {
 	Body        *Body
 	// Response is the JSON schema of the success body; nil means a JSON object.
 	Response map[string]any
-	// ContentType of the success body; default application/json.
+	// ContentType of the success body; default application/json. Without
+	// Response, a type that is not JSON is documented as bytes.
 	ContentType string
 	// Errors lists the error statuses the route can answer besides the
 	// gateway's 401/403/429 (added for keyed routes).
@@ -238,6 +239,11 @@ func operation(r Route) map[string]any {
 	schema := op.Response
 	if schema == nil {
 		schema = map[string]any{"type": "object"}
+		if !isJSON(ct) {
+			// Bytes (an MVT tile): a JSON Schema can say only that it is
+			// not JSON. Prism held a tile to "type: object".
+			schema = map[string]any{"type": "string", "contentMediaType": ct}
+		}
 	}
 	ok := map[string]any{"description": "OK", "content": map[string]any{ct: map[string]any{"schema": schema}}}
 	responses := map[string]any{"200": ok}
@@ -300,4 +306,11 @@ func operationID(r Route) string {
 		}
 	}
 	return b.String()
+}
+
+// isJSON reports whether a media type is JSON: application/json or a
+// +json type (application/geo+json).
+func isJSON(ct string) bool {
+	ct, _, _ = strings.Cut(ct, ";")
+	return ct == "application/json" || strings.HasSuffix(ct, "+json")
 }

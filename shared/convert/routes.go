@@ -12,7 +12,7 @@ var featureSchema = map[string]any{
 	"required": []string{"type", "geometry", "properties"},
 	"properties": map[string]any{
 		"type":     map[string]any{"const": "Feature"},
-		"geometry": map[string]any{"type": "object", "description": "Polygon or MultiPolygon (grid), Point (centroid)"},
+		"geometry": map[string]any{"type": []string{"object", "null"}, "description": "Polygon or MultiPolygon (grid), Point (centroid); null for the grid of a location whose source gives a point and no outline (a river lot of the Manitoba original survey: RFC 7946's unlocated feature)"},
 		"properties": map[string]any{
 			"type":     "object",
 			"required": []string{"search_term", "legal_location", "unit", "survey_system"},

@@ -99,7 +99,9 @@
 // # Wiring
 //
 // The local binary puts api.Middleware outside the gateway so refusals carry
-// a request id and are logged with their code:
+// a request id and are logged with their code, the route they were refused
+// on (Options.Route) and the id of the key they gave (key_id, never the
+// key; for an unknown or revoked key the id it has or would have):
 //
 //	plans, err := gateway.LoadPlans(filepath.Join(dataDir, gateway.PlansFile))
 //	demo, err := gateway.EnsureDemoKey(dataDir) // print it
@@ -110,7 +112,7 @@
 //		Logger:    logger,
 //	})
 //	defer gw.Close()
-//	handler := api.Middleware(gw.Middleware(mux), api.Options{Logger: logger})
+//	handler := api.Middleware(gw.Middleware(mux), api.Options{Logger: logger, Route: mux.Pattern})
 //
 // and `meridian keys …` (functions/local/keys.go) calls AddKey, ListKeys, RevokeKey, ReadUsage and LoadPlans.
 package gateway

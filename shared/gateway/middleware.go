@@ -69,9 +69,9 @@ func (g *Gateway) Middleware(next http.Handler) http.Handler {
 			return
 		}
 		ctx := r.Context()
-		gr, ch, err := g.admit(w.Header(), r, p)
-		if gr != nil {
-			api.Annotate(ctx, "key_id", gr.caller.KeyID)
+		gr, ch, keyID, err := g.admit(w.Header(), r, p)
+		if keyID != "" {
+			api.Annotate(ctx, "key_id", keyID)
 		}
 		if err != nil {
 			api.WriteError(w, r, err)
@@ -135,23 +135,26 @@ func (w *chargeWriter) Write(b []byte) (int, error) {
 func (w *chargeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // admit runs the checks for product p and counts the request when it
-// passes. gr is the key's grant when the key is known, even if refused.
-func (g *Gateway) admit(h http.Header, r *http.Request, p Product) (gr *grant, ch charge, err error) {
+// passes. gr is the key's grant when the key is known and has p. keyID is
+// the id of the key the request gave, also when refused (see logKeyID).
+func (g *Gateway) admit(h http.Header, r *http.Request, p Product) (gr *grant, ch charge, keyID string, err error) {
 	plain := apiKeyOf(r, p)
 	if plain == "" {
-		if p != Maps && queryValue(r.URL.RawQuery, QueryAPIKey) != "" {
-			return nil, ch, apierr.Unauthorizedf("missing_api_key",
-				"Missing API key: the api_key query parameter is accepted only for tiles and TileJSON, where map libraries cannot set headers. Send your key in the X-API-Key header (a key in a URL ends up in logs and histories).")
+		if p != Maps {
+			if q := queryValue(r.URL.RawQuery, QueryAPIKey); q != "" {
+				return nil, ch, g.logKeyID(q), apierr.Unauthorizedf("missing_api_key",
+					"Missing API key: the api_key query parameter is accepted only for tiles and TileJSON, where map libraries cannot set headers. Send your key in the X-API-Key header (a key in a URL ends up in logs and histories).")
+			}
 		}
-		return nil, ch, errMissingKey()
+		return nil, ch, "", errMissingKey()
 	}
 	e := g.table.Load().lookup(plain)
 	if e == nil {
-		return nil, ch, errInvalidKey()
+		return nil, ch, logKeyIDOf(plain), errInvalidKey()
 	}
 	gr = e.grants[p]
 	if gr == nil {
-		return nil, ch, apierr.Forbiddenf("product_not_in_plan",
+		return nil, ch, e.id, apierr.Forbiddenf("product_not_in_plan",
 			"This API key does not include the %s product. Use a key whose plan includes %s, or ask for %s to be added to this key.", p, p, p)
 	}
 	now := g.now()
@@ -161,18 +164,43 @@ func (g *Gateway) admit(h http.Header, r *http.Request, p Product) (gr *grant, c
 		if quota > 0 {
 			setQuotaHeaders(h, gr, quota-c.n.Load())
 		}
-		return gr, ch, rateLimited(gr, p, now)
+		return gr, ch, e.id, rateLimited(gr, p, now)
 	}
 	n, ok := c.take(quota)
 	if !ok {
 		setQuotaHeaders(h, gr, 0)
-		return gr, ch, quotaExceeded(gr, p, now)
+		return gr, ch, e.id, quotaExceeded(gr, p, now)
 	}
 	g.usage.markDirty()
 	if quota > 0 {
 		setQuotaHeaders(h, gr, quota-n)
 	}
-	return gr, charge{g: g, c: c, gr: gr, remaining: quota - n}, nil
+	return gr, charge{g: g, c: c, gr: gr, remaining: quota - n}, e.id, nil
+}
+
+// logKeyID is the id logged for a key the request gave in the wrong place
+// (the query of a route that reads keys only from the header): the key's
+// id when it is an active key, else what its id would be (logKeyIDOf).
+func (g *Gateway) logKeyID(plain string) string {
+	if e := g.table.Load().lookup(plain); e != nil {
+		return e.id
+	}
+	return logKeyIDOf(plain)
+}
+
+// logKeyIDOf is the id logged for a key that is not active (unknown or
+// revoked): keyIDOf, the id the keys file gives a key, which is public (it
+// is logged for every admitted request, and `meridian keys list` shows it)
+// and tells nothing of the rest of the key: for a Meridian key the 8
+// characters after "mk_" (the other 24, 120 random bits, stay secret), for
+// any other form the first 8 hex digits of its SHA-256. A revoked key is
+// logged with the id it had. Keys longer than the longest accepted are
+// not hashed: their id is "-".
+func logKeyIDOf(plain string) string {
+	if len(plain) > maxKeyLen {
+		return "-"
+	}
+	return keyIDOf(plain)
 }
 
 func errMissingKey() error {

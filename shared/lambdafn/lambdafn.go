@@ -120,7 +120,7 @@ func (f Function) Handler(logger *slog.Logger, c Config, store kv.Store, grids *
 	grids.Attach(svc.SetIndexes, f.Changed)
 	mux := api.NewMux()
 	mux.Mount(rs...)
-	return apigw.Wrap(WithDeadline(grids.Handler(mux), DeadlineMargin), logger)
+	return apigw.WrapMux(WithDeadline(grids.Handler(mux), DeadlineMargin), mux, logger)
 }
 
 // DeadlineMargin is how long before the invocation's deadline (the

@@ -19,9 +19,35 @@ import (
 )
 
 // Wrap adds the api middleware, taking request ids from API Gateway's
-// requestContext.requestId, so log lines match API Gateway's access logs.
+// requestContext.requestId, so log lines match API Gateway's access logs,
+// and the authorizer's key_id (requestContext.authorizer.key_id) into each
+// request line.
 func Wrap(h http.Handler, logger *slog.Logger) http.Handler {
-	return api.Middleware(h, api.Options{Logger: logger, RequestID: RequestID})
+	return WrapMux(h, nil, logger)
+}
+
+// WrapMux is Wrap for a handler that serves mux behind layers that may
+// answer first (the grid release check): their lines name mux's route.
+func WrapMux(h http.Handler, mux *api.Mux, logger *slog.Logger) http.Handler {
+	o := api.Options{Logger: logger, RequestID: RequestID}
+	if mux != nil {
+		o.Route = mux.Pattern
+	}
+	return api.Middleware(keyID(h), o)
+}
+
+// keyID annotates a request's line with the key id the authorizer handed
+// API Gateway (functions/authorizer); it is absent off Lambda and on
+// routes without the authorizer.
+func keyID(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rc, ok := core.GetAPIGatewayContextFromContext(r.Context()); ok {
+			if id, _ := rc.Authorizer["key_id"].(string); id != "" {
+				api.Annotate(r.Context(), "key_id", id)
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // RequestID returns API Gateway's request id of r, or "" off Lambda.
