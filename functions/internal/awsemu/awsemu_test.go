@@ -29,7 +29,7 @@ func TestGridIndexes(t *testing.T) {
 
 // ChildRSS reads the peak memory of a process's children, not its own: a
 // shell waiting on a child that holds 64 MB reads at least that much.
-func TestChildRSS(t *testing.T) {
+func TestChildPeakMemory(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
