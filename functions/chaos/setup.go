@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -72,11 +71,15 @@ func (e *env) prepareData(ctx context.Context) error {
 func (e *env) startEmulators(ctx context.Context, o options) error {
 	e.s3URL = serve(e, gofakes3.New(s3mem.New()).Server())
 	if o.dynoxide != "" && o.ddbEndpoint == "" {
-		stop, url, err := startDynoxide(ctx, filepath.Dir(string(e.dir)), o.dynoxide)
+		// dynoxide alone: S3 is the in-process emulator above. Its log
+		// goes beside the data directory.
+		procs := &awsemu.Procs{}
+		e.closers = append(e.closers, procs.StopAll)
+		_, url, err := awsemu.StartEmulators(ctx, procs, awsemu.EmulatorOptions{
+			Work: filepath.Dir(string(e.dir)), Dynoxide: o.dynoxide, S3Endpoint: e.s3URL})
 		if err != nil {
 			return err
 		}
-		e.closers = append(e.closers, stop)
 		o.ddbEndpoint = url
 	}
 	e.ddbURL = o.ddbEndpoint
@@ -114,25 +117,6 @@ func (e *env) startEmulators(ctx context.Context, o options) error {
 	e.ddbDirect = dynamokv.New(dc, table, dynamokv.Options{Timeout: time.Minute})
 	// The first publish, without faults: what the functions serve.
 	return publish.Run(ctx, e.publishOptions(e.s3URL, e.ddbURL, false))
-}
-
-// startDynoxide runs the dynoxide emulator on a free port, its log in
-// the data directory's parent, until stop.
-func startDynoxide(ctx context.Context, logDir, bin string) (stop func(), endpoint string, err error) {
-	addr, err := awsemu.FreeAddr()
-	if err != nil {
-		return nil, "", err
-	}
-	host, port, _ := net.SplitHostPort(addr)
-	var procs awsemu.Procs
-	if _, err := procs.Start(ctx, logDir, "dynoxide", nil, bin, "serve", "--host", host, "--port", port); err != nil {
-		return nil, "", err
-	}
-	if err := awsemu.WaitTCP(ctx, addr); err != nil {
-		procs.StopAll()
-		return nil, "", fmt.Errorf("dynoxide: %w", err)
-	}
-	return procs.StopAll, "http://" + addr, nil
 }
 
 func (e *env) publishOptions(s3URL, ddbURL string, merge bool) publish.Options {
