@@ -198,6 +198,45 @@ func (a *atPoint) containing(ctx context.Context, i int) ([]gridindex.Hit, error
 	return a.hits[i], nil
 }
 
+// fromCandidates fills, for each of units still zero in out, the block of
+// index n that is the survey model's block at the point, when the index
+// holds that block and it contains the point clearly (gridindex
+// ContainingAt): a key lookup and one ring test each, where the search
+// around the point (containing) tests every record near it. It reports
+// whether every unit was answered so.
+func (a *atPoint) fromCandidates(ctx context.Context, n int, units []lld.Unit, out []survey.Block) (bool, error) {
+	ix := a.ixs[n]
+	all := true
+	for i, u := range units {
+		if out[i].Location.System != lld.SystemUnknown {
+			continue
+		}
+		if ix.Meta().Units[u.String()] == 0 { // the index has none: it would be subdivided
+			all = false
+			continue
+		}
+		l, ok := dls.Locate(a.pt, u)
+		if !ok {
+			all = false
+			continue
+		}
+		h, ok, err := ix.ContainingAt(ctx, l, a.pt)
+		if err != nil {
+			return false, unavailable(err)
+		}
+		if !ok || h.System != lld.DLS || h.Unit != u {
+			all = false
+			continue
+		}
+		r, err := h.Record()
+		if err != nil {
+			return false, unavailable(err)
+		}
+		out[i] = blockFrom(r, ix.Meta())
+	}
+	return all, nil
+}
+
 // dlsFromIndexes returns, for each of units, the block containing the
 // point from an index (directly, or subdivided from a coarser block of the
 // same index); blocks no index covers are left zero.
@@ -208,6 +247,22 @@ func (s *Service) dlsFromIndexes(ctx context.Context, at *atPoint, units []lld.U
 	for n, ix := range at.ixs {
 		if !holdsSystem(ix, lld.DLS) || !ix.Bound().Contains(pt) {
 			continue
+		}
+		// The model's block at the point is the index's block there but
+		// near the edges the model misplaces: ask the index for it by key
+		// first, and search around the point only for what is left.
+		all, err := at.fromCandidates(ctx, n, units, out)
+		if err != nil {
+			return nil, false, err
+		}
+		if all {
+			any = true
+			continue
+		}
+		for i := range out {
+			if out[i].Location.System != lld.SystemUnknown {
+				any = true
+			}
 		}
 		hits, err := at.containing(ctx, n)
 		if err != nil {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -325,10 +327,140 @@ func TestReverseReadsIndexOnce(t *testing.T) {
 		t.Fatalf("Reverse(%v) = %+v, want one LSD subdivided from ats-test", q.Point, got)
 	}
 	after := ix.CacheStats()
-	// One pass over the index: the township page's directory, then its
-	// blocks at the point: block 0 (the township and its sections; the
-	// test index has no quarters or LSDs).
-	if n := (after.Hits + after.Misses) - (before.Hits + before.Misses); n != 2 {
-		t.Errorf("Reverse(%v) asked the index's cache for %d entries, want 2 (directory, block 0)", q.Point, n)
+	// The township by its key (the model's township at the point: one
+	// block), then one pass over the index for the LSD, which it does not
+	// hold: the township page's directory, then its blocks at the point:
+	// block 0 (the township and its sections; the test index has no
+	// quarters or LSDs), from which the LSD is subdivided.
+	if n := (after.Hits + after.Misses) - (before.Hits + before.Misses); n != 3 {
+		t.Errorf("Reverse(%v) asked the index's cache for %d entries, want 3 (township block, directory, block 0)", q.Point, n)
+	}
+}
+
+// fullTownship is township 24-1-W5 with every section, quarter and LSD,
+// each the model's block moved by (dx, dy).
+func fullTownship(t testing.TB, dx, dy float64) []gridindex.Record {
+	recs := []gridindex.Record{modelRecord(t, "24-1-W5", dx, dy)}
+	for s := uint8(1); s <= 36; s++ {
+		sec := lld.Location{System: lld.DLS, Unit: lld.Section, Section: s, Township: 24, Range: 1, Meridian: lld.W5}
+		recs = append(recs, modelRecord(t, sec.String(), dx, dy))
+		for _, q := range []string{"NE", "NW", "SE", "SW"} {
+			recs = append(recs, modelRecord(t, q+"-"+sec.String(), dx, dy))
+		}
+		for d := uint8(1); d <= 16; d++ {
+			l := sec
+			l.Unit, l.LSD = lld.LSD, d
+			recs = append(recs, modelRecord(t, l.String(), dx, dy))
+		}
+	}
+	return recs
+}
+
+// A reverse lookup through an index that holds every unit answers from the
+// model's blocks looked up by key when they contain the point clearly, and
+// from the search around the point otherwise (near an edge, where the
+// model and the index disagree): both must give what the search alone
+// gives, the last record of each unit containing the point.
+func TestReverseCandidatesAgreeWithSearch(t *testing.T) {
+	t.Parallel()
+	const dx, dy = 0.0002, -0.0001 // about 14 m east, 11 m south
+	ix, _ := openIndex(t, "ats-test", fullTownship(t, dx, dy))
+	svc := grid.New()
+	svc.SetIndexes([]*gridindex.Index{ix})
+	ctx := context.Background()
+	twp, _ := dls.Resolve(parse(t, "24-1-W5"))
+	b := twp.Geometry.Bound()
+	var pts []orb.Point
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		pts = append(pts, orb.Point{b.Min[0] + rng.Float64()*(b.Max[0]-b.Min[0]), b.Min[1] + rng.Float64()*(b.Max[1]-b.Min[1])})
+	}
+	// Points on the index's edges and corners, and on the model's: where
+	// two records contain the point, or the model's block is the wrong one.
+	for _, r := range fullTownship(t, dx, dy)[1:60] {
+		r, ok, err := ix.Lookup(ctx, r.Location) // as stored: its vertices are exactly on its edges
+		if err != nil || !ok {
+			t.Fatalf("Lookup(%v): %v %v", r.Location, ok, err)
+		}
+		ring := r.Geometry.(orb.Polygon)[0]
+		for i := 0; i+1 < len(ring); i++ {
+			mid := orb.Point{(ring[i][0] + ring[i+1][0]) / 2, (ring[i][1] + ring[i+1][1]) / 2}
+			pts = append(pts, ring[i], mid, orb.Point{mid[0] - dx, mid[1] - dy}, orb.Point{mid[0] - dx/2, mid[1]})
+		}
+	}
+	units := []lld.Unit{lld.Township, lld.Section, lld.QuarterSection, lld.LSD}
+	fast := 0
+	for _, pt := range pts {
+		hits, err := ix.ContainingHits(ctx, pt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range units {
+			var want string
+			for i := range hits {
+				if hits[i].Unit == u {
+					r, err := hits[i].Record()
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = r.Location.String()
+				}
+			}
+			if want == "" {
+				continue // outside the index's township: the model answers
+			}
+			got, err := svc.Reverse(ctx, grid.ReverseQuery{Point: pt, System: lld.DLS, Unit: u})
+			if err != nil {
+				t.Fatalf("Reverse(%v, %v): %v", pt, u, err)
+			}
+			if len(got) != 1 || got[0].Location.String() != want || got[0].Source != "ats-test" {
+				t.Fatalf("Reverse(%v, %v) = %v, want %s from ats-test", pt, u, got, want)
+			}
+			if l, ok := dls.Locate(pt, u); ok {
+				if _, ok, _ := ix.ContainingAt(ctx, l, pt); ok {
+					fast++
+				}
+			}
+		}
+	}
+	// Most random points are clearly inside the model's block and the
+	// index's (they differ by about 14 m): the key lookups answer them.
+	if fast < 2*len(pts) {
+		t.Errorf("only %d of the answers came from the model's blocks by key, want most of %d points x 4 units", fast, len(pts))
+	}
+}
+
+// A reverse lookup in every unit at a point clearly inside its blocks asks
+// the cache for one block per unit, found by key: no page directory, no
+// search of the blocks around the point.
+func TestReverseByKey(t *testing.T) {
+	t.Parallel()
+	ix, _ := openIndex(t, "ats-test", fullTownship(t, 0.0002, -0.0001))
+	svc := grid.New()
+	svc.SetIndexes([]*gridindex.Index{ix})
+	ctx := context.Background()
+	lsd, _ := dls.Resolve(parse(t, "6-10-24-1-W5"))
+	q := grid.ReverseQuery{Point: lsd.Centroid, All: true}
+	if _, err := svc.Reverse(ctx, q); err != nil { // warm the cache
+		t.Fatal(err)
+	}
+	before := ix.CacheStats()
+	got, err := svc.Reverse(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, b := range got {
+		names = append(names, b.Location.String()+" "+b.Source)
+	}
+	want := []string{"24-1-W5 ats-test", "10-24-1-W5 ats-test", "SW-10-24-1-W5 ats-test", "6-10-24-1-W5 ats-test"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("Reverse(%v) = %q, want %q", q.Point, names, want)
+	}
+	after := ix.CacheStats()
+	// Deciding the system (the township) and answering (four units, the
+	// township again among them): five blocks by key.
+	if n := (after.Hits + after.Misses) - (before.Hits + before.Misses); n != 5 || after.Misses != before.Misses {
+		t.Errorf("Reverse asked the cache for %d entries (%d misses), want 5 block hits", n, after.Misses-before.Misses)
 	}
 }

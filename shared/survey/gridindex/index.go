@@ -678,3 +678,32 @@ func distanceM(a, b orb.Point) float64 {
 	dy := (a[1] - b[1]) * 110_574.0
 	return math.Hypot(dx, dy)
 }
+
+// edgeMargin is how near an edge (in degrees, about 10 cm) a point must
+// not be for containingAt to decide it: on a shared edge two records
+// contain the point, and which one answers is the scan's to say.
+const edgeMargin = 1e-6
+
+// containingAt returns the hit of l's record when its polygon contains pt
+// farther than edgeMargin from its edges, without a spatial search: a key
+// lookup and one ring test, where containingHits scans every block whose
+// box holds the point. ok is false when the index has no record l or the
+// point is not clearly inside it; the caller then asks containingHits.
+func (ix *version) containingAt(ctx context.Context, l lld.Location, pt orb.Point) (Hit, bool, error) {
+	b, i, ok, err := ix.blockOf(ctx, l)
+	if err != nil || !ok || !b.bounds[i].Contains(pt) {
+		return Hit{}, false, err
+	}
+	sp := scratchRings.Get().(*[]orb.Point)
+	in, err := b.containsOff(i, pt, sp, edgeMargin)
+	*sp = (*sp)[:0]
+	scratchRings.Put(sp)
+	if err != nil || !in {
+		return Hit{}, false, err
+	}
+	kinds, err := b.kindsOf()
+	if err != nil {
+		return Hit{}, false, fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
+	}
+	return Hit{System: kinds[i].sys, Unit: kinds[i].unit, v: ix, b: b, i: i}, true, nil
+}

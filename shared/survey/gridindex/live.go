@@ -275,6 +275,23 @@ func (ix *Index) ContainingHits(ctx context.Context, pt orb.Point) ([]Hit, error
 	return do(ctx, ix, func(v *version) ([]Hit, error) { return v.containingHits(ctx, pt) })
 }
 
+// ContainingAt returns l's record as a hit when its polygon contains pt
+// clearly (not within about 10 cm of an edge): the check of a candidate
+// found some other way (a survey model's block at the point), a key lookup
+// and one ring test instead of ContainingHits' spatial search. ok == false
+// says nothing about pt: ask ContainingHits.
+func (ix *Index) ContainingAt(ctx context.Context, l lld.Location, pt orb.Point) (Hit, bool, error) {
+	type hit struct {
+		h  Hit
+		ok bool
+	}
+	r, err := do(ctx, ix, func(v *version) (hit, error) {
+		h, ok, err := v.containingAt(ctx, l, pt)
+		return hit{h, ok}, err
+	})
+	return r.h, r.ok, err
+}
+
 // Nearest returns the record of unit u whose centroid is nearest pt and no
 // farther than maxM metres: the lookup for datasets that publish centroids
 // only (Manitoba river and parish lots).

@@ -148,6 +148,13 @@ func (p *block) kindsOf() ([]kind, error) {
 // decoded into *scratch, reused from ring to ring. A record without a
 // polygon contains nothing.
 func (p *block) contains(i int, pt orb.Point, scratch *[]orb.Point) (bool, error) {
+	return p.containsOff(i, pt, scratch, 0)
+}
+
+// containsOff is contains, except that a point within margin degrees of
+// an edge of the record's rings is not in it (margin 0: an edge is in):
+// what a caller that must not decide a point on a shared edge asks.
+func (p *block) containsOff(i int, pt orb.Point, scratch *[]orb.Point, margin float64) (bool, error) {
 	d := decoder{b: p.raw[p.offs[i]:]}
 	d.b = d.b[d.count(1):] // the key
 	d.byte1()              // province
@@ -157,6 +164,7 @@ func (p *block) contains(i int, pt orb.Point, scratch *[]orb.Point) (bool, error
 	if d.err != nil || flags&flagGeometry == 0 {
 		return false, d.err
 	}
+	near := false // within margin of the outer ring containing pt, or of a hole's edge
 	polygon := func() bool {
 		in := false
 		for r := range d.count(1) {
@@ -172,13 +180,16 @@ func (p *block) contains(i int, pt orb.Point, scratch *[]orb.Point) (bool, error
 				continue // outside the outer ring, holes do not matter: read on for the deltas
 			}
 			c := len(ring) > 0 && planar.RingContains(orb.Ring(ring), pt)
+			if margin > 0 && (c || r > 0) && nearEdge(ring, pt, margin) { // a hole's edge counts from outside it too
+				near = true
+			}
 			if r == 0 {
 				in = c
 			} else if c {
 				in = false // in a hole
 			}
 		}
-		return in && d.err == nil
+		return in && !near && d.err == nil
 	}
 	if flags&flagMultiPolygon == 0 {
 		in := polygon()
@@ -190,6 +201,30 @@ func (p *block) contains(i int, pt orb.Point, scratch *[]orb.Point) (bool, error
 		}
 	}
 	return false, d.err
+}
+
+// nearEdge reports whether pt is within margin degrees of an edge of
+// ring (closed or not), in each axis: a box test, enough to tell a point
+// on or next to an edge from one well inside.
+func nearEdge(ring []orb.Point, pt orb.Point, margin float64) bool {
+	for j := range ring {
+		a, b := ring[j], ring[(j+1)%len(ring)]
+		if pt[0] < min(a[0], b[0])-margin || pt[0] > max(a[0], b[0])+margin ||
+			pt[1] < min(a[1], b[1])-margin || pt[1] > max(a[1], b[1])+margin {
+			continue
+		}
+		// Distance from pt to the segment, in degrees.
+		dx, dy := b[0]-a[0], b[1]-a[1]
+		t := 0.0
+		if l2 := dx*dx + dy*dy; l2 > 0 {
+			t = max(0, min(1, ((pt[0]-a[0])*dx+(pt[1]-a[1])*dy)/l2))
+		}
+		ex, ey := a[0]+t*dx-pt[0], a[1]+t*dy-pt[1]
+		if ex*ex+ey*ey <= margin*margin {
+			return true
+		}
+	}
+	return false
 }
 
 // scanBlock indexes the records of an inflated block in one pass that

@@ -9,8 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paulmach/orb"
+
 	"meridian/shared/blob"
 	"meridian/shared/lld"
+	"meridian/shared/survey/dls"
 	"meridian/shared/survey/gridindex"
 )
 
@@ -73,4 +76,68 @@ func BenchmarkProvinceLookup(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkProvinceReverse finds the LSD at random points of a province's
+// index, warmed whole: by the search around the point (ContainingHits, the
+// last LSD hit decoded), against the survey model's LSD at the point
+// looked up by key and tested (ContainingAt), with the search for the
+// points it does not decide. It reports the share the key lookup answers.
+func BenchmarkProvinceReverse(b *testing.B) {
+	ix := provinceIndex(b, gridindex.Options{CacheBytes: 1 << 30})
+	if _, err := ix.Warm(context.Background(), runtime.GOMAXPROCS(0), 0); err != nil {
+		b.Fatal(err)
+	}
+	bd := ix.Bound()
+	rng := rand.New(rand.NewPCG(1, 2))
+	pts := make([]orb.Point, 4096)
+	for i := range pts {
+		pts[i] = orb.Point{bd.Min[0] + rng.Float64()*(bd.Max[0]-bd.Min[0]), bd.Min[1] + rng.Float64()*(bd.Max[1]-bd.Min[1])}
+	}
+	ctx := context.Background()
+	search := func(pt orb.Point) {
+		hits, err := ix.ContainingHits(ctx, pt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := len(hits) - 1; i >= 0; i-- {
+			if hits[i].Unit == lld.LSD {
+				if _, err := hits[i].Record(); err != nil {
+					b.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+	b.Run("search", func(b *testing.B) {
+		b.ReportAllocs()
+		n := 0
+		for b.Loop() {
+			search(pts[n%len(pts)])
+			n++
+		}
+	})
+	b.Run("model+key", func(b *testing.B) {
+		b.ReportAllocs()
+		n, byKey := 0, 0
+		for b.Loop() {
+			pt := pts[n%len(pts)]
+			n++
+			if l, ok := dls.Locate(pt, lld.LSD); ok {
+				h, ok, err := ix.ContainingAt(ctx, l, pt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if ok {
+					if _, err := h.Record(); err != nil {
+						b.Fatal(err)
+					}
+					byKey++
+					continue
+				}
+			}
+			search(pt)
+		}
+		b.ReportMetric(float64(byKey)/float64(n), "by-key")
+	})
 }
