@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -204,6 +205,7 @@ func scenarios() []scenario {
 
 type result struct {
 	n, errors     int
+	bytes         int64 // body bytes read, over the n answers
 	rps           float64
 	p50, p99, max time.Duration
 	firstErr      string
@@ -221,6 +223,7 @@ func runScenario(ctx context.Context, base, key string, sc scenario, conns int, 
 	var (
 		mu       sync.Mutex
 		lat      []time.Duration
+		bytes    int64
 		errs     int
 		firstErr string
 		issued   = make(chan struct{}, maxRequests)
@@ -237,6 +240,7 @@ func runScenario(ctx context.Context, base, key string, sc scenario, conns int, 
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(w), 42))
 			var local []time.Duration
+			var localBytes int64
 			localErrs, localFirst := 0, ""
 			for range issued {
 				if ctx.Err() != nil {
@@ -250,8 +254,9 @@ func runScenario(ctx context.Context, base, key string, sc scenario, conns int, 
 				req.Header.Set("X-API-Key", key)
 				t0 := time.Now()
 				resp, err := client.Do(req)
+				var nb int64
 				if err == nil {
-					io.Copy(io.Discard, resp.Body)
+					nb, _ = io.Copy(io.Discard, resp.Body)
 					resp.Body.Close()
 				}
 				el := time.Since(t0)
@@ -272,10 +277,12 @@ func runScenario(ctx context.Context, base, key string, sc scenario, conns int, 
 					}
 				default:
 					local = append(local, el)
+					localBytes += nb
 				}
 			}
 			mu.Lock()
 			lat = append(lat, local...)
+			bytes += localBytes
 			errs += localErrs
 			if firstErr == "" {
 				firstErr = localFirst
@@ -287,7 +294,7 @@ func runScenario(ctx context.Context, base, key string, sc scenario, conns int, 
 	elapsed := time.Since(start)
 	client.CloseIdleConnections()
 	slices.Sort(lat)
-	r := result{n: len(lat), errors: errs, firstErr: firstErr, rps: float64(len(lat)) / elapsed.Seconds()}
+	r := result{n: len(lat), bytes: bytes, errors: errs, firstErr: firstErr, rps: float64(len(lat)) / elapsed.Seconds()}
 	if len(lat) > 0 {
 		r.p50 = lat[len(lat)*50/100]
 		r.p99 = lat[len(lat)*99/100]
@@ -324,18 +331,39 @@ var helloBody = []byte(`{"hello":"world"}` + "\n")
 
 // startHello serves a hello-world handler on a free 127.0.0.1 port (one
 // http.Server, default settings), and
-// returns its base URL and a function that stops it.
+// returns its base URL and a function that stops it. /bytes?n=N answers
+// N bytes instead (at most maxStaticBytes, written at once from memory):
+// the most a server can do that sends an answer of that size
+// (staticScenario).
 func startHello() (string, func(), error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
 	}
+	static := bytes.Repeat([]byte{' '}, maxStaticBytes)
 	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/bytes" {
+			n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+			w.Write(static[:max(0, min(n, maxStaticBytes))])
+			return
+		}
 		w.Write(helloBody)
 	})}
 	go hs.Serve(ln)
 	return "http://" + ln.Addr().String(), func() { hs.Close() }, nil
+}
+
+// maxStaticBytes bounds the hello server's static answers.
+const maxStaticBytes = 4 << 20
+
+// staticScenario reads n bytes from the hello server at url (startHello's
+// /bytes): what a route whose answers average n bytes is measured against
+// beside hello-world, the ceiling of a server that only sends them.
+func staticScenario(url string, n int64) scenario {
+	return scenario{fmt.Sprintf("static %d bytes", n), 1, func(string, *rand.Rand) (*http.Request, error) {
+		return http.NewRequest("GET", fmt.Sprintf("%s/bytes?n=%d", url, n), nil)
+	}}
 }
 
 // helloScenario reads the hello-world handler at url, whatever base the

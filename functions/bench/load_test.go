@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 var built struct {
@@ -93,6 +95,22 @@ func TestUsageErrors(t *testing.T) {
 		var stdout, stderr strings.Builder
 		if code := run(args, &stdout, &stderr); code != 2 || stderr.Len() == 0 {
 			t.Errorf("meridian-bench %q: exit %d, stderr %q; want 2 and a reason", args, code, stderr.String())
+		}
+	}
+}
+
+// The static baseline answers exactly the size asked, and runScenario
+// counts the bytes it read: the mean a route is compared at.
+func TestStaticScenarioSize(t *testing.T) {
+	url, stop, err := startHello()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	for _, n := range []int64{0, 5000, maxStaticBytes} {
+		res := runScenario(context.Background(), url, "", staticScenario(url, n), 2, time.Second, 20)
+		if res.errors > 0 || res.n != 20 || res.bytes != 20*n {
+			t.Errorf("static %d bytes: %d answers, %d errors (%s), %d bytes read, want 20 answers of %d", n, res.n, res.errors, res.firstErr, res.bytes, n)
 		}
 	}
 }

@@ -126,7 +126,22 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 		if s.name == helloName {
 			m.step = helloStep
 		}
+		// An answer of kilobytes costs its bytes whatever the server: each
+		// such route is measured beside a static answer of its mean size
+		// from the hello-world server, the most any server could do here.
+		var static *measure
+		if avg := res.bytes / int64(max(1, res.n)); avg >= staticFloorBytes && s.perRequest <= 1 && !strings.HasPrefix(s.name, "tiles ") {
+			st := runScenario(ctx, hello, "", staticScenario(hello, avg), r.conns, min(r.duration, 2*time.Second), 200000)
+			static = &measure{step: "GET " + s.name + ": a static answer of its size", rows: int64(st.n), unit: "requests", time: min(r.duration, 2*time.Second),
+				rate: st.rps, p50: st.p50, p99: st.p99, errors: st.errors, note: fmt.Sprintf("%d bytes", avg)}
+			if st.rps > 0 {
+				m.note = fmt.Sprintf("%.2f x static", res.rps/st.rps)
+			}
+		}
 		r.add(m)
+		if static != nil {
+			r.add(*static)
+		}
 		if res.errors > 0 {
 			fmt.Fprintf(r.log, "scale-test: %s: first error: %s\n", s.name, res.firstErr)
 		}
@@ -142,6 +157,10 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 	r.add(measure{step: "serve: whole load", time: time.Since(t0), rss: hwm})
 	return nil
 }
+
+// staticFloorBytes is the mean answer size from which a route is also
+// measured against a static answer of that size.
+const staticFloorBytes = 2048
 
 // pmtilesSuffix ends the name of a scenario reading tiles from pmtiles
 // serve: "tiles ab/sec from pmtiles serve".
