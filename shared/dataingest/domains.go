@@ -66,9 +66,11 @@ func (f energyFiles) ingest(ctx context.Context, store kv.Store, g *grid.Service
 		fmt.Fprintf(w, "energy dataset version %d: %d items in %s\n", sum.Version, sum.Items, time.Since(start).Round(time.Millisecond))
 		if o.changes != nil {
 			if _, ok := o.changes.Previous(); ok {
-				fmt.Fprintf(w, "changes: %d found, %d kept from earlier versions\n", sum.Changes.Found, sum.Changes.Retained)
+				fmt.Fprintf(w, "changes: %d found, %d kept from earlier versions, %d records compared in %s\n", sum.Changes.Found, sum.Changes.Retained,
+					sum.Changes.Records, sum.Changes.Time.Round(time.Millisecond))
 			} else {
-				fmt.Fprintf(w, "changes: none (the first version the change feed sees: %d records kept to compare the next with)\n", sum.Changes.Records)
+				fmt.Fprintf(w, "changes: none (the first version the change feed sees: %d records kept to compare the next with, in %s)\n",
+					sum.Changes.Records, sum.Changes.Time.Round(time.Millisecond))
 			}
 		}
 		fmt.Fprintf(w, "read:    %s\n", counts(sum.Read))

@@ -49,6 +49,9 @@ type Stats struct {
 	Found    int   // changes this version found (CHGNEW)
 	Retained int   // changes of earlier versions kept (CHG# with Found)
 	Dropped  int   // changes of earlier versions past the retention
+	// Time is Build's: the snapshot's sort written out, the log copied,
+	// the diff and the change items handed to the writer.
+	Time time.Duration
 }
 
 // Open opens the state in dir (created if needed), removing the
@@ -97,8 +100,10 @@ func (s *State) NextVersion(v int64) int64 {
 // under temporary names until Commit), and writes every change of the
 // new log to w as a CHG#<township> item, those found now also as CHGNEW
 // items. v.Version is the version of the changes (NextVersion).
-func (s *State) Build(w *kv.Writer, snap *Snapshot, v Version) (Stats, error) {
-	st := Stats{Version: v.Version}
+func (s *State) Build(w *kv.Writer, snap *Snapshot, v Version) (st Stats, err error) {
+	start := time.Now()
+	st = Stats{Version: v.Version}
+	defer func() { st.Time = time.Since(start) }()
 	s.snapTmp = filepath.Join(s.dir, tmpPrefix+SnapshotFile)
 	n, err := snap.WriteTo(s.snapTmp, Header{Version: v.Version, AsOf: v.AsOf, Demo: v.Demo})
 	if err != nil {
