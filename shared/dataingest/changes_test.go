@@ -1,8 +1,11 @@
 package dataingest_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"maps"
 	"slices"
 	"sort"
@@ -14,6 +17,7 @@ import (
 	"meridian/shared/demo"
 	"meridian/shared/demo/energydemo"
 	"meridian/shared/energy"
+	"meridian/shared/energy/changefeed"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
 )
@@ -166,6 +170,37 @@ func TestEnergyChangeFeed(t *testing.T) {
 				t.Errorf("expiry: before %v after %v", c.Before, c.After)
 			}
 		}
+	}
+
+	// A failed ingest leaves the state as it was.
+	state := func() []byte {
+		var b []byte
+		for _, name := range []string{changefeed.SnapshotFile, changefeed.LogFile} {
+			f, err := os.ReadFile(filepath.Join(data.EnergyChanges(), name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = append(b, f...)
+		}
+		return b
+	}
+	before := state()
+	broken := filepath.Join(dir, "WellList_2026-11.txt")
+	if err := os.WriteFile(broken, []byte("not\ta\twell\tlist\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := dataingest.Reports{Domain: energy.Dataset, Dir: dir, Invented: true, AsOf: demo.AsOf()}
+	if _, err := dataingest.IngestReports(ctx, data, r); err == nil {
+		t.Fatal("an ingest of a broken well list succeeded")
+	}
+	if !bytes.Equal(state(), before) {
+		t.Error("a failed ingest changed the change feed's state")
+	}
+	if left, _ := filepath.Glob(filepath.Join(data.EnergyChanges(), ".tmp-*")); len(left) != 0 {
+		t.Errorf("a failed ingest left %v", left)
+	}
+	if _, err := energydemo.WriteNext(dir); err != nil {
+		t.Fatal(err)
 	}
 
 	// The same data again: nothing new, the second version's kept.
