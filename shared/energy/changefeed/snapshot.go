@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -105,12 +107,12 @@ func DispositionRecord(lsd, prov, section, issue string, r energy.TenureRow) Rec
 		FieldStatus: r.Status, FieldHolderBA: ba, FieldHolderName: name, FieldExpiryDate: expiry, FieldIssueDate: issue}}
 }
 
-// clean makes s a field of a snapshot line: no tab, newline or NUL, at
-// most n bytes of valid UTF-8.
+// clean makes s a field of a snapshot line: no tab, newline, NUL or the
+// separators of keys and fields, at most n bytes of valid UTF-8.
 func clean(s string, n int) string {
-	if strings.ContainsAny(s, "\t\n\r\x00\x01") {
+	if strings.ContainsAny(s, "\t\n\r\x00\x01\x1f") {
 		s = strings.Map(func(r rune) rune {
-			if r == '\t' || r == '\n' || r == '\r' || r == 0 || r == 1 {
+			if r == '\t' || r == '\n' || r == '\r' || r == 0 || r == 1 || r == fieldSep {
 				return ' '
 			}
 			return r
@@ -132,29 +134,37 @@ func (r Record) key() string {
 	return clean(r.LSD, 64) + "\x01" + r.Type + "\x01" + clean(r.ID, 256)
 }
 
-// value is the rest of a record's line.
-func (r Record) value() (string, error) {
-	f := make(map[string]any, len(r.Fields))
-	for k, v := range r.Fields {
-		if s, ok := v.(string); ok {
-			v = clean(s, maxField)
-		}
-		f[k] = v
-	}
-	b, err := json.Marshal(f)
-	if err != nil {
-		return "", err
-	}
-	return clean(r.Province, 8) + "\t" + clean(r.Section, 32) + "\t" + clean(r.Href, 300) + "\t" + string(b), nil
-}
+// fieldSep separates a record's fields on its line: name=<type><value>,
+// type s (string) or b (bool), in name order.
+const fieldSep = '\x1f'
 
-// line is a record as a snapshot file holds it.
-func (r Record) line() (string, error) {
-	v, err := r.value()
-	if err != nil {
-		return "", err
+// value is the rest of a record's line: where it comes from, then its
+// fields.
+func (r Record) value() (string, error) {
+	var b strings.Builder
+	b.WriteString(clean(r.Province, 8) + "\t" + clean(r.Section, 32) + "\t" + clean(r.Href, 300) + "\t")
+	names := make([]string, 0, len(r.Fields))
+	for k := range r.Fields {
+		names = append(names, k)
 	}
-	return strings.ReplaceAll(r.key(), "\x01", "\t") + "\t" + v, nil
+	slices.Sort(names)
+	for i, k := range names {
+		if i > 0 {
+			b.WriteByte(fieldSep)
+		}
+		b.WriteString(k)
+		switch v := r.Fields[k].(type) {
+		case string:
+			b.WriteString("=s")
+			b.WriteString(clean(v, maxField))
+		case bool:
+			b.WriteString("=b")
+			b.WriteString(strconv.FormatBool(v))
+		default:
+			return "", fmt.Errorf("field %s of type %T: want a string or a bool", k, v)
+		}
+	}
+	return b.String(), nil
 }
 
 // parseLine reads a line of a snapshot file.
@@ -163,9 +173,20 @@ func parseLine(s string) (Record, error) {
 	if len(p) != 7 {
 		return Record{}, fmt.Errorf("changefeed: snapshot line of %d fields, want 7", len(p))
 	}
-	r := Record{LSD: p[0], Type: p[1], ID: p[2], Province: p[3], Section: p[4], Href: p[5]}
-	if err := json.Unmarshal([]byte(p[6]), &r.Fields); err != nil {
-		return Record{}, fmt.Errorf("changefeed: snapshot line of %s %s %s: %w", p[0], p[1], p[2], err)
+	r := Record{LSD: p[0], Type: p[1], ID: p[2], Province: p[3], Section: p[4], Href: p[5], Fields: map[string]any{}}
+	for f := range strings.SplitSeq(p[6], string(fieldSep)) {
+		name, v, ok := strings.Cut(f, "=")
+		if !ok || v == "" {
+			return Record{}, fmt.Errorf("changefeed: snapshot line of %s %s %s: field %q", p[0], p[1], p[2], f)
+		}
+		switch v[0] {
+		case 's':
+			r.Fields[name] = v[1:]
+		case 'b':
+			r.Fields[name] = v[1:] == "true"
+		default:
+			return Record{}, fmt.Errorf("changefeed: snapshot line of %s %s %s: field %q", p[0], p[1], p[2], f)
+		}
 	}
 	return r, nil
 }
@@ -223,7 +244,7 @@ func (s *Snapshot) WriteTo(path string, h Header) (int, error) {
 		s.Close()
 		return 0, fmt.Errorf("changefeed: %w", err)
 	}
-	zw := gzip.NewWriter(f)
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
 	bw := bufio.NewWriterSize(zw, 64<<10)
 	hb, _ := json.Marshal(h)
 	bw.Write(hb)

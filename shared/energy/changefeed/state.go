@@ -220,7 +220,7 @@ func createLog(path string, h Header) (*logWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("changefeed: %w", err)
 	}
-	zw := gzip.NewWriter(f)
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
 	l := &logWriter{f: f, zw: zw, bw: bufio.NewWriterSize(zw, 64<<10)}
 	hb, _ := json.Marshal(h)
 	return l, l.write(hb)

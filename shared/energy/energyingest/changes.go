@@ -31,6 +31,10 @@ func (in *ingester) writeChanges() error {
 	if err != nil {
 		return err
 	}
+	if _, ok := st.Previous(); !ok {
+		in.progress("changes: none, the first version the change feed sees (%d records kept)", stats.Records)
+		return nil
+	}
 	in.progress("changes: %d found, %d retained from earlier versions (%d records compared)", stats.Found, stats.Retained, stats.Records)
 	return nil
 }
