@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"meridian/shared/energy/changefeed"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
+	"meridian/shared/survey/grid"
 )
 
 // changeItems reads the served energy version's change items: CHGNEW's
@@ -214,5 +216,36 @@ func TestEnergyChangeFeed(t *testing.T) {
 	}
 	if !slices.Equal(slices.Sorted(maps.Keys(all3)), wantIDs) {
 		t.Errorf("third version's CHG# items: %v, want the second's", slices.Sorted(maps.Keys(all3)))
+	}
+}
+
+// A first start seeds the change feed with the demo it ingests: an ingest
+// of the demo's next version then finds its four changes.
+func TestDemoStartSeedsTheChangeFeed(t *testing.T) {
+	ctx := context.Background()
+	data := datadir.Dir(t.TempDir())
+	if err := dataingest.EnsureDemoReports(ctx, data, grid.New(), slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(data.EnergyChanges(), changefeed.SnapshotFile)); err != nil {
+		t.Fatalf("no change feed state after the first start: %v", err)
+	}
+	dir := t.TempDir()
+	next, err := energydemo.WriteNext(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dataingest.IngestReports(ctx, data, dataingest.Reports{Domain: energy.Dataset, Dir: dir, Invented: true, AsOf: demo.AsOf()}); err != nil {
+		t.Fatal(err)
+	}
+	fresh, _, _, done := changeItems(t, data)
+	done()
+	kinds := map[energy.ChangeKind]int{}
+	for _, c := range fresh {
+		kinds[c.Kind]++
+	}
+	if len(fresh) != 42 || kinds[energy.WellStatusChanged] != 1 || kinds[energy.WellLicensed] != 1 ||
+		kinds[energy.DispositionTransferred] == 0 || kinds[energy.DispositionExpired] == 0 {
+		t.Errorf("after the demo's next version: %d changes %v (the well %s, the licence %s)", len(fresh), kinds, next.StatusChanged, next.Licensed)
 	}
 }
