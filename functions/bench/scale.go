@@ -113,6 +113,11 @@ func scaleCommand(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	printScaleTable(stdout, runs)
+	for _, r := range runs {
+		if r.changes != "" {
+			fmt.Fprintf(stdout, "%s: %s\n", r.name, r.changes)
+		}
+	}
 	last := runs[len(runs)-1]
 	peak, step := last.peak()
 	elapsed := time.Since(start)
@@ -164,6 +169,7 @@ type scaleRun struct {
 	prepare      string   // -prepare: write the load sample there instead of serving
 	gridCacheMiB int64    // the server's -grid-cache-mib
 	rows         []measure
+	changes      string // the change feed's line (the second energy ingest)
 }
 
 // gridArchiveLayers parses -grid-archives: ab/sec first, then the other
@@ -346,6 +352,7 @@ type scaleManifest struct {
 
 func (r *scaleRun) run(ctx context.Context) error {
 	src, data := filepath.Join(r.dir, "src"), filepath.Join(r.dir, "data")
+	srcNext := filepath.Join(r.dir, "src-next")
 	// The generators are single-threaded and small (under 150 MB each):
 	// the three run side by side, and the grid ingests (as small, side by
 	// side too) start as soon as the grids are written, while the energy
@@ -367,6 +374,13 @@ func (r *scaleRun) run(ctx context.Context) error {
 			m.rows, m.unit, m.note = manifests[i].Rows, "records", megabytes(manifests[i].Bytes)
 		}
 		first[i] = []measure{m}
+		if err == nil && domain == "energy" {
+			// The next version of the same data, with known differences,
+			// for the change feed's second ingest.
+			next := append(slices.Clone(args[:len(args)-1]), "-next", "-o", srcNext, "energy")
+			_, el, rss, err = r.child(ctx, "generate-energy-next", next...)
+			first[i] = append(first[i], measure{step: "generate energy, next version", rows: manifests[i].Rows, unit: "records", time: el, rss: rss})
+		}
 		if err != nil || domain != "grid" {
 			return err
 		}
@@ -393,14 +407,22 @@ func (r *scaleRun) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ingest := func(ctx context.Context, domain string) (measure, error) {
+	var energyOut string // the first energy ingest's summary
+	ingestFrom := func(ctx context.Context, domain, from, step string) (measure, string, error) {
 		args := []string{"ingest", domain, "-invented", "-tiles=false", "-data", data}
 		if asOf := manifest[domain].AsOf; domain == "energy" && asOf != "" {
 			args = append(args, "-now", asOf)
 		}
-		args = append(args, filepath.Join(src, domain))
-		out, el, rss, err := r.child(ctx, "ingest-"+domain, args...)
-		m := measure{step: "ingest " + domain, rows: manifest[domain].Rows, unit: "records", note: fmt.Sprintf("%d items", firstInt(out, ` (\d+) items in`)), time: el, rss: rss}
+		args = append(args, from)
+		out, el, rss, err := r.child(ctx, strings.ReplaceAll(step, " ", "-"), args...)
+		m := measure{step: step, rows: manifest[domain].Rows, unit: "records", note: fmt.Sprintf("%d items", firstInt(out, ` (\d+) items in`)), time: el, rss: rss}
+		return m, out, err
+	}
+	ingest := func(ctx context.Context, domain string) (measure, error) {
+		m, out, err := ingestFrom(ctx, domain, filepath.Join(src, domain), "ingest "+domain)
+		if domain == "energy" {
+			energyOut = out
+		}
 		return m, err
 	}
 	var second [2][]measure
@@ -418,7 +440,23 @@ func (r *scaleRun) run(ctx context.Context) error {
 		return err
 	}
 	r.addGroup("energy ingest, grid archives", second[:]...)
-	m, err := ingest(ctx, "ag")
+	// The next version of the energy data: the change feed compares it
+	// with the first (changefeed). Alone, as the first was beside the
+	// grid archives: its time is compared with the first's, and the
+	// diff's own part is the ingest's "changes:" line.
+	firstEnergy := second[0][0]
+	m, out, err := ingestFrom(ctx, "energy", filepath.Join(srcNext, "energy"), "ingest energy, next version")
+	found := firstInt(out, `changes: (\d+) found`)
+	m.note += fmt.Sprintf(", %d changes", found)
+	r.add(m)
+	if err != nil {
+		return err
+	}
+	r.changes = fmt.Sprintf("changes: %d found in %s (the diff's part of the ingest; the first ingest's snapshot alone: %s), peak RSS %d MB; "+
+		"the second energy ingest %s against the first's %s (x%.2f, the first beside the grid archives)",
+		found, changeTime(out), changeTime(energyOut), m.rss>>20, dur(m.time), dur(firstEnergy.time), m.time.Seconds()/max(firstEnergy.time.Seconds(), 1e-9))
+	fmt.Fprintf(r.log, "scale-test: %s: %s\n", r.name, r.changes)
+	m, err = ingest(ctx, "ag")
 	r.add(m)
 	if err != nil {
 		return err
@@ -552,6 +590,16 @@ var intRes sync.Map // pattern → *regexp.Regexp
 
 // firstInt returns the integer the first group of pattern matches in s, 0
 // when it does not match.
+// changeTime is the time an energy ingest's "changes:" line gives its
+// change feed ("in 1.5s"); "?" when it gives none.
+func changeTime(out string) string {
+	m := regexp.MustCompile(`(?m)^changes: .* in ([0-9.a-zµ]+)\)?$`).FindStringSubmatch(out)
+	if m == nil {
+		return "?"
+	}
+	return m[1]
+}
+
 func firstInt(s, pattern string) int64 {
 	re, ok := intRes.Load(pattern)
 	if !ok {

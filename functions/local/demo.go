@@ -34,6 +34,10 @@ one; ingest the files with -invented so their answers say so.
                    prairie provinces' agriculture and grids; -fraction scales
                    every count, -seed changes the data. Streams: memory stays
                    bounded whatever the size.
+  -next            energy only: the next version of the same data, with known
+                   differences, for the change feed (demo: one well abandoned,
+                   one licensed, one disposition transferred, one expired;
+                   province: a few thousand of the first three at full size)
 
   meridian demo -scale province -fraction 0.05 -o /tmp/scale energy
   meridian ingest energy -invented -data DATA /tmp/scale/energy
@@ -71,6 +75,7 @@ func demoCommand(args []string, stdout, stderr io.Writer) int {
 	fraction := fs.Float64("fraction", 1, "with -scale province: the share of the published size, in (0, 1]")
 	seed := fs.Uint64("seed", 1, "with -scale province: the seed of the generated data")
 	out := fs.String("o", "demo-data", "output directory")
+	next := fs.Bool("next", false, "energy only: write the next version of the data, with known differences (the change feed's)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -90,6 +95,10 @@ func demoCommand(args []string, stdout, stderr io.Writer) int {
 	if len(domains) == 0 {
 		domains = demoDomains
 	}
+	if *next && !slices.Equal(domains, []string{"energy"}) {
+		fmt.Fprintln(stderr, "meridian demo: -next writes the energy domain only: meridian demo -next energy")
+		return 2
+	}
 	for _, d := range domains {
 		if !slices.Contains(demoDomains, d) {
 			fmt.Fprintf(stderr, "meridian demo: %q: want grid, energy or ag\n", d)
@@ -103,9 +112,14 @@ func demoCommand(args []string, stdout, stderr io.Writer) int {
 		start := time.Now()
 		var m demoManifest
 		var err error
-		if *size == "demo" {
-			m, err = writeDemoDomain(d, dir)
-		} else {
+		switch {
+		case *next && *size == "province":
+			var rep scale.Report
+			rep, err = energydemo.WriteScaleNext(ctx, dir, o)
+			m = demoManifest{Files: rep.Files, AsOf: demo.AsOf().Format("2006-01-02"), Seed: o.Seed, Fraction: o.Fraction}
+		case *size == "demo":
+			m, err = writeDemoDomain(d, dir, *next)
+		default:
 			m, err = writeProvinceDomain(ctx, d, dir, o)
 			m.Seed, m.Fraction = o.Seed, o.Fraction
 		}
@@ -133,19 +147,24 @@ func demoCommand(args []string, stdout, stderr io.Writer) int {
 
 // writeDemoDomain writes the small demo of domain into dir. Its records are
 // the lines of its text files (a header line included).
-func writeDemoDomain(domain, dir string) (demoManifest, error) {
+// writeDemoDomain writes domain's demo into dir; with next, energy's next
+// version (energydemo.WriteNext).
+func writeDemoDomain(domain, dir string, next bool) (demoManifest, error) {
 	var m demoManifest
 	var err error
-	switch domain {
-	case "grid":
+	switch {
+	case domain == "grid":
 		err = griddemo.Generate(dir)
 		for _, d := range griddemo.Datasets() {
 			m.Grids = append(m.Grids, demoGrid{Format: string(d.Format), Files: d.Files})
 		}
-	case "energy":
+	case domain == "energy" && next:
+		_, err = energydemo.WriteNext(dir)
+		m.AsOf = demo.AsOf().Format("2006-01-02")
+	case domain == "energy":
 		err = energydemo.Write(dir)
 		m.AsOf = demo.AsOf().Format("2006-01-02")
-	case "ag":
+	case domain == "ag":
 		err = agdemo.Write(dir)
 	}
 	if err != nil {

@@ -23,7 +23,9 @@ import (
 	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"meridian/shared/atomicfile"
+	"meridian/shared/datadir"
 	"meridian/shared/datafetch"
+	"meridian/shared/energy/changefeed"
 	"meridian/shared/release"
 )
 
@@ -33,7 +35,10 @@ import (
 // <prefix>downloads/<key>/<version>/<file>. A run starts from them, so
 // its conditional GETs answer 304 when nothing changed, and an energy or
 // agriculture ingest reads the other datasets of its domain as they were
-// last fetched.
+// last fetched. <prefix>changes/energy/ holds the energy change feed's
+// state (package energy/changefeed: the last published version's snapshot
+// and the changes retained), pulled into the scratch data directory before
+// an energy ingest and pushed back once its version is published.
 const defaultPrefix = "refresh/"
 
 // objectStore is what the job asks of S3.
@@ -165,6 +170,13 @@ func (j *Job) Run(ctx context.Context, req Request) (res Result, err error) {
 		}
 	}
 
+	energyRun := slices.ContainsFunc(entries, func(e datafetch.Entry) bool { return e.Ingest.Kind == "energy" })
+	if energyRun {
+		if err := j.pullChanges(ctx); err != nil {
+			return res, err
+		}
+	}
+
 	args := []string{"data", "fetch", "-data", j.Scratch, "-dataset", strings.Join(keysOf(entries), ",")}
 	if req.URL != "" {
 		args = append(args, "-url", req.URL)
@@ -199,6 +211,15 @@ func (j *Job) Run(ctx context.Context, req Request) (res Result, err error) {
 			return res, errors.Join(fmt.Errorf("refresh: publish %s: %w", strings.Join(res.Updated, ", "), err), fetchErr)
 		}
 		res.Published = true
+		// The change feed's state first: recorded without the downloads,
+		// the next run ingests the same data again and finds no change;
+		// the downloads without it, the next run finds this version's
+		// changes again (at least once, never lost).
+		if energyRun && slices.ContainsFunc(res.Updated, isEnergy) {
+			if err := j.pushChanges(ctx); err != nil {
+				return res, errors.Join(fmt.Errorf("refresh: energy was published, but its change feed state was not recorded (the next run reports these changes again): %w", err), fetchErr)
+			}
+		}
 		for _, k := range res.Updated {
 			if err := j.pushDownload(ctx, downloads, k, prev[k]); err != nil {
 				return res, errors.Join(fmt.Errorf("refresh: %s was published, but its download was not recorded (the next run fetches it again): %w", k, err), fetchErr)
@@ -356,6 +377,49 @@ func (j *Job) pushDownload(ctx context.Context, downloads, dataset string, old *
 					j.Log.Warn("old download left in the bucket", "key", k, "err", err)
 				}
 			}
+		}
+	}
+	return nil
+}
+
+// isEnergy reports whether dataset key is read by the energy ingest.
+func isEnergy(key string) bool {
+	e, ok := datafetch.Lookup(key)
+	return ok && e.Ingest.Kind == "energy"
+}
+
+// changesKey is the object of a file of the energy change feed's state.
+func (j *Job) changesKey(name string) string { return j.Prefix + "changes/energy/" + name }
+
+// changeFiles are the energy change feed's state files, in the order they
+// are pushed (the order changefeed commits them: the log before the
+// snapshot).
+var changeFiles = []string{changefeed.LogFile, changefeed.SnapshotFile}
+
+// pullChanges copies the energy change feed's state into the scratch data
+// directory, where the energy ingest compares its data with it; nothing
+// when the job never published energy.
+func (j *Job) pullChanges(ctx context.Context) error {
+	dir := datadir.Dir(j.Scratch).EnergyChanges()
+	for _, name := range changeFiles {
+		if _, err := j.get(ctx, j.changesKey(name), filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pushChanges records the state the energy ingest left in the scratch
+// data directory.
+func (j *Job) pushChanges(ctx context.Context) error {
+	dir := datadir.Dir(j.Scratch).EnergyChanges()
+	for _, name := range changeFiles {
+		src := filepath.Join(dir, name)
+		if _, err := os.Stat(src); err != nil {
+			return fmt.Errorf("refresh: the energy ingest left no %s: %w", name, err)
+		}
+		if err := j.put(ctx, j.changesKey(name), src); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -407,6 +407,7 @@ func TestRefreshEnergyEndToEnd(t *testing.T) {
 		t.Errorf("second run published version %d (was %d)", again.Version, ds.Version)
 	}
 	t.Logf("energy, second run: %.2f s, %d conditional requests", res.Seconds, cond)
+	checkEnergyChanges(t, job, s3c, remote, pub, keys)
 }
 
 // The agriculture group (the other Fargate task) end to end: every

@@ -11,6 +11,9 @@
 //	                          API keys, plans and usage (meridian keys, package gateway)
 //	tls/                      the local CA and the server's certificate (serve -tls)
 //	downloads/                what meridian data fetch downloaded
+//	energy/changes/           the energy change feed's state: the last published
+//	                          version's snapshot and the changes retained (package
+//	                          energy/changefeed), replaced after each publish
 //
 // Everything is installed the same way: written beside its place under a
 // temporary name, checked, then renamed over it ([Install]), so a server
@@ -50,6 +53,7 @@ const (
 	builtMarker       = ".built" // in a domain's tile directory once all its data archives are built
 	tlsDir            = "tls"
 	downloadsDir      = "downloads"
+	energyChangesDir  = "energy/changes"
 	// The API gateway's files; package gateway uses the same names when it
 	// is given the data directory itself (EnsureDemoKey), and a test holds
 	// the two to each other, so that datadir need not import gateway.
@@ -91,6 +95,10 @@ func (d Dir) TLS() string { return d.path(tlsDir) }
 
 // Downloads is where meridian data fetch keeps what it downloaded.
 func (d Dir) Downloads() string { return d.path(downloadsDir) }
+
+// EnergyChanges is the energy change feed's state (package
+// energy/changefeed): what an energy ingest compares its data with.
+func (d Dir) EnergyChanges() string { return d.path(filepath.FromSlash(energyChangesDir)) }
 
 // String and Set make a Dir a flag.Value.
 func (d *Dir) String() string     { return string(*d) }

@@ -63,9 +63,10 @@ func TestLayout(t *testing.T) {
 		d.Reports("energy").Path():                       "/srv/m/reports/energy",
 		d.Built("ag"):                                    "/srv/m/tiles/ag/.built",
 		datadir.TileArchive(d.Tiles(), "ab/twp.pmtiles"): "/srv/m/tiles/ab/twp.pmtiles",
-		d.Keys():      "/srv/m/keys.json",
-		d.TLS():       "/srv/m/tls",
-		d.Downloads(): "/srv/m/downloads",
+		d.Keys():          "/srv/m/keys.json",
+		d.TLS():           "/srv/m/tls",
+		d.Downloads():     "/srv/m/downloads",
+		d.EnergyChanges(): "/srv/m/energy/changes",
 	} {
 		if got != want {
 			t.Errorf("got %s, want %s", got, want)

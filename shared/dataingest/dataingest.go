@@ -31,6 +31,7 @@ import (
 	"meridian/shared/demo/agdemo"
 	"meridian/shared/demo/energydemo"
 	"meridian/shared/energy"
+	"meridian/shared/energy/changefeed"
 	"meridian/shared/energy/energyingest"
 	"meridian/shared/ingest"
 	"meridian/shared/kv"
@@ -190,13 +191,29 @@ func IngestReports(ctx context.Context, data datadir.Dir, r Reports) (ReportsRes
 	if _, err := OpenGrids(ctx, data, svc, slog.New(slog.DiscardHandler), JobGridCacheBytes); err != nil {
 		return ReportsResult{}, fmt.Errorf("grid indexes: %w", err)
 	}
+	if r.Domain == energy.Dataset {
+		if o.changes, err = changefeed.Open(data.EnergyChanges()); err != nil {
+			return ReportsResult{}, fmt.Errorf("energy change feed: %w", err)
+		}
+	}
 	store := data.Reports(r.Domain)
 	name, err := store.Publish(ctx, func(ctx context.Context, s kv.Store) error {
 		_, err := files.ingest(ctx, s, svc, o, out)
 		return err
 	})
 	if err != nil {
+		if o.changes != nil {
+			o.changes.Abort()
+		}
 		return ReportsResult{}, err
+	}
+	// The version is served: its change feed state becomes the one the
+	// next ingest compares with. Not saved, the next ingest reports this
+	// version's changes again (under its own version): never lost.
+	if o.changes != nil {
+		if err := o.changes.Commit(); err != nil {
+			return ReportsResult{Version: filepath.Join(store.Path(), name)}, fmt.Errorf("the data is published, but the change feed's state was not saved (the next ingest reports these changes again): %w", err)
+		}
 	}
 	res := ReportsResult{Version: filepath.Join(store.Path(), name)}
 	if !r.Tiles {
@@ -228,10 +245,11 @@ type reportDomain struct {
 
 // ingestOptions are a report ingest's choices, whatever the domain.
 type ingestOptions struct {
-	demo     bool            // the files are invented (meridian demo)
-	asOf     time.Time       // expiry states (energy), undated files (ag); zero: today
-	progress io.Writer       // a line per file read; nil: quiet
-	notices  *ingest.Notices // values the readers had not seen before; nil discards them
+	demo     bool              // the files are invented (meridian demo)
+	asOf     time.Time         // expiry states (energy), undated files (ag); zero: today
+	progress io.Writer         // a line per file read; nil: quiet
+	notices  *ingest.Notices   // values the readers had not seen before; nil discards them
+	changes  *changefeed.State // the energy change feed's state; nil: none (a check)
 }
 
 // domainFiles are one domain's files found in a directory.

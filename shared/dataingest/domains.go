@@ -24,7 +24,7 @@ type energyFiles struct {
 }
 
 func (f energyFiles) options(o ingestOptions) energyingest.Options {
-	return energyingest.Options{Now: o.asOf, Demo: o.demo, Progress: o.progress, Notices: o.notices}
+	return energyingest.Options{Now: o.asOf, Demo: o.demo, Progress: o.progress, Notices: o.notices, Changes: o.changes}
 }
 
 func (f energyFiles) banners() ([]string, error) { return energyingest.Banners(f.files) }
@@ -64,6 +64,15 @@ func (f energyFiles) ingest(ctx context.Context, store kv.Store, g *grid.Service
 	}
 	if w != nil {
 		fmt.Fprintf(w, "energy dataset version %d: %d items in %s\n", sum.Version, sum.Items, time.Since(start).Round(time.Millisecond))
+		if o.changes != nil {
+			if _, ok := o.changes.Previous(); ok {
+				fmt.Fprintf(w, "changes: %d found, %d kept from earlier versions, %d records compared in %s\n", sum.Changes.Found, sum.Changes.Retained,
+					sum.Changes.Records, sum.Changes.Time.Round(time.Millisecond))
+			} else {
+				fmt.Fprintf(w, "changes: none (the first version the change feed sees: %d records kept to compare the next with, in %s)\n",
+					sum.Changes.Records, sum.Changes.Time.Round(time.Millisecond))
+			}
+		}
 		fmt.Fprintf(w, "read:    %s\n", counts(sum.Read))
 		fmt.Fprintf(w, "derived: %s\n", counts(sum.Derived))
 		if len(sum.Skipped) > 0 {

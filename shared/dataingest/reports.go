@@ -11,6 +11,8 @@ import (
 	"meridian/shared/atomicfile"
 	"meridian/shared/datadir"
 	demodata "meridian/shared/demo"
+	"meridian/shared/energy"
+	"meridian/shared/energy/changefeed"
 	"meridian/shared/kv"
 	"meridian/shared/kv/boltdir"
 	"meridian/shared/survey/grid"
@@ -83,11 +85,27 @@ func EnsureDemoReports(ctx context.Context, data datadir.Dir, svc *grid.Service,
 		d := data.Reports(domain)
 		start := time.Now()
 		var attrs []any
+		// The energy change feed starts from the demo: an ingest of the
+		// demo's next version (meridian demo -next) then finds its changes.
+		var changes *changefeed.State
+		if domain == energy.Dataset {
+			if changes, err = changefeed.Open(data.EnergyChanges()); err != nil {
+				return fmt.Errorf("energy change feed: %w", err)
+			}
+		}
 		if _, err := d.Publish(ctx, func(ctx context.Context, store kv.Store) (err error) {
-			attrs, err = IngestDemo(ctx, domain, store, svc)
+			attrs, err = ingestDemo(ctx, domain, store, svc, changes)
 			return err
 		}); err != nil {
+			if changes != nil {
+				changes.Abort()
+			}
 			return fmt.Errorf("demo %s data into %s: %w", domain, d.Path(), err)
+		}
+		if changes != nil {
+			if err := changes.Commit(); err != nil {
+				return fmt.Errorf("demo energy data: the change feed's state: %w", err)
+			}
 		}
 		logger.Info("ingested demo "+domain+" data", append(attrs, "store", d.Path(), "duration_ms", time.Since(start).Milliseconds())...)
 	}
@@ -123,6 +141,12 @@ func EnsureDataArchives(ctx context.Context, data datadir.Dir, svc *grid.Service
 // IngestDemo writes domain's demo files to a temporary directory and
 // ingests them into store, as a first start does; it returns what to log.
 func IngestDemo(ctx context.Context, domain string, store kv.Store, g *grid.Service) ([]any, error) {
+	return ingestDemo(ctx, domain, store, g, nil)
+}
+
+// ingestDemo is IngestDemo keeping the energy change feed's state in
+// changes (nil: none).
+func ingestDemo(ctx context.Context, domain string, store kv.Store, g *grid.Service, changes *changefeed.State) ([]any, error) {
 	d, ok := domainOf(domain)
 	if !ok {
 		return nil, fmt.Errorf("no report domain %q", domain)
@@ -140,5 +164,5 @@ func IngestDemo(ctx context.Context, domain string, store kv.Store, g *grid.Serv
 		return nil, err
 	}
 	defer files.close()
-	return files.ingest(ctx, store, g, ingestOptions{demo: true, asOf: demodata.AsOf()}, nil)
+	return files.ingest(ctx, store, g, ingestOptions{demo: true, asOf: demodata.AsOf(), changes: changes}, nil)
 }

@@ -59,6 +59,7 @@ func Publish(ctx context.Context, s Store, ds DatasetInfo, write func(w *Writer)
 	v, prev := r.next, r.published
 	prefix := versionPrefix(name, v)
 	w := newWriter(ctx, s, prefix)
+	w.v = v
 	err = write(w)
 	// Also reports a store error the callback ignored; after a failed
 	// callback, waits for the writes in flight before deleting them.

@@ -37,6 +37,7 @@ type Writer struct {
 	s      Store
 	stream ItemStream // nil: buffered Puts
 	prefix string
+	v      Version // the version being written
 	buf    []Item
 	n      int
 	err    error // sticky: the first store error
@@ -105,6 +106,10 @@ func (w *Writer) PutRaw(pk, sk string, data []byte) error {
 	}
 	return nil
 }
+
+// Version is the version the Writer writes: what Publish returns once it
+// succeeds.
+func (w *Writer) Version() Version { return w.v }
 
 // Len returns the number of items written so far (a key written twice
 // counts twice).

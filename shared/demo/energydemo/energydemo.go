@@ -35,6 +35,10 @@ func Write(dir string) error {
 	if err != nil {
 		return err
 	}
+	return writeFiles(dir, files)
+}
+
+func writeFiles(dir string, files []File) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("energydemo: %w", err)
 	}
@@ -82,7 +86,11 @@ func Write(dir string) error {
 // (wells, volumes, lines, dispositions) is invented too; the three UWIs that docs/data-sources.md §0.1 uses as
 // examples sit at their real locations with invented attributes.
 func Generate() ([]File, error) {
-	w := newDemoWorld()
+	return newDemoWorld().files()
+}
+
+// files renders the world in the published formats (Generate).
+func (w *demoWorld) files() ([]File, error) {
 	var files []File
 	add := func(name string, data []byte) { files = append(files, File{Name: name, Data: data}) }
 

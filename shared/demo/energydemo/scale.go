@@ -57,13 +57,40 @@ func WriteScale(ctx context.Context, dir string, o scale.Options) (scale.Report,
 	return writeScale(ctx, dir, o, nil)
 }
 
+// WriteScaleNext writes what WriteScale writes with the same options, as
+// the next version of that data: the same files with a few thousand
+// differences at fraction 1, drawn from the entities' ids alone (so the
+// same for the same options), for measuring the change feed at province
+// size. One well in scaleNextStatusEvery (not an orphan, not yet
+// abandoned) is abandoned; one township in scaleNextWellEvery gains a
+// well licensed this month; one disposition in scaleNextTransferEvery
+// moves to another holder. Nothing else differs.
+func WriteScaleNext(ctx context.Context, dir string, o scale.Options) (scale.Report, error) {
+	if err := o.Check(); err != nil {
+		return scale.Report{}, err
+	}
+	return writeScaleWith(ctx, dir, o, nil, true)
+}
+
+// The differences of WriteScaleNext: about 2,000 wells abandoned, 1,000
+// wells licensed and 1,100 dispositions transferred at fraction 1.
+const (
+	scaleNextStatusEvery   = 211
+	scaleNextWellEvery     = 4
+	scaleNextTransferEvery = 37
+)
+
 // writeScale is WriteScale calling township, when not nil, after each
 // township is written (the heap test measures there).
 func writeScale(ctx context.Context, dir string, o scale.Options, township func()) (scale.Report, error) {
+	return writeScaleWith(ctx, dir, o, township, false)
+}
+
+func writeScaleWith(ctx context.Context, dir string, o scale.Options, township func(), next bool) (scale.Report, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return scale.Report{}, fmt.Errorf("energy: scale: %w", err)
 	}
-	g := &scaleGen{dir: dir, o: o, seed: o.Seed, afterTownship: township}
+	g := &scaleGen{dir: dir, o: o, seed: o.Seed, afterTownship: township, next: next}
 	err := g.run(ctx)
 	if cerr := g.closeAll(); err == nil {
 		err = cerr
@@ -164,6 +191,7 @@ type scaleGen struct {
 	orphans       []demoOrphanRow
 	pipelineN     int // OBJECTIDs given
 	afterTownship func()
+	next          bool // WriteScaleNext: the next version's differences
 
 	ngl        *scaleFile
 	pipelines  *scaleFile
@@ -370,7 +398,11 @@ func (g *scaleGen) province(ctx context.Context, p scaleProvince) error {
 		}
 		fs := g.townshipFacilities(t, int(facs[k]), nf, cells)
 		ws := g.townshipWells(t, int(wells[k]), nw, fs, cells)
-		if err := g.writeTownship(t, ws, fs); err != nil {
+		listed := ws
+		if g.next {
+			listed = g.nextWells(t, k, int(wells[k]), ws, cells)
+		}
+		if err := g.writeTownship(t, listed, fs); err != nil {
 			return err
 		}
 		g.townshipPipelines(t, int(pipes[k]), np, ws, fs, cells)

@@ -419,8 +419,46 @@ func (g *scaleGen) townshipDispositions(t *demoTownship, first, n int, cells []i
 				d.number, d.typ = fmt.Sprintf("MB-%06d", id), "PNG Lease"
 			}
 		}
+		if g.next && id%scaleNextTransferEvery == 0 {
+			d.holder = op(t.Ops[0]).Name
+			if d.holder == holder {
+				d.holder = op(t.Ops[1]).Name
+			}
+		}
 		dispositionRows(&g.dispCSV.buf, g.dispGeo.geo, d)
 	}
+}
+
+// nextWells applies WriteScaleNext's differences to the wells of township
+// k, whose first well is first: some abandoned, and in one township of
+// scaleNextWellEvery a well licensed this month at the next UWI the
+// township's layout gives (no production, no battery, no pipeline). It
+// returns the wells to list; ws's draws, and so every other file, are
+// untouched.
+func (g *scaleGen) nextWells(t *demoTownship, k, first int, ws []*demoWell, cells []int) []*demoWell {
+	for j, d := range ws {
+		if (first+j)%scaleNextStatusEvery == 0 && !d.orphan && d.status != "Abandoned" {
+			d.status, d.stat = "Abandoned", "0102000000"
+		}
+	}
+	n, nc := len(ws), max(1, len(cells))
+	if k%scaleNextWellEvery != 0 || n == 0 || n >= nc*len(scaleLayers) {
+		return ws
+	}
+	shift := g.rand(int('L'), int(t.Prov[0]), t.index).Intn(nc) // townshipWells' layout
+	layer := n / nc
+	c := cells[(577*(n%nc)+shift+97*layer)%nc]
+	sec, lsd := cell(c/24, c%24)
+	d := &demoWell{t: t, role: 5, r: ws[0].r, licensee: t.Ops[0], prevLic: t.Ops[0],
+		u: energyingest.DLSUWI{LE: scaleLayers[layer], LSD: lsd, Section: sec, Township: t.Twp, Range: t.Rge, Meridian: t.Mer}}
+	d.r.sec, d.r.lsd, d.r.kind, d.r.hz, d.r.pooled, d.r.op = sec, lsd, "", false, false, 0
+	d.status, d.stat = "Issued", "0000000000"
+	d.issue = demoDate(2026, time.November, 12)
+	d.statDate, d.prevDate = d.issue, d.issue
+	licenceBase := map[string]int{"AB": 100000, "SK": 1000000, "MB": 1300000}[t.Prov]
+	d.licence = fmt.Sprintf("%07d", 8_000_000+licenceBase+first)
+	d.name = wellName(d)
+	return append(ws[:n:n], d)
 }
 
 // nearestCell returns the cell of cells nearest to row, col other than

@@ -12,6 +12,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"meridian/shared/energy"
+	"meridian/shared/energy/changefeed"
 	"meridian/shared/ingest"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
@@ -29,7 +30,15 @@ type Options struct {
 	// RankSortBudget is the bytes of list keys the ingest holds in memory
 	// to write the lists' rank items (package energy, rollups.go) before
 	// it spills them to a temporary file: DefaultRankSortBudget when 0.
+	// The change feed's snapshot sorts in the same budget.
 	RankSortBudget int
+	// Changes is the change feed's state (changefeed.Open on the data
+	// directory's EnergyChanges): the ingest compares the version it
+	// writes with the previous one and writes the changes as items of the
+	// new version (package changefeed). The caller commits it once the
+	// version is served, or aborts it; a failed Ingest aborts it. nil:
+	// no change feed.
+	Changes *changefeed.State
 }
 
 // DefaultRankSortBudget is Options.RankSortBudget when 0: the keys of the
@@ -51,6 +60,8 @@ type Summary struct {
 	// place (ingest.Notices.Lines); NoticeCount counts every occurrence.
 	Notices     []string
 	NoticeCount int
+	// Changes is what the change feed found and kept (Options.Changes).
+	Changes changefeed.Stats
 }
 
 func (s *Summary) skip(reason string) { s.Skipped[reason]++ }
@@ -80,6 +91,9 @@ func Ingest(ctx context.Context, store kv.Store, svc Grid, files Files, o Option
 	in.seenDispositions = map[string]bool{}
 	info := kv.DatasetInfo{Name: energy.Dataset, Source: "energy: AER ST37, ST104A, pipelines; Petrinex; Orphan Well Association; Crown dispositions", Demo: o.Demo}
 	v, err := kv.Publish(ctx, store, info, in.run)
+	if err != nil && o.Changes != nil {
+		o.Changes.Abort()
+	}
 	in.sum.Version = v
 	in.sum.Notices, in.sum.NoticeCount = in.notices.Lines(), in.notices.Total()
 	return in.sum, err
@@ -112,6 +126,8 @@ type ingester struct {
 	seenDispositions map[string]bool      // disposition ids written (an Alberta agreement comes once per tract)
 	expiring         energy.ExpiringTally // the EXPIRING items by day, for the list totals (counts.go)
 	ranks            *energy.Ranks        // the keys of the ranked lists, for their rank items (counts.go)
+	snap             *changefeed.Snapshot // the change feed's records of this version (changes.go); nil: no feed
+	wellSection      string               // the meta.sources section of the wells being read
 }
 
 type operatorAcc struct {
@@ -146,6 +162,10 @@ func (in *ingester) run(w *kv.Writer) error {
 	}
 	in.ranks = energy.NewRanks(in.ctx, budget)
 	defer in.ranks.Close()
+	if in.o.Changes != nil {
+		in.snap = changefeed.NewSnapshot(in.ctx, budget)
+		defer in.snap.Close()
+	}
 	// Per-well state goes as soon as no later step reads it: the wells'
 	// maps after the well files (orphans, transfers, UWIs seen), their
 	// LSDs and volumes after the volumetrics.
@@ -158,7 +178,7 @@ func (in *ingester) run(w *kv.Writer) error {
 		return nil
 	}
 	steps := []func() error{in.readBA, in.readOrphans, in.readPreviousWells, in.readWellLists, in.readPetrinexWells, releaseWells,
-		in.readVolumetrics, releaseProduction, in.readFacilities, in.readPipelines, in.readDispositions, in.writeRollups}
+		in.readVolumetrics, releaseProduction, in.readFacilities, in.readPipelines, in.readDispositions, in.writeRollups, in.writeChanges}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return err

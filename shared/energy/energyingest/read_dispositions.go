@@ -8,6 +8,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"meridian/shared/energy"
+	"meridian/shared/energy/changefeed"
 	"meridian/shared/ingest"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
@@ -111,7 +112,7 @@ func (in *ingester) addDisposition(d Disposition, byName map[string]string) erro
 	full := 100.0
 	for _, k := range lsds {
 		l, _ := lld.Parse(k)
-		c, _, ok := in.centroid(l)
+		c, prov, ok := in.centroid(l)
 		if !ok {
 			continue
 		}
@@ -125,6 +126,9 @@ func (in *ingester) addDisposition(d Disposition, byName map[string]string) erro
 			r.LSDCoveragePct = nil
 		}
 		if err := in.w.Put(energy.LSDKey(k), energy.TenureSK(expiry, id), r); err != nil {
+			return err
+		}
+		if err := in.track(changefeed.DispositionRecord(k, prov, "tenure", row.IssueDate, r)); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"meridian/shared/energy"
+	"meridian/shared/energy/changefeed"
 	"meridian/shared/lld"
 )
 
@@ -18,7 +19,7 @@ func (in *ingester) readFacilities() error {
 					in.sum.skip("facility without an LSD")
 					return nil
 				}
-				c, _, ok := in.centroid(f.Location)
+				c, prov, ok := in.centroid(f.Location)
 				if !ok {
 					in.sum.skip("facility location outside the grid")
 					return nil
@@ -31,6 +32,9 @@ func (in *ingester) readFacilities() error {
 				if !contains(s.categories, row.Category) {
 					s.categories = append(s.categories, row.Category)
 					sort.Strings(s.categories)
+				}
+				if err := in.track(changefeed.FacilityRecord(f.Location.String(), prov, "facilities", row)); err != nil {
+					return err
 				}
 				return in.w.Put(energy.LSDKey(f.Location.String()), energy.FacilitySK(energy.FacilityRank(f.OperationalStatus), f.ID), row)
 			})

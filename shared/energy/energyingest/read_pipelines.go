@@ -12,6 +12,7 @@ import (
 	"github.com/paulmach/orb/geo"
 
 	"meridian/shared/energy"
+	"meridian/shared/energy/changefeed"
 	"meridian/shared/ingest"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
@@ -140,6 +141,12 @@ func (in *ingester) addPipeline(pl Pipeline) error {
 		s.pipelineM += length
 		if err := in.w.Put(energy.LSDKey(lsdKey), energy.PipeSK(h2s, pl.SegmentID), r); err != nil {
 			return err
+		}
+		if in.snap != nil {
+			_, prov, _ := in.centroid(l)
+			if err := in.track(changefeed.PipelineRecord(lsdKey, prov, "pipelines", r)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

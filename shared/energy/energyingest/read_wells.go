@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"meridian/shared/energy"
+	"meridian/shared/energy/changefeed"
 	"meridian/shared/ingest"
 	"meridian/shared/lld"
 )
@@ -106,6 +107,9 @@ func (in *ingester) addWell(row energy.WellRow, loc lld.Location, licence, licen
 	if err := in.w.Put(energy.LSDKey(row.LSD), energy.WellSK(b, row.UWI), row); err != nil {
 		return err
 	}
+	if err := in.track(changefeed.WellRecord(prov, in.wellSection, row)); err != nil {
+		return err
+	}
 	s := in.lsd(loc)
 	s.wells.Count(b)
 	s.activity(activity)
@@ -144,6 +148,7 @@ func (in *ingester) readWellLists() error {
 		return nil
 	}
 	p := lists[len(lists)-1]
+	in.wellSection = "wells"
 	err := withFile(p, func(r io.Reader, name string) error {
 		return ReadWellListWith(r, name, ReadOptions{Notices: in.o.Notices, Skip: in.sum.skip}, func(w Well) error {
 			in.sum.Read["wells_st37"]++
@@ -165,6 +170,7 @@ func (in *ingester) readWellLists() error {
 }
 
 func (in *ingester) readPetrinexWells() error {
+	in.wellSection = "wells_petrinex"
 	for _, p := range in.files.Wells {
 		err := withFile(p, func(r io.Reader, name string) error {
 			return ReadPetrinexWells(r, name, ReadOptions{Notices: in.o.Notices}, func(w PetrinexWell) error {
