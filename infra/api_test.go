@@ -399,7 +399,7 @@ func TestStageLimits(t *testing.T) {
 		rate, burst, concurrency int
 	}{
 		"search": {100, 200, 20}, "autocomplete": {200, 400, 20}, "batch": {20, 40, 10},
-		"tiles": {500, 1000, 40}, "ag": {50, 100, 10}, "energy": {50, 100, 10},
+		"tiles": {500, 1000, 40}, "ag": {50, 100, 10}, "energy": {50, 100, 10}, "changes": {50, 100, 10},
 	}
 	if len(want) != len(plain.products) {
 		t.Fatalf("%d products, %d expected limits", len(plain.products), len(want))

@@ -14,8 +14,9 @@ type Product struct {
 	// (<root>/<Function>/bootstrap, built by `make build`), and, title-cased,
 	// the prefix of the construct ids (TilesFunction, TilesApi).
 	Function string
-	// Base is the first path segment the function serves ("tiles" for
-	// maps); every route of Routes starts with /<Base>/.
+	// Base is the path the function serves under ("tiles" for maps,
+	// "energy/changes" for the change feed); every route of Routes is
+	// /<Base> or starts with /<Base>/.
 	Base string
 	// Routes are the function's routes ("GET /search/coordinates"), each
 	// an API Gateway method; routes.go.
@@ -75,6 +76,8 @@ func Products() []Product {
 		{Product: gateway.Ag, Function: "ag", Base: "ag", Routes: routes[gateway.Ag], TimeoutSeconds: 10, Grid: true, Reports: true,
 			Limits: Limits{Stage: Throttle{50, 100}, Key: Throttle{25, 50}, Concurrency: 10}},
 		{Product: gateway.Energy, Function: "energy", Base: "energy", Routes: routes[gateway.Energy], TimeoutSeconds: 10, Grid: true, Reports: true,
+			Limits: Limits{Stage: Throttle{50, 100}, Key: Throttle{25, 50}, Concurrency: 10}},
+		{Product: gateway.Changes, Function: "changes", Base: "energy/changes", Routes: routes[gateway.Changes], TimeoutSeconds: 10, Grid: true, Reports: true,
 			Limits: Limits{Stage: Throttle{50, 100}, Key: Throttle{25, 50}, Concurrency: 10}},
 	}
 }

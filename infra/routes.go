@@ -46,4 +46,7 @@ var routes = map[gateway.Product][]string{
 		"GET /energy/dispositions/{number}",
 		"GET /energy/pipelines/{licence}",
 	},
+	gateway.Changes: {
+		"GET /energy/changes",
+	},
 }

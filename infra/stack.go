@@ -320,7 +320,7 @@ func checkProps(props StackProps) error {
 		}
 		for _, r := range p.Routes {
 			method, path, ok := strings.Cut(r, " ")
-			if !ok || !routeMethod.MatchString(method) || !strings.HasPrefix(path, "/"+p.Base+"/") || !routePath.MatchString(path) {
+			if !ok || !routeMethod.MatchString(method) || !(path == "/"+p.Base || strings.HasPrefix(path, "/"+p.Base+"/")) || !routePath.MatchString(path) {
 				errs = append(errs, fmt.Errorf("infra: route %q of %s: want METHOD /%s/segment/{param}...", r, p.Product, p.Base))
 			}
 		}

@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for _, fn := range []string{AuthorizerFunction, "search", "autocomplete", "batch", "tiles", "ag", "energy", RefreshFunction} {
+	for _, fn := range []string{AuthorizerFunction, "search", "autocomplete", "batch", "tiles", "ag", "energy", "changes", RefreshFunction} {
 		err := os.MkdirAll(filepath.Join(dir, fn), 0o755)
 		if err == nil {
 			err = os.WriteFile(filepath.Join(dir, fn, "bootstrap"), []byte("#!/bin/sh\n# "+fn+"\n"), 0o755)

@@ -79,6 +79,7 @@ func TestDeployedRoutes(t *testing.T) {
 		"Maps":         patterns(tile.NewHandler(tile.Options{CacheBytes: 1}).Routes()),
 		"Ag":           patterns(agapi.NewHandler(nil, nil).Routes()),
 		"Energy":       patterns(energyapi.NewHandler(nil, nil, time.Now).Routes()),
+		"Changes":      patterns(energyapi.NewHandler(nil, nil, time.Now).ChangesRoutes()),
 	}
 	if len(mounted) != len(gateway.Products()) {
 		t.Fatalf("%d route groups for %d products: add the new product's routes here", len(mounted), len(gateway.Products()))
@@ -92,7 +93,7 @@ func TestDeployedRoutes(t *testing.T) {
 		t.Errorf("infra/routes.go differs from the routes the functions mount (-mounted +deployed):\n%s", diff)
 	}
 	products := map[string]gateway.Product{"Search": gateway.Search, "Autocomplete": gateway.Autocomplete,
-		"Batch": gateway.Batch, "Maps": gateway.Maps, "Ag": gateway.Ag, "Energy": gateway.Energy}
+		"Batch": gateway.Batch, "Maps": gateway.Maps, "Ag": gateway.Ag, "Energy": gateway.Energy, "Changes": gateway.Changes}
 	for name, rs := range deployed {
 		for _, r := range rs {
 			_, path, _ := strings.Cut(r, " ")

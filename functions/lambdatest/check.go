@@ -30,6 +30,7 @@ var eventPrefixes = []struct{ prefix, function string }{
 	{"authorizer-", "authorizer"},
 	{"ag-report", "ag"},
 	{"energy-", "energy"},
+	{"changes-", "changes"},
 	{"refresh-", "refresh"},
 }
 

@@ -27,6 +27,7 @@ var stack = map[string]stackFunction{
 	"tiles":        {memoryMB: 256, timeoutS: 20, grid: true, tiles: true},
 	"ag":           {memoryMB: 256, timeoutS: 10, grid: true, reports: true},
 	"energy":       {memoryMB: 256, timeoutS: 10, grid: true, reports: true},
+	"changes":      {memoryMB: 256, timeoutS: 10, grid: true, reports: true},
 	"authorizer":   {memoryMB: 128, timeoutS: 3},
 	"refresh":      {memoryMB: 3008, timeoutS: 900, refresh: true},
 }

@@ -175,8 +175,11 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 // domain's routes over it.
 func openLiveReports(data datadir.Dir, svc *grid.Service) (map[string]*boltdir.Live[[]api.Route], error) {
 	build := map[string]func(kv.Store) []api.Route{
-		energy.Dataset: func(s kv.Store) []api.Route { return energyapi.NewHandler(s, svc, time.Now).Routes() },
-		ag.Dataset:     func(s kv.Store) []api.Route { return agapi.NewHandler(s, svc).Routes() },
+		energy.Dataset: func(s kv.Store) []api.Route {
+			h := energyapi.NewHandler(s, svc, time.Now)
+			return append(h.Routes(), h.ChangesRoutes()...)
+		},
+		ag.Dataset: func(s kv.Store) []api.Route { return agapi.NewHandler(s, svc).Routes() },
 	}
 	out := map[string]*boltdir.Live[[]api.Route]{}
 	for _, domain := range reportDomains {

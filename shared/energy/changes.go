@@ -136,7 +136,7 @@ func ChangeSK(c Change) string {
 func ChangeSinceSK(since string) string {
 	var d float64
 	fmt.Sscan(strings.ReplaceAll(since, "-", ""), &d)
-	return Inverted(d, 1) + "#\xff"
+	return Inverted(d, 1) + "#~" // "~" sorts after the digits of the inverted version that follows
 }
 
 // ChangeNewSK is a change's sort key in CHGNEW.

@@ -341,7 +341,7 @@ func TestEnsureMapKey(t *testing.T) {
 		}
 	}
 	want := map[gateway.Product]string{gateway.Maps: gateway.MapPagePlan, gateway.Search: gateway.MapPagePlan, gateway.Autocomplete: gateway.MapPagePlan,
-		gateway.Batch: gateway.MapPagePlan, gateway.Ag: gateway.MapPagePlan, gateway.Energy: gateway.MapPagePlan}
+		gateway.Batch: gateway.MapPagePlan, gateway.Ag: gateway.MapPagePlan, gateway.Energy: gateway.MapPagePlan, gateway.Changes: gateway.MapPagePlan}
 	if diff := cmp.Diff(want, mk.Products); diff != "" {
 		t.Errorf("map key products (-want +got):\n%s", diff)
 	}

@@ -22,11 +22,12 @@ const (
 	Maps                            // /tiles/… (tiles and TileJSON)
 	Ag                              // /ag/… (agriculture reports)
 	Energy                          // /energy/… (energy reports and lists)
+	Changes                         // /energy/changes and /watches/… (the change feed and its webhooks)
 
-	maxProduct = Energy
+	maxProduct = Changes
 )
 
-var productNames = [...]string{"", "search", "autocomplete", "batch", "maps", "ag", "energy"}
+var productNames = [...]string{"", "search", "autocomplete", "batch", "maps", "ag", "energy", "changes"}
 
 // Products returns every product in declaration order.
 func Products() []Product {
@@ -84,14 +85,16 @@ func (p *Product) UnmarshalText(b []byte) error {
 
 // ProductOf returns the product a request path belongs to, from its first
 // segment after cleaning: /search/… → Search, /autocomplete/… → Autocomplete,
-// /batch/… → Batch, /tiles/… → Maps, /ag/… → Ag, /energy/… → Energy. The bare
-// segment (/search) belongs to the product too. Any other path is public and
-// ProductOf returns false.
+// /batch/… → Batch, /tiles/… → Maps, /ag/… → Ag, /energy/… → Energy, except
+// /energy/changes and /watches/… → Changes. The bare segment (/search)
+// belongs to the product too. Any other path is public and ProductOf
+// returns false.
 func ProductOf(p string) (Product, bool) {
 	if strings.Contains(p, "/.") || strings.Contains(p, "//") {
 		p = path.Clean(p)
 	}
 	p = strings.TrimPrefix(p, "/")
+	p0 := p
 	if i := strings.IndexByte(p, '/'); i >= 0 {
 		p = p[:i]
 	}
@@ -107,7 +110,12 @@ func ProductOf(p string) (Product, bool) {
 	case "ag":
 		return Ag, true
 	case "energy":
+		if rest := strings.TrimPrefix(p0, "energy/changes"); len(rest) < len(p0) && (rest == "" || rest[0] == '/') {
+			return Changes, true
+		}
 		return Energy, true
+	case "watches":
+		return Changes, true
 	}
 	return 0, false
 }
@@ -144,6 +152,7 @@ func DefaultPlans() Plans {
 		Maps:         {{Name: DefaultPlan, MonthlyQuota: 10_000}, unlimited},
 		Ag:           {{Name: DefaultPlan, RatePerSecond: 5, Burst: 10, MonthlyQuota: 1_000}, unlimited},
 		Energy:       {{Name: DefaultPlan, RatePerSecond: 5, Burst: 10, MonthlyQuota: 1_000}, unlimited},
+		Changes:      {{Name: DefaultPlan, RatePerSecond: 5, Burst: 10, MonthlyQuota: 10_000}, unlimited},
 	}
 }
 
@@ -155,8 +164,11 @@ const MapPagePlan = "map-page"
 
 // MapPageProducts are the products the map page calls: tiles, the search
 // box and its suggestions, click-to-identify (search), batch paste, and the
-// agriculture and energy reports it shows in place.
-func MapPageProducts() []Product { return []Product{Maps, Search, Autocomplete, Batch, Ag, Energy} }
+// agriculture and energy reports it shows in place, and an LSD's recent
+// changes in the identify panel.
+func MapPageProducts() []Product {
+	return []Product{Maps, Search, Autocomplete, Batch, Ag, Energy, Changes}
+}
 
 // WithMapPagePlans returns ps with MapPagePlan added to each of
 // MapPageProducts where ps (a plans.json) does not define it: the local
@@ -169,6 +181,7 @@ func WithMapPagePlans(ps Plans) Plans {
 		Batch:        {Name: MapPagePlan, RatePerSecond: 1, Burst: 5},
 		Ag:           {Name: MapPagePlan, RatePerSecond: 5, Burst: 20},
 		Energy:       {Name: MapPagePlan, RatePerSecond: 5, Burst: 20},
+		Changes:      {Name: MapPagePlan, RatePerSecond: 5, Burst: 20},
 	} {
 		if _, ok := ps.Lookup(p, MapPagePlan); !ok {
 			ps[p] = append(ps[p], pl)

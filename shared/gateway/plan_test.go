@@ -73,6 +73,12 @@ func TestProductOf(t *testing.T) {
 		{"/ag/report", gateway.Ag, true},
 		{"/energy/wells", gateway.Energy, true},
 		{"/energy/operators/ACME%20Energy", gateway.Energy, true},
+		{"/energy/changes", gateway.Changes, true},
+		{"/energy/changes/", gateway.Changes, true},
+		{"/energy/changesets", gateway.Energy, true}, // not the route: the energy product's 404
+		{"/energy//changes", gateway.Changes, true},  // cleaned first
+		{"/watches", gateway.Changes, true},
+		{"/watches/w_1/deliveries", gateway.Changes, true},
 		{"/assets/../search//legal-location", gateway.Search, true}, // cleaned first
 		{"/", 0, false},
 		{"", 0, false},
@@ -96,7 +102,7 @@ func TestProductOf(t *testing.T) {
 
 func TestProductNames(t *testing.T) {
 	t.Parallel()
-	want := []string{"search", "autocomplete", "batch", "maps", "ag", "energy"}
+	want := []string{"search", "autocomplete", "batch", "maps", "ag", "energy", "changes"}
 	var got []string
 	for _, p := range gateway.Products() {
 		got = append(got, p.String())

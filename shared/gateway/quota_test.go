@@ -143,7 +143,7 @@ func TestUnlimitedNeverRefused(t *testing.T) {
 	targets := map[gateway.Product]string{
 		gateway.Search: "/search/legal-location", gateway.Autocomplete: "/autocomplete/legal-location",
 		gateway.Batch: "/batch/legal-location", gateway.Maps: "/tiles/ab/dls/1/2/3.mvt",
-		gateway.Ag: "/ag/report", gateway.Energy: "/energy/wells",
+		gateway.Ag: "/ag/report", gateway.Energy: "/energy/wells", gateway.Changes: "/energy/changes",
 	}
 	const n = 3000 // three times the largest default quota of these, all in one instant
 	for p, target := range targets {

@@ -31,7 +31,7 @@ func FuzzHandlers(f *testing.F) {
 		for _, target := range []string{
 			"/energy/report?" + q, "/energy/wells?" + q, "/energy/pipelines?" + q, "/energy/facilities?" + q,
 			"/energy/tenure?" + q, "/energy/operators?" + q, "/energy/operators/" + p + "?" + q,
-			"/energy/tenure/expiring?" + q, "/energy/dispositions/" + p, "/energy/pipelines/" + p,
+			"/energy/tenure/expiring?" + q, "/energy/dispositions/" + p, "/energy/pipelines/" + p, "/energy/changes?" + q,
 		} {
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))

@@ -76,3 +76,20 @@ func (h *Handler) Routes() []api.Route {
 			Errors: []int{400, 404, 503}}},
 	}
 }
+
+// ChangesRoutes are the change feed's routes: a product of its own
+// (gateway.Changes), served beside the energy routes locally and by its
+// own function on AWS (functions/changes).
+func (h *Handler) ChangesRoutes() []api.Route {
+	return []api.Route{
+		{Pattern: "GET /energy/changes", Handler: api.Func(h.Changes), Op: api.Operation{Tag: "energy", Response: changesSchema,
+			Summary: "What changed on the LSDs of an area since a date: wells licensed, status and operator changes, orphans, pipelines, facilities, dispositions issued, transferred, expired",
+			Params: []api.Param{{Name: "legal_location", Required: true, Description: "an LSD, quarter section, section or township in AB, SK or MB: the changes of every LSD in it", Example: "24-1-W5"},
+				{Name: "since", Description: "YYYY-MM-DD: changes seen in a version as of that date or later; omitted: every change kept (two years)", Schema: map[string]any{"type": "string", "format": "date"}},
+				{Name: "kinds", Description: "comma-separated change kinds (well_licensed, well_status_changed, ...) or entity types (well, pipeline, facility, disposition: all of theirs); omitted: all"},
+				{Name: "page", Description: "1-based page, default 1", Schema: map[string]any{"type": "integer", "minimum": 1, "default": 1}},
+				{Name: "per_page", Description: "1 to 200, default 50", Schema: map[string]any{"type": "integer", "minimum": 1, "maximum": MaxPerPage, "default": DefaultPerPage}},
+				{Name: "cursor", Description: "meta.next_cursor of the previous page: pages at constant cost; not with page"}},
+			Errors: []int{400, 503}}},
+	}
+}

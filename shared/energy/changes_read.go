@@ -1,0 +1,172 @@
+package energy
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"meridian/shared/apierr"
+	"meridian/shared/kv"
+	"meridian/shared/lld"
+)
+
+// ChangesQuery asks for the changes of an area (GET /energy/changes).
+type ChangesQuery struct {
+	Area    lld.Location // a DLS township, section, quarter section or LSD
+	Since   string       // YYYY-MM-DD: changes with an as-of date on or after it; "" for all retained
+	Kinds   map[ChangeKind]bool
+	Page    int    // 1-based; pages after the first skip the rows before them
+	PerPage int    // rows per page
+	After   string // a cursor's sort key (DecodeCursor with ChangesPaging): the page starts after it
+}
+
+// ChangesPaging is the paging the changes' cursors are bound to: newest
+// first, the partition's key order.
+func ChangesPaging(page, perPage int) Paging {
+	return Paging{Page: page, PerPage: perPage, Sort: "newest"}
+}
+
+// ChangesPage is a page of changes: the rows as stored (Change JSON), the
+// cursor of the next page ("" at the end), and the total when the page
+// read the area's changes to their end (-1 otherwise).
+type ChangesPage struct {
+	Rows  []json.RawMessage
+	Next  string
+	Total int
+}
+
+// Changes reads a page of the changes of q.Area, newest first: one query
+// of the township's partition (CHG#<township>) from the cursor, or the
+// start, to the since bound, keeping the rows in the area and of the
+// kinds asked for. The area and kind of a row are read from its sort key,
+// so rows that do not match are never decoded. A page past the first
+// without a cursor skips the matching rows before it: the cost of page N
+// grows with N (a cursor pages at constant cost). Memory: one store page
+// (kv.MaxLimit items) and the rows of the answer.
+func (r *Reporter) Changes(ctx context.Context, q ChangesQuery) (ChangesPage, error) {
+	ds, err := Open(ctx, r.store)
+	if err != nil {
+		return ChangesPage{}, err
+	}
+	in := changeArea(q.Area)
+	kq := kv.Query{PK: ChangesKey(q.Area), Limit: scanLimit, After: q.After}
+	if q.Since != "" {
+		kq.SKTo = ChangeSinceSK(q.Since)
+	}
+	skip := 0
+	if q.After == "" {
+		skip = (q.Page - 1) * q.PerPage
+	}
+	out := ChangesPage{Total: -1}
+	matched, last := 0, ""
+	for {
+		pg, err := ds.Query(ctx, kq)
+		if err != nil {
+			return ChangesPage{}, err
+		}
+		for _, it := range pg.Items {
+			lsd, kind, ok := changeKeyParts(it.SK)
+			if !ok || !in(lsd) || (q.Kinds != nil && !q.Kinds[kind]) {
+				continue
+			}
+			matched++
+			if matched <= skip {
+				continue
+			}
+			if len(out.Rows) == q.PerPage {
+				// One more row exists: the page ends at the last one kept.
+				out.Next = encodeCursor(ChangesPaging(1, q.PerPage), last)
+				return out, nil
+			}
+			out.Rows = append(out.Rows, json.RawMessage(it.Data))
+			last = it.SK
+		}
+		if pg.Next == "" {
+			break
+		}
+		kq.After = pg.Next
+	}
+	if q.After == "" {
+		out.Total = matched
+	}
+	return out, nil
+}
+
+// changeKeyParts reads a CHG# sort key's LSD and kind (ChangeSK:
+// date#version#lsd#kind#entity).
+func changeKeyParts(sk string) (string, ChangeKind, bool) {
+	parts := strings.SplitN(sk, "#", 5)
+	if len(parts) != 5 {
+		return "", "", false
+	}
+	return parts[2], ChangeKind(parts[3]), true
+}
+
+// changeArea returns whether an LSD (as lld writes it: "9-10-60-22-W5")
+// lies in area: every LSD of a township's partition is in the township; a
+// section's end with "-<section>"; a quarter's are also among its four
+// LSD numbers.
+func changeArea(area lld.Location) func(lsd string) bool {
+	switch area.Unit {
+	case lld.Township:
+		return func(string) bool { return true }
+	case lld.LSD:
+		want := area.String()
+		return func(lsd string) bool { return lsd == want }
+	}
+	sec := area
+	sec.Unit, sec.Aliquot = lld.Section, 0
+	suffix := "-" + sec.String()
+	var quarter map[int]bool
+	if area.Unit == lld.QuarterSection {
+		quarter = map[int]bool{}
+		for n := 1; n <= 16; n++ {
+			if lld.QuarterOfLSD(n) == area.Aliquot {
+				quarter[n] = true
+			}
+		}
+	}
+	return func(lsd string) bool {
+		head, ok := strings.CutSuffix(lsd, suffix)
+		if !ok {
+			return false
+		}
+		if quarter == nil {
+			return true
+		}
+		n, err := strconv.Atoi(head)
+		return err == nil && quarter[n]
+	}
+}
+
+// CheckChangesArea refuses what GET /energy/changes cannot answer: a
+// location outside the DLS, or a unit other than a township, section,
+// quarter section or LSD.
+func CheckChangesArea(l lld.Location, input string) error {
+	if l.System == lld.NTS {
+		return apierr.Invalidf("bc_not_supported", "'%s' is in British Columbia: energy data covers AB, SK and MB", input)
+	}
+	if l.System != lld.DLS {
+		return apierr.Invalidf("invalid_legal_location", "'%s' is not a DLS location: changes are kept per LSD in AB, SK and MB; give an LSD, quarter, section or township", input)
+	}
+	switch l.Unit {
+	case lld.Township, lld.Section, lld.QuarterSection, lld.LSD:
+		return nil
+	}
+	return apierr.Invalidf("invalid_legal_location", "'%s' is a %s: give an LSD, quarter section, section or township", input, strings.ToLower(l.Unit.String()))
+}
+
+// Province places an area of GET /energy/changes on the grid and returns
+// its province code; an area in British Columbia is refused.
+func (r *Reporter) Province(ctx context.Context, l lld.Location, input string) (string, error) {
+	b, err := r.svc.Resolve(ctx, l, input)
+	if err != nil {
+		return "", err
+	}
+	prov := b.Province.Code()
+	if prov == "BC" {
+		return "", apierr.Invalidf("bc_not_supported", "'%s' is in British Columbia: energy data covers AB, SK and MB", input)
+	}
+	return prov, nil
+}

@@ -1,0 +1,190 @@
+package energyapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"meridian/shared/api"
+	"meridian/shared/apierr"
+	"meridian/shared/energy"
+	"meridian/shared/lld"
+)
+
+// changesList is the answer of GET /energy/changes.
+type changesList struct {
+	LegalLocation string            `json:"legal_location"`
+	Province      string            `json:"province"`
+	Unit          string            `json:"unit"`
+	Rows          []json.RawMessage `json:"rows"`
+	Meta          map[string]any    `json:"meta"`
+}
+
+// entityKinds are the kinds of each entity type: kinds=well asks for
+// every well_ kind.
+var entityKinds = map[string]bool{energy.EntityWell: true, energy.EntityPipeline: true, energy.EntityFacility: true, energy.EntityDisposition: true}
+
+// Changes answers GET /energy/changes: what changed on the LSDs of an
+// area, newest first.
+func (h *Handler) Changes(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	q := r.URL.Query()
+	input := strings.TrimSpace(q.Get("legal_location"))
+	if input == "" {
+		return apierr.Invalidf("invalid_parameter", "legal_location is required: an LSD, quarter, section or township such as 24-1-W5")
+	}
+	l, err := lld.Parse(input)
+	if err != nil {
+		return err
+	}
+	if err := energy.CheckChangesArea(l, input); err != nil {
+		return err
+	}
+	prov, err := h.rep.Province(ctx, l, input)
+	if err != nil {
+		return err
+	}
+	page, err := intParam(q, "page", 1, 1_000_000, 1)
+	if err != nil {
+		return err
+	}
+	perPage, err := intParam(q, "per_page", 1, MaxPerPage, DefaultPerPage)
+	if err != nil {
+		return err
+	}
+	after, err := energy.DecodeCursor(q.Get("cursor"), energy.ChangesPaging(page, perPage))
+	if err != nil {
+		return err
+	}
+	since := strings.TrimSpace(q.Get("since"))
+	if since != "" {
+		if _, err := time.Parse("2006-01-02", since); err != nil {
+			return apierr.Invalidf("invalid_parameter", "since '%s' is not valid: use a date, YYYY-MM-DD", q.Get("since"))
+		}
+	}
+	kinds, names, err := kindsParam(q.Get("kinds"))
+	if err != nil {
+		return err
+	}
+	res, err := h.rep.Changes(ctx, energy.ChangesQuery{Area: l, Since: since, Kinds: kinds, Page: page, PerPage: perPage, After: after})
+	if err != nil {
+		return err
+	}
+	rows := res.Rows
+	if rows == nil {
+		rows = []json.RawMessage{}
+	}
+	var total any
+	if res.Total >= 0 {
+		total = res.Total
+	}
+	meta := map[string]any{"total": total, "page": page, "per_page": perPage, "sort": "newest", "dir": "desc",
+		"since": echo(since), "kinds": names, "next_cursor": echo(res.Next)}
+	api.WriteJSON(w, http.StatusOK, changesList{LegalLocation: l.String(), Province: prov, Unit: unitName(l.Unit), Rows: rows, Meta: meta})
+	return nil
+}
+
+// kindsParam reads kinds: comma-separated change kinds or entity types
+// (well, pipeline, facility, disposition: each of its kinds); nil for all.
+func kindsParam(s string) (map[energy.ChangeKind]bool, any, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, nil, nil
+	}
+	set := map[energy.ChangeKind]bool{}
+	var names []string
+	for _, f := range strings.Split(s, ",") {
+		f = strings.ToLower(strings.TrimSpace(f))
+		if f == "" {
+			continue
+		}
+		if entityKinds[f] {
+			for _, k := range energy.ChangeKinds {
+				if strings.HasPrefix(string(k), f+"_") {
+					set[k] = true
+				}
+			}
+		} else if k, ok := energy.ParseChangeKind(f); ok {
+			set[k] = true
+		} else {
+			return nil, nil, apierr.Invalidf("invalid_parameter", "kinds: '%.40s' is not a change kind: use well, pipeline, facility, disposition or one of %s", f, kindList())
+		}
+		if !slices.Contains(names, f) {
+			names = append(names, f)
+		}
+	}
+	if len(set) == 0 {
+		return nil, nil, nil
+	}
+	return set, names, nil
+}
+
+func kindList() string {
+	names := make([]string, len(energy.ChangeKinds))
+	for i, k := range energy.ChangeKinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ", ")
+}
+
+// unitName is the area's unit as the answer names it.
+func unitName(u lld.Unit) string {
+	switch u {
+	case lld.Township:
+		return "township"
+	case lld.Section:
+		return "section"
+	case lld.QuarterSection:
+		return "quarter_section"
+	}
+	return "lsd"
+}
+
+// changesSchema documents the answer of GET /energy/changes.
+var changesSchema = func() map[string]any {
+	kinds := make([]string, len(energy.ChangeKinds))
+	for i, k := range energy.ChangeKinds {
+		kinds[i] = string(k)
+	}
+	str := map[string]any{"type": "string"}
+	fields := map[string]any{"type": "object", "additionalProperties": true,
+		"description": "the fields that changed (status, licence_status_raw, operator_ba_code, operator_name, is_orphan, holder_ba_code, holder_name, expiry_date, issue_date, expired, ...); null for an entity new (before) or gone (after)"}
+	nullableFields := map[string]any{"oneOf": []any{fields, map[string]any{"type": "null"}}}
+	change := map[string]any{"type": "object",
+		"required": []string{"id", "kind", "legal_location", "province", "entity_type", "entity_id", "before", "after", "version", "as_of", "source"},
+		"properties": map[string]any{
+			"id":             map[string]any{"type": "string", "description": "stable: the same change delivered twice has the same id"},
+			"kind":           map[string]any{"type": "string", "enum": kinds},
+			"legal_location": map[string]any{"type": "string", "description": "the LSD"},
+			"province":       str,
+			"entity_type":    map[string]any{"type": "string", "enum": []string{energy.EntityWell, energy.EntityPipeline, energy.EntityFacility, energy.EntityDisposition}},
+			"entity_id":      map[string]any{"type": "string", "description": "UWI, <licence>/<segment>, facility id or disposition number"},
+			"href":           map[string]any{"type": "string", "description": "the entity's own endpoint, where one exists"},
+			"before":         nullableFields,
+			"after":          nullableFields,
+			"version":        map[string]any{"type": "integer", "description": "the energy data version the change was seen in"},
+			"as_of":          map[string]any{"type": "string", "format": "date", "description": "that version's as-of date"},
+			"source":         map[string]any{"type": "string", "description": "the dataset the entity comes from"},
+			"demo":           map[string]any{"type": "boolean", "description": "true for the invented demo data"},
+		}}
+	nullable := func(t string) map[string]any { return map[string]any{"type": []string{t, "null"}} }
+	return map[string]any{"type": "object", "required": []string{"legal_location", "province", "unit", "rows", "meta"},
+		"properties": map[string]any{
+			"legal_location": str,
+			"province":       str,
+			"unit":           map[string]any{"type": "string", "enum": []string{"township", "section", "quarter_section", "lsd"}},
+			"rows":           map[string]any{"type": "array", "items": change},
+			"meta": map[string]any{"type": "object", "properties": map[string]any{
+				"total":       map[string]any{"type": []string{"integer", "null"}, "description": "null unless this page read the area's changes to their end"},
+				"page":        map[string]any{"type": "integer"},
+				"per_page":    map[string]any{"type": "integer"},
+				"sort":        str,
+				"dir":         str,
+				"since":       nullable("string"),
+				"kinds":       map[string]any{"type": []string{"array", "null"}, "items": str},
+				"next_cursor": nullable("string"),
+			}},
+		}}
+}()
