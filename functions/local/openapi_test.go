@@ -117,6 +117,11 @@ func TestOpenAPIRequests(t *testing.T) {
 				t.Errorf("%s: %v", name, err)
 				continue
 			}
+			if strings.HasPrefix(path, "/watches/{id}") {
+				// A watch's id is made by POST /watches: the example's
+				// watch, made for each request (one of them deletes it).
+				req.URL.Path = strings.Replace(req.URL.Path, watchExampleID, newExampleWatch(t, base, doc, key), 1)
+			}
 			res, err := ts.Client().Do(req)
 			if err != nil {
 				t.Errorf("%s: %v", name, err)
@@ -241,4 +246,27 @@ func TestOpenAPICommand(t *testing.T) {
 	if b, err := os.ReadFile(out); err != nil || !bytes.Equal(b, rec.Body.Bytes()) {
 		t.Errorf("meridian openapi -o wrote %d bytes, %v; want the document", len(b), err)
 	}
+}
+
+// watchExampleID is the example of a watch's id in /openapi.json.
+const watchExampleID = "w_0123456789abcdef"
+
+// newExampleWatch makes a watch from POST /watches' example and returns
+// its id.
+func newExampleWatch(t *testing.T, base *url.URL, doc openAPIDoc, key string) string {
+	t.Helper()
+	req, err := buildRequest(base, "/watches", "post", doc.Paths["/watches"]["post"], key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var w struct{ ID string }
+	if err := json.NewDecoder(res.Body).Decode(&w); err != nil || res.StatusCode != http.StatusCreated || w.ID == "" {
+		t.Fatalf("POST /watches from its example: %d, %v", res.StatusCode, err)
+	}
+	return w.ID
 }

@@ -35,6 +35,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	basemapAttribution := fs.String("basemap-attribution", "", "attribution of a -basemap style or raster template, shown on the map (required for a raster template)")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:6060; off by default")
 	gridCacheMiB := fs.Int64("grid-cache-mib", gridindex.DefaultCacheBytes>>20, "MiB of pages each grid index keeps in memory (the full-size AB index takes about 620 to be held whole)")
+	allowPrivateWebhooks := fs.Bool("allow-private-webhooks", false, "accept watches whose webhook URL is http or resolves to a loopback or private address, and deliver to them (a receiver on this machine or network; never on a server others use)")
 	gridWarmMiB := fs.Int64("grid-warm-mib", 256, "MiB of grid index pages read into the caches before serving (at start, and when an index file is replaced), index after index in the directory's order; 0: none")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -68,7 +69,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, serverConfig{data: *data, logger: logger, noFixtures: *noFixtures, public: *public, tls: *useTLS, gridCacheBytes: *gridCacheMiB << 20, gridWarmBytes: *gridWarmMiB << 20, basemap: bm}, *addr, stdout); err != nil {
+	if err := serve(ctx, serverConfig{data: *data, logger: logger, noFixtures: *noFixtures, public: *public, tls: *useTLS, gridCacheBytes: *gridCacheMiB << 20, gridWarmBytes: *gridWarmMiB << 20, basemap: bm, allowPrivateWebhooks: *allowPrivateWebhooks}, *addr, stdout); err != nil {
 		logOut.Close()
 		fmt.Fprintf(stderr, "meridian serve: %v\n", err)
 		return 1

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -26,6 +27,7 @@ import (
 	"meridian/shared/survey/grid"
 	"meridian/shared/tile"
 	"meridian/shared/tile/archive"
+	"meridian/shared/watch"
 )
 
 // reportDomains are the report domains (energy, ag), each its own store
@@ -39,19 +41,25 @@ const reportPollTime = time.Second
 // archiveRecheck.
 const archiveRecheck = 2 * time.Second
 
+// webhookPollTime is how often the webhooks' runner looks for a new
+// energy version and for deliveries due.
+const webhookPollTime = 2 * time.Second
+
 // version is reported in the OpenAPI document.
 const version = "0.1.0"
 
 // server is the local process's handler and what must be closed with it.
 type server struct {
-	handler http.Handler
-	mux     *api.Mux
-	gateway *gateway.Gateway
-	grids   *gridset.Grids // the official grid indexes of the data directory
-	svc     *grid.Service  // answers from grids
-	data    datadir.Dir
-	reports map[string]*boltdir.Live[[]api.Route] // by domain: its routes over its served version
-	logger  *slog.Logger
+	handler      http.Handler
+	mux          *api.Mux
+	gateway      *gateway.Gateway
+	grids        *gridset.Grids // the official grid indexes of the data directory
+	svc          *grid.Service  // answers from grids
+	data         datadir.Dir
+	reports      map[string]*boltdir.Live[[]api.Route] // by domain: its routes over its served version
+	watches      *watch.Runner                         // the webhooks' deliveries, over the data directory's watches.db
+	closeWatches func() error
+	logger       *slog.Logger
 }
 
 // serverConfig is what newServer needs; flags fill it in serve.
@@ -75,6 +83,13 @@ type serverConfig struct {
 	// basemap is what the map page draws under the grids (serve -basemap;
 	// zero: the offline archive embedded with the page).
 	basemap basemap
+	// allowPrivateWebhooks accepts watches whose URL is http or resolves
+	// to a loopback or private address, and delivers to them (serve
+	// -allow-private-webhooks): a receiver on this machine or network.
+	allowPrivateWebhooks bool
+	// webhookTLS, when not nil, is the TLS configuration deliveries use
+	// (tests: their receiver's certificate).
+	webhookTLS *tls.Config
 }
 
 // newServer mounts every endpoint group on one mux behind the gateway (keys,
@@ -166,9 +181,38 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 	mux.Mount(webRoutes(mapPage{key: mapKey, allowHost: allowHost, basemap: bm,
 		layers: func(ctx context.Context) []tile.MapLayer { return tile.PageLayers(ctx, svc, archives) }})...)
 	mux.Mount(serviceRoutes(mux)...)
+	wstore, err := kv.OpenBolt(cfg.data.Watches(), kv.BoltOptions{})
+	if err != nil {
+		closeReports()
+		gw.Close()
+		return nil, fmt.Errorf("watches: %w", err)
+	}
+	watches := watch.NewStore(wstore)
+	mux.Mount(watch.NewHandler(watches, cfg.allowPrivateWebhooks).Routes()...)
+	runner := &watch.Runner{Store: watches, Sender: watch.NewSender(cfg.allowPrivateWebhooks, cfg.webhookTLS), AllowPrivate: cfg.allowPrivateWebhooks,
+		Energy: servedEnergy(cfg.data), Log: cfg.logger}
 	// Route: the line of a request the gateway refuses names the route hit.
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger, Route: mux.Pattern})
-	return &server{handler: h, mux: mux, gateway: gw, grids: grids, svc: svc, data: cfg.data, reports: reports, logger: cfg.logger}, nil
+	return &server{handler: h, mux: mux, gateway: gw, grids: grids, svc: svc, data: cfg.data, reports: reports,
+		watches: runner, closeWatches: wstore.Close, logger: cfg.logger}, nil
+}
+
+// servedEnergy opens the served energy version for the webhooks'
+// dispatch: each time its file changed, the version the runner has not
+// seen yet.
+func servedEnergy(data datadir.Dir) func(ctx context.Context) (kv.Dataset, bool, func(), error) {
+	return func(ctx context.Context) (kv.Dataset, bool, func(), error) {
+		store, _, ok, err := data.Reports(energy.Dataset).OpenCurrent(0)
+		if err != nil || !ok {
+			return kv.Dataset{}, false, nil, err
+		}
+		ds, ok, err := kv.Open(ctx, store, energy.Dataset)
+		if err != nil || !ok {
+			store.Close()
+			return kv.Dataset{}, false, nil, err
+		}
+		return ds, true, func() { store.Close() }, nil
+	}
 }
 
 // openLiveReports opens each domain's served report version with the
@@ -215,6 +259,7 @@ func liveRoutes(l *boltdir.Live[[]api.Route]) []api.Route {
 // data directory until ctx ends.
 func (s *server) watch(ctx context.Context) {
 	go s.grids.Watch(ctx)
+	go s.watches.Run(ctx, webhookPollTime)
 	every(ctx, reportPollTime, s.reloadReports)
 }
 
@@ -248,7 +293,7 @@ func (s *server) reloadReports() {
 }
 
 func (s *server) Close() error {
-	err := s.gateway.Close()
+	err := errors.Join(s.gateway.Close(), s.closeWatches())
 	for _, l := range s.reports {
 		err = errors.Join(err, l.Close())
 	}

@@ -37,6 +37,9 @@ type Operation struct {
 	Path string
 	// NoContent, when set, documents a 204 answer with this description.
 	NoContent string
+	// Created: the success answer is 201 Created (a POST that makes a
+	// resource), not 200.
+	Created bool
 	// Hidden routes are mounted but are not part of the API (the local map
 	// page and its files): the document leaves them out.
 	Hidden bool
@@ -247,6 +250,10 @@ func operation(r Route) map[string]any {
 	}
 	ok := map[string]any{"description": "OK", "content": map[string]any{ct: map[string]any{"schema": schema}}}
 	responses := map[string]any{"200": ok}
+	if op.Created {
+		ok["description"] = "Created"
+		responses = map[string]any{"201": ok}
+	}
 	if op.NoContent != "" {
 		responses["204"] = map[string]any{"description": op.NoContent}
 	}

@@ -50,6 +50,7 @@ const (
 	reportsDir        = "reports"
 	legacyReportsFile = "reports.db" // the one store file of earlier releases
 	tilesDir          = "tiles"
+	watchesFile       = "watches.db"
 	builtMarker       = ".built" // in a domain's tile directory once all its data archives are built
 	tlsDir            = "tls"
 	downloadsDir      = "downloads"
@@ -98,6 +99,10 @@ func (d Dir) Downloads() string { return d.path(downloadsDir) }
 
 // EnergyChanges is the energy change feed's state (package
 // energy/changefeed): what an energy ingest compares its data with.
+// Watches is the webhooks' store: the watches, their deliveries and the
+// outbox (package watch), a bbolt file.
+func (d Dir) Watches() string { return d.path(watchesFile) }
+
 func (d Dir) EnergyChanges() string { return d.path(filepath.FromSlash(energyChangesDir)) }
 
 // String and Set make a Dir a flag.Value.

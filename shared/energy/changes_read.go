@@ -49,7 +49,7 @@ func (r *Reporter) Changes(ctx context.Context, q ChangesQuery) (ChangesPage, er
 	if err != nil {
 		return ChangesPage{}, err
 	}
-	in := changeArea(q.Area)
+	in := AreaContains(q.Area)
 	kq := kv.Query{PK: ChangesKey(q.Area), Limit: scanLimit, After: q.After}
 	if q.Since != "" {
 		kq.SKTo = ChangeSinceSK(q.Since)
@@ -103,11 +103,11 @@ func changeKeyParts(sk string) (string, ChangeKind, bool) {
 	return parts[2], ChangeKind(parts[3]), true
 }
 
-// changeArea returns whether an LSD (as lld writes it: "9-10-60-22-W5")
+// AreaContains returns whether an LSD (as lld writes it: "9-10-60-22-W5")
 // lies in area: every LSD of a township's partition is in the township; a
 // section's end with "-<section>"; a quarter's are also among its four
 // LSD numbers.
-func changeArea(area lld.Location) func(lsd string) bool {
+func AreaContains(area lld.Location) func(lsd string) bool {
 	switch area.Unit {
 	case lld.Township:
 		return func(string) bool { return true }
