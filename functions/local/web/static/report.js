@@ -30,6 +30,7 @@ export async function showReport(api, kind, legal) {
     section.append(text('p', 'Demo data: invented by Meridian in the published formats. Not real land, wells, operators or holders.', 'demo-banner'));
   }
   (kind === 'ag' ? agReport : energyReport)(section, r);
+  if (kind === 'energy') await recentChanges(api, section, r.resolved_legal_location ?? legal);
   const missing = r.meta?.unavailable ?? [];
   if (missing.length) {
     section.append(text('h3', 'Not available'));
@@ -89,6 +90,36 @@ function energyReport(section, r) {
     (x) => [`${x.licence_number}-${x.segment_line_number}`, x.substance, x.status, x.operator?.name]);
   table(section, 'Facilities', r.facilities, ['Name', 'Category', 'Status', 'Operator'],
     (x) => [x.facility_name ?? x.id, [x.category, x.sub_type].filter(Boolean).join(', '), x.status, x.operator?.name]);
+}
+
+// recentChanges adds what changed on the LSD between versions of the
+// energy data (GET /energy/changes), newest first: a well licensed, its
+// status or operator changed, a disposition transferred or expired...
+async function recentChanges(api, section, lsd) {
+  section.append(text('h3', 'Recent changes'));
+  let c;
+  try {
+    c = await api.get('/energy/changes', { legal_location: lsd, per_page: MAX_ROWS });
+  } catch (err) {
+    section.append(text('p', `Changes unavailable: ${err.message}`, 'muted'));
+    return;
+  }
+  if (!c.rows?.length) {
+    section.append(text('p', 'No changes recorded since the energy data was first loaded here.', 'muted'));
+    return;
+  }
+  const fields = (o) => (o ? Object.entries(o).map(([k, v]) => `${k.replaceAll('_', ' ')}: ${v}`).join(', ') : '');
+  const t = document.createElement('table');
+  const tr = document.createElement('tr');
+  for (const h of ['As of', 'Change', 'Entity', 'Before', 'After']) tr.append(text('th', h));
+  t.append(tr);
+  for (const x of c.rows) {
+    const row = document.createElement('tr');
+    for (const v of [x.as_of, x.kind.replaceAll('_', ' '), `${x.entity_type} ${x.entity_id}`, fields(x.before), fields(x.after)]) row.append(text('td', v));
+    t.append(row);
+  }
+  section.append(t);
+  if (c.meta?.next_cursor) section.append(text('p', `More: GET /energy/changes?legal_location=${lsd}`, 'muted'));
 }
 
 // table adds a list section ({total, rows}) as a table of its first rows.
