@@ -18,6 +18,8 @@ type stackFunction struct {
 	grid, tiles        bool // GRID_* and TILES_* variables (Product.Grid, Product.Tiles)
 	reports            bool // REPORTS_TABLE (Product.Reports)
 	refresh            bool // the refresh job's variables (refreshEnv)
+	watches            bool // WATCHES_TABLE (infra/watches.go)
+	queue              bool // DELIVERY_QUEUE_URL (infra/watches.go)
 }
 
 var stack = map[string]stackFunction{
@@ -29,6 +31,8 @@ var stack = map[string]stackFunction{
 	"energy":       {memoryMB: 256, timeoutS: 10, grid: true, reports: true},
 	"authorizer":   {memoryMB: 128, timeoutS: 3},
 	"refresh":      {memoryMB: 3008, timeoutS: 900, refresh: true},
+	"watches":      {memoryMB: 256, timeoutS: 10, watches: true},
+	"deliver":      {memoryMB: 256, timeoutS: 120, watches: true, reports: true, queue: true},
 }
 
 // publicTilesURL stands for the stack's PUBLIC_TILES_URL, the CloudFront
@@ -39,6 +43,8 @@ const publicTilesURL = "https://d111111abcdef8.cloudfront.net/tiles"
 type deployment struct {
 	s3URL, dynamoURL string
 	bucket, table    string
+	watchesTable     string // the watches table (infra's WatchesTable)
+	queueURL         string // the delivery queue, in this process's SQS (sqsemu)
 	gridIndexes      []string
 	scratch          string // the refresh job's SCRATCH_DIR (the stack's /tmp/meridian-refresh, here one of this run's)
 	fetchBaseURL     string // MERIDIAN_FETCH_BASE_URL of the refresh job: the demo publisher
@@ -70,6 +76,12 @@ func (d deployment) env(fn string) ([]string, error) {
 	}
 	if sf.reports {
 		env = append(env, "REPORTS_TABLE="+d.table)
+	}
+	if sf.watches {
+		env = append(env, "WATCHES_TABLE="+d.watchesTable)
+	}
+	if sf.queue {
+		env = append(env, "DELIVERY_QUEUE_URL="+d.queueURL)
 	}
 	if sf.refresh {
 		env = append(env, "DATA_BUCKET="+d.bucket, "REPORTS_TABLE="+d.table, "REFRESH_PREFIX=refresh/", "SCRATCH_DIR="+d.scratch,

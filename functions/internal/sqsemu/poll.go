@@ -8,6 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"meridian/shared/awsconf"
 )
 
 // PollResult is what one Poll did.
@@ -83,4 +85,37 @@ func nameOf(queueURL string) string {
 		}
 	}
 	return queueURL
+}
+
+// NewClient is the SDK's SQS client for the emulator at endpoint (its
+// URL), with static credentials, as the deliver function builds its own
+// (awsconf).
+func NewClient(ctx context.Context, endpoint string) (*sqs.Client, error) {
+	cfg, err := awsconf.Load(ctx, awsconf.Options{Region: Region, AccessKeyID: "test", SecretAccessKey: "test", MaxAttempts: 1})
+	if err != nil {
+		return nil, err
+	}
+	return sqs.NewFromConfig(cfg, func(o *sqs.Options) { o.BaseEndpoint = aws.String(endpoint) }), nil
+}
+
+// CreateQueue makes queue name in the emulator at endpoint, with a
+// dead-letter queue name-dlq after maxReceiveCount receives when that is
+// above 0, and returns its URL.
+func CreateQueue(ctx context.Context, endpoint, name string, maxReceiveCount ...int) (string, error) {
+	client, err := NewClient(ctx, endpoint)
+	if err != nil {
+		return "", err
+	}
+	in := &sqs.CreateQueueInput{QueueName: aws.String(name), Attributes: map[string]string{}}
+	if len(maxReceiveCount) > 0 && maxReceiveCount[0] > 0 {
+		if _, err := client.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String(name + "-dlq")}); err != nil {
+			return "", err
+		}
+		in.Attributes["RedrivePolicy"] = fmt.Sprintf(`{"deadLetterTargetArn":%q,"maxReceiveCount":%d}`, QueueARN(name+"-dlq"), maxReceiveCount[0])
+	}
+	out, err := client.CreateQueue(ctx, in)
+	if err != nil {
+		return "", err
+	}
+	return aws.ToString(out.QueueUrl), nil
 }

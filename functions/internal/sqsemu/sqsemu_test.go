@@ -15,8 +15,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
-
-	"meridian/shared/awsconf"
 )
 
 // clock is a test's time, moved by hand.
@@ -38,11 +36,11 @@ func newClient(t *testing.T, s *Server) *sqs.Client {
 	t.Helper()
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
-	cfg, err := awsconf.Load(context.Background(), awsconf.Options{Region: Region, AccessKeyID: "test", SecretAccessKey: "test", MaxAttempts: 1})
+	client, err := NewClient(context.Background(), ts.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sqs.NewFromConfig(cfg, func(o *sqs.Options) { o.BaseEndpoint = aws.String(ts.URL) })
+	return client
 }
 
 // setup makes a queue with a visibility timeout of 30 s whose messages go
