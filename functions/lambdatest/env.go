@@ -45,6 +45,7 @@ type deployment struct {
 	bucket, table    string
 	watchesTable     string // the watches table (infra's WatchesTable)
 	queueURL         string // the delivery queue, in this process's SQS (sqsemu)
+	sqsURL           string // that SQS' endpoint
 	gridIndexes      []string
 	scratch          string // the refresh job's SCRATCH_DIR (the stack's /tmp/meridian-refresh, here one of this run's)
 	fetchBaseURL     string // MERIDIAN_FETCH_BASE_URL of the refresh job: the demo publisher
@@ -81,7 +82,7 @@ func (d deployment) env(fn string) ([]string, error) {
 		env = append(env, "WATCHES_TABLE="+d.watchesTable)
 	}
 	if sf.queue {
-		env = append(env, "DELIVERY_QUEUE_URL="+d.queueURL)
+		env = append(env, "DELIVERY_QUEUE_URL="+d.queueURL, "AWS_ENDPOINT_URL_SQS="+d.sqsURL)
 	}
 	if sf.refresh {
 		env = append(env, "DATA_BUCKET="+d.bucket, "REPORTS_TABLE="+d.table, "REFRESH_PREFIX=refresh/", "SCRATCH_DIR="+d.scratch,

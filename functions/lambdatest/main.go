@@ -290,6 +290,7 @@ func testAll(ctx context.Context, o options, names []string, byFn map[string][]e
 		return nil, err
 	}
 	defer stopSQS()
+	d.sqsURL = sqsURL
 	if d.queueURL, err = sqsemu.CreateQueue(ctx, sqsURL, "meridian-delivery"); err != nil {
 		return nil, err
 	}
