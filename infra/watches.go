@@ -48,7 +48,7 @@ const (
 	// SQS moves it to the dead-letter queue. The deliver function retries a
 	// webhook by changing its message's visibility to the next backoff
 	// (at least half of 30 s doubling, at most 12 h: about 15 receives in
-	// 24 h, functions/deliver's TestBackoffFitsRedrive) and then deletes
+	// 24 h: TestBackoffFitsRedrive of functions/internal/delivery) and then deletes
 	// it as failed; only a message whose handling keeps crashing (poison)
 	// comes back every DeliveryVisibilitySeconds until it reaches the
 	// dead-letter queue.

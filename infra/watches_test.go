@@ -178,13 +178,12 @@ func TestWatchRoutes(t *testing.T) {
 }
 
 // The deliver function's redrive count leaves room for its retries:
-// functions/deliver holds the same number (a constant of the main
-// package, which this module cannot import) and checks its backoff
-// against it.
+// functions/internal/delivery holds the same number (an internal package,
+// which this module cannot import) and checks its backoff against it.
 func TestDeliverRedriveMatchesFunction(t *testing.T) {
-	src := readFile(t, "../functions/deliver/backoff.go")
-	if !strings.Contains(src, "maxReceiveCount = "+strconv.Itoa(DeliveryMaxReceiveCount)) {
-		t.Errorf("functions/deliver/backoff.go has no maxReceiveCount = %d", DeliveryMaxReceiveCount)
+	src := readFile(t, "../functions/internal/delivery/backoff.go")
+	if !strings.Contains(src, "MaxReceiveCount = "+strconv.Itoa(DeliveryMaxReceiveCount)) {
+		t.Errorf("functions/internal/delivery/backoff.go has no MaxReceiveCount = %d", DeliveryMaxReceiveCount)
 	}
 }
 
