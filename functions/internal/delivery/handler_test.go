@@ -300,3 +300,19 @@ func TestDeliverPoison(t *testing.T) {
 		t.Errorf("after %d receives: %+v, dead-letter queue %d", MaxReceiveCount, res, len(r.sqs.Messages("delivery-dlq")))
 	}
 }
+
+// The schedule's event comes as the rule's input or as EventBridge's own
+// scheduled event; anything else is an error, not a dispatch.
+func TestInvokeRoutes(t *testing.T) {
+	r := newRig(t)
+	r.book.deliveries[1] = []Message{{Watch: "w1", Delivery: "d1"}}
+	out, err := r.h.Invoke(context.Background(), json.RawMessage(`{"version":"0","id":"e1","detail-type":"Scheduled Event","source":"aws.events","time":"2026-11-21T12:00:00Z","detail":{}}`))
+	if err != nil || out.(DispatchResult) != (DispatchResult{Version: 1, Dispatched: true, Deliveries: 1}) {
+		t.Errorf("EventBridge's scheduled event: %+v %v", out, err)
+	}
+	for _, ev := range []string{`{}`, `{"Records":[]}`, `[1,2]`, `{"dispatch":"yes"}`} {
+		if out, err := r.h.Invoke(context.Background(), json.RawMessage(ev)); err == nil {
+			t.Errorf("%s: %+v, want an error", ev, out)
+		}
+	}
+}

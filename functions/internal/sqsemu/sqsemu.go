@@ -22,8 +22,8 @@
 //     MessageNotInflight, QueueDoesNotExist, ...).
 //
 // What it does not: FIFO queues, message attributes, long polling
-// (ReceiveMessage answers at once), permissions and signatures (any
-// credentials pass). Time is the Server's clock, which a test can move.
+// (ReceiveMessage answers at once), retention periods (messages stay
+// until deleted), permissions and signatures (any credentials pass). Time is the Server's clock, which a test can move.
 package sqsemu
 
 import (
