@@ -86,6 +86,12 @@ type StackProps struct {
 	// on its *.cloudfront.net name only.
 	DomainName     string
 	CertificateArn string
+	// Watches deploys the watches and their webhook deliveries
+	// (watches.go: a table, two queues, the watches and deliver functions,
+	// a schedule, the /watches routes). Off until functions/watches and
+	// functions/deliver exist (they are built on package watch): their
+	// bootstraps must be in the asset root. -c watches=true.
+	Watches bool
 }
 
 // Stack is the synthesized stack and the handles tests look at.
@@ -248,8 +254,10 @@ func NewStack(scope constructs.Construct, id string, props StackProps) (*Stack, 
 	}
 
 	s.refresh(props)
-	if err := s.watches(props); err != nil {
-		return nil, err
+	if props.Watches {
+		if err := s.watches(props); err != nil {
+			return nil, err
+		}
 	}
 
 	awscdk.NewCfnOutput(stack, jsii.String("DataBucketName"), &awscdk.CfnOutputProps{
@@ -366,7 +374,10 @@ func checkProps(props StackProps) error {
 			errs = append(errs, fmt.Errorf("infra: grid index %q: want a file name under %s", name, GridPrefix))
 		}
 	}
-	fns := []string{AuthorizerFunction, WatchesFunction, DeliverFunction}
+	fns := []string{AuthorizerFunction}
+	if props.Watches {
+		fns = append(fns, WatchesFunction, DeliverFunction)
+	}
 	for _, p := range props.Products {
 		fns = append(fns, p.Function)
 	}

@@ -135,6 +135,8 @@ func synth(props StackProps) (s *synthesized, err error) {
 		Env:                &awscdk.Environment{Account: jsii.String(defaultAccount), Region: jsii.String(defaultRegion)},
 		AnalyticsReporting: jsii.Bool(false),
 	}
+	// The watches are checked in every variant (watches_test.go).
+	props.Watches = true
 	// What the cdk CLI passes (its default --asset-metadata): where each
 	// asset lies in cdk.out, which SAM reads.
 	ctx := appContext()

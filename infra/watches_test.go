@@ -12,6 +12,8 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
 	"github.com/google/go-cmp/cmp"
+
+	"meridian/shared/gateway"
 )
 
 // apiRoutes are the methods product p's API declares: its function's
@@ -194,4 +196,32 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// -c watches=true deploys the watches; the default leaves them out (and
+// needs no bootstrap of theirs); anything else is an error.
+func TestWatchesProp(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "false": false, "true": true} {
+		p, err := propsFrom(func(k string) string { return map[string]string{"watches": v}[k] }, func(string) string { return "" })
+		if err != nil || p.Watches != want {
+			t.Errorf("watches=%q: %v %v, want %v", v, p.Watches, err, want)
+		}
+	}
+	if _, err := propsFrom(func(k string) string { return map[string]string{"watches": "yes"}[k] }, func(string) string { return "" }); err == nil {
+		t.Error(`watches="yes": no error`)
+	}
+	// Without the watches, their functions need not be built.
+	dir := t.TempDir()
+	for _, fn := range []string{AuthorizerFunction, "search"} {
+		os.MkdirAll(dir+"/"+fn, 0o755)
+		os.WriteFile(dir+"/"+fn+"/bootstrap", []byte("#!/bin/sh\n"), 0o755)
+	}
+	props := StackProps{AssetRoot: dir, Products: Products()[:1], Plans: gateway.DefaultPlans()}
+	if err := checkProps(props); err != nil && strings.Contains(err.Error(), WatchesFunction+"/bootstrap") {
+		t.Errorf("without watches: %v", err)
+	}
+	props.Watches = true
+	if err := checkProps(props); err == nil || !strings.Contains(err.Error(), WatchesFunction+"/bootstrap") || !strings.Contains(err.Error(), DeliverFunction+"/bootstrap") {
+		t.Errorf("with watches and no bootstraps of theirs: %v", err)
+	}
 }

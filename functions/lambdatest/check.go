@@ -31,8 +31,6 @@ var eventPrefixes = []struct{ prefix, function string }{
 	{"ag-report", "ag"},
 	{"energy-", "energy"},
 	{"refresh-", "refresh"},
-	{"watches-", "watches"},
-	{"deliver-", "deliver"},
 }
 
 // behindAPI says whether fn serves API Gateway REST proxy requests, which
