@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -41,32 +42,72 @@ type Queue struct {
 	URL string
 }
 
-// send queues one message per delivery, in batches of ten. An entry SQS
-// refuses fails the call: the dispatch is run again by the next schedule,
-// and a delivery queued twice is sent once more at most (the receiver
-// sees its Idempotency-Key twice).
+// sendWorkers is how many SendMessageBatch calls a dispatch has in
+// flight: a version with 100,000 deliveries is 10,000 calls, some 25 s at
+// 20 ms each eight at a time, within the function's 120 s.
+const sendWorkers = 8
+
+// send queues one message per delivery, in batches of ten, sendWorkers
+// batches at a time. An entry SQS refuses fails the call: the dispatch is
+// run again by the next schedule, and a delivery queued twice is sent
+// once more at most (the receiver sees its Idempotency-Key twice).
 func (q Queue) send(ctx context.Context, msgs []Message) error {
-	for start := 0; start < len(msgs); start += sqsBatch {
-		chunk := msgs[start:min(start+sqsBatch, len(msgs))]
-		in := &sqs.SendMessageBatchInput{QueueUrl: aws.String(q.URL)}
-		for i, m := range chunk {
-			b, err := json.Marshal(m)
-			if err != nil {
-				return err
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan []Message)
+	errs := make(chan error, sendWorkers)
+	var wg sync.WaitGroup
+	for range sendWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range batches {
+				if err := q.sendBatch(ctx, b); err != nil {
+					errs <- err
+					cancel()
+					for range batches {
+					}
+					return
+				}
 			}
-			in.Entries = append(in.Entries, types.SendMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), MessageBody: aws.String(string(b))})
+		}()
+	}
+	for start := 0; start < len(msgs) && ctx.Err() == nil; start += sqsBatch {
+		select {
+		case batches <- msgs[start:min(start+sqsBatch, len(msgs))]:
+		case <-ctx.Done():
 		}
-		out, err := q.API.SendMessageBatch(ctx, in)
+	}
+	close(batches)
+	wg.Wait()
+	close(errs)
+	var all []error
+	for err := range errs {
+		all = append(all, err)
+	}
+	return errors.Join(all...)
+}
+
+// sendBatch sends at most sqsBatch messages in one call.
+func (q Queue) sendBatch(ctx context.Context, chunk []Message) error {
+	in := &sqs.SendMessageBatchInput{QueueUrl: aws.String(q.URL)}
+	for i, m := range chunk {
+		b, err := json.Marshal(m)
 		if err != nil {
-			return fmt.Errorf("delivery: queue %d deliveries: %w", len(chunk), err)
+			return err
 		}
-		if len(out.Failed) > 0 {
-			var errs []error
-			for _, f := range out.Failed {
-				errs = append(errs, fmt.Errorf("entry %s: %s: %s", aws.ToString(f.Id), aws.ToString(f.Code), aws.ToString(f.Message)))
-			}
-			return fmt.Errorf("delivery: queue deliveries: %w", errors.Join(errs...))
+		in.Entries = append(in.Entries, types.SendMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), MessageBody: aws.String(string(b))})
+	}
+	out, err := q.API.SendMessageBatch(ctx, in)
+	if err != nil {
+		return fmt.Errorf("delivery: queue %d deliveries: %w", len(chunk), err)
+	}
+	if len(out.Failed) > 0 {
+		var errs []error
+		for _, f := range out.Failed {
+			errs = append(errs, fmt.Errorf("entry %s: %s: %s", aws.ToString(f.Id), aws.ToString(f.Code), aws.ToString(f.Message)))
 		}
+		return fmt.Errorf("delivery: queue deliveries: %w", errors.Join(errs...))
 	}
 	return nil
 }
