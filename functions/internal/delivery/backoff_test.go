@@ -34,7 +34,7 @@ func TestBackoffFitsRedrive(t *testing.T) {
 	}
 	// One more receive finds the window over and deletes the message.
 	if receives+1 >= MaxReceiveCount {
-		t.Errorf("%d receives in %v at the shortest waits: the dead-letter queue takes a Message at %d", receives+1, RetryWindow, MaxReceiveCount)
+		t.Errorf("%d receives in %v at the shortest waits: the dead-letter queue takes a message at %d", receives+1, RetryWindow, MaxReceiveCount)
 	}
 	t.Logf("at most %d receives of a failing delivery in %v (redrive at %d)", receives+1, RetryWindow, MaxReceiveCount)
 }
