@@ -336,6 +336,12 @@ test-lambda: $(FUNCTIONS:%=host-fn-%) aws-emulators ## Every Lambda under the Ru
 	  -meridian $(BIN) -publish .build/meridian-publish -s3rver $(S3RVER) -dynoxide $(DYNOXIDE) \
 	  -out .build/test-lambda.json $(LAMBDA_TEST_ARGS)
 
+# make test-delivery: the webhooks' AWS side (functions/internal/delivery)
+# with its report table in dynoxide instead of in-process minidyn, and the
+# delivery queue in the in-process SQS (functions/internal/sqsemu).
+test-delivery: aws-emulators ## The deliver Lambda's handler over dynoxide and the in-process SQS emulator
+	MERIDIAN_DYNOXIDE=$(CURDIR)/$(DYNOXIDE) go test -count=1 -timeout 20m -v ./functions/internal/delivery ./functions/internal/sqsemu
+
 TILES_LAYER ?= ab/sec
 bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' own) on the same archive, side by side
 	@mkdir -p .build
@@ -352,4 +358,4 @@ bench-tiles: ## Tiles/s of the local server and of pmtiles serve (go-pmtiles' ow
 clean: ## Remove build output
 	rm -rf .build infra/cdk.out $(WEB)/node_modules $(WEB_VENDOR)
 
-.PHONY: chaos bench-aws test-lambda aws-emulators scale-test help lint-openapi prism-cli test-contract run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean
+.PHONY: chaos bench-aws test-lambda test-delivery aws-emulators scale-test help lint-openapi prism-cli test-contract run data web test-browser bench-tiles cdk-cli test-infra synth deploy test test-race bench fuzz build size loadtest test-refresh clean

@@ -42,7 +42,7 @@ func TestAPIs(t *testing.T) {
 			// Exactly the routes the function mounts (routes.go), no
 			// {proxy+}, no method on a bare /<base>.
 			got := s.methods(t, api)
-			want := slices.Clone(p.Routes)
+			want := apiRoutes(p)
 			sort.Strings(got)
 			sort.Strings(want)
 			if diff := cmp.Diff(want, got); diff != "" {
@@ -114,14 +114,15 @@ func TestAuthorizerWiring(t *testing.T) {
 		methods := s.resources("AWS::ApiGateway::Method")
 		routes := 0
 		for _, p := range s.products {
-			routes += len(p.Routes)
+			routes += len(apiRoutes(p))
 		}
 		if len(methods) != routes {
 			t.Errorf("%d methods, want one per route (%d)", len(methods), routes)
 		}
+		watchesFn := s.functionID(t, WatchesFunction)
 		for _, p := range s.products {
 			api, fn := s.apiID(t, p.Product), s.functionID(t, p.Function)
-			n := 0
+			n, watched := 0, 0
 			for id, m := range methods {
 				mp := props(m)
 				if ref(mp["RestApiId"]) != api {
@@ -137,12 +138,19 @@ func TestAuthorizerWiring(t *testing.T) {
 				}
 				integ, _ := mp["Integration"].(map[string]any)
 				uri, _ := json.Marshal(integ["Uri"])
+				if p.Product == watchesProduct() && strings.Contains(string(uri), `"`+watchesFn+`"`) {
+					watched++ // the /watches routes (TestWatchRoutes)
+					continue
+				}
 				if integ["Type"] != "AWS_PROXY" || !strings.Contains(string(uri), `"`+fn+`"`) {
 					t.Errorf("%s method %s: integration %v to %s, want AWS_PROXY to %s", p.Function, id, integ["Type"], uri, fn)
 				}
 			}
-			if n != len(p.Routes) {
-				t.Errorf("%s: %d methods, want %d", p.Function, n, len(p.Routes))
+			if n != len(apiRoutes(p)) {
+				t.Errorf("%s: %d methods, want %d", p.Function, n, len(apiRoutes(p)))
+			}
+			if p.Product == watchesProduct() && watched != len(watchRoutes) {
+				t.Errorf("%s: %d methods to the watches function, want %d", p.Function, watched, len(watchRoutes))
 			}
 		}
 	}

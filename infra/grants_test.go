@@ -43,7 +43,8 @@ func TestBucket(t *testing.T) {
 func TestTable(t *testing.T) {
 	plain, _ := stacks(t)
 	check(t, "table", func() {
-		plain.tmpl.ResourceCountIs(jsii.String("AWS::DynamoDB::Table"), jsii.Number(1))
+		// and the watches' (TestWatchesTable)
+		plain.tmpl.ResourceCountIs(jsii.String("AWS::DynamoDB::Table"), jsii.Number(2))
 		plain.tmpl.HasResource(jsii.String("AWS::DynamoDB::Table"), map[string]any{
 			"DeletionPolicy": "Retain",
 			"Properties": map[string]any{
@@ -154,6 +155,14 @@ func TestGrants(t *testing.T) {
 		"ag":               append(slices.Clone(logs), "s3:GetObject grid/*", "dynamodb:GetItem table", "dynamodb:Query table"),
 		"energy":           append(slices.Clone(logs), "s3:GetObject grid/*", "dynamodb:GetItem table", "dynamodb:Query table"),
 		RefreshFunction:    append(slices.Clone(logs), append(refreshJobGrants(), "sqs:SendMessage dlq")...),
+		WatchesFunction: append(slices.Clone(logs), "dynamodb:GetItem watches", "dynamodb:Query watches",
+			"dynamodb:PutItem watches", "dynamodb:BatchWriteItem watches"),
+		// The event source's grant (sqs:ReceiveMessage, DeleteMessage, ...)
+		// is CDK's, on the queue alone.
+		DeliverFunction: append(slices.Clone(logs), "dynamodb:GetItem watches", "dynamodb:Query watches",
+			"dynamodb:PutItem watches", "dynamodb:BatchWriteItem watches", "dynamodb:GetItem table", "dynamodb:Query table",
+			"sqs:SendMessage queue", "sqs:ChangeMessageVisibility queue",
+			"sqs:ReceiveMessage queue", "sqs:ChangeMessageVisibility queue", "sqs:GetQueueUrl queue", "sqs:DeleteMessage queue", "sqs:GetQueueAttributes queue"),
 	}
 	roles := map[string]string{} // role logical id -> function dir
 	for dir := range want {

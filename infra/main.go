@@ -20,6 +20,9 @@
 //	allowUnlimited  true: also deploy the plans without a monthly quota (the
 //	             "unlimited" plans), for a development stack; false (default):
 //	             they are left out, as a production stack must
+//	watches      true: also deploy the watches and their webhook deliveries
+//	             (watches.go), which need the watches and deliver functions'
+//	             bootstraps; false (default) until those functions exist
 //	domainName   the customer's domain name for the tiles (tiles.example.ca), with
 //	certificateArn  the ARN of its ACM certificate, which CloudFront requires in
 //	             us-east-1 (arn:aws:acm:us-east-1:…): CloudFront then answers on
@@ -151,6 +154,13 @@ func propsFrom(context, getenv func(string) string) (StackProps, error) {
 	case "false":
 	default:
 		return StackProps{}, fmt.Errorf("infra: allowUnlimited %q: want true or false", v)
+	}
+	switch v := pick("watches", "", "false"); v {
+	case "true":
+		p.Watches = true
+	case "false":
+	default:
+		return StackProps{}, fmt.Errorf("infra: watches %q: want true or false", v)
 	}
 	if path := pick("plans", "", ""); path != "" {
 		if _, err := os.Stat(path); err != nil {

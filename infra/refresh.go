@@ -181,6 +181,7 @@ func (s *Stack) refresh(props StackProps) {
 		DisplayName: jsii.String("Meridian data refresh failures"),
 		EnforceSSL:  jsii.Bool(true),
 	})
+	s.alarms = alarms
 	notify := awscloudwatchactions.NewSnsAction(alarms)
 	// Schedules whose target could not be invoked or started land here.
 	dlq := awssqs.NewQueue(st, jsii.String("RefreshDeadLetterQueue"), &awssqs.QueueProps{

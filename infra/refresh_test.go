@@ -80,7 +80,7 @@ func TestRefreshSchedules(t *testing.T) {
 	rules := plain.resources("AWS::Events::Rule")
 	scheduled := 0
 	for _, r := range rules {
-		if props(r)["ScheduleExpression"] != nil {
+		if e := props(r)["ScheduleExpression"]; e != nil && e != DeliverSchedule { // the webhooks': TestWatchFunctions
 			scheduled++
 		}
 	}

@@ -50,3 +50,15 @@ var routes = map[gateway.Product][]string{
 		"GET /energy/changes",
 	},
 }
+
+// watchRoutes are the routes of the watches function (functions/watches),
+// on the API of the product that sells the change feed (watches.go).
+// functions/authorizer's TestDeployedRoutes checks them against the
+// patterns its handler mounts.
+var watchRoutes = []string{
+	"POST /watches",
+	"GET /watches",
+	"GET /watches/{id}",
+	"DELETE /watches/{id}",
+	"GET /watches/{id}/deliveries",
+}

@@ -19,6 +19,8 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssns"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssqs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awswafv2"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
@@ -84,6 +86,12 @@ type StackProps struct {
 	// on its *.cloudfront.net name only.
 	DomainName     string
 	CertificateArn string
+	// Watches deploys the watches and their webhook deliveries
+	// (watches.go: a table, two queues, the watches and deliver functions,
+	// a schedule, the /watches routes). Off until functions/watches and
+	// functions/deliver exist (they are built on package watch): their
+	// bootstraps must be in the asset root. -c watches=true.
+	Watches bool
 }
 
 // Stack is the synthesized stack and the handles tests look at.
@@ -99,6 +107,17 @@ type Stack struct {
 	Table        awsdynamodb.Table
 	Distribution awscloudfront.Distribution
 	domainName   string // StackProps.DomainName
+	// methods are each product's method options (the key authorizer, the
+	// request validator), for routes of other functions on its API
+	// (watches.go).
+	methods map[gateway.Product]*awsapigateway.MethodOptions
+	// alarms is the topic of the failure alarms (refresh.go, watches.go).
+	alarms awssns.Topic
+	// Watches: the watches table, the delivery queue and its dead-letter
+	// queue (watches.go).
+	WatchesTable       awsdynamodb.Table
+	DeliveryQueue      awssqs.Queue
+	DeliveryDeadLetter awssqs.Queue
 	// Omitted lists, by product, the plans left out for want of
 	// AllowUnlimited.
 	Omitted map[gateway.Product][]string
@@ -143,6 +162,7 @@ func NewStack(scope constructs.Construct, id string, props StackProps) (*Stack, 
 		APIs:       map[gateway.Product]awsapigateway.RestApi{},
 		Omitted:    map[gateway.Product][]string{},
 		domainName: props.DomainName,
+		methods:    map[gateway.Product]*awsapigateway.MethodOptions{},
 	}
 
 	s.LogBucket = s.logBucket()
@@ -234,6 +254,11 @@ func NewStack(scope constructs.Construct, id string, props StackProps) (*Stack, 
 	}
 
 	s.refresh(props)
+	if props.Watches {
+		if err := s.watches(props); err != nil {
+			return nil, err
+		}
+	}
 
 	awscdk.NewCfnOutput(stack, jsii.String("DataBucketName"), &awscdk.CfnOutputProps{
 		Description: jsii.String("S3 bucket of grid indexes (" + GridPrefix + ") and PMTiles archives (" + TilesPrefix + ")"),
@@ -350,6 +375,9 @@ func checkProps(props StackProps) error {
 		}
 	}
 	fns := []string{AuthorizerFunction}
+	if props.Watches {
+		fns = append(fns, WatchesFunction, DeliverFunction)
+	}
 	for _, p := range props.Products {
 		fns = append(fns, p.Function)
 	}
@@ -518,6 +546,7 @@ func (s *Stack) restAPI(p Product, fn, authorizerFn awslambda.Function, plans []
 		verb, path, _ := strings.Cut(r, " ")
 		api.Root().ResourceForPath(jsii.String(path)).AddMethod(jsii.String(verb), integration, method)
 	}
+	s.methods[p.Product] = method
 	addErrorResponses(api, p, retryAfter(p, plans))
 	suppress(api, true, "AwsSolutions-COG4",
 		"Customers are machines holding API keys, not Cognito users: every method requires a key, checked by the key authorizer (functions/authorizer) and metered by the product's usage plans, which is what the product sells.")

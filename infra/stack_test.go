@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for _, fn := range []string{AuthorizerFunction, "search", "autocomplete", "batch", "tiles", "ag", "energy", "changes", RefreshFunction} {
+	for _, fn := range []string{AuthorizerFunction, "search", "autocomplete", "batch", "tiles", "ag", "energy", "changes", RefreshFunction, WatchesFunction, DeliverFunction} {
 		err := os.MkdirAll(filepath.Join(dir, fn), 0o755)
 		if err == nil {
 			err = os.WriteFile(filepath.Join(dir, fn, "bootstrap"), []byte("#!/bin/sh\n# "+fn+"\n"), 0o755)
@@ -135,6 +135,8 @@ func synth(props StackProps) (s *synthesized, err error) {
 		Env:                &awscdk.Environment{Account: jsii.String(defaultAccount), Region: jsii.String(defaultRegion)},
 		AnalyticsReporting: jsii.Bool(false),
 	}
+	// The watches are checked in every variant (watches_test.go).
+	props.Watches = true
 	// What the cdk CLI passes (its default --asset-metadata): where each
 	// asset lies in cdk.out, which SAM reads.
 	ctx := appContext()
@@ -266,8 +268,9 @@ func TestFunctions(t *testing.T) {
 			dirs = append(dirs, p.Function)
 		}
 		check(t, "function count", func() {
-			// and the refresh job's (TestRefreshFunction)
-			s.tmpl.ResourceCountIs(jsii.String("AWS::Lambda::Function"), jsii.Number(len(dirs)+1))
+			// and the refresh job's (TestRefreshFunction), the watches' and
+			// the deliver function's (TestWatchFunctions)
+			s.tmpl.ResourceCountIs(jsii.String("AWS::Lambda::Function"), jsii.Number(len(dirs)+3))
 		})
 		for _, dir := range dirs {
 			memory := functionMemoryMB
@@ -415,6 +418,10 @@ func describeResource(r any) string {
 		return " refresh/*"
 	case strings.Contains(s, "RefreshDeadLetterQueue"):
 		return " dlq"
+	case strings.Contains(s, "WatchesTable") && !strings.Contains(s, "Fn::Join"):
+		return " watches"
+	case strings.Contains(s, "DeliveryQueue") && !strings.Contains(s, "DeadLetter"):
+		return " queue"
 	}
 	return " " + s
 }
@@ -491,7 +498,8 @@ func TestOutputs(t *testing.T) {
 	outputs, _ := plain.doc["Outputs"].(map[string]any)
 	want := []string{"TilesUrl", "TilesDistributionId", "DataBucketName", "ReportsTableName",
 		"RefreshFunctionName", "RefreshClusterName", "RefreshTaskSubnets", "RefreshTaskSecurityGroupId", "RefreshAlarmTopicArn",
-		"PublisherPolicyArn", "RefreshHandSteps", "EnergyRefreshTaskDefinitionArn", "AgRefreshTaskDefinitionArn"}
+		"PublisherPolicyArn", "RefreshHandSteps", "EnergyRefreshTaskDefinitionArn", "AgRefreshTaskDefinitionArn",
+		"WatchesTableName", "DeliveryDeadLetterQueueUrl"}
 	for _, p := range plain.products {
 		want = append(want, title(p.Product.String())+"ApiUrl")
 		for _, pl := range gateway.DefaultPlans()[p.Product] {

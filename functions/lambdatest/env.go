@@ -18,6 +18,8 @@ type stackFunction struct {
 	grid, tiles        bool // GRID_* and TILES_* variables (Product.Grid, Product.Tiles)
 	reports            bool // REPORTS_TABLE (Product.Reports)
 	refresh            bool // the refresh job's variables (refreshEnv)
+	watches            bool // WATCHES_TABLE (infra/watches.go)
+	queue              bool // DELIVERY_QUEUE_URL (infra/watches.go)
 }
 
 var stack = map[string]stackFunction{
@@ -40,6 +42,9 @@ const publicTilesURL = "https://d111111abcdef8.cloudfront.net/tiles"
 type deployment struct {
 	s3URL, dynamoURL string
 	bucket, table    string
+	watchesTable     string // the watches table (infra's WatchesTable)
+	queueURL         string // the delivery queue, in this process's SQS (sqsemu)
+	sqsURL           string // that SQS' endpoint
 	gridIndexes      []string
 	scratch          string // the refresh job's SCRATCH_DIR (the stack's /tmp/meridian-refresh, here one of this run's)
 	fetchBaseURL     string // MERIDIAN_FETCH_BASE_URL of the refresh job: the demo publisher
@@ -71,6 +76,12 @@ func (d deployment) env(fn string) ([]string, error) {
 	}
 	if sf.reports {
 		env = append(env, "REPORTS_TABLE="+d.table)
+	}
+	if sf.watches {
+		env = append(env, "WATCHES_TABLE="+d.watchesTable)
+	}
+	if sf.queue {
+		env = append(env, "DELIVERY_QUEUE_URL="+d.queueURL, "AWS_ENDPOINT_URL_SQS="+d.sqsURL)
 	}
 	if sf.refresh {
 		env = append(env, "DATA_BUCKET="+d.bucket, "REPORTS_TABLE="+d.table, "REFRESH_PREFIX=refresh/", "SCRATCH_DIR="+d.scratch,

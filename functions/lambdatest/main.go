@@ -45,6 +45,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"meridian/functions/internal/awsemu"
+	"meridian/functions/internal/sqsemu"
 	"meridian/shared/datafetch/datafetchtest"
 )
 
@@ -274,9 +275,23 @@ func testAll(ctx context.Context, o options, names []string, byFn map[string][]e
 	if err != nil {
 		return nil, err
 	}
-	d := deployment{s3URL: s3URL, dynamoURL: ddbURL, bucket: "meridian-data", table: "meridian-reports",
+	d := deployment{s3URL: s3URL, dynamoURL: ddbURL, bucket: "meridian-data", table: "meridian-reports", watchesTable: "meridian-watches",
 		scratch: filepath.Join(o.work, "refresh-scratch"), path: os.Getenv("PATH"), home: os.Getenv("HOME")}
 	if err := awsemu.CreateBucketAndTable(ctx, s3URL, ddbURL, d.bucket, d.table); err != nil {
+		return nil, err
+	}
+	// The watches' table, empty, and the delivery queue in an SQS of this
+	// process (there is no SQS emulator among the npm ones).
+	if err := awsemu.CreateTable(ctx, ddbURL, d.watchesTable); err != nil {
+		return nil, err
+	}
+	sqsURL, stopSQS, err := serve(sqsemu.New(nil))
+	if err != nil {
+		return nil, err
+	}
+	defer stopSQS()
+	d.sqsURL = sqsURL
+	if d.queueURL, err = sqsemu.CreateQueue(ctx, sqsURL, "meridian-delivery"); err != nil {
 		return nil, err
 	}
 	pubLog, err := os.Create(filepath.Join(o.work, "publish.log"))

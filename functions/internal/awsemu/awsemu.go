@@ -177,6 +177,12 @@ func CreateBucketAndTable(ctx context.Context, s3URL, dynamoURL, bucket, table s
 	if _, err := sc.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
 		return fmt.Errorf("create bucket: %w", err)
 	}
+	return CreateTable(ctx, dynamoURL, table)
+}
+
+// CreateTable makes a table of the stack's design (pk/sk) in the
+// DynamoDB emulator: the report table, the watches' table.
+func CreateTable(ctx context.Context, dynamoURL, table string) error {
 	dc, err := dynamokv.NewClient(ctx, dynamokv.ClientOptions{Region: Region, Endpoint: dynamoURL, AccessKeyID: Creds, SecretAccessKey: Creds})
 	if err != nil {
 		return err
