@@ -152,61 +152,93 @@ func (r *Runner) sendDue(ctx context.Context, now time.Time) error {
 // delivered, failed after RetryFor, or back in the outbox at its next
 // attempt. The outbox entry goes last, so a crash repeats the attempt.
 func (r *Runner) attempt(ctx context.Context, osk string, now time.Time) error {
+	drop := func() error { return r.Store.kv.Delete(ctx, []kv.Key{{PK: pkOutbox, SK: osk}}) }
 	parts := strings.SplitN(osk, "#", 3)
 	if len(parts) != 3 {
-		return r.Store.kv.Delete(ctx, []kv.Key{{PK: pkOutbox, SK: osk}})
+		return drop()
 	}
-	watchID, dsk := parts[1], parts[2]
-	drop := func() error { return r.Store.kv.Delete(ctx, []kv.Key{{PK: pkOutbox, SK: osk}}) }
-	d, ok, err := r.Store.getDelivery(ctx, watchID, dsk)
+	ref := Ref{WatchID: parts[1], Key: parts[2]}
+	res, err := r.Store.Attempt(ctx, r.Sender, r.AllowPrivate, ref, now)
 	if err != nil {
 		return err
 	}
-	w, wok, err := r.Store.get(ctx, watchID)
-	if err != nil {
-		return err
-	}
-	if !ok || !wok || d.State != Pending {
-		return drop() // delivered or failed already, or its watch deleted
-	}
-	a, delivered := Attempt{}, false
-	if _, err := CheckURL(ctx, w.URL, r.AllowPrivate, nil); err != nil {
-		a = Attempt{At: now.UTC().Format(time.RFC3339), Error: err.Error()}
-	} else {
-		a, delivered = r.Sender.Send(ctx, w.URL, w.Secret, d)
-	}
-	d.Attempts = append(d.Attempts, a)
-	first, _ := time.Parse(time.RFC3339, d.Attempts[0].At)
-	var next time.Time
-	switch {
-	case delivered:
-		d.State, d.NextAttempt = Delivered, ""
-	default:
-		next = now.Add(Backoff(len(d.Attempts), r.Sender.Rand()))
-		if next.Sub(first) > RetryFor {
-			if last := first.Add(RetryFor); last.After(now) {
-				next = last // one last attempt at 24 hours
-			} else {
-				d.State, d.NextAttempt = Failed, ""
+	if !res.Done {
+		next := res.Next
+		if next.Sub(res.First) > RetryFor {
+			if err := r.Store.Fail(ctx, ref, now); err != nil {
+				return err
 			}
-		}
-		if d.State == Pending {
-			d.NextAttempt = next.UTC().Format(time.RFC3339Nano)
-		}
-	}
-	if err := r.Store.putDelivery(ctx, dsk, d); err != nil {
-		return err
-	}
-	if d.State == Pending {
-		if err := r.Store.kv.Put(ctx, []kv.Item{{PK: pkOutbox, SK: outboxSK(next, watchID, dsk), Data: []byte("{}")}}); err != nil {
+		} else if err := r.Store.kv.Put(ctx, []kv.Item{{PK: pkOutbox, SK: outboxSK(next, ref.WatchID, ref.Key), Data: []byte("{}")}}); err != nil {
 			return err
 		}
 	}
-	if r.Log != nil {
-		r.Log.Info("webhook attempt", "delivery", d.ID, "status", a.Status, "error", a.Error, "state", d.State, "attempts", len(d.Attempts))
+	if r.Log != nil && res.Attempts > 0 {
+		r.Log.Info("webhook attempt", "delivery", ref.WatchID+"/"+ref.Key, "status", res.Status, "error", res.Err, "done", res.Done, "attempts", res.Attempts)
 	}
 	if err := drop(); err != nil {
 		return fmt.Errorf("watch: outbox: %w", err)
 	}
 	return nil
+}
+
+// Result is what one Attempt did.
+type Result struct {
+	// Done: nothing more to do (delivered now or before, failed before,
+	// or its watch deleted).
+	Done bool
+	// Attempts counts the delivery's attempts, this one included; First
+	// is when the first was made; Next when the next is due, with the
+	// backoff (a caller that is past RetryFor by then calls Fail instead).
+	Attempts    int
+	First, Next time.Time
+	Status      int    // the receiver's HTTP status, 0 when none came
+	Err         string // what went wrong
+}
+
+// Attempt sends delivery ref once, unless it is delivered or failed
+// already or its watch is gone, and records the attempt: what the local
+// Runner and the deliver Lambda (one queue message a delivery) both do.
+// The last attempt is made at RetryFor after the first: Next is never
+// later than that.
+func (s *Store) Attempt(ctx context.Context, sender *Sender, allowPrivate bool, ref Ref, now time.Time) (Result, error) {
+	d, ok, err := s.getDelivery(ctx, ref.WatchID, ref.Key)
+	if err != nil {
+		return Result{}, err
+	}
+	w, wok, err := s.get(ctx, ref.WatchID)
+	if err != nil {
+		return Result{}, err
+	}
+	if !ok || !wok || d.State != Pending {
+		return Result{Done: true, Attempts: len(d.Attempts)}, nil
+	}
+	a, delivered := Attempt{}, false
+	if _, err := CheckURL(ctx, w.URL, allowPrivate, nil); err != nil {
+		a = Attempt{At: now.UTC().Format(time.RFC3339), Error: err.Error()}
+	} else {
+		a, delivered = sender.Send(ctx, w.URL, w.Secret, d)
+	}
+	d.Attempts = append(d.Attempts, a)
+	first, _ := time.Parse(time.RFC3339, d.Attempts[0].At)
+	res := Result{Done: delivered, Attempts: len(d.Attempts), First: first, Status: a.Status, Err: a.Error}
+	if delivered {
+		d.State, d.NextAttempt = Delivered, ""
+	} else {
+		res.Next = now.Add(Backoff(len(d.Attempts), sender.Rand()))
+		if last := first.Add(RetryFor); res.Next.After(last) && last.After(now) {
+			res.Next = last // one last attempt at 24 hours
+		}
+		d.NextAttempt = res.Next.UTC().Format(time.RFC3339Nano)
+	}
+	return res, s.putDelivery(ctx, ref.Key, d)
+}
+
+// Fail marks delivery ref failed for good.
+func (s *Store) Fail(ctx context.Context, ref Ref, now time.Time) error {
+	d, ok, err := s.getDelivery(ctx, ref.WatchID, ref.Key)
+	if err != nil || !ok || d.State != Pending {
+		return err
+	}
+	d.State, d.NextAttempt = Failed, ""
+	return s.putDelivery(ctx, ref.Key, d)
 }

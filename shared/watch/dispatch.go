@@ -28,14 +28,38 @@ type matcher struct {
 // is simply run again. Memory: the watches' areas, one store page of
 // changes and one pending batch per watch.
 func Dispatch(ctx context.Context, s *Store, ds kv.Dataset, now time.Time) (made int, err error) {
+	refs, ok, err := Prepare(ctx, s, ds, now)
+	if err != nil || !ok {
+		return 0, err
+	}
+	for _, r := range refs {
+		if err := s.enqueue(ctx, r); err != nil {
+			return 0, err
+		}
+	}
+	return len(refs), s.MarkDispatched(ctx, int64(ds.Version))
+}
+
+// Ref names a delivery: its watch and its key among the watch's.
+type Ref struct {
+	WatchID string `json:"watch_id"`
+	Key     string `json:"delivery_key"`
+}
+
+// Prepare makes the deliveries of ds's new changes, as Dispatch does,
+// but neither queues them nor records the version as dispatched: on AWS
+// the caller sends one queue message per Ref, then calls MarkDispatched.
+// ok is false for a version dispatched before. The deliveries of a
+// version prepared twice are the same ones, still pending or done.
+func Prepare(ctx context.Context, s *Store, ds kv.Dataset, now time.Time) (refs []Ref, ok bool, err error) {
 	v := int64(ds.Version)
 	last, err := s.Dispatched(ctx)
 	if err != nil || v <= last {
-		return 0, err
+		return nil, false, err
 	}
 	watches, err := s.all(ctx)
 	if err != nil {
-		return 0, err
+		return nil, false, err
 	}
 	byTownship := map[string][]*matcher{}
 	for _, w := range watches {
@@ -67,10 +91,13 @@ func Dispatch(ctx context.Context, s *Store, ds kv.Dataset, now time.Time) (made
 		}
 		batches[id]++
 		pending[id] = nil
-		if err := s.create(ctx, id, v, batches[id], cs, now); err != nil {
+		r, err := s.create(ctx, id, v, batches[id], cs, now)
+		if err != nil {
 			return err
 		}
-		made++
+		if r != nil {
+			refs = append(refs, *r)
+		}
 		return nil
 	}
 	err = ds.Each(ctx, kv.Query{PK: energy.PKChangesNew}, func(it kv.Item) error {
@@ -100,44 +127,53 @@ func Dispatch(ctx context.Context, s *Store, ds kv.Dataset, now time.Time) (made
 		return nil
 	})
 	if err != nil {
-		return made, err
+		return nil, false, err
 	}
 	for _, w := range watches {
 		if err := flush(w.ID); err != nil {
-			return made, err
+			return nil, false, err
 		}
 	}
-	return made, s.MarkDispatched(ctx, v)
+	return refs, true, nil
 }
 
-// create makes delivery batch of version v for watch id, unless it exists,
-// and puts it in the outbox while it is pending.
-func (s *Store) create(ctx context.Context, watchID string, v int64, batch int, cs []energy.Change, now time.Time) error {
+// create makes delivery batch of version v for watch id, unless it
+// exists, and returns its Ref while it is pending.
+func (s *Store) create(ctx context.Context, watchID string, v int64, batch int, cs []energy.Change, now time.Time) (*Ref, error) {
 	sk := deliverySK(v, batch)
 	d, ok, err := s.getDelivery(ctx, watchID, sk)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !ok {
 		id := fmt.Sprintf("dlv_%s_v%d_%d", watchID, v, batch)
 		body, err := json.Marshal(Payload{DeliveryID: id, WatchID: watchID, Version: cs[0].Version, AsOf: cs[0].AsOf, Changes: cs})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		d = Delivery{ID: id, WatchID: watchID, Version: v, Changes: len(cs), State: Pending, Attempts: []Attempt{},
 			NextAttempt: now.UTC().Format(time.RFC3339Nano), CreatedAt: now.UTC().Format(time.RFC3339), Body: body}
 		if err := s.putDelivery(ctx, sk, d); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if d.State != Pending {
-		return nil
+		return nil, nil
+	}
+	return &Ref{WatchID: watchID, Key: sk}, nil
+}
+
+// enqueue puts a pending delivery in the local outbox at its next
+// attempt. Put again on a dispatch run twice: a cut between the delivery
+// and its outbox entry leaves it pending without one.
+func (s *Store) enqueue(ctx context.Context, r Ref) error {
+	d, ok, err := s.getDelivery(ctx, r.WatchID, r.Key)
+	if err != nil || !ok {
+		return err
 	}
 	at, err := time.Parse(time.RFC3339Nano, d.NextAttempt)
 	if err != nil {
 		return err
 	}
-	// Put again on a dispatch run twice: a cut between the delivery and
-	// its outbox entry leaves it pending without one.
-	return s.kv.Put(ctx, []kv.Item{{PK: pkOutbox, SK: outboxSK(at, watchID, sk), Data: []byte("{}")}})
+	return s.kv.Put(ctx, []kv.Item{{PK: pkOutbox, SK: outboxSK(at, r.WatchID, r.Key), Data: []byte("{}")}})
 }
