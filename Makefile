@@ -1,6 +1,6 @@
 # Meridian. `make` lists the targets.
 
-FUNCTIONS   := search autocomplete batch tiles authorizer ag energy changes refresh
+FUNCTIONS   := search autocomplete batch tiles authorizer ag energy changes watches deliver refresh
 LAMBDA_ENV  := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 LAMBDA_FLAGS := -trimpath -tags lambda.norpc -ldflags='-s -w'
 ADDR        ?= 127.0.0.1:8080
@@ -26,6 +26,9 @@ SIZE_BUDGET_ag           := 13500000
 SIZE_BUDGET_energy       := 13500000
 # The changes function is the energy function's handler with one route.
 SIZE_BUDGET_changes      := 13500000
+# The watches and deliver functions: package watch over DynamoDB (and SQS for deliver).
+SIZE_BUDGET_watches      := 13500000
+SIZE_BUDGET_deliver      := 14000000
 # The refresh job measured 9.9 MB (S3 client, aws-lambda-go, datafetch); the
 # meridian and meridian-publish binaries beside it have no budget of their
 # own: Lambda allows 250 MB unzipped.

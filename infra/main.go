@@ -155,7 +155,7 @@ func propsFrom(context, getenv func(string) string) (StackProps, error) {
 	default:
 		return StackProps{}, fmt.Errorf("infra: allowUnlimited %q: want true or false", v)
 	}
-	switch v := pick("watches", "", "false"); v {
+	switch v := pick("watches", "", "true"); v {
 	case "true":
 		p.Watches = true
 	case "false":

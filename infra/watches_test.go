@@ -198,10 +198,10 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
-// -c watches=true deploys the watches; the default leaves them out (and
-// needs no bootstrap of theirs); anything else is an error.
+// The watches are deployed by default; -c watches=false leaves them out
+// (and needs no bootstrap of theirs); anything else is an error.
 func TestWatchesProp(t *testing.T) {
-	for v, want := range map[string]bool{"": false, "false": false, "true": true} {
+	for v, want := range map[string]bool{"": true, "false": false, "true": true} {
 		p, err := propsFrom(func(k string) string { return map[string]string{"watches": v}[k] }, func(string) string { return "" })
 		if err != nil || p.Watches != want {
 			t.Errorf("watches=%q: %v %v, want %v", v, p.Watches, err, want)

@@ -32,6 +32,8 @@ var eventPrefixes = []struct{ prefix, function string }{
 	{"energy-", "energy"},
 	{"changes-", "changes"},
 	{"refresh-", "refresh"},
+	{"watches-", "watches"},
+	{"deliver-", "deliver"},
 }
 
 // behindAPI says whether fn serves API Gateway REST proxy requests, which

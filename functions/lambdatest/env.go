@@ -32,6 +32,8 @@ var stack = map[string]stackFunction{
 	"changes":      {memoryMB: 256, timeoutS: 10, grid: true, reports: true},
 	"authorizer":   {memoryMB: 128, timeoutS: 3},
 	"refresh":      {memoryMB: 3008, timeoutS: 900, refresh: true},
+	"watches":      {memoryMB: 256, timeoutS: 10, watches: true},
+	"deliver":      {memoryMB: 256, timeoutS: 120, watches: true, reports: true, queue: true},
 }
 
 // publicTilesURL stands for the stack's PUBLIC_TILES_URL, the CloudFront
