@@ -14,6 +14,7 @@ import (
 	"meridian/shared/ag"
 	"meridian/shared/ag/agapi"
 	"meridian/shared/api"
+	"meridian/shared/apierr"
 	"meridian/shared/blob"
 	"meridian/shared/convert"
 	"meridian/shared/datadir"
@@ -181,21 +182,52 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 	mux.Mount(webRoutes(mapPage{key: mapKey, allowHost: allowHost, basemap: bm,
 		layers: func(ctx context.Context) []tile.MapLayer { return tile.PageLayers(ctx, svc, archives) }})...)
 	mux.Mount(serviceRoutes(mux)...)
-	wstore, err := kv.OpenBolt(cfg.data.Watches(), kv.BoltOptions{})
-	if err != nil {
-		closeReports()
-		gw.Close()
-		return nil, fmt.Errorf("watches: %w", err)
+	// One server delivers: a second one over the same data directory (the
+	// load test's pair) finds watches.db locked, answers 503 on /watches
+	// and delivers nothing.
+	var wkv kv.Store
+	closeWatches := func() error { return nil }
+	if b, err := kv.OpenBolt(cfg.data.Watches(), kv.BoltOptions{Timeout: time.Second}); err == nil {
+		wkv, closeWatches = b, b.Close
+	} else {
+		cfg.logger.Warn("watches: another server holds the data directory's watches; this one serves none", "error", err.Error())
+		wkv = unavailableStore{err}
 	}
-	watches := watch.NewStore(wstore)
+	watches := watch.NewStore(wkv)
 	mux.Mount(watch.NewHandler(watches, cfg.allowPrivateWebhooks).Routes()...)
-	runner := &watch.Runner{Store: watches, Sender: watch.NewSender(cfg.allowPrivateWebhooks, cfg.webhookTLS), AllowPrivate: cfg.allowPrivateWebhooks,
-		Energy: servedEnergy(cfg.data), Log: cfg.logger}
+	var runner *watch.Runner // nil: another server delivers
+	if _, ok := wkv.(unavailableStore); !ok {
+		runner = &watch.Runner{Store: watches, Sender: watch.NewSender(cfg.allowPrivateWebhooks, cfg.webhookTLS), AllowPrivate: cfg.allowPrivateWebhooks,
+			Energy: servedEnergy(cfg.data), Log: cfg.logger}
+	}
 	// Route: the line of a request the gateway refuses names the route hit.
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger, Route: mux.Pattern})
 	return &server{handler: h, mux: mux, gateway: gw, grids: grids, svc: svc, data: cfg.data, reports: reports,
-		watches: runner, closeWatches: wstore.Close, logger: cfg.logger}, nil
+		watches: runner, closeWatches: closeWatches, logger: cfg.logger}, nil
 }
+
+// unavailableStore answers every call with err: the watches of a server
+// that could not lock watches.db.
+type unavailableStore struct{ err error }
+
+func (u unavailableStore) fail() error {
+	return apierr.Unavailablef(u.err, "watches are served by another process over this data directory")
+}
+func (u unavailableStore) Get(context.Context, string, string) (kv.Item, bool, error) {
+	return kv.Item{}, false, u.fail()
+}
+func (u unavailableStore) Query(context.Context, kv.Query) (kv.Page, error) {
+	return kv.Page{}, u.fail()
+}
+func (u unavailableStore) Put(context.Context, []kv.Item) error { return u.fail() }
+func (u unavailableStore) Swap(context.Context, kv.Item, []byte) (bool, error) {
+	return false, u.fail()
+}
+func (u unavailableStore) Delete(context.Context, []kv.Key) error { return u.fail() }
+func (u unavailableStore) ScanKeys(context.Context, string, func([]kv.Key) error) error {
+	return u.fail()
+}
+func (u unavailableStore) Close() error { return nil }
 
 // servedEnergy opens the served energy version for the webhooks'
 // dispatch: each time its file changed, the version the runner has not
@@ -259,7 +291,9 @@ func liveRoutes(l *boltdir.Live[[]api.Route]) []api.Route {
 // data directory until ctx ends.
 func (s *server) watch(ctx context.Context) {
 	go s.grids.Watch(ctx)
-	go s.watches.Run(ctx, webhookPollTime)
+	if s.watches != nil {
+		go s.watches.Run(ctx, webhookPollTime)
+	}
 	every(ctx, reportPollTime, s.reloadReports)
 }
 

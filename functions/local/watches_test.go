@@ -242,3 +242,27 @@ func TestWatchURLsMustBePublic(t *testing.T) {
 		t.Errorf("127.0.0.1 with -allow-private-webhooks: %d %s, want 201", rec.Code, rec.Body)
 	}
 }
+
+// A second server over the same data directory (the load test's logged
+// and quiet pair) starts, serves everything else, and answers 503 on the
+// watches, which the first one holds and delivers.
+func TestSecondServerLeavesWatchesToTheFirst(t *testing.T) {
+	dir := t.TempDir()
+	first, key := newTestServerIn(t, dir)
+	second, _ := newTestServerIn(t, dir)
+	for _, c := range []struct {
+		srv  *server
+		want int
+	}{{first, 200}, {second, 503}} {
+		req := httptest.NewRequest("GET", "/watches", nil)
+		req.Header.Set("X-API-Key", key)
+		rec := httptest.NewRecorder()
+		c.srv.handler.ServeHTTP(rec, req)
+		if rec.Code != c.want || (c.want == 503 && rec.Header().Get("Retry-After") == "") {
+			t.Errorf("GET /watches: %d %s, want %d", rec.Code, rec.Body, c.want)
+		}
+	}
+	if second.watches != nil {
+		t.Error("the second server runs a webhook runner")
+	}
+}
