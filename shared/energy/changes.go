@@ -2,8 +2,10 @@ package energy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"meridian/shared/apierr"
 	"meridian/shared/lld"
 )
 
@@ -142,4 +144,37 @@ func ChangeSinceSK(since string) string {
 // ChangeNewSK is a change's sort key in CHGNEW.
 func ChangeNewSK(c Change) string {
 	return c.LegalLocation + "#" + string(c.Kind) + "#" + c.EntityID
+}
+
+// ParseChangeKinds reads the kinds a client asks for: change kinds, or
+// entity types (well, pipeline, facility, disposition) for all of theirs,
+// case-insensitive, without repeats, in the order asked. An unknown name
+// is an invalid_parameter error.
+func ParseChangeKinds(names []string) ([]ChangeKind, error) {
+	var out []ChangeKind
+	add := func(k ChangeKind) {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	for _, s := range names {
+		s = strings.ToLower(strings.TrimSpace(s))
+		switch s {
+		case "":
+			continue
+		case EntityWell, EntityPipeline, EntityFacility, EntityDisposition:
+			for _, k := range ChangeKinds {
+				if strings.HasPrefix(string(k), s+"_") {
+					add(k)
+				}
+			}
+			continue
+		}
+		k, ok := ParseChangeKind(s)
+		if !ok {
+			return nil, apierr.Invalidf("invalid_parameter", "kinds: '%.40s' is not a change kind: use well, pipeline, facility, disposition or a kind such as well_status_changed", s)
+		}
+		add(k)
+	}
+	return out, nil
 }

@@ -151,7 +151,7 @@ func (h *Handler) Create(w http.ResponseWriter, r *http.Request) error {
 			areas = append(areas, s)
 		}
 	}
-	kinds, err := parseKinds(in.Kinds)
+	kinds, err := energy.ParseChangeKinds(in.Kinds)
 	if err != nil {
 		return err
 	}
@@ -179,38 +179,6 @@ func (h *Handler) Create(w http.ResponseWriter, r *http.Request) error {
 	}
 	api.WriteJSON(w, http.StatusCreated, created{st.Watch, st.Secret})
 	return nil
-}
-
-// parseKinds reads a watch's kinds: change kinds, or entity types for all
-// of theirs.
-func parseKinds(in []string) ([]energy.ChangeKind, error) {
-	var out []energy.ChangeKind
-	add := func(k energy.ChangeKind) {
-		for _, x := range out {
-			if x == k {
-				return
-			}
-		}
-		out = append(out, k)
-	}
-	for _, s := range in {
-		s = strings.ToLower(strings.TrimSpace(s))
-		switch s {
-		case energy.EntityWell, energy.EntityPipeline, energy.EntityFacility, energy.EntityDisposition:
-			for _, k := range energy.ChangeKinds {
-				if strings.HasPrefix(string(k), s+"_") {
-					add(k)
-				}
-			}
-			continue
-		}
-		k, ok := energy.ParseChangeKind(s)
-		if !ok {
-			return nil, apierr.Invalidf("invalid_parameter", "kinds: '%.40s' is not a change kind: use well, pipeline, facility, disposition or a kind such as well_status_changed", s)
-		}
-		add(k)
-	}
-	return out, nil
 }
 
 // mine returns the caller's watch of the request's {id}, or 404: another

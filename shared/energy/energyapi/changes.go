@@ -22,10 +22,6 @@ type changesList struct {
 	Meta          map[string]any    `json:"meta"`
 }
 
-// entityKinds are the kinds of each entity type: kinds=well asks for
-// every well_ kind.
-var entityKinds = map[string]bool{energy.EntityWell: true, energy.EntityPipeline: true, energy.EntityFacility: true, energy.EntityDisposition: true}
-
 // Changes answers GET /energy/changes: what changed on the LSDs of an
 // area, newest first.
 func (h *Handler) Changes(w http.ResponseWriter, r *http.Request) error {
@@ -87,46 +83,23 @@ func (h *Handler) Changes(w http.ResponseWriter, r *http.Request) error {
 }
 
 // kindsParam reads kinds: comma-separated change kinds or entity types
-// (well, pipeline, facility, disposition: each of its kinds); nil for all.
+// (energy.ParseChangeKinds); nil for all, and the names asked for meta.
 func kindsParam(s string) (map[energy.ChangeKind]bool, any, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil, nil, nil
+	kinds, err := energy.ParseChangeKinds(strings.Split(s, ","))
+	if err != nil || len(kinds) == 0 {
+		return nil, nil, err
 	}
 	set := map[energy.ChangeKind]bool{}
 	var names []string
 	for _, f := range strings.Split(s, ",") {
-		f = strings.ToLower(strings.TrimSpace(f))
-		if f == "" {
-			continue
-		}
-		if entityKinds[f] {
-			for _, k := range energy.ChangeKinds {
-				if strings.HasPrefix(string(k), f+"_") {
-					set[k] = true
-				}
-			}
-		} else if k, ok := energy.ParseChangeKind(f); ok {
-			set[k] = true
-		} else {
-			return nil, nil, apierr.Invalidf("invalid_parameter", "kinds: '%.40s' is not a change kind: use well, pipeline, facility, disposition or one of %s", f, kindList())
-		}
-		if !slices.Contains(names, f) {
+		if f = strings.ToLower(strings.TrimSpace(f)); f != "" && !slices.Contains(names, f) {
 			names = append(names, f)
 		}
 	}
-	if len(set) == 0 {
-		return nil, nil, nil
+	for _, k := range kinds {
+		set[k] = true
 	}
 	return set, names, nil
-}
-
-func kindList() string {
-	names := make([]string, len(energy.ChangeKinds))
-	for i, k := range energy.ChangeKinds {
-		names[i] = string(k)
-	}
-	return strings.Join(names, ", ")
 }
 
 // unitName is the area's unit as the answer names it.
