@@ -43,20 +43,28 @@ type ChangesPage struct {
 // so rows that do not match are never decoded. A page past the first
 // without a cursor skips the matching rows before it: the cost of page N
 // grows with N (a cursor pages at constant cost). Memory: one store page
-// (kv.MaxLimit items) and the rows of the answer.
+// (kv.MaxLimit items at most; a township's page without a kinds filter
+// reads only its own rows and one more) and the rows of the answer.
 func (r *Reporter) Changes(ctx context.Context, q ChangesQuery) (ChangesPage, error) {
 	ds, err := Open(ctx, r.store)
 	if err != nil {
 		return ChangesPage{}, err
 	}
 	in := AreaContains(q.Area)
-	kq := kv.Query{PK: ChangesKey(q.Area), Limit: scanLimit, After: q.After}
-	if q.Since != "" {
-		kq.SKTo = ChangeSinceSK(q.Since)
-	}
 	skip := 0
 	if q.After == "" {
 		skip = (q.Page - 1) * q.PerPage
+	}
+	// Every row of a township's partition is the township's: without a
+	// kinds filter, the page's rows (and one more, to know whether a page
+	// follows) are all it reads, not a store page of kv.MaxLimit.
+	limit := scanLimit
+	if q.Area.Unit == lld.Township && q.Kinds == nil {
+		limit = min(scanLimit, skip+q.PerPage+1)
+	}
+	kq := kv.Query{PK: ChangesKey(q.Area), Limit: limit, After: q.After}
+	if q.Since != "" {
+		kq.SKTo = ChangeSinceSK(q.Since)
 	}
 	out := ChangesPage{Total: -1}
 	matched, last := 0, ""
