@@ -175,21 +175,7 @@ func NewStack(scope constructs.Construct, id string, props StackProps) (*Stack, 
 		ServerAccessLogsBucket: s.LogBucket,
 		ServerAccessLogsPrefix: jsii.String(DataBucketLogPrefix),
 	})
-	s.Table = awsdynamodb.NewTable(stack, jsii.String("ReportsTable"), &awsdynamodb.TableProps{
-		PartitionKey: &awsdynamodb.Attribute{Name: jsii.String("pk"), Type: awsdynamodb.AttributeType_STRING},
-		SortKey:      &awsdynamodb.Attribute{Name: jsii.String("sk"), Type: awsdynamodb.AttributeType_STRING},
-		BillingMode:  awsdynamodb.BillingMode_PAY_PER_REQUEST,
-		PointInTimeRecoverySpecification: &awsdynamodb.PointInTimeRecoverySpecification{
-			PointInTimeRecoveryEnabled: jsii.Bool(true),
-		},
-		// The AWS managed KMS key (aws/dynamodb): visible in the template
-		// and in CloudTrail, no key policy to keep, and readers need no KMS
-		// grant. DynamoDB's default (a key it owns) would encrypt as well,
-		// silently.
-		Encryption:         awsdynamodb.TableEncryption_AWS_MANAGED,
-		DeletionProtection: jsii.Bool(true),
-		RemovalPolicy:      awscdk.RemovalPolicy_RETAIN,
-	})
+	s.Table = itemTable(stack, "ReportsTable")
 
 	authorizer := s.function(props, AuthorizerFunction, authorizerMemoryMB, 3, nil)
 	reserve(authorizer, AuthorizerConcurrency)

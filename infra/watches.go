@@ -8,7 +8,6 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigateway"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatchactions"
-	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awseventstargets"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
@@ -93,21 +92,10 @@ func (s *Stack) watches(props StackProps) error {
 	}
 	api := s.APIs[product]
 
-	// The same design and protection as the report table: pk/sk, on
-	// demand, point-in-time recovery, the AWS managed key, kept on delete.
+	// The same design and protection as the report table (itemTable).
 	// Its items are the customers' (watches, secrets, deliveries), not
 	// data a publish can make again.
-	s.WatchesTable = awsdynamodb.NewTable(st, jsii.String("WatchesTable"), &awsdynamodb.TableProps{
-		PartitionKey: &awsdynamodb.Attribute{Name: jsii.String("pk"), Type: awsdynamodb.AttributeType_STRING},
-		SortKey:      &awsdynamodb.Attribute{Name: jsii.String("sk"), Type: awsdynamodb.AttributeType_STRING},
-		BillingMode:  awsdynamodb.BillingMode_PAY_PER_REQUEST,
-		PointInTimeRecoverySpecification: &awsdynamodb.PointInTimeRecoverySpecification{
-			PointInTimeRecoveryEnabled: jsii.Bool(true),
-		},
-		Encryption:         awsdynamodb.TableEncryption_AWS_MANAGED,
-		DeletionProtection: jsii.Bool(true),
-		RemovalPolicy:      awscdk.RemovalPolicy_RETAIN,
-	})
+	s.WatchesTable = itemTable(st, "WatchesTable")
 
 	// SQS-managed encryption (SSE-SQS): no key policy to keep, and the
 	// Lambda needs no KMS grant; TLS only.
