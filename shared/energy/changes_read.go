@@ -168,13 +168,6 @@ func CheckChangesArea(l lld.Location, input string) error {
 // Province places an area of GET /energy/changes on the grid and returns
 // its province code; an area in British Columbia is refused.
 func (r *Reporter) Province(ctx context.Context, l lld.Location, input string) (string, error) {
-	b, err := r.svc.Resolve(ctx, l, input)
-	if err != nil {
-		return "", err
-	}
-	prov := b.Province.Code()
-	if prov == "BC" {
-		return "", apierr.Invalidf("bc_not_supported", "'%s' is in British Columbia: energy data covers AB, SK and MB", input)
-	}
-	return prov, nil
+	_, prov, err := r.place(ctx, l, input)
+	return prov, err
 }

@@ -87,15 +87,25 @@ func (r *Reporter) Locate(ctx context.Context, input string) (LocatedLSD, error)
 	if l.System != lld.DLS || l.Unit != lld.LSD {
 		return LocatedLSD{}, apierr.Invalidf("invalid_legal_location", "'%s' is not an LSD: energy reports need an LSD such as 10-36-42-3-W5", input)
 	}
-	b, err := r.svc.Resolve(ctx, l, input)
+	b, prov, err := r.place(ctx, l, input)
 	if err != nil {
 		return LocatedLSD{}, err
 	}
+	return LocatedLSD{Input: input, LSD: l.String(), Province: prov, Block: b}, nil
+}
+
+// place resolves l on the grid and returns its block and province code;
+// a location in British Columbia is refused.
+func (r *Reporter) place(ctx context.Context, l lld.Location, input string) (survey.Block, string, error) {
+	b, err := r.svc.Resolve(ctx, l, input)
+	if err != nil {
+		return survey.Block{}, "", err
+	}
 	prov := b.Province.Code()
 	if prov == "BC" {
-		return LocatedLSD{}, apierr.Invalidf("bc_not_supported", "'%s' is in British Columbia: energy data covers AB, SK and MB", input)
+		return survey.Block{}, "", apierr.Invalidf("bc_not_supported", "'%s' is in British Columbia: energy data covers AB, SK and MB", input)
 	}
-	return LocatedLSD{Input: input, LSD: l.String(), Province: prov, Block: b}, nil
+	return b, prov, nil
 }
 
 // Query asks for the report of an LSD, its two parameters as the client

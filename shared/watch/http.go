@@ -3,11 +3,13 @@ package watch
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"meridian/shared/apierr"
 	"meridian/shared/energy"
 	"meridian/shared/gateway"
+	"meridian/shared/kv"
 	"meridian/shared/lld"
 )
 
@@ -169,7 +172,7 @@ func (h *Handler) Create(w http.ResponseWriter, r *http.Request) error {
 		return apierr.Invalidf("invalid_parameter", "this key has %d watches, the most one key may hold: delete one first", n)
 	}
 	secret := make([]byte, 32)
-	if _, err := io.ReadFull(randReader, secret); err != nil {
+	if _, err := io.ReadFull(rand.Reader, secret); err != nil {
 		return err
 	}
 	st := stored{Watch: Watch{ID: newID("w_", 8), URL: u.String(), Areas: areas, Kinds: kinds, Description: in.Description,
@@ -238,7 +241,7 @@ func (h *Handler) Delete(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Store.kv.Delete(r.Context(), []kvKey{{PK: pkWatches, SK: x.ID}}); err != nil {
+	if err := h.Store.kv.Delete(r.Context(), []kv.Key{{PK: pkWatches, SK: x.ID}}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -254,8 +257,8 @@ func (h *Handler) Deliveries(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	per := 20
 	if s := strings.TrimSpace(q.Get("per_page")); s != "" {
-		n, err := parseInt(s)
-		if err != nil || n < 1 || n > 100 {
+		n, err := strconv.Atoi(s)
+		if err != nil || strconv.Itoa(n) != s || n < 1 || n > 100 { // digits only, as before: no sign, no leading zero
 			return apierr.Invalidf("invalid_parameter", "per_page '%.20s' is not valid: use 1 to 100", s)
 		}
 		per = n

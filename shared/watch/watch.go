@@ -221,16 +221,3 @@ func (s *Store) getDelivery(ctx context.Context, watchID, sk string) (Delivery, 
 	err = json.Unmarshal(it.Data, &d)
 	return d, err == nil, err
 }
-
-type kvKey = kv.Key
-
-var randReader = rand.Reader
-
-func parseInt(s string) (int, error) {
-	var n int
-	_, err := fmt.Sscan(s, &n)
-	if err == nil && fmt.Sprint(n) != s {
-		err = fmt.Errorf("not an integer")
-	}
-	return n, err
-}
