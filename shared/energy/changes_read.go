@@ -27,11 +27,13 @@ func ChangesPaging(page, perPage int) Paging {
 	return Paging{Page: page, PerPage: perPage, Sort: "newest"}
 }
 
-// ChangesPage is a page of changes: the rows as stored (Change JSON), the
-// cursor of the next page ("" at the end), and the total when the page
-// read the area's changes to their end (-1 otherwise).
+// ChangesPage is a page of changes: the rows as stored (Change JSON, passed
+// through as the response writes them), the cursor of the next page (""
+// at the end), and the total when the page read the area's changes to
+// their end (-1 otherwise).
 type ChangesPage struct {
-	Rows  []json.RawMessage
+	Raw   RawPage
+	Rows  int // how many rows Raw holds
 	Next  string
 	Total int
 }
@@ -67,6 +69,7 @@ func (r *Reporter) Changes(ctx context.Context, q ChangesQuery) (ChangesPage, er
 		kq.SKTo = ChangeSinceSK(q.Since)
 	}
 	out := ChangesPage{Total: -1}
+	out.Raw.ok = true
 	matched, last := 0, ""
 	for {
 		pg, err := ds.Query(ctx, kq)
@@ -82,12 +85,17 @@ func (r *Reporter) Changes(ctx context.Context, q ChangesQuery) (ChangesPage, er
 			if matched <= skip {
 				continue
 			}
-			if len(out.Rows) == q.PerPage {
+			if out.Rows == q.PerPage {
 				// One more row exists: the page ends at the last one kept.
 				out.Next = encodeCursor(ChangesPaging(1, q.PerPage), last)
 				return out, nil
 			}
-			out.Rows = append(out.Rows, json.RawMessage(it.Data))
+			// A row written with HTML escaping is decoded: the response
+			// writes & < > as they are (storedRow).
+			if err := out.Raw.appendRow(storedRow, it, func() (any, error) { return json.RawMessage(it.Data), nil }); err != nil {
+				return ChangesPage{}, err
+			}
+			out.Rows++
 			last = it.SK
 		}
 		if pg.Next == "" {
