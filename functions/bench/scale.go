@@ -56,7 +56,12 @@ func scaleCommand(args []string, stdout, stderr io.Writer) int {
 	maxTime := fs.Duration("max-time", 25*time.Minute, "bound on the whole run's wall time")
 	which := fs.String("runs", "demo,province", "the runs, in order: demo (the small demo data) and province (-fraction of the published size)")
 	prepare := fs.String("prepare", "", "only build each run's data under -dir (kept) and write FILE: the data directory and a sample of the parcels, operators and tiles the load would ask for (JSON, for make bench-aws); nothing is served")
+	serveOnly := fs.Bool("serve-only", false, "with -dir: only serve each run's data already built there (by -prepare, or a run whose -dir was kept) and load it; nothing is generated or ingested, so the table has the serving rows only. For measuring a change to the server at full size without the half hour of building")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *serveOnly && *dir == "" {
+		fmt.Fprintln(stderr, "meridian-bench scale: -serve-only needs -dir: the data built there before")
 		return 2
 	}
 	if !(*fraction > 0 && *fraction <= 1) {
@@ -103,7 +108,7 @@ func scaleCommand(args []string, stdout, stderr io.Writer) int {
 	for _, r := range runs {
 		r.bin, r.seed, r.dir, r.log = *bin, *seed, filepath.Join(*dir, r.scale), stderr
 		r.duration, r.conns, r.pmtiles, r.grids, r.prepare = *duration, *conns, *pmtilesBin, grids, *prepare
-		r.gridCacheMiB = *gridCache
+		r.gridCacheMiB, r.serveOnly = *gridCache, *serveOnly
 		fmt.Fprintf(stderr, "scale-test: %s run in %s\n", r.name, r.dir)
 		if err := r.run(ctx); err != nil {
 			fmt.Fprintf(stderr, "meridian-bench scale: %s: %v\n", r.name, err)
@@ -170,6 +175,7 @@ type scaleRun struct {
 	gridCacheMiB int64    // the server's -grid-cache-mib
 	rows         []measure
 	changes      string // the change feed's line (the second energy ingest)
+	serveOnly    bool   // serve the data built in dir before, build nothing
 }
 
 // gridArchiveLayers parses -grid-archives: ab/sec first, then the other
@@ -214,6 +220,7 @@ type measure struct {
 	p50    time.Duration
 	p99    time.Duration
 	errors int
+	hello  float64 // hello-world's requests per second just before and after this route (mean); 0: none
 }
 
 func (r *scaleRun) add(m measure) {
@@ -353,6 +360,15 @@ type scaleManifest struct {
 func (r *scaleRun) run(ctx context.Context) error {
 	src, data := filepath.Join(r.dir, "src"), filepath.Join(r.dir, "data")
 	srcNext := filepath.Join(r.dir, "src-next")
+	if r.serveOnly {
+		if _, err := os.Stat(data); err != nil {
+			return fmt.Errorf("-serve-only: %w", err)
+		}
+		if err := os.MkdirAll(filepath.Join(r.dir, "logs"), 0o755); err != nil {
+			return err
+		}
+		return r.serve(ctx, data)
+	}
 	// The generators are single-threaded and small (under 150 MB each):
 	// the three run side by side, and the grid ingests (as small, side by
 	// side too) start as soon as the grids are written, while the energy

@@ -117,9 +117,19 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 			// runs pmtiles serve came out ahead of us by that alone).
 			runScenario(ctx, base, key, s, r.conns, tileWarmup(r.duration), 200000)
 		}
+		// Each route's x hello is against hello-world run just before and
+		// just after it (their mean): on this shared machine the first
+		// baseline row can be off by half a minute later (in one run the
+		// first hello-world made 9,645 req/s and a static answer of 2 KB
+		// from the same server 14,745 a minute after).
+		before := r.helloNow(ctx, hello, s)
 		res := runScenario(ctx, base, key, s, r.conns, r.duration, 200000)
 		m := measure{step: "GET " + s.name, rows: int64(res.n) * int64(max(1, s.perRequest)), unit: "requests", time: r.duration,
 			rate: res.rps * float64(max(1, s.perRequest)), p50: res.p50, p99: res.p99, errors: res.errors}
+		if after := r.helloNow(ctx, hello, s); before > 0 && after > 0 {
+			m.hello = (before + after) / 2
+			fmt.Fprintf(r.log, "scale-test: %s: hello-world beside GET %s: %.0f and %.0f req/s\n", r.name, s.name, before, after)
+		}
 		if s.perRequest > 1 {
 			m.unit = "locations"
 		}
@@ -231,3 +241,16 @@ func waitHTTP(ctx context.Context, u string) error {
 	}
 	return fmt.Errorf("%s did not answer", u)
 }
+
+// helloNow measures hello-world for a bracket of a route's scenario s
+// (pairedHelloTime), or returns 0 for the baseline itself and for tiles,
+// which are compared with pmtiles serve instead.
+func (r *scaleRun) helloNow(ctx context.Context, hello string, s scenario) float64 {
+	if s.name == helloName || strings.HasPrefix(s.name, "tiles ") {
+		return 0
+	}
+	return runScenario(ctx, hello, "", helloScenario(hello), r.conns, min(r.duration, pairedHelloTime), 200000).rps
+}
+
+// pairedHelloTime is how long each hello-world run beside a route lasts.
+const pairedHelloTime = 2 * time.Second

@@ -41,7 +41,7 @@ func printScaleTable(w io.Writer, runs []*scaleRun) {
 				continue
 			}
 			ratio := "-"
-			if h := r.hello(); m.p50 > 0 && h > 0 && m.unit == "requests" {
+			if h := cmp.Or(m.hello, r.hello()); m.p50 > 0 && h > 0 && m.unit == "requests" {
 				ratio = fmt.Sprintf("%.2f", m.rate/h)
 			}
 			line += fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t", count(m), dur(m.time), rate(m.rate), ratio, dur(m.p50), dur(m.p99), mb(m.rss))
