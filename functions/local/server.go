@@ -198,7 +198,7 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 	var runner *watch.Runner // nil: another server delivers
 	if _, ok := wkv.(unavailableStore); !ok {
 		runner = &watch.Runner{Store: watches, Sender: watch.NewSender(cfg.allowPrivateWebhooks, cfg.webhookTLS), AllowPrivate: cfg.allowPrivateWebhooks,
-			Energy: servedEnergy(cfg.data), Log: cfg.logger}
+			Energy: servedEnergy(reports[energy.Dataset]), Log: cfg.logger}
 	}
 	// Route: the line of a request the gateway refuses names the route hit.
 	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger, Route: mux.Pattern})
@@ -229,21 +229,22 @@ func (u unavailableStore) ScanKeys(context.Context, string, func([]kv.Key) error
 }
 func (u unavailableStore) Close() error { return nil }
 
-// servedEnergy opens the served energy version for the webhooks'
-// dispatch: each time its file changed, the version the runner has not
-// seen yet.
-func servedEnergy(data datadir.Dir) func(ctx context.Context) (kv.Dataset, bool, func(), error) {
+// servedEnergy gives the webhooks' dispatch the energy version served
+// (the one the server's requests read, reloaded with them): no file of
+// its own is opened.
+func servedEnergy(l *boltdir.Live[[]api.Route]) func(ctx context.Context) (kv.Dataset, bool, func(), error) {
 	return func(ctx context.Context) (kv.Dataset, bool, func(), error) {
-		store, _, ok, err := data.Reports(energy.Dataset).OpenCurrent(0)
-		if err != nil || !ok {
-			return kv.Dataset{}, false, nil, err
+		store, name, release := l.AcquireStore()
+		if name == "" {
+			release()
+			return kv.Dataset{}, false, nil, nil
 		}
 		ds, ok, err := kv.Open(ctx, store, energy.Dataset)
 		if err != nil || !ok {
-			store.Close()
+			release()
 			return kv.Dataset{}, false, nil, err
 		}
-		return ds, true, func() { store.Close() }, nil
+		return ds, true, release, nil
 	}
 }
 

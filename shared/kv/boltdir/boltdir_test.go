@@ -376,3 +376,44 @@ func TestPublishRemovesSortFiles(t *testing.T) {
 		t.Errorf("%s, not a sort file of a version, was removed: %v", keep, names)
 	}
 }
+
+// AcquireStore hands out the store of the version served: a holder reads
+// its version to the end across a switch, and the next caller gets the
+// new one.
+func TestLiveAcquireStore(t *testing.T) {
+	ctx := t.Context()
+	d := boltdir.New(filepath.Join(t.TempDir(), "energy"))
+	live, err := boltdir.NewLive(d, func(kv.Store) int { return 0 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	if _, name, release := live.AcquireStore(); name != "" {
+		t.Fatalf("nothing published: name %q", name)
+	} else {
+		release()
+	}
+	for _, tag := range []string{"a", "b"} {
+		if _, err := d.Publish(ctx, publishWells(ctx, tag, 3)); err != nil {
+			t.Fatal(err)
+		}
+		if tag == "a" {
+			if _, err := live.Reload(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	held, name, release := live.AcquireStore()
+	if _, err := live.Reload(); err != nil { // to b, while a is held
+		t.Fatal(err)
+	}
+	if _, tags := readWells(t, held); tags["a"] != 3 || name == live.Name() {
+		t.Errorf("the store held across the switch (%s, now serving %s) reads %v, want its own version a", name, live.Name(), tags)
+	}
+	release()
+	s, _, release := live.AcquireStore()
+	defer release()
+	if _, tags := readWells(t, s); tags["b"] != 3 {
+		t.Errorf("after the switch: %v, want version b", tags)
+	}
+}

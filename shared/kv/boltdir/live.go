@@ -82,6 +82,18 @@ func (l *Live[T]) Acquire() (value T, name string, release func()) {
 	return s.value, s.name, s.release
 }
 
+// AcquireStore is Acquire for a reader of the version's store itself
+// (the webhooks' dispatch reads the served energy version): the store,
+// its name ("" when nothing is published: the store is empty) and the
+// release function.
+func (l *Live[T]) AcquireStore() (store kv.Store, name string, release func()) {
+	l.mu.RLock()
+	s := l.cur
+	s.refs.Add(1)
+	l.mu.RUnlock()
+	return s.store, s.name, s.release
+}
+
 // Reload switches to the version CURRENT names if it changed, and says
 // whether it did. On an error (CURRENT unreadable, the file does not open)
 // the version served stays.
