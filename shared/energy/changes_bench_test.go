@@ -60,6 +60,7 @@ func BenchmarkChangesPage(b *testing.B) {
 				if err != nil || pg.Rows != c.rows || (pg.Next != "") != c.next {
 					b.Fatalf("%d rows, next %q, %v", pg.Rows, pg.Next, err)
 				}
+				pg.Release() // as the handler does once the page is written
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package energy
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -36,17 +35,20 @@ type ChangesPage struct {
 	Rows  int // how many rows Raw holds
 	Next  string
 	Total int
+
+	buf *[]byte // the pooled buffer Raw's rows are copied into
 }
 
-// Changes reads a page of the changes of q.Area, newest first: one query
+// Changes reads a page of the changes of q.Area, newest first: one walk
 // of the township's partition (CHG#<township>) from the cursor, or the
 // start, to the since bound, keeping the rows in the area and of the
 // kinds asked for. The area and kind of a row are read from its sort key,
-// so rows that do not match are never decoded. A page past the first
-// without a cursor skips the matching rows before it: the cost of page N
-// grows with N (a cursor pages at constant cost). Memory: one store page
-// (kv.MaxLimit items at most; a township's page without a kinds filter
-// reads only its own rows and one more) and the rows of the answer.
+// so rows that do not match are never decoded, and the rows kept are
+// copied once, from where the store keeps them into the page
+// (kv.Dataset.View). A page past the first without a cursor skips the
+// matching rows before it: the cost of page N grows with N (a cursor
+// pages at constant cost). Memory: the rows of the answer (in a pooled
+// buffer: call Release on the page once written).
 func (r *Reporter) Changes(ctx context.Context, q ChangesQuery) (ChangesPage, error) {
 	ds, err := Open(ctx, r.store)
 	if err != nil {
@@ -57,66 +59,62 @@ func (r *Reporter) Changes(ctx context.Context, q ChangesQuery) (ChangesPage, er
 	if q.After == "" {
 		skip = (q.Page - 1) * q.PerPage
 	}
-	// Every row of a township's partition is the township's: without a
-	// kinds filter, the page's rows (and one more, to know whether a page
-	// follows) are all it reads, not a store page of kv.MaxLimit.
-	limit := scanLimit
-	if q.Area.Unit == lld.Township && q.Kinds == nil {
-		limit = min(scanLimit, skip+q.PerPage+1)
-	}
-	kq := kv.Query{PK: ChangesKey(q.Area), Limit: limit, After: q.After}
+	kq := kv.Query{PK: ChangesKey(q.Area), After: q.After}
 	if q.Since != "" {
 		kq.SKTo = ChangeSinceSK(q.Since)
 	}
 	out := ChangesPage{Total: -1}
 	out.Raw.ok = true
-	matched, last := 0, ""
-	for {
-		pg, err := ds.Query(ctx, kq)
-		if err != nil {
-			return ChangesPage{}, err
+	out.buf = rowBufs.Get().(*[]byte)
+	out.Raw.scratch = (*out.buf)[:0]
+	matched := 0
+	var last []byte // the sort key of the last row kept
+	err = ds.View(ctx, kq, func(sk string, data []byte) error {
+		lsd, kind, ok := changeKeyParts(sk)
+		if !ok || !in(lsd) || (q.Kinds != nil && !q.Kinds[kind]) {
+			return nil
 		}
-		for _, it := range pg.Items {
-			lsd, kind, ok := changeKeyParts(it.SK)
-			if !ok || !in(lsd) || (q.Kinds != nil && !q.Kinds[kind]) {
-				continue
-			}
-			matched++
-			if matched <= skip {
-				continue
-			}
-			if out.Rows == q.PerPage {
-				// One more row exists: the page ends at the last one kept.
-				out.Next = encodeCursor(ChangesPaging(1, q.PerPage), last)
-				return out, nil
-			}
-			// A row written with HTML escaping is decoded: the response
-			// writes & < > as they are (storedRow).
-			if err := out.Raw.appendRow(storedRow, it, func() (any, error) { return json.RawMessage(it.Data), nil }); err != nil {
-				return ChangesPage{}, err
-			}
-			out.Rows++
-			last = it.SK
+		matched++
+		if matched <= skip {
+			return nil
 		}
-		if pg.Next == "" {
-			break
+		if out.Rows == q.PerPage {
+			// One more row exists: the page ends at the last one kept.
+			out.Next = encodeCursor(ChangesPaging(1, q.PerPage), string(last))
+			return kv.ErrStopView
 		}
-		kq.After = pg.Next
+		if err := out.Raw.appendCopy(data); err != nil {
+			return err
+		}
+		out.Rows++
+		last = append(last[:0], sk...)
+		return nil
+	})
+	if err != nil {
+		out.Release()
+		return ChangesPage{}, err
 	}
-	if q.After == "" {
+	if q.After == "" && out.Next == "" {
 		out.Total = matched
 	}
 	return out, nil
 }
 
+// Release gives the page's row buffer back for another request: the page
+// must not be used afterwards.
+func (p *ChangesPage) Release() {
+	putRowBuf(p.buf, p.Raw.scratch)
+	p.buf, p.Raw = nil, RawPage{}
+}
+
 // changeKeyParts reads a CHG# sort key's LSD and kind (ChangeSK:
 // date#version#lsd#kind#entity).
 func changeKeyParts(sk string) (string, ChangeKind, bool) {
-	parts := strings.SplitN(sk, "#", 5)
-	if len(parts) != 5 {
-		return "", "", false
-	}
-	return parts[2], ChangeKind(parts[3]), true
+	_, rest, ok1 := strings.Cut(sk, "#")     // date
+	_, rest, ok2 := strings.Cut(rest, "#")   // version
+	lsd, rest, ok3 := strings.Cut(rest, "#") // LSD
+	kind, _, ok4 := strings.Cut(rest, "#")   // kind, then the entity
+	return lsd, ChangeKind(kind), ok1 && ok2 && ok3 && ok4
 }
 
 // AreaContains returns whether an LSD (as lld writes it: "9-10-60-22-W5")

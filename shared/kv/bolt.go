@@ -195,30 +195,7 @@ func (b *Bolt) Query(ctx context.Context, q Query) (Page, error) {
 // whether more follow.
 func boltQuery(c *bolt.Cursor, pk string, bd bounds, reverse bool, limit int) Page {
 	part := boltKey(pk, "") // pk + 0x00: every key of the partition starts with it
-	var k, v []byte
-	if !reverse {
-		seek := boltKey(pk, bd.lo) // the partition's start when there is no lower bound
-		k, v = c.Seek(seek)
-		if bd.loExcl && bytes.Equal(k, seek) {
-			k, v = c.Next()
-		}
-	} else {
-		// Position on the last key at or below the upper bound.
-		var seek []byte
-		if bd.hasHi {
-			seek = boltKey(pk, bd.hi)
-		} else {
-			seek = append([]byte(pk), 1) // just past the partition
-		}
-		k, v = c.Seek(seek)
-		switch {
-		case k == nil:
-			k, v = c.Last()
-		case bytes.Compare(k, seek) > 0 || !bd.hasHi || bd.hiExcl:
-			// Past the bound, or exactly on an exclusive bound.
-			k, v = c.Prev()
-		}
-	}
+	k, v := boltSeek(c, pk, bd, reverse)
 	// The page is walked first, keeping the transaction's keys and values
 	// (valid until it ends), then copied out once its size is known: the
 	// items, one buffer for their data and one string for their sort keys.
@@ -273,6 +250,66 @@ func boltQuery(c *bolt.Cursor, pk string, bd bounds, reverse bool, limit int) Pa
 		page.Next = page.Items[len(page.Items)-1].SK
 	}
 	return page
+}
+
+// boltSeek positions c on the first item of pk within bd in the query's
+// order (it may be past the partition or the bound: the caller checks).
+func boltSeek(c *bolt.Cursor, pk string, bd bounds, reverse bool) (k, v []byte) {
+	if !reverse {
+		seek := boltKey(pk, bd.lo) // the partition's start when there is no lower bound
+		k, v = c.Seek(seek)
+		if bd.loExcl && bytes.Equal(k, seek) {
+			k, v = c.Next()
+		}
+		return k, v
+	}
+	// Position on the last key at or below the upper bound.
+	var seek []byte
+	if bd.hasHi {
+		seek = boltKey(pk, bd.hi)
+	} else {
+		seek = append([]byte(pk), 1) // just past the partition
+	}
+	k, v = c.Seek(seek)
+	switch {
+	case k == nil:
+		k, v = c.Last()
+	case bytes.Compare(k, seek) > 0 || !bd.hasHi || bd.hiExcl:
+		// Past the bound, or exactly on an exclusive bound.
+		k, v = c.Prev()
+	}
+	return k, v
+}
+
+// View implements Viewer: one read transaction, the items handed to fn
+// where bbolt keeps them.
+func (b *Bolt) View(ctx context.Context, q Query, fn func(sk string, data []byte) error) error {
+	if _, err := CheckQuery(q); err != nil {
+		return err
+	}
+	bd, _, empty := queryBounds(q)
+	if empty {
+		return nil
+	}
+	var fnErr error // fn's own: not the store's failure (view wraps those as 503)
+	err := b.view(ctx, "view", func(bk *bolt.Bucket) error {
+		c := bk.Cursor()
+		part := boltKey(q.PK, "")
+		for k, v := boltSeek(c, q.PK, bd, q.Reverse); k != nil && bytes.HasPrefix(k, part); k, v = step(c, q.Reverse) {
+			sk := unsafeString(k[len(part):])
+			if !bd.aboveLo(sk) || !bd.belowHi(sk) {
+				return nil
+			}
+			if fnErr = fn(sk, v); fnErr != nil {
+				return nil
+			}
+		}
+		return nil
+	})
+	if fnErr != nil && !errors.Is(fnErr, ErrStopView) {
+		return fnErr
+	}
+	return err
 }
 
 // unsafeString views b as a string without copying, for comparisons

@@ -237,6 +237,30 @@ func (d Dataset) Each(ctx context.Context, q Query, fn func(Item) error) error {
 	}
 }
 
+// View calls fn with the sort key and data of every item q selects in the
+// dataset's version, in q's order, until fn returns an error (ErrStopView:
+// View returns nil). On a Viewer (Bolt) the items are read where the store
+// keeps them, and sk and data are valid only during the call; on the other
+// stores a page at a time through Query. Memory: nothing a Viewer holds;
+// one page of MaxLimit items otherwise.
+func (d Dataset) View(ctx context.Context, q Query, fn func(sk string, data []byte) error) error {
+	if err := d.check(); err != nil {
+		return err
+	}
+	if err := checkPK(q.PK); err != nil {
+		return err
+	}
+	if v, ok := d.s.(Viewer); ok {
+		q.PK = d.prefix + q.PK
+		return v.View(ctx, q, fn)
+	}
+	err := d.Each(ctx, q, func(it Item) error { return fn(it.SK, it.Data) })
+	if errors.Is(err, ErrStopView) {
+		return nil
+	}
+	return err
+}
+
 // ScanKeys calls fn with the keys of the version's items whose PK begins
 // with pkPrefix (un-namespaced), a batch at a time, in no particular order.
 // It reads the store's whole key space on DynamoDB: tools only (sampling,

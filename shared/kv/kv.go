@@ -246,6 +246,22 @@ type ItemScanner interface {
 	ScanItems(ctx context.Context, pkPrefix string, fn func(items []Item) error) error
 }
 
+// Viewer is a Store that hands the items a query selects to a function
+// inside one read transaction, where the store keeps them, instead of
+// copying a page out: Bolt. Dataset.View uses it, and pages through
+// Query on the other stores.
+type Viewer interface {
+	// View calls fn with the sort key and data of every item q selects, in
+	// q's order from q.After (q.Limit is ignored), until fn returns an
+	// error; ErrStopView ends the walk without one. sk and data are valid
+	// only during the call: fn copies what it keeps, and never writes to
+	// data.
+	View(ctx context.Context, q Query, fn func(sk string, data []byte) error) error
+}
+
+// ErrStopView, returned by a View function, ends the walk: View returns nil.
+var ErrStopView = errors.New("kv: view stopped")
+
 // ErrUnavailable is wrapped by the cause of every store failure that is not
 // the caller's: throttling, timeouts, network and server errors, a locked or
 // unreadable file. The error itself is an *apierr.Error of kind Unavailable.

@@ -1,6 +1,7 @@
 package kv_test
 
 import (
+	"errors"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -76,6 +77,30 @@ func TestQueryModel(t *testing.T) {
 				t.Fatalf("%s: Query(%+v) = %q, Next %q (-want +got):\n%s", name, q, got, page.Next, diff)
 			}
 		}
+		// View walks every item Query would page through (Limit ignored),
+		// and stops where its function says.
+		all := q
+		all.Limit = len(stored) + 1
+		wantAll := model(stored, all).Items
+		stop := r.IntN(len(wantAll) + 1)
+		var seen []string
+		err := stores["Bolt"].(kv.Viewer).View(t.Context(), q, func(sk string, data []byte) error {
+			if sk != string(data) {
+				t.Fatalf("View(%+v): %q holds %q", q, sk, data)
+			}
+			if len(seen) == stop {
+				return kv.ErrStopView
+			}
+			seen = append(seen, strings.Clone(sk))
+			return nil
+		})
+		var wantSeen []string
+		for _, it := range wantAll[:stop] {
+			wantSeen = append(wantSeen, it.SK)
+		}
+		if err != nil || !slices.Equal(seen, wantSeen) {
+			t.Fatalf("View(%+v) stopped after %d: %q, %v; want %q", q, stop, seen, err, wantSeen)
+		}
 	}
 }
 
@@ -110,4 +135,19 @@ func model(stored []string, q kv.Query) kv.Page {
 		page.Items = append(page.Items, kv.Item{PK: "M", SK: sk, Data: []byte(sk)})
 	}
 	return page
+}
+
+// An error of View's function is returned as it is: it is the caller's,
+// not a store failure (503).
+func TestViewReturnsFunctionError(t *testing.T) {
+	s := openBolt(t, filepath.Join(t.TempDir(), "v.db"), kv.BoltOptions{})
+	if err := s.Put(t.Context(), []kv.Item{{PK: "P", SK: "a", Data: []byte("1")}, {PK: "P", SK: "b", Data: []byte("2")}}); err != nil {
+		t.Fatal(err)
+	}
+	mine := errors.New("mine")
+	n := 0
+	err := s.View(t.Context(), kv.Query{PK: "P"}, func(string, []byte) error { n++; return mine })
+	if err != mine || n != 1 {
+		t.Fatalf("View = %v after %d items, want the function's own error after 1", err, n)
+	}
 }

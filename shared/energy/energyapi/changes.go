@@ -80,6 +80,7 @@ func (h *Handler) Changes(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	defer res.Release() // after writeList has copied the rows into the body
 	var total any
 	if res.Total >= 0 {
 		total = res.Total
