@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -65,6 +66,8 @@ type Bolt struct {
 
 	releaser *releaser // nil unless BoltOptions.ReleaseEvery
 	load     loadLimits
+	readOnly bool
+	datasets sync.Map // name → Dataset, opened once on a read-only file (Open)
 }
 
 // OpenBolt opens (or, unless read-only, creates) the store file at path.
@@ -87,7 +90,7 @@ func OpenBolt(path string, opts BoltOptions) (*Bolt, error) {
 	if budget <= 0 {
 		budget = DefaultSortBudget
 	}
-	b := &Bolt{db: db, path: path, load: loadLimits{
+	b := &Bolt{db: db, path: path, readOnly: opts.ReadOnly, load: loadLimits{
 		budget: min(budget, maxSortBudget), txItems: loadTxItems, txBytes: loadTxBytes, fanIn: mergeFanIn,
 	}}
 	if opts.ReleaseEvery > 0 {

@@ -86,10 +86,19 @@ func checkName(name string) error {
 
 // Open returns the published version of dataset name, or ok == false if it
 // was never published. It reads the pointer once: keep the Dataset for the
-// length of a request, not longer.
+// length of a request, not longer. A read-only Bolt cannot change while it
+// is open (a writer needs the file's exclusive lock), so its datasets are
+// read once and kept with it: their Counts are then shared, read-only (a
+// request's Get and decoding were 4% of GET /energy/changes' CPU).
 func Open(ctx context.Context, s Store, name string) (Dataset, bool, error) {
 	if err := checkName(name); err != nil {
 		return Dataset{}, false, err
+	}
+	b, fixed := s.(*Bolt)
+	if fixed = fixed && b.readOnly; fixed {
+		if d, ok := b.datasets.Load(name); ok {
+			return d.(Dataset), true, nil
+		}
 	}
 	it, ok, err := s.Get(ctx, DatasetPK, name)
 	if err != nil || !ok {
@@ -98,6 +107,9 @@ func Open(ctx context.Context, s Store, name string) (Dataset, bool, error) {
 	d, err := decodePointer(s, it)
 	if err != nil {
 		return Dataset{}, false, err
+	}
+	if fixed {
+		b.datasets.Store(name, d)
 	}
 	return d, true, nil
 }
