@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"meridian/shared/apierr"
@@ -50,7 +52,19 @@ type Reporter struct {
 	svc     Resolver
 	now     func() time.Time
 	sources report.Sources // the dataset's SOURCES items
+
+	// provinces remembers the province of each DLS area Province placed
+	// (by its canonical name), up to maxProvinceMemo of them.
+	provinces     sync.Map
+	provinceCount atomic.Int64
 }
+
+// maxProvinceMemo bounds Reporter.provinces (about 150 bytes an entry in
+// a sync.Map: 7.5 MB at most): Alberta, Saskatchewan and Manitoba's
+// surveyed land is some 18,000 DLS townships (their areas over 93 km²
+// each), so every township fits, with room for the sections, quarters and
+// LSDs asked most; areas past the bound are placed on every request.
+const maxProvinceMemo = 50_000
 
 // NewReporter returns the reporter over store; svc locates parcels, now is
 // the clock expiry states are computed with (time.Now when nil).
