@@ -179,12 +179,22 @@ func CheckChangesArea(l lld.Location, input string) error {
 // full size. An area the grid does not place is looked up every time.
 func (r *Reporter) Province(ctx context.Context, l lld.Location, input string) (string, error) {
 	key := l.String()
-	if p, ok := r.provinces.Load(key); ok {
-		return p.(string), nil
+	r.mu.RLock()
+	p, ok := r.provinces[key]
+	r.mu.RUnlock()
+	if ok {
+		return p, nil
 	}
 	_, prov, err := r.place(ctx, l, input)
-	if err == nil && r.provinceCount.Add(1) <= maxProvinceMemo {
-		r.provinces.Store(key, prov)
+	if err == nil {
+		r.mu.Lock()
+		if r.provinces == nil {
+			r.provinces = map[string]string{}
+		}
+		if len(r.provinces) < maxProvinceMemo {
+			r.provinces[key] = prov
+		}
+		r.mu.Unlock()
 	}
 	return prov, err
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"meridian/shared/apierr"
@@ -55,12 +54,12 @@ type Reporter struct {
 
 	// provinces remembers the province of each DLS area Province placed
 	// (by its canonical name), up to maxProvinceMemo of them.
-	provinces     sync.Map
-	provinceCount atomic.Int64
+	mu        sync.RWMutex
+	provinces map[string]string
 }
 
-// maxProvinceMemo bounds Reporter.provinces (about 150 bytes an entry in
-// a sync.Map: 7.5 MB at most): Alberta, Saskatchewan and Manitoba's
+// maxProvinceMemo bounds Reporter.provinces (under 100 bytes an entry:
+// 5 MB at most): Alberta, Saskatchewan and Manitoba's
 // surveyed land is some 18,000 DLS townships (their areas over 93 km²
 // each), so every township fits, with room for the sections, quarters and
 // LSDs asked most; areas past the bound are placed on every request.
