@@ -83,9 +83,7 @@ func (r *Reporter) Changes(ctx context.Context, q ChangesQuery) (ChangesPage, er
 			out.Next = encodeCursor(ChangesPaging(1, q.PerPage), string(last))
 			return kv.ErrStopView
 		}
-		if err := out.Raw.appendCopy(data); err != nil {
-			return err
-		}
+		out.Raw.appendCopy(data)
 		out.Rows++
 		last = append(last[:0], sk...)
 		return nil

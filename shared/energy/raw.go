@@ -256,18 +256,16 @@ func (p *RawPage) appendRow(raw rawRow, it kv.Item, decode func() (any, error)) 
 }
 
 // appendCopy adds a stored row read where the store keeps it
-// (kv.Dataset.View): its bytes are copied into the page. A row written
-// with HTML escaping is decoded and encoded again, as storedRow does.
-func (p *RawPage) appendCopy(data []byte) error {
-	if escaped(data) {
-		return p.appendRow(storedRow, kv.Item{Data: data}, func() (any, error) { return json.RawMessage(data), nil })
-	}
+// (kv.Dataset.View): its bytes are copied into the page. The row is the
+// compact JSON kv.Writer wrote, which the answer writes as it is: what
+// encoding/json writes for it as a json.RawMessage (an HTML-escaped
+// \u0026 stays as it is either way; TestChangesListAsEncoder).
+func (p *RawPage) appendCopy(data []byte) {
 	start := len(p.scratch)
 	p.scratch = append(p.scratch, data...)
 	// An earlier row keeps its bytes when scratch grows: it holds the old array.
 	row := p.scratch[start:len(p.scratch):len(p.scratch)]
 	p.parts, p.ends, p.size = append(p.parts, row), append(p.ends, len(p.parts)+1), p.size+len(row)
-	return nil
 }
 
 // rowBufs holds the buffers pages copy rows into (appendCopy): a page of

@@ -1,12 +1,15 @@
 package energyapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"meridian/shared/api"
 	"meridian/shared/apierr"
 	"meridian/shared/energy"
 	"meridian/shared/lld"
@@ -87,10 +90,81 @@ func (h *Handler) Changes(w http.ResponseWriter, r *http.Request) error {
 	}
 	meta := changesMeta{Total: total, Page: page, PerPage: perPage, Sort: "newest", Dir: "desc",
 		Since: echo(since), Kinds: names, NextCursor: echo(res.Next)}
-	// The stored rows go out as they are (writeList), not through
-	// encoding/json, which scans each json.RawMessage twice: 13% of the
-	// route's CPU on pages of one or two changes.
-	return writeList(w, res.Raw, changesList{LegalLocation: l.String(), Province: prov, Unit: unitName(l.Unit), Rows: []json.RawMessage{}, Meta: meta})
+	// The answer is written by hand around the stored rows, which go out
+	// as they are: encoding/json scanned each json.RawMessage twice (13%
+	// of the route's CPU on pages of one or two changes) and its
+	// reflection over the envelope was 1.5% more.
+	bp := getBuf()
+	defer putBuf(bp)
+	body := appendChangesList(*bp, changesList{LegalLocation: l.String(), Province: prov, Unit: unitName(l.Unit), Meta: meta}, res.Raw)
+	*bp = body
+	api.WriteRaw(w, http.StatusOK, "application/json", body)
+	return nil
+}
+
+// appendChangesList appends the answer as api.WriteJSON writes list with
+// raw's rows as its rows: the fields in their order, no HTML escaping, a
+// final newline (TestChangesListAsEncoder).
+func appendChangesList(b []byte, list changesList, raw energy.RawPage) []byte {
+	b = append(b, `{"legal_location":`...)
+	b = appendJSONString(b, list.LegalLocation)
+	b = append(b, `,"province":`...)
+	b = appendJSONString(b, list.Province)
+	b = append(b, `,"unit":`...)
+	b = appendJSONString(b, list.Unit)
+	b = append(b, `,"rows":[`...)
+	b = raw.AppendRows(b)
+	m := list.Meta
+	b = append(b, `],"meta":{"dir":`...)
+	b = appendJSONString(b, m.Dir)
+	b = append(b, `,"kinds":`...)
+	b = appendJSONAny(b, m.Kinds)
+	b = append(b, `,"next_cursor":`...)
+	b = appendJSONAny(b, m.NextCursor)
+	b = append(b, `,"page":`...)
+	b = strconv.AppendInt(b, int64(m.Page), 10)
+	b = append(b, `,"per_page":`...)
+	b = strconv.AppendInt(b, int64(m.PerPage), 10)
+	b = append(b, `,"since":`...)
+	b = appendJSONAny(b, m.Since)
+	b = append(b, `,"sort":`...)
+	b = appendJSONString(b, m.Sort)
+	b = append(b, `,"total":`...)
+	b = appendJSONAny(b, m.Total)
+	return append(b, "}}\n"...)
+}
+
+// appendJSONString appends s as a JSON string the way api.WriteJSON
+// writes it: as it is when it is printable ASCII without a quote or
+// backslash (every value of this answer but a client's odd input), else
+// through the encoder.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return appendJSONAny(b, s)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendJSONAny appends v as api.WriteJSON encodes it, without the
+// encoder's newline: null, a string or a []string, an int.
+func appendJSONAny(b []byte, v any) []byte {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case int:
+		return strconv.AppendInt(b, int64(v), 10)
+	}
+	buf := bytes.NewBuffer(b)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil { // strings and slices of them do not fail
+		panic(err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 // kindsParam reads kinds: comma-separated change kinds or entity types

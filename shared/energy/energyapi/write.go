@@ -18,9 +18,7 @@ var emptyRows = []byte(`"rows":[]`)
 // writeList writes a list's envelope v as api.WriteJSON does; when the
 // page passed stored rows through, v has empty rows, and the page's rows
 // are written in their place. The envelopes' rows come before any other
-// object field (only strings precede them, in GET /energy/changes, where
-// a quote inside would be escaped), so the first "rows" key is the
-// envelope's.
+// object field, so the first "rows" key is the envelope's.
 func writeList(w http.ResponseWriter, raw energy.RawPage, v any) error {
 	if !raw.Passed() {
 		api.WriteJSON(w, http.StatusOK, v)
