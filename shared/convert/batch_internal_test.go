@@ -2,7 +2,9 @@ package convert
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -181,4 +183,53 @@ func FuzzPlainArray(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Batches are resolved as many at a time as there are cores, the others
+// waiting their turn; a request given up while waiting leaves; on Lambda
+// (BatchWorkers set) nothing waits.
+func TestAdmitBatch(t *testing.T) {
+	h := NewHandler(nil)
+	r := httptest.NewRequest("POST", "/batch/legal-location", nil)
+	var held []func()
+	for range runtime.GOMAXPROCS(0) {
+		release, err := h.admitBatch(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, release)
+	}
+	admitted := make(chan struct{})
+	go func() {
+		release, err := h.admitBatch(r)
+		if err == nil {
+			release()
+		}
+		close(admitted)
+	}()
+	select {
+	case <-admitted:
+		t.Fatal("a batch past the cores' number was admitted at once")
+	case <-time.After(50 * time.Millisecond):
+	}
+	held[0]()
+	<-admitted // admitted once a slot is free (a hang fails the test's timeout)
+	if held[0], _ = h.admitBatch(r); held[0] == nil {
+		t.Fatal("the freed slot was not given")
+	}
+	// Every slot taken: a request given up while waiting gets its error.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := h.admitBatch(r.WithContext(ctx)); err == nil {
+		t.Error("a canceled request was admitted with every slot taken")
+	}
+	for _, release := range held {
+		release()
+	}
+	h.BatchWorkers = 100
+	for range 3 * runtime.GOMAXPROCS(0) {
+		if _, err := h.admitBatch(r); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
