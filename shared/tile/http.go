@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"net/http"
 	"net/url"
@@ -15,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/paulmach/orb"
@@ -476,11 +476,11 @@ func acceptsGzip(r *http.Request) bool {
 // tag generated or read from an archive, here or behind a CDN.
 func ETag(data []byte) string { return etagOf(etagSum(data)) }
 
-// etagSum is the FNV-1a 64-bit hash of data, never 0 (0 is taken as 1).
+// etagSum is the xxHash64 of data, never 0 (0 is taken as 1). FNV-1a, a
+// byte at a time, was 8.8% of a full-size agriculture tile's server CPU
+// (tiles of about 6 KB); xxHash reads 8 bytes at a time.
 func etagSum(data []byte) uint64 {
-	h := fnv.New64a()
-	h.Write(data)
-	return max(h.Sum64(), 1)
+	return max(xxhash.Sum64(data), 1)
 }
 
 // etagOf is the ETag of a tile whose hash is sum: its 16 hex digits, quoted.
