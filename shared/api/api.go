@@ -113,6 +113,19 @@ func WriteJSON(w http.ResponseWriter, code int, v any) {
 	WriteRaw(w, code, "application/json", buf.Bytes())
 }
 
+// AppendJSON appends v encoded as WriteJSON encodes it (no HTML escaping),
+// without the encoder's final newline: for answers written by hand around
+// stored JSON.
+func AppendJSON(dst []byte, v any) ([]byte, error) {
+	b := bytes.NewBuffer(dst)
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
 // WriteRaw writes an already encoded body.
 func WriteRaw(w http.ResponseWriter, code int, contentType string, body []byte) {
 	h := w.Header()

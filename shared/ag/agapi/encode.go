@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"meridian/shared/ag"
+	"meridian/shared/api"
 )
 
 // appendReport appends rep's JSON as api.WriteJSON writes it (no HTML
@@ -29,7 +30,7 @@ func appendReport(dst []byte, rep *ag.Report) ([]byte, error) {
 		dst = append(dst, '"')
 		dst = append(dst, name...)
 		dst = append(dst, '"', ':')
-		dst, err = appendValue(dst, v)
+		dst, err = api.AppendJSON(dst, v)
 	}
 	section := func(name string, raw json.RawMessage) {
 		if err != nil || len(raw) == 0 { // omitempty
@@ -61,7 +62,7 @@ func appendReport(dst []byte, rep *ag.Report) ([]byte, error) {
 		return nil, err
 	}
 	dst = append(dst, `,"meta":{"unavailable":`...)
-	if dst, err = appendValue(dst, rep.Meta.Unavailable); err != nil {
+	if dst, err = api.AppendJSON(dst, rep.Meta.Unavailable); err != nil {
 		return nil, err
 	}
 	dst = append(dst, `,"sources":`...)
@@ -73,7 +74,7 @@ func appendReport(dst []byte, rep *ag.Report) ([]byte, error) {
 			if n > 0 {
 				dst = append(dst, ',')
 			}
-			if dst, err = appendValue(dst, k); err != nil {
+			if dst, err = api.AppendJSON(dst, k); err != nil {
 				return nil, err
 			}
 			dst = append(dst, ':')
@@ -96,18 +97,6 @@ func appendRaw(dst []byte, raw json.RawMessage) ([]byte, error) {
 		return append(dst, raw...), nil
 	}
 	return appendCompact(dst, raw)
-}
-
-// appendValue appends v encoded as api.WriteJSON encodes it, without the
-// encoder's newline.
-func appendValue(dst []byte, v any) ([]byte, error) {
-	b := bytes.NewBuffer(dst)
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // appendCompact appends raw without insignificant whitespace, as the

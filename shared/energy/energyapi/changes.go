@@ -1,7 +1,6 @@
 package energyapi
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -83,7 +82,7 @@ func (h *Handler) Changes(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	defer res.Release() // after writeList has copied the rows into the body
+	defer res.Release() // after appendChangesList has copied the rows into the body
 	var total any
 	if res.Total >= 0 {
 		total = res.Total
@@ -158,13 +157,11 @@ func appendJSONAny(b []byte, v any) []byte {
 	case int:
 		return strconv.AppendInt(b, int64(v), 10)
 	}
-	buf := bytes.NewBuffer(b)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil { // strings and slices of them do not fail
+	out, err := api.AppendJSON(b, v)
+	if err != nil { // strings and slices of them do not fail
 		panic(err)
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return out
 }
 
 // kindsParam reads kinds: comma-separated change kinds or entity types
