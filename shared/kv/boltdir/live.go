@@ -75,10 +75,7 @@ func (l *Live[T]) open(name string) (*snapshot[T], error) {
 // Acquire returns the current version's value and name ("" when nothing
 // is published); call release when done with it.
 func (l *Live[T]) Acquire() (value T, name string, release func()) {
-	l.mu.RLock()
-	s := l.cur
-	s.refs.Add(1)
-	l.mu.RUnlock()
+	s := l.acquire()
 	return s.value, s.name, s.release
 }
 
@@ -87,11 +84,18 @@ func (l *Live[T]) Acquire() (value T, name string, release func()) {
 // its name ("" when nothing is published: the store is empty) and the
 // release function.
 func (l *Live[T]) AcquireStore() (store kv.Store, name string, release func()) {
+	s := l.acquire()
+	return s.store, s.name, s.release
+}
+
+// acquire takes a reference on the current version: release it with its
+// release method.
+func (l *Live[T]) acquire() *snapshot[T] {
 	l.mu.RLock()
+	defer l.mu.RUnlock()
 	s := l.cur
 	s.refs.Add(1)
-	l.mu.RUnlock()
-	return s.store, s.name, s.release
+	return s
 }
 
 // Reload switches to the version CURRENT names if it changed, and says
