@@ -26,83 +26,83 @@ func ChangesPaging(page, perPage int) Paging {
 	return Paging{Page: page, PerPage: perPage, Sort: "newest"}
 }
 
-// ChangesPage is a page of changes: the rows as stored (Change JSON, passed
-// through as the response writes them), the cursor of the next page (""
-// at the end), and the total when the page read the area's changes to
-// their end (-1 otherwise).
+// ChangesPage is what AppendChanges read besides the rows: how many rows
+// it appended, the cursor of the next page ("" at the end), and the total
+// when the page read the area's changes to their end (-1 otherwise).
 type ChangesPage struct {
-	Raw   RawPage
-	Rows  int // how many rows Raw holds
+	Rows  int
 	Next  string
 	Total int
-
-	buf *[]byte // the pooled buffer Raw's rows are copied into
 }
 
-// Changes reads a page of the changes of q.Area, newest first: one walk
-// of the township's partition (CHG#<township>) from the cursor, or the
-// start, to the since bound, keeping the rows in the area and of the
+// AppendChanges appends a page of the changes of q.Area, newest first, to
+// dst: the rows as stored (Change JSON, compact, written as the answer
+// writes them; TestChangesListAsEncoder), separated by commas. It is one
+// walk of the township's partition (CHG#<township>) from the cursor, or
+// the start, to the since bound, keeping the rows in the area and of the
 // kinds asked for. The area and kind of a row are read from its sort key,
 // so rows that do not match are never decoded, and the rows kept are
-// copied once, from where the store keeps them into the page
+// copied once, from where the store keeps them into dst
 // (kv.Dataset.View). A page past the first without a cursor skips the
 // matching rows before it: the cost of page N grows with N (a cursor
-// pages at constant cost). Memory: the rows of the answer (in a pooled
-// buffer: call Release on the page once written).
-func (r *Reporter) Changes(ctx context.Context, q ChangesQuery) (ChangesPage, error) {
+// pages at constant cost). Memory: the rows of the answer, in dst.
+func (r *Reporter) AppendChanges(ctx context.Context, dst []byte, q ChangesQuery) ([]byte, ChangesPage, error) {
 	ds, err := Open(ctx, r.store)
 	if err != nil {
-		return ChangesPage{}, err
+		return dst, ChangesPage{}, err
 	}
-	in := AreaContains(q.Area)
-	skip := 0
+	w := changesWalk{q: q, in: AreaContains(q.Area), dst: dst, out: ChangesPage{Total: -1}}
 	if q.After == "" {
-		skip = (q.Page - 1) * q.PerPage
+		w.skip = (q.Page - 1) * q.PerPage
 	}
 	kq := kv.Query{PK: ChangesKey(q.Area), After: q.After}
 	if q.Since != "" {
 		kq.SKTo = ChangeSinceSK(q.Since)
 	}
-	out := ChangesPage{Total: -1}
-	out.Raw.ok = true
-	out.buf = rowBufs.Get().(*[]byte)
-	out.Raw.scratch = (*out.buf)[:0]
-	matched := 0
-	var last []byte // the sort key of the last row kept
-	err = ds.View(ctx, kq, func(sk string, data []byte) error {
-		lsd, kind, ok := changeKeyParts(sk)
-		if !ok || !in(lsd) || (q.Kinds != nil && !q.Kinds[kind]) {
-			return nil
-		}
-		matched++
-		if matched <= skip {
-			return nil
-		}
-		if out.Rows == q.PerPage {
-			// One more row exists: the page ends at the last one kept.
-			out.Next = encodeCursor(ChangesPaging(1, q.PerPage), string(last))
-			return kv.ErrStopView
-		}
-		out.Raw.appendCopy(data)
-		out.Rows++
-		last = append(last[:0], sk...)
-		return nil
-	})
-	if err != nil {
-		out.Release()
-		return ChangesPage{}, err
+	if err := ds.View(ctx, kq, w.row); err != nil {
+		return dst, ChangesPage{}, err
 	}
-	if q.After == "" && out.Next == "" {
-		out.Total = matched
+	if q.After == "" && w.out.Next == "" {
+		w.out.Total = w.matched
 	}
-	return out, nil
+	return w.dst, w.out, nil
 }
 
-// Release gives the page's row buffer back for another request: the page
-// must not be used afterwards.
-func (p *ChangesPage) Release() {
-	putRowBuf(p.buf, p.Raw.scratch)
-	p.buf, p.Raw = nil, RawPage{}
+// changesWalk is AppendChanges' state along the partition: one value, so
+// that the walk allocates once whatever it reads.
+type changesWalk struct {
+	q       ChangesQuery
+	in      func(lsd string) bool
+	skip    int // matching rows before the page (a page number without a cursor)
+	matched int
+	dst     []byte
+	out     ChangesPage
+	last    []byte // the sort key of the page's last row, once the page is full
+}
+
+func (w *changesWalk) row(sk string, data []byte) error {
+	lsd, kind, ok := changeKeyParts(sk)
+	if !ok || !w.in(lsd) || (w.q.Kinds != nil && !w.q.Kinds[kind]) {
+		return nil
+	}
+	w.matched++
+	if w.matched <= w.skip {
+		return nil
+	}
+	if w.out.Rows == w.q.PerPage {
+		// One more row exists: the page ends at the last one kept.
+		w.out.Next = encodeCursor(ChangesPaging(1, w.q.PerPage), string(w.last))
+		return kv.ErrStopView
+	}
+	if w.out.Rows > 0 {
+		w.dst = append(w.dst, ',')
+	}
+	w.dst = append(w.dst, data...)
+	w.out.Rows++
+	if w.out.Rows == w.q.PerPage { // the next page starts after this row, if one more exists
+		w.last = append(w.last[:0], sk...) // sk is the store's: valid only during the walk
+	}
+	return nil
 }
 
 // changeKeyParts reads a CHG# sort key's LSD and kind (ChangeSK:

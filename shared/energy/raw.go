@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"sync"
 	"time"
 
 	"meridian/shared/kv"
@@ -253,35 +252,6 @@ func (p *RawPage) appendRow(raw rawRow, it kv.Item, decode func() (any, error)) 
 	row := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 	p.parts, p.ends, p.size = append(p.parts, row), append(p.ends, len(p.parts)+1), p.size+len(row)
 	return nil
-}
-
-// appendCopy adds a stored row read where the store keeps it
-// (kv.Dataset.View): its bytes are copied into the page. The row is the
-// compact JSON kv.Writer wrote, which the answer writes as it is: what
-// encoding/json writes for it as a json.RawMessage (an HTML-escaped
-// \u0026 stays as it is either way; TestChangesListAsEncoder).
-func (p *RawPage) appendCopy(data []byte) {
-	start := len(p.scratch)
-	p.scratch = append(p.scratch, data...)
-	// An earlier row keeps its bytes when scratch grows: it holds the old array.
-	row := p.scratch[start:len(p.scratch):len(p.scratch)]
-	p.parts, p.ends, p.size = append(p.parts, row), append(p.ends, len(p.parts)+1), p.size+len(row)
-}
-
-// rowBufs holds the buffers pages copy rows into (appendCopy): a page of
-// changes is written and released within its request, so its buffer
-// serves the next one instead of being grown again from nothing.
-var rowBufs = sync.Pool{New: func() any { return new([]byte) }}
-
-// maxPooledRows is the largest row buffer kept in rowBufs (a page of 200
-// long rows), so that the pool holds a bounded amount per buffer.
-const maxPooledRows = 256 << 10
-
-func putRowBuf(b *[]byte, grown []byte) {
-	if b != nil && cap(grown) <= maxPooledRows {
-		*b = grown[:0]
-		rowBufs.Put(b)
-	}
 }
 
 // Passed reports whether the page passed stored rows through: its rows

@@ -43,24 +43,25 @@ func TestChangesListAsEncoder(t *testing.T) {
 	rep := energy.NewReporter(store, nil, nil)
 	twp, _ := lld.Parse("24-1-W5")
 	for _, perPage := range []int{50, 2} {
-		pg, err := rep.Changes(ctx, energy.ChangesQuery{Area: twp, Page: 1, PerPage: perPage})
+		rows, pg, err := rep.AppendChanges(ctx, nil, energy.ChangesQuery{Area: twp, Page: 1, PerPage: perPage})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if pg.Rows != min(perPage, 4) {
+			t.Fatalf("per_page %d: %d rows, want %d", perPage, pg.Rows, min(perPage, 4))
 		}
 		for _, meta := range []changesMeta{
 			{Dir: "desc", Sort: "newest", Page: 1, PerPage: perPage},
 			{Dir: "desc", Sort: "newest", Page: 3, PerPage: perPage, Total: 7, Since: "2026-01-01", Kinds: []string{"well", "disposition_expired"}, NextCursor: "abc_-"},
 		} {
 			list := changesList{LegalLocation: "24-1-W5", Province: "AB", Unit: "township", Meta: meta}
-			got := appendChangesList(nil, list, pg.Raw)
+			got := appendChangesMeta(append(appendChangesHead(nil, list.LegalLocation, list.Province, list.Unit), rows...), meta)
 			// The reference: the rows as the store holds them, encoded.
-			var rows []json.RawMessage
-			if err := json.Unmarshal(append(append([]byte("["), pg.Raw.AppendRows(nil)...), ']'), &rows); err != nil {
+			if err := json.Unmarshal(append(append([]byte("["), rows...), ']'), &list.Rows); err != nil {
 				t.Fatalf("rows are not JSON: %v", err)
 			}
-			list.Rows = rows
-			if list.Rows == nil {
-				list.Rows = []json.RawMessage{}
+			if len(list.Rows) != pg.Rows {
+				t.Fatalf("%d rows appended, %d counted", len(list.Rows), pg.Rows)
 			}
 			rec := httptest.NewRecorder()
 			api.WriteJSON(rec, 200, list)
@@ -68,17 +69,17 @@ func TestChangesListAsEncoder(t *testing.T) {
 				t.Errorf("per_page %d, meta %+v:\n got %s\nwant %s", perPage, meta, got, rec.Body.Bytes())
 			}
 		}
-		pg.Release()
 	}
 	// No rows.
-	pg, err := rep.Changes(ctx, energy.ChangesQuery{Area: twp, Page: 9, PerPage: 50})
-	if err != nil || pg.Rows != 0 {
-		t.Fatalf("page 9: %d rows, %v", pg.Rows, err)
+	rows, pg, err := rep.AppendChanges(ctx, nil, energy.ChangesQuery{Area: twp, Page: 9, PerPage: 50})
+	if err != nil || pg.Rows != 0 || len(rows) != 0 {
+		t.Fatalf("page 9: %d rows (%q), %v", pg.Rows, rows, err)
 	}
-	list := changesList{LegalLocation: "24-1-W5", Province: "AB", Unit: "township", Rows: []json.RawMessage{}, Meta: changesMeta{Dir: "desc", Sort: "newest", Page: 9, PerPage: 50, Total: 4}}
+	meta := changesMeta{Dir: "desc", Sort: "newest", Page: 9, PerPage: 50, Total: 4}
+	list := changesList{LegalLocation: "24-1-W5", Province: "AB", Unit: "township", Rows: []json.RawMessage{}, Meta: meta}
 	rec := httptest.NewRecorder()
 	api.WriteJSON(rec, 200, list)
-	if got := appendChangesList(nil, list, pg.Raw); !bytes.Equal(got, rec.Body.Bytes()) {
+	if got := appendChangesMeta(appendChangesHead(nil, "24-1-W5", "AB", "township"), meta); !bytes.Equal(got, rec.Body.Bytes()) {
 		t.Errorf("no rows:\n got %s\nwant %s", got, rec.Body.Bytes())
 	}
 }
