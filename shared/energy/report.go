@@ -53,16 +53,17 @@ type Reporter struct {
 	sources report.Sources // the dataset's SOURCES items
 
 	// provinces remembers the province of each DLS area Province placed
-	// (by its canonical name), up to maxProvinceMemo of them.
+	// (by dlsKey), up to maxProvinceMemo of them.
 	mu        sync.RWMutex
-	provinces map[string]string
+	provinces map[uint64]string
 }
 
-// maxProvinceMemo bounds Reporter.provinces (under 100 bytes an entry:
-// 5 MB at most): Alberta, Saskatchewan and Manitoba's
-// surveyed land is some 18,000 DLS townships (their areas over 93 km²
-// each), so every township fits, with room for the sections, quarters and
-// LSDs asked most; areas past the bound are placed on every request.
+// maxProvinceMemo bounds Reporter.provinces (under 50 bytes an entry: the
+// key, the province's string header, the map's slot; 2.5 MB at most):
+// Alberta, Saskatchewan and Manitoba's surveyed land is some 18,000 DLS
+// townships (their areas over 93 km² each), so every township fits, with
+// room for the sections, quarters and LSDs asked most; areas past the
+// bound are placed on every request.
 const maxProvinceMemo = 50_000
 
 // NewReporter returns the reporter over store; svc locates parcels, now is
