@@ -94,6 +94,7 @@ func OpenBolt(path string, opts BoltOptions) (*Bolt, error) {
 	b := &Bolt{db: db, path: path, readOnly: opts.ReadOnly, load: loadLimits{
 		budget: min(budget, maxSortBudget), txItems: loadTxItems, txBytes: loadTxBytes, fanIn: mergeFanIn,
 	}}
+	b.txs.keep = opts.ReadOnly
 	if opts.ReleaseEvery > 0 {
 		b.releaser = startReleaser(db, opts.ReleaseEvery)
 		if opts.ReadOnly {
@@ -148,33 +149,25 @@ func (b *Bolt) view(ctx context.Context, op string, fn func(bk *bolt.Bucket) err
 	if err := ctx.Err(); err != nil {
 		return b.wrap(ctx, op, err)
 	}
-	var err error
-	if b.readOnly {
-		err = b.txs.view(b.db, fn)
-	} else {
-		err = b.db.View(func(tx *bolt.Tx) error {
-			bk := tx.Bucket(bucketName)
-			if bk == nil {
-				return nil
-			}
-			return fn(bk)
-		})
-	}
-	if err != nil {
+	if err := b.txs.view(b.db, fn); err != nil {
 		return b.wrap(ctx, op, err)
 	}
 	return nil
 }
 
-// readTxs keeps the read transactions of a read-only file open between
-// views, each used by one view at a time (a bbolt transaction is not safe
-// for concurrent use), with its bucket. Nothing writes a file opened
-// read-only, so an old transaction reads what a new one would; beginning
-// and ending one per view, and opening the bucket in it, was 3.5% of a
-// township's changes' CPU at full size. Memory: at most maxFreeReadTxs
-// idle transactions (a few hundred bytes each). Close ends them all; a
-// view in progress ends its own (and Close waits for it, as bbolt's does).
+// readTxs gives each view a read transaction and its bucket. On a
+// read-only file (keep) it keeps them open between views, each used by one
+// view at a time (a bbolt transaction is not safe for concurrent use):
+// nothing writes a file opened read-only, so an old transaction reads what
+// a new one would; beginning and ending one per view, and opening the
+// bucket in it, was 3.5% of a township's changes' CPU at full size. On a
+// writable file each view has its own, ended after it, so that it sees
+// the writes before it and does not hold back bbolt's remapping. Memory:
+// at most maxFreeReadTxs idle transactions (a few hundred bytes each).
+// Close ends them all; a view in progress ends its own (and Close waits
+// for it, as bbolt's does).
 type readTxs struct {
+	keep   bool // the file is read-only
 	mu     sync.Mutex
 	free   []readTx
 	closed bool
@@ -217,7 +210,7 @@ func (p *readTxs) view(db *bolt.DB, fn func(bk *bolt.Bucket) error) error {
 
 func (p *readTxs) put(rt readTx) {
 	p.mu.Lock()
-	keep := !p.closed && len(p.free) < maxFreeReadTxs
+	keep := p.keep && !p.closed && len(p.free) < maxFreeReadTxs
 	if keep {
 		p.free = append(p.free, rt)
 	}

@@ -9,7 +9,9 @@ import (
 	"time"
 )
 
-// A read-only file's views share transactions kept open between them: after
+// A writable file's views each have their own read transaction, ended
+// after it. A read-only file's views share transactions kept open between
+// them: after
 // many views from several goroutines at once, as many transactions are open
 // as views ran at the same time (at most the goroutines), every view saw
 // every item, a view whose fn panics gives its transaction back, and Close
@@ -25,8 +27,23 @@ func TestBoltReadTxsReused(t *testing.T) {
 	for i := range items {
 		items[i] = Item{PK: "P", SK: fmt.Sprintf("%03d", i), Data: []byte(`{}`)}
 	}
-	if err := w.Put(ctx, items); err != nil {
+	if err := w.Put(ctx, items[:50]); err != nil {
 		t.Fatal(err)
+	}
+	// A writable file keeps none: each view sees the writes before it.
+	for _, want := range []int{50, 100} {
+		if want == 100 {
+			if err := w.Put(ctx, items[50:]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n := 0
+		if err := w.View(ctx, Query{PK: "P"}, func(string, []byte) error { n++; return nil }); err != nil || n != want {
+			t.Fatalf("writable file: a view saw %d items (%v), want %d", n, err, want)
+		}
+		if open := w.db.Stats().OpenTxN; open != 0 {
+			t.Fatalf("writable file: %d read transactions open after a view, want 0", open)
+		}
 	}
 	w.Close()
 
