@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"strconv"
-	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -32,7 +31,9 @@ type jsonHandler struct {
 	level slog.Leveler
 }
 
-var linePool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+// lineBufs holds the buffers request lines are built in (a line is under
+// a kilobyte: its logged path is cut at 256 bytes).
+var lineBufs = Buffers{Max: 64 << 10}
 
 // requestLine writes one line with msg and attrs at level, and reports
 // whether the level is enabled.
@@ -40,8 +41,8 @@ func (h *jsonHandler) requestLine(level slog.Level, msg string, attrs []slog.Att
 	if level < h.level.Level() {
 		return false
 	}
-	bp := linePool.Get().(*[]byte)
-	b := append((*bp)[:0], `{"time":"`...)
+	bp := lineBufs.Get()
+	b := append(*bp, `{"time":"`...)
 	b = time.Now().Truncate(time.Millisecond).AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","level":"`...)
 	b = append(b, level.String()...)
@@ -56,7 +57,7 @@ func (h *jsonHandler) requestLine(level slog.Level, msg string, attrs []slog.Att
 	b = append(b, '}', '\n')
 	h.w.Write(b)
 	*bp = b
-	linePool.Put(bp)
+	lineBufs.Put(bp)
 	return true
 }
 

@@ -115,18 +115,19 @@ func eachConcurrently(n, workers int, fn func(i int)) {
 	wg.Wait()
 }
 
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+// bodyBufs holds the buffers GeoJSON answers are built in: a batch of 100
+// polygons (some hundreds of KB) is reused, anything past 1 MiB is left to
+// the collector.
+var bodyBufs = api.Buffers{Max: 1 << 20}
 
 func writeCollection(w http.ResponseWriter, fill func(buf []byte) []byte) {
-	bp := bufPool.Get().(*[]byte)
-	buf := append((*bp)[:0], `{"type":"FeatureCollection","features":[`...)
+	bp := bodyBufs.Get()
+	buf := append(*bp, `{"type":"FeatureCollection","features":[`...)
 	buf = fill(buf)
 	buf = append(buf, '}', '\n')
 	api.WriteRaw(w, http.StatusOK, geoJSON, buf)
-	if cap(buf) <= 1<<20 {
-		*bp = buf
-		bufPool.Put(bp)
-	}
+	*bp = buf
+	bodyBufs.Put(bp)
 }
 
 // SearchLegalLocation answers GET /search/legal-location?location=...

@@ -83,8 +83,8 @@ func (h *Handler) Changes(w http.ResponseWriter, r *http.Request) error {
 	// scanned each json.RawMessage twice (13% of the route's CPU on pages
 	// of one or two changes) and its reflection over the envelope was 1.5%
 	// more.
-	bp := getBuf()
-	defer putBuf(bp)
+	bp := bodyBufs.Get()
+	defer bodyBufs.Put(bp)
 	body := appendChangesHead(*bp, l.String(), prov, unitName(l.Unit))
 	body, res, err := h.rep.AppendChanges(ctx, body, energy.ChangesQuery{Area: l, Since: since, Kinds: kinds, Page: page, PerPage: perPage, After: after})
 	*bp = body // what it grew serves the next request, also on an error
