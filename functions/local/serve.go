@@ -34,7 +34,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	basemapSpec := fs.String("basemap", "offline", "what the map page draws under the grids: offline (Natural Earth and GeoNames, embedded), none, a MapLibre style URL, or a raster XYZ template such as https://tile.example/{z}/{x}/{y}.png (with -basemap-attribution)")
 	basemapAttribution := fs.String("basemap-attribution", "", "attribution of a -basemap style or raster template, shown on the map (required for a raster template)")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:6060; off by default")
-	gridCacheMiB := fs.Int64("grid-cache-mib", gridindex.DefaultCacheBytes>>20, "MiB of pages each grid index keeps in memory (the full-size AB index takes about 620 to be held whole)")
+	gridCacheMiB := fs.Int64("grid-cache-mib", gridindex.DefaultCacheBytes>>20, "MiB of pages each grid index keeps in memory (the full-size AB index takes about 494 to be held whole)")
 	allowPrivateWebhooks := fs.Bool("allow-private-webhooks", false, "accept watches whose webhook URL is http or resolves to a loopback or private address, and deliver to them (a receiver on this machine or network; never on a server others use)")
 	gridWarmMiB := fs.Int64("grid-warm-mib", 256, "MiB of grid index pages read into the caches before serving (at start, and when an index file is replaced), index after index in the directory's order; 0: none")
 	if err := fs.Parse(args); err != nil {

@@ -11,10 +11,10 @@ import (
 // DefaultCacheBytes is Options.CacheBytes when zero: 128 MiB of blocks
 // and page directories. A block is a DLS section's quarters and LSDs or
 // a township's record with its sections', inflated, plus about
-// 57 bytes of tables a record (see block); a section of the full-size ATS
-// data weighs about 2.5 KB, a page directory about 1.8 KB. 128 MiB holds
-// about a fifth of Alberta's sections (the whole AB index inflates to
-// about 620 MiB): the hot part of a province. A workload spread uniformly
+// 28 bytes of tables a record (see block); an entry of the full-size ATS
+// data (a block or a page directory) weighs about 1.9 KB on average.
+// 128 MiB holds about a quarter of Alberta's sections (the whole AB index
+// takes about 494 MiB): the hot part of a province. A workload spread uniformly
 // over the province misses on most lookups, and a miss costs one range
 // read, one inflate and one scan of a block (BenchmarkLookupMiss).
 const DefaultCacheBytes = 128 << 20
@@ -202,7 +202,7 @@ func (c *pageCache) stats() CacheStats {
 
 // Sizes of what a block or directory allocates, for blockBytes and dirBytes.
 const (
-	sizeBound    = int64(unsafe.Sizeof(orb.Bound{}))
+	sizeBox      = int64(unsafe.Sizeof(box{}))
 	sizePoint    = int64(unsafe.Sizeof(orb.Point{}))
 	sizeBlock    = int64(unsafe.Sizeof(block{}))
 	sizeDir      = int64(unsafe.Sizeof(pageDir{}))
@@ -216,7 +216,7 @@ const (
 // checks it against the runtime's figures.
 func blockBytes(b *block) int64 {
 	n := int64(b.len())
-	return sizeBlock + sizeEntry + int64(cap(b.raw)) + int64(cap(b.slots))*2 + n*(4+sizeBound+sizePoint+2)
+	return sizeBlock + sizeEntry + int64(cap(b.raw)) + int64(cap(b.slots))*2 + n*(4+sizeBox+2)
 }
 
 // dirBytes estimates the heap a cached page directory holds.

@@ -402,7 +402,7 @@ func (ix *version) bound(ctx context.Context, l lld.Location) (orb.Bound, bool, 
 	if err != nil || !ok {
 		return orb.Bound{}, false, err
 	}
-	return b.bounds[i], true, nil
+	return b.bounds[i].bound(), true, nil
 }
 
 // Lookup returns the record of l: one probe of the block cache when l's
@@ -479,7 +479,7 @@ func (ix *version) within(ctx context.Context, b orb.Bound, u lld.Unit, fn func(
 			return fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 		}
 		for i := range p.len() {
-			if kinds[i].unit != u || !p.bounds[i].Intersects(b) {
+			if kinds[i].unit != u || !p.bounds[i].bound().Intersects(b) {
 				continue
 			}
 			r, err := p.record(i)

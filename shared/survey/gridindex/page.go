@@ -14,22 +14,56 @@ import (
 
 // block is one block of a page as the cache keeps it: the inflated bytes
 // of its records and, per record, where it starts, its key (sharing the
-// bytes), its box and its centroid. A record is decoded (location,
-// polygon) only when a lookup needs it, so a miss costs one inflate and
-// one pass without allocating per record, and a cached DLS section weighs
-// about 2.5 KB instead of the ~13 KB its decoded records took.
+// bytes) and its box. A record is decoded (location, polygon) only when a
+// lookup needs it, so a miss costs one inflate and one pass without
+// allocating per record, and a cached DLS section weighs about 2.2 KB
+// instead of the ~13 KB its decoded records took.
 type block struct {
-	id        uint64   // its cache key (blockKey): its records are cached under it
-	raw       []byte   // immutable once scanned: keys point into it
-	offs      []uint32 // where each record starts; its key first
-	slots     []uint16 // open-addressing table of keys: record index + 1, 0 empty
-	bounds    []orb.Bound
-	centroids []orb.Point
+	id     uint64   // its cache key (blockKey): its records are cached under it
+	raw    []byte   // immutable once scanned: keys point into it
+	offs   []uint32 // where each record starts; its key first
+	slots  []uint16 // open-addressing table of keys: record index + 1, 0 empty
+	bounds []box
 
 	kinds atomic.Pointer[[]kind] // parsed on first use (Within, Nearest, Containing)
 }
 
 func (p *block) len() int { return len(p.offs) }
+
+// box is a record's bounding box in the format's own integers (degrees ×
+// coordScale, as the file stores them), half the bytes of an orb.Bound:
+// a province's index held whole has millions of records, and every byte
+// of a record's tables is heap the collector works against (with
+// Alberta's index held, 24 bytes a record were 160 MB of a server's
+// heap). Its methods scale each coordinate as decoding a record does, so
+// they answer exactly as the orb.Bound of the decoded record would.
+type box struct{ minX, minY, maxX, maxY int32 }
+
+// emptyBox is orb's bound of a geometry without points (emptyBound).
+var emptyBox = box{int32(emptyBound.Min[0] * coordScale), int32(emptyBound.Min[1] * coordScale), int32(emptyBound.Max[0] * coordScale), int32(emptyBound.Max[1] * coordScale)}
+
+func (b box) bound() orb.Bound {
+	return orb.Bound{
+		Min: orb.Point{float64(b.minX) / coordScale, float64(b.minY) / coordScale},
+		Max: orb.Point{float64(b.maxX) / coordScale, float64(b.maxY) / coordScale},
+	}
+}
+
+// contains is orb.Bound.Contains on b.bound().
+func (b box) contains(pt orb.Point) bool {
+	return pt[1] >= float64(b.minY)/coordScale && pt[1] <= float64(b.maxY)/coordScale &&
+		pt[0] >= float64(b.minX)/coordScale && pt[0] <= float64(b.maxX)/coordScale
+}
+
+// centroid returns record i's centroid, read from its header.
+func (p *block) centroid(i int) (orb.Point, error) {
+	d := decoder{b: p.raw[p.offs[i]:]}
+	d.b = d.b[d.count(1):] // the key
+	d.byte1()              // province
+	d.byte1()              // flags
+	cx, cy := d.varint(), d.varint()
+	return orb.Point{float64(cx) / coordScale, float64(cy) / coordScale}, d.err
+}
 
 // record decodes record i.
 func (p *block) record(i int) (Record, error) {
@@ -237,10 +271,9 @@ func scanBlock(raw []byte) (*block, error) {
 		return nil, d.err
 	}
 	p := &block{
-		raw:       raw,
-		offs:      make([]uint32, n),
-		bounds:    make([]orb.Bound, n),
-		centroids: make([]orb.Point, n),
+		raw:    raw,
+		offs:   make([]uint32, n),
+		bounds: make([]box, n),
 	}
 	prev := ""
 	for i := range n {
@@ -262,10 +295,11 @@ func scanBlock(raw []byte) (*block, error) {
 		flags := d.byte1()
 		cx, cy := d.varint(), d.varint()
 		d.uvarint() // accuracy
-		c := orb.Point{float64(cx) / coordScale, float64(cy) / coordScale}
-		p.centroids[i] = c
 		if flags&flagGeometry == 0 {
-			p.bounds[i] = orb.Bound{Min: c, Max: c}
+			p.bounds[i] = box{int32(cx), int32(cy), int32(cx), int32(cy)}
+			if !fitsInt32(cx, cy) {
+				return nil, errCorrupt
+			}
 		} else {
 			p.bounds[i] = geometryBound(&d, cx, cy, flags&flagMultiPolygon != 0)
 		}
@@ -284,10 +318,11 @@ func scanBlock(raw []byte) (*block, error) {
 // it, and returns its box as orb computes it on the decoded geometry: a
 // polygon's outer ring; the union of the parts' outer rings for a
 // multipolygon; orb's empty bound for a geometry without a ring or point.
-// Extremes are taken on the integer coordinates and scaled once, which
-// gives the same floats as scaling every point (division by coordScale is
-// monotonic).
-func geometryBound(d *decoder, px, py int64, multi bool) orb.Bound {
+// Extremes are taken on the integer coordinates, which box scales once:
+// the same floats as scaling every point (division by coordScale is
+// monotonic). A coordinate beyond int32 (no longitude or latitude is) is
+// a corrupt block.
+func geometryBound(d *decoder, px, py int64, multi bool) box {
 	np := 1
 	if multi {
 		np = d.count(1)
@@ -314,12 +349,17 @@ func geometryBound(d *decoder, px, py int64, multi bool) orb.Bound {
 		}
 	}
 	if d.err != nil || !seen {
-		return emptyBound
+		return emptyBox
 	}
-	return orb.Bound{
-		Min: orb.Point{float64(minX) / coordScale, float64(minY) / coordScale},
-		Max: orb.Point{float64(maxX) / coordScale, float64(maxY) / coordScale},
+	if !fitsInt32(minX, minY) || !fitsInt32(maxX, maxY) {
+		d.err = errCorrupt
+		return emptyBox
 	}
+	return box{int32(minX), int32(minY), int32(maxX), int32(maxY)}
+}
+
+func fitsInt32(x, y int64) bool {
+	return x == int64(int32(x)) && y == int64(int32(y))
 }
 
 // emptyBound is orb's bound of a geometry without points.

@@ -60,11 +60,21 @@ func TestScanBlockMatchesDecode(t *testing.T) {
 		if want := got.Location.String(); p.key(i) != want {
 			t.Errorf("key %d = %q, want %q", i, p.key(i), want)
 		}
-		if want := recordBound(&got); p.bounds[i] != want {
-			t.Errorf("%s: bound %v, want %v (decoded)", got.Location, p.bounds[i], want)
+		want := recordBound(&got)
+		if p.bounds[i].bound() != want {
+			t.Errorf("%s: bound %v, want %v (decoded)", got.Location, p.bounds[i].bound(), want)
 		}
-		if p.centroids[i] != got.Centroid {
-			t.Errorf("%s: centroid %v, want %v (decoded)", got.Location, p.centroids[i], got.Centroid)
+		// The box's own test agrees with orb's on the decoded bound at
+		// its corners, its centre and a hair outside each side.
+		eps := 1e-9
+		for _, pt := range []orb.Point{want.Min, want.Max, {want.Min[0], want.Max[1]}, want.Center(),
+			{want.Min[0] - eps, want.Min[1]}, {want.Max[0] + eps, want.Max[1]}, {want.Min[0], want.Min[1] - eps}, {want.Max[0], want.Max[1] + eps}} {
+			if got, want := p.bounds[i].contains(pt), want.Contains(pt); got != want {
+				t.Errorf("%s: box contains %v = %v, orb says %v", recs[i].Location, pt, got, want)
+			}
+		}
+		if c, err := p.centroid(i); err != nil || c != got.Centroid {
+			t.Errorf("%s: centroid %v (%v), want %v (decoded)", got.Location, c, err, got.Centroid)
 		}
 		if got.Location != recs[i].Location {
 			t.Errorf("record %d = %s, want %s", i, got.Location, recs[i].Location)
@@ -201,5 +211,39 @@ func TestBlockContainsMatchesDecoded(t *testing.T) {
 	}
 	if ins == 0 || ins == len(recs)*len(pts) {
 		t.Fatalf("%d of %d answers inside: the points do not test both sides", ins, len(recs)*len(pts))
+	}
+}
+
+// A block whose coordinates do not fit the format's int32 (the writer
+// never makes one: every coordinate goes through e7) is corrupt, for a
+// centroid-only record and for a ring that walks out of range.
+func TestScanBlockRejectsCoordinatesBeyondInt32(t *testing.T) {
+	t.Parallel()
+	for name, geom := range map[string]bool{"centroid": false, "ring": true} {
+		var e encoder
+		e.uvarint(1)
+		e.str("1-1-1-1-W5")
+		e.byte1(byte(survey.AB))
+		cx := int64(-1_141_000_000)
+		if geom {
+			e.byte1(flagGeometry)
+		} else {
+			e.byte1(0)
+			cx = 1 << 40
+		}
+		e.varint(cx)
+		e.varint(510_000_000)
+		e.uvarint(50)
+		if geom {
+			e.uvarint(1) // one ring of three points, the second far west of int32
+			e.uvarint(3)
+			for _, dx := range []int64{0, -2_000_000_000, 2_000_000_000} {
+				e.varint(dx)
+				e.varint(0)
+			}
+		}
+		if _, err := scanBlock(e.b); err != errCorrupt {
+			t.Errorf("%s: scanBlock = %v, want errCorrupt", name, err)
+		}
 	}
 }

@@ -31,7 +31,7 @@ func (ix *version) containingHits(ctx context.Context, pt orb.Point) ([]Hit, err
 	err := ix.blocksNear(ctx, pt, 0, func(p *block) error {
 		var kinds []kind
 		for i := range p.len() {
-			if !p.bounds[i].Contains(pt) {
+			if !p.bounds[i].contains(pt) {
 				continue
 			}
 			in, err := p.contains(i, pt, &scratch)
@@ -70,7 +70,11 @@ func (ix *version) nearest(ctx context.Context, pt orb.Point, u lld.Unit, maxM f
 			if kinds[i].unit != u {
 				continue
 			}
-			if d := distanceM(pt, p.centroids[i]); d < bestD {
+			c, err := p.centroid(i)
+			if err != nil {
+				return fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
+			}
+			if d := distanceM(pt, c); d < bestD {
 				best, bestI, bestD = p, i, d
 			}
 		}
@@ -106,7 +110,7 @@ const edgeMargin = 1e-6
 // point is not clearly inside it; the caller then asks containingHits.
 func (ix *version) containingAt(ctx context.Context, l lld.Location, pt orb.Point) (Hit, bool, error) {
 	b, i, ok, err := ix.blockOf(ctx, l)
-	if err != nil || !ok || !b.bounds[i].Contains(pt) {
+	if err != nil || !ok || !b.bounds[i].contains(pt) {
 		return Hit{}, false, err
 	}
 	sp := scratchRings.Get().(*[]orb.Point)
