@@ -143,9 +143,10 @@ func (b *Bolt) wrap(ctx context.Context, op string, err error) error {
 	return apierr.Unavailablef(fmt.Errorf("kv: %s %s: %w: %w", op, b.path, ErrUnavailable, err), msg)
 }
 
-// view runs fn in a read transaction on the bucket; a read-only file
+// view runs fn in a read transaction on the bucket, with a cursor of its
+// own on it (kept with the transaction: fn positions it); a read-only file
 // without the bucket reads as empty.
-func (b *Bolt) view(ctx context.Context, op string, fn func(bk *bolt.Bucket) error) error {
+func (b *Bolt) view(ctx context.Context, op string, fn func(bk *bolt.Bucket, c *bolt.Cursor) error) error {
 	if err := ctx.Err(); err != nil {
 		return b.wrap(ctx, op, err)
 	}
@@ -174,8 +175,9 @@ type readTxs struct {
 }
 
 type readTx struct {
-	tx *bolt.Tx
-	bk *bolt.Bucket // nil: the file has no bucket (an empty store)
+	tx  *bolt.Tx
+	bk  *bolt.Bucket // nil: the file has no bucket (an empty store)
+	cur *bolt.Cursor // bk's, reused from view to view: a seek resets it, and its stack is not grown again
 }
 
 // maxFreeReadTxs bounds the idle transactions kept: more views than this
@@ -183,7 +185,7 @@ type readTx struct {
 const maxFreeReadTxs = 64
 
 // view runs fn on the bucket in an idle transaction, or a new one.
-func (p *readTxs) view(db *bolt.DB, fn func(bk *bolt.Bucket) error) error {
+func (p *readTxs) view(db *bolt.DB, fn func(bk *bolt.Bucket, c *bolt.Cursor) error) error {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -200,12 +202,15 @@ func (p *readTxs) view(db *bolt.DB, fn func(bk *bolt.Bucket) error) error {
 			return err
 		}
 		rt = readTx{tx: tx, bk: tx.Bucket(bucketName)}
+		if rt.bk != nil {
+			rt.cur = rt.bk.Cursor()
+		}
 	}
 	defer p.put(rt) // also when fn panics: an open transaction left behind would block Close
 	if rt.bk == nil {
 		return nil
 	}
-	return fn(rt.bk)
+	return fn(rt.bk, rt.cur)
 }
 
 func (p *readTxs) put(rt readTx) {
@@ -238,7 +243,7 @@ func (b *Bolt) Get(ctx context.Context, pk, sk string) (Item, bool, error) {
 	}
 	var it Item
 	var ok bool
-	err := b.view(ctx, "get", func(bk *bolt.Bucket) error {
+	err := b.view(ctx, "get", func(bk *bolt.Bucket, _ *bolt.Cursor) error {
 		if v := bk.Get(boltKey(pk, sk)); v != nil {
 			it, ok = Item{PK: pk, SK: sk, Data: cloneData(v)}, true
 		}
@@ -258,8 +263,8 @@ func (b *Bolt) Query(ctx context.Context, q Query) (Page, error) {
 		return Page{}, nil
 	}
 	var page Page
-	err = b.view(ctx, "query", func(bk *bolt.Bucket) error {
-		page = boltQuery(bk.Cursor(), q.PK, bd, q.Reverse, limit)
+	err = b.view(ctx, "query", func(_ *bolt.Bucket, c *bolt.Cursor) error {
+		page = boltQuery(c, q.PK, bd, q.Reverse, limit)
 		return nil
 	})
 	return page, err
@@ -366,8 +371,7 @@ func (b *Bolt) View(ctx context.Context, q Query, fn func(sk string, data []byte
 		return nil
 	}
 	var fnErr error // fn's own: not the store's failure (view wraps those as 503)
-	err := b.view(ctx, "view", func(bk *bolt.Bucket) error {
-		c := bk.Cursor()
+	err := b.view(ctx, "view", func(_ *bolt.Bucket, c *bolt.Cursor) error {
 		part := boltKey(q.PK, "")
 		for k, v := boltSeek(c, q.PK, bd, q.Reverse); k != nil && bytes.HasPrefix(k, part); k, v = step(c, q.Reverse) {
 			sk := unsafeString(k[len(part):])
@@ -546,8 +550,7 @@ func (b *Bolt) scanBatches(ctx context.Context, prefix []byte, collect func(c *b
 	from, resume := prefix, false
 	for {
 		var last []byte
-		err := b.view(ctx, "scan", func(bk *bolt.Bucket) error {
-			c := bk.Cursor()
+		err := b.view(ctx, "scan", func(_ *bolt.Bucket, c *bolt.Cursor) error {
 			k, v := c.Seek(from)
 			if resume && bytes.Equal(k, from) {
 				k, v = c.Next() // the previous batch's last key
