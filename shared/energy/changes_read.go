@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 
 	"meridian/shared/apierr"
 	"meridian/shared/kv"
@@ -51,7 +52,9 @@ func (r *Reporter) AppendChanges(ctx context.Context, dst []byte, q ChangesQuery
 	if err != nil {
 		return dst, ChangesPage{}, err
 	}
-	w := changesWalk{q: q, in: AreaContains(q.Area), dst: dst, out: ChangesPage{Total: -1}}
+	w := walks.Get().(*changesWalk)
+	defer w.release()
+	*w = changesWalk{q: q, in: AreaContains(q.Area), dst: dst, out: ChangesPage{Total: -1}, last: w.last[:0], walk: w.walk}
 	if q.After == "" {
 		w.skip = (q.Page - 1) * q.PerPage
 	}
@@ -59,7 +62,7 @@ func (r *Reporter) AppendChanges(ctx context.Context, dst []byte, q ChangesQuery
 	if q.Since != "" {
 		kq.SKTo = ChangeSinceSK(q.Since)
 	}
-	if err := ds.View(ctx, kq, w.row); err != nil {
+	if err := ds.View(ctx, kq, w.walk); err != nil {
 		return dst, ChangesPage{}, err
 	}
 	if q.After == "" && w.out.Next == "" {
@@ -68,9 +71,25 @@ func (r *Reporter) AppendChanges(ctx context.Context, dst []byte, q ChangesQuery
 	return w.dst, w.out, nil
 }
 
-// changesWalk is AppendChanges' state along the partition: one value, so
-// that the walk allocates once whatever it reads.
+// walks keeps AppendChanges' walks for reuse: a walk is handed to the
+// store as a function value, which puts it on the heap, and a township's
+// changes are asked for thousands of times a second.
+var walks = sync.Pool{New: func() any {
+	w := new(changesWalk)
+	w.walk = w.row
+	return w
+}}
+
+// release gives w back to walks, holding nothing of its request's.
+func (w *changesWalk) release() {
+	*w = changesWalk{last: w.last[:0], walk: w.walk}
+	walks.Put(w)
+}
+
+// changesWalk is AppendChanges' state along the partition: one value,
+// reused (walks), so that a walk allocates nothing whatever it reads.
 type changesWalk struct {
+	walk    func(sk string, data []byte) error // w.row, made once with w
 	q       ChangesQuery
 	in      func(lsd string) bool
 	skip    int // matching rows before the page (a page number without a cursor)
