@@ -40,7 +40,7 @@ type changesMeta struct {
 // area, newest first.
 func (h *Handler) Changes(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	q := r.URL.Query()
+	q := api.Params(r.URL.RawQuery)
 	input := strings.TrimSpace(q.Get("legal_location"))
 	if input == "" {
 		return apierr.Invalidf("invalid_parameter", "legal_location is required: an LSD, quarter, section or township such as 24-1-W5")

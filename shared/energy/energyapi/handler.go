@@ -103,7 +103,7 @@ func choices[V any](m map[string]V) string {
 }
 
 // intParam reads an optional integer parameter in [lo, hi].
-func intParam(q url.Values, name string, lo, hi, def int) (int, error) {
+func intParam(q getter, name string, lo, hi, def int) (int, error) {
 	s := strings.TrimSpace(q.Get(name))
 	if s == "" {
 		return def, nil
@@ -146,6 +146,10 @@ func enumParam(q url.Values, name string, values ...string) (string, error) {
 }
 
 // echo is a filter's value in meta: null when unused.
+// getter is a query's values: url.Values, or api.Params where the map is
+// not worth building.
+type getter interface{ Get(name string) string }
+
 func echo(s string) any {
 	if s == "" {
 		return nil
