@@ -153,6 +153,32 @@ type state struct {
 	rec    recorder
 	// attrs is the note's first storage: the gateway's key_id fits.
 	attrs [2]slog.Attr
+	// value is what an inner layer attached (Attach): the gateway's caller.
+	valueKey, value any
+}
+
+// Attach keeps v under key for the rest of the request when it came
+// through the Middleware, in the state the Middleware already made, and
+// reports whether it could (false: there is no such state, or it holds a
+// value already; use context.WithValue). It saves a layer that adds one
+// value to every request a context and a copy of the *http.Request (the
+// gateway's caller: a third of the bytes its layer allocated). Attach
+// before handing the request on; Attached reads it after.
+func Attach(ctx context.Context, key, v any) bool {
+	s := stateFrom(ctx)
+	if s == nil || (s.valueKey != nil && s.valueKey != key) {
+		return false
+	}
+	s.valueKey, s.value = key, v
+	return true
+}
+
+// Attached returns what Attach kept under key, or nil.
+func Attached(ctx context.Context, key any) any {
+	if s := stateFrom(ctx); s != nil && s.valueKey == key {
+		return s.value
+	}
+	return nil
 }
 
 // note is what the Middleware's log line says about a request beyond what

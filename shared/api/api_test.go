@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -225,5 +226,36 @@ func TestMuxRefusesNULAndBadUTF8(t *testing.T) {
 	}
 	if reached != 3 {
 		t.Errorf("handler reached %d times, want 3", reached)
+	}
+}
+
+// A value attached inside the Middleware is seen by the handlers after it,
+// under its key only; a second key, or a request outside the Middleware,
+// is refused (the caller then uses context.WithValue).
+func TestAttach(t *testing.T) {
+	t.Parallel()
+	type keyA struct{}
+	type keyB struct{}
+	var got []any
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, api.Attached(r.Context(), keyA{}), api.Attached(r.Context(), keyB{}))
+	})
+	outer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, api.Attach(r.Context(), keyA{}, "caller"), api.Attach(r.Context(), keyB{}, "other"), api.Attach(r.Context(), keyA{}, "again"))
+		inner.ServeHTTP(w, r)
+	})
+	serve(outer, &bytes.Buffer{})
+	want := []any{true, false, true, "again", nil}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("got %v, want %v", got, want)
+			break
+		}
+	}
+	if api.Attach(context.Background(), keyA{}, "x") || api.Attached(context.Background(), keyA{}) != nil {
+		t.Error("Attach outside the Middleware kept a value")
 	}
 }

@@ -44,7 +44,10 @@ func NewContext(ctx context.Context, c Caller) context.Context {
 
 // CallerFrom returns the Caller the middleware stored in ctx.
 func CallerFrom(ctx context.Context) (Caller, bool) {
-	c, ok := ctx.Value(callerKey{}).(*Caller)
+	c, ok := api.Attached(ctx, callerKey{}).(*Caller)
+	if !ok {
+		c, ok = ctx.Value(callerKey{}).(*Caller)
+	}
 	if !ok || c == nil {
 		return Caller{}, false
 	}
@@ -79,7 +82,10 @@ func (g *Gateway) Middleware(next http.Handler) http.Handler {
 		}
 		cw := &chargeWriter{ResponseWriter: w, ctx: ctx, charge: ch}
 		defer cw.settle(http.StatusInternalServerError) // a panic: no answer yet
-		next.ServeHTTP(cw, r.WithContext(context.WithValue(ctx, callerKey{}, gr.caller)))
+		if !api.Attach(ctx, callerKey{}, gr.caller) { // outside api.Middleware
+			r = r.WithContext(context.WithValue(ctx, callerKey{}, gr.caller))
+		}
+		next.ServeHTTP(cw, r)
 		cw.settle(http.StatusOK) // nothing written: net/http answers 200
 	})
 }
