@@ -84,6 +84,7 @@ func load(name string, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	noLogURL := ""
+	var pids [2]int // the logging and the quiet server
 	if *baseURL == "" {
 		dir, err := os.MkdirTemp("", "meridian-loadtest-")
 		if err != nil {
@@ -97,8 +98,15 @@ func load(name string, args []string, stdout, stderr io.Writer) int {
 				return 1
 			}
 		}
-		// One after the other: the first start writes the data directory
-		// (fixtures, demo data, archives), the second finds it written.
+		// A first server writes the data directory (fixtures, demo data,
+		// archives) and stops; the two measured start on it as written, so
+		// that neither carries the heap of having built it.
+		first, err := startServe(ctx, *bin, nil, "-addr", "127.0.0.1:0", "-data", dir, "-log-level", "error")
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+			return 1
+		}
+		first.stop()
 		logged, err := startServe(ctx, *bin, nil, "-addr", "127.0.0.1:0", "-data", dir)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
@@ -112,6 +120,7 @@ func load(name string, args []string, stdout, stderr io.Writer) int {
 		}
 		defer quiet.stop()
 		*baseURL, *key, noLogURL = logged.base, logged.key, quiet.base
+		pids = [2]int{logged.cmd.Process.Pid, quiet.cmd.Process.Pid}
 	} else if *key == "" {
 		fmt.Fprintf(stderr, "%s: -key is required with -url\n", cmd)
 		return 2
@@ -141,9 +150,9 @@ func load(name string, args []string, stdout, stderr io.Writer) int {
 			helloRPS = res.rps
 		}
 		if sc.name == "search" && noLogURL != "" {
-			with, without := pairedRates(ctx, *key, sc, *baseURL, noLogURL, *conns, *duration)
-			defer fmt.Fprintf(stdout, "request log: search %.0f req/s with it, %.0f without (alternating rounds): it costs %.1f%% of a search\n",
-				with, without, 100*(1-with/without))
+			p := pairedRates(ctx, *key, sc, [2]string{*baseURL, noLogURL}, pids, *conns, *duration)
+			defer fmt.Fprintf(stdout, "request log: search %.0f req/s with it, %.0f without (alternating rounds): it costs %.1f%% of a search's rate; server CPU %.1f and %.1f µs a search: %.1f%%\n",
+				p.rps[0], p.rps[1], 100*(1-p.rps[0]/p.rps[1]), p.cpuMicros[0], p.cpuMicros[1], 100*(p.cpuMicros[0]/p.cpuMicros[1]-1))
 		}
 		frac := 0.0
 		if helloRPS > 0 {
@@ -303,24 +312,71 @@ func runScenario(ctx context.Context, base, key string, sc scenario, conns int, 
 	return r
 }
 
-// pairedRates runs sc against servers a and b in ten alternating rounds
-// of d/10 each and returns each one's requests per second over its
+// pairedRates runs sc against two servers in twenty alternating rounds of
+// d/10 each (a then b, then b then a) and returns what each did over its
 // rounds: on a shared, noisy machine, a load that comes and goes falls on
 // both alike, where two runs one after the other compared two moments.
-func pairedRates(ctx context.Context, key string, sc scenario, a, b string, conns int, d time.Duration) (float64, float64) {
-	const rounds = 10
+func pairedRates(ctx context.Context, key string, sc scenario, bases [2]string, pids [2]int, conns int, d time.Duration) paired {
+	const rounds = 20
 	var n [2]int
 	var t [2]time.Duration
-	for range rounds {
-		for i, base := range []string{a, b} {
+	var cpu [2]time.Duration
+	for r := range rounds {
+		for j := range bases {
+			i := j ^ r&1 // a then b, then b then a: neither always follows the other
+			base := bases[i]
+			c0 := procCPU(pids[i])
 			t0 := time.Now()
-			res := runScenario(ctx, base, key, sc, conns, d/rounds, 200000)
+			res := runScenario(ctx, base, key, sc, conns, d/(rounds/2), 200000)
 			t[i] += time.Since(t0)
+			cpu[i] += procCPU(pids[i]) - c0
 			n[i] += res.n
 		}
 	}
-	return float64(n[0]) / t[0].Seconds(), float64(n[1]) / t[1].Seconds()
+	var p paired
+	for i := range p.rps {
+		p.rps[i] = float64(n[i]) / t[i].Seconds()
+		if n[i] > 0 {
+			p.cpuMicros[i] = float64(cpu[i].Microseconds()) / float64(n[i])
+		}
+	}
+	return p
 }
+
+// paired is what pairedRates measured of each server: requests a second,
+// and the server's CPU time (user and system, from /proc) a request. The
+// CPU a request is the steadier figure on a shared machine: it does not
+// count the time the server waited for a core.
+type paired struct {
+	rps, cpuMicros [2]float64
+}
+
+// procCPU is the CPU time a process has used (user and system, all its
+// threads), 0 where /proc is not there; its resolution is the kernel's
+// clock tick (10 ms at USER_HZ 100).
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) is in parentheses and may hold spaces:
+	// count fields after its closing one. utime and stime are fields 14
+	// and 15.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+s) * time.Second / userHZ
+}
+
+// userHZ is the unit of /proc's CPU times on Linux.
+const userHZ = 100
 
 // helloName is the scenario of the hello-world baseline.
 const helloName = "hello"

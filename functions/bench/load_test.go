@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -112,5 +113,34 @@ func TestStaticScenarioSize(t *testing.T) {
 		if res.errors > 0 || res.n != 20 || res.bytes != 20*n {
 			t.Errorf("static %d bytes: %d answers, %d errors (%s), %d bytes read, want 20 answers of %d", n, res.n, res.errors, res.firstErr, res.bytes, n)
 		}
+	}
+}
+
+// procCPU reads this process's CPU time as getrusage does (to within two
+// of /proc's 10 ms ticks, a rounding at each end), and a process that is
+// not there as 0.
+func TestProcCPU(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	rusage := func() time.Duration {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+			t.Fatal(err)
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	c0, r0 := procCPU(os.Getpid()), rusage()
+	for deadline := time.Now().Add(20 * time.Second); rusage()-r0 < 200*time.Millisecond; {
+		if time.Now().After(deadline) {
+			t.Fatal("no 200 ms of CPU in 20 s")
+		}
+	}
+	c, r := procCPU(os.Getpid())-c0, rusage()-r0
+	if d := c - r; d < -20*time.Millisecond || d > 20*time.Millisecond {
+		t.Errorf("procCPU grew by %v while getrusage grew by %v", c, r)
+	}
+	if d := procCPU(1 << 30); d != 0 {
+		t.Errorf("a process that is not there read %v", d)
 	}
 }
