@@ -218,6 +218,32 @@ type result struct {
 	rps           float64
 	p50, p99, max time.Duration
 	firstErr      string
+	lat           []time.Duration // every answer's, sorted
+	elapsed       time.Duration
+}
+
+// merge is the result of rs run one after the other: their requests over
+// their summed time, percentiles over all their answers.
+func merge(rs []result) result {
+	var m result
+	for _, r := range rs {
+		m.errors += r.errors
+		m.bytes += r.bytes
+		m.elapsed += r.elapsed
+		m.lat = append(m.lat, r.lat...)
+		if m.firstErr == "" {
+			m.firstErr = r.firstErr
+		}
+	}
+	slices.Sort(m.lat)
+	m.n = len(m.lat)
+	if m.elapsed > 0 {
+		m.rps = float64(m.n) / m.elapsed.Seconds()
+	}
+	if m.n > 0 {
+		m.p50, m.p99, m.max = m.lat[m.n*50/100], m.lat[m.n*99/100], m.lat[m.n-1]
+	}
+	return m
 }
 
 func runScenario(ctx context.Context, base, key string, sc scenario, conns int, d time.Duration, maxRequests int) result {
@@ -303,7 +329,7 @@ func runScenario(ctx context.Context, base, key string, sc scenario, conns int, 
 	elapsed := time.Since(start)
 	client.CloseIdleConnections()
 	slices.Sort(lat)
-	r := result{n: len(lat), bytes: bytes, errors: errs, firstErr: firstErr, rps: float64(len(lat)) / elapsed.Seconds()}
+	r := result{n: len(lat), bytes: bytes, errors: errs, firstErr: firstErr, rps: float64(len(lat)) / elapsed.Seconds(), lat: lat, elapsed: elapsed}
 	if len(lat) > 0 {
 		r.p50 = lat[len(lat)*50/100]
 		r.p99 = lat[len(lat)*99/100]

@@ -120,19 +120,9 @@ func (r *scaleRun) serve(ctx context.Context, data string) error {
 			// runs pmtiles serve came out ahead of us by that alone).
 			runScenario(ctx, base, key, s, r.conns, tileWarmup(r.duration), 200000)
 		}
-		// Each route's x hello is against hello-world run just before and
-		// just after it (their mean): on this shared machine the first
-		// baseline row can be off by half a minute later (in one run the
-		// first hello-world made 9,645 req/s and a static answer of 2 KB
-		// from the same server 14,745 a minute after).
-		before := r.helloNow(ctx, hello, s)
-		res := runScenario(ctx, base, key, s, r.conns, r.duration, 200000)
+		res, helloRPS := r.beside(ctx, base, key, hello, s, pid)
 		m := measure{step: "GET " + s.name, rows: int64(res.n) * int64(max(1, s.perRequest)), unit: "requests", time: r.duration,
-			rate: res.rps * float64(max(1, s.perRequest)), p50: res.p50, p99: res.p99, errors: res.errors}
-		if after := r.helloNow(ctx, hello, s); before > 0 && after > 0 {
-			m.hello = (before + after) / 2
-			fmt.Fprintf(r.log, "scale-test: %s: hello-world beside GET %s: %.0f and %.0f req/s\n", r.name, s.name, before, after)
-		}
+			rate: res.rps * float64(max(1, s.perRequest)), p50: res.p50, p99: res.p99, errors: res.errors, hello: helloRPS}
 		if s.perRequest > 1 {
 			m.unit = "locations"
 		}
@@ -245,15 +235,55 @@ func waitHTTP(ctx context.Context, u string) error {
 	return fmt.Errorf("%s did not answer", u)
 }
 
-// helloNow measures hello-world for a bracket of a route's scenario s
-// (pairedHelloTime), or returns 0 for the baseline itself and for tiles,
-// which are compared with pmtiles serve instead.
-func (r *scaleRun) helloNow(ctx context.Context, hello string, s scenario) float64 {
+// beside runs route s for r.duration in pairedRounds parts, with
+// hello-world before, between and after them (pairedHelloTime in all), and
+// returns the route's result over its parts and hello-world's requests a
+// second over its own. On this shared machine the load of others comes and
+// goes within seconds: a route measured in one stretch between two runs of
+// hello-world met it, or missed it, alone (x hello of one route, same
+// binary and data, 0.45 to 0.69 in six runs; a static answer from the
+// hello-world server 0.62 to 1.01 of hello-world). The baseline itself and
+// tiles (compared with pmtiles serve instead) run in one stretch, with
+// hello-world rate 0.
+//
+// The log line gives each part's rate, and the server's CPU time (from
+// /proc, pid's) a request over the parts: the steadier figure when the
+// rates move.
+func (r *scaleRun) beside(ctx context.Context, base, key, hello string, s scenario, pid int) (result, float64) {
 	if s.name == helloName || strings.HasPrefix(s.name, "tiles ") {
-		return 0
+		return runScenario(ctx, base, key, s, r.conns, r.duration, 200000), 0
 	}
-	return runScenario(ctx, hello, "", helloScenario(hello), r.conns, min(r.duration, pairedHelloTime), 200000).rps
+	helloPart := min(r.duration, pairedHelloTime) / (pairedRounds + 1)
+	var parts, hellos []result
+	var cpu time.Duration
+	for i := range pairedRounds + 1 {
+		hellos = append(hellos, runScenario(ctx, hello, "", helloScenario(hello), r.conns, helloPart, 200000))
+		if i < pairedRounds {
+			c0 := procCPU(pid)
+			parts = append(parts, runScenario(ctx, base, key, s, r.conns, r.duration/pairedRounds, 200000))
+			cpu += procCPU(pid) - c0
+		}
+	}
+	res := merge(parts)
+	rates := func(rs []result) string {
+		f := make([]string, len(rs))
+		for i, x := range rs {
+			f[i] = fmt.Sprintf("%.0f", x.rps)
+		}
+		return strings.Join(f, ", ")
+	}
+	perReq := 0.0
+	if res.n > 0 {
+		perReq = float64(cpu.Microseconds()) / float64(res.n)
+	}
+	fmt.Fprintf(r.log, "scale-test: %s: GET %s: hello-world beside it %s req/s; its parts %s req/s, %.1f µs of server CPU a request\n",
+		r.name, s.name, rates(hellos), rates(parts), perReq)
+	return res, merge(hellos).rps
 }
 
-// pairedHelloTime is how long each hello-world run beside a route lasts.
-const pairedHelloTime = 2 * time.Second
+// pairedHelloTime is how long hello-world runs beside a route, in all;
+// pairedRounds how many parts the route's time is cut into.
+const (
+	pairedHelloTime = 2500 * time.Millisecond
+	pairedRounds    = 4
+)
