@@ -82,7 +82,9 @@ func (g *Gateway) Middleware(next http.Handler) http.Handler {
 		}
 		cw := &chargeWriter{ResponseWriter: w, ctx: ctx, charge: ch}
 		defer cw.settle(http.StatusInternalServerError) // a panic: no answer yet
-		if !api.Attach(ctx, callerKey{}, gr.caller) { // outside api.Middleware
+		// The caller goes in api.Middleware's request state; outside it, in
+		// a new context.
+		if !api.Attach(ctx, callerKey{}, gr.caller) {
 			r = r.WithContext(context.WithValue(ctx, callerKey{}, gr.caller))
 		}
 		next.ServeHTTP(cw, r)

@@ -1,6 +1,7 @@
 package gridindex
 
 import (
+	"math"
 	"testing"
 
 	"github.com/paulmach/orb"
@@ -68,7 +69,8 @@ func TestScanBlockMatchesDecode(t *testing.T) {
 		// its corners, its centre and a hair outside each side.
 		eps := 1e-9
 		for _, pt := range []orb.Point{want.Min, want.Max, {want.Min[0], want.Max[1]}, want.Center(),
-			{want.Min[0] - eps, want.Min[1]}, {want.Max[0] + eps, want.Max[1]}, {want.Min[0], want.Min[1] - eps}, {want.Max[0], want.Max[1] + eps}} {
+			{want.Min[0] - eps, want.Min[1]}, {want.Max[0] + eps, want.Max[1]}, {want.Min[0], want.Min[1] - eps}, {want.Max[0], want.Max[1] + eps},
+			{math.NaN(), want.Min[1]}, {want.Min[0], math.NaN()}} {
 			if got, want := p.bounds[i].contains(pt), want.Contains(pt); got != want {
 				t.Errorf("%s: box contains %v = %v, orb says %v", recs[i].Location, pt, got, want)
 			}
