@@ -345,20 +345,16 @@ func runScenario(ctx context.Context, base, key string, sc scenario, conns int, 
 func pairedRates(ctx context.Context, key string, sc scenario, bases [2]string, pids [2]int, conns int, d time.Duration) paired {
 	const rounds = 20
 	var n [2]int
-	var t [2]time.Duration
-	var cpu [2]time.Duration
-	for r := range rounds {
-		for j := range bases {
-			i := j ^ r&1 // a then b, then b then a: neither always follows the other
-			base := bases[i]
-			c0 := procCPU(pids[i])
-			t0 := time.Now()
-			res := runScenario(ctx, base, key, sc, conns, d/(rounds/2), 200000)
-			t[i] += time.Since(t0)
-			cpu[i] += procCPU(pids[i]) - c0
-			n[i] += res.n
-		}
-	}
+	var t, cpu [2]time.Duration
+	abba(rounds, func(i int) result {
+		c0 := procCPU(pids[i])
+		t0 := time.Now()
+		res := runScenario(ctx, bases[i], key, sc, conns, d/(rounds/2), 200000)
+		t[i] += time.Since(t0)
+		cpu[i] += procCPU(pids[i]) - c0
+		n[i] += res.n
+		return res
+	})
 	var p paired
 	for i := range p.rps {
 		p.rps[i] = float64(n[i]) / t[i].Seconds()
@@ -367,6 +363,21 @@ func pairedRates(ctx context.Context, key string, sc scenario, bases [2]string, 
 		}
 	}
 	return p
+}
+
+// abba runs parts of two measures in rounds, the first then the second,
+// then the second then the first, so that neither always follows the
+// other, and returns each one's parts in order: run(k) runs a part of
+// measure k (0 or 1).
+func abba(rounds int, run func(k int) result) [2][]result {
+	var parts [2][]result
+	for r := range rounds {
+		for j := range 2 {
+			k := j ^ r&1
+			parts[k] = append(parts[k], run(k))
+		}
+	}
+	return parts
 }
 
 // paired is what pairedRates measured of each server: requests a second,

@@ -281,19 +281,12 @@ func (r *scaleRun) beside(ctx context.Context, base, key, hello string, s scenar
 		}
 	}
 	res := merge(parts)
-	rates := func(rs []result) string {
-		f := make([]string, len(rs))
-		for i, x := range rs {
-			f[i] = fmt.Sprintf("%.0f", x.rps)
-		}
-		return strings.Join(f, ", ")
-	}
 	perReq := 0.0
 	if res.n > 0 {
 		perReq = float64(cpu.Microseconds()) / float64(res.n)
 	}
 	fmt.Fprintf(r.log, "scale-test: %s: GET %s: hello-world beside it %s req/s; its parts %s req/s, %.1f µs of server CPU a request\n",
-		r.name, s.name, rates(hellos), rates(parts), perReq)
+		r.name, s.name, partRates(hellos), partRates(parts), perReq)
 	return res, merge(hellos).rps
 }
 
@@ -304,20 +297,22 @@ func (r *scaleRun) beside(ctx context.Context, base, key, hello string, s scenar
 // twelve measured that way, `ab/sec` came out at 1.07x, against 1.29x to
 // 1.52x in the others).
 func (r *scaleRun) alternate(ctx context.Context, base, key string, a, b scenario) (result, result) {
-	var parts [2][]result
-	rates := [2][]string{}
-	for i := range pairedRounds {
-		for j := range 2 {
-			k := j ^ i&1
-			sc := []scenario{a, b}[k]
-			res := runScenario(ctx, base, key, sc, r.conns, r.duration/pairedRounds, 200000)
-			parts[k] = append(parts[k], res)
-			rates[k] = append(rates[k], fmt.Sprintf("%.0f", res.rps))
-		}
-	}
+	sc := [2]scenario{a, b}
+	parts := abba(pairedRounds, func(k int) result {
+		return runScenario(ctx, base, key, sc[k], r.conns, r.duration/pairedRounds, 200000)
+	})
 	fmt.Fprintf(r.log, "scale-test: %s: GET %s: its parts %s req/s; from pmtiles serve, alternating with them, %s req/s\n",
-		r.name, a.name, strings.Join(rates[0], ", "), strings.Join(rates[1], ", "))
+		r.name, a.name, partRates(parts[0]), partRates(parts[1]))
 	return merge(parts[0]), merge(parts[1])
+}
+
+// partRates lists the requests a second of each of parts.
+func partRates(parts []result) string {
+	f := make([]string, len(parts))
+	for i, x := range parts {
+		f[i] = fmt.Sprintf("%.0f", x.rps)
+	}
+	return strings.Join(f, ", ")
 }
 
 // pairedHelloTime is how long hello-world runs beside a route, in all;

@@ -52,9 +52,9 @@ func (r *Reporter) AppendChanges(ctx context.Context, dst []byte, q ChangesQuery
 	if err != nil {
 		return dst, ChangesPage{}, err
 	}
-	w := walks.Get().(*changesWalk)
+	w := walks.Get().(*changesWalk) // as release left it: empty but for its walk and key buffer
 	defer w.release()
-	*w = changesWalk{q: q, in: AreaContains(q.Area), dst: dst, out: ChangesPage{Total: -1}, last: w.last[:0], walk: w.walk}
+	w.q, w.in, w.dst, w.out = q, AreaContains(q.Area), dst, ChangesPage{Total: -1}
 	if q.After == "" {
 		w.skip = (q.Page - 1) * q.PerPage
 	}

@@ -145,11 +145,11 @@ func enumParam(q url.Values, name string, values ...string) (string, error) {
 	return "", apierr.Invalidf("invalid_parameter", "%s '%s' is not valid: use %s", name, q.Get(name), strings.Join(values, ", "))
 }
 
-// echo is a filter's value in meta: null when unused.
 // getter is a query's values: url.Values, or api.Params where the map is
 // not worth building.
 type getter interface{ Get(name string) string }
 
+// echo is a filter's value in meta: null when unused.
 func echo(s string) any {
 	if s == "" {
 		return nil
