@@ -20,12 +20,16 @@ import (
 )
 
 const (
-	magic      = "MRDNGIX2"
-	magicV1    = "MRDNGIX1" // one gzip member a page: read no more
-	headerLen  = 96
-	leafSize   = 256      // groups per directory leaf
-	firstRead  = 16 << 10 // bytes read to get header, metadata and root at once
-	coordScale = 1e7
+	magic     = "MRDNGIX2"
+	magicV1   = "MRDNGIX1" // one gzip member a page: read no more
+	headerLen = 96
+	leafSize  = 256      // groups per directory leaf
+	firstRead = 16 << 10 // bytes read to get header, metadata and root at once
+	// maxPrefetchLeaves bounds the directory leaves an open reads whole
+	// and keeps (compressed); larger leaf sections are read a leaf at a
+	// time, on first use.
+	maxPrefetchLeaves = 4 << 20
+	coordScale        = 1e7
 	// maxFileSize bounds every offset and length read from a file, so a
 	// corrupt header cannot ask for absurd ranges.
 	maxFileSize = 1 << 40

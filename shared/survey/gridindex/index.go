@@ -1,6 +1,7 @@
 package gridindex
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -49,6 +50,7 @@ type version struct {
 	meta    Meta
 	spatial []spatialRef
 	keys    []keyRef
+	leaves  []byte // the directory leaves, compressed, read at open; nil: read a leaf at a time
 
 	pages   *pageCache
 	records *recordCache
@@ -157,6 +159,22 @@ func openVersion(ctx context.Context, rr RangeReader, key string, opts Options, 
 	if d.err != nil {
 		return nil, fmt.Errorf("%s: root: %w", key, d.err)
 	}
+	// The directory leaves, read whole when they are small enough: a
+	// lookup then reads one page or one block, never a leaf first. On S3
+	// that is one round trip a lookup instead of two whenever the leaf had
+	// not been read yet, which at province size is most of a Lambda's
+	// first thousand lookups (the full-size indexes' leaves are 150-220 KB,
+	// up to 70 leaves each). Decoding stays lazy.
+	if ix.h.leavesLen <= maxPrefetchLeaves {
+		z, err := section(ix.h.leavesOff, uint32(ix.h.leavesLen))
+		if err != nil {
+			return nil, err
+		}
+		if uint64(len(z)) != ix.h.leavesLen {
+			return nil, fmt.Errorf("gridindex: %s: directory leaves: %d bytes of %d", key, len(z), ix.h.leavesLen)
+		}
+		ix.leaves = bytes.Clone(z) // first may be a shared cache block
+	}
 	return ix, nil
 }
 
@@ -183,9 +201,14 @@ func (ix *version) leafBytes(ctx context.Context, off, length uint64) (*decoder,
 	if off > ix.h.leavesLen || length > ix.h.leavesLen-off || length > maxUncompressed {
 		return nil, fmt.Errorf("gridindex: %s: leaf out of range", ix.key)
 	}
-	z, err := ix.read(ctx, ix.h.leavesOff+off, int64(length))
-	if err != nil {
-		return nil, err
+	var z []byte
+	if ix.leaves != nil {
+		z = ix.leaves[off : off+length]
+	} else {
+		var err error
+		if z, err = ix.read(ctx, ix.h.leavesOff+off, int64(length)); err != nil {
+			return nil, err
+		}
 	}
 	raw, err := gunzip(z)
 	if err != nil {
