@@ -154,9 +154,16 @@ type result struct {
 	DDBSeqP99  int64   `json:"dynamodb_sequential_round_trips_p99"`
 	DDBCold    int64   `json:"dynamodb_round_trips_cold"`
 	DDBSeqCold int64   `json:"dynamodb_sequential_round_trips_cold"`
-	Targets    string  `json:"targets"` // issue 34's targets for the route: "met", or what is not
-	Requests   int     `json:"warm_requests"`
-	RSSMB      int64   `json:"peak_rss_mb"` // the function's process, after the warm requests
+	// An S3 round trip as the proxy saw it (request in to response
+	// written: the added latency, the emulator's own time and the body),
+	// p99 over the warm requests' S3 requests; 0 when they made none.
+	S3RoundTripP99MS float64 `json:"s3_round_trip_p99_ms"`
+	// A warm request's time not spent waiting on S3 or DynamoDB (its
+	// time less the busy periods of its requests), p99.
+	OwnP99MS float64 `json:"warm_own_p99_ms"`
+	Targets  string  `json:"targets"` // issue 34's targets for the route: "met", or what is not
+	Requests int     `json:"warm_requests"`
+	RSSMB    int64   `json:"peak_rss_mb"` // the function's process, after the warm requests
 	// The cold start split by what the function waited on (coldPhases).
 	ColdToFirstIOMS float64 `json:"cold_to_first_io_ms"`
 	ColdIOBusyMS    float64 `json:"cold_io_busy_ms"`
@@ -306,11 +313,19 @@ func benchRoute(ctx context.Context, o options, rt route, sample loadSample, env
 		s, d proxyCount
 	}
 	var slowest []slow
+	var s3RT, own []time.Duration
 	for i := 0; i < o.requests; i++ {
+		s3p.startRecording()
+		ddbp.startRecording()
 		el, s, d, err := invoke()
+		s3Spans, ddbSpans := s3p.take(), ddbp.take()
 		if err != nil {
 			return res, fmt.Errorf("warm request %d: %w", i+1, err)
 		}
+		for _, x := range s3Spans {
+			s3RT = append(s3RT, x.end.Sub(x.start))
+		}
+		own = append(own, el-splitCold(t0, t0.Add(el), append(s3Spans, ddbSpans...)).IOBusy)
 		slowest = append(slowest, slow{el, s, d})
 		lat = append(lat, el)
 		s3h, s3b, ddh, ddb = append(s3h, s.hits), append(s3b, s.busy), append(ddh, d.hits), append(ddb, d.busy)
@@ -324,6 +339,7 @@ func benchRoute(ctx context.Context, o options, rt route, sample loadSample, env
 	res.Requests = len(lat)
 	res.P50MS, res.P99MS, res.MaxMS = ms(quantile(lat, 0.5)), ms(quantile(lat, 0.99)), ms(lat[len(lat)-1])
 	res.S3P99, res.S3SeqP99 = quantile(s3h, 0.99), quantile(s3b, 0.99)
+	res.S3RoundTripP99MS, res.OwnP99MS = ms(quantile(s3RT, 0.99)), ms(quantile(own, 0.99))
 	res.DDBP99, res.DDBSeqP99 = quantile(ddh, 0.99), quantile(ddb, 0.99)
 	res.RSSMB = fn.PeakRSS() >> 20
 	res.Targets = targets(res, o)
@@ -332,9 +348,15 @@ func benchRoute(ctx context.Context, o options, rt route, sample loadSample, env
 
 // targets checks r against issue 34's targets at the latencies of o:
 // cold start within 400 ms; warm search, reverse and tile within one S3
-// round trip (its largest delay) and 5 ms at p99; a batch of 100 within
-// three sequential S3 round trips; a report within two DynamoDB round
-// trips. It returns "met" or the targets missed.
+// round trip and 5 ms at p99; a batch of 100 within three sequential S3
+// round trips; a report within two DynamoDB round trips. It returns "met"
+// or the targets missed.
+//
+// One S3 round trip is the p99 of the route's own S3 requests as the
+// proxy timed them, and never less than the largest added delay: s3rver
+// takes a few milliseconds of its own to answer a range (8-10 ms for
+// 64 KiB on a quiet machine), which is the service's time, as S3's own
+// is in AWS, not the function's.
 func targets(r result, o options) string {
 	var miss []string
 	if r.ColdMS > 400 {
@@ -342,7 +364,7 @@ func targets(r result, o options) string {
 	}
 	switch r.Route {
 	case "search", "reverse", "tile":
-		bound := ms(time.Duration(float64(o.s3Delay)*(1+o.jitter))) + 5
+		bound := max(r.S3RoundTripP99MS, ms(time.Duration(float64(o.s3Delay)*(1+o.jitter)))) + 5
 		if r.S3SeqP99 > 1 {
 			miss = append(miss, fmt.Sprintf("p99 %d sequential S3 round trips > 1", r.S3SeqP99))
 		}
@@ -408,9 +430,9 @@ func printTable(w io.Writer, o options, res []result) {
 	fmt.Fprintf(w, "bench-aws: S3 +%s to first byte, DynamoDB +%s (±%.0f%%), %d warm requests per route, %d MB functions\n",
 		o.s3Delay, o.ddbDelay, o.jitter*100, o.requests, o.memoryMB)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "route\tfunction\tcold ms\twarm p50 ms\twarm p99 ms\tS3 p99\tS3 seq p99\tDynamoDB p99\tDynamoDB seq p99\tcold S3 (seq)\tcold DynamoDB (seq)\tRSS MB\t")
+	fmt.Fprintln(tw, "route\tfunction\tcold ms\twarm p50 ms\twarm p99 ms\town p99 ms\tS3 round trip p99 ms\tS3 p99\tS3 seq p99\tDynamoDB p99\tDynamoDB seq p99\tcold S3 (seq)\tcold DynamoDB (seq)\tRSS MB\t")
 	for _, r := range res {
-		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%.1f\t%d\t%d\t%d\t%d\t%d (%d)\t%d (%d)\t%d\t\n", r.Route, r.Function, r.ColdMS, r.P50MS, r.P99MS,
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%d\t%d\t%d\t%d (%d)\t%d (%d)\t%d\t\n", r.Route, r.Function, r.ColdMS, r.P50MS, r.P99MS, r.OwnP99MS, r.S3RoundTripP99MS,
 			r.S3P99, r.S3SeqP99, r.DDBP99, r.DDBSeqP99, r.S3Cold, r.S3SeqCold, r.DDBCold, r.DDBSeqCold, r.RSSMB)
 	}
 	tw.Flush()

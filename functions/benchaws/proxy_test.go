@@ -199,6 +199,17 @@ func TestTargets(t *testing.T) {
 			t.Errorf("search missing every target: %q does not say %q", got, want)
 		}
 	}
+	// The round trip the proxy timed is the bound when it is longer than
+	// the added delay; never shorter.
+	if got := targets(result{Route: "tile", ColdMS: 300, P99MS: 33, S3SeqP99: 1, S3RoundTripP99MS: 29}, o); got != "met" {
+		t.Errorf("tile within a measured round trip of 29 ms and 5: %q", got)
+	}
+	if got := targets(result{Route: "tile", ColdMS: 300, P99MS: 35, S3SeqP99: 1, S3RoundTripP99MS: 29}, o); !strings.Contains(got, "p99 35.0 ms > 34.0") {
+		t.Errorf("tile beyond a measured round trip of 29 ms and 5: %q", got)
+	}
+	if got := targets(result{Route: "reverse", ColdMS: 300, P99MS: 28, S3SeqP99: 1, S3RoundTripP99MS: 3}, o); !strings.Contains(got, "p99 28.0 ms > 27.0") {
+		t.Errorf("a measured round trip shorter than the added delay: %q", got)
+	}
 	if got := targets(result{Route: "batch100", ColdMS: 100, S3SeqP99: 4}, o); !strings.Contains(got, "4 sequential S3 round trips > 3") {
 		t.Errorf("batch of 4 sequential round trips: %q", got)
 	}
