@@ -56,7 +56,7 @@ func scaleCommand(args []string, stdout, stderr io.Writer) int {
 	maxTime := fs.Duration("max-time", 25*time.Minute, "bound on the whole run's wall time")
 	which := fs.String("runs", "demo,province", "the runs, in order: demo (the small demo data) and province (-fraction of the published size)")
 	prepare := fs.String("prepare", "", "only build each run's data under -dir (kept) and write FILE: the data directory and a sample of the parcels, operators and tiles the load would ask for (JSON, for make bench-aws); nothing is served")
-	serveOnly := fs.Bool("serve-only", false, "with -dir: only serve each run's data already built there (by -prepare, or a run whose -dir was kept) and load it; nothing is generated or ingested, so the table has the serving rows only. For measuring a change to the server at full size without the half hour of building")
+	serveOnly := fs.Bool("serve-only", false, "with -dir: only serve each run's data already built there (by -prepare, or a run whose -dir was kept) and load it; nothing is generated or ingested, so the table has the serving rows only. For measuring a change to the server at full size without the half hour of building. With -prepare: only write the sample of that data")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -366,6 +366,9 @@ func (r *scaleRun) run(ctx context.Context) error {
 		}
 		if err := os.MkdirAll(filepath.Join(r.dir, "logs"), 0o755); err != nil {
 			return err
+		}
+		if r.prepare != "" {
+			return writeLoadSample(ctx, r.prepare, data)
 		}
 		return r.serve(ctx, data)
 	}
