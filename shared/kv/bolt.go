@@ -47,6 +47,11 @@ type BoltOptions struct {
 	// of a file not in the page cache took a disk read per 4 KiB page:
 	// 90 s for the province's 4.7 million LSD items, 15 s with it).
 	ReleaseEvery time.Duration
+	// RandomAccess keeps bbolt's random-access advice on a read-only
+	// handle with ReleaseEvery: a server's lookups, which release their
+	// pages to bound what the process maps but read a few pages each and
+	// gain nothing from read-ahead.
+	RandomAccess bool
 	// SortBudget is the bytes of items (keys and data) a Publish's Writer
 	// holds in memory before it sorts them and spills them to a temporary
 	// file next to the store file (see boltload.go): DefaultSortBudget
@@ -97,7 +102,7 @@ func OpenBolt(path string, opts BoltOptions) (*Bolt, error) {
 	b.txs.keep = opts.ReadOnly
 	if opts.ReleaseEvery > 0 {
 		b.releaser = startReleaser(db, opts.ReleaseEvery)
-		if opts.ReadOnly {
+		if opts.ReadOnly && !opts.RandomAccess {
 			adviseScan(db) // a read-only handle is mapped once: the advice stays
 		}
 	}

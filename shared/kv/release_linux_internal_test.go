@@ -35,7 +35,8 @@ func vmFlags(t *testing.T, addr uintptr) []string {
 }
 
 // TestAdviseScan: bbolt maps its file for random reads (no read-ahead); a
-// read-only handle that releases its pages is a scan, and reads ahead.
+// read-only handle that releases its pages is a scan, and reads ahead,
+// unless it says it is a server's (RandomAccess).
 func TestAdviseScan(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.db")
 	w, err := OpenBolt(path, BoltOptions{NoSync: true})
@@ -45,15 +46,16 @@ func TestAdviseScan(t *testing.T) {
 	w.Close()
 	for _, tc := range []struct {
 		release    time.Duration
+		random     bool // RandomAccess
 		wantRandom bool
-	}{{0, true}, {time.Hour, false}} {
-		b, err := OpenBolt(path, BoltOptions{ReadOnly: true, ReleaseEvery: tc.release})
+	}{{0, false, true}, {time.Hour, false, false}, {time.Hour, true, true}} {
+		b, err := OpenBolt(path, BoltOptions{ReadOnly: true, ReleaseEvery: tc.release, RandomAccess: tc.random})
 		if err != nil {
 			t.Fatal(err)
 		}
 		flags := vmFlags(t, b.db.Info().Data)
 		if random := slices.Contains(flags, "rr"); random != tc.wantRandom {
-			t.Errorf("ReleaseEvery %v: mapping flags %s, random-read advice %v, want %v", tc.release, flags, random, tc.wantRandom)
+			t.Errorf("ReleaseEvery %v, RandomAccess %v: mapping flags %s, random-read advice %v, want %v", tc.release, tc.random, flags, random, tc.wantRandom)
 		}
 		b.Close()
 	}

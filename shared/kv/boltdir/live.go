@@ -61,7 +61,7 @@ func NewLive[T any](d Dir, build func(kv.Store) T) (*Live[T], error) {
 func (l *Live[T]) open(name string) (*snapshot[T], error) {
 	var store kv.Store = kv.NewMem()
 	if name != "" {
-		b, err := kv.OpenBolt(filepath.Join(l.dir.path, name), kv.BoltOptions{ReadOnly: true, Timeout: time.Second})
+		b, err := kv.OpenBolt(filepath.Join(l.dir.path, name), kv.BoltOptions{ReadOnly: true, Timeout: time.Second, ReleaseEvery: ServeRelease, RandomAccess: true})
 		if err != nil {
 			return nil, err
 		}
