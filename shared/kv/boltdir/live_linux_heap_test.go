@@ -1,3 +1,5 @@
+//go:build heaptest && linux
+
 package boltdir_test
 
 import (
@@ -30,11 +32,11 @@ func rssFile(t *testing.T) int64 {
 	return 0
 }
 
-// TestLiveReleasesPages: a server's version file does not stay mapped
+// TestLiveReleasesPagesRSS: a server's version file does not stay mapped
 // as it is read. 48 MB read through a Live leave under 8 MB resident once
 // ServeRelease has passed; the same reads through a handle that keeps its
 // pages leave most of them.
-func TestLiveReleasesPages(t *testing.T) {
+func TestLiveReleasesPagesRSS(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "energy")
 	d := boltdir.New(path)
