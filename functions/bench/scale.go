@@ -479,7 +479,7 @@ func (r *scaleRun) run(ctx context.Context) error {
 	// is final now), then the agriculture archives alone: their store's
 	// load is the longest part of the build and runs on both cores when
 	// nothing else does. The two domains' archives side by side, after
-	// the agriculture ingest, took 9 to 10 minutes, most of it the
+	// the agriculture ingest, took 9 to 11 minutes, most of it the
 	// agriculture build sharing the machine.
 	var third [2][]measure
 	err = r.sideBySide(ctx, "agriculture ingest, energy archives", 2, func(ctx context.Context, i int) error {

@@ -354,7 +354,7 @@ func benchRoute(ctx context.Context, o options, rt route, sample loadSample, env
 //
 // One S3 round trip is the p99 of the route's own S3 requests as the
 // proxy timed them, and never less than the largest added delay: s3rver
-// takes a few milliseconds of its own to answer a range (8-10 ms for
+// takes a few milliseconds of its own to answer a range (3-10 ms for
 // 64 KiB on a quiet machine), which is the service's time, as S3's own
 // is in AWS, not the function's.
 func targets(r result, o options) string {

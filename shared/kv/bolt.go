@@ -40,7 +40,8 @@ type BoltOptions struct {
 	// mapping; the pages stay in the page cache and the next read maps them
 	// again). A whole-file scan (an archive build) or a bulk load (an
 	// ingest) then holds at most what it touches in one interval, not the
-	// file. Zero keeps the pages mapped (the server: its hot pages stay).
+	// file. Zero keeps the pages mapped. A server releases too, less often
+	// (boltdir.ServeRelease, with RandomAccess).
 	// A read-only handle with ReleaseEvery is taken to read the file
 	// through (a scan): the kernel is told to read ahead on its mapping
 	// again (bbolt advises random access, and without read-ahead a scan

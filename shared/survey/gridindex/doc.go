@@ -44,13 +44,14 @@
 // keys). A spatial leaf gives each page's bounding box, offset and length; a
 // key leaf gives each group key's page offset and length.
 //
-// A lookup by legal land description reads the header with the metadata
-// and root (one read of the file's first 16 KiB), one key leaf and one page
-// (or only one block, when the page's directory is cached); a lookup by
-// point reads the spatial leaves and pages whose boxes contain the point
-// (usually one of each) and inflates the blocks whose boxes do. Leaves are
-// kept; directories and decoded blocks are cached within
-// Options.CacheBytes, so warm lookups read nothing.
+// Opening an index reads the header with the metadata and root (one read
+// of the file's first 16 KiB) and the directory leaves, whole when they are
+// up to 4 MiB (a second read when they end past the first). A lookup by
+// legal land description then reads one page (or only one block, when the
+// page's directory is cached); a lookup by point reads the pages whose
+// boxes contain the point (usually one) and inflates the blocks whose boxes
+// do. Leaves are kept, decoded on first use; directories and decoded blocks
+// are cached within Options.CacheBytes, so warm lookups read nothing.
 //
 // # Records
 //
