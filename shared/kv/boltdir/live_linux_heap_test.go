@@ -5,31 +5,23 @@ package boltdir_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"meridian/shared/internal/heaptest"
 	"meridian/shared/kv"
 	"meridian/shared/kv/boltdir"
 )
 
-// rssFile is this process's file-backed resident memory (/proc/self/status).
+// rssFile is this process's file-backed resident memory, bytes.
 func rssFile(t *testing.T) int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip("no /proc/self/status:", err)
+	n, ok := heaptest.RssFile()
+	if !ok {
+		t.Skip("no RssFile in /proc/self/status")
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "RssFile:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	t.Skip("no RssFile in /proc/self/status")
-	return 0
+	return n
 }
 
 // TestLiveReleasesPagesRSS: a server's version file does not stay mapped
