@@ -22,9 +22,11 @@ import (
 // the garbage, so this room sets how often that cost is paid: at 320 MiB
 // a cycle came about every second under the change feed's load. With the
 // default cache (512 MiB) the limit is 1,024 MiB: the server's resident
-// memory also counts the report stores' mapped pages (400-500 MB under
-// this load, more when the files are all in the page cache, as just after
-// they were built: 1,543 MB in all at a limit of 1,088 MiB).
+// memory also counts the report stores' mapped pages: what the kernel
+// mapped since their last release (boltdir.ServeRelease), up to about
+// 340 MB under this load; before the releases they stayed mapped, 760 MB
+// of both stores just after a build, when the files are all in the page
+// cache (1,543 MB in all at a limit of 1,088 MiB).
 const serveHeadroomMiB = 512
 
 // serve starts the server on data as a child process, loads it with every
