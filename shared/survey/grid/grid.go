@@ -194,7 +194,20 @@ func (s *Service) Reverse(ctx context.Context, q ReverseQuery) ([]survey.Block, 
 	}
 	at := s.at(q.Point)
 	if sys == lld.SystemUnknown {
-		var err error
+		// Most points asked for are in a DLS index: answering in DLS
+		// first decides the system too, where deciding first asked the
+		// indexes for the point's township and then again for the
+		// answer's units (a third of a reverse lookup's time at province
+		// size). A block of a DLS index at the point makes it DLS, as
+		// systemAt would say.
+		units := answerUnits(q, dlsUnits)
+		blocks, any, err := s.dlsFromIndexes(ctx, at, units)
+		if err != nil {
+			return nil, err
+		}
+		if any {
+			return s.fillDLS(q, units, blocks)
+		}
 		if sys, err = s.systemAt(ctx, at); err != nil {
 			return nil, err
 		}
@@ -262,6 +275,12 @@ func (s *Service) reverseDLS(ctx context.Context, at *atPoint, q ReverseQuery) (
 	if err != nil {
 		return nil, err
 	}
+	return s.fillDLS(q, units, blocks)
+}
+
+// fillDLS completes blocks, the indexes' answers for units, with the
+// survey model's where no index had one.
+func (s *Service) fillDLS(q ReverseQuery, units []lld.Unit, blocks []survey.Block) ([]survey.Block, error) {
 	for i, u := range units {
 		if blocks[i].Location.System != lld.SystemUnknown {
 			continue
