@@ -43,6 +43,12 @@ type CacheStats struct {
 	Records                  int
 	RecordBytes, RecordMax   int64
 	RecordHits, RecordMisses int64
+
+	// The DLS townships asked for by key (dlsGroup): how many the index
+	// holds, and the heap of their groups and rows. Outside MaxBytes:
+	// about 300 bytes a township, at most the index's townships.
+	Groups     int
+	GroupBytes int64
 }
 
 // pageCache keeps decoded blocks and page directories up to maxBytes of
@@ -78,6 +84,12 @@ type cacheEntry struct {
 	dir   *pageDir
 	size  int64
 	ref   atomic.Bool
+
+	// slot, when not nil, is where a DLS township keeps this block for
+	// lookups by key (dlsGroup.blocks): pointed at it and cleared under
+	// the shard's lock, so an entry evicted is never left there and the
+	// cache's bound holds.
+	slot *atomic.Pointer[cacheEntry]
 }
 
 func blockEntry(key uint64, b *block) *cacheEntry {
@@ -133,6 +145,32 @@ func (c *pageCache) get(key uint64) *cacheEntry {
 	return e
 }
 
+// getSlot is get for a block a DLS township keeps in slot: a hit there
+// is one pointer load, without the shard's lock and map. An entry of key
+// cached without the slot (by a search around a point, or the warm) is
+// linked to it here.
+func (c *pageCache) getSlot(slot *atomic.Pointer[cacheEntry], key uint64) *cacheEntry {
+	s := c.shard(key)
+	e := slot.Load()
+	if e == nil {
+		s.mu.Lock()
+		if e = s.items[key]; e != nil && e.slot == nil {
+			e.slot = slot
+			slot.Store(e)
+		}
+		s.mu.Unlock()
+	}
+	if e == nil {
+		s.misses.Add(1)
+		return nil
+	}
+	if !e.ref.Load() {
+		e.ref.Store(true)
+	}
+	s.hits.Add(1)
+	return e
+}
+
 // has reports whether key is cached, without counting a hit or a miss.
 func (c *pageCache) has(key uint64) bool {
 	s := c.shard(key)
@@ -153,6 +191,10 @@ func (c *pageCache) put(e *cacheEntry) *cacheEntry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if old, ok := s.items[e.key]; ok {
+		if old.slot == nil && e.slot != nil {
+			old.slot = e.slot
+			old.slot.Store(old)
+		}
 		return old
 	}
 	for s.bytes+e.size > s.max && len(s.ring) > 0 {
@@ -170,10 +212,16 @@ func (c *pageCache) put(e *cacheEntry) *cacheEntry {
 		s.ring[last] = nil
 		s.ring = s.ring[:last]
 		delete(s.items, old.key)
+		if old.slot != nil {
+			old.slot.CompareAndSwap(old, nil)
+		}
 		s.bytes -= old.size
 		s.evictions.Add(1)
 	}
 	s.items[e.key] = e
+	if e.slot != nil {
+		e.slot.Store(e)
+	}
 	s.ring = append(s.ring, e)
 	s.bytes += e.size
 	return e

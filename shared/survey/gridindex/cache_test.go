@@ -74,6 +74,63 @@ func TestPageCacheEviction(t *testing.T) {
 	}
 }
 
+// A DLS township keeps its blocks for lookups by key while the cache
+// holds them, and never one the cache evicted: with room for a quarter of
+// the blocks, every block a township keeps is in the cache, and the
+// lookups still count their hits and misses. With room for all, each
+// township keeps its block after the first pass.
+func TestDLSSlotsFollowEviction(t *testing.T) {
+	t.Parallel()
+	data, lsds := manyTownships(t, 48)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name  string
+		bytes int64
+	}{{"room for all", 64 << 20}, {"room for a quarter", 0}} {
+		bytes := tc.bytes
+		if bytes == 0 {
+			big, err := gridindex.Open(ctx, &memFile{data: data}, "k", gridindex.Options{CacheBytes: 64 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range lsds {
+				big.Lookup(ctx, l)
+			}
+			st := big.CacheStats()
+			bytes = st.Bytes / int64(st.Blocks) * int64(len(lsds)) / 4
+		}
+		ix, err := gridindex.Open(ctx, &memFile{data: data}, "k", gridindex.Options{CacheBytes: bytes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for pass := range 3 {
+			for i, l := range lsds {
+				l := l
+				if pass == 1 {
+					l = lsds[(i*17)%len(lsds)] // another order
+				}
+				if r, ok, err := ix.Lookup(ctx, l); err != nil || !ok || r.Location != l {
+					t.Fatalf("%s: Lookup(%s) = %s, %v, %v", tc.name, l, r.Location, ok, err)
+				}
+			}
+		}
+		kept, err := gridindex.DLSSlots(ix)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+		st := ix.CacheStats()
+		if st.Hits+st.Misses < 3*int64(len(lsds)) {
+			t.Errorf("%s: %d hits and %d misses for %d lookups", tc.name, st.Hits, st.Misses, 3*len(lsds))
+		}
+		switch {
+		case tc.bytes != 0 && (kept != len(lsds) || st.Evictions != 0):
+			t.Errorf("%s: townships keep %d blocks (%+v), want %d", tc.name, kept, st, len(lsds))
+		case tc.bytes == 0 && (st.Evictions == 0 || kept > st.Blocks):
+			t.Errorf("%s: townships keep %d blocks of the %d cached (%d evictions)", tc.name, kept, st.Blocks, st.Evictions)
+		}
+	}
+}
+
 // Readers of the same blocks at once, with a cache small enough to evict
 // under them, all get their records (run with -race).
 func TestPageCacheConcurrent(t *testing.T) {

@@ -55,7 +55,78 @@ type version struct {
 	pages   *pageCache
 	records *recordCache
 
+	// dls finds a DLS township's group by its numbers (meridian, range,
+	// township): two loads, where its key took a search of the key
+	// leaves and a map probe, and its blocks from there without the
+	// cache's lock and map. Filled as townships are asked for; dlsBytes
+	// counts its rows and groups.
+	dls      [lld.E2 + 1][dlsRanges]atomic.Pointer[dlsRow]
+	dlsBytes atomic.Int64
+	dlsCount atomic.Int64 // groups of townships the index holds
+
 	reads *atomic.Int64 // range reads issued, the Index's counter
+}
+
+// dlsGroup is a DLS township as lookups by key find it: its key-leaf
+// entry (nil: the index has none) and its blocks by label (blockLabel)
+// while the cache holds them (cacheEntry.slot). Its heap outside the
+// cache's bound (CacheStats.GroupBytes): a group per township of the
+// index asked for (about 300 bytes: Alberta's 6,000-odd townships about
+// 2 MiB), one shared for every township it lacks, and a row of
+// dlsTownships (1 KiB) per meridian and range asked for, at most
+// 9 x 64 rows (0.6 MiB). Ranges and townships past the rows (the survey
+// has none: ranges run to 34, townships to 126) take the key's way.
+type dlsGroup struct {
+	e      *keyEntry
+	blocks [37]atomic.Pointer[cacheEntry] // label 0, sections 1-36
+}
+
+const (
+	dlsRanges    = 64
+	dlsTownships = 128
+)
+
+type dlsRow [dlsTownships]atomic.Pointer[dlsGroup]
+
+// noGroup is every DLS township the index lacks.
+var noGroup dlsGroup
+
+// dlsDense reports whether l is a DLS location whose township the rows
+// of version.dls hold.
+func dlsDense(l lld.Location) bool {
+	return l.System == lld.DLS && int(l.Meridian) <= int(lld.E2) && int(l.Range) < dlsRanges && int(l.Township) < dlsTownships
+}
+
+// dlsGroupOf returns l's DLS township group (dlsDense(l)).
+func (ix *version) dlsGroupOf(ctx context.Context, l lld.Location) (*dlsGroup, error) {
+	col := &ix.dls[l.Meridian][l.Range]
+	row := col.Load()
+	if row == nil {
+		if col.CompareAndSwap(nil, new(dlsRow)) {
+			ix.dlsBytes.Add(int64(unsafe.Sizeof(dlsRow{})))
+		}
+		row = col.Load()
+	}
+	slot := &row[l.Township]
+	if g := slot.Load(); g != nil {
+		return g, nil
+	}
+	e, err := ix.groupOf(ctx, l)
+	if err != nil {
+		return nil, err // not kept: a read may succeed next time
+	}
+	g := &noGroup
+	if e != nil {
+		g = &dlsGroup{e: e}
+	}
+	if !slot.CompareAndSwap(nil, g) {
+		return slot.Load(), nil
+	}
+	if g != &noGroup {
+		ix.dlsBytes.Add(int64(unsafe.Sizeof(dlsGroup{})))
+		ix.dlsCount.Add(1)
+	}
+	return g, nil
 }
 
 type spatialRef struct {
@@ -285,8 +356,9 @@ func (ix *version) dir(ctx context.Context, off, length uint64) (*pageDir, []byt
 
 // loadBlock inflates block br of the page at off and caches it: from span
 // (the page's bytes from spanOff on) when it holds the block, else read
-// alone. Callers have looked for it in the cache.
-func (ix *version) loadBlock(ctx context.Context, off uint64, br *blockRef, span []byte, spanOff uint32) (*block, error) {
+// alone. Callers have looked for it in the cache. slot, when not nil, is
+// where its township keeps it (dlsGroup.blocks).
+func (ix *version) loadBlock(ctx context.Context, off uint64, br *blockRef, span []byte, spanOff uint32, slot *atomic.Pointer[cacheEntry]) (*block, error) {
 	var z []byte
 	if br.off >= spanOff && uint64(br.off-spanOff)+uint64(br.length) <= uint64(len(span)) {
 		z = span[br.off-spanOff : br.off-spanOff+br.length]
@@ -308,7 +380,9 @@ func (ix *version) loadBlock(ctx context.Context, off uint64, br *blockRef, span
 		return nil, fmt.Errorf("gridindex: %s: block: %w", ix.key, err)
 	}
 	b.id = blockKey(off, br.label)
-	return ix.pages.put(blockEntry(b.id, b)).block, nil
+	be := blockEntry(b.id, b)
+	be.slot = slot
+	return ix.pages.put(be).block, nil
 }
 
 // blocks calls fn with each block of the page at off (length bytes) that
@@ -344,7 +418,7 @@ func (ix *version) blocks(ctx context.Context, off, length uint64, want func(*bl
 		var b *block
 		if e := ix.pages.get(blockKey(off, br.label)); e != nil {
 			b = e.block
-		} else if b, err = ix.loadBlock(ctx, off, br, span, spanOff); err != nil {
+		} else if b, err = ix.loadBlock(ctx, off, br, span, spanOff, nil); err != nil {
 			return err
 		}
 		if err := fn(b); err != nil {
@@ -385,6 +459,10 @@ func (ix *version) groupOf(ctx context.Context, l lld.Location) (*keyEntry, erro
 // HasGroup reports whether the index holds any record of l's group (its
 // DLS township, Manitoba parish or Ontario geographic township).
 func (ix *version) hasGroup(ctx context.Context, l lld.Location) (bool, error) {
+	if dlsDense(l) {
+		g, err := ix.dlsGroupOf(ctx, l)
+		return err == nil && g.e != nil, err
+	}
 	e, err := ix.groupOf(ctx, l)
 	return e != nil, err
 }
@@ -392,13 +470,35 @@ func (ix *version) hasGroup(ctx context.Context, l lld.Location) (bool, error) {
 // blockOf returns the block that holds l's record, and the record's index
 // in it, or false.
 func (ix *version) blockOf(ctx context.Context, l lld.Location) (*block, int, bool, error) {
-	e, err := ix.groupOf(ctx, l)
-	if err != nil || e == nil {
-		return nil, 0, false, err
-	}
+	var e *keyEntry
+	var slot *atomic.Pointer[cacheEntry] // where the township keeps the block
 	label := blockLabel(l)
+	if dlsDense(l) {
+		g, err := ix.dlsGroupOf(ctx, l)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		e = g.e
+		if e != nil && int(label) < len(g.blocks) {
+			slot = &g.blocks[label]
+		}
+	} else {
+		var err error
+		if e, err = ix.groupOf(ctx, l); err != nil {
+			return nil, 0, false, err
+		}
+	}
+	if e == nil {
+		return nil, 0, false, nil
+	}
 	var b *block
-	if ce := ix.pages.get(blockKey(e.off, label)); ce != nil {
+	var ce *cacheEntry
+	if slot != nil {
+		ce = ix.pages.getSlot(slot, blockKey(e.off, label))
+	} else {
+		ce = ix.pages.get(blockKey(e.off, label))
+	}
+	if ce != nil {
 		b = ce.block
 	} else {
 		d, z, err := ix.dir(ctx, e.off, e.length)
@@ -409,7 +509,7 @@ func (ix *version) blockOf(ctx context.Context, l lld.Location) (*block, int, bo
 		if !ok {
 			return nil, 0, false, nil
 		}
-		if b, err = ix.loadBlock(ctx, e.off, &d.blocks[i], z, 0); err != nil {
+		if b, err = ix.loadBlock(ctx, e.off, &d.blocks[i], z, 0, slot); err != nil {
 			return nil, 0, false, err
 		}
 	}

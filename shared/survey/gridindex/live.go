@@ -103,6 +103,7 @@ func (ix *Index) CacheStats() CacheStats {
 	st := v.pages.stats()
 	st.Records, st.RecordBytes, st.RecordHits, st.RecordMisses = v.records.stats()
 	st.RecordMax = v.records.max
+	st.Groups, st.GroupBytes = int(v.dlsCount.Load()), v.dlsBytes.Load()
 	return st
 }
 
