@@ -62,6 +62,9 @@ const examples = "NW-25-24-1-W5, 10-36-42-3-W5, A-2-F/93-P-8, Lot 10 Con 1 Adjal
 //
 // Parse(l.String()) returns l for every Location l that Parse returns.
 func Parse(s string) (Location, error) {
+	if l, ok := parseCanonical(s); ok {
+		return l, nil
+	}
 	desc, err := prepare(s)
 	if err != nil {
 		return Location{}, err
