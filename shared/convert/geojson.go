@@ -7,6 +7,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"meridian/shared/lld"
 	"meridian/shared/survey"
 )
 
@@ -54,7 +55,7 @@ func appendProps(buf []byte, b *survey.Block, shape, searchTerm string, withShap
 	buf = append(buf, `"search_term":`...)
 	buf = appendString(buf, searchTerm)
 	buf = append(buf, `,"legal_location":`...)
-	buf = appendString(buf, b.Location.String())
+	buf = appendLocation(buf, b.Location)
 	buf = append(buf, `,"unit":"`...)
 	buf = append(buf, b.Location.Unit.String()...)
 	buf = append(buf, `","survey_system":"`...)
@@ -62,13 +63,39 @@ func appendProps(buf []byte, b *survey.Block, shape, searchTerm string, withShap
 	buf = append(buf, `","province":"`...)
 	buf = append(buf, b.Province.Name()...)
 	buf = append(buf, `","accuracy_m":`...)
-	buf = strconv.AppendFloat(buf, math.Round(b.AccuracyM), 'f', -1, 64)
+	buf = appendRounded(buf, b.AccuracyM)
 	buf = append(buf, `,"source":`...)
 	buf = appendString(buf, b.Source)
 	buf = append(buf, `,"datum":"`...)
 	buf = append(buf, d.String()...)
 	buf = append(buf, `"}`...)
 	return buf
+}
+
+// appendLocation appends l's canonical name as a JSON string: written
+// in place when it needs no escaping (a DLS, NTS or FPS name never does),
+// without building the name as a string first.
+func appendLocation(buf []byte, l lld.Location) []byte {
+	start := len(buf)
+	buf = l.AppendText(append(buf, '"'))
+	for _, c := range buf[start+1:] {
+		if c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return appendString(buf[:start], l.String()) // a place name: escaped as any string
+		}
+	}
+	return append(buf, '"')
+}
+
+// appendRounded appends v rounded to a whole number, as
+// strconv.AppendFloat(buf, math.Round(v), 'f', -1, 64) does, through the
+// integer formatter when v is a non-negative whole number below 2^53
+// (every accuracy is).
+func appendRounded(buf []byte, v float64) []byte {
+	r := math.Round(v)
+	if r >= 0 && !math.Signbit(r) && r < 1<<53 {
+		return strconv.AppendInt(buf, int64(r), 10)
+	}
+	return strconv.AppendFloat(buf, r, 'f', -1, 64)
 }
 
 func appendGeometry(buf []byte, g orb.Geometry) []byte {

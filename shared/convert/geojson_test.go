@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 	"unicode/utf8"
+
+	"meridian/shared/lld"
 )
 
 func TestAppendString(t *testing.T) {
@@ -88,5 +90,41 @@ func BenchmarkAppendCoord(b *testing.B) {
 	buf := make([]byte, 0, 64)
 	for b.Loop() {
 		buf = appendCoord(buf[:0], -114.017374)
+	}
+}
+
+// appendLocation writes what appendString writes of the location's name,
+// in place for the names that need no escaping and escaped for place
+// names that do.
+func TestAppendLocation(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"NW-25-24-1-W5", "6-32-48-7-W5", "24-1-W5", "A-2-F/93-P-8", "Lot 10 Con 1 Adjala", "RL-22-St. Norbert",
+	} {
+		l, err := lld.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := string(appendLocation([]byte("x"), l)), string(appendString([]byte("x"), l.String())); got != want {
+			t.Errorf("appendLocation(%s) = %s, want %s", s, got, want)
+		}
+	}
+	// Place names with characters to escape, and beyond ASCII.
+	for _, place := range []string{`O"Brien`, `back\slash`, "Saint-Adolphe ‘é’"} {
+		l := lld.Location{System: lld.RiverLot, Unit: lld.Lot, Place: place, Lot: "7"}
+		if got, want := string(appendLocation(nil, l)), string(appendString(nil, l.String())); got != want {
+			t.Errorf("appendLocation(lot in %q) = %s, want %s", place, got, want)
+		}
+	}
+}
+
+// appendRounded writes what strconv.AppendFloat writes of the rounded
+// value, on whole numbers, fractions, negative zero and the edges.
+func TestAppendRounded(t *testing.T) {
+	t.Parallel()
+	for _, v := range []float64{0, 0.4, 0.5, 1, 2.5, 20, 1234.49, math.Copysign(0, -1), -0.3, -7, 1 << 53, 1<<53 - 1, 1e21, math.Inf(1), math.NaN()} {
+		if got, want := string(appendRounded(nil, v)), strconv.FormatFloat(math.Round(v), 'f', -1, 64); got != want {
+			t.Errorf("appendRounded(%v) = %s, want %s", v, got, want)
+		}
 	}
 }
