@@ -161,26 +161,43 @@ func appendCoord(buf []byte, v float64) []byte {
 		return strconv.AppendFloat(buf, v, 'f', -1, 64)
 	}
 	n := int64(math.Round(v * scale))
-	if n < 0 {
-		buf = append(buf, '-')
+	neg := n < 0
+	if neg {
 		n = -n
 	}
-	buf = strconv.AppendInt(buf, n/scale, 10)
-	frac := n % scale
-	if frac == 0 {
-		return buf
+	// Written right to left into one array and appended once: the
+	// fraction's digits without its trailing zeros, the point, the
+	// whole degrees, the sign.
+	var b [24]byte
+	i := len(b)
+	u := uint64(n)
+	if frac := u % scale; frac != 0 {
+		k := 6
+		for frac%10 == 0 {
+			frac /= 10
+			k--
+		}
+		for range k {
+			i--
+			b[i] = byte('0' + frac%10)
+			frac /= 10
+		}
+		i--
+		b[i] = '.'
 	}
-	var digits [6]byte
-	for i := 5; i >= 0; i-- {
-		digits[i] = byte('0' + frac%10)
-		frac /= 10
+	u /= scale
+	for u >= 10 {
+		i--
+		b[i] = byte('0' + u%10)
+		u /= 10
 	}
-	end := 6
-	for digits[end-1] == '0' {
-		end--
+	i--
+	b[i] = byte('0' + u)
+	if neg {
+		i--
+		b[i] = '-'
 	}
-	buf = append(buf, '.')
-	return append(buf, digits[:end]...)
+	return append(buf, b[i:]...)
 }
 
 const hexDigits = "0123456789abcdef"
