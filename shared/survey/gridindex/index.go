@@ -515,7 +515,7 @@ func (ix *version) blockOf(ctx context.Context, l lld.Location) (*block, int, bo
 	}
 	var kbuf [64]byte // the record's key on the stack, read by the probe only
 	kb := l.AppendText(kbuf[:0])
-	i, ok := b.find(unsafe.String(unsafe.SliceData(kb), len(kb)))
+	i, ok := b.findDLS(l, unsafe.String(unsafe.SliceData(kb), len(kb)))
 	return b, i, ok, nil
 }
 

@@ -25,7 +25,127 @@ type block struct {
 	slots  []uint16 // open-addressing table of keys: record index + 1, 0 empty
 	bounds []box
 
+	// dls, when placed (every record is a DLS township, section, quarter
+	// or LSD of one block: a township with its sections, or a section's
+	// quarters and LSDs), is each record's index + 1 by its place
+	// (dlsPlace): a lookup by key finds its record without hashing the
+	// key or probing slots, in the block's own bytes, two cache misses
+	// fewer on a cold block.
+	dls    [dlsPlaces]uint8
+	placed bool
+
 	kinds atomic.Pointer[[]kind] // parsed on first use (Within, Nearest, Containing)
+}
+
+// dlsPlaces are a DLS block's places: the township (0), sections 1-36,
+// quarters NE, NW, SW, SE (37-40), LSDs 1-16 (41-56).
+const dlsPlaces = 57
+
+// dlsPlace returns l's place in its block, or false for a unit no place
+// holds (a half section, another system).
+func dlsPlace(l lld.Location) (int, bool) {
+	if l.System != lld.DLS {
+		return 0, false
+	}
+	switch l.Unit {
+	case lld.Township:
+		return 0, true
+	case lld.Section:
+		return int(l.Section), l.Section >= 1 && l.Section <= 36
+	case lld.QuarterSection:
+		return 36 + int(l.Aliquot), l.Aliquot.IsQuarter()
+	case lld.LSD:
+		return 40 + int(l.LSD), l.LSD >= 1 && l.LSD <= 16
+	}
+	return 0, false
+}
+
+// keyPlace returns the place of a DLS key as Location.String writes it
+// (24-1-W5, 10-24-1-W5, NE-10-24-1-W5, 6-10-24-1-W5), from its first part
+// and its number of parts, and the key past its first part (the township
+// for a section's, the section for a quarter's or an LSD's), or false.
+func keyPlace(key string) (place int, rest string, ok bool) {
+	dashes, first := 0, -1
+	for i := 0; i < len(key); i++ {
+		if key[i] == '-' {
+			if first < 0 {
+				first = i
+			}
+			dashes++
+		}
+	}
+	if first < 1 {
+		return 0, "", false
+	}
+	head, rest := key[:first], key[first+1:]
+	num := 0
+	for i := 0; i < len(head); i++ {
+		c := head[i]
+		if c < '0' || c > '9' || len(head) > 2 {
+			num = -1
+			break
+		}
+		num = num*10 + int(c-'0')
+	}
+	switch {
+	case dashes == 2:
+		return 0, key, true
+	case dashes == 3 && num >= 1 && num <= 36:
+		return num, rest, true
+	case dashes == 4 && num >= 1 && num <= 16:
+		return 40 + num, rest, true
+	case dashes == 4:
+		for a := lld.NE; a <= lld.SE; a++ {
+			if head == a.String() {
+				return 36 + int(a), rest, true
+			}
+		}
+	}
+	return 0, "", false
+}
+
+// placeDLS fills p.dls when every record is a DLS one of the same
+// township (the township and its sections) or the same section (its
+// quarters and LSDs), each at its own place.
+func (p *block) placeDLS() {
+	n := p.len()
+	if n == 0 || n >= 255 {
+		return
+	}
+	var t [dlsPlaces]uint8
+	group := ""
+	for i := range n {
+		place, rest, ok := keyPlace(p.key(i))
+		if !ok || t[place] != 0 {
+			return
+		}
+		if place == 0 { // the township: its sections' rest is its key
+			rest = p.key(i)
+		}
+		if group == "" {
+			group = rest
+		} else if rest != group {
+			return
+		}
+		t[place] = uint8(i + 1)
+	}
+	p.dls, p.placed = t, true
+}
+
+// findDLS returns the index of l's record (whose key is key) by its
+// place, when p has its places; else as find does.
+func (p *block) findDLS(l lld.Location, key string) (int, bool) {
+	if p.placed {
+		if place, ok := dlsPlace(l); ok {
+			v := p.dls[place]
+			if v == 0 {
+				return 0, false
+			}
+			i := int(v - 1)
+			return i, p.key(i) == key // the block is one township's or section's: l's, if its key says so
+		}
+	}
+	return p.find(key)
 }
 
 func (p *block) len() int { return len(p.offs) }
@@ -315,6 +435,7 @@ func scanBlock(raw []byte) (*block, error) {
 		return nil, errCorrupt
 	}
 	p.hashKeys()
+	p.placeDLS()
 	return p, nil
 }
 

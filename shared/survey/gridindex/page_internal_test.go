@@ -1,7 +1,9 @@
 package gridindex
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/paulmach/orb"
@@ -246,6 +248,78 @@ func TestScanBlockRejectsCoordinatesBeyondInt32(t *testing.T) {
 		}
 		if _, err := scanBlock(e.b); err != errCorrupt {
 			t.Errorf("%s: scanBlock = %v, want errCorrupt", name, err)
+		}
+	}
+}
+
+// A DLS block finds a record by its place as find does by its key: for a
+// township's block (the township and its sections) and a section's (its
+// quarters and LSDs, sorted by key as the writer sorts them), every
+// record, and nothing for a place the block lacks or a key of another
+// township. A block mixing two sections, or holding a half section, has
+// no places and finds by key.
+func TestFindDLSMatchesFind(t *testing.T) {
+	t.Parallel()
+	rec := func(s string) Record {
+		return Record{Location: parse(t, s), Province: survey.AB, Centroid: orb.Point{-114.1, 51.0}, HasCentroid: true, AccuracyM: 5}
+	}
+	sorted := func(names []string) []Record {
+		slices.Sort(names)
+		var recs []Record
+		for _, n := range names {
+			recs = append(recs, rec(n))
+		}
+		return recs
+	}
+	twp := []string{"24-1-W5"}
+	for s := 1; s <= 36; s++ {
+		if s != 17 { // a section the township lacks
+			twp = append(twp, fmt.Sprintf("%d-24-1-W5", s))
+		}
+	}
+	sec := []string{"NE-10-24-1-W5", "NW-10-24-1-W5", "SW-10-24-1-W5"} // no SE
+	for v := 1; v <= 16; v++ {
+		if v != 9 {
+			sec = append(sec, fmt.Sprintf("%d-10-24-1-W5", v))
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		names  []string
+		placed bool
+		absent []string
+	}{
+		{"township", twp, true, []string{"17-24-1-W5", "17-24-2-W5", "10-24-2-W5", "24-2-W5"}},
+		{"section", sec, true, []string{"SE-10-24-1-W5", "9-10-24-1-W5", "NE-11-24-1-W5", "6-10-25-1-W5", "N-10-24-1-W5"}},
+		{"two sections", append(slices.Clone(sec), "NE-11-24-1-W5"), false, []string{"SE-10-24-1-W5"}},
+		{"a half section", append(slices.Clone(sec), "S-10-24-1-W5"), false, []string{"SE-10-24-1-W5"}},
+	} {
+		p, err := scanBlock(blockOf(t, sorted(slices.Clone(tc.names))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.placed; got != tc.placed {
+			t.Errorf("%s: places %v, want %v", tc.name, got, tc.placed)
+		}
+		for _, n := range append(slices.Clone(tc.names), tc.absent...) {
+			l := parse(t, n)
+			wi, wok := p.find(n)
+			gi, gok := p.findDLS(l, n)
+			if gok != wok || gok && gi != wi {
+				t.Errorf("%s: findDLS(%s) = %d, %v; find: %d, %v", tc.name, n, gi, gok, wi, wok)
+			}
+			if want := slices.Contains(tc.names, n); gok != want {
+				t.Errorf("%s: findDLS(%s) found %v, want %v", tc.name, n, gok, want)
+			}
+		}
+	}
+	// Every DLS unit with a place has the place its key gives.
+	for _, n := range []string{"24-1-W5", "1-24-1-W5", "36-126-34-W6", "NE-1-1-1-W1", "SE-36-24-1-E2", "1-1-1-1-W4", "16-36-126-34-W6"} {
+		l := parse(t, n)
+		want, ok := dlsPlace(l)
+		got, _, kok := keyPlace(l.String())
+		if !ok || !kok || got != want {
+			t.Errorf("%s: place %d (%v) by its location, %d (%v) by its key", n, want, ok, got, kok)
 		}
 	}
 }
