@@ -69,13 +69,13 @@ type version struct {
 
 // dlsGroup is a DLS township as lookups by key find it: its key-leaf
 // entry (nil: the index has none) and its blocks by label (blockLabel)
-// while the cache holds them (cacheEntry.slot). Its heap outside the
-// cache's bound (CacheStats.GroupBytes): a group per township of the
-// index asked for (about 300 bytes: Alberta's 6,000-odd townships about
-// 2 MiB), one shared for every township it lacks, and a row of
-// dlsTownships (1 KiB) per meridian and range asked for, at most
-// 9 x 64 rows (0.6 MiB). Ranges and townships past the rows (the survey
-// has none: ranges run to 34, townships to 126) take the key's way.
+// while the cache holds them (cacheEntry.slot). Its heap is outside the
+// cache's bound and counted (CacheStats.GroupBytes): a group of about
+// 300 bytes per township of the index asked for, one shared for every
+// township it lacks, and a row of dlsTownships (1 KiB) per meridian and
+// range asked for, at most 9 x 64 rows (0.6 MiB). Ranges and townships
+// past the rows (the survey has none: ranges run to 34, townships to
+// 126) take the key's way.
 type dlsGroup struct {
 	e      *keyEntry
 	blocks [37]atomic.Pointer[cacheEntry] // label 0, sections 1-36

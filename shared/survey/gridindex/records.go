@@ -31,12 +31,14 @@ type recordCache struct {
 }
 
 // recordShare is the part of Options.CacheBytes the record cache takes:
-// one sixteenth, 8 MiB of the default, some 20,000 ATS quarter sections.
+// one sixteenth, 8 MiB of the default.
 const recordShare = 16
 
-// recordSlotBytes is the estimated heap of a record the cache is sized
-// for: a slot for each that many bytes of its bound (an ATS quarter
-// section's record takes about 400).
+// recordSlotBytes sizes the cache: a slot for each that many bytes of its
+// bound, rounded down to a power of two (16,384 slots for the default's
+// 8 MiB, 65,536 for a server's 512 MiB cache). An ATS quarter section's
+// record takes about 300 bytes (TestPageCacheHeapBound), so the slots
+// fill before the bytes run out.
 const recordSlotBytes = 512
 
 type recordEntry struct {
