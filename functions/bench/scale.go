@@ -50,7 +50,7 @@ func scaleCommand(args []string, stdout, stderr io.Writer) int {
 	maxRSS := fs.Int64("max-rss", 1536, "bound on every process's peak resident memory, MB")
 	duration := fs.Duration("duration", 4*time.Second, "time per load scenario")
 	conns := fs.Int("c", 8, "concurrent connections of the load scenarios")
-	gridCache := fs.Int64("grid-cache-mib", 512, "the server's -grid-cache-mib and -grid-warm-mib: 512 holds the full-size Alberta index whole (about 494 MiB), which search, reverse and batch draw from, and the server reads it into its cache before serving (it is listed first)")
+	gridCache := fs.Int64("grid-cache-mib", 512, "the server's -grid-cache-mib and -grid-warm-mib: 512 holds nearly all of the full-size Alberta index (its blocks and directories take about 479 MiB; the cache keeps 480 MiB of 512 for them, and 7,179 of its 7,200 townships warm within it), which search, reverse and batch draw from, and the server reads it into its cache before serving (it is listed first)")
 	pmtilesBin := fs.String("pmtiles", "", "the go-pmtiles binary: every tile archive served (energy/og_activity_lsd, ag/ag_summary_qs, ab/sec) is read from pmtiles serve too, side by side, and compared")
 	gridArchives := fs.String("grid-archives", "ab/sec", `grid archives built from the ingested official indexes: a comma-separated list of layers, or "all" (every grid and label layer of AB, SK and MB); ab/sec is always built`)
 	maxTime := fs.Duration("max-time", 25*time.Minute, "bound on the whole run's wall time")

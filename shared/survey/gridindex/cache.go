@@ -10,11 +10,11 @@ import (
 
 // DefaultCacheBytes is Options.CacheBytes when zero: 128 MiB of blocks
 // and page directories. A block is a DLS section's quarters and LSDs or
-// a township's record with its sections', inflated, plus about
-// 28 bytes of tables a record (see block); an entry of the full-size ATS
-// data (a block or a page directory) weighs about 1.9 KB on average.
-// 128 MiB holds about a quarter of Alberta's sections (the whole AB index
-// takes about 494 MiB): the hot part of a province. A workload spread uniformly
+// a township's record with its sections', inflated, plus its tables (see
+// block); an entry of the full-size ATS data (a block or a page
+// directory) weighs about 1.86 KB on average. 128 MiB holds about a
+// quarter of Alberta's sections (the whole AB index takes about
+// 479 MiB): the hot part of a province. A workload spread uniformly
 // over the province misses on most lookups, and a miss costs one range
 // read, one inflate and one scan of a block (BenchmarkLookupMiss).
 const DefaultCacheBytes = 128 << 20

@@ -22,7 +22,7 @@ type block struct {
 	id     uint64   // its cache key (blockKey): its records are cached under it
 	raw    []byte   // immutable once scanned: keys point into it
 	offs   []uint32 // where each record starts; its key first
-	slots  []uint16 // open-addressing table of keys: record index + 1, 0 empty
+	slots  []uint16 // open-addressing table of keys: record index + 1, 0 empty (nil when placed)
 	bounds []box
 
 	// dls, when placed (every record is a DLS township, section, quarter
@@ -434,8 +434,12 @@ func scanBlock(raw []byte) (*block, error) {
 	if len(d.b) != 0 {
 		return nil, errCorrupt
 	}
-	p.hashKeys()
-	p.placeDLS()
+	// A DLS block finds its records by their places; the others hash
+	// their keys (a DLS key without a place, in a block that has places,
+	// is found by bisection: there is none).
+	if p.placeDLS(); !p.placed {
+		p.hashKeys()
+	}
 	return p, nil
 }
 

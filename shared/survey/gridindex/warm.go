@@ -25,7 +25,7 @@ type WarmStats struct {
 // scan of the block: on the full-size Alberta index, with the 128 MiB
 // default that holds a fifth of it, a uniformly random lookup misses about
 // four times in five. A server given the memory to hold an index whole
-// (about 494 MiB for Alberta) warms it before serving, and answers every
+// (about 479 MiB for Alberta) warms it before serving, and answers every
 // lookup from memory from the first request instead of after hundreds of
 // thousands of misses. Warm reads the file once: on S3, one range GET a
 // page, which is why only the local server does it.
