@@ -435,8 +435,9 @@ func scanBlock(raw []byte) (*block, error) {
 		return nil, errCorrupt
 	}
 	// A DLS block finds its records by their places; the others hash
-	// their keys (a DLS key without a place, in a block that has places,
-	// is found by bisection: there is none).
+	// their keys. A key asked for without a place (a half section) is
+	// looked for by bisection in a block with places, and is not there:
+	// every record of such a block has a place.
 	if p.placeDLS(); !p.placed {
 		p.hashKeys()
 	}
