@@ -39,10 +39,10 @@ func parseCanonical(s string) (Location, bool) {
 			i = start // what is left must be the meridian
 			break
 		}
-		nums[n] = uint8(v) // at most 999: checked against the ranges below
-		if v > 255 {
+		if v > 255 { // past every range (checked below)
 			return Location{}, false
 		}
+		nums[n] = uint8(v)
 		n++
 		i++
 	}
