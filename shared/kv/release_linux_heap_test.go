@@ -14,15 +14,6 @@ import (
 	"meridian/shared/kv"
 )
 
-// rssFile is this process's file-backed resident memory, bytes.
-func rssFile(t *testing.T) int64 {
-	n, ok := heaptest.RssFile()
-	if !ok {
-		t.Skip("no RssFile in /proc/self/status")
-	}
-	return n
-}
-
 // TestReleaseEveryRSS reads a 48 MB store whole through a read-only
 // handle: without ReleaseEvery its pages stay resident, with it they leave
 // (the lowest of three attempts: the kernel may fault pages back in under
@@ -47,7 +38,7 @@ func TestReleaseEveryRSS(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer r.Close()
-		before := rssFile(t)
+		before := heaptest.RssFile(t)
 		for i := range 160 {
 			it, ok, err := r.Get(ctx, fmt.Sprintf("P%03d", i), "A")
 			if err != nil || !ok || len(it.Data) != len(data) {
@@ -62,7 +53,7 @@ func TestReleaseEveryRSS(t *testing.T) {
 		if release > 0 {
 			time.Sleep(5 * release)
 		}
-		return rssFile(t) - before
+		return heaptest.RssFile(t) - before
 	}
 	kept := readAll(0, true)
 	type attempt struct{ released, written int64 }

@@ -15,15 +15,6 @@ import (
 	"meridian/shared/kv/boltdir"
 )
 
-// rssFile is this process's file-backed resident memory, bytes.
-func rssFile(t *testing.T) int64 {
-	n, ok := heaptest.RssFile()
-	if !ok {
-		t.Skip("no RssFile in /proc/self/status")
-	}
-	return n
-}
-
 // TestLiveReleasesPagesRSS: a server's version file does not stay mapped
 // as it is read. 48 MB read through a Live leave under 8 MB resident once
 // ServeRelease has passed; the same reads through a handle that keeps its
@@ -67,9 +58,9 @@ func TestLiveReleasesPagesRSS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := rssFile(t)
+	before := heaptest.RssFile(t)
 	readAll(keep)
-	kept := rssFile(t) - before
+	kept := heaptest.RssFile(t) - before
 	keep.Close()
 	if kept < 32<<20 {
 		t.Skipf("the pages did not stay resident without release (%d MB): nothing to compare", kept>>20)
@@ -81,10 +72,10 @@ func TestLiveReleasesPagesRSS(t *testing.T) {
 	}
 	defer live.Close()
 	s, _, release := live.Acquire()
-	before = rssFile(t)
+	before = heaptest.RssFile(t)
 	readAll(s)
 	time.Sleep(5 * boltdir.ServeRelease / 2)
-	left := rssFile(t) - before
+	left := heaptest.RssFile(t) - before
 	release()
 	t.Logf("file-backed resident growth over a 48 MB read: %d MB kept mapped, %d MB through Live", kept>>20, left>>20)
 	if left > 8<<20 {
