@@ -134,6 +134,11 @@ func (c *pageCache) get(key uint64) *cacheEntry {
 	s.mu.RLock()
 	e := s.items[key]
 	s.mu.RUnlock()
+	return s.found(e)
+}
+
+// found counts a lookup of s that found e (nil: a miss) and marks e used.
+func (s *cacheShard) found(e *cacheEntry) *cacheEntry {
 	if e == nil {
 		s.misses.Add(1)
 		return nil
@@ -160,15 +165,7 @@ func (c *pageCache) getSlot(slot *atomic.Pointer[cacheEntry], key uint64) *cache
 		}
 		s.mu.Unlock()
 	}
-	if e == nil {
-		s.misses.Add(1)
-		return nil
-	}
-	if !e.ref.Load() {
-		e.ref.Store(true)
-	}
-	s.hits.Add(1)
-	return e
+	return s.found(e)
 }
 
 // has reports whether key is cached, without counting a hit or a miss.
