@@ -6,23 +6,6 @@ import (
 	"testing"
 )
 
-// slowParse is Parse without its canonical fast path.
-func slowParse(s string) (Location, error) {
-	desc, err := prepare(s)
-	if err != nil {
-		return Location{}, err
-	}
-	if u, ok, err := parseUWI(desc); ok {
-		return u.Location, err
-	}
-	if l, ok, err := parseFPSUWI(desc); ok {
-		return l, err
-	}
-	var t tokens
-	t.scan(desc)
-	return t.parse()
-}
-
 // The fast path answers exactly what the general parser answers, on every
 // name it takes, and takes every canonical name of a block in range: the
 // ranges' edges and past them, each meridian, each unit (halves take the
@@ -68,7 +51,7 @@ func TestParseCanonicalMatchesParse(t *testing.T) {
 	}
 	fast := 0
 	for _, s := range names {
-		want, werr := slowParse(s)
+		want, werr := parseGeneral(s)
 		got, ok := parseCanonical(s)
 		switch {
 		case ok && werr != nil:
@@ -99,7 +82,7 @@ func BenchmarkParseCanonical(b *testing.B) {
 		})
 		b.Run(s+"/general", func(b *testing.B) {
 			for b.Loop() {
-				if _, err := slowParse(s); err != nil {
+				if _, err := parseGeneral(s); err != nil {
 					b.Fatal(err)
 				}
 			}

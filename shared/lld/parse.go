@@ -65,6 +65,12 @@ func Parse(s string) (Location, error) {
 	if l, ok := parseCanonical(s); ok {
 		return l, nil
 	}
+	return parseGeneral(s)
+}
+
+// parseGeneral is Parse without its fast path for canonical DLS names:
+// every form Parse reads.
+func parseGeneral(s string) (Location, error) {
 	desc, err := prepare(s)
 	if err != nil {
 		return Location{}, err
