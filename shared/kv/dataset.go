@@ -84,6 +84,14 @@ func checkName(name string) error {
 	return nil
 }
 
+// Unchanging reports whether what s holds cannot change while it is open:
+// a read-only Bolt (a writer needs the file's exclusive lock). Answers
+// read from it can be kept for as long as it is open.
+func Unchanging(s Store) bool {
+	b, ok := s.(*Bolt)
+	return ok && b.readOnly
+}
+
 // Open returns the published version of dataset name, or ok == false if it
 // was never published. It reads the pointer once: keep the Dataset for the
 // length of a request, not longer. A read-only Bolt cannot change while it
@@ -95,7 +103,7 @@ func Open(ctx context.Context, s Store, name string) (Dataset, bool, error) {
 		return Dataset{}, false, err
 	}
 	b, fixed := s.(*Bolt)
-	if fixed = fixed && b.readOnly; fixed {
+	if fixed = Unchanging(s); fixed {
 		if d, ok := b.datasets.Load(name); ok {
 			return d.(Dataset), true, nil
 		}

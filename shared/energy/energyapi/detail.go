@@ -15,35 +15,35 @@ var (
 	categoryRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 .()&'-]{0,99}$`)
 )
 
-// Expiring answers GET /energy/tenure/expiring.
-func (h *Handler) Expiring(w http.ResponseWriter, r *http.Request) error {
+// expiring answers GET /energy/tenure/expiring.
+func (h *Handler) expiring(r *http.Request) ([]byte, error) {
 	p, err := pagingParams(r, energy.ExpiringSorts, "expiry")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	q := r.URL.Query()
 	days, err := intParam(q, "expires_within_days", 1, MaxWindowDays, DefaultExpiringDays)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	kind, err := enumParam(q, "tenure_kind", energy.TenureKinds...)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	operator, typ, search := strings.TrimSpace(q.Get("operator")), strings.TrimSpace(q.Get("type")), strings.TrimSpace(q.Get("q"))
 	cursor, err := cursorParam(r, p)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	page, err := h.rep.Expiring(r.Context(), energy.ExpiringQuery{Paging: p, Cursor: cursor, Days: days,
 		Kind: kind, Operator: operator, Type: typ, Q: search})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	meta := listMeta(page.Total, p, map[string]any{"expires_within_days": days, "operator": echo(operator), "type": echo(typ),
 		"tenure_kind": echo(kind), "q": echo(search)})
 	meta["total_area_ha"], meta["area_ha_known_count"], meta["area_ha_unknown_count"] = page.AreaHa, page.AreaKnown, page.Total-page.AreaKnown
-	return writeList(w, page.Raw, list[energy.TenureRow]{page.Rows, withCursor(meta, page.Next)})
+	return renderList(page.Raw, list[energy.TenureRow]{page.Rows, withCursor(meta, page.Next)})
 }
 
 // dispositionID checks and normalises a disposition id: a number, or

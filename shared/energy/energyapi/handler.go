@@ -33,13 +33,21 @@ const (
 
 // Handler serves the energy endpoints.
 type Handler struct {
-	rep *energy.Reporter // the report, the lists and the views
+	rep     *energy.Reporter // the report, the lists and the views
+	answers *answers         // the province-wide lists' bodies; nil over a store that can change
 }
 
 // NewHandler returns the energy handlers over store; svc locates parcels,
 // now is the clock expiry states are computed with (time.Now when nil).
 func NewHandler(store kv.Store, svc energy.Resolver, now func() time.Time) *Handler {
-	return &Handler{rep: energy.NewReporter(store, svc, now)}
+	if now == nil {
+		now = time.Now
+	}
+	h := &Handler{rep: energy.NewReporter(store, svc, now)}
+	if kv.Unchanging(store) {
+		h.answers = &answers{m: map[string][]byte{}, now: now}
+	}
+	return h
 }
 
 // parcelParam reads and locates the legal_location parameter: an LSD in

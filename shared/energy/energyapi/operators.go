@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strings"
 
-	"meridian/shared/api"
 	"meridian/shared/energy"
 )
 
@@ -15,22 +14,22 @@ type list[T any] struct {
 	Meta map[string]any `json:"meta"`
 }
 
-// Operators answers GET /energy/operators.
-func (h *Handler) Operators(w http.ResponseWriter, r *http.Request) error {
+// operators answers GET /energy/operators.
+func (h *Handler) operators(r *http.Request) ([]byte, error) {
 	p, err := pagingParams(r, energy.OperatorListSorts, "orphan")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cursor, err := cursorParam(r, p)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
 	page, err := h.rep.Operators(r.Context(), energy.OperatorsQuery{Paging: p, Cursor: cursor, Q: q})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return writeList(w, page.Raw, list[energy.OperatorRow]{page.Rows, withCursor(listMeta(page.Total, p, map[string]any{"q": echo(q)}), page.Next)})
+	return renderList(page.Raw, list[energy.OperatorRow]{page.Rows, withCursor(listMeta(page.Total, p, map[string]any{"q": echo(q)}), page.Next)})
 }
 
 type operatorView[T any] struct {
@@ -46,13 +45,13 @@ func viewOf[T any](info energy.OperatorInfo, view string, page energy.Page[T], m
 	return operatorView[T]{info.BACode, info.Name, info.Slug, view, page.Rows, withCursor(meta, page.Next)}
 }
 
-// Operator answers GET /energy/operators/{name}.
-func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
+// operator answers GET /energy/operators/{name}.
+func (h *Handler) operator(r *http.Request) ([]byte, error) {
 	ctx := r.Context()
 	q := r.URL.Query()
 	view, err := enumParam(q, "view", operatorViews...)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if view == "" {
 		view = "summary"
@@ -68,12 +67,12 @@ func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
 		p, err = pagingParams(r, energy.OperatorLSDSorts, "total")
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var cursor string
 	if view != "summary" {
 		if cursor, err = cursorParam(r, p); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	name := r.PathValue("name")
@@ -82,41 +81,40 @@ func (h *Handler) Operator(w http.ResponseWriter, r *http.Request) error {
 	case "dispositions":
 		kind, err := enumParam(q, "tenure_kind", energy.TenureKinds...)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		within, err := optInt(q, "expires_within_days", 1, MaxWindowDays)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		typ, status := strings.TrimSpace(q.Get("type")), strings.TrimSpace(q.Get("status"))
 		info, page, err := h.rep.OperatorDispositions(ctx, energy.OperatorDispositionsQuery{Name: name, Paging: p, Cursor: cursor,
 			Kind: kind, Within: within, Type: typ, Status: status, Q: search})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return writeList(w, page.Raw, viewOf(info, view, page, listMeta(page.Total, p, map[string]any{"tenure_kind": echo(kind),
+		return renderList(page.Raw, viewOf(info, view, page, listMeta(page.Total, p, map[string]any{"tenure_kind": echo(kind),
 			"type": echo(typ), "status": echo(status), "q": echo(search), "expires_within_days": echoInt(within)})))
 	case "wells":
 		status, err := enumParam(q, "status", energy.WellStatuses...)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		info, page, err := h.rep.OperatorWells(ctx, energy.OperatorWellsQuery{Name: name, Paging: p, Cursor: cursor, Status: status, Q: search})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return writeList(w, page.Raw, viewOf(info, view, page, listMeta(page.Total, p, map[string]any{"status": echo(status), "q": echo(search)})))
+		return renderList(page.Raw, viewOf(info, view, page, listMeta(page.Total, p, map[string]any{"status": echo(status), "q": echo(search)})))
 	case "lsds":
 		info, page, err := h.rep.OperatorLSDs(ctx, energy.OperatorLSDsQuery{Name: name, Paging: p, Cursor: cursor, Q: search})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return writeList(w, page.Raw, viewOf(info, view, page, listMeta(page.Total, p, map[string]any{"q": echo(search)})))
+		return renderList(page.Raw, viewOf(info, view, page, listMeta(page.Total, p, map[string]any{"q": echo(search)})))
 	}
 	s, err := h.rep.OperatorSummary(ctx, name)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	api.WriteJSON(w, http.StatusOK, s)
-	return nil
+	return renderJSON(s)
 }

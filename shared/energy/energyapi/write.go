@@ -2,10 +2,8 @@ package energyapi
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 
 	"meridian/shared/api"
 	"meridian/shared/energy"
@@ -14,39 +12,46 @@ import (
 // emptyRows is how the envelope of a page writes its empty rows field.
 var emptyRows = []byte(`"rows":[]`)
 
-// writeList writes a list's envelope v as api.WriteJSON does; when the
-// page passed stored rows through, v has empty rows, and the page's rows
-// are written in their place. The envelopes' rows come before any other
-// object field, so the first "rows" key is the envelope's.
-func writeList(w http.ResponseWriter, raw energy.RawPage, v any) error {
+// renderList returns a list's body: its envelope v as api.WriteJSON
+// writes it; when the page passed stored rows through, v has empty rows,
+// and the page's rows are written in their place. The envelopes' rows come
+// before any other object field, so the first "rows" key is the
+// envelope's. The body is the caller's to keep.
+func renderList(raw energy.RawPage, v any) ([]byte, error) {
 	if !raw.Passed() {
-		api.WriteJSON(w, http.StatusOK, v)
-		return nil
+		return renderJSON(v)
 	}
 	hb := bodyBufs.Get()
 	defer bodyBufs.Put(hb)
-	b := bytes.NewBuffer((*hb)[:0])
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("energyapi: encode list: %w", err)
+	head, err := api.AppendJSON((*hb)[:0], v)
+	if err != nil {
+		return nil, fmt.Errorf("energyapi: encode list: %w", err)
 	}
-	head := b.Bytes()
 	*hb = head // keep what the encoder grew, for the next request
 	i := bytes.Index(head, emptyRows)
 	if i < 0 {
-		return fmt.Errorf("energyapi: list envelope %T has no empty rows", v)
+		return nil, fmt.Errorf("energyapi: list envelope %T has no empty rows", v)
 	}
 	i += len(emptyRows) - 1 // at the closing bracket
-	bb := bodyBufs.Get()
-	defer bodyBufs.Put(bb)
-	body := slices.Grow((*bb)[:0], len(head)+raw.Len())
+	body := make([]byte, 0, len(head)+raw.Len()+1)
 	body = append(body, head[:i]...)
 	body = raw.AppendRows(body)
 	body = append(body, head[i:]...)
-	*bb = body
+	return append(body, '\n'), nil
+}
+
+// renderJSON returns v encoded as api.WriteJSON writes it.
+func renderJSON(v any) ([]byte, error) {
+	b, err := api.AppendJSON(nil, v)
+	if err != nil {
+		return nil, fmt.Errorf("energyapi: encode %T: %w", v, err)
+	}
+	return append(b, '\n'), nil
+}
+
+// writeBody writes a rendered JSON answer.
+func writeBody(w http.ResponseWriter, body []byte) {
 	api.WriteRaw(w, http.StatusOK, "application/json", body)
-	return nil
 }
 
 // bodyBufs holds the buffers the lists and the change feed build their
