@@ -12,7 +12,8 @@ import (
 type RawRow = rawRow
 
 var (
-	StoredRow = storedRow
+	StoredRow     = storedRow
+	ReportWellRow = reportWellRow
 	DayNumber = dayNumber
 )
 

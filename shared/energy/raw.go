@@ -275,3 +275,37 @@ func (p RawPage) AppendRows(b []byte) []byte {
 	}
 	return b
 }
+
+// Keys of the fields a stored well row has for the operator views only
+// (WellRow.LSD, WellRow.StatusDate: its last fields, omitted when empty).
+var (
+	keyWellLSD        = []byte(`,"lsd":`)
+	keyWellStatusDate = []byte(`,"status_date":`)
+	closeObject       = []byte(`}`)
+)
+
+// reportWellRow passes a stored well row through without its lsd and
+// status_date, as a well row is answered. Inside a JSON string a quote
+// is escaped, so the keys can only be the row's own (no nested object of
+// a well row has them); each is cut only when its value, a string
+// without escapes, runs to what follows it. A row laid out otherwise is
+// decoded.
+func reportWellRow(parts [][]byte, _ *[]byte, it kv.Item) ([][]byte, bool) {
+	data := it.Data
+	if escaped(data) || len(data) < 2 || data[len(data)-1] != '}' {
+		return parts, false
+	}
+	row := data[:len(data)-1]
+	for _, key := range [][]byte{keyWellStatusDate, keyWellLSD} {
+		i := bytes.LastIndex(row, key)
+		if i < 0 {
+			continue
+		}
+		v := row[i+len(key):]
+		if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' || bytes.IndexAny(v[1:len(v)-1], "\"\\") >= 0 {
+			return parts, false
+		}
+		row = row[:i]
+	}
+	return append(parts, row, closeObject), true
+}

@@ -90,11 +90,14 @@ func TestRawRowsAsDecoded(t *testing.T) {
 		}
 	}
 	var disps []kv.Item
+	lsds := map[string]bool{}
 	for _, ba := range bas {
 		pk := energy.OperatorKey(ba)
 		for _, it := range items(kv.Query{PK: pk, SKPrefix: energy.SKWellPrefix}) {
 			checkRaw(t, energy.StoredRow, it, func(r energy.WellRow) energy.WellRow { return r }, true)
 			passed++
+			row, _ := energy.DecodeJSON[energy.WellRow](it)
+			lsds[row.LSD] = true
 		}
 		for _, it := range items(kv.Query{PK: pk, SKPrefix: energy.SKFootprintPrefix}) {
 			checkRaw(t, energy.StoredRow, it, func(r energy.FootprintRow) energy.FootprintRow { return r }, true)
@@ -102,6 +105,28 @@ func TestRawRowsAsDecoded(t *testing.T) {
 		}
 		disps = append(disps, items(kv.Query{PK: pk, SKPrefix: energy.SKDispositionPrefix})...)
 	}
+	// The report's rows of an LSD: wells without what the operator views
+	// keep (lsd, status_date), pipelines and facilities as stored.
+	reported := 0
+	for lsd := range lsds {
+		pk := energy.LSDKey(lsd)
+		for _, it := range items(kv.Query{PK: pk, SKPrefix: energy.SKWellPrefix}) {
+			checkRaw(t, energy.ReportWellRow, it, func(r energy.WellRow) energy.WellRow { r.LSD, r.StatusDate = "", ""; return r }, true)
+			reported++
+		}
+		for _, it := range items(kv.Query{PK: pk, SKPrefix: energy.SKPipePrefix}) {
+			checkRaw(t, energy.StoredRow, it, func(r energy.PipelineRow) energy.PipelineRow { return r }, true)
+			reported++
+		}
+		for _, it := range items(kv.Query{PK: pk, SKPrefix: energy.SKFacilityPrefix}) {
+			checkRaw(t, energy.StoredRow, it, func(r energy.FacilityRow) energy.FacilityRow { return r }, true)
+			reported++
+		}
+	}
+	if reported < 100 {
+		t.Fatalf("%d report rows of %d LSDs", reported, len(lsds))
+	}
+	passed += reported
 	expiring := items(kv.Query{PK: energy.PKExpiring})
 	if len(bas) == 0 || len(disps) == 0 || len(expiring) == 0 {
 		t.Fatalf("demo: %d operators, %d dispositions, %d expiring", len(bas), len(disps), len(expiring))
@@ -147,6 +172,17 @@ func TestRawRowsDeclined(t *testing.T) {
 	plain := encodeRow(t, op)
 	if got, ok := energy.StoredRow(nil, nil, kv.Item{Data: plain}); !ok || len(got) != 1 || !bytes.Equal(got[0], plain) {
 		t.Errorf("an unescaped row: %s %v", got, ok)
+	}
+
+	// A well row whose lsd or status_date is not a plain string.
+	for _, data := range []string{
+		`{"id":"W","lsd":"1-2-3-4-W5\"x","status_date":"2020-01-01"}`,
+		`{"id":"W","lsd":"1-2-3-4-W5","status_date":"2020\u002d01-01"}`,
+		`{"id":"W","lsd":7}`,
+	} {
+		if got, ok := energy.ReportWellRow(nil, nil, kv.Item{Data: []byte(data)}); ok {
+			t.Errorf("well row %s passed through as %q", data, got)
+		}
 	}
 
 	now := time.Date(2024, 2, 29, 15, 0, 0, 0, time.UTC)

@@ -127,6 +127,11 @@ func (r *Reporter) place(ctx context.Context, l lld.Location, input string) (sur
 type Query struct {
 	LegalLocation string // an LSD in AB, SK or MB
 	Include       string // comma-separated sections and geometry; "": every section
+	// PassRows leaves the rows of the wells, pipelines and facilities
+	// sections as stored (section.Raw) wherever their stored JSON is the
+	// answer's: a report read so is written with Report.AppendJSON only.
+	// False decodes every row into the sections' Rows.
+	PassRows bool
 }
 
 // section is an embedded list: the first rows and the way to the rest.
@@ -136,6 +141,7 @@ type section[T any] struct {
 	Truncated bool    `json:"truncated"`
 	More      *string `json:"more"`
 	Rows      []T     `json:"rows"`
+	Raw       RawPage `json:"-"` // the rows as the answer writes them, when passed through (Rows is then empty)
 }
 
 func newSection[T any](rows []T, list, lsd string) *section[T] {
@@ -143,13 +149,31 @@ func newSection[T any](rows []T, list, lsd string) *section[T] {
 }
 
 // keyOrderSection is the section of a list the report shows in its key
-// order: only the rows it embeds are decoded, the others only counted.
-func keyOrderSection[T any](items []kv.Item, decode func([]kv.Item) ([]T, error), list, lsd string) (*section[T], error) {
-	rows, err := decode(items[:min(len(items), ReportRows)])
-	if err != nil {
-		return nil, err
+// order: only the rows it embeds are read, the others only counted. With
+// raw, the rows are passed through as raw writes them (a row raw refuses
+// is decoded and encoded); without, they are decoded into Rows.
+func keyOrderSection[T any](items []kv.Item, decode func(kv.Item) (T, error), raw rawRow, list, lsd string) (*section[T], error) {
+	embedded := items[:min(len(items), ReportRows)]
+	if raw == nil {
+		rows := make([]T, len(embedded))
+		for i, it := range embedded {
+			var err error
+			if rows[i], err = decode(it); err != nil {
+				return nil, err
+			}
+		}
+		return sectionOf(rows, len(items), list, lsd), nil
 	}
-	return sectionOf(rows, len(items), list, lsd), nil
+	s := sectionOf([]T{}, len(items), list, lsd)
+	for _, it := range embedded {
+		if err := s.Raw.appendRow(raw, it, func() (any, error) { return decode(it) }); err != nil {
+			return nil, err
+		}
+	}
+	s.Raw.ok = true
+	s.Returned = len(embedded)
+	s.Truncated = s.Returned < s.Total
+	return s, nil
 }
 
 func sectionOf[T any](rows []T, total int, list, lsd string) *section[T] {
@@ -173,11 +197,13 @@ type Report struct {
 	Production        *reportProduction     `json:"production,omitempty"`
 	Tenure            *section[TenureRow]   `json:"tenure,omitempty"`
 	Wells             *section[WellRow]     `json:"wells,omitempty"`
-	Pipelines         json.RawMessage       `json:"pipelines,omitempty"`
+	Pipelines         json.RawMessage       `json:"pipelines,omitempty"` // null, or pipes encoded (without PassRows)
 	Facilities        *section[FacilityRow] `json:"facilities,omitempty"`
 	AlternativeEnergy json.RawMessage       `json:"alternative_energy,omitempty"`
 	Units             map[string]string     `json:"units"`
 	Meta              report.Meta[Source]   `json:"meta"`
+
+	pipes *section[PipelineRow] // the pipelines section when published (PassRows: not in Pipelines)
 }
 
 type reportSummary struct {
@@ -283,9 +309,13 @@ func (r *Reporter) Report(ctx context.Context, q Query) (*Report, error) {
 		found = found || len(rows) > 0
 	}
 	// Wells, pipelines and facilities are shown in their key order: only
-	// the rows the report embeds are decoded.
+	// the rows the report embeds are read.
+	var wellRaw, storedRaw rawRow
+	if q.PassRows {
+		wellRaw, storedRaw = reportWellRow, storedRow
+	}
 	if inc.Has("wells") {
-		if rep.Wells, err = keyOrderSection(part.wells, decodeWells, "wells", pc.LSD); err != nil {
+		if rep.Wells, err = keyOrderSection(part.wells, decodeWell, wellRaw, "wells", pc.LSD); err != nil {
 			return nil, err
 		}
 		found = found || len(part.wells) > 0
@@ -295,20 +325,23 @@ func (r *Reporter) Report(ctx context.Context, q Query) (*Report, error) {
 			rep.Pipelines = json.RawMessage("null")
 			rep.Meta.AddUnavailable("pipelines", report.ReasonNotPublished)
 		} else {
-			sec, err := keyOrderSection(part.pipes, DecodeRows[PipelineRow], "pipelines", pc.LSD)
+			sec, err := keyOrderSection(part.pipes, decodeJSON[PipelineRow], storedRaw, "pipelines", pc.LSD)
 			if err != nil {
 				return nil, err
 			}
-			b, err := json.Marshal(sec)
-			if err != nil {
-				return nil, err
+			rep.pipes = sec
+			if !q.PassRows {
+				b, err := json.Marshal(sec)
+				if err != nil {
+					return nil, err
+				}
+				rep.Pipelines = b
 			}
-			rep.Pipelines = b
 		}
 		found = found || len(part.pipes) > 0
 	}
 	if inc.Has("facilities") {
-		if rep.Facilities, err = keyOrderSection(part.facs, DecodeRows[FacilityRow], "facilities", pc.LSD); err != nil {
+		if rep.Facilities, err = keyOrderSection(part.facs, decodeJSON[FacilityRow], storedRaw, "facilities", pc.LSD); err != nil {
 			return nil, err
 		}
 		found = found || len(part.facs) > 0
@@ -453,12 +486,10 @@ func loadLSD(ctx context.Context, ds kv.Dataset, lsd string) (lsdPartition, erro
 	return p, nil
 }
 
-func decodeWells(items []kv.Item) ([]WellRow, error) {
-	rows, err := DecodeRows[WellRow](items)
-	for i := range rows {
-		rows[i].LSD, rows[i].StatusDate = "", "" // stored for the operator views only
-	}
-	return rows, err
+func decodeWell(it kv.Item) (WellRow, error) {
+	row, err := decodeJSON[WellRow](it)
+	row.LSD, row.StatusDate = "", "" // stored for the operator views only
+	return row, err
 }
 
 func decodeTenure(items []kv.Item, now time.Time) ([]TenureRow, error) {
