@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"meridian/shared/apierr"
+	"meridian/shared/internal/jsonscan"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
 	"meridian/shared/report"
@@ -248,7 +249,7 @@ func (r *Reporter) Report(ctx context.Context, q Query) (*Report, error) {
 	// that is not JSON is left out).
 	source := func(sk string) {
 		if s, ok := sourceKeys[sk]; ok {
-			if src, ok := srcs[s.stored]; ok && json.Valid(src) {
+			if src, ok := srcs[s.stored]; ok { // valid JSON (sourcesOf)
 				rep.Meta.Sources[s.meta] = src
 			}
 		}
@@ -262,7 +263,7 @@ func (r *Reporter) Report(ctx context.Context, q Query) (*Report, error) {
 		case !ok:
 			rep.Meta.AddUnavailable(section, report.ReasonNoData)
 			return null
-		case !json.Valid(data):
+		case !valid(data):
 			rep.Meta.AddUnavailable(section, report.ReasonSourceError)
 			return null
 		}
@@ -394,10 +395,22 @@ func read(ctx context.Context, ds kv.Dataset, pk string, wanted []string, full b
 	return items, nil
 }
 
-// sourcesOf returns the dataset's SOURCES items by SK, read once per
-// published version.
+// sourcesOf returns the dataset's SOURCES items by SK, read and checked
+// once per published version: an item that is not JSON is left out.
 func (r *Reporter) sourcesOf(ctx context.Context, ds kv.Dataset) (map[string]json.RawMessage, error) {
 	return r.sources.Of(int64(ds.Version), func(add func(sk string, data []byte)) error {
-		return ds.Each(ctx, kv.Query{PK: PKSources}, func(it kv.Item) error { add(it.SK, it.Data); return nil })
+		return ds.Each(ctx, kv.Query{PK: PKSources}, func(it kv.Item) error {
+			if valid(it.Data) {
+				add(it.SK, it.Data)
+			}
+			return nil
+		})
 	})
+}
+
+// valid reports whether a stored item is JSON, as json.Valid does, in
+// about 40% of its time (jsonscan).
+func valid(data []byte) bool {
+	ok, _ := jsonscan.Scan(data)
+	return ok
 }

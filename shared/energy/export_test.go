@@ -14,7 +14,7 @@ type RawRow = rawRow
 var (
 	StoredRow     = storedRow
 	ReportWellRow = reportWellRow
-	DayNumber = dayNumber
+	DayNumber     = dayNumber
 )
 
 func NewExpiryClock(now time.Time) expiryClock { return newExpiryClock(now) }

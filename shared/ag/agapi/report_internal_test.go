@@ -348,7 +348,8 @@ func TestNotPublished(t *testing.T) {
 }
 
 // A stored item that is not JSON is a null section with reason
-// source_error, never a 500.
+// source_error, never a 500; a SOURCES item that is not JSON is left out
+// of meta.sources.
 func TestCorruptItem(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -359,6 +360,7 @@ func TestCorruptItem(t *testing.T) {
 			w.PutRaw(pk, ag.SKSoil, []byte(`{"classification":`)),
 			w.Put(pk, ag.SKDrought, ag.Drought{Class: "D1", SeverityLabel: "Moderate Drought", AsOf: "2025-07"}),
 			w.PutRaw(ag.PKSources, "soil", []byte(`{"name":"x","as_of":"2025"}`)),
+			w.PutRaw(ag.PKSources, "drought", []byte(`{"name":"y",`)), // not JSON: left out
 		)
 	})
 	if err != nil {
@@ -367,7 +369,7 @@ func TestCorruptItem(t *testing.T) {
 	w := serve(t, store, "/ag/report?legal_location=NW-25-24-1-W5&include=soil,drought")
 	d := decode(t, w.Body.Bytes())
 	if w.Code != 200 || string(d.all[ag.SectionSoil]) != "null" || !slices.Contains(d.Meta.Unavailable, report.Unavailable{Section: ag.SectionSoil, Reason: report.ReasonSourceError}) ||
-		!strings.Contains(string(d.all[ag.SectionDrought]), `"D1"`) {
+		!strings.Contains(string(d.all[ag.SectionDrought]), `"D1"`) || !strings.Contains(w.Body.String(), `"soil":{"name":"x"`) || strings.Contains(w.Body.String(), `"y"`) {
 		t.Errorf("= %d %s", w.Code, w.Body)
 	}
 }
