@@ -24,8 +24,8 @@ import (
 // loadCommand drives a server with concurrent keep-alive clients and
 // reports requests per second and latency percentiles per scenario. Without
 // -url it starts two `meridian serve` children on free 127.0.0.1 ports over
-// one fresh data directory, with the demo key (unlimited): one logs its
-// request lines as serve does by default (into a pipe drained here), the
+// one fresh data directory, with the demo key (unlimited): one logs every
+// request line (serve -log-sample 0; into a pipe drained here), the
 // other runs with -log-level error, which logs none; the search scenario
 // runs on both in alternating rounds, which prices the request log.
 //
@@ -107,7 +107,7 @@ func load(name string, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		first.stop()
-		logged, err := startServe(ctx, *bin, nil, "-addr", "127.0.0.1:0", "-data", dir)
+		logged, err := startServe(ctx, *bin, nil, "-addr", "127.0.0.1:0", "-data", dir, "-log-sample", "0")
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 			return 1

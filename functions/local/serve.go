@@ -29,6 +29,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	public := fs.Bool("public", false, "allow -addr beyond loopback (e.g. 0.0.0.0:8080): every machine that reaches the port gets the map page and its rate-limited key")
 	data := dataFlag(fs, "directory of keys.json, usage.json and the demo key")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	logSample := fs.Int("log-sample", 100, "request lines written in full each second: past them one in this many is written and the rest are counted in one line a second (5xx are always written); 0: every line")
 	noFixtures := fs.Bool("no-fixtures", false, "do not ingest the embedded fixture grid data into an empty data directory")
 	useTLS := fs.Bool("tls", false, "serve HTTPS with a certificate for the loopback names made once in DATA/tls (trust DATA/tls/ca.pem)")
 	basemapSpec := fs.String("basemap", "offline", "what the map page draws under the grids: offline (Natural Earth and GeoNames, embedded), none, a MapLibre style URL, or a raster XYZ template such as https://tile.example/{z}/{x}/{y}.png (with -basemap-attribution)")
@@ -38,6 +39,10 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	allowPrivateWebhooks := fs.Bool("allow-private-webhooks", false, "accept watches whose webhook URL is http or resolves to a loopback or private address, and deliver to them (a receiver on this machine or network; never on a server others use)")
 	gridWarmMiB := fs.Int64("grid-warm-mib", 256, "MiB of grid index pages read into the caches before serving (at start, and when an index file is replaced), index after index in the directory's order; 0: none")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *logSample < 0 {
+		fmt.Fprintf(stderr, "meridian serve: -log-sample %d: want 0 (every line) or more\n", *logSample)
 		return 2
 	}
 	if err := checkListenAddr(*addr, *public); err != nil {
@@ -69,7 +74,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, serverConfig{data: *data, logger: logger, noFixtures: *noFixtures, public: *public, tls: *useTLS, gridCacheBytes: *gridCacheMiB << 20, gridWarmBytes: *gridWarmMiB << 20, basemap: bm, allowPrivateWebhooks: *allowPrivateWebhooks}, *addr, stdout); err != nil {
+	if err := serve(ctx, serverConfig{data: *data, logger: logger, logSample: *logSample, noFixtures: *noFixtures, public: *public, tls: *useTLS, gridCacheBytes: *gridCacheMiB << 20, gridWarmBytes: *gridWarmMiB << 20, basemap: bm, allowPrivateWebhooks: *allowPrivateWebhooks}, *addr, stdout); err != nil {
 		logOut.Close()
 		fmt.Fprintf(stderr, "meridian serve: %v\n", err)
 		return 1

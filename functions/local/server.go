@@ -67,6 +67,7 @@ type server struct {
 type serverConfig struct {
 	data       datadir.Dir // keys.json, usage.json, plans.json, demo-key, grid/
 	logger     *slog.Logger
+	logSample  int  // request lines a second before sampling (serve -log-sample; 0: every line)
 	noFixtures bool // do not ingest the embedded fixtures into an empty grid directory
 	// public: the server listens beyond loopback (serve -public), and the
 	// map page's configuration answers any Host.
@@ -201,7 +202,7 @@ func newServer(ctx context.Context, cfg serverConfig) (*server, error) {
 			Energy: servedEnergy(reports[energy.Dataset]), Log: cfg.logger}
 	}
 	// Route: the line of a request the gateway refuses names the route hit.
-	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger, Route: mux.Pattern})
+	h := api.Middleware(gw.Middleware(mux), api.Options{Logger: cfg.logger, Route: mux.Pattern, LinesPerSecond: cfg.logSample})
 	return &server{handler: h, mux: mux, gateway: gw, grids: grids, svc: svc, data: cfg.data, reports: reports,
 		watches: runner, closeWatches: closeWatches, logger: cfg.logger}, nil
 }

@@ -305,6 +305,11 @@ type Options struct {
 	// or an unknown path), so that the line of a 401 or 429 still names
 	// the route that was hit. Nil: such lines have route "".
 	Route func(r *http.Request) string
+	// LinesPerSecond, when above 0, samples the request lines: the first
+	// LinesPerSecond of each second are written, then one in
+	// LinesPerSecond, and a line of their own counts the others by status
+	// (lineSampler). 5xx lines are always written. 0 writes every line.
+	LinesPerSecond int
 }
 
 // maxLoggedPath bounds the path logged for an unknown route: the path is
@@ -317,11 +322,16 @@ const maxLoggedPath = 256
 // when Options.Route is set; "" for an unknown path or method, whose line
 // also has path: the URL path without the query, at most 256 bytes),
 // status, code, duration and what inner layers added with Annotate (the
-// gateway's key_id), 4xx at Info, 5xx at Error.
+// gateway's key_id), 4xx at Info, 5xx at Error; with
+// Options.LinesPerSecond, sampled past that rate.
 func Middleware(next http.Handler, o Options) http.Handler {
 	logger := o.Logger
 	if logger == nil {
 		logger = slog.Default()
+	}
+	var sampler *lineSampler
+	if o.LinesPerSecond > 0 {
+		sampler = newLineSampler(o.LinesPerSecond, logger)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -359,6 +369,9 @@ func Middleware(next http.Handler, o Options) http.Handler {
 			ctx := r.Context()
 			if !logger.Enabled(ctx, level) {
 				return // nothing to build: the line would be dropped
+			}
+			if sampler != nil && !sampler.write(start, code) {
+				return // counted in the second's summary
 			}
 			n := &st.note
 			n.mu.Lock()
