@@ -63,7 +63,11 @@ func (rep *Report) AppendJSON(dst []byte) ([]byte, error) {
 	}
 	dst = append(dst, `,"units":`...)
 	dst = append(dst, unitsJSON...)
-	field("meta", rep.Meta)
+	if rep.metaJSON != nil {
+		dst = append(append(dst, `,"meta":`...), rep.metaJSON...)
+	} else {
+		field("meta", rep.Meta)
+	}
 	if err != nil {
 		return nil, err
 	}
