@@ -2,6 +2,7 @@ package energy
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"strconv"
 	"time"
@@ -120,89 +121,155 @@ var (
 func (c expiryClock) tenureRow(noCoverage bool) rawRow {
 	return func(parts [][]byte, scratch *[]byte, it kv.Item) ([][]byte, bool) {
 		data := it.Data
-		if escaped(data) {
+		x, ok := c.tenureExpiry(data, noCoverage)
+		if !ok {
 			return parts, false
-		}
-		// The keys are found in the order the row writes them, each
-		// searched for from the end of the one before: expiry_date once
-		// (inside a JSON string a quote is escaped, so `"expiry_date":`
-		// can only be the key, and only the row itself has these keys:
-		// holder and points do not), then days_to_expiry right after the
-		// date's value, and the others in the few bytes that follow. The
-		// four searches of the whole row this replaces were 13% of an
-		// operator's dispositions page. A row laid out otherwise is
-		// decoded.
-		i := bytes.Index(data, keyExpiryDate)
-		if i < 0 {
-			return parts, false
-		}
-		j := i + len(keyExpiryDate)
-		switch {
-		case bytes.HasPrefix(data[j:], keyNull):
-			j += len(keyNull)
-		case j+12 <= len(data) && data[j] == '"':
-			j += 12
-		default:
-			return parts, false
-		}
-		if !bytes.HasPrefix(data[j:], keyDays) {
-			return parts, false
-		}
-		k := after(data, j+len(keyDays), keyState)
-		m := after(data, k+len(keyState), keyArea)
-		if k < 0 || m < 0 {
-			return parts, false
-		}
-		if noCoverage {
-			n := after(data, m+len(keyArea), keyCoverage)
-			if n < 0 || !bytes.HasPrefix(data[n+len(keyCoverage):], keyNull) {
-				return parts, false
-			}
-		}
-		date := data[i+len(keyExpiryDate) : j]
-		state := data[k+len(keyState) : m]
-		var days int
-		var newState string
-		switch {
-		case string(state) == `"perpetual"`:
-			newState = `"perpetual"`
-		case bytes.Equal(date, keyNull):
-			newState = "null"
-		default:
-			if len(date) != 12 || date[0] != '"' || date[11] != '"' {
-				return parts, false
-			}
-			exp, ok := parseDate(date[1:11])
-			// Expiry counts days through a time.Duration, which
-			// saturates past 292 years: leave such dates to it.
-			if !ok || exp-c.today > 100_000 || c.today-exp > 100_000 {
-				return parts, false
-			}
-			days = exp - c.today
-			switch {
-			case days < 0:
-				newState = `"expired"`
-			case days == 0:
-				newState = `"expires_today"`
-			case exp <= c.soon:
-				newState = `"expiring_soon"`
-			default:
-				newState = `"active"`
-			}
 		}
 		buf := *scratch
 		start := len(buf)
 		buf = append(buf, keyDays...)
-		if newState == `"perpetual"` || newState == "null" {
+		if x.state == `"perpetual"` || x.state == "null" {
 			buf = append(buf, keyNull...)
 		} else {
-			buf = strconv.AppendInt(buf, int64(days), 10)
+			buf = strconv.AppendInt(buf, int64(x.days), 10)
 		}
 		buf = append(buf, keyState...)
-		buf = append(buf, newState...)
+		buf = append(buf, x.state...)
 		*scratch = buf
-		return append(parts, data[:j], buf[start:], data[m:]), true
+		return append(parts, data[:x.daysAt], buf[start:], data[x.areaAt:]), true
 	}
+}
+
+// tenureExpiry is what a stored tenure row's expiry is on the clock's
+// day, and where the fields tenureRow rewrites are.
+type tenureExpiry struct {
+	daysAt, areaAt int    // where ,"days_to_expiry": and ,"area_ha": begin
+	date           []byte // the expiry date as stored: null or "YYYY-MM-DD"
+	state          string // the expiry state as JSON: "expired", ..., or null
+	days           int    // days to expiry, when the state is dated
+}
+
+// tenureExpiry reads a stored tenure row, ok == false when it is laid
+// out otherwise than TenureRow writes it, or holds an escape (the row is
+// then decoded).
+func (c expiryClock) tenureExpiry(data []byte, noCoverage bool) (x tenureExpiry, ok bool) {
+	if escaped(data) {
+		return x, false
+	}
+	// The keys are found in the order the row writes them, each searched
+	// for from the end of the one before: expiry_date once (inside a JSON
+	// string a quote is escaped, so `"expiry_date":` can only be the key,
+	// and only the row itself has these keys: holder and points do not),
+	// then days_to_expiry right after the date's value, and the others in
+	// the few bytes that follow. The four searches of the whole row this
+	// replaces were 13% of an operator's dispositions page.
+	i := bytes.Index(data, keyExpiryDate)
+	if i < 0 {
+		return x, false
+	}
+	j := i + len(keyExpiryDate)
+	switch {
+	case bytes.HasPrefix(data[j:], keyNull):
+		j += len(keyNull)
+	case j+12 <= len(data) && data[j] == '"':
+		j += 12
+	default:
+		return x, false
+	}
+	if !bytes.HasPrefix(data[j:], keyDays) {
+		return x, false
+	}
+	k := after(data, j+len(keyDays), keyState)
+	m := after(data, k+len(keyState), keyArea)
+	if k < 0 || m < 0 {
+		return x, false
+	}
+	if noCoverage {
+		n := after(data, m+len(keyArea), keyCoverage)
+		if n < 0 || !bytes.HasPrefix(data[n+len(keyCoverage):], keyNull) {
+			return x, false
+		}
+	}
+	x.daysAt, x.areaAt = j, m
+	x.date = data[i+len(keyExpiryDate) : j]
+	state := data[k+len(keyState) : m]
+	switch {
+	case string(state) == `"perpetual"`:
+		x.state = `"perpetual"`
+	case bytes.Equal(x.date, keyNull):
+		x.state = "null"
+	default:
+		date := x.date
+		if len(date) != 12 || date[0] != '"' || date[11] != '"' {
+			return x, false
+		}
+		exp, ok := parseDate(date[1:11])
+		// Expiry counts days through a time.Duration, which saturates
+		// past 292 years: leave such dates to it.
+		if !ok || exp-c.today > 100_000 || c.today-exp > 100_000 {
+			return x, false
+		}
+		x.days = exp - c.today
+		switch {
+		case x.days < 0:
+			x.state = `"expired"`
+		case x.days == 0:
+			x.state = `"expires_today"`
+		case exp <= c.soon:
+			x.state = `"expiring_soon"`
+		default:
+			x.state = `"active"`
+		}
+	}
+	return x, true
+}
+
+// urgencyKey is a tenure row's place in ByUrgency.
+type urgencyKey struct {
+	urgency int
+	expiry  string // ExpiryKey
+	id      string
+}
+
+func (a urgencyKey) cmp(b urgencyKey) int {
+	if c := cmp.Compare(a.urgency, b.urgency); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.expiry, b.expiry); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.id, b.id)
+}
+
+// keyID is how a stored row begins: its id, the first field.
+var keyID = []byte(`{"id":"`)
+
+// urgencyOf is a stored tenure row's urgency key on the clock's day,
+// without decoding it: ok == false as for tenureExpiry, or when its id is
+// not a plain string.
+func (c expiryClock) urgencyOf(data []byte) (urgencyKey, bool) {
+	x, ok := c.tenureExpiry(data, false)
+	if !ok || !bytes.HasPrefix(data, keyID) {
+		return urgencyKey{}, false
+	}
+	id := data[len(keyID):]
+	n := bytes.IndexAny(id, `"\`)
+	if n < 0 || id[n] != '"' {
+		return urgencyKey{}, false
+	}
+	k := urgencyKey{urgency: 3, expiry: noExpiry, id: string(id[:n])}
+	if !bytes.Equal(x.date, keyNull) {
+		k.expiry = string(x.date[1:11])
+	}
+	switch x.state {
+	case `"expires_today"`, `"expiring_soon"`:
+		k.urgency = 0
+	case `"active"`:
+		k.urgency = 1
+	case `"expired"`:
+		k.urgency = 2
+	}
+	return k, true
 }
 
 // after returns the index of the first key in data at or after from, -1

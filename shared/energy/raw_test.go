@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -138,6 +139,24 @@ func TestRawRowsAsDecoded(t *testing.T) {
 		days = append(days, exp, exp.AddDate(0, 0, -1), exp.AddDate(0, 0, 1), exp.AddDate(0, -energy.ExpiringWindowMonths, 0),
 			exp.AddDate(0, -energy.ExpiringWindowMonths, -1), exp.AddDate(0, -energy.ExpiringWindowMonths, 1))
 	}
+	// The order of the report's tenure rows, read from their stored bytes,
+	// is ByUrgency's on their decoded rows, every day.
+	sample := append(slices.Clone(disps[:min(len(disps), 120)]), expiring[:min(len(expiring), 60)]...)
+	for _, now := range days {
+		rows := make([]energy.TenureRow, len(sample))
+		for i, it := range sample {
+			row, _ := energy.DecodeJSON[energy.TenureRow](it)
+			rows[i] = energy.WithExpiry(row, now)
+		}
+		for i := range sample {
+			for j := range sample {
+				got, ok := energy.UrgencyCompare(now, sample[i].Data, sample[j].Data)
+				if want := energy.ByUrgency(rows[i], rows[j]); !ok || sign(got) != sign(want) {
+					t.Fatalf("%s: %s against %s: %d (ok %v), ByUrgency %d", now.Format("2006-01-02"), rows[i].ID, rows[j].ID, got, ok, want)
+				}
+			}
+		}
+	}
 	for _, now := range days {
 		c := energy.NewExpiryClock(now)
 		for _, it := range disps {
@@ -231,6 +250,8 @@ func TestRawRowsDeclined(t *testing.T) {
 		})
 	}
 }
+
+func sign(n int) int { return min(max(n, -1), 1) }
 
 func TestDayNumber(t *testing.T) {
 	for d := time.Date(1600, 1, 1, 0, 0, 0, 0, time.UTC); d.Year() < 2500; d = d.AddDate(0, 0, 13) {

@@ -349,13 +349,23 @@ func (r *Reporter) Report(ctx context.Context, q Query) (*Report, error) {
 		}
 	}
 	if inc.Has("tenure") {
-		rows, err := decodeTenure(part.tenure, r.now())
-		if err != nil {
-			return nil, err
+		now := r.now()
+		var ok bool
+		if q.PassRows {
+			rep.Tenure, ok, err = urgentSection(part.tenure, now, pc.LSD)
+			if err != nil {
+				return nil, err
+			}
 		}
-		slices.SortStableFunc(rows, ByUrgency)
-		rep.Tenure = newSection(rows, "tenure", pc.LSD)
-		found = found || len(rows) > 0
+		if !ok {
+			rows, err := decodeTenure(part.tenure, now)
+			if err != nil {
+				return nil, err
+			}
+			slices.SortStableFunc(rows, ByUrgency)
+			rep.Tenure = newSection(rows, "tenure", pc.LSD)
+		}
+		found = found || len(part.tenure) > 0
 	}
 	// Wells, pipelines and facilities are shown in their key order: only
 	// the rows the report embeds are read.
@@ -550,6 +560,43 @@ func decodeWell(it kv.Item) (WellRow, error) {
 	row, err := decodeJSON[WellRow](it)
 	row.LSD, row.StatusDate = "", "" // stored for the operator views only
 	return row, err
+}
+
+// urgentSection is the report's tenure section with its rows passed
+// through: sorted by urgency on now's day from their stored bytes
+// (urgencyOf), not decoded; ok == false when a row must be decoded, and
+// then the section is built from decoded rows. Decoding every tenure row
+// to sort them was 12% of a report's server CPU.
+func urgentSection(items []kv.Item, now time.Time, lsd string) (*section[TenureRow], bool, error) {
+	c := newExpiryClock(now)
+	type keyed struct {
+		k  urgencyKey
+		it kv.Item
+	}
+	rows := make([]keyed, len(items))
+	for i, it := range items {
+		k, ok := c.urgencyOf(it.Data)
+		if !ok {
+			return nil, false, nil
+		}
+		rows[i] = keyed{k, it}
+	}
+	slices.SortStableFunc(rows, func(a, b keyed) int { return a.k.cmp(b.k) })
+	s := sectionOf([]TenureRow{}, len(rows), "tenure", lsd)
+	raw := c.tenureRow(false)
+	for _, r := range rows[:min(len(rows), ReportRows)] {
+		it := r.it
+		if err := s.Raw.appendRow(raw, it, func() (any, error) {
+			t, err := decodeJSON[TenureRow](it)
+			return WithExpiry(t, now), err
+		}); err != nil {
+			return nil, false, err
+		}
+	}
+	s.Raw.ok = true
+	s.Returned = min(len(rows), ReportRows)
+	s.Truncated = s.Returned < s.Total
+	return s, true, nil
 }
 
 func decodeTenure(items []kv.Item, now time.Time) ([]TenureRow, error) {

@@ -101,4 +101,22 @@ func TestReportAppendJSON(t *testing.T) {
 	if passed < 100 {
 		t.Fatalf("only %d answers had rows", passed)
 	}
+	// Other days: the tenure rows' states and order move with the clock.
+	for _, day := range []time.Time{now.AddDate(0, 7, 3), now.AddDate(2, 0, 0), now.AddDate(6, 1, 0), now.AddDate(-3, 0, 0)} {
+		h := mux(store, day)
+		decoded := energy.NewReporter(store, svc, func() time.Time { return day })
+		for _, lsd := range lsds {
+			path := "/energy/report?legal_location=" + url.QueryEscape(lsd) + "&include=tenure"
+			rep, err := decoded.Report(context.Background(), energy.Query{LegalLocation: lsd, Include: "tenure"})
+			if err != nil {
+				continue
+			}
+			want, _ := api.AppendJSON(nil, rep)
+			got := httptest.NewRecorder()
+			h.ServeHTTP(got, httptest.NewRequest("GET", path, nil))
+			if !bytes.Equal(got.Body.Bytes(), append(want, '\n')) {
+				t.Fatalf("GET %s on %s:\n got %s\nwant %s", path, day.Format("2006-01-02"), got.Body, want)
+			}
+		}
+	}
 }
