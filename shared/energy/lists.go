@@ -3,7 +3,9 @@ package energy
 import (
 	"cmp"
 	"context"
+	"slices"
 	"strings"
+	"time"
 
 	"meridian/shared/kv"
 )
@@ -207,6 +209,11 @@ func (r *Reporter) Tenure(ctx context.Context, q TenureQuery) (Page[TenureRow], 
 		return Page[TenureRow]{}, err
 	}
 	now := r.now()
+	if q.Sort == "urgency" && q.Kind == "" && q.Within == nil && q.Status == "" && q.Operator == "" {
+		if page, ok, err := urgentPage(ctx, ds, q.LSD, q.Paging, now); err != nil || ok {
+			return page, err
+		}
+	}
 	l := parcelListing(q.LSD, SKTenurePrefix, func(it kv.Item) (TenureRow, error) {
 		t, err := decodeJSON[TenureRow](it)
 		return WithExpiry(t, now), err
@@ -219,6 +226,56 @@ func (r *Reporter) Tenure(ctx context.Context, q TenureQuery) (Page[TenureRow], 
 		}
 	}
 	return l.read(ctx, ds, q.Paging, "")
+}
+
+// urgentPage is a page of an LSD's tenure in its default sort, urgency,
+// without filters: the rows sorted from their stored bytes and passed
+// through, as the report's tenure section (urgentSection); ok == false
+// when a row must be decoded, or the page is past MaxSortedRows (the
+// list's general way then answers). Memory: the LSD's tenure items (tens).
+func urgentPage(ctx context.Context, ds kv.Dataset, lsd string, p Paging, now time.Time) (Page[TenureRow], bool, error) {
+	var out Page[TenureRow]
+	if p.Page > MaxSortedRows/p.PerPage {
+		return out, false, nil
+	}
+	c := newExpiryClock(now)
+	type keyed struct {
+		k  urgencyKey
+		it kv.Item
+	}
+	var rows []keyed
+	ok := true
+	err := ds.Each(ctx, kv.Query{PK: LSDKey(lsd), SKPrefix: SKTenurePrefix}, func(it kv.Item) error {
+		k, good := c.urgencyOf(it.Data)
+		ok = ok && good
+		if ok {
+			rows = append(rows, keyed{k, it})
+		}
+		return nil
+	})
+	if err != nil || !ok {
+		return out, false, err
+	}
+	slices.SortFunc(rows, func(a, b keyed) int {
+		if p.Desc {
+			return b.k.cmp(a.k)
+		}
+		return a.k.cmp(b.k)
+	})
+	out.Total, out.Rows = len(rows), []TenureRow{}
+	start := min((p.Page-1)*p.PerPage, len(rows))
+	raw := c.tenureRow(false)
+	for _, r := range rows[start:min(start+p.PerPage, len(rows))] {
+		it := r.it
+		if err := out.Raw.appendRow(raw, it, func() (any, error) {
+			t, err := decodeJSON[TenureRow](it)
+			return WithExpiry(t, now), err
+		}); err != nil {
+			return out, false, err
+		}
+	}
+	out.Raw.ok = true
+	return out, true, nil
 }
 
 // ptrCmp compares optional numbers, a missing one lowest.

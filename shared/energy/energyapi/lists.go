@@ -111,8 +111,7 @@ func (h *Handler) Tenure(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	api.WriteJSON(w, http.StatusOK, parcelList[energy.TenureRow]{pc.Input, pc.Province, page.Rows,
+	return writeList(w, page.Raw, parcelList[energy.TenureRow]{pc.Input, pc.Province, page.Rows,
 		listMeta(page.Total, p, map[string]any{"tenure_kind": echo(kind), "status": echo(status), "operator": echo(operator),
 			"expires_within_days": echoInt(within)})})
-	return nil
 }

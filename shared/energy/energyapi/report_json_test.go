@@ -120,3 +120,36 @@ func TestReportAppendJSON(t *testing.T) {
 		}
 	}
 }
+
+// The tenure list in its default sort, urgency, without filters, sorts
+// the stored bytes and passes them through: byte for byte the answers of
+// a store every row of which must be decoded, on every demo LSD, pages
+// and direction, on several days.
+func TestTenureListPassRowsAsDecoded(t *testing.T) {
+	t.Parallel()
+	store := demo(t)
+	allDecoded := rewrittenStore{store, func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("o"), []byte(`\u006f`)) }}
+	lsds := demoLSDs(t, store)
+	withRows := 0
+	for _, day := range []time.Time{demodata.AsOf(), demodata.AsOf().AddDate(1, 2, 0), demodata.AsOf().AddDate(-2, 0, 5)} {
+		h, decoded := mux(store, day), mux(allDecoded, day)
+		for _, lsd := range lsds {
+			q := url.QueryEscape(lsd)
+			for _, path := range []string{"/energy/tenure?legal_location=" + q, "/energy/tenure?dir=desc&legal_location=" + q,
+				"/energy/tenure?per_page=1&page=2&legal_location=" + q, "/energy/tenure?sort=urgency&per_page=2&legal_location=" + q} {
+				want, got := httptest.NewRecorder(), httptest.NewRecorder()
+				decoded.ServeHTTP(want, httptest.NewRequest("GET", path, nil))
+				h.ServeHTTP(got, httptest.NewRequest("GET", path, nil))
+				if got.Code != want.Code || !bytes.Equal(got.Body.Bytes(), want.Body.Bytes()) {
+					t.Fatalf("GET %s on %s:\n got %d %s\nwant %d %s", path, day.Format("2006-01-02"), got.Code, got.Body, want.Code, want.Body)
+				}
+				if bytes.Contains(want.Body.Bytes(), []byte(`"rows":[{`)) {
+					withRows++
+				}
+			}
+		}
+	}
+	if withRows < 100 {
+		t.Fatalf("only %d answers had rows", withRows)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"slices"
 
 	"meridian/shared/api"
 	"meridian/shared/energy"
@@ -16,10 +17,33 @@ var emptyRows = []byte(`"rows":[]`)
 // writes it; when the page passed stored rows through, v has empty rows,
 // and the page's rows are written in their place. The envelopes' rows come
 // before any other object field, so the first "rows" key is the
-// envelope's. The body is the caller's to keep.
+// envelope's (a parcel list's fields before it are strings, where a
+// quote is escaped). The body is the caller's to keep.
 func renderList(raw energy.RawPage, v any) ([]byte, error) {
+	return appendList(nil, raw, v)
+}
+
+// writeList writes a list's body (renderList), built in a pooled buffer.
+func writeList(w http.ResponseWriter, raw energy.RawPage, v any) error {
+	bp := bodyBufs.Get()
+	defer bodyBufs.Put(bp)
+	body, err := appendList((*bp)[:0], raw, v)
+	if err != nil {
+		return err
+	}
+	*bp = body
+	writeBody(w, body)
+	return nil
+}
+
+// appendList appends a list's body (renderList) to dst.
+func appendList(dst []byte, raw energy.RawPage, v any) ([]byte, error) {
 	if !raw.Passed() {
-		return renderJSON(v)
+		b, err := api.AppendJSON(dst, v)
+		if err != nil {
+			return nil, fmt.Errorf("energyapi: encode %T: %w", v, err)
+		}
+		return append(b, '\n'), nil
 	}
 	hb := bodyBufs.Get()
 	defer bodyBufs.Put(hb)
@@ -33,7 +57,7 @@ func renderList(raw energy.RawPage, v any) ([]byte, error) {
 		return nil, fmt.Errorf("energyapi: list envelope %T has no empty rows", v)
 	}
 	i += len(emptyRows) - 1 // at the closing bracket
-	body := make([]byte, 0, len(head)+raw.Len()+1)
+	body := slices.Grow(dst, len(head)+raw.Len()+1)
 	body = append(body, head[:i]...)
 	body = raw.AppendRows(body)
 	body = append(body, head[i:]...)
