@@ -75,9 +75,10 @@ type metaMemo struct {
 
 const maxMetaMemo = 1024
 
-// json returns rep.Meta's JSON; asked has bit i set when ReportSections[i]
-// was asked for.
-func (mm *metaMemo) json(version int64, asked uint32, meta report.Meta[Source]) ([]byte, error) {
+// json returns meta's JSON, filling its sources with fill first when it
+// is not kept; asked has bit i set when ReportSections[i] was asked for
+// (which decides the sources).
+func (mm *metaMemo) json(version int64, asked uint32, meta report.Meta[Source], fill func(map[string]Source) error) ([]byte, error) {
 	var kb [128]byte
 	k := strconv.AppendInt(kb[:0], version, 10)
 	k = append(k, '|')
@@ -90,6 +91,9 @@ func (mm *metaMemo) json(version int64, asked uint32, meta report.Meta[Source]) 
 	mm.mu.RUnlock()
 	if ok {
 		return b, nil
+	}
+	if err := fill(meta.Sources); err != nil {
+		return nil, err
 	}
 	b, err := appendJSON(nil, meta)
 	if err != nil {
@@ -416,21 +420,25 @@ func (r *Reporter) Report(ctx context.Context, q Query) (*Report, error) {
 	if asked && !found {
 		return nil, apierr.NotFoundf("No energy data for %s", pc.LSD)
 	}
-	if asked {
-		if err := r.fillSources(ctx, ds, inc, rep.Meta.Sources); err != nil {
-			return nil, err
+	fill := func(sources map[string]Source) error {
+		if !asked {
+			return nil
+		}
+		return r.fillSources(ctx, ds, inc, sources)
+	}
+	if !q.PassRows {
+		return rep, fill(rep.Meta.Sources)
+	}
+	// meta's JSON, its sources filled only when it is not kept (its
+	// Sources then stay empty: AppendJSON writes metaJSON).
+	var mask uint32
+	for i, s := range ReportSections {
+		if inc.Has(s) {
+			mask |= 1 << i
 		}
 	}
-	if q.PassRows {
-		var mask uint32
-		for i, s := range ReportSections {
-			if inc.Has(s) {
-				mask |= 1 << i
-			}
-		}
-		if rep.metaJSON, err = r.meta.json(int64(ds.Version), mask, rep.Meta); err != nil {
-			return nil, err
-		}
+	if rep.metaJSON, err = r.meta.json(int64(ds.Version), mask, rep.Meta, fill); err != nil {
+		return nil, err
 	}
 	return rep, nil
 }

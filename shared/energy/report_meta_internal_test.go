@@ -22,7 +22,7 @@ func TestMetaMemo(t *testing.T) {
 	}
 	check := func(version int64, asked uint32, m report.Meta[Source]) {
 		t.Helper()
-		got, err := mm.json(version, asked, m)
+		got, err := mm.json(version, asked, m, func(map[string]Source) error { return nil })
 		want, _ := appendJSON(nil, m)
 		if err != nil || string(got) != string(want) {
 			t.Fatalf("version %d asked %b: %s, want %s (%v)", version, asked, got, want, err)
@@ -37,7 +37,7 @@ func TestMetaMemo(t *testing.T) {
 		t.Fatalf("%d entries after a new version, want its 1", len(mm.m))
 	}
 	// What the key holds decides: the same key answers what was kept.
-	if got, _ := mm.json(2, 1, meta("changed")); !strings.Contains(string(got), `"b"`) {
+	if got, _ := mm.json(2, 1, meta("changed"), func(map[string]Source) error { t.Fatal("filled a kept meta"); return nil }); !strings.Contains(string(got), `"b"`) {
 		t.Fatalf("the same key answered anew: %s", got)
 	}
 	for i := range maxMetaMemo + 50 {
