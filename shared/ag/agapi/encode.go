@@ -14,10 +14,11 @@ import (
 // escaping, a final newline), with the sections' stored JSON copied as it
 // is instead of through encoding/json, which scans every json.RawMessage
 // twice (validity, then compaction): 14% of an ag report's server CPU.
-// Package ag has checked every section it sets (json.Valid, or "null", or
-// composed of checked parts), so a section without whitespace outside its
-// strings is already compact and is written as stored; one with such
-// whitespace is compacted as the encoder would.
+// Package ag has checked every section it sets (valid JSON, or "null", or
+// composed of checked parts), and compacted it (rep.Compact): the
+// sections are then written as they are. Without rep.Compact, a section
+// without whitespace outside its strings is written as it is, one with
+// such whitespace compacted as the encoder would.
 func appendReport(dst []byte, rep *ag.Report) ([]byte, error) {
 	var err error
 	field := func(name string, v any, first bool) {
@@ -39,7 +40,7 @@ func appendReport(dst []byte, rep *ag.Report) ([]byte, error) {
 		dst = append(dst, ',', '"')
 		dst = append(dst, name...)
 		dst = append(dst, '"', ':')
-		dst, err = appendRaw(dst, raw)
+		dst, err = appendRaw(dst, raw, rep.Compact)
 	}
 	dst = append(dst, '{')
 	field("legal_location", rep.LegalLocation, true)
@@ -78,7 +79,7 @@ func appendReport(dst []byte, rep *ag.Report) ([]byte, error) {
 				return nil, err
 			}
 			dst = append(dst, ':')
-			if dst, err = appendRaw(dst, rep.Meta.Sources[k]); err != nil {
+			if dst, err = appendRaw(dst, rep.Meta.Sources[k], rep.Compact); err != nil {
 				return nil, err
 			}
 		}
@@ -88,12 +89,13 @@ func appendReport(dst []byte, rep *ag.Report) ([]byte, error) {
 }
 
 // appendRaw appends stored JSON as the encoder writes a json.RawMessage:
-// null when empty, as it is when compact, compacted otherwise.
-func appendRaw(dst []byte, raw json.RawMessage) ([]byte, error) {
+// null when empty, as it is when compact (known: the report says so, or
+// found by a scan), compacted otherwise.
+func appendRaw(dst []byte, raw json.RawMessage, known bool) ([]byte, error) {
 	switch {
 	case len(raw) == 0:
 		return append(dst, "null"...), nil
-	case compact(raw):
+	case known || compact(raw):
 		return append(dst, raw...), nil
 	}
 	return appendCompact(dst, raw)

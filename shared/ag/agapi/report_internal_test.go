@@ -374,6 +374,33 @@ func TestCorruptItem(t *testing.T) {
 	}
 }
 
+// Stored items and sources with whitespace are served compacted, as
+// encoding/json writes a json.RawMessage: the report reads them once and
+// says its sections are compact, and the writer trusts it.
+func TestSpacedItemsCompacted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := kv.NewMem()
+	_, err := kv.Publish(ctx, store, kv.DatasetInfo{Name: ag.Dataset}, func(w *kv.Writer) error {
+		pk := ag.QuarterKey("NW-25-24-1-W5")
+		return errors.Join(
+			w.PutRaw(pk, ag.SKSoil, []byte("{ \"classification\" :\t\"Chernozem, \\\" x y\" ,\n \"n\": [1, 2] }")),
+			w.PutRaw(pk, ag.SKDrought, []byte(`{"class":"D1"}`)),
+			w.PutRaw(ag.PKSources, "soil", []byte(`{ "name" : "x y", "as_of": "2025" }`)),
+		)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := serve(t, store, "/ag/report?legal_location=NW-25-24-1-W5&include=soil,drought")
+	body := w.Body.String()
+	for _, want := range []string{`"soil":{"classification":"Chernozem, \" x y","n":[1,2]}`, `"soil":{"name":"x y","as_of":"2025"}`, `"drought":{"class":"D1"}`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("%d %s: no %s", w.Code, body, want)
+		}
+	}
+}
+
 func TestOpenAPI(t *testing.T) {
 	t.Parallel()
 	doc, err := api.OpenAPI(api.Info{Title: "t", Version: "1"}, NewHandler(kv.NewMem(), grid.New()).Routes())
