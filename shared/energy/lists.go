@@ -81,11 +81,12 @@ func (r *Reporter) Wells(ctx context.Context, q WellsQuery) (Page[WellRow], erro
 	if err != nil {
 		return Page[WellRow]{}, err
 	}
-	l := parcelListing(q.LSD, SKWellPrefix, func(it kv.Item) (WellRow, error) {
-		row, err := decodeJSON[WellRow](it)
-		row.LSD, row.StatusDate = "", "" // stored for the operator views only
-		return row, err
-	}, wellCmp(q.Sort))
+	if q.Sort == "status" && q.Status == "" && q.Operator == "" {
+		if page, ok, err := statusPage(ctx, ds, q.LSD, q.Paging); err != nil || ok {
+			return page, err
+		}
+	}
+	l := parcelListing(q.LSD, SKWellPrefix, decodeWell, wellCmp(q.Sort))
 	if q.Status != "" || q.Operator != "" {
 		l.keep = func(row WellRow) bool {
 			return (q.Status == "" || string(row.Status) == q.Status) && (q.Operator == "" || containsFold(partyName(row.Operator), q.Operator))
@@ -230,23 +231,44 @@ func (r *Reporter) Tenure(ctx context.Context, q TenureQuery) (Page[TenureRow], 
 
 // urgentPage is a page of an LSD's tenure in its default sort, urgency,
 // without filters: the rows sorted from their stored bytes and passed
-// through, as the report's tenure section (urgentSection); ok == false
-// when a row must be decoded, or the page is past MaxSortedRows (the
-// list's general way then answers). Memory: the LSD's tenure items (tens).
+// through, as the report's tenure section (urgentSection).
 func urgentPage(ctx context.Context, ds kv.Dataset, lsd string, p Paging, now time.Time) (Page[TenureRow], bool, error) {
-	var out Page[TenureRow]
+	c := newExpiryClock(now)
+	return passedPage(ctx, ds, kv.Query{PK: LSDKey(lsd), SKPrefix: SKTenurePrefix}, p, c.urgencyOf, urgencyKey.cmp,
+		c.tenureRow(false), func(it kv.Item) (TenureRow, error) {
+			t, err := decodeJSON[TenureRow](it)
+			return WithExpiry(t, now), err
+		})
+}
+
+// statusPage is a page of an LSD's wells in their default sort, status,
+// without filters, sorted from their stored bytes and passed through.
+func statusPage(ctx context.Context, ds kv.Dataset, lsd string, p Paging) (Page[WellRow], bool, error) {
+	return passedPage(ctx, ds, kv.Query{PK: LSDKey(lsd), SKPrefix: SKWellPrefix}, p, wellStatusOf, wellStatusKey.cmp,
+		reportWellRow, decodeWell)
+}
+
+// passedPage is a page of a parcel list without filters in a sort whose
+// key key reads from a row's stored bytes: the rows are sorted by it and
+// the page's passed through by raw (decode: what raw declines), never
+// decoded to be sorted, which was most of such a page's CPU. ok == false
+// when a row's key cannot be read, or the page is past MaxSortedRows: the
+// list's general way then answers. Memory: the partition's items (an
+// LSD's: tens).
+func passedPage[K, T any](ctx context.Context, ds kv.Dataset, q kv.Query, p Paging, key func([]byte) (K, bool),
+	cmp func(a, b K) int, raw rawRow, decode func(kv.Item) (T, error)) (Page[T], bool, error) {
+	var out Page[T]
 	if p.Page > MaxSortedRows/p.PerPage {
 		return out, false, nil
 	}
-	c := newExpiryClock(now)
 	type keyed struct {
-		k  urgencyKey
+		k  K
 		it kv.Item
 	}
 	var rows []keyed
 	ok := true
-	err := ds.Each(ctx, kv.Query{PK: LSDKey(lsd), SKPrefix: SKTenurePrefix}, func(it kv.Item) error {
-		k, good := c.urgencyOf(it.Data)
+	err := ds.Each(ctx, q, func(it kv.Item) error {
+		k, good := key(it.Data)
 		ok = ok && good
 		if ok {
 			rows = append(rows, keyed{k, it})
@@ -258,19 +280,15 @@ func urgentPage(ctx context.Context, ds kv.Dataset, lsd string, p Paging, now ti
 	}
 	slices.SortFunc(rows, func(a, b keyed) int {
 		if p.Desc {
-			return b.k.cmp(a.k)
+			return cmp(b.k, a.k)
 		}
-		return a.k.cmp(b.k)
+		return cmp(a.k, b.k)
 	})
-	out.Total, out.Rows = len(rows), []TenureRow{}
+	out.Total, out.Rows = len(rows), []T{}
 	start := min((p.Page-1)*p.PerPage, len(rows))
-	raw := c.tenureRow(false)
 	for _, r := range rows[start:min(start+p.PerPage, len(rows))] {
 		it := r.it
-		if err := out.Raw.appendRow(raw, it, func() (any, error) {
-			t, err := decodeJSON[TenureRow](it)
-			return WithExpiry(t, now), err
-		}); err != nil {
+		if err := out.Raw.appendRow(raw, it, func() (any, error) { return decode(it) }); err != nil {
 			return out, false, err
 		}
 	}

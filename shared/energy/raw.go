@@ -241,6 +241,56 @@ func (a urgencyKey) cmp(b urgencyKey) int {
 	return cmp.Compare(a.id, b.id)
 }
 
+// wellStatusKey is a well row's place in the wells list's status sort.
+type wellStatusKey struct {
+	rank int // Bucket.Rank
+	id   string
+}
+
+func (a wellStatusKey) cmp(b wellStatusKey) int {
+	if c := cmp.Compare(a.rank, b.rank); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.id, b.id)
+}
+
+// keyStatus is a stored row's status key: a well row's has one, at its
+// top level (its operator and location have none; licence_status_raw is
+// another key).
+var keyStatus = []byte(`,"status":"`)
+
+// wellStatusOf is a stored well row's status key, without decoding it:
+// ok == false when its id or status is not a plain string.
+func wellStatusOf(data []byte) (wellStatusKey, bool) {
+	id, ok := plainAfter(data, keyID, 0)
+	if !ok {
+		return wellStatusKey{}, false
+	}
+	i := bytes.Index(data, keyStatus)
+	if i < 0 {
+		return wellStatusKey{}, false
+	}
+	status, ok := plainAfter(data, keyStatus, i)
+	if !ok {
+		return wellStatusKey{}, false
+	}
+	return wellStatusKey{rank: Bucket(status).Rank(), id: id}, true
+}
+
+// plainAfter is the string value whose key (ending in its opening
+// quote) is at data[at:], when it holds no escape.
+func plainAfter(data, key []byte, at int) (string, bool) {
+	if !bytes.HasPrefix(data[at:], key) {
+		return "", false
+	}
+	v := data[at+len(key):]
+	n := bytes.IndexAny(v, `"\`)
+	if n < 0 || v[n] != '"' {
+		return "", false
+	}
+	return string(v[:n]), true
+}
+
 // keyID is how a stored row begins: its id, the first field.
 var keyID = []byte(`{"id":"`)
 
@@ -249,15 +299,11 @@ var keyID = []byte(`{"id":"`)
 // not a plain string.
 func (c expiryClock) urgencyOf(data []byte) (urgencyKey, bool) {
 	x, ok := c.tenureExpiry(data, false)
-	if !ok || !bytes.HasPrefix(data, keyID) {
+	id, idOK := plainAfter(data, keyID, 0)
+	if !ok || !idOK {
 		return urgencyKey{}, false
 	}
-	id := data[len(keyID):]
-	n := bytes.IndexAny(id, `"\`)
-	if n < 0 || id[n] != '"' {
-		return urgencyKey{}, false
-	}
-	k := urgencyKey{urgency: 3, expiry: noExpiry, id: string(id[:n])}
+	k := urgencyKey{urgency: 3, expiry: noExpiry, id: id}
 	if !bytes.Equal(x.date, keyNull) {
 		k.expiry = string(x.date[1:11])
 	}

@@ -37,9 +37,8 @@ func (h *Handler) Wells(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	api.WriteJSON(w, http.StatusOK, parcelList[energy.WellRow]{pc.Input, pc.Province, page.Rows,
+	return writeList(w, page.Raw, parcelList[energy.WellRow]{pc.Input, pc.Province, page.Rows,
 		listMeta(page.Total, p, map[string]any{"status": echo(status), "operator": echo(operator)})})
-	return nil
 }
 
 // Pipelines answers GET /energy/pipelines.

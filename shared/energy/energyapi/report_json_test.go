@@ -121,11 +121,12 @@ func TestReportAppendJSON(t *testing.T) {
 	}
 }
 
-// The tenure list in its default sort, urgency, without filters, sorts
-// the stored bytes and passes them through: byte for byte the answers of
-// a store every row of which must be decoded, on every demo LSD, pages
-// and direction, on several days.
-func TestTenureListPassRowsAsDecoded(t *testing.T) {
+// The tenure list in its default sort, urgency, and the wells list in
+// its default sort, status, without filters, sort the stored bytes and
+// pass them through: byte for byte the answers of a store every row of
+// which must be decoded, on every demo LSD, pages and direction, on
+// several days.
+func TestParcelListsPassRowsAsDecoded(t *testing.T) {
 	t.Parallel()
 	store := demo(t)
 	allDecoded := rewrittenStore{store, func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("o"), []byte(`\u006f`)) }}
@@ -136,7 +137,9 @@ func TestTenureListPassRowsAsDecoded(t *testing.T) {
 		for _, lsd := range lsds {
 			q := url.QueryEscape(lsd)
 			for _, path := range []string{"/energy/tenure?legal_location=" + q, "/energy/tenure?dir=desc&legal_location=" + q,
-				"/energy/tenure?per_page=1&page=2&legal_location=" + q, "/energy/tenure?sort=urgency&per_page=2&legal_location=" + q} {
+				"/energy/tenure?per_page=1&page=2&legal_location=" + q, "/energy/tenure?sort=urgency&per_page=2&legal_location=" + q,
+				"/energy/wells?legal_location=" + q, "/energy/wells?dir=desc&per_page=2&legal_location=" + q,
+				"/energy/wells?sort=status&per_page=1&page=3&legal_location=" + q} {
 				want, got := httptest.NewRecorder(), httptest.NewRecorder()
 				decoded.ServeHTTP(want, httptest.NewRequest("GET", path, nil))
 				h.ServeHTTP(got, httptest.NewRequest("GET", path, nil))
