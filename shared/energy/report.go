@@ -179,10 +179,11 @@ func (r *Reporter) place(ctx context.Context, l lld.Location, input string) (sur
 type Query struct {
 	LegalLocation string // an LSD in AB, SK or MB
 	Include       string // comma-separated sections and geometry; "": every section
-	// PassRows leaves the rows of the wells, pipelines and facilities
-	// sections as stored (section.Raw) wherever their stored JSON is the
-	// answer's: a report read so is written with Report.AppendJSON only.
-	// False decodes every row into the sections' Rows.
+	// PassRows leaves the rows of the wells, pipelines, facilities and
+	// tenure sections as stored (section.Raw) wherever their stored JSON
+	// is the answer's, and meta as JSON (its Sources may stay empty): a
+	// report read so is written with Report.AppendJSON only. False
+	// decodes every row into the sections' Rows and fills meta.
 	PassRows bool
 }
 
@@ -427,7 +428,10 @@ func (r *Reporter) Report(ctx context.Context, q Query) (*Report, error) {
 		return r.fillSources(ctx, ds, inc, sources)
 	}
 	if !q.PassRows {
-		return rep, fill(rep.Meta.Sources)
+		if err := fill(rep.Meta.Sources); err != nil {
+			return nil, err
+		}
+		return rep, nil
 	}
 	// meta's JSON, its sources filled only when it is not kept (its
 	// Sources then stay empty: AppendJSON writes metaJSON).

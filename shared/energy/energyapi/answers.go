@@ -15,9 +15,9 @@ import (
 // 610 µs); a kept body costs a lookup and a copy. Bodies are kept only
 // over a store that cannot change while it is open (kv.Unchanging: the
 // local server's read-only version; a refresh serves the next version
-// through a new Handler, whose answers start empty). The key is the route,
-// the path, the query as sent and the day of the clock (days_to_expiry
-// count from it). The parcel routes are not kept: their questions are the
+// through a new Handler, whose answers start empty). The key is the path
+// and the query as sent (a route's path tells it from the others) and the
+// day of the clock (days_to_expiry count from it). The parcel routes are not kept: their questions are the
 // province's millions of LSDs.
 //
 // Memory: at most maxAnswerBytes of keys and bodies; a body over

@@ -15,10 +15,10 @@ var emptyRows = []byte(`"rows":[]`)
 
 // renderList returns a list's body: its envelope v as api.WriteJSON
 // writes it; when the page passed stored rows through, v has empty rows,
-// and the page's rows are written in their place. The envelopes' rows come
-// before any other object field, so the first "rows" key is the
-// envelope's (a parcel list's fields before it are strings, where a
-// quote is escaped). The body is the caller's to keep.
+// and the page's rows are written in their place. The first "rows" key is
+// the envelope's: the fields before it (a parcel list's legal_location and
+// province) are strings, where a quote is escaped. The body is the
+// caller's to keep.
 func renderList(raw energy.RawPage, v any) ([]byte, error) {
 	return appendList(nil, raw, v)
 }
