@@ -53,7 +53,10 @@ func TestAppendReportAsEncoder(t *testing.T) {
 	zero := &ag.Report{} // meta's nil slice and map: null, as the encoder writes them
 	some := full()
 	some.Soil, some.Wetlands, some.ProvincialDetail = nil, json.RawMessage{}, json.RawMessage("null")
-	for name, rep := range map[string]*ag.Report{"full": full(), "spaced": spaced, "empty": empty, "zero": zero, "some": some} {
+	escapes := full() // strings the encoder escapes, and other units
+	escapes.LegalLocation, escapes.Resolved, escapes.Grain, escapes.Province = `q "s" \ x`, "é", "tab\there \u2028", "\x01\xff"
+	escapes.Units = ag.Units{Area: "acre", Distance: "ft"}
+	for name, rep := range map[string]*ag.Report{"full": full(), "spaced": spaced, "empty": empty, "zero": zero, "some": some, "escapes": escapes} {
 		got, err := appendReport([]byte("keep"), rep)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
