@@ -3,9 +3,7 @@ package energy
 import (
 	"cmp"
 	"context"
-	"slices"
 	"strings"
-	"time"
 
 	"meridian/shared/kv"
 )
@@ -211,14 +209,13 @@ func (r *Reporter) Tenure(ctx context.Context, q TenureQuery) (Page[TenureRow], 
 	}
 	now := r.now()
 	if q.Sort == "urgency" && q.Kind == "" && q.Within == nil && q.Status == "" && q.Operator == "" {
-		if page, ok, err := urgentPage(ctx, ds, q.LSD, q.Paging, now); err != nil || ok {
+		c := newExpiryClock(now)
+		kq := kv.Query{PK: LSDKey(q.LSD), SKPrefix: SKTenurePrefix}
+		if page, ok, err := passedPage(ctx, ds, kq, q.Paging, c.urgencyOf, urgencyKey.cmp, c.tenureRow(false), tenureDecoder(now)); err != nil || ok {
 			return page, err
 		}
 	}
-	l := parcelListing(q.LSD, SKTenurePrefix, func(it kv.Item) (TenureRow, error) {
-		t, err := decodeJSON[TenureRow](it)
-		return WithExpiry(t, now), err
-	}, tenureCmp(q.Sort))
+	l := parcelListing(q.LSD, SKTenurePrefix, tenureDecoder(now), tenureCmp(q.Sort))
 	if q.Kind != "" || q.Within != nil || q.Status != "" || q.Operator != "" {
 		l.keep = func(row TenureRow) bool {
 			return tenureKind(row, q.Kind) && withinDays(row, q.Within) &&
@@ -227,18 +224,6 @@ func (r *Reporter) Tenure(ctx context.Context, q TenureQuery) (Page[TenureRow], 
 		}
 	}
 	return l.read(ctx, ds, q.Paging, "")
-}
-
-// urgentPage is a page of an LSD's tenure in its default sort, urgency,
-// without filters: the rows sorted from their stored bytes and passed
-// through, as the report's tenure section (urgentSection).
-func urgentPage(ctx context.Context, ds kv.Dataset, lsd string, p Paging, now time.Time) (Page[TenureRow], bool, error) {
-	c := newExpiryClock(now)
-	return passedPage(ctx, ds, kv.Query{PK: LSDKey(lsd), SKPrefix: SKTenurePrefix}, p, c.urgencyOf, urgencyKey.cmp,
-		c.tenureRow(false), func(it kv.Item) (TenureRow, error) {
-			t, err := decodeJSON[TenureRow](it)
-			return WithExpiry(t, now), err
-		})
 }
 
 // statusPage is a page of an LSD's wells in their default sort, status,
@@ -250,49 +235,25 @@ func statusPage(ctx context.Context, ds kv.Dataset, lsd string, p Paging) (Page[
 
 // passedPage is a page of a parcel list without filters in a sort whose
 // key key reads from a row's stored bytes: the rows are sorted by it and
-// the page's passed through by raw (decode: what raw declines), never
-// decoded to be sorted, which was most of such a page's CPU. ok == false
-// when a row's key cannot be read, or the page is past MaxSortedRows: the
-// list's general way then answers. Memory: the partition's items (an
-// LSD's: tens).
+// the page's passed through (passSorted); ok == false when a row's key
+// cannot be read, or the page is past MaxSortedRows: the list's general
+// way then answers. Memory: the partition's items (an LSD's: tens).
 func passedPage[K, T any](ctx context.Context, ds kv.Dataset, q kv.Query, p Paging, key func([]byte) (K, bool),
 	cmp func(a, b K) int, raw rawRow, decode func(kv.Item) (T, error)) (Page[T], bool, error) {
 	var out Page[T]
 	if p.Page > MaxSortedRows/p.PerPage {
 		return out, false, nil
 	}
-	type keyed struct {
-		k  K
-		it kv.Item
-	}
-	var rows []keyed
-	ok := true
-	err := ds.Each(ctx, q, func(it kv.Item) error {
-		k, good := key(it.Data)
-		ok = ok && good
-		if ok {
-			rows = append(rows, keyed{k, it})
-		}
-		return nil
-	})
-	if err != nil || !ok {
+	var items []kv.Item
+	if err := ds.Each(ctx, q, func(it kv.Item) error { items = append(items, it); return nil }); err != nil {
 		return out, false, err
 	}
-	slices.SortFunc(rows, func(a, b keyed) int {
-		if p.Desc {
-			return cmp(b.k, a.k)
-		}
-		return cmp(a.k, b.k)
-	})
-	out.Total, out.Rows = len(rows), []T{}
-	start := min((p.Page-1)*p.PerPage, len(rows))
-	for _, r := range rows[start:min(start+p.PerPage, len(rows))] {
-		it := r.it
-		if err := out.Raw.appendRow(raw, it, func() (any, error) { return decode(it) }); err != nil {
-			return out, false, err
-		}
+	start := (p.Page - 1) * p.PerPage
+	rows, ok, err := passSorted(items, key, cmp, p.Desc, start, p.PerPage, raw, decode)
+	if !ok || err != nil {
+		return out, false, err
 	}
-	out.Raw.ok = true
+	out.Total, out.Rows, out.Raw = len(items), []T{}, rows
 	return out, true, nil
 }
 

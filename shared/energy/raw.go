@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"time"
 
@@ -421,4 +422,40 @@ func reportWellRow(parts [][]byte, _ *[]byte, it kv.Item) ([][]byte, bool) {
 		row = row[:i]
 	}
 	return append(parts, row, closeObject), true
+}
+
+// passSorted sorts items by the key key reads from their stored bytes
+// (cmp; desc reverses it) and passes n of them from from on through raw
+// (decode: a row raw declines), never decoding a row to sort it; ok ==
+// false when a key cannot be read. The report's tenure section and the
+// parcel lists' default sorts (passedPage) are read so.
+func passSorted[K, T any](items []kv.Item, key func([]byte) (K, bool), cmp func(a, b K) int, desc bool, from, n int,
+	raw rawRow, decode func(kv.Item) (T, error)) (p RawPage, ok bool, err error) {
+	type keyed struct {
+		k  K
+		it kv.Item
+	}
+	rows := make([]keyed, len(items))
+	for i, it := range items {
+		k, ok := key(it.Data)
+		if !ok {
+			return p, false, nil
+		}
+		rows[i] = keyed{k, it}
+	}
+	slices.SortStableFunc(rows, func(a, b keyed) int {
+		if desc {
+			return cmp(b.k, a.k)
+		}
+		return cmp(a.k, b.k)
+	})
+	from = min(from, len(rows))
+	for _, r := range rows[from:min(from+n, len(rows))] {
+		it := r.it
+		if err := p.appendRow(raw, it, func() (any, error) { return decode(it) }); err != nil {
+			return p, false, err
+		}
+	}
+	p.ok = true
+	return p, true, nil
 }

@@ -581,34 +581,23 @@ func decodeWell(it kv.Item) (WellRow, error) {
 // to sort them was 12% of a report's server CPU.
 func urgentSection(items []kv.Item, now time.Time, lsd string) (*section[TenureRow], bool, error) {
 	c := newExpiryClock(now)
-	type keyed struct {
-		k  urgencyKey
-		it kv.Item
+	raw, ok, err := passSorted(items, c.urgencyOf, urgencyKey.cmp, false, 0, ReportRows, c.tenureRow(false), tenureDecoder(now))
+	if !ok || err != nil {
+		return nil, false, err
 	}
-	rows := make([]keyed, len(items))
-	for i, it := range items {
-		k, ok := c.urgencyOf(it.Data)
-		if !ok {
-			return nil, false, nil
-		}
-		rows[i] = keyed{k, it}
-	}
-	slices.SortStableFunc(rows, func(a, b keyed) int { return a.k.cmp(b.k) })
-	s := sectionOf([]TenureRow{}, len(rows), "tenure", lsd)
-	raw := c.tenureRow(false)
-	for _, r := range rows[:min(len(rows), ReportRows)] {
-		it := r.it
-		if err := s.Raw.appendRow(raw, it, func() (any, error) {
-			t, err := decodeJSON[TenureRow](it)
-			return WithExpiry(t, now), err
-		}); err != nil {
-			return nil, false, err
-		}
-	}
-	s.Raw.ok = true
-	s.Returned = min(len(rows), ReportRows)
+	s := sectionOf([]TenureRow{}, len(items), "tenure", lsd)
+	s.Raw = raw
+	s.Returned = min(len(items), ReportRows)
 	s.Truncated = s.Returned < s.Total
 	return s, true, nil
+}
+
+// tenureDecoder decodes a stored tenure row with its expiry on now's day.
+func tenureDecoder(now time.Time) func(kv.Item) (TenureRow, error) {
+	return func(it kv.Item) (TenureRow, error) {
+		t, err := decodeJSON[TenureRow](it)
+		return WithExpiry(t, now), err
+	}
 }
 
 func decodeTenure(items []kv.Item, now time.Time) ([]TenureRow, error) {
