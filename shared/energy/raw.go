@@ -3,11 +3,11 @@ package energy
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"slices"
 	"strconv"
 	"time"
 
+	"meridian/shared/api"
 	"meridian/shared/kv"
 )
 
@@ -357,13 +357,10 @@ func (p *RawPage) appendRow(raw rawRow, it kv.Item, decode func() (any, error)) 
 	if err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	row, err := api.AppendJSON(nil, v)
+	if err != nil {
 		return err
 	}
-	row := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 	p.parts, p.ends, p.size = append(p.parts, row), append(p.ends, len(p.parts)+1), p.size+len(row)
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"meridian/shared/api"
 	"meridian/shared/apierr"
 	"meridian/shared/kv"
 	"meridian/shared/lld"
@@ -95,7 +96,7 @@ func (mm *metaMemo) json(version int64, asked uint32, meta report.Meta[Source], 
 	if err := fill(meta.Sources); err != nil {
 		return nil, err
 	}
-	b, err := appendJSON(nil, meta)
+	b, err := api.AppendJSON(nil, meta)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,9 @@
 package energy
 
 import (
-	"bytes"
-	"encoding/json"
 	"strconv"
+
+	"meridian/shared/api"
 )
 
 // AppendJSON appends the report's JSON as encoding/json writes it
@@ -22,10 +22,10 @@ func (rep *Report) AppendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, ',', '"')
 		dst = append(dst, name...)
 		dst = append(dst, '"', ':')
-		dst, err = appendJSON(dst, v)
+		dst, err = api.AppendJSON(dst, v)
 	}
 	dst = append(dst, `{"legal_location":`...)
-	if dst, err = appendJSON(dst, rep.LegalLocation); err != nil {
+	if dst, err = api.AppendJSON(dst, rep.LegalLocation); err != nil {
 		return nil, err
 	}
 	field("province", rep.Province)
@@ -76,7 +76,7 @@ func (rep *Report) AppendJSON(dst []byte) ([]byte, error) {
 
 // unitsJSON is Units as encoding/json writes it (keys sorted).
 var unitsJSON = func() []byte {
-	b, err := appendJSON(nil, Units)
+	b, err := api.AppendJSON(nil, Units)
 	if err != nil {
 		panic(err)
 	}
@@ -87,7 +87,7 @@ var unitsJSON = func() []byte {
 // passed through.
 func appendSection[T any](dst []byte, s *section[T]) ([]byte, error) {
 	if !s.Raw.Passed() {
-		return appendJSON(dst, s)
+		return api.AppendJSON(dst, s)
 	}
 	dst = append(dst, `{"total":`...)
 	dst = strconv.AppendInt(dst, int64(s.Total), 10)
@@ -100,23 +100,11 @@ func appendSection[T any](dst []byte, s *section[T]) ([]byte, error) {
 		dst = append(dst, "null"...)
 	} else {
 		var err error
-		if dst, err = appendJSON(dst, *s.More); err != nil {
+		if dst, err = api.AppendJSON(dst, *s.More); err != nil {
 			return nil, err
 		}
 	}
 	dst = append(dst, `,"rows":[`...)
 	dst = s.Raw.AppendRows(dst)
 	return append(dst, ']', '}'), nil
-}
-
-// appendJSON appends v as encoding/json writes it without HTML escaping,
-// without the final newline.
-func appendJSON(dst []byte, v any) ([]byte, error) {
-	b := bytes.NewBuffer(dst)
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

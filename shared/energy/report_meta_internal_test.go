@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"meridian/shared/api"
 	"meridian/shared/report"
 )
 
@@ -23,7 +24,7 @@ func TestMetaMemo(t *testing.T) {
 	check := func(version int64, asked uint32, m report.Meta[Source]) {
 		t.Helper()
 		got, err := mm.json(version, asked, m, func(map[string]Source) error { return nil })
-		want, _ := appendJSON(nil, m)
+		want, _ := api.AppendJSON(nil, m)
 		if err != nil || string(got) != string(want) {
 			t.Fatalf("version %d asked %b: %s, want %s (%v)", version, asked, got, want, err)
 		}
