@@ -14,13 +14,5 @@ func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	bp := bodyBufs.Get()
-	defer bodyBufs.Put(bp)
-	body, err := rep.AppendJSON((*bp)[:0])
-	if err != nil {
-		return err
-	}
-	*bp = body
-	writeBody(w, body)
-	return nil
+	return writePooled(w, rep.AppendJSON)
 }

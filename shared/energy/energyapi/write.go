@@ -25,13 +25,18 @@ func renderList(raw energy.RawPage, v any) ([]byte, error) {
 
 // writeList writes a list's body (renderList), built in a pooled buffer.
 func writeList(w http.ResponseWriter, raw energy.RawPage, v any) error {
+	return writePooled(w, func(dst []byte) ([]byte, error) { return appendList(dst, raw, v) })
+}
+
+// writePooled writes the JSON body build appends to a pooled buffer.
+func writePooled(w http.ResponseWriter, build func(dst []byte) ([]byte, error)) error {
 	bp := bodyBufs.Get()
 	defer bodyBufs.Put(bp)
-	body, err := appendList((*bp)[:0], raw, v)
+	body, err := build((*bp)[:0])
 	if err != nil {
 		return err
 	}
-	*bp = body
+	*bp = body // what it grew serves the next request
 	writeBody(w, body)
 	return nil
 }
@@ -39,11 +44,7 @@ func writeList(w http.ResponseWriter, raw energy.RawPage, v any) error {
 // appendList appends a list's body (renderList) to dst.
 func appendList(dst []byte, raw energy.RawPage, v any) ([]byte, error) {
 	if !raw.Passed() {
-		b, err := api.AppendJSON(dst, v)
-		if err != nil {
-			return nil, fmt.Errorf("energyapi: encode %T: %w", v, err)
-		}
-		return append(b, '\n'), nil
+		return appendBody(dst, v)
 	}
 	hb := bodyBufs.Get()
 	defer bodyBufs.Put(hb)
@@ -65,8 +66,11 @@ func appendList(dst []byte, raw energy.RawPage, v any) ([]byte, error) {
 }
 
 // renderJSON returns v encoded as api.WriteJSON writes it.
-func renderJSON(v any) ([]byte, error) {
-	b, err := api.AppendJSON(nil, v)
+func renderJSON(v any) ([]byte, error) { return appendBody(nil, v) }
+
+// appendBody appends v as api.WriteJSON writes it, final newline included.
+func appendBody(dst []byte, v any) ([]byte, error) {
+	b, err := api.AppendJSON(dst, v)
 	if err != nil {
 		return nil, fmt.Errorf("energyapi: encode %T: %w", v, err)
 	}
