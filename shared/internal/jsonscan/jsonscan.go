@@ -49,9 +49,9 @@ func (s *scanner) value(depth int) bool {
 	}
 	switch c := s.b[s.i]; {
 	case c == '{':
-		return s.object(depth + 1)
+		return s.container(depth+1, '}')
 	case c == '[':
-		return s.array(depth + 1)
+		return s.container(depth+1, ']')
 	case c == '"':
 		return s.str()
 	case c == '-' || c >= '0' && c <= '9':
@@ -74,26 +74,31 @@ func (s *scanner) literal(lit string) bool {
 	return true
 }
 
-func (s *scanner) object(depth int) bool {
+// container reads an object (close '}') or an array (close ']') at s.i,
+// its opening bracket: members separated by commas, each a key, a colon
+// and a value in an object, a value in an array.
+func (s *scanner) container(depth int, close byte) bool {
 	if depth > maxDepth {
 		return false
 	}
-	s.i++ // {
+	s.i++ // { or [
 	s.space()
-	if s.i < len(s.b) && s.b[s.i] == '}' {
+	if s.i < len(s.b) && s.b[s.i] == close {
 		s.i++
 		return true
 	}
 	for {
-		if s.i >= len(s.b) || s.b[s.i] != '"' || !s.str() {
-			return false
+		if close == '}' {
+			if s.i >= len(s.b) || s.b[s.i] != '"' || !s.str() {
+				return false
+			}
+			s.space()
+			if s.i >= len(s.b) || s.b[s.i] != ':' {
+				return false
+			}
+			s.i++
+			s.space()
 		}
-		s.space()
-		if s.i >= len(s.b) || s.b[s.i] != ':' {
-			return false
-		}
-		s.i++
-		s.space()
 		if !s.value(depth) {
 			return false
 		}
@@ -105,38 +110,7 @@ func (s *scanner) object(depth int) bool {
 		case ',':
 			s.i++
 			s.space()
-		case '}':
-			s.i++
-			return true
-		default:
-			return false
-		}
-	}
-}
-
-func (s *scanner) array(depth int) bool {
-	if depth > maxDepth {
-		return false
-	}
-	s.i++ // [
-	s.space()
-	if s.i < len(s.b) && s.b[s.i] == ']' {
-		s.i++
-		return true
-	}
-	for {
-		if !s.value(depth) {
-			return false
-		}
-		s.space()
-		if s.i >= len(s.b) {
-			return false
-		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-			s.space()
-		case ']':
+		case close:
 			s.i++
 			return true
 		default:
