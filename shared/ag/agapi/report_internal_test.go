@@ -347,15 +347,26 @@ func TestNotPublished(t *testing.T) {
 	}
 }
 
+// quarterStore is a memory store whose agriculture dataset put wrote,
+// with the key of NW-25-24-1-W5's partition.
+func quarterStore(t *testing.T, put func(w *kv.Writer, pk string) error) kv.Store {
+	t.Helper()
+	store := kv.NewMem()
+	_, err := kv.Publish(context.Background(), store, kv.DatasetInfo{Name: ag.Dataset}, func(w *kv.Writer) error {
+		return put(w, ag.QuarterKey("NW-25-24-1-W5"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store
+}
+
 // A stored item that is not JSON is a null section with reason
 // source_error, never a 500; a SOURCES item that is not JSON is left out
 // of meta.sources.
 func TestCorruptItem(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	store := kv.NewMem()
-	_, err := kv.Publish(ctx, store, kv.DatasetInfo{Name: ag.Dataset}, func(w *kv.Writer) error {
-		pk := ag.QuarterKey("NW-25-24-1-W5")
+	store := quarterStore(t, func(w *kv.Writer, pk string) error {
 		return errors.Join(
 			w.PutRaw(pk, ag.SKSoil, []byte(`{"classification":`)),
 			w.Put(pk, ag.SKDrought, ag.Drought{Class: "D1", SeverityLabel: "Moderate Drought", AsOf: "2025-07"}),
@@ -363,9 +374,6 @@ func TestCorruptItem(t *testing.T) {
 			w.PutRaw(ag.PKSources, "drought", []byte(`{"name":"y",`)), // not JSON: left out
 		)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := serve(t, store, "/ag/report?legal_location=NW-25-24-1-W5&include=soil,drought")
 	d := decode(t, w.Body.Bytes())
 	if w.Code != 200 || string(d.all[ag.SectionSoil]) != "null" || !slices.Contains(d.Meta.Unavailable, report.Unavailable{Section: ag.SectionSoil, Reason: report.ReasonSourceError}) ||
@@ -379,19 +387,13 @@ func TestCorruptItem(t *testing.T) {
 // says its sections are compact, and the writer trusts it.
 func TestSpacedItemsCompacted(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	store := kv.NewMem()
-	_, err := kv.Publish(ctx, store, kv.DatasetInfo{Name: ag.Dataset}, func(w *kv.Writer) error {
-		pk := ag.QuarterKey("NW-25-24-1-W5")
+	store := quarterStore(t, func(w *kv.Writer, pk string) error {
 		return errors.Join(
 			w.PutRaw(pk, ag.SKSoil, []byte("{ \"classification\" :\t\"Chernozem, \\\" x y\" ,\n \"n\": [1, 2] }")),
 			w.PutRaw(pk, ag.SKDrought, []byte(`{"class":"D1"}`)),
 			w.PutRaw(ag.PKSources, "soil", []byte(`{ "name" : "x y", "as_of": "2025" }`)),
 		)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := serve(t, store, "/ag/report?legal_location=NW-25-24-1-W5&include=soil,drought")
 	body := w.Body.String()
 	for _, want := range []string{`"soil":{"classification":"Chernozem, \" x y","n":[1,2]}`, `"soil":{"name":"x y","as_of":"2025"}`, `"drought":{"class":"D1"}`} {
