@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"meridian/shared/internal/syncbuf"
 )
 
 // A fake clock and timer for the sampler.
@@ -98,7 +100,7 @@ func TestMiddlewareSamplesLines(t *testing.T) {
 	for _, tc := range []struct {
 		perSecond, min, max int
 	}{{0, 400, 400}, {10, 10 + 39, 2*10 + 39}} {
-		var buf syncBuffer
+		var buf syncbuf.Buffer
 		h := Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}), Options{Logger: NewJSONLogger(&buf, nil), LinesPerSecond: tc.perSecond})
 		var wg sync.WaitGroup
 		for range 4 {
@@ -114,21 +116,4 @@ func TestMiddlewareSamplesLines(t *testing.T) {
 			t.Errorf("LinesPerSecond %d: %d request lines of 400, want %d to %d", tc.perSecond, lines, tc.min, tc.max)
 		}
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) Bytes() []byte {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return bytes.Clone(s.b.Bytes())
 }

@@ -19,6 +19,7 @@ import (
 	"meridian/shared/blob/s3blob"
 	"meridian/shared/blob/s3blob/s3blobtest"
 	"meridian/shared/gridstore"
+	"meridian/shared/internal/syncbuf"
 	"meridian/shared/lld"
 	"meridian/shared/release"
 	"meridian/shared/survey"
@@ -73,24 +74,6 @@ func sources(ix []*gridindex.Index) string {
 		s = append(s, x.Meta().Source)
 	}
 	return strings.Join(s, ",")
-}
-
-// logBuffer collects log lines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
 }
 
 // Warm functions pick up a second release published to the S3 emulator:
@@ -192,7 +175,7 @@ func TestGridsCheck(t *testing.T) {
 	const bucket = "grids"
 	s3 := s3blob.New(s3blobtest.FakeS3(t, bucket), bucket, "grid/", s3blob.Options{})
 	publishRelease(t, s3, indexBytes(t, "release A"))
-	var logs logBuffer
+	var logs syncbuf.Buffer
 	const recheck = 5 * time.Minute
 	var mu sync.Mutex
 	clock := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)

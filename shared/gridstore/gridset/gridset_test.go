@@ -7,13 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/paulmach/orb"
 
 	"meridian/shared/gridstore/gridset"
+	"meridian/shared/internal/syncbuf"
 	"meridian/shared/lld"
 	"meridian/shared/survey"
 	"meridian/shared/survey/gridindex"
@@ -59,23 +59,6 @@ func sources(ix []*gridindex.Index) string {
 	return strings.Join(s, ",")
 }
 
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // A directory source serves its .mgix files, real datasets before
 // fixtures; a file replaced is opened again while the index opened before
 // still answers; an index that does not open is logged and
@@ -86,7 +69,7 @@ func TestDirFollowsFiles(t *testing.T) {
 	install(t, dir, "0-fixture.mgix", indexBytes(t, "fixture", true))
 	install(t, dir, "a.mgix", indexBytes(t, "A", false))
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not an index"), 0o644)
-	var logs logBuffer
+	var logs syncbuf.Buffer
 	g, err := gridset.New(ctx, gridset.Dir(dir, ".mgix", time.Hour, 0), slog.New(slog.NewTextHandler(&logs, nil)))
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +161,7 @@ func TestWarm(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	install(t, dir, "a.mgix", indexBytes(t, "A", false))
-	var logs logBuffer
+	var logs syncbuf.Buffer
 	src := gridset.Dir(dir, ".mgix", time.Hour, 0)
 	src.WarmBytes = 1 << 30
 	g, err := gridset.New(ctx, src, slog.New(slog.NewTextHandler(&logs, nil)))
