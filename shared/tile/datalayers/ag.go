@@ -1,8 +1,8 @@
 package datalayers
 
 import (
-	"bytes"
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -180,38 +180,33 @@ func lsrsProps(p geojson.Properties, q *quarter) {
 	}
 }
 
-// quarterOf decodes the items of quarter id (its partition, in key order).
-func quarterOf(id string, items []kv.Item) (*quarter, error) {
-	q := &quarter{id: id}
-	for _, it := range items {
-		var v any
-		switch it.SK {
-		case ag.SKCropping:
-			q.crop = new(ag.Cropping)
-			v = q.crop
-		case ag.SKLSRS:
-			q.lsrs = new(ag.Productivity)
-			v = q.lsrs
-		case ag.SKCLI:
-			q.cli = new(ag.Productivity)
-			v = q.cli
-		case ag.SKSoil:
-			q.soil = new(ag.Soil)
-			v = q.soil
-		case ag.SKLandUse:
-			q.landUse = new(ag.LandUse)
-			v = q.landUse
-		case ag.SKDrought:
-			q.drought = new(ag.Drought)
-			v = q.drought
-		default:
-			continue
-		}
-		if err := decodeJSON(it, v); err != nil {
-			return nil, err
-		}
+// decodeItem decodes one of a quarter's items into q: the sections the
+// layers draw; an item of any other section is left alone.
+func decodeItem(q *quarter, it kv.Item) error {
+	var v any
+	switch it.SK {
+	case ag.SKCropping:
+		q.crop = new(ag.Cropping)
+		v = q.crop
+	case ag.SKLSRS:
+		q.lsrs = new(ag.Productivity)
+		v = q.lsrs
+	case ag.SKCLI:
+		q.cli = new(ag.Productivity)
+		v = q.cli
+	case ag.SKSoil:
+		q.soil = new(ag.Soil)
+		v = q.soil
+	case ag.SKLandUse:
+		q.landUse = new(ag.LandUse)
+		v = q.landUse
+	case ag.SKDrought:
+		q.drought = new(ag.Drought)
+		v = q.drought
+	default:
+		return nil
 	}
-	return q, nil
+	return decodeJSON(it, v)
 }
 
 func (ld *loader) loadAg(store kv.Store) error {
@@ -266,35 +261,73 @@ func (ld *loader) loadAg(store kv.Store) error {
 		}
 		return nil
 	}
-	// A quarter's items are adjacent: it is added when the next quarter's
-	// first item comes, and at the end.
-	var cur []kv.Item
-	flush := func() error {
-		if len(cur) == 0 {
-			return nil
-		}
-		err := ld.addQuarter(strings.TrimPrefix(cur[0].PK, ag.PKQuarterPrefix), cur, roll)
-		clear(cur)
-		cur = cur[:0]
-		return err
-	}
-	err := ld.scan(store, ag.Dataset, ag.PKQuarterPrefix, func(it kv.Item) error {
-		if len(cur) > 0 && it.PK != cur[0].PK {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		it.Data = bytes.Clone(it.Data) // the scan reuses it
-		cur = append(cur, it)
-		return nil
-	})
-	if err == nil {
-		err = flush()
-	}
+	err := ld.scanQuarters(store, func(q *quarter) error { return ld.addQuarter(q, roll) })
 	if err != nil {
 		return err
 	}
 	return emit()
+}
+
+// quarterBatch is how many decoded quarters scanQuarters hands over at a
+// time.
+const quarterBatch = 256
+
+// scanQuarters calls fn with each quarter of the store's ag dataset,
+// decoded, in grid order (scanByBlock). Reading the store in grid order
+// (its external sort) and decoding the items take half of the load's
+// CPU, resolving and adding the quarters the other half: the first runs
+// in a goroutine of its own, a few batches ahead of fn, so that the load
+// uses both of a build machine's cores. Memory: at most four batches
+// waiting, beside the one each side holds.
+func (ld *loader) scanQuarters(store kv.Store, fn func(q *quarter) error) error {
+	ctx, cancel := context.WithCancel(ld.ctx)
+	defer cancel()
+	batches := make(chan []*quarter, 4)
+	var scanErr error
+	go func() {
+		defer close(batches)
+		batch := make([]*quarter, 0, quarterBatch)
+		send := func() error {
+			select {
+			case batches <- batch:
+				batch = make([]*quarter, 0, quarterBatch)
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		// A quarter's items are adjacent: it is complete when the next
+		// quarter's first item comes, and at the end.
+		var q *quarter
+		var pk string
+		scanErr = scanByBlock(ctx, store, ag.Dataset, ag.PKQuarterPrefix, func(it kv.Item) error {
+			if q == nil || it.PK != pk {
+				if q != nil && len(batch) == cap(batch) {
+					if err := send(); err != nil {
+						return err
+					}
+				}
+				pk = it.PK
+				q = &quarter{id: strings.TrimPrefix(pk, ag.PKQuarterPrefix)}
+				batch = append(batch, q)
+			}
+			return decodeItem(q, it)
+		})
+		if scanErr == nil && len(batch) > 0 {
+			scanErr = send()
+		}
+	}()
+	for b := range batches {
+		for _, q := range b {
+			if err := fn(q); err != nil {
+				cancel()
+				for range batches { // the scan stops at its next send
+				}
+				return err
+			}
+		}
+	}
+	return scanErr
 }
 
 // intern hands out one copy of each string it is given, so the roll-ups
@@ -309,13 +342,10 @@ func (in intern) get(s string) string {
 	return s
 }
 
-// addQuarter adds the features of quarter id, whose items are items, and
-// rolls it up.
-func (ld *loader) addQuarter(id string, items []kv.Item, roll func(q *quarter, bands [nBands]bool) error) error {
-	q, err := quarterOf(id, items)
-	if err != nil {
-		return err
-	}
+// addQuarter adds the features of quarter q, decoded, and rolls it up.
+func (ld *loader) addQuarter(q *quarter, roll func(q *quarter, bands [nBands]bool) error) error {
+	id := q.id
+	var err error
 	if q.crop == nil && q.lsrs == nil && q.soil == nil {
 		return nil
 	}
