@@ -84,7 +84,8 @@ type layerEncoder struct {
 	values      []value
 	stringIndex map[string]uint32    // string values (and nil as "null")
 	numberIndex map[numberKey]uint32 // the others
-	sorted      []string
+	sorted      []string             // the last feature's keys, sorted
+	sortedIndex []uint32             // their indexes in keys, as far as known in this layer
 	tags        []uint32
 	geometry    []uint32
 	msgs        []byte // the values' messages, one after another
@@ -94,6 +95,7 @@ func (e *layerEncoder) reset() {
 	e.features = e.features[:0]
 	e.keys = e.keys[:0]
 	clear(e.keyIndex)
+	e.sortedIndex = e.sortedIndex[:0]
 	e.values = e.values[:0]
 	// A map keeps the room its largest tile needed, and a low-zoom tile
 	// holds far more values than the zoom-14 tiles that follow it: their
@@ -248,25 +250,53 @@ func (e *layerEncoder) ring(x, y int32, r orb.Ring) (_, _ int32, ok bool) {
 
 // properties sets e.tags to the feature's key and value indexes, keys
 // sorted, adding new keys and values to the layer's tables.
+//
+// The features of a layer mostly have the same keys: when p has the
+// previous feature's keys, their sorted order and their indexes are
+// reused. Ranging over the map, sorting its keys and looking each up in
+// keyIndex was 5% of an agriculture layer's build.
 func (e *layerEncoder) properties(p geojson.Properties) bool {
 	e.tags = e.tags[:0]
-	e.sorted = e.sorted[:0]
-	for k := range p {
-		e.sorted = append(e.sorted, k)
+	if !sameKeys(p, e.sorted) {
+		e.sorted = e.sorted[:0]
+		for k := range p {
+			e.sorted = append(e.sorted, k)
+		}
+		slices.Sort(e.sorted)
+		e.sortedIndex = e.sortedIndex[:0]
 	}
-	slices.Sort(e.sorted)
-	for _, k := range e.sorted {
-		ki, ok := e.keyIndex[k]
-		if !ok {
-			ki = uint32(len(e.keys))
-			e.keys = append(e.keys, k)
-			e.keyIndex[k] = ki
+	for i, k := range e.sorted {
+		var ki uint32
+		if i < len(e.sortedIndex) {
+			ki = e.sortedIndex[i]
+		} else {
+			var ok bool
+			if ki, ok = e.keyIndex[k]; !ok {
+				ki = uint32(len(e.keys))
+				e.keys = append(e.keys, k)
+				e.keyIndex[k] = ki
+			}
+			e.sortedIndex = append(e.sortedIndex, ki)
 		}
 		vi, ok := e.value(p[k])
 		if !ok {
 			return false
 		}
 		e.tags = append(e.tags, ki, vi)
+	}
+	return true
+}
+
+// sameKeys reports whether p's keys are exactly keys (which are
+// distinct).
+func sameKeys(p geojson.Properties, keys []string) bool {
+	if len(p) != len(keys) {
+		return false
+	}
+	for _, k := range keys {
+		if _, ok := p[k]; !ok {
+			return false
+		}
 	}
 	return true
 }

@@ -114,6 +114,37 @@ func TestMarshalLayerMatchesOrb(t *testing.T) {
 	}
 }
 
+// TestMarshalLayerKeyRuns: features one after another with the same keys,
+// with as many keys but another one, and with fewer, are written as orb
+// writes them (properties reuses the previous feature's sorted keys only
+// when they are the same keys).
+func TestMarshalLayerKeyRuns(t *testing.T) {
+	sets := [][]string{{"c", "a", "b"}, {"d", "a", "b"}, {"a", "b"}, {}, {"b", "z", "a"}}
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 200 {
+		l := &mvt.Layer{Name: "runs", Version: 2, Extent: 4096}
+		set := sets[0]
+		for j := range 30 {
+			if r.IntN(3) == 0 {
+				set = sets[r.IntN(len(sets))]
+			}
+			p := geojson.Properties{}
+			for _, k := range set {
+				p[k] = r.IntN(3)
+			}
+			l.Features = append(l.Features, &geojson.Feature{Type: "Feature", Geometry: orb.Point{float64(j), 1}, Properties: p})
+		}
+		want, err := mvt.Marshal(mvt.Layers{l})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := marshalLayer(l)
+		if !ok || !bytes.Equal(got, want) {
+			t.Fatalf("layer %d: written %v, %d bytes; orb writes %d\n got %x\nwant %x", i, ok, len(got), len(want), got, want)
+		}
+	}
+}
+
 // TestMarshalLayerDeclines: what marshalLayer does not write it leaves to
 // orb (Encode falls back), rather than writing something else.
 func TestMarshalLayerDeclines(t *testing.T) {
