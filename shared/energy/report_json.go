@@ -29,7 +29,9 @@ func (rep *Report) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	field("province", rep.Province)
-	field("parcel", rep.Parcel)
+	if err == nil {
+		dst, err = rep.Parcel.AppendJSON(append(dst, `,"parcel":`...))
+	}
 	if rep.Summary != nil {
 		field("summary", rep.Summary)
 	}

@@ -1,7 +1,10 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
+	"strconv"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
@@ -39,4 +42,37 @@ func PointOf(p orb.Point) Point { return Point{Lat: Round(p[1], 6), Lng: Round(p
 func Round(v float64, digits int) float64 {
 	p := math.Pow(10, float64(digits))
 	return math.Round(v*p) / p
+}
+
+// AppendJSON appends the parcel as encoding/json writes it without HTML
+// escaping (api.WriteJSON), no final newline. A parcel
+// without its polygon (every report unless include names geometry) is
+// written here: encoding it by reflection was 2-3% of a report's CPU.
+// With its polygon, or with a number encoding/json writes in exponent
+// form (or refuses), it goes through encoding/json.
+func (p Parcel) AppendJSON(dst []byte) ([]byte, error) {
+	if p.Geometry != nil || !plainFloat(p.AreaHa) || !plainFloat(p.Centroid.Lat) || !plainFloat(p.Centroid.Lng) {
+		b := bytes.NewBuffer(dst)
+		enc := json.NewEncoder(b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(p); err != nil {
+			return nil, err
+		}
+		return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	}
+	dst = append(dst, `{"area_ha":`...)
+	dst = strconv.AppendFloat(dst, p.AreaHa, 'f', -1, 64)
+	dst = append(dst, `,"centroid":{"lat":`...)
+	dst = strconv.AppendFloat(dst, p.Centroid.Lat, 'f', -1, 64)
+	dst = append(dst, `,"lng":`...)
+	dst = strconv.AppendFloat(dst, p.Centroid.Lng, 'f', -1, 64)
+	return append(dst, `},"geometry":null}`...), nil
+}
+
+// plainFloat reports whether encoding/json writes f as strconv's 'f'
+// format with the shortest precision: a finite f that is 0 or whose
+// magnitude is within [1e-6, 1e21).
+func plainFloat(f float64) bool {
+	a := math.Abs(f)
+	return a == 0 || a >= 1e-6 && a < 1e21
 }

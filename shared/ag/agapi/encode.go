@@ -8,6 +8,7 @@ import (
 
 	"meridian/shared/ag"
 	"meridian/shared/api"
+	"meridian/shared/report"
 )
 
 // appendReport appends rep's JSON as api.WriteJSON writes it (no HTML
@@ -34,6 +35,8 @@ func appendReport(dst []byte, rep *ag.Report) ([]byte, error) {
 		switch v := v.(type) {
 		case string:
 			dst, err = appendString(dst, v)
+		case report.Parcel:
+			dst, err = v.AppendJSON(dst)
 		case ag.Units:
 			if v == standardUnits {
 				dst = append(dst, standardUnitsJSON...)
@@ -74,7 +77,7 @@ func appendReport(dst []byte, rep *ag.Report) ([]byte, error) {
 		return nil, err
 	}
 	dst = append(dst, `,"meta":{"unavailable":`...)
-	if dst, err = api.AppendJSON(dst, rep.Meta.Unavailable); err != nil {
+	if dst, err = appendUnavailable(dst, rep.Meta.Unavailable); err != nil {
 		return nil, err
 	}
 	dst = append(dst, `,"sources":`...)
@@ -86,7 +89,7 @@ func appendReport(dst []byte, rep *ag.Report) ([]byte, error) {
 			if n > 0 {
 				dst = append(dst, ',')
 			}
-			if dst, err = api.AppendJSON(dst, k); err != nil {
+			if dst, err = appendString(dst, k); err != nil {
 				return nil, err
 			}
 			dst = append(dst, ':')
@@ -97,6 +100,29 @@ func appendReport(dst []byte, rep *ag.Report) ([]byte, error) {
 		dst = append(dst, '}')
 	}
 	return append(dst, '}', '}', '\n'), nil
+}
+
+// appendUnavailable appends meta.unavailable as encoding/json writes it:
+// [] when empty, null when nil.
+func appendUnavailable(dst []byte, us []report.Unavailable) ([]byte, error) {
+	if us == nil {
+		return append(dst, "null"...), nil
+	}
+	dst = append(dst, '[')
+	var err error
+	for i, u := range us {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if dst, err = appendString(append(dst, `{"section":`...), u.Section); err != nil {
+			return nil, err
+		}
+		if dst, err = appendString(append(dst, `,"reason":`...), u.Reason); err != nil {
+			return nil, err
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, ']'), nil
 }
 
 // appendRaw appends stored JSON as the encoder writes a json.RawMessage:

@@ -40,6 +40,8 @@ func TestAppendReportAsEncoder(t *testing.T) {
 			}
 		}
 		rep.Meta.AddUnavailable("soil", report.ReasonNoData)
+		rep.Meta.AddUnavailable("wetlands", report.ReasonNotIngested)
+		rep.Parcel = report.Parcel{AreaHa: 64.75, Centroid: report.Point{Lat: 51.005123, Lng: -113.995}}
 		rep.Meta.Sources["soil"] = json.RawMessage(`{"name":"x & y","as_of":"2025"}`)
 		rep.Meta.Sources["cropping"] = json.RawMessage(`{ "name": "b" }`)
 		rep.Meta.Sources["a<b"] = json.RawMessage(`{}`)
@@ -56,6 +58,9 @@ func TestAppendReportAsEncoder(t *testing.T) {
 	escapes := full() // strings the encoder escapes, and other units
 	escapes.LegalLocation, escapes.Resolved, escapes.Grain, escapes.Province = `q "s" \ x`, "é", "tab\there \u2028", "\x01\xff"
 	escapes.Units = ag.Units{Area: "acre", Distance: "ft"}
+	escapes.Meta.AddUnavailable(`drought "x" \`, "é\x01\u2028")
+	escapes.Meta.Sources["k\"\\\t"] = json.RawMessage(`{}`)
+	escapes.Parcel = report.Parcel{AreaHa: 1e-7, Centroid: report.Point{Lat: 1e21, Lng: -0.5}}
 	for name, rep := range map[string]*ag.Report{"full": full(), "spaced": spaced, "empty": empty, "zero": zero, "some": some, "escapes": escapes} {
 		got, err := appendReport([]byte("keep"), rep)
 		if err != nil {
