@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 
@@ -168,6 +169,17 @@ var sourceKeys = map[string]struct{ stored, meta string }{
 	SKMunicipality: {"parcel_context", SectionParcelContext},
 	SKProvincial:   {"provincial_detail", SectionProvincialDetail},
 }
+
+// SourceNames are the members meta.sources can have, sorted: a writer
+// can list a report's sources in order without sorting them.
+var SourceNames = func() []string {
+	var names []string
+	for _, k := range sourceKeys {
+		names = append(names, k.meta)
+	}
+	slices.Sort(names)
+	return names
+}()
 
 func (r *Reporter) Report(ctx context.Context, q Query) (*Report, error) {
 	input := q.LegalLocation

@@ -85,15 +85,32 @@ func appendReport(dst []byte, rep *ag.Report) ([]byte, error) {
 		dst = append(dst, "null"...)
 	} else {
 		dst = append(dst, '{')
-		for n, k := range slices.Sorted(maps.Keys(rep.Meta.Sources)) {
+		// In order: ag.SourceNames, unless the report has another.
+		names := ag.SourceNames
+		n := 0
+		for _, k := range names {
+			if _, ok := rep.Meta.Sources[k]; ok {
+				n++
+			}
+		}
+		if n != len(rep.Meta.Sources) {
+			names = slices.Sorted(maps.Keys(rep.Meta.Sources))
+		}
+		n = 0
+		for _, k := range names {
+			src, ok := rep.Meta.Sources[k]
+			if !ok {
+				continue
+			}
 			if n > 0 {
 				dst = append(dst, ',')
 			}
+			n++
 			if dst, err = appendString(dst, k); err != nil {
 				return nil, err
 			}
 			dst = append(dst, ':')
-			if dst, err = appendRaw(dst, rep.Meta.Sources[k], rep.Compact); err != nil {
+			if dst, err = appendRaw(dst, src, rep.Compact); err != nil {
 				return nil, err
 			}
 		}

@@ -61,7 +61,12 @@ func TestAppendReportAsEncoder(t *testing.T) {
 	escapes.Meta.AddUnavailable(`drought "x" \`, "é\x01\u2028")
 	escapes.Meta.Sources["k\"\\\t"] = json.RawMessage(`{}`)
 	escapes.Parcel = report.Parcel{AreaHa: 1e-7, Centroid: report.Point{Lat: 1e21, Lng: -0.5}}
-	for name, rep := range map[string]*ag.Report{"full": full(), "spaced": spaced, "empty": empty, "zero": zero, "some": some, "escapes": escapes} {
+	known := full() // sources all of ag.SourceNames', written in its order
+	known.Meta.Sources = map[string]json.RawMessage{}
+	for i, k := range ag.SourceNames {
+		known.Meta.Sources[k] = json.RawMessage(`{"n":` + strconv.Itoa(i) + `}`)
+	}
+	for name, rep := range map[string]*ag.Report{"known": known, "full": full(), "spaced": spaced, "empty": empty, "zero": zero, "some": some, "escapes": escapes} {
 		got, err := appendReport([]byte("keep"), rep)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
