@@ -32,11 +32,11 @@ func (rep *Report) AppendJSON(dst []byte) ([]byte, error) {
 	if err == nil {
 		dst, err = rep.Parcel.AppendJSON(append(dst, `,"parcel":`...))
 	}
-	if rep.Summary != nil {
-		field("summary", rep.Summary)
+	if rep.Summary != nil && err == nil {
+		dst, err = rep.Summary.appendJSON(append(dst, `,"summary":`...))
 	}
-	if rep.Production != nil {
-		field("production", rep.Production)
+	if rep.Production != nil && err == nil {
+		dst, err = rep.Production.appendJSON(append(dst, `,"production":`...))
 	}
 	if err != nil {
 		return nil, err

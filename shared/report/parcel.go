@@ -61,12 +61,37 @@ func (p Parcel) AppendJSON(dst []byte) ([]byte, error) {
 		return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 	}
 	dst = append(dst, `{"area_ha":`...)
-	dst = strconv.AppendFloat(dst, p.AreaHa, 'f', -1, 64)
+	dst, _ = AppendFloat(dst, p.AreaHa)
 	dst = append(dst, `,"centroid":{"lat":`...)
-	dst = strconv.AppendFloat(dst, p.Centroid.Lat, 'f', -1, 64)
+	dst, _ = AppendFloat(dst, p.Centroid.Lat)
 	dst = append(dst, `,"lng":`...)
-	dst = strconv.AppendFloat(dst, p.Centroid.Lng, 'f', -1, 64)
+	dst, _ = AppendFloat(dst, p.Centroid.Lng)
 	return append(dst, `},"geometry":null}`...), nil
+}
+
+// AppendFloat appends f as encoding/json writes it when that is strconv's
+// 'f' format at the shortest precision (plainFloat); otherwise it returns
+// dst unchanged and false, and the caller goes through encoding/json.
+func AppendFloat(dst []byte, f float64) ([]byte, bool) {
+	if !plainFloat(f) {
+		return dst, false
+	}
+	return strconv.AppendFloat(dst, f, 'f', -1, 64), true
+}
+
+// AppendString appends s quoted as encoding/json writes it when it needs
+// no escape (every byte printable ASCII other than a quote or a
+// backslash; without HTML escaping, as api.WriteJSON writes); otherwise
+// it returns dst unchanged and false.
+func AppendString(dst []byte, s string) ([]byte, bool) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return dst, false
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"'), true
 }
 
 // plainFloat reports whether encoding/json writes f as strconv's 'f'
