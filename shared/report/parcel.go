@@ -1,14 +1,13 @@
 package report
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"strconv"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
 
+	"meridian/shared/api"
 	"meridian/shared/survey"
 )
 
@@ -52,13 +51,7 @@ func Round(v float64, digits int) float64 {
 // form (or refuses), it goes through encoding/json.
 func (p Parcel) AppendJSON(dst []byte) ([]byte, error) {
 	if p.Geometry != nil || !plainFloat(p.AreaHa) || !plainFloat(p.Centroid.Lat) || !plainFloat(p.Centroid.Lng) {
-		b := bytes.NewBuffer(dst)
-		enc := json.NewEncoder(b)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(p); err != nil {
-			return nil, err
-		}
-		return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+		return api.AppendJSON(dst, p)
 	}
 	dst = append(dst, `{"area_ha":`...)
 	dst, _ = AppendFloat(dst, p.AreaHa)

@@ -198,15 +198,11 @@ var (
 )
 
 // appendString appends s as the encoder writes a string without HTML
-// escaping: as it is when every byte is printable ASCII other than a
-// quote or a backslash, through the encoder otherwise.
+// escaping: as it is when it needs no escape (report.AppendString),
+// through the encoder otherwise.
 func appendString(dst []byte, s string) ([]byte, error) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			return api.AppendJSON(dst, s)
-		}
+	if b, ok := report.AppendString(dst, s); ok {
+		return b, nil
 	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"'), nil
+	return api.AppendJSON(dst, s)
 }
