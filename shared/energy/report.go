@@ -338,7 +338,7 @@ func (r *Reporter) Report(ctx context.Context, q Query) (*Report, error) {
 		var sum LSDSummary
 		if part.summary != nil {
 			found = true
-			if err := json.Unmarshal(part.summary.Data, &sum); err != nil {
+			if err := decodeSummary(part.summary.Data, &sum); err != nil {
 				return nil, err
 			}
 		}
