@@ -49,7 +49,7 @@ func buildTilesCommand(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "output directory (default DATA/tiles)")
 	zoom := fs.String("zoom", "", "zooms as MIN-MAX (default: the layer's range, to 14)")
 	bounds := fs.String("bounds", "", "west,south,east,north in degrees (default: the layer's region)")
-	workers := fs.Int("workers", 0, "tiles generated in parallel (default: the number of CPUs)")
+	workers := fs.Int("workers", 0, "tiles generated in parallel (default: one more than the number of CPUs)")
 	quiet := fs.Bool("q", false, "no progress bar")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the build to this file")
 	memProfile := fs.String("memprofile", "", "write a heap profile to this file at the end of the build")

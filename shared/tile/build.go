@@ -54,11 +54,20 @@ type Sink interface {
 // nil data means no tile.
 type Source func(ctx context.Context, l Layer, t maptile.Tile) ([]byte, error)
 
+// DefaultWorkers is how many tiles a build generates in parallel when its
+// options do not say: one more than the processors Go runs on. A worker
+// also waits (for a data layer's partition another worker is loading, for
+// the writer to take its tile), and the spare one keeps the processors
+// busy then: a full-size agriculture layer (ag/aafc_crop_summary, 1.05
+// million tiles) built at 168% CPU on two cores with two workers, and in
+// 0.87-0.90 of the time with three (two runs each, alternating).
+func DefaultWorkers() int { return runtime.GOMAXPROCS(0) + 1 }
+
 // BuildOptions choose what a build covers and how it runs.
 type BuildOptions struct {
 	MinZoom, MaxZoom int       // default: the layer's, the maximum clipped to MaxDataZoom
 	Bounds           orb.Bound // default: the layer's
-	Workers          int       // default: GOMAXPROCS
+	Workers          int       // default: GOMAXPROCS + 1 (DefaultWorkers)
 	Progress         io.Writer // a progress line, redrawn; nil: quiet
 
 	// Tiles, when set, lists the tiles of zoom z that may have features
@@ -111,7 +120,7 @@ func Build(ctx context.Context, l Layer, src Source, sink Sink, o BuildOptions) 
 		o.Bounds = l.Bounds
 	}
 	if o.Workers <= 0 {
-		o.Workers = runtime.GOMAXPROCS(0)
+		o.Workers = DefaultWorkers()
 	}
 	if o.MinZoom < 0 || o.MaxZoom > maxZoom || o.MinZoom > o.MaxZoom {
 		return BuildStats{}, fmt.Errorf("tile: zooms %d-%d: want 0 <= min <= max <= %d", o.MinZoom, o.MaxZoom, maxZoom)
