@@ -15,12 +15,23 @@ const Geometry = "geometry"
 // and whether the parcel's polygon is.
 type Include struct {
 	Geometry bool
-	sections map[string]bool
-	all      bool
+	// asked has bit i set when names[i] is asked for: a map of the
+	// sections, made and filled on every request and read a dozen times
+	// by each, was 2-3% of a report's server CPU.
+	names []string
+	asked uint64
+	all   bool
 }
 
 // Has reports whether the section is asked for.
-func (inc Include) Has(section string) bool { return inc.sections[section] }
+func (inc Include) Has(section string) bool {
+	for i, n := range inc.names {
+		if n == section {
+			return inc.asked&(1<<i) != 0
+		}
+	}
+	return false
+}
 
 // All reports whether every section is asked for (include omitted, or
 // naming them all).
@@ -32,12 +43,12 @@ func (inc Include) All() bool { return inc.all }
 // polygon. A value that is not a section, or a list of nothing but commas,
 // is invalid_parameter.
 func ParseInclude(include string, sections []string) (Include, error) {
-	inc := Include{sections: map[string]bool{}}
+	if len(sections) > 64 {
+		panic("report: more than 64 sections") // a report's own list: a few
+	}
+	inc := Include{names: sections}
 	if strings.TrimSpace(include) == "" {
-		for _, s := range sections {
-			inc.sections[s] = true
-		}
-		inc.all = true
+		inc.asked, inc.all = 1<<len(sections)-1, true
 		return inc, nil
 	}
 	names := strings.Join(append(slices.Clip(sections), Geometry), ", ")
@@ -50,7 +61,7 @@ func ParseInclude(include string, sections []string) (Include, error) {
 		case k == Geometry:
 			inc.Geometry = true
 		case slices.Contains(sections, k):
-			inc.sections[k] = true
+			inc.asked |= 1 << slices.Index(sections, k)
 		default:
 			return Include{}, apierr.Invalidf("invalid_parameter", "include '%s' is not a section: use a comma-separated list of %s", part, names)
 		}
@@ -59,6 +70,6 @@ func ParseInclude(include string, sections []string) (Include, error) {
 	if empty {
 		return Include{}, apierr.Invalidf("invalid_parameter", "include is empty: use a comma-separated list of %s", names)
 	}
-	inc.all = len(inc.sections) == len(sections)
+	inc.all = inc.asked == 1<<len(sections)-1
 	return inc, nil
 }
