@@ -52,8 +52,8 @@ func (s *jsonScan) peek() byte {
 	return 0
 }
 
-// byte_ reads c.
-func (s *jsonScan) byte_(c byte) {
+// expect reads c.
+func (s *jsonScan) expect(c byte) {
 	if s.peek() != c {
 		s.ok = false
 		return
@@ -168,14 +168,14 @@ func (s *jsonScan) float() float64 {
 
 // object reads an object, calling field with each key before its value.
 func (s *jsonScan) object(field func(key string)) {
-	s.byte_('{')
+	s.expect('{')
 	if s.peek() == '}' {
 		s.i++
 		return
 	}
 	for s.ok {
 		k := s.str()
-		s.byte_(':')
+		s.expect(':')
 		if !s.ok {
 			return
 		}
@@ -262,7 +262,7 @@ func decodeSummaryFast(b []byte, sum *LSDSummary) bool {
 		case "facilities":
 			sum.Facilities = s.int()
 		case "facility_categories":
-			s.byte_('[')
+			s.expect('[')
 			cats := []string{}
 			if s.peek() == ']' {
 				s.i++
@@ -273,7 +273,7 @@ func decodeSummaryFast(b []byte, sum *LSDSummary) bool {
 						s.i++
 						continue
 					}
-					s.byte_(']')
+					s.expect(']')
 					break
 				}
 			}
