@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"meridian/shared/internal/jsonscan"
 )
 
 // A report decodes its LSD's stored roll-up (LSDSummary) on every
@@ -87,59 +89,17 @@ func (s *jsonScan) str() string {
 	return ""
 }
 
-// number returns the next number's text.
+// number returns the next number's text (jsonscan.Number's grammar,
+// encoding/json's).
 func (s *jsonScan) number() []byte {
 	s.ws()
-	start := s.i
-	for s.i < len(s.b) {
-		switch c := s.b[s.i]; {
-		case c >= '0' && c <= '9', c == '-', c == '+', c == '.', c == 'e', c == 'E':
-			s.i++
-			continue
-		}
-		break
-	}
-	if s.i == start {
+	n := jsonscan.Number(s.b[s.i:])
+	if n == 0 {
 		s.ok = false
 	}
-	return s.b[start:s.i]
-}
-
-// validNumber reports whether t is a JSON number:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func validNumber(t []byte) bool {
-	i := 0
-	digits := func() int {
-		n := 0
-		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-			i, n = i+1, n+1
-		}
-		return n
-	}
-	if i < len(t) && t[i] == '-' {
-		i++
-	}
-	if i < len(t) && t[i] == '0' {
-		i++
-	} else if digits() == 0 {
-		return false
-	}
-	if i < len(t) && t[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
-		i++
-		if i < len(t) && (t[i] == '+' || t[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(t)
+	t := s.b[s.i : s.i+n]
+	s.i += n
+	return t
 }
 
 // int reads an integer as encoding/json does into an int: a number with
@@ -147,19 +107,14 @@ func validNumber(t []byte) bool {
 func (s *jsonScan) int() int {
 	t := s.number()
 	n, err := strconv.Atoi(string(t))
-	if err != nil || !validNumber(t) {
+	if err != nil {
 		s.ok = false
 	}
 	return n
 }
 
 func (s *jsonScan) float() float64 {
-	t := s.number()
-	if !validNumber(t) {
-		s.ok = false
-		return 0
-	}
-	f, err := strconv.ParseFloat(string(t), 64)
+	f, err := strconv.ParseFloat(string(s.number()), 64)
 	if err != nil {
 		s.ok = false
 	}

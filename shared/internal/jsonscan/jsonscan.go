@@ -25,6 +25,17 @@ func Scan(b []byte) (valid, compact bool) {
 	return true, s.compact
 }
 
+// Number returns the length of the JSON number b begins with (the
+// grammar encoding/json accepts: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?),
+// 0 when b does not begin with one. What follows it is not looked at.
+func Number(b []byte) int {
+	s := scanner{b: b}
+	if len(b) == 0 || !s.number() {
+		return 0
+	}
+	return s.i
+}
+
 type scanner struct {
 	b       []byte
 	i       int

@@ -68,3 +68,16 @@ func BenchmarkScan(b *testing.B) {
 		}
 	})
 }
+
+// TestNumber: the length of the number a slice begins with, as
+// encoding/json's grammar reads it, and 0 where none begins.
+func TestNumber(t *testing.T) {
+	for in, want := range map[string]int{
+		"0": 1, "-0": 2, "12": 2, "12,": 2, "1.25}": 4, "-3e+5 ": 5, "2E-3": 4,
+		"01": 1, "1.": 0, ".5": 0, "+1": 0, "-": 0, "1e": 0, "": 0, "x": 0,
+	} {
+		if got := Number([]byte(in)); got != want {
+			t.Errorf("Number(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
