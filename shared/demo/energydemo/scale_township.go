@@ -248,7 +248,7 @@ func (g *scaleGen) writeTownship(t *demoTownship, ws []*demoWell, fs []*demoFaci
 		b := &g.vols[m].buf
 		month := demoMonth(dm)
 		sub := time.Date(2025, time.October+time.Month(dm), 18, 0, 0, 0, 0, time.UTC)
-		line := func(f *demoFacility, r volRow) { volLine(b, t.Prov, month, sub, f, r) }
+		line := newVolWriter(b, t.Prov, month, sub).line
 		for _, f := range fs {
 			if f.typ == "BT" && len(f.wells) > 0 {
 				batteryVolumes(line, t.Prov, dm, f, g.rand(int('V'), int(t.Prov[0]), dm, len(f.id7), f.sec, f.lsd, t.index))

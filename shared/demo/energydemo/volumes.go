@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -244,7 +245,7 @@ func (w *demoWorld) volumetrics(prov string, m int) []byte {
 	csvQuoted(&b, energyingest.VolumetricColumns()...)
 	month := demoMonth(m)
 	sub := time.Date(2025, time.October+time.Month(m), 18, 0, 0, 0, 0, time.UTC)
-	line := func(f *demoFacility, r volRow) { volLine(&b, prov, month, sub, f, r) }
+	line := newVolWriter(&b, prov, month, sub).line
 	facs := w.provFacilities(prov)
 	for _, f := range facs {
 		if f.typ != "BT" || f.orphan {
@@ -283,28 +284,51 @@ func (w *demoWorld) volumetrics(prov string, m int) []byte {
 	return b.Bytes()
 }
 
-// volLine writes one volumetrics row of facility f for month (YYYY-MM),
-// submitted around sub.
-func volLine(b *bytes.Buffer, prov, month string, sub time.Time, f *demoFacility, r volRow) {
-	o := op(f.operator)
-	l := f.loc()
+// volWriter writes the volumetrics rows of one province and month. A
+// row starts with its facility's fields (operator, facility, location,
+// submission date), the same on every row of the facility that month:
+// they are quoted once per facility, not once per row (at province size
+// the rows of the twelve months were half of the generator's time).
+type volWriter struct {
+	b           *bytes.Buffer
+	prov, month string
+	sub         time.Time
+	f           *demoFacility // whose fields prefix holds
+	prefix      []byte
+}
+
+func newVolWriter(b *bytes.Buffer, prov, month string, sub time.Time) *volWriter {
+	return &volWriter{b: b, prov: prov, month: month, sub: sub}
+}
+
+// line writes one row of facility f.
+func (w *volWriter) line(f *demoFacility, r volRow) {
+	if f != w.f {
+		o := op(f.operator)
+		l := f.loc()
+		p := bytes.NewBuffer(w.prefix[:0]) // the last facility's bytes, reused
+		csvFields(p, w.month, o.BA, o.Upper(), f.id, w.prov, f.typ, f.id7, f.name, f.subType, f.subDesc,
+			f.locText(f.t.index%2 == 1), strconv.Itoa(int(l.LSD)), strconv.Itoa(int(l.Section)), strconv.Itoa(int(l.Township)),
+			strconv.Itoa(int(l.Range)), strconv.Itoa(l.Meridian.Number()), w.sub.AddDate(0, 0, f.t.index%3).Format("2006-01-02"))
+		w.f, w.prefix = f, p.Bytes()
+	}
 	ft, ftProv, ftType, ftID := "", "", "", ""
 	switch {
 	case r.hidden || r.well != nil && r.well.confidential:
 		ft, ftID = energyingest.ConfidentialText, energyingest.ConfidentialText
 	case r.well != nil:
-		ft, ftProv, ftType, ftID = prov+"WI"+r.well.uwi16(), prov, "WI", r.well.uwi16()
+		u := r.well.uwi16()
+		ft, ftProv, ftType, ftID = w.prov+"WI"+u, w.prov, "WI", u
 	case r.fac != nil:
-		ft, ftProv, ftType, ftID = r.fac.id, prov, r.fac.typ, r.fac.id7
+		ft, ftProv, ftType, ftID = r.fac.id, w.prov, r.fac.typ, r.fac.id7
 	}
 	vol, hours := r.vol, r.hours
 	if r.well != nil && r.well.confVolume {
 		vol, hours = energyingest.ConfidentialText, energyingest.ConfidentialText
 	}
-	csvQuoted(b, month, o.BA, o.Upper(), f.id, prov, f.typ, f.id7, f.name, f.subType, f.subDesc,
-		f.locText(f.t.index%2 == 1), fmt.Sprint(l.LSD), fmt.Sprint(l.Section), fmt.Sprint(l.Township),
-		fmt.Sprint(l.Range), fmt.Sprint(l.Meridian.Number()), sub.AddDate(0, 0, f.t.index%3).Format("2006-01-02"),
-		r.act, r.prod, ft, ftProv, ftType, ftID, vol, "0", hours, "", r.proProd, r.fact, "")
+	w.b.Write(w.prefix)
+	w.b.WriteByte(',')
+	csvQuoted(w.b, r.act, r.prod, ft, ftProv, ftType, ftID, vol, "0", hours, "", r.proProd, r.fact, "")
 }
 
 // batteryVolumes writes a battery's rows of month m through line: its

@@ -380,15 +380,25 @@ func latin1(s string) []byte {
 // csvQuoted writes one CSV row with every field double-quoted and CRLF, as
 // Petrinex publishes.
 func csvQuoted(b *bytes.Buffer, fields ...string) {
+	csvFields(b, fields...)
+	b.WriteString("\r\n")
+}
+
+// csvFields writes fields quoted and separated by commas, without the
+// line's end.
+func csvFields(b *bytes.Buffer, fields ...string) {
 	for i, f := range fields {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteByte('"')
-		b.WriteString(strings.ReplaceAll(f, `"`, `""`))
+		if strings.IndexByte(f, '"') < 0 {
+			b.WriteString(f)
+		} else {
+			b.WriteString(strings.ReplaceAll(f, `"`, `""`))
+		}
 		b.WriteByte('"')
 	}
-	b.WriteString("\r\n")
 }
 
 // wellInfrastructure renders Petrinex Well Infrastructure for a province
