@@ -21,6 +21,10 @@ import (
 // errSwept stops the goroutines of a sweep that ended early.
 var errSwept = errors.New("ag: raster sweep stopped")
 
+// sweepMemoPoints is how many projected points a sweep keeps
+// (proj.Memo): 2 MiB.
+const sweepMemoPoints = 1 << 16
+
 // sweepRasters summarises rasters of the same grid (sameGrid: the years
 // of one province's crop inventory, one UTM zone's land use vintages)
 // together, one band of each at a time: a quarter's polygon is found and
@@ -33,7 +37,9 @@ func sweepRasters(files []*rasterFile, quarters Quarters, fn func([]QuarterYear,
 		return fmt.Errorf("ag: %s: no quarter polygons to summarise the raster over", files[0].name)
 	}
 	lead := files[0]
-	im, p := lead.im, lead.p
+	// A quarter's corners are its neighbours' too: each is projected
+	// about once (runZones).
+	im, p := lead.im, proj.Memo(lead.p, sweepMemoPoints)
 	for _, rf := range files[1:] {
 		if !sameGrid(im, rf.im) {
 			return fmt.Errorf("ag: %s and %s are not on the same grid", lead.name, rf.name)
