@@ -116,6 +116,10 @@ func openShapefile(s Source, name string) (*Table, error) {
 	return shpTable(sr, p, name, true, s), nil
 }
 
+// shpMemoPoints is how many converted points a projected shapefile's
+// table keeps (proj.Memo): 2 MiB.
+const shpMemoPoints = 1 << 16
+
 // shpTable iterates over a shp.Reader's features.
 func shpTable(sr *shp.Reader, p proj.Projection, name string, spatial bool, s Source) *Table {
 	t := &Table{Name: name, Spatial: spatial, Fixed: true}
@@ -132,6 +136,10 @@ func shpTable(sr *shp.Reader, p proj.Projection, name string, spatial bool, s So
 	t.idx = idx
 	rw := &Row{idx: idx}
 	geographic := p == nil || proj.Geographic(p)
+	if !geographic {
+		// Parcels share their corners: each is converted about once.
+		p = proj.Memo(p, shpMemoPoints)
+	}
 	lenient := !s.Strict && s.Geometry == nil
 	var bad skippedFeatures
 	t.next = func() (*Row, error) {

@@ -52,6 +52,20 @@ func TestMemo(t *testing.T) {
 			if err == nil && (math.Float64bits(x) != math.Float64bits(wx) || math.Float64bits(y) != math.Float64bits(wy)) {
 				t.Fatalf("EPSG:%d %v: %v, %v, want %v, %v", code, ll, x, y, wx, wy)
 			}
+			// And back, from the projected point (or a neighbour of it).
+			if err == nil {
+				if rng.IntN(4) == 0 {
+					wy = math.Nextafter(wy, 0)
+				}
+				want, werr := p.ToLngLat(wx, wy)
+				got, err := m.ToLngLat(wx, wy)
+				if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+					t.Fatalf("EPSG:%d %v, %v: error %v, want %v", code, wx, wy, err, werr)
+				}
+				if math.Float64bits(got[0]) != math.Float64bits(want[0]) || math.Float64bits(got[1]) != math.Float64bits(want[1]) {
+					t.Fatalf("EPSG:%d %v, %v: %v, want %v", code, wx, wy, got, want)
+				}
+			}
 		}
 		// A run of points each met four times in a row: converted once each.
 		c.n = 0
@@ -66,8 +80,19 @@ func TestMemo(t *testing.T) {
 		if c.n != 200 {
 			t.Errorf("EPSG:%d: %d conversions for 200 points met four times each, want 200", code, c.n)
 		}
-		if m.EPSG() != p.EPSG() || m.Name() != p.Name() {
+		if _, err := m.ToLngLat(math.NaN(), 0); err == nil {
+			t.Errorf("EPSG:%d: NaN converted", code)
+		}
+		if m.EPSG() != p.EPSG() || m.Name() != p.Name() || proj.Geographic(m) {
 			t.Errorf("EPSG:%d: the memo names itself %d %q", code, m.EPSG(), m.Name())
 		}
+	}
+	// A geographic system stays one (its callers treat it apart).
+	g, err := proj.FromEPSG(proj.EPSGNAD83)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !proj.Geographic(proj.Memo(g, 16)) {
+		t.Error("Memo of NAD83 is not geographic")
 	}
 }
