@@ -31,7 +31,8 @@ const sweepMemoPoints = 1 << 16
 // projected once for all of them, and fn receives, when the band holding
 // its last row is done, the quarter's summaries of every raster with
 // counted pixels (in the order of files) and its lng/lat bound. Memory:
-// one band of each raster and the quarters open across the band.
+// one band of each raster, the quarters open across the band and the
+// projected points kept (sweepMemoPoints, 2 MiB).
 func sweepRasters(files []*rasterFile, quarters Quarters, fn func([]QuarterYear, orb.Bound) error) error {
 	if quarters == nil {
 		return fmt.Errorf("ag: %s: no quarter polygons to summarise the raster over", files[0].name)
