@@ -1,8 +1,8 @@
 package changefeed
 
 import (
+	"bytes"
 	"fmt"
-	"io"
 	"strings"
 
 	"meridian/shared/energy"
@@ -24,45 +24,64 @@ type Version struct {
 // disposition whose expiry falls after it and on or before v.AsOf
 // expired between the two). Memory is two records and a scanner's buffer
 // each.
+//
+// Most entities are the same in both versions: a line of next equal to
+// prev's, byte for byte, is the same entity with the same fields, and
+// no change but a disposition's expiry by date can come of it, so such
+// lines of wells, pipelines and facilities are passed over unparsed.
 func Diff(prev, next string, v Version, fn func(energy.Change) error) error {
-	a, err := openState(prev, snapshotFormat)
+	ra, err := openState(prev, snapshotFormat)
 	if err != nil {
 		return err
 	}
-	defer a.Close()
-	b, err := openState(next, snapshotFormat)
+	defer ra.Close()
+	rb, err := openState(next, snapshotFormat)
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	d := differ{v: v, prevAsOf: a.h.AsOf, fn: fn}
-	ra, ka, err := nextRecord(a)
-	if err != nil {
+	defer rb.Close()
+	d := differ{v: v, prevAsOf: ra.h.AsOf, fn: fn}
+	a, b := &diffSide{r: ra}, &diffSide{r: rb}
+	if err := a.advance(); err != nil {
 		return err
 	}
-	rb, kb, err := nextRecord(b)
-	if err != nil {
+	if err := b.advance(); err != nil {
 		return err
 	}
-	for ra != nil || rb != nil {
-		switch {
-		case rb == nil || (ra != nil && ka < kb):
-			err = d.removed(ra)
-			if err == nil {
-				ra, ka, err = nextRecord(a)
+	for !a.done || !b.done {
+		if !a.done && !b.done && bytes.Equal(a.line, b.line) && !dispositionLine(a.line) {
+			if err = a.advance(); err == nil {
+				err = b.advance()
 			}
-		case ra == nil || kb < ka:
-			err = d.added(rb)
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if err := a.parse(); err != nil {
+			return err
+		}
+		if err := b.parse(); err != nil {
+			return err
+		}
+		switch {
+		case b.done || (!a.done && a.key < b.key):
+			err = d.removed(a.rec)
 			if err == nil {
-				rb, kb, err = nextRecord(b)
+				err = a.advance()
+			}
+		case a.done || b.key < a.key:
+			err = d.added(b.rec)
+			if err == nil {
+				err = b.advance()
 			}
 		default:
-			err = d.changed(ra, rb)
+			err = d.changed(a.rec, b.rec)
 			if err == nil {
-				ra, ka, err = nextRecord(a)
+				err = a.advance()
 			}
 			if err == nil {
-				rb, kb, err = nextRecord(b)
+				err = b.advance()
 			}
 		}
 		if err != nil {
@@ -72,20 +91,50 @@ func Diff(prev, next string, v Version, fn func(energy.Change) error) error {
 	return nil
 }
 
-// nextRecord reads r's next record and its key; nil at the end.
-func nextRecord(r *reader) (*Record, string, error) {
-	s, err := r.next()
-	if err == io.EOF {
-		return nil, "", nil
+// diffSide is one snapshot of a Diff: its current line (the scanner's
+// bytes, valid until the next advance) and, once parsed, its record and
+// key.
+type diffSide struct {
+	r    *reader
+	line []byte
+	done bool    // no line left
+	rec  *Record // nil until parse
+	key  string
+}
+
+// advance moves to the next line.
+func (s *diffSide) advance() error {
+	s.rec, s.key = nil, ""
+	if s.r.sc.Scan() {
+		s.line = s.r.sc.Bytes()
+		return nil
 	}
+	s.line, s.done = nil, true
+	if err := s.r.sc.Err(); err != nil {
+		return fmt.Errorf("changefeed: read snapshot: %w", err)
+	}
+	return nil
+}
+
+// parse parses the current line, once; nothing at the end.
+func (s *diffSide) parse() error {
+	if s.done || s.rec != nil {
+		return nil
+	}
+	rec, err := parseLine(string(s.line))
 	if err != nil {
-		return nil, "", fmt.Errorf("changefeed: read snapshot: %w", err)
+		return err
 	}
-	rec, err := parseLine(s)
-	if err != nil {
-		return nil, "", err
-	}
-	return &rec, rec.key(), nil
+	s.rec, s.key = &rec, rec.key()
+	return nil
+}
+
+// dispositionLine reports whether a snapshot line is a disposition's: its
+// second field, the entity type.
+func dispositionLine(line []byte) bool {
+	_, rest, _ := bytes.Cut(line, []byte{'\t'})
+	typ, _, _ := bytes.Cut(rest, []byte{'\t'})
+	return string(typ) == energy.EntityDisposition
 }
 
 type differ struct {
