@@ -116,10 +116,6 @@ func openShapefile(s Source, name string) (*Table, error) {
 	return shpTable(sr, p, name, true, s), nil
 }
 
-// shpMemoPoints is how many converted points a projected shapefile's
-// table keeps (proj.Memo): 2 MiB.
-const shpMemoPoints = 1 << 16
-
 // shpTable iterates over a shp.Reader's features.
 func shpTable(sr *shp.Reader, p proj.Projection, name string, spatial bool, s Source) *Table {
 	t := &Table{Name: name, Spatial: spatial, Fixed: true}
@@ -138,7 +134,7 @@ func shpTable(sr *shp.Reader, p proj.Projection, name string, spatial bool, s So
 	geographic := p == nil || proj.Geographic(p)
 	if !geographic {
 		// Parcels share their corners: each is converted about once.
-		p = proj.Memo(p, shpMemoPoints)
+		p = proj.Memo(p, proj.MemoPoints) // 2 MiB
 	}
 	lenient := !s.Strict && s.Geometry == nil
 	var bad skippedFeatures

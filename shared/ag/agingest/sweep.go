@@ -21,10 +21,6 @@ import (
 // errSwept stops the goroutines of a sweep that ended early.
 var errSwept = errors.New("ag: raster sweep stopped")
 
-// sweepMemoPoints is how many projected points a sweep keeps
-// (proj.Memo): 2 MiB.
-const sweepMemoPoints = 1 << 16
-
 // sweepRasters summarises rasters of the same grid (sameGrid: the years
 // of one province's crop inventory, one UTM zone's land use vintages)
 // together, one band of each at a time: a quarter's polygon is found and
@@ -32,7 +28,7 @@ const sweepMemoPoints = 1 << 16
 // its last row is done, the quarter's summaries of every raster with
 // counted pixels (in the order of files) and its lng/lat bound. Memory:
 // one band of each raster, the quarters open across the band and the
-// projected points kept (sweepMemoPoints, 2 MiB).
+// projected points kept (proj.MemoPoints, 2 MiB).
 func sweepRasters(files []*rasterFile, quarters Quarters, fn func([]QuarterYear, orb.Bound) error) error {
 	if quarters == nil {
 		return fmt.Errorf("ag: %s: no quarter polygons to summarise the raster over", files[0].name)
@@ -40,7 +36,7 @@ func sweepRasters(files []*rasterFile, quarters Quarters, fn func([]QuarterYear,
 	lead := files[0]
 	// A quarter's corners are its neighbours' too: each is projected
 	// about once (runZones).
-	im, p := lead.im, proj.Memo(lead.p, sweepMemoPoints)
+	im, p := lead.im, proj.Memo(lead.p, proj.MemoPoints)
 	for _, rf := range files[1:] {
 		if !sameGrid(im, rf.im) {
 			return fmt.Errorf("ag: %s and %s are not on the same grid", lead.name, rf.name)

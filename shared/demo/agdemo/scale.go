@@ -60,7 +60,7 @@ import (
 // Memory: the selected townships (at most 17 400, about 2 MB), the
 // blocks of the drought, municipality and pasture layers (a few thousand
 // bounds), one band of raster pixels (the raster's width × 256 bytes,
-// under 2 MB), its projected points kept (2 MiB, rasterMemoPoints) and
+// under 2 MB), its projected points kept (2 MiB, proj.MemoPoints) and
 // the compressed raster being written (a few MB); every
 // other file streams to disk. Nothing grows with the fraction but the
 // township list, itself bounded by the extent.

@@ -125,10 +125,6 @@ func (g *scaleGen) landUse() error {
 	return nil
 }
 
-// rasterMemoPoints is how many converted points a raster keeps
-// (proj.Memo): 2 MiB.
-const rasterMemoPoints = 1 << 16
-
 // raster writes a GeoTIFF in EPSG code epsg over the selected townships
 // that in keeps, ScalePixelM pixels on a grid of multiples of it, tiled
 // 256 × 256, 8-bit, nodata 0: every pixel whose centre is in a quarter
@@ -143,7 +139,7 @@ func (g *scaleGen) raster(name string, epsg, compression int, in func(scaleTwp) 
 	}
 	// A quarter's corners are its neighbours' too, and a township's
 	// quarters are drawn again in each band of rows it crosses.
-	p = proj.Memo(p, rasterMemoPoints)
+	p = proj.Memo(p, proj.MemoPoints)
 	type span struct {
 		t            scaleTwp
 		minY, maxY   float64 // projected

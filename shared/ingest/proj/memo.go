@@ -6,6 +6,10 @@ import (
 	"github.com/paulmach/orb"
 )
 
+// MemoPoints is the table size this project's callers give Memo: 65,536 points,
+// 2 MiB a direction, enough for the corners of many townships.
+const MemoPoints = 1 << 16
+
 // Memo returns p answering each conversion from a table of the last
 // points it converted, when the same point comes again: a table of size
 // entries (rounded up to a power of two) for each direction, made on its
