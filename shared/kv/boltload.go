@@ -33,12 +33,13 @@ package kv
 // Memory: the arena (the budget, plus at most one item beyond it), 12
 // bytes of index per item in it, the merge's read buffer and current item
 // per run (mergeFanIn runs at most: 64 × 64 KiB plus the largest items),
-// and one transaction: a copy of its items (loadTxBytes at most, plus one
-// item) and bbolt's dirty nodes and pages for them. With the defaults:
-// 64 MiB + about 5 MiB + 4 MiB + 32 MiB and bbolt's share of a 32 MiB
-// transaction, whatever the number of items. Disk: the items once more
-// in the temporary file while the load runs (twice during a merge pass of
-// more than mergeFanIn runs).
+// the merged items handed from the merge's goroutine to the writer's
+// (mergeAhead: 3 MiB), and one transaction: a copy of its items
+// (loadTxBytes at most, plus one item) and bbolt's dirty nodes and pages
+// for them. With the defaults: 64 MiB + about 5 MiB + 4 MiB + 3 MiB +
+// 32 MiB and bbolt's share of a 32 MiB transaction, whatever the number
+// of items. Disk: the items once more in the temporary file while the
+// load runs (twice during a merge pass of more than mergeFanIn runs).
 //
 // Dataset.ScanRanked (rankscan.go) reads a dataset through the same sort,
 // its keys prefixed with a rank, the merged stream handed to a callback.
@@ -46,7 +47,6 @@ package kv
 import (
 	"bufio"
 	"bytes"
-	"container/heap"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -298,12 +298,12 @@ func (l *boltLoad) write() error {
 	}
 	srcs = append(srcs, &arenaSource{l: l}) // the newest writes
 	if l.emit != nil {
-		err := merge(srcs, l.emit)
+		err := mergeAhead(srcs, l.emit)
 		l.arena, l.ents = nil, nil
 		return err
 	}
 	tw := &txWriter{l: l}
-	err := merge(srcs, tw.put)
+	err := mergeAhead(srcs, tw.put)
 	if err == nil {
 		err = tw.commit()
 	}
@@ -350,81 +350,85 @@ type mergeSource interface {
 // merge calls emit with the items of srcs in key order; of items with
 // equal keys, only the one of the latest source (the highest index). The
 // slices emit gets are valid until it returns.
+//
+// The sources are a binary heap ordered by their current key, then by
+// index, each with its key kept beside it: a step compares keys in place
+// and moves the top's source on, one sift down, where container/heap's
+// Pop and Push took two passes and an interface call per comparison.
 func merge(srcs []mergeSource, emit func(k, d []byte) error) error {
-	h := &mergeHeap{}
+	h := make(mergeHeap, 0, len(srcs))
 	for i, s := range srcs {
 		ok, err := s.next()
 		if err != nil {
 			return err
 		}
 		if ok {
-			h.items = append(h.items, mergeItem{src: s, idx: i})
+			k, d := s.cur()
+			h = append(h, mergeCursor{src: s, idx: i, k: k, d: d})
 		}
 	}
-	heap.Init(h)
-	for len(h.items) > 0 {
-		top := h.items[0]
-		k, _ := top.src.cur()
-		// Older writes of the key (lower index, so before it in the heap's
-		// order) are dropped: advance them until the top is the last.
-		for {
-			heap.Pop(h)
-			if len(h.items) == 0 || !bytes.Equal(h.items[0].key(), k) {
-				break
-			}
-			if err := advance(h, top); err != nil {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+	for len(h) > 0 {
+		top := &h[0]
+		// Another source holding the top's key is a later write of it
+		// (equal keys order by index), and then the smaller of the
+		// top's children holds it: the top is dropped.
+		older := len(h) > 1 && bytes.Equal(h[1].k, top.k) || len(h) > 2 && bytes.Equal(h[2].k, top.k)
+		if !older {
+			if err := emit(top.k, top.d); err != nil {
 				return err
 			}
-			top = h.items[0]
-			k, _ = top.src.cur()
 		}
-		k, d := top.src.cur()
-		if err := emit(k, d); err != nil {
+		ok, err := top.src.next()
+		if err != nil {
 			return err
 		}
-		if err := advance(h, top); err != nil {
-			return err
+		if ok {
+			top.k, top.d = top.src.cur()
+		} else {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
 		}
+		h.down(0)
 	}
 	return nil
 }
 
-// advance moves m's source to its next item and puts it back in the
-// heap, unless it is exhausted.
-func advance(h *mergeHeap, m mergeItem) error {
-	ok, err := m.src.next()
-	if err != nil {
-		return err
-	}
-	if ok {
-		heap.Push(h, m)
-	}
-	return nil
+// mergeCursor is a source in the merge, with its current item.
+type mergeCursor struct {
+	src  mergeSource
+	idx  int
+	k, d []byte
 }
 
-type mergeItem struct {
-	src mergeSource
-	idx int
-}
+// mergeHeap is a binary min-heap of sources by current key, then index.
+type mergeHeap []mergeCursor
 
-func (m mergeItem) key() []byte { k, _ := m.src.cur(); return k }
-
-// mergeHeap orders sources by their current key, then by index.
-type mergeHeap struct{ items []mergeItem }
-
-func (h *mergeHeap) Len() int { return len(h.items) }
-func (h *mergeHeap) Less(i, j int) bool {
-	if c := bytes.Compare(h.items[i].key(), h.items[j].key()); c != 0 {
+func (h mergeHeap) less(i, j int) bool {
+	if c := bytes.Compare(h[i].k, h[j].k); c != 0 {
 		return c < 0
 	}
-	return h.items[i].idx < h.items[j].idx
+	return h[i].idx < h[j].idx
 }
-func (h *mergeHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *mergeHeap) Push(x any)    { h.items = append(h.items, x.(mergeItem)) }
-func (h *mergeHeap) Pop() any {
-	x := h.items[len(h.items)-1]
-	h.items = h.items[:len(h.items)-1]
-	return x
+
+// down moves the source at i down to its place.
+func (h mergeHeap) down(i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && h.less(c+1, c) {
+			c++
+		}
+		if !h.less(c, i) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
 }
 
 // arenaSource reads the sorted arena, keeping the last of equal keys.
