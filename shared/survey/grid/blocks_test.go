@@ -176,3 +176,70 @@ func unitOf(twp lld.Location, u lld.Unit, i int) lld.Location {
 	}
 	return l
 }
+
+// BlocksWhere yields exactly the blocks of Blocks that want takes, and
+// reads no block of a section whose blocks it all refuses: over an
+// official township, refusing every quarter inflates none of the
+// sections' blocks, where taking them all inflates each.
+func TestBlocksWhere(t *testing.T) {
+	t.Parallel()
+	twp := parse(t, "24-1-W5")
+	newIndex := func() *gridindex.Index {
+		var recs []gridindex.Record
+		recs = append(recs, modelRecord(t, twp.String(), 0.0004, -0.0002))
+		for s := uint8(1); s <= 36; s++ {
+			sec := twp
+			sec.Unit, sec.Section = lld.Section, s
+			recs = append(recs, modelRecord(t, sec.String(), 0.0004, -0.0002))
+			for q := range 4 {
+				recs = append(recs, modelRecord(t, unitOf(twp, lld.QuarterSection, int(s-1)*4+q).String(), 0.0004, -0.0002))
+			}
+			for i := range 16 {
+				recs = append(recs, modelRecord(t, unitOf(twp, lld.LSD, int(s-1)*16+i).String(), 0.0004, -0.0002))
+			}
+		}
+		ix, _ := openIndex(t, "ats-test", recs)
+		return ix
+	}
+	ix := newIndex()
+	svc := grid.New()
+	svc.SetIndexes([]*gridindex.Index{ix})
+	ctx := context.Background()
+	// Over the official township and the model's townships around it.
+	b := orb.Bound{Min: orb.Point{-114.2, 51.0}, Max: orb.Point{-113.9, 51.15}}
+	some := func(l lld.Location) bool { return (int(l.Section)+int(l.Aliquot)+int(l.LSD)+int(l.Township))%3 != 0 }
+	for _, u := range []lld.Unit{lld.Section, lld.QuarterSection, lld.LSD} {
+		var all, got []string
+		if err := svc.Blocks(ctx, lld.DLS, u, b, func(blk survey.Block) error {
+			if some(blk.Location) {
+				all = append(all, blk.Location.String())
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.BlocksWhere(ctx, lld.DLS, u, b, some, func(blk survey.Block) error {
+			got = append(got, blk.Location.String())
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(all) == 0 || !slices.Equal(got, all) {
+			t.Fatalf("unit %v: BlocksWhere yields %d blocks, Blocks filtered %d (or others)", u, len(got), len(all))
+		}
+	}
+	misses := func(want func(lld.Location) bool) int64 {
+		ix := newIndex()
+		svc := grid.New()
+		svc.SetIndexes([]*gridindex.Index{ix})
+		tb, _, _ := ix.RecordBound(ctx, twp)
+		if err := svc.BlocksWhere(ctx, lld.DLS, lld.QuarterSection, tb, want, func(survey.Block) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return ix.CacheStats().Misses
+	}
+	none, every := misses(func(lld.Location) bool { return false }), misses(nil)
+	if every < 36 || none > 2 {
+		t.Fatalf("block cache misses: %d refusing every quarter, %d taking them all; want at most 2 and at least 36", none, every)
+	}
+}
