@@ -55,9 +55,8 @@ type BoltOptions struct {
 	RandomAccess bool
 	// SortBudget is the bytes of items (keys and data) a Publish's Writer
 	// holds in memory before it sorts them and spills them to a temporary
-	// file next to the store file (see boltload.go), twice over while a
-	// spill runs beside the puts: DefaultSortBudget when zero or less, at
-	// most 1 GiB.
+	// file next to the store file (see boltload.go): DefaultSortBudget
+	// when zero or less, at most 1 GiB.
 	SortBudget int
 }
 

@@ -30,22 +30,16 @@ package kv
 // sort orders equal keys by arrival (their arena offset) and the spill
 // keeps the last; across runs the merge keeps the one of the latest run.
 //
-// A Writer's load spills on a goroutine of its own, into a second arena
-// the puts fill meanwhile: the sort and the write of a run, 32 s of the
-// agriculture ingest and 17 s of the energy ingest at province size, run
-// beside the ingest.
-//
-// Memory: the arena (the budget, plus at most one item beyond it; two of
-// them in a Writer's load), 12 bytes of index per item in each, the
-// merge's read buffer and current item per run (mergeFanIn runs at most:
-// 64 × 64 KiB plus the largest items), the merged items handed from the
-// merge's goroutine to the writer's (mergeAhead: 3 MiB), and one
-// transaction: a copy of its items (loadTxBytes at most, plus one item)
-// and bbolt's dirty nodes and pages for them. With the defaults:
-// 2 × (64 MiB + about 5 MiB) + 4 MiB + 3 MiB + 32 MiB and bbolt's share
-// of a 32 MiB transaction, whatever the number of items. Disk: the items
-// once more in the temporary file while the load runs (twice during a
-// merge pass of more than mergeFanIn runs).
+// Memory: the arena (the budget, plus at most one item beyond it), 12
+// bytes of index per item in it, the merge's read buffer and current item
+// per run (mergeFanIn runs at most: 64 × 64 KiB plus the largest items),
+// the merged items handed from the merge's goroutine to the writer's
+// (mergeAhead: 3 MiB), and one transaction: a copy of its items
+// (loadTxBytes at most, plus one item) and bbolt's dirty nodes and pages
+// for them. With the defaults: 64 MiB + about 5 MiB + 4 MiB + 3 MiB +
+// 32 MiB and bbolt's share of a 32 MiB transaction, whatever the number
+// of items. Disk: the items once more in the temporary file while the
+// load runs (twice during a merge pass of more than mergeFanIn runs).
 //
 // Dataset.ScanRanked (rankscan.go) reads a dataset through the same sort,
 // its keys prefixed with a rank, the merged stream handed to a callback.
@@ -104,7 +98,7 @@ type loadLimits struct {
 // PutStream implements Streamer: a Publish's Writer hands its items to an
 // external sort that writes them in key order when it closes.
 func (b *Bolt) PutStream(ctx context.Context) ItemStream {
-	return &boltLoad{b: b, path: b.path, ctx: ctx, lim: b.load, async: true}
+	return &boltLoad{b: b, path: b.path, ctx: ctx, lim: b.load}
 }
 
 // boltLoad is the external sort of a Writer's items on a Bolt. With emit
@@ -128,15 +122,6 @@ type boltLoad struct {
 	wbuf  *bufio.Writer
 	err   error // sticky: the first error
 	items int   // items written to the store (after duplicates dropped)
-
-	// async spills a full arena on a goroutine of its own while the puts
-	// fill a second one (a Writer's load: the sort and the run's write
-	// beside the ingest). spilling, when not nil, gives that spill's
-	// error; tmp, end, runs, wbuf and the spare arena are its until then.
-	async      bool
-	spilling   chan error
-	spareArena []byte
-	spareEnts  []loadEnt
 }
 
 // loadEnt is one item of the arena: its key at off, then its data.
@@ -200,58 +185,19 @@ func (l *boltLoad) sortArena() {
 }
 
 // spill sorts the arena and appends it to the temporary file as a run,
-// keeping the last item of each key. An async load hands the arena to a
-// goroutine that does so, once the spill before it is done, and goes on
-// filling its other arena; the spill's error comes back at the next spill
-// or at Close.
+// keeping the last item of each key.
 func (l *boltLoad) spill() error {
-	if err := l.waitSpill(); err != nil {
-		return err
-	}
+	l.sortArena()
 	if err := l.openTmp(); err != nil {
 		return err
 	}
-	arena, ents := l.arena, l.ents
-	if !l.async {
-		err := l.spillRun(arena, ents)
-		l.arena, l.ents = arena[:0], ents[:0]
-		return err
-	}
-	l.arena, l.ents = l.spareArena[:0], l.spareEnts[:0]
-	l.spareArena, l.spareEnts = nil, nil
-	done := make(chan error, 1)
-	l.spilling = done
-	go func() {
-		err := l.spillRun(arena, ents)
-		l.spareArena, l.spareEnts = arena[:0], ents[:0]
-		done <- err
-	}()
-	return nil
-}
-
-// waitSpill waits for the spill in progress, if any, and returns its
-// error.
-func (l *boltLoad) waitSpill() error {
-	if l.spilling == nil {
-		return nil
-	}
-	err := <-l.spilling
-	l.spilling = nil
-	return err
-}
-
-// spillRun sorts the items of ents (in arena) and appends them to the
-// temporary file as a run, the last item of each key only.
-func (l *boltLoad) spillRun(arena []byte, ents []loadEnt) error {
-	b := boltLoad{arena: arena, ents: ents} // the arena's methods, over these items
-	b.sortArena()
 	start := l.end
 	w := l.runWriter()
-	for i, e := range ents {
-		if i+1 < len(ents) && bytes.Equal(b.key(e), b.key(ents[i+1])) {
+	for i, e := range l.ents {
+		if i+1 < len(l.ents) && bytes.Equal(l.key(e), l.key(l.ents[i+1])) {
 			continue // a later write of the key follows
 		}
-		if err := w.write(b.key(e), b.data(e)); err != nil {
+		if err := w.write(l.key(e), l.data(e)); err != nil {
 			return err
 		}
 	}
@@ -259,6 +205,7 @@ func (l *boltLoad) spillRun(arena []byte, ents []loadEnt) error {
 		return err
 	}
 	l.runs = append(l.runs, runSpan{start, l.end - start})
+	l.arena, l.ents = l.arena[:0], l.ents[:0]
 	if l.lim.hook != nil {
 		return l.lim.hook("spill")
 	}
@@ -310,16 +257,12 @@ func (w runWriter) flush() error {
 // removed in every case.
 func (l *boltLoad) Close(abort bool) error {
 	defer l.removeTmp()
-	spillErr := l.waitSpill() // the temporary file is the spill's until then
 	if abort {
 		l.arena, l.ents = nil, nil
 		return nil
 	}
 	if l.err != nil {
 		return l.err
-	}
-	if spillErr != nil {
-		return l.fail(spillErr)
 	}
 	if err := l.ctx.Err(); err != nil {
 		return l.fail(l.ctxErr(err))

@@ -22,11 +22,9 @@ func liveHeap() uint64 {
 
 // loadHeapBound bounds the growth of the heap a load holds from n to 8n
 // items, under a 256 KiB budget, 2,000-item transactions and a fan-in of
-// 8: the two arenas, the merge's buffers and its batches handed over
-// (mergeAhead) and a transaction are the same size whatever n. Measured:
-// peaks of 6,797 and 7,061 KiB (25,000 and 200,000 items; 2,061 and
-// 2,062 KiB before the batches and the second arena); holding the items
-// would take over 20 MiB more at 8n.
+// 8: the arena, the merge's buffers and a transaction are the same size
+// whatever n. Measured: peaks of 2,061 and 2,062 KiB (25,000 and 200,000
+// items); holding the items would take over 20 MiB more at 8n.
 const loadHeapBound = 2 << 20
 
 // TestBoltLoadHeapFlat loads n and 8n items and checks that the live heap

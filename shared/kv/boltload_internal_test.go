@@ -302,47 +302,6 @@ func TestBoltLoadStoreError(t *testing.T) {
 	checkFailedLoad(t, b, first)
 }
 
-// TestBoltLoadSpillError: a spill failing on its goroutine (a full disk)
-// fails the Publish, whether the puts meet its error at the next spill
-// (the second spill fails) or at close (the last one fails), and leaves
-// neither the version nor a temporary file.
-func TestBoltLoadSpillError(t *testing.T) {
-	t.Parallel()
-	items, _ := randomItems(7, 5000, 0)
-	count := loadStages{}
-	c := newLoadBolt(t, loadLimits{budget: 16 << 10, hook: count.hook})
-	if _, err := publishItems(t.Context(), c, "wells", items); err != nil {
-		t.Fatal(err)
-	}
-	last := count["spill"]
-	if last < 4 {
-		t.Fatalf("%d spills, want several", last)
-	}
-	for _, failAt := range []int{2, last} {
-		t.Run(fmt.Sprint("spill ", failAt), func(t *testing.T) {
-			t.Parallel()
-			spills := 0
-			diskFull := errors.New("disk full")
-			b := newLoadBolt(t, loadLimits{budget: 16 << 10, hook: func(stage string) error {
-				if stage != "spill" {
-					return nil
-				}
-				if spills++; spills == failAt {
-					return diskFull
-				}
-				return nil
-			}})
-			first := publishFirst(t, b)
-			spills = 0
-			_, err := publishItems(t.Context(), b, "wells", items)
-			if !errors.Is(err, diskFull) {
-				t.Errorf("Publish = %v, want the spill's error", err)
-			}
-			checkFailedLoad(t, b, first)
-		})
-	}
-}
-
 // TestBoltLoadCanceled: a context canceled while items are put, or
 // before the merge, fails the Publish with context.Canceled.
 func TestBoltLoadCanceled(t *testing.T) {
@@ -415,9 +374,6 @@ func TestBoltLoadRunCutAtRecord(t *testing.T) {
 		if err := l.Put(it); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := l.waitSpill(); err != nil { // the runs are the spill's until it ends
-		t.Fatal(err)
 	}
 	if len(l.runs) < 3 {
 		t.Fatalf("%d runs, want several", len(l.runs))
