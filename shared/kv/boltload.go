@@ -34,12 +34,13 @@ package kv
 // bytes of index per item in it, the merge's read buffer and current item
 // per run (mergeFanIn runs at most: 64 × 64 KiB plus the largest items),
 // the merged items handed from the merge's goroutine to the writer's
-// (mergeAhead: 3 MiB), and one transaction: a copy of its items
-// (loadTxBytes at most, plus one item) and bbolt's dirty nodes and pages
-// for them. With the defaults: 64 MiB + about 5 MiB + 4 MiB + 3 MiB +
-// 32 MiB and bbolt's share of a 32 MiB transaction, whatever the number
-// of items. Disk: the items once more in the temporary file while the
-// load runs (twice during a merge pass of more than mergeFanIn runs).
+// (mergeAhead: 4 batches of a 64th of the budget), and one transaction: a
+// copy of its items (loadTxBytes at most, plus one item) and bbolt's dirty
+// nodes and pages for them. With the defaults: 64 MiB + about 5 MiB +
+// 4 MiB + 4 MiB + 32 MiB and bbolt's share of a 32 MiB transaction,
+// whatever the number of items. Disk: the items once more in the
+// temporary file while the load runs (twice during a merge pass of more
+// than mergeFanIn runs).
 //
 // Dataset.ScanRanked (rankscan.go) reads a dataset through the same sort,
 // its keys prefixed with a rank, the merged stream handed to a callback.
@@ -298,12 +299,12 @@ func (l *boltLoad) write() error {
 	}
 	srcs = append(srcs, &arenaSource{l: l}) // the newest writes
 	if l.emit != nil {
-		err := mergeAhead(srcs, l.emit)
+		err := mergeAhead(srcs, l.emit, aheadBytes(l.lim.budget))
 		l.arena, l.ents = nil, nil
 		return err
 	}
 	tw := &txWriter{l: l}
-	err := mergeAhead(srcs, tw.put)
+	err := mergeAhead(srcs, tw.put, aheadBytes(l.lim.budget))
 	if err == nil {
 		err = tw.commit()
 	}

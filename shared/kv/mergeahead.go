@@ -9,8 +9,9 @@ import "errors"
 // ordering before 29 s of puts, all on the ingest's goroutine.
 
 const (
-	// aheadBatchBytes is the bytes of items a batch handed over holds
-	// (one item larger than it has a batch of its own).
+	// aheadBatchBytes is the most bytes of items a batch handed over
+	// holds (one item larger than it has a batch of its own); a sort of a
+	// smaller budget hands over batches of a 64th of it (aheadBytes).
 	aheadBatchBytes = 1 << 20
 	// aheadBatches is how many batches the merge may fill before the
 	// consumer takes one: with the one being consumed, at most
@@ -31,13 +32,18 @@ type aheadEnt struct{ klen, dlen int }
 // errConsumerStopped ends the merge when its consumer returned an error.
 var errConsumerStopped = errors.New("kv: merge: the consumer stopped")
 
+// aheadBytes is the batch size of a sort of budget bytes: a 64th of it,
+// from 4 KiB to aheadBatchBytes.
+func aheadBytes(budget int) int { return min(aheadBatchBytes, max(4<<10, budget/64)) }
+
 // mergeAhead is merge with srcs read and ordered on a goroutine of its
-// own, a few batches ahead of emit, which runs on the caller's
-// goroutine. The slices emit gets are valid until it returns. It returns
-// once that goroutine has ended: srcs are never read after it.
-// Memory: aheadBatches+1 batches of aheadBatchBytes, plus an item larger
-// than that.
-func mergeAhead(srcs []mergeSource, emit func(k, d []byte) error) error {
+// own, a few batches of batchBytes ahead of emit, which runs on the
+// caller's goroutine. The slices emit gets are valid until it returns. It
+// returns once that goroutine has ended: srcs are never read after it.
+// Memory: aheadBatches+2 batches of batchBytes at most (those handed
+// over, the one emitted from and the one being filled: a batch is made
+// only when none is free), plus an item larger than that.
+func mergeAhead(srcs []mergeSource, emit func(k, d []byte) error, batchBytes int) error {
 	full := make(chan *aheadBatch, aheadBatches)
 	free := make(chan *aheadBatch, aheadBatches+1)
 	stop := make(chan struct{})
@@ -64,7 +70,7 @@ func mergeAhead(srcs []mergeSource, emit func(k, d []byte) error) error {
 			return nil
 		}
 		err := merge(srcs, func(k, d []byte) error {
-			if len(b.ents) > 0 && len(b.buf)+len(k)+len(d) > aheadBatchBytes {
+			if len(b.ents) > 0 && len(b.buf)+len(k)+len(d) > batchBytes {
 				if err := send(); err != nil {
 					return err
 				}

@@ -79,6 +79,11 @@ func asSources(ss []*sliceSource) []mergeSource {
 	return out
 }
 
+// mergeAheadOf is mergeAhead with batches of n bytes.
+func mergeAheadOf(n int) func([]mergeSource, func(k, d []byte) error) error {
+	return func(srcs []mergeSource, emit func(k, d []byte) error) error { return mergeAhead(srcs, emit, n) }
+}
+
 // collect runs fn (merge or mergeAhead) over the sources and returns what
 // it emitted, copied.
 func collect(fn func([]mergeSource, func(k, d []byte) error) error, ss []*sliceSource) ([][2]string, error) {
@@ -126,7 +131,7 @@ func TestMergeAhead(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := collect(mergeAhead, ss)
+		got, err := collect(mergeAheadOf(aheadBatchBytes), ss)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +139,7 @@ func TestMergeAhead(t *testing.T) {
 			t.Fatalf("seed %d: mergeAhead emitted %d items, merge %d, or other ones", seed, len(got), len(want))
 		}
 	}
-	got, err := collect(mergeAhead, nil)
+	got, err := collect(mergeAheadOf(aheadBatchBytes), nil)
 	if err != nil || len(got) != 0 {
 		t.Fatalf("no sources: %d items, %v", len(got), err)
 	}
@@ -156,7 +161,7 @@ func TestMergeAheadConsumerError(t *testing.T) {
 			return stop
 		}
 		return nil
-	})
+	}, 4<<10)
 	if !errors.Is(err, stop) {
 		t.Fatalf("error %v, want %v", err, stop)
 	}
@@ -186,7 +191,7 @@ func TestMergeAheadSourceError(t *testing.T) {
 	ss := randomSources(6, 3, 4000)
 	ss[1].fail = 1500
 	want, wantErr := collect(merge, ss)
-	got, err := collect(mergeAhead, ss)
+	got, err := collect(mergeAheadOf(aheadBatchBytes), ss)
 	if wantErr == nil || err == nil || err.Error() != wantErr.Error() {
 		t.Fatalf("error %v, want %v", err, wantErr)
 	}
