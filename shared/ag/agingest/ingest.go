@@ -43,7 +43,7 @@ type Summary struct {
 // of each record, and the blocks of a bound.
 type Grid interface {
 	Resolve(ctx context.Context, l lld.Location, input string) (survey.Block, error)
-	BlocksWhere(ctx context.Context, sys lld.System, u lld.Unit, b orb.Bound, want func(lld.Location) bool, fn func(survey.Block) error) error
+	Blocks(ctx context.Context, sys lld.System, u lld.Unit, b orb.Bound, fn func(survey.Block) error) error
 }
 
 // Ingest reads files, derives every quarter's report sections and

@@ -263,8 +263,8 @@ func others(extents []gridExtent, i int, b orb.Bound) bool {
 
 // quarterPolygons gives the rasters' zonal statistics the grid service's
 // quarter sections in AB, SK and MB.
-func (in *ingester) quarterPolygons(b orb.Bound, want func(lld.Location) bool, fn func(lld.Location, orb.Geometry) error) error {
-	return in.svc.BlocksWhere(in.ctx, lld.DLS, lld.QuarterSection, b, want, func(blk survey.Block) error {
+func (in *ingester) quarterPolygons(b orb.Bound, fn func(lld.Location, orb.Geometry) error) error {
+	return in.svc.Blocks(in.ctx, lld.DLS, lld.QuarterSection, b, func(blk survey.Block) error {
 		if blk.Province != survey.AB && blk.Province != survey.SK && blk.Province != survey.MB {
 			return nil
 		}

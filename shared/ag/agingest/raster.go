@@ -69,12 +69,9 @@ var LandUseRasterLayout = ingest.Layout{
 }
 
 // Quarters calls fn with every DLS quarter section whose polygon (lng/lat,
-// an orb.Polygon or orb.MultiPolygon) meets b and that want takes (nil:
-// every one), and stops at fn's first error. want is asked before a
-// quarter's polygon is read: a sweep passes over the quarters it is done
-// with without reading them again. The ingest passes the grid service's
-// blocks.
-type Quarters func(b orb.Bound, want func(lld.Location) bool, fn func(lld.Location, orb.Geometry) error) error
+// an orb.Polygon or orb.MultiPolygon) meets b, and stops at fn's first
+// error. The ingest passes the grid service's blocks.
+type Quarters func(b orb.Bound, fn func(lld.Location, orb.Geometry) error) error
 
 // RasterOptions tune ReadCropRaster and ReadLandUseRaster.
 type RasterOptions struct {
@@ -264,16 +261,13 @@ func describe(im *geotiff.Image, p proj.Projection, nodata []int) string {
 
 // ModelQuarters is Quarters from the DLS model alone (dls.Resolve), as
 // the grid service gives them where no official index holds a township.
-func ModelQuarters(b orb.Bound, want func(lld.Location) bool, fn func(lld.Location, orb.Geometry) error) error {
+func ModelQuarters(b orb.Bound, fn func(lld.Location, orb.Geometry) error) error {
 	var err error
 	dls.Townships(b, func(twp lld.Location) bool {
 		for s := 1; s <= 36 && err == nil; s++ {
 			for _, a := range []lld.Aliquot{lld.NE, lld.NW, lld.SW, lld.SE} {
 				l := twp
 				l.Unit, l.Section, l.Aliquot = lld.QuarterSection, uint8(s), a
-				if want != nil && !want(l) {
-					continue
-				}
 				blk, ok := dls.Resolve(l)
 				if !ok || blk.Geometry == nil || !blk.Geometry.Bound().Intersects(b) {
 					continue

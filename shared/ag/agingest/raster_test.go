@@ -87,9 +87,9 @@ type testQuarter struct {
 }
 
 func quartersOf(qs []testQuarter) agingest.Quarters {
-	return func(b orb.Bound, want func(lld.Location) bool, fn func(lld.Location, orb.Geometry) error) error {
+	return func(b orb.Bound, fn func(lld.Location, orb.Geometry) error) error {
 		for _, q := range qs {
-			if (want == nil || want(q.loc)) && q.poly.Bound().Intersects(b) {
+			if q.poly.Bound().Intersects(b) {
 				if err := fn(q.loc, q.poly); err != nil {
 					return err
 				}

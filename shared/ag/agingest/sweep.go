@@ -251,16 +251,9 @@ func runZones(im *geotiff.Image, p proj.Projection, quarters Quarters, x0, x1, y
 		}
 	}
 	b = b.Pad(0.001)
-	// A band's outline in lng/lat reaches over more townships than the
-	// band (a UTM or Lambert row is tilted on the meridians): the quarters
-	// open, met or done are passed over before their polygons are read.
-	want := func(loc lld.Location) bool {
+	err := quarters(b, func(loc lld.Location, g orb.Geometry) error {
 		k := qkey(loc)
-		return !open[k] && !met[k] && !done.has(loc)
-	}
-	err := quarters(b, want, func(loc lld.Location, g orb.Geometry) error {
-		k := qkey(loc)
-		if !want(loc) {
+		if open[k] || met[k] || done.has(loc) {
 			return nil
 		}
 		var polys orb.MultiPolygon

@@ -22,27 +22,9 @@ import (
 // Township, Concession and Lot; Manitoba RiverParishLot (centroids only).
 // Blocks stops at fn's first error and returns it.
 func (s *Service) Blocks(ctx context.Context, sys lld.System, u lld.Unit, b orb.Bound, fn func(survey.Block) error) error {
-	return s.BlocksWhere(ctx, sys, u, b, nil, fn)
-}
-
-// BlocksWhere is Blocks with want (nil: every block) asked first of each
-// location: one it refuses is passed over before its block is read, and
-// a DLS section none of whose blocks it wants before its box is. A sweep
-// over a bound it met before (the agriculture ingest's raster bands) then
-// reads only the blocks it has not had.
-func (s *Service) BlocksWhere(ctx context.Context, sys lld.System, u lld.Unit, b orb.Bound, want func(lld.Location) bool, fn func(survey.Block) error) error {
-	if want != nil && sys != lld.DLS {
-		all := fn
-		fn = func(blk survey.Block) error {
-			if !want(blk.Location) {
-				return nil
-			}
-			return all(blk)
-		}
-	}
 	switch sys {
 	case lld.DLS:
-		return s.dlsBlocks(ctx, u, b, want, fn)
+		return s.dlsBlocks(ctx, u, b, fn)
 	case lld.NTS:
 		var err error
 		nts.Cells(b, u, func(l lld.Location) bool {
@@ -61,7 +43,7 @@ func (s *Service) BlocksWhere(ctx context.Context, sys lld.System, u lld.Unit, b
 // dlsBlocks enumerates the townships over b and, in each, the blocks of
 // unit u: from the model, or through Resolve where an index holds the
 // township.
-func (s *Service) dlsBlocks(ctx context.Context, u lld.Unit, b orb.Bound, want func(lld.Location) bool, fn func(survey.Block) error) error {
+func (s *Service) dlsBlocks(ctx context.Context, u lld.Unit, b orb.Bound, fn func(survey.Block) error) error {
 	var per int // blocks of u in a township
 	switch u {
 	case lld.Township:
@@ -108,10 +90,6 @@ func (s *Service) dlsBlocks(ctx context.Context, u lld.Unit, b orb.Bound, want f
 			// buffer), or the official section's box, read without its
 			// geometry, grown by sectionSlack.
 			if perSection > 1 && i%perSection == 0 {
-				if want != nil && !wantsAny(want, twp, u, i, perSection) {
-					i += perSection - 1
-					continue
-				}
 				sec := l
 				sec.Unit, sec.Aliquot, sec.LSD = lld.Section, 0, 0
 				var sb orb.Bound
@@ -129,9 +107,6 @@ func (s *Service) dlsBlocks(ctx context.Context, u lld.Unit, b orb.Bound, want f
 					i += perSection - 1
 					continue
 				}
-			}
-			if want != nil && !want(l) {
-				continue
 			}
 			var blk survey.Block
 			if held {
@@ -166,17 +141,6 @@ func (s *Service) dlsBlocks(ctx context.Context, u lld.Unit, b orb.Bound, want f
 		}
 	}
 	return nil
-}
-
-// wantsAny reports whether want takes any of blocks [i, i+n) of unit u
-// in township twp.
-func wantsAny(want func(lld.Location) bool, twp lld.Location, u lld.Unit, i, n int) bool {
-	for j := i; j < i+n; j++ {
-		if want(childOf(twp, u, j)) {
-			return true
-		}
-	}
-	return false
 }
 
 // childOf returns block i (0-based) of unit u in township twp: sections
