@@ -376,7 +376,7 @@ func merge(srcs []mergeSource, emit func(k, d []byte) error) error {
 		// Another source holding the top's key is a later write of it
 		// (equal keys order by index), and then the smaller of the
 		// top's children holds it: the top is dropped.
-		older := len(h) > 1 && bytes.Equal(h[1].k, top.k) || len(h) > 2 && bytes.Equal(h[2].k, top.k)
+		older := (len(h) > 1 && bytes.Equal(h[1].k, top.k)) || (len(h) > 2 && bytes.Equal(h[2].k, top.k))
 		if !older {
 			if err := emit(top.k, top.d); err != nil {
 				return err
