@@ -3,6 +3,7 @@ package changefeed
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strings"
 
 	"meridian/shared/energy"
@@ -105,12 +106,13 @@ type diffSide struct {
 // advance moves to the next line.
 func (s *diffSide) advance() error {
 	s.rec, s.key = nil, ""
-	if s.r.sc.Scan() {
-		s.line = s.r.sc.Bytes()
+	line, err := s.r.nextBytes()
+	if err == nil {
+		s.line = line
 		return nil
 	}
 	s.line, s.done = nil, true
-	if err := s.r.sc.Err(); err != nil {
+	if err != io.EOF {
 		return fmt.Errorf("changefeed: read snapshot: %w", err)
 	}
 	return nil

@@ -311,13 +311,20 @@ func openState(path, format string) (*reader, error) {
 
 // next returns the next line; io.EOF at the end.
 func (r *reader) next() (string, error) {
+	b, err := r.nextBytes()
+	return string(b), err
+}
+
+// nextBytes is next without a string made: the scanner's bytes, valid
+// until the next call.
+func (r *reader) nextBytes() ([]byte, error) {
 	if r.sc.Scan() {
-		return r.sc.Text(), nil
+		return r.sc.Bytes(), nil
 	}
 	if err := r.sc.Err(); err != nil {
-		return "", err
+		return nil, err
 	}
-	return "", io.EOF
+	return nil, io.EOF
 }
 
 func (r *reader) Close() error {
