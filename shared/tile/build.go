@@ -2,6 +2,7 @@ package tile
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -378,17 +379,23 @@ func within(ts []maptile.Tile, b orb.Bound, z maptile.Zoom) []maptile.Tile {
 	return slices.Compact(out)
 }
 
+// sortByID sorts tiles in ID order. Each tile's ID is computed once, not
+// at each comparison (a zoom-14 ID is 14 steps of a Hilbert curve): the
+// sort holds a copy of the tiles with their IDs, 24 bytes a tile, while it
+// runs.
 func sortByID(tiles []maptile.Tile) {
-	slices.SortFunc(tiles, func(a, b maptile.Tile) int {
-		ia, ib := ID(uint8(a.Z), a.X, a.Y), ID(uint8(b.Z), b.X, b.Y)
-		switch {
-		case ia < ib:
-			return -1
-		case ia > ib:
-			return 1
-		}
-		return 0
-	})
+	type keyed struct {
+		id uint64
+		t  maptile.Tile
+	}
+	ks := make([]keyed, len(tiles))
+	for i, t := range tiles {
+		ks[i] = keyed{ID(uint8(t.Z), t.X, t.Y), t}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int { return cmp.Compare(a.id, b.id) })
+	for i := range ks {
+		tiles[i] = ks[i].t
+	}
 }
 
 // buildZoom generates tiles with workers and writes them in order: each

@@ -160,6 +160,50 @@ func Encode(name string, fs []*geojson.Feature, t maptile.Tile) ([]byte, error) 
 	return Gzip(raw), nil
 }
 
+// Feature is a feature (lng/lat) with its properties held as keys and
+// values: keys sorted and distinct (features with the same keys may share
+// the slice), Vals[i] the value of Keys[i]. A layer of many features holds
+// them so, not as a map each.
+type Feature struct {
+	Geometry orb.Geometry
+	Keys     []string
+	Vals     []any
+}
+
+// EncodeFeatures is Encode for features held as Features: the same bytes
+// as Encode of the same features with their properties in maps, without
+// making the maps. It modifies the features' geometry.
+func EncodeFeatures(name string, fs []Feature, t maptile.Tile) ([]byte, error) {
+	base := make([]geojson.Feature, len(fs))
+	ptrs := make([]*geojson.Feature, len(fs))
+	for i := range fs {
+		base[i] = geojson.Feature{Type: "Feature", Geometry: fs[i].Geometry}
+		ptrs[i] = &base[i]
+	}
+	layer := prepareLayer(name, ptrs, t)
+	if layer == nil {
+		return nil, nil
+	}
+	e := encoders.Get().(*layerEncoder)
+	defer encoders.Put(e)
+	raw, ok := e.marshalKV(layer, base, fs)
+	if !ok {
+		// A value marshal does not write: orb's encoder, with maps.
+		for i := range base { // prepareLayer reused ptrs: base is in order
+			f := &base[i]
+			f.Properties = make(geojson.Properties, len(fs[i].Keys))
+			for k, key := range fs[i].Keys {
+				f.Properties[key] = fs[i].Vals[k]
+			}
+		}
+		var err error
+		if raw, err = mvt.Marshal(mvt.Layers{layer}); err != nil {
+			return nil, err
+		}
+	}
+	return Gzip(raw), nil
+}
+
 // LayerFeatures are the features (lng/lat) of one layer of a tile that
 // EncodeLayers writes.
 type LayerFeatures struct {

@@ -38,12 +38,33 @@ func marshalLayer(l *mvt.Layer) (b []byte, ok bool) {
 
 // marshal is marshalLayer into e's buffer, which the next call reuses.
 func (e *layerEncoder) marshal(l *mvt.Layer) ([]byte, bool) {
+	return e.marshalKV(l, nil, nil)
+}
+
+// marshalKV is marshal for a layer whose features point into base and
+// whose properties are those of the Features of fs beside them (base[i]
+// is fs[i]'s), not their maps; with base nil, the maps'. The layer's
+// features are a subsequence of base, in its order (prepareLayer keeps
+// the order).
+func (e *layerEncoder) marshalKV(l *mvt.Layer, base []geojson.Feature, fs []Feature) ([]byte, bool) {
 	e.reset()
+	j := 0
 	for _, f := range l.Features {
 		if f.Geometry == nil {
 			continue
 		}
-		if !e.feature(f) {
+		var keys []string
+		var vals []any
+		if base != nil {
+			for j < len(base) && &base[j] != f {
+				j++
+			}
+			if j == len(base) {
+				return nil, false // not one of base: cannot happen
+			}
+			keys, vals = fs[j].Keys, fs[j].Vals
+		}
+		if !e.feature(f, base != nil, keys, vals) {
 			return nil, false
 		}
 	}
@@ -86,6 +107,7 @@ type layerEncoder struct {
 	numberIndex map[numberKey]uint32 // the others
 	sorted      []string             // the last feature's keys, sorted
 	sortedIndex []uint32             // their indexes in keys, as far as known in this layer
+	vals        []any                // a map's values in the order of sorted
 	tags        []uint32
 	geometry    []uint32
 	msgs        []byte // the values' messages, one after another
@@ -96,6 +118,7 @@ func (e *layerEncoder) reset() {
 	e.keys = e.keys[:0]
 	clear(e.keyIndex)
 	e.sortedIndex = e.sortedIndex[:0]
+	clear(e.vals)
 	e.values = e.values[:0]
 	// A map keeps the room its largest tile needed, and a low-zoom tile
 	// holds far more values than the zoom-14 tiles that follow it: their
@@ -143,7 +166,9 @@ const (
 	kBool
 )
 
-func (e *layerEncoder) feature(f *geojson.Feature) bool {
+// feature writes f with its properties: keys and vals when kv is set,
+// f.Properties otherwise.
+func (e *layerEncoder) feature(f *geojson.Feature, kv bool, keys []string, vals []any) bool {
 	g := f.Geometry
 	var typ uint64
 	e.geometry = e.geometry[:0]
@@ -197,7 +222,11 @@ func (e *layerEncoder) feature(f *geojson.Feature) bool {
 	default:
 		return false
 	}
-	if !e.properties(f.Properties) {
+	if kv {
+		if !e.propertiesKV(keys, vals) {
+			return false
+		}
+	} else if !e.properties(f.Properties) {
 		return false
 	}
 
@@ -256,7 +285,6 @@ func (e *layerEncoder) ring(x, y int32, r orb.Ring) (_, _ int32, ok bool) {
 // reused. Ranging over the map, sorting its keys and looking each up in
 // keyIndex was 5% of an agriculture layer's build.
 func (e *layerEncoder) properties(p geojson.Properties) bool {
-	e.tags = e.tags[:0]
 	if !sameKeys(p, e.sorted) {
 		e.sorted = e.sorted[:0]
 		for k := range p {
@@ -265,6 +293,28 @@ func (e *layerEncoder) properties(p geojson.Properties) bool {
 		slices.Sort(e.sorted)
 		e.sortedIndex = e.sortedIndex[:0]
 	}
+	e.vals = e.vals[:0]
+	for _, k := range e.sorted {
+		e.vals = append(e.vals, p[k])
+	}
+	return e.tagsOf(e.vals)
+}
+
+// propertiesKV is properties for keys (sorted and distinct, as a map's
+// keys are once sorted) and their values vals: the same tags, without a
+// map to range over or look up.
+func (e *layerEncoder) propertiesKV(keys []string, vals []any) bool {
+	if !slices.Equal(keys, e.sorted) {
+		e.sorted = append(e.sorted[:0], keys...)
+		e.sortedIndex = e.sortedIndex[:0]
+	}
+	return e.tagsOf(vals)
+}
+
+// tagsOf sets e.tags to the indexes of e.sorted's keys and of vals, the
+// value of each.
+func (e *layerEncoder) tagsOf(vals []any) bool {
+	e.tags = e.tags[:0]
 	for i, k := range e.sorted {
 		var ki uint32
 		if i < len(e.sortedIndex) {
@@ -278,7 +328,7 @@ func (e *layerEncoder) properties(p geojson.Properties) bool {
 			}
 			e.sortedIndex = append(e.sortedIndex, ki)
 		}
-		vi, ok := e.value(p[k])
+		vi, ok := e.value(vals[i])
 		if !ok {
 			return false
 		}

@@ -193,3 +193,73 @@ func BenchmarkMarshalLayer(b *testing.B) {
 		}
 	})
 }
+
+// TestEncodeFeaturesMatchesEncode: EncodeFeatures writes the bytes Encode
+// writes for the same features with their properties in maps, when
+// features are clipped away or dropped as too small (its properties
+// follow the features that are left), when keys change from feature to
+// feature, and when a value is one only orb writes (the fallback).
+func TestEncodeFeaturesMatchesEncode(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	tl := maptile.New(830, 1370, 12)
+	b := tl.Bound()
+	w, h := b.Max[0]-b.Min[0], b.Max[1]-b.Min[1]
+	pt := func(spread float64) orb.Point {
+		return orb.Point{b.Min[0] + (r.Float64()*spread-(spread-1)/2)*w, b.Min[1] + (r.Float64()*spread-(spread-1)/2)*h}
+	}
+	keySets := [][]string{{"a", "b", "c"}, {"a", "c"}, {}, {"id", "z"}}
+	values := []any{nil, "x", "null", 1, int64(1), 2.5, float32(2.5), true, uint8(9), math.NaN()}
+	fallbacks := 0
+	for i := range 300 {
+		n := r.IntN(30)
+		var fs []Feature
+		var maps []*geojson.Feature
+		for range n {
+			var g orb.Geometry
+			switch r.IntN(4) {
+			case 0:
+				g = pt(3) // often outside the tile and its buffer: clipped away
+			case 1:
+				g = orb.LineString{pt(1.5), pt(1.5), pt(1.5)}
+			case 2:
+				c := pt(1.2)
+				d := w * 1e-5 // under a tile unit: dropped as empty
+				if r.IntN(2) == 0 {
+					d = w / 4
+				}
+				g = orb.Polygon{{c, {c[0] + d, c[1]}, {c[0] + d, c[1] + d}, {c[0], c[1] + d}, c}}
+			case 3:
+				g = orb.MultiPoint{pt(1), pt(2)}
+			}
+			keys := keySets[r.IntN(len(keySets))]
+			vals := make([]any, len(keys))
+			p := geojson.Properties{}
+			for j, k := range keys {
+				vals[j] = values[r.IntN(len(values))]
+				if i%10 == 9 && j == 0 {
+					vals[j] = stringer{} // only orb writes it
+				}
+				p[k] = vals[j]
+			}
+			fs = append(fs, Feature{Geometry: orb.Clone(g), Keys: keys, Vals: vals})
+			maps = append(maps, &geojson.Feature{Type: "Feature", Geometry: orb.Clone(g), Properties: p})
+		}
+		want, err := Encode("l", maps, tl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := EncodeFeatures("l", fs, tl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("tile %d (%d features): %d bytes, Encode writes %d", i, n, len(got), len(want))
+		}
+		if i%10 == 9 && len(want) > 0 {
+			fallbacks++
+		}
+	}
+	if fallbacks == 0 {
+		t.Fatal("no tile went through orb's encoder")
+	}
+}

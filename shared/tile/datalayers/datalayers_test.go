@@ -9,6 +9,7 @@ import (
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/encoding/mvt"
+	"github.com/paulmach/orb/geojson"
 	"github.com/paulmach/orb/maptile"
 
 	"meridian/shared/ag"
@@ -387,4 +388,13 @@ func dataExtent(ctx context.Context, s *Source) (orb.Bound, error) {
 		}
 	}
 	return b, nil
+}
+
+// props returns the feature's properties as a new map.
+func (f feature) props() geojson.Properties {
+	p := make(geojson.Properties, len(f.keys))
+	for i, k := range f.keys {
+		p[k] = f.vals[i]
+	}
+	return p
 }

@@ -58,15 +58,6 @@ type feature struct {
 	vals  []any
 }
 
-// props returns the feature's properties as a new map.
-func (f feature) props() geojson.Properties {
-	p := make(geojson.Properties, len(f.keys))
-	for i, k := range f.keys {
-		p[k] = f.vals[i]
-	}
-	return p
-}
-
 // layerData is the features of one archive and their cell index.
 type layerData struct {
 	feats []feature
@@ -338,20 +329,18 @@ func (s *Source) Tile(ctx context.Context, l tile.Layer, t maptile.Tile) ([]byte
 		return nil, err
 	}
 	q := pad(t.Bound(), t.Z)
-	var fs []*geojson.Feature
+	var fs []tile.Feature
 	for _, i := range d.candidates(t) {
-		f := d.feats[i]
+		f := &d.feats[i]
 		if !f.bound.Intersects(q) {
 			continue
 		}
-		g := geojson.NewFeature(orb.Clone(f.geom))
-		g.Properties = f.props()
-		fs = append(fs, g)
+		fs = append(fs, tile.Feature{Geometry: orb.Clone(f.geom), Keys: f.keys, Vals: f.vals})
 	}
 	if len(fs) == 0 {
 		return nil, nil
 	}
-	return tile.Encode(l.SourceLayer, fs, t)
+	return tile.EncodeFeatures(l.SourceLayer, fs, t)
 }
 
 // loader holds what load reads.
