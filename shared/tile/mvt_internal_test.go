@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/paulmach/orb"
@@ -261,5 +262,87 @@ func TestEncodeFeaturesMatchesEncode(t *testing.T) {
 	}
 	if fallbacks == 0 {
 		t.Fatal("no tile went through orb's encoder")
+	}
+}
+
+// TestClipLayerMatchesOrb: clipLayer leaves the features and geometry
+// orb's Layer.Clip leaves (type included), for polygons inside the box,
+// across it, outside it, with a hole outside the outer ring's bound, with
+// empty rings, multipolygons of one and of several, and the other types.
+func TestClipLayerMatchesOrb(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	box := orb.Bound{Min: orb.Point{-Buffer, -Buffer}, Max: orb.Point{Extent + Buffer, Extent + Buffer}}
+	square := func(inside bool) orb.Ring {
+		var x, y, d float64
+		if inside {
+			d = 1 + r.Float64()*500
+			x, y = -Buffer+r.Float64()*(Extent+2*Buffer-d), -Buffer+r.Float64()*(Extent+2*Buffer-d)
+		} else {
+			d = 1 + r.Float64()*3000
+			x, y = r.Float64()*8000-3000, r.Float64()*8000-3000
+		}
+		switch r.IntN(10) {
+		case 0:
+			x = box.Max[0] - d // on the box's edge: inside, as orb counts it
+		case 1:
+			x = box.Min[0] - 0.25 // just outside it
+		}
+		rg := orb.Ring{{x, y}, {x + d, y}, {x + d, y + d}, {x, y + d}}
+		if r.IntN(4) > 0 {
+			rg = append(rg, rg[0])
+		}
+		return rg
+	}
+	polygon := func() orb.Polygon {
+		in := r.IntN(3) > 0
+		p := orb.Polygon{square(in)}
+		for range r.IntN(3) {
+			switch r.IntN(6) {
+			case 0:
+				p = append(p, orb.Ring{})
+			case 1:
+				p = append(p, square(false)) // a hole off the outer ring
+			default:
+				p = append(p, square(in))
+			}
+		}
+		if r.IntN(20) == 0 {
+			p = orb.Polygon{}
+		}
+		return p
+	}
+	inside := 0
+	for i := range 2000 {
+		var g orb.Geometry
+		switch r.IntN(5) {
+		case 0, 1:
+			g = polygon()
+		case 2:
+			mp := orb.MultiPolygon{}
+			for range r.IntN(4) {
+				mp = append(mp, polygon())
+			}
+			g = mp
+		case 3:
+			g = orb.LineString{square(r.IntN(2) == 0)[0], square(false)[2]}
+		case 4:
+			g = orb.Point{r.Float64()*6000 - 1000, r.Float64()*6000 - 1000}
+		}
+		if polygonsInside(box, g) {
+			inside++
+		}
+		want := &mvt.Layer{Features: []*geojson.Feature{geojson.NewFeature(orb.Clone(g))}}
+		want.Clip(box)
+		got := &mvt.Layer{Features: []*geojson.Feature{geojson.NewFeature(orb.Clone(g))}}
+		clipLayer(got, box)
+		if len(got.Features) != len(want.Features) {
+			t.Fatalf("geometry %d %v: %d features left, orb leaves %d", i, g, len(got.Features), len(want.Features))
+		}
+		if len(got.Features) == 1 && !reflect.DeepEqual(got.Features[0].Geometry, want.Features[0].Geometry) {
+			t.Fatalf("geometry %d %v:\n got %#v\nwant %#v", i, g, got.Features[0].Geometry, want.Features[0].Geometry)
+		}
+	}
+	if inside < 200 {
+		t.Fatalf("only %d geometries took the unclipped path", inside)
 	}
 }
