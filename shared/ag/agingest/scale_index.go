@@ -57,6 +57,12 @@ func newBucketIndex(n int, bound func(i int) orb.Bound) *bucketIndex {
 	return x
 }
 
+// copy returns an index of the same features for another goroutine: the
+// cells and bounds shared, the query state (stamps, results) its own.
+func (x *bucketIndex) copy() *bucketIndex {
+	return &bucketIndex{cells: x.cells, wide: x.wide, bounds: x.bounds, stamp: make([]uint32, len(x.stamp))}
+}
+
 // near returns, in ascending order (the layer's file order, which decides
 // ties as the scan of the whole layer did), the features whose bound may
 // meet b. The slice is reused by the next call.

@@ -3,6 +3,7 @@ package agingest
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 
 	"github.com/paulmach/orb"
@@ -176,108 +177,131 @@ func (in *ingester) readSpatial() error {
 	pastureIx := newBucketIndex(len(pastures), func(i int) orb.Bound { return geomBound(pastures[i].Geometry) })
 	bodyIx := newBucketIndex(len(bodies), func(i int) orb.Bound { return geomBound(bodies[i].Geometry) })
 	courseIx := newBucketIndex(len(courses), func(i int) orb.Bound { return geomBound(courses[i].Geometry) })
-	var nearBodies, nearCourses []WaterFeature
-	err := in.placed.each(func(l lld.Location, p survey.Province) error {
-		if err := in.ctx.Err(); err != nil { // Ctrl-C: 2.5 million quarters take minutes
-			return err
-		}
-		k := qkey(l)
-		q, err := in.located(l, p)
-		if err != nil {
-			return err
-		}
-		if cl, ok := in.crown[k]; ok {
-			in.provincial(q).CrownLand = cl
-			delete(in.crown, k)
-		}
-		c := q.centroid
-		for _, i := range slcIx.containing(c) {
-			p := slc[i]
-			if !ingest.ContainsPoint(p.Geometry, c) {
-				continue
+	// Placing a quarter is its own work (its block, the polygons at its
+	// centroid, the water near it): workers place the quarters, each with
+	// its own copy of the indexes' query state, and their sections are
+	// written here in the quarters' order, as one goroutine would.
+	type job struct {
+		l        lld.Location
+		p        survey.Province
+		crown    []ag.CrownLand
+		hasCrown bool
+	}
+	each := func(yield func(job) error) error {
+		return in.placed.each(func(l lld.Location, p survey.Province) error {
+			if err := in.ctx.Err(); err != nil { // Ctrl-C: 2.5 million quarters take minutes
+				return err
 			}
-			if dom, ok := Dominant(comps[p.PolyID]); ok {
-				if n, ok := names[dom.SoilID]; ok {
-					if s, err := DescribeSoil(dom, n); err == nil {
-						var out ag.Soil
-						out.Classification.Order, out.Classification.GreatGroup = s.Order, s.GreatGroup
-						out.Classification.SubgroupCode = s.Subgroup
-						out.DrainageClass, out.SlopeClass, out.SoilName, out.PolyID = s.Drainage, s.Slope.Range, s.Name, p.PolyID
-						q.sections[ag.SKSoil] = out
+			k := qkey(l)
+			cl, ok := in.crown[k]
+			if ok {
+				delete(in.crown, k)
+			}
+			return yield(job{l, p, cl, ok})
+		})
+	}
+	newPlace := func() func(job) (*quarter, error) {
+		slcIx, cliIx, droughtIx, muniIx := slcIx.copy(), cliIx.copy(), droughtIx.copy(), muniIx.copy()
+		pastureIx, bodyIx, courseIx := pastureIx.copy(), bodyIx.copy(), courseIx.copy()
+		var nearBodies, nearCourses []WaterFeature
+		return func(j job) (*quarter, error) {
+			l := j.l
+			q, err := in.located(l, j.p)
+			if err != nil {
+				return nil, err
+			}
+			if j.hasCrown {
+				in.provincial(q).CrownLand = j.crown
+			}
+			c := q.centroid
+			for _, i := range slcIx.containing(c) {
+				p := slc[i]
+				if !ingest.ContainsPoint(p.Geometry, c) {
+					continue
+				}
+				if dom, ok := Dominant(comps[p.PolyID]); ok {
+					if n, ok := names[dom.SoilID]; ok {
+						if s, err := DescribeSoil(dom, n); err == nil {
+							var out ag.Soil
+							out.Classification.Order, out.Classification.GreatGroup = s.Order, s.GreatGroup
+							out.Classification.SubgroupCode = s.Subgroup
+							out.DrainageClass, out.SlopeClass, out.SoilName, out.PolyID = s.Drainage, s.Slope.Range, s.Name, p.PolyID
+							q.sections[ag.SKSoil] = out
+						}
 					}
 				}
-			}
-			if in.placed.get(l)&qtLSRS == 0 && q.province != survey.AB {
-				if r, ok := slcLSRS[p.PolyID]; ok {
-					if pr, ok := ratingOf(r); ok {
-						q.sections[ag.SKLSRS] = pr
+				if in.placed.get(l)&qtLSRS == 0 && q.province != survey.AB {
+					if r, ok := slcLSRS[p.PolyID]; ok {
+						if pr, ok := ratingOf(r); ok {
+							q.sections[ag.SKLSRS] = pr
+						}
 					}
 				}
-			}
-			if q.province != survey.AB {
-				prov := in.provincial(q)
-				for _, cmp := range comps[p.PolyID] {
-					if n, ok := names[cmp.SoilID]; ok {
-						prov.Soils = append(prov.Soils, ag.ProvincialSoil{Name: n.Name, Percent: cmp.Percent, Subgroup: Classify(n).Subgroup})
+				if q.province != survey.AB {
+					prov := in.provincial(q)
+					for _, cmp := range comps[p.PolyID] {
+						if n, ok := names[cmp.SoilID]; ok {
+							prov.Soils = append(prov.Soils, ag.ProvincialSoil{Name: n.Name, Percent: cmp.Percent, Subgroup: Classify(n).Subgroup})
+						}
 					}
-				}
-			}
-			break
-		}
-		for _, i := range cliIx.containing(c) {
-			if p := cli[i]; ingest.ContainsPoint(p.Geometry, c) {
-				if score, ok := p.Score(); ok {
-					prim, _ := p.Primary()
-					out := ag.Productivity{Score: float64(score), Class: prim.Class}
-					if l, ok := p.Limiter(); ok {
-						s := l.String()
-						out.Limiter = &s
-					}
-					q.sections[ag.SKCLI] = out
 				}
 				break
 			}
-		}
-		worst := -1
-		for _, i := range droughtIx.containing(c) {
-			if d := drought[i]; int(d.Class) > worst && ingest.ContainsPoint(d.Geometry, c) {
-				worst = int(d.Class)
-			}
-		}
-		if worst >= 0 {
-			cls := DroughtClass(worst)
-			q.sections[ag.SKDrought] = ag.Drought{Class: cls.String(), SeverityLabel: cls.Label(), AsOf: month}
-		}
-		for _, i := range muniIx.containing(c) {
-			if m := munis[i]; ingest.ContainsPoint(m.Geometry, c) {
-				q.sections[ag.SKMunicipality] = ag.Municipality{Name: m.Name, Type: m.Type}
-				break
-			}
-		}
-		if q.province == survey.SK {
-			for _, i := range pastureIx.containing(c) {
-				if p := pastures[i]; ingest.ContainsPoint(p.Geometry, c) {
-					pr := in.provincial(q)
-					pr.Pastures = append(pr.Pastures, ag.Pasture{Name: p.Name, Program: p.Program})
+			for _, i := range cliIx.containing(c) {
+				if p := cli[i]; ingest.ContainsPoint(p.Geometry, c) {
+					if score, ok := p.Score(); ok {
+						prim, _ := p.Primary()
+						out := ag.Productivity{Score: float64(score), Class: prim.Class}
+						if l, ok := p.Limiter(); ok {
+							s := l.String()
+							out.Limiter = &s
+						}
+						q.sections[ag.SKCLI] = out
+					}
+					break
 				}
 			}
-		}
-		if len(bodies)+len(courses) > 0 {
-			// The features near the quarter, in file order: those farther
-			// than the search radius are skipped by hydrology anyway.
-			box := searchBox(geomBound(q.geom), ag.SearchRadiusM)
-			nearBodies, nearCourses = nearBodies[:0], nearCourses[:0]
-			for _, i := range bodyIx.near(box) {
-				nearBodies = append(nearBodies, bodies[i])
+			worst := -1
+			for _, i := range droughtIx.containing(c) {
+				if d := drought[i]; int(d.Class) > worst && ingest.ContainsPoint(d.Geometry, c) {
+					worst = int(d.Class)
+				}
 			}
-			for _, i := range courseIx.near(box) {
-				nearCourses = append(nearCourses, courses[i])
+			if worst >= 0 {
+				cls := DroughtClass(worst)
+				q.sections[ag.SKDrought] = ag.Drought{Class: cls.String(), SeverityLabel: cls.Label(), AsOf: month}
 			}
-			in.hydrology(q, nearBodies, nearCourses)
+			for _, i := range muniIx.containing(c) {
+				if m := munis[i]; ingest.ContainsPoint(m.Geometry, c) {
+					q.sections[ag.SKMunicipality] = ag.Municipality{Name: m.Name, Type: m.Type}
+					break
+				}
+			}
+			if q.province == survey.SK {
+				for _, i := range pastureIx.containing(c) {
+					if p := pastures[i]; ingest.ContainsPoint(p.Geometry, c) {
+						pr := in.provincial(q)
+						pr.Pastures = append(pr.Pastures, ag.Pasture{Name: p.Name, Program: p.Program})
+					}
+				}
+			}
+			if len(bodies)+len(courses) > 0 {
+				// The features near the quarter, in file order: those farther
+				// than the search radius are skipped by hydrology anyway.
+				box := searchBox(geomBound(q.geom), ag.SearchRadiusM)
+				nearBodies, nearCourses = nearBodies[:0], nearCourses[:0]
+				for _, i := range bodyIx.near(box) {
+					nearBodies = append(nearBodies, bodies[i])
+				}
+				for _, i := range courseIx.near(box) {
+					nearCourses = append(nearCourses, courses[i])
+				}
+				in.hydrology(q, nearBodies, nearCourses)
+			}
+			return q, nil
 		}
-		return in.flush(q)
-	})
-	if err != nil {
+	}
+	if err := inOrder(in.ctx, runtime.GOMAXPROCS(0), placeBatch, each, newPlace, in.flush); err != nil {
 		return err
 	}
 	if q := in.f.Pastures; q != "" {
@@ -285,6 +309,9 @@ func (in *ingester) readSpatial() error {
 	}
 	return nil
 }
+
+// placeBatch is how many quarters a worker places at a time.
+const placeBatch = 256
 
 // hydrology finds the nearest watercourse and water body (non-wetland)
 // within SearchRadiusM of the quarter, and the wetlands there. Distances are
