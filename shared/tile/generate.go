@@ -190,7 +190,7 @@ func EncodeFeatures(name string, fs []Feature, t maptile.Tile) ([]byte, error) {
 	raw, ok := e.marshalKV(layer, base, fs)
 	if !ok {
 		// A value marshal does not write: orb's encoder, with maps.
-		for i := range base { // prepareLayer reused ptrs: base is in order
+		for i := range base { // the layer's features point into base
 			f := &base[i]
 			f.Properties = make(geojson.Properties, len(fs[i].Keys))
 			for k, key := range fs[i].Keys {
@@ -323,7 +323,8 @@ func ringsInside(box orb.Bound, p orb.Polygon) bool {
 			return false
 		}
 		for _, pt := range r {
-			if pt[0] < box.Min[0] || pt[0] > box.Max[0] || pt[1] < box.Min[1] || pt[1] > box.Max[1] {
+			// Written so that NaN is outside: orb's clip drops it.
+			if !(pt[0] >= box.Min[0] && pt[0] <= box.Max[0] && pt[1] >= box.Min[1] && pt[1] <= box.Max[1]) {
 				return false
 			}
 		}

@@ -102,8 +102,11 @@ type source struct {
 // tally of some 12 bytes a class and year, until every raster is read.
 // Memory, besides: one band of each raster of a grid and the quarters
 // open across it (some 56 000 and 30 MB for Alberta at 240 m), the
-// polygon layers and their indexes (tens of MB), the SK Crown land and
-// map layer polygons written at the end.
+// polygon layers and their indexes (tens of MB) with a copy of the
+// indexes' query state per core (4 bytes a feature) while the quarters are
+// placed in them, up to 3 batches of 256 placed quarters per core waiting
+// to be written, the SK Crown land and map layer polygons written at the
+// end.
 type ingester struct {
 	areas   []areaItem // map layer polygons, written with the quarters
 	ctx     context.Context
