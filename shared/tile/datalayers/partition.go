@@ -467,9 +467,7 @@ func (sp *spool) listTiles(l *spoolLayer, zs []maptile.Zoom, parts <-chan maptil
 		}
 		err := sp.read(l, p, false, func(rec record) error {
 			for zi, z := range zs {
-				b := pad(rec.bound, z).Pad(1e-9)
-				lo := maptile.At(orb.Point{b.Min[0], b.Max[1]}, z)
-				hi := maptile.At(orb.Point{b.Max[0], b.Min[1]}, z)
+				lo, hi := coverRange(pad(rec.bound, z).Pad(1e-9), z)
 				if z < sp.z {
 					for x := lo.X; x <= hi.X; x++ {
 						for y := lo.Y; y <= hi.Y; y++ {

@@ -85,10 +85,15 @@ func newLayerData(fs []feature) *layerData {
 	return d
 }
 
+// coverRange is the first and the last tile of zoom z over b: the tiles
+// over b are those of columns lo.X to hi.X and rows lo.Y to hi.Y.
+func coverRange(b orb.Bound, z maptile.Zoom) (lo, hi maptile.Tile) {
+	return maptile.At(orb.Point{b.Min[0], b.Max[1]}, z), maptile.At(orb.Point{b.Max[0], b.Min[1]}, z)
+}
+
 // cover lists the tiles of zoom z over b.
 func cover(b orb.Bound, z maptile.Zoom) []maptile.Tile {
-	lo := maptile.At(orb.Point{b.Min[0], b.Max[1]}, z)
-	hi := maptile.At(orb.Point{b.Max[0], b.Min[1]}, z)
+	lo, hi := coverRange(b, z)
 	var out []maptile.Tile
 	for x := lo.X; x <= hi.X; x++ {
 		for y := lo.Y; y <= hi.Y; y++ {
